@@ -1,0 +1,25 @@
+"""Run every benchmark in bench/ and print its figures: `tox -e bench` or `python -m bench`."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+
+def main() -> None:
+    only = set(sys.argv[1:])
+    here = Path(__file__).parent
+    for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name):
+        if info.name.startswith("_") or (only and info.name not in only):
+            continue
+        module = importlib.import_module(f"bench.{info.name}")
+        if hasattr(module, "main"):
+            print(f"== bench/{info.name}.py")
+            module.main()
+            print()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,121 @@
+"""A seat's choices for one throw, as committed online: the contracts it seals.
+
+At come-out a choice is the pair of original contracts to confirm (both 0 sits the hand out).
+In the point phase it is the contracts to keep: Pass as it is, Don't Pass at most as it is.
+``plan`` turns a choice into the seat actions that seal it, so every peer applies it the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from kernel.actions import (
+    Allocate,
+    Confirm,
+    ReduceDontPass,
+    RemoveDontPass,
+    Reset,
+    Roll,
+    SeatAction,
+)
+from kernel.errors import IllegalAction, MalformedAction
+from kernel.rules import Code
+from kernel.table import Table
+from kernel.values import HAND_LIMIT, UNIT, Line, Phase
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """The contracts a seat seals for the next throw."""
+
+    pass_amount: int
+    dont_pass_amount: int
+
+    def to_bytes(self) -> bytes:
+        """Canonical JSON: ``{"dont_pass":D,"pass":P}``, sorted keys, no spaces."""
+        return json.dumps(
+            {"dont_pass": self.dont_pass_amount, "pass": self.pass_amount},
+            sort_keys=True,
+            separators=(",", ":"),
+        ).encode("ascii")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Choice:
+        try:
+            doc = json.loads(data)
+        except (ValueError, UnicodeDecodeError) as error:
+            raise MalformedAction(
+                Code.BAD_AMOUNT.code, f"choices are not JSON: {error}"
+            ) from None
+        if not isinstance(doc, dict) or set(doc) != {"pass", "dont_pass"}:
+            raise MalformedAction(
+                Code.BAD_AMOUNT.code, "choices name exactly pass and dont_pass"
+            )
+        p, d = doc["pass"], doc["dont_pass"]
+        for v in (p, d):
+            if type(v) is not int or v < 0 or v % UNIT:
+                raise MalformedAction(Code.BAD_AMOUNT.code, Code.BAD_AMOUNT.text)
+        choice = cls(p, d)
+        if choice.to_bytes() != bytes(data):
+            raise MalformedAction(
+                Code.BAD_AMOUNT.code, "choices are not in canonical form"
+            )
+        return choice
+
+
+def current_choice(table: Table, seat: int) -> Choice:
+    """The choice the seat's open draft stands for now."""
+    draft = table.seat(seat).draft
+    return Choice(draft.pass_amount, draft.dont_pass_amount)
+
+
+def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
+    """The seat actions that seal ``choice`` now; raises if the rules forbid that choice.
+
+    Nothing is applied: the caller pushes the actions in order, and each is then legal.
+    """
+    if type(seat) is not int or not 0 <= seat < table.seat_count:
+        raise MalformedAction(Code.BAD_SEAT.code, Code.BAD_SEAT.text)
+    p, d = choice.pass_amount, choice.dont_pass_amount
+    for v in (p, d):
+        if type(v) is not int or v < 0 or v % UNIT:
+            raise MalformedAction(Code.BAD_AMOUNT.code, Code.BAD_AMOUNT.text)
+    state = table.seat(seat)
+    if table.is_over:
+        raise IllegalAction(Code.SESSION_OVER.code, Code.SESSION_OVER.text)
+    if state.sealed:
+        raise IllegalAction(Code.SEAT_SEALED.code, Code.SEAT_SEALED.text)
+    steps: list[SeatAction] = []
+    draft = state.draft
+    if table.phase is Phase.COME_OUT:
+        if p + d > HAND_LIMIT:
+            raise IllegalAction(Code.HAND_LIMIT.code, Code.HAND_LIMIT.text)
+        if p + d > state.balance:
+            raise IllegalAction(Code.OVER_BALANCE.code, Code.OVER_BALANCE.text)
+        if draft.total:
+            steps.append(Reset(seat))
+        if p:
+            steps.append(Allocate(seat, Line.PASS, p))
+        if d:
+            steps.append(Allocate(seat, Line.DONT_PASS, d))
+        steps.append(Confirm(seat))
+        return tuple(steps)
+    contracts = state.contracts
+    if p != contracts.pass_amount:
+        raise IllegalAction(Code.PASS_LOCKED.code, Code.PASS_LOCKED.text)
+    if d > contracts.dont_pass_amount:
+        raise IllegalAction(
+            Code.DONT_PASS_NO_INCREASE.code, Code.DONT_PASS_NO_INCREASE.text
+        )
+    if draft != contracts:
+        steps.append(Reset(seat))
+    if d == 0 and contracts.dont_pass_amount:
+        steps.append(RemoveDontPass(seat))
+    else:
+        steps.extend(
+            ReduceDontPass(seat)
+            for _ in range((contracts.dont_pass_amount - d) // UNIT)
+        )
+    steps.append(Roll(seat))
+    return tuple(steps)

@@ -1,0 +1,144 @@
+"""Commitments and the dice derivation: pure functions, the caller supplies every nonce.
+
+Specified byte by byte in ``spec/RULES.md`` ("Dice"), so that a port derives the same dice
+from the same reveals. The kernel itself never draws randomness.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from collections.abc import Sequence
+
+PROTOCOL_VERSION = 1
+NONCE_BYTES = 32
+COMMIT_DOMAIN = b"pointline/commit/v1\x00"
+DICE_DOMAIN = b"pointline/dice/v1\x00"
+ACCEPT_BELOW = 252
+"""Bytes 0..251 map to a face (252 = 42 × 6); bytes 252..255 are rejected, so no face is favoured."""
+
+
+class DiceInputError(ValueError):
+    """A nonce, seat, index or table id that the derivation cannot take."""
+
+
+def _lp(data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + data
+
+
+def _check_nonce(nonce: bytes) -> None:
+    if not isinstance(nonce, (bytes, bytearray)) or len(nonce) != NONCE_BYTES:
+        raise DiceInputError("a nonce is exactly 32 bytes")
+
+
+def _check_common(version: int, table_id: str, throw_index: int) -> None:
+    if type(version) is not int or not 0 <= version <= 0xFFFF:
+        raise DiceInputError("the protocol version is an integer 0..65535")
+    if not isinstance(table_id, str):
+        raise DiceInputError("the table id is a string")
+    if type(throw_index) is not int or not 1 <= throw_index <= 0xFFFFFFFF:
+        raise DiceInputError("the throw index is a positive integer")
+
+
+def commitment(
+    table_id: str,
+    throw_index: int,
+    seat: int,
+    nonce: bytes,
+    choices: bytes,
+    version: int = PROTOCOL_VERSION,
+) -> bytes:
+    """SHA-256 over the commit domain, version, table id, throw index, seat, nonce and choices."""
+    _check_common(version, table_id, throw_index)
+    if type(seat) is not int or not 0 <= seat <= 255:
+        raise DiceInputError("a seat is an integer 0..255")
+    _check_nonce(nonce)
+    if not isinstance(choices, (bytes, bytearray)):
+        raise DiceInputError("choices are bytes")
+    message = b"".join(
+        (
+            COMMIT_DOMAIN,
+            struct.pack(">H", version),
+            _lp(table_id.encode("utf-8")),
+            struct.pack(">IB", throw_index, seat),
+            bytes(nonce),
+            _lp(bytes(choices)),
+        )
+    )
+    return hashlib.sha256(message).digest()
+
+
+def verify_commitment(
+    digest: bytes,
+    table_id: str,
+    throw_index: int,
+    seat: int,
+    nonce: bytes,
+    choices: bytes,
+    version: int = PROTOCOL_VERSION,
+) -> bool:
+    """Whether a reveal (nonce and choices) matches the commitment made before it."""
+    try:
+        expected = commitment(table_id, throw_index, seat, nonce, choices, version)
+    except DiceInputError:
+        return False
+    return isinstance(digest, (bytes, bytearray)) and hmac.compare_digest(
+        expected, bytes(digest)
+    )
+
+
+def dice_seed(
+    table_id: str,
+    throw_index: int,
+    nonces: Sequence[bytes],
+    version: int = PROTOCOL_VERSION,
+) -> bytes:
+    """SHA-256 over the dice domain, version, table id, throw index and every seat's nonce."""
+    _check_common(version, table_id, throw_index)
+    if not 1 <= len(nonces) <= 255:
+        raise DiceInputError("between 1 and 255 nonces, one per seat in seat order")
+    for nonce in nonces:
+        _check_nonce(nonce)
+    message = b"".join(
+        (
+            DICE_DOMAIN,
+            struct.pack(">H", version),
+            _lp(table_id.encode("utf-8")),
+            struct.pack(">IB", throw_index, len(nonces)),
+            *(bytes(n) for n in nonces),
+        )
+    )
+    return hashlib.sha256(message).digest()
+
+
+def dice_from_seed(seed: bytes) -> tuple[int, int, int]:
+    """Two faces from a seed by rejection sampling, and how many bytes were rejected.
+
+    Block k is SHA-256(seed ‖ k as 4 bytes big-endian), k = 0, 1, …; bytes are read in order;
+    a byte b below 252 gives the face b mod 6 + 1; a byte of 252 or more is skipped.
+    """
+    faces: list[int] = []
+    rejected = 0
+    counter = 0
+    while True:
+        block = hashlib.sha256(seed + struct.pack(">I", counter)).digest()
+        for byte in block:
+            if byte < ACCEPT_BELOW:
+                faces.append(byte % 6 + 1)
+                if len(faces) == 2:
+                    return faces[0], faces[1], rejected
+            else:
+                rejected += 1
+        counter += 1
+
+
+def derive_dice(
+    table_id: str,
+    throw_index: int,
+    nonces: Sequence[bytes],
+    version: int = PROTOCOL_VERSION,
+) -> tuple[int, int]:
+    """Both dice of throw ``throw_index`` from every seat's revealed nonce, in seat order."""
+    die1, die2, _ = dice_from_seed(dice_seed(table_id, throw_index, nonces, version))
+    return die1, die2

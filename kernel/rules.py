@@ -1,0 +1,392 @@
+"""The transition table: the one place the rules of the table live, as data.
+
+Every phase × action kind has rows. A row names the throw totals it applies to (``when``),
+the guards that must hold (each with the code it rejects with), and either an effect or a
+rejection code. For a given state and action exactly one row applies; ``kernel.table`` reads
+these rows to step the table and ``spec/RULES.md`` is rendered from them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from kernel.actions import ActionKind
+from kernel.values import Outcome, Phase
+
+
+class Code(Enum):
+    """Every rejection the kernel can give, with its stable machine code and plain words."""
+
+    # Malformed: no state makes the action legal.
+    BAD_ACTION = ("bad_action", "That is not an action of this table.")
+    BAD_SEAT = ("bad_seat", "There is no such seat at this table.")
+    BAD_LINE = ("bad_line", "The line must be Pass or Don't Pass.")
+    BAD_AMOUNT = ("bad_amount", "An amount must be a positive multiple of 10.")
+    BAD_DIE = ("bad_die", "A die shows a whole number from 1 to 6.")
+    BAD_REASON = ("bad_reason", "That is not a reason a session can be aborted for.")
+    # Illegal now: well formed, but the rules forbid it in this state.
+    SESSION_OVER = ("session_over", "The session is over.")
+    SEAT_SEALED = ("seat_sealed", "Your choices for this throw are already sealed.")
+    HAND_LIMIT = ("hand_limit", "At most 100 points a hand on the two lines together.")
+    OVER_BALANCE = ("over_balance", "Not enough points for that.")
+    PASS_LOCKED = ("pass_locked", "Pass is locked while the point is on.")
+    DONT_PASS_NO_INCREASE = (
+        "dont_pass_no_increase",
+        "Don't Pass cannot increase once the point is on.",
+    )
+    NO_POINT = ("no_point", "Don't Pass can be reduced only while the point is on.")
+    NOTHING_TO_REDUCE = ("nothing_to_reduce", "There is no Don't Pass left to reduce.")
+    NOTHING_TO_RESET = ("nothing_to_reset", "There is nothing to reset.")
+    CONFIRM_FIRST = (
+        "confirm_first",
+        "Confirm the come-out first; the dice roll after it.",
+    )
+    ALREADY_CONFIRMED = (
+        "already_confirmed",
+        "The hand is confirmed; roll for the next throw.",
+    )
+    AWAITING_SEATS = (
+        "awaiting_seats",
+        "Every seat must seal its choices before the dice are thrown.",
+    )
+
+    @property
+    def code(self) -> str:
+        return self.value[0]
+
+    @property
+    def text(self) -> str:
+        return self.value[1]
+
+    @property
+    def malformed(self) -> bool:
+        return self in MALFORMED_CODES
+
+
+MALFORMED_CODES = frozenset(
+    {
+        Code.BAD_ACTION,
+        Code.BAD_SEAT,
+        Code.BAD_LINE,
+        Code.BAD_AMOUNT,
+        Code.BAD_DIE,
+        Code.BAD_REASON,
+    }
+)
+CODES_BY_NAME = {c.code: c for c in Code}
+
+
+class Guard(Enum):
+    """A condition a row needs; when it fails the action is rejected with its code."""
+
+    SEAT_OPEN = (
+        "The seat has not sealed its choices for this throw.",
+        Code.SEAT_SEALED,
+        "R5",
+    )
+    WITHIN_HAND_LIMIT = (
+        "The draft on both lines together stays at most 100.",
+        Code.HAND_LIMIT,
+        "R3",
+    )
+    WITHIN_BALANCE = (
+        "The draft on both lines together stays at most the seat's balance.",
+        Code.OVER_BALANCE,
+        "R3",
+    )
+    LINE_IS_DONT_PASS = (
+        "Pass is locked in the point phase; only Don't Pass is named here.",
+        Code.PASS_LOCKED,
+        "R13",
+    )
+    DONT_PASS_PREPARED = (
+        "The prepared Don't Pass is at least 10.",
+        Code.NOTHING_TO_REDUCE,
+        "R14",
+    )
+    DRAFT_CHANGED = (
+        "The draft differs from what the seat last sealed.",
+        Code.NOTHING_TO_RESET,
+        "R6",
+    )
+    EVERY_SEAT_SEALED = (
+        "Every seat has sealed its choices for this throw.",
+        Code.AWAITING_SEATS,
+        "R8",
+    )
+
+    @property
+    def text(self) -> str:
+        return str(self.value[0])
+
+    @property
+    def code(self) -> Code:
+        code = self.value[1]
+        assert isinstance(code, Code)
+        return code
+
+    @property
+    def rule(self) -> str:
+        return str(self.value[2])
+
+
+class When(Enum):
+    """Which throw totals a row applies to; ``ALWAYS`` for every action that is not a throw."""
+
+    ALWAYS = "any"
+    NATURAL = "total 7 or 11"
+    CRAPS = "total 2 or 3"
+    TWELVE = "total 12"
+    POINT_NUMBER = "total 4, 5, 6, 8, 9 or 10"
+    POINT_MADE = "total equals the point"
+    SEVEN_OUT = "total 7"
+    NO_DECISION = "any other total"
+
+    def holds(self, total: int, point: int | None) -> bool:
+        """Whether a throw of ``total`` with ``point`` on (or off) falls under this row."""
+        if self is When.ALWAYS:
+            return True
+        if self is When.NATURAL:
+            return total in (7, 11)
+        if self is When.CRAPS:
+            return total in (2, 3)
+        if self is When.TWELVE:
+            return total == 12
+        if self is When.POINT_NUMBER:
+            return total in (4, 5, 6, 8, 9, 10)
+        if self is When.POINT_MADE:
+            return total == point
+        if self is When.SEVEN_OUT:
+            return total == 7
+        return total != 7 and total != point
+
+
+class Effect(Enum):
+    """What a row does when its guards hold."""
+
+    ADD_TO_DRAFT = "Add the amount to the draft on the named line."
+    RESTORE_DRAFT = "Restore the draft to the current contracts (at come-out: nothing)."
+    SEAL_CONTRACTS = (
+        "Seal the draft as the hand's original contracts, take them from the balance"
+        " and mark the seat sealed."
+    )
+    PREPARE_REDUCTION = "Lower the prepared Don't Pass by 10."
+    PREPARE_REMOVAL = "Lower the prepared Don't Pass to 0."
+    SEAL_ROLL = (
+        "Seal the prepared Don't Pass: the reduced part returns to the balance"
+        " as a withdrawal refund, and the seat is marked sealed."
+    )
+    SETTLE_HAND = (
+        "Settle both lines as listed, resolve the hand, and start the next one."
+    )
+    ESTABLISH_POINT = (
+        "The total becomes the point; contracts stay; the point phase begins."
+    )
+    KEEP_POINT = (
+        "Nothing changes: same point, same contracts; every seat chooses again."
+    )
+    VOID_HAND = "Return every contract in play with no profit and end without a result."
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """One row of the table."""
+
+    phase: Phase
+    kind: ActionKind
+    when: When
+    guards: tuple[Guard, ...]
+    effect: Effect | None
+    reject: Code | None
+    pass_outcome: Outcome | None
+    dont_pass_outcome: Outcome | None
+    rules: tuple[str, ...]
+
+    @property
+    def accepts(self) -> bool:
+        return self.effect is not None
+
+
+def _row(
+    phase: Phase,
+    kind: ActionKind,
+    *,
+    guards: tuple[Guard, ...] = (),
+    effect: Effect | None = None,
+    reject: Code | None = None,
+    when: When = When.ALWAYS,
+    settles: tuple[Outcome, Outcome] | None = None,
+    rules: tuple[str, ...] = (),
+) -> Transition:
+    return Transition(
+        phase=phase,
+        kind=kind,
+        when=when,
+        guards=guards,
+        effect=effect,
+        reject=reject,
+        pass_outcome=settles[0] if settles else None,
+        dont_pass_outcome=settles[1] if settles else None,
+        rules=rules,
+    )
+
+
+_C, _P = Phase.COME_OUT, Phase.POINT
+_W, _L, _U = Outcome.WIN, Outcome.LOSS, Outcome.PUSH
+K = ActionKind
+G = Guard
+
+TRANSITIONS: tuple[Transition, ...] = (
+    # --- Come-out: the draft is open until Confirm seals it.
+    _row(
+        _C,
+        K.ALLOCATE,
+        guards=(G.SEAT_OPEN, G.WITHIN_HAND_LIMIT, G.WITHIN_BALANCE),
+        effect=Effect.ADD_TO_DRAFT,
+        rules=("R3", "R4"),
+    ),
+    _row(
+        _C,
+        K.RESET,
+        guards=(G.SEAT_OPEN, G.DRAFT_CHANGED),
+        effect=Effect.RESTORE_DRAFT,
+        rules=("R6",),
+    ),
+    _row(
+        _C,
+        K.CONFIRM,
+        guards=(G.SEAT_OPEN,),
+        effect=Effect.SEAL_CONTRACTS,
+        rules=("R5", "R7"),
+    ),
+    _row(_C, K.REDUCE_DONT_PASS, reject=Code.NO_POINT, rules=("R14",)),
+    _row(_C, K.REMOVE_DONT_PASS, reject=Code.NO_POINT, rules=("R14",)),
+    _row(_C, K.ROLL, reject=Code.CONFIRM_FIRST, rules=("R5",)),
+    _row(
+        _C,
+        K.THROW,
+        when=When.NATURAL,
+        guards=(G.EVERY_SEAT_SEALED,),
+        effect=Effect.SETTLE_HAND,
+        settles=(_W, _L),
+        rules=("R8", "R9", "R16", "R17"),
+    ),
+    _row(
+        _C,
+        K.THROW,
+        when=When.CRAPS,
+        guards=(G.EVERY_SEAT_SEALED,),
+        effect=Effect.SETTLE_HAND,
+        settles=(_L, _W),
+        rules=("R8", "R10", "R16", "R17"),
+    ),
+    _row(
+        _C,
+        K.THROW,
+        when=When.TWELVE,
+        guards=(G.EVERY_SEAT_SEALED,),
+        effect=Effect.SETTLE_HAND,
+        settles=(_L, _U),
+        rules=("R8", "R10", "R16", "R17"),
+    ),
+    _row(
+        _C,
+        K.THROW,
+        when=When.POINT_NUMBER,
+        guards=(G.EVERY_SEAT_SEALED,),
+        effect=Effect.ESTABLISH_POINT,
+        rules=("R8", "R11"),
+    ),
+    _row(_C, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",)),
+    # --- Point phase: Pass is locked; Don't Pass may come down before each throw.
+    _row(
+        _P,
+        K.ALLOCATE,
+        guards=(G.LINE_IS_DONT_PASS,),
+        reject=Code.DONT_PASS_NO_INCREASE,
+        rules=("R13", "R15"),
+    ),
+    _row(
+        _P,
+        K.RESET,
+        guards=(G.SEAT_OPEN, G.DRAFT_CHANGED),
+        effect=Effect.RESTORE_DRAFT,
+        rules=("R6", "R14"),
+    ),
+    _row(_P, K.CONFIRM, reject=Code.ALREADY_CONFIRMED, rules=("R12",)),
+    _row(
+        _P,
+        K.REDUCE_DONT_PASS,
+        guards=(G.SEAT_OPEN, G.DONT_PASS_PREPARED),
+        effect=Effect.PREPARE_REDUCTION,
+        rules=("R14",),
+    ),
+    _row(
+        _P,
+        K.REMOVE_DONT_PASS,
+        guards=(G.SEAT_OPEN, G.DONT_PASS_PREPARED),
+        effect=Effect.PREPARE_REMOVAL,
+        rules=("R14",),
+    ),
+    _row(
+        _P,
+        K.ROLL,
+        guards=(G.SEAT_OPEN,),
+        effect=Effect.SEAL_ROLL,
+        rules=("R12", "R14", "R15"),
+    ),
+    _row(
+        _P,
+        K.THROW,
+        when=When.POINT_MADE,
+        guards=(G.EVERY_SEAT_SEALED,),
+        effect=Effect.SETTLE_HAND,
+        settles=(_W, _L),
+        rules=("R8", "R18", "R16", "R17"),
+    ),
+    _row(
+        _P,
+        K.THROW,
+        when=When.SEVEN_OUT,
+        guards=(G.EVERY_SEAT_SEALED,),
+        effect=Effect.SETTLE_HAND,
+        settles=(_L, _W),
+        rules=("R8", "R18", "R16", "R17"),
+    ),
+    _row(
+        _P,
+        K.THROW,
+        when=When.NO_DECISION,
+        guards=(G.EVERY_SEAT_SEALED,),
+        effect=Effect.KEEP_POINT,
+        rules=("R8", "R19"),
+    ),
+    _row(_P, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",)),
+    # --- Over: nothing more happens in this session.
+    *(
+        _row(phase, kind, reject=Code.SESSION_OVER, rules=("R25",))
+        for phase in (Phase.COMPLETE, Phase.ENDED)
+        for kind in ActionKind
+    ),
+)
+"""Every row of the table, in the order ``spec/RULES.md`` shows them.
+
+A row's guards are checked in order; the first that fails rejects with its code. When all
+hold, an accepting row applies its effect and a rejecting row rejects with its own code.
+"""
+
+
+def rows_for(phase: Phase, kind: ActionKind) -> tuple[Transition, ...]:
+    """The rows for one phase and action kind (several only for throws, split by total)."""
+    return tuple(r for r in TRANSITIONS if r.phase is phase and r.kind is kind)
+
+
+def row_for(
+    phase: Phase, kind: ActionKind, total: int = 0, point: int | None = None
+) -> Transition:
+    """The single row that applies; ``total`` and ``point`` matter only for throws."""
+    for row in TRANSITIONS:
+        if row.phase is phase and row.kind is kind and row.when.holds(total, point):
+            return row
+    raise LookupError(f"no row for {phase} {kind} total={total} point={point}")

@@ -1,0 +1,65 @@
+"""The table's vocabulary: lines, phases, outcomes, reasons and the session's fixed numbers."""
+
+from __future__ import annotations
+
+from enum import Enum
+
+STARTING_POINTS = 1000
+"""Every seat starts a session with 1,000 free fictional points (R1)."""
+UNIT = 10
+"""Every amount on a line is a multiple of 10 (R3)."""
+HAND_LIMIT = 100
+"""A seat puts at most 100 points on the two lines together in one hand (R3)."""
+HANDS_PER_SESSION = 5
+"""A session completes after five resolved hands (R20)."""
+THROW_CAP = 128
+"""A session has at most 128 throws (R22)."""
+MIN_SEATS = 1
+MAX_SEATS = 8
+POINT_NUMBERS = frozenset({4, 5, 6, 8, 9, 10})
+"""Totals that become the point on the come-out (R11)."""
+
+
+class Line(Enum):
+    """One of the two lines a seat may put points on."""
+
+    PASS = "pass"
+    DONT_PASS = "dont_pass"
+
+
+class Phase(Enum):
+    """Where the table is in the session.
+
+    ``COME_OUT`` and ``POINT`` are live; ``COMPLETE`` has a result; ``ENDED`` ended without one.
+    """
+
+    COME_OUT = "come_out"
+    POINT = "point"
+    COMPLETE = "complete"
+    ENDED = "ended"
+
+
+class Outcome(Enum):
+    """How one line settles on a deciding throw."""
+
+    WIN = "win"
+    LOSS = "loss"
+    PUSH = "push"
+
+
+class EndReason(Enum):
+    """Why a session ended without a result (R23)."""
+
+    THROW_CAP = "throw_cap"
+    DEPARTURE = "departure"
+    BACKGROUND = "background"
+    BAD_REVEAL = "bad_reveal"
+    DEADLINE = "deadline"
+    BAD_SIGNATURE = "bad_signature"
+    REPLAY = "replay"
+    NON_MEMBER = "non_member"
+    MALFORMED = "malformed"
+
+
+ABORT_REASONS = frozenset(EndReason) - {EndReason.THROW_CAP}
+"""Reasons a caller may give in an ``Abort``; the throw cap is reached only by throwing (R22)."""
