@@ -1,0 +1,218 @@
+"""The reference adapter: the protocol of PROTOCOL.md spoken over stdio by the Python kernel.
+
+``python -m conformance.adapter`` reads one JSON request per line on stdin and writes one JSON
+response per line on stdout; it logs only to stderr. Standard library and ``kernel`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import IO, Any
+
+import kernel
+from conformance.codec import PROTOCOL, BadAction, action_from_json
+from conformance.fasthash import StateHasher
+from kernel import MalformedAction, PointlineError, Table, to_document
+from kernel.dice import DiceInputError
+
+IMPLEMENTATION = "pointline-reference"
+LANGUAGE = "python"
+VERSION = "0.1.0"
+REPLIES = ("hash", "state", "none")
+
+
+class ProtocolError(Exception):
+    """A request the protocol does not allow (code ``bad_request``)."""
+
+
+def _hex(value: Any, what: str) -> bytes:
+    if not isinstance(value, str):
+        raise DiceInputError(f"{what} is a hex string")
+    try:
+        return bytes.fromhex(value)
+    except ValueError:
+        raise DiceInputError(f"{what} is not hex") from None
+
+
+def _error(code: str, cls: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "class": cls, "message": message}}
+
+
+class Adapter:
+    """One adapter session: at most one table at a time, plus the stateless dice requests."""
+
+    def __init__(self, name: str = IMPLEMENTATION) -> None:
+        self.name = name
+        self.table: Table | None = None
+        self.hasher: StateHasher | None = None
+        self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "hello": self.hello,
+            "new_table": self.new_table,
+            "apply": self.apply,
+            "state": self.state,
+            "derive_dice": self.derive_dice,
+            "commitment": self.commitment,
+            "verify_commitment": self.verify_commitment,
+        }
+
+    # ------------------------------------------------------------------ plumbing
+    def handle(self, request: Any) -> dict[str, Any]:
+        rid = request.get("id") if isinstance(request, dict) else None
+        try:
+            if not isinstance(request, dict):
+                raise ProtocolError("a request is a JSON object")
+            op = self.ops.get(request.get("op"))  # type: ignore[arg-type]
+            if op is None:
+                raise ProtocolError(f"unknown op {request.get('op')!r}")
+            response = op(request)
+        except ProtocolError as error:
+            response = _error("bad_request", "protocol", str(error))
+        response["id"] = rid
+        return response
+
+    def _reply(self, request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+        reply = request.get("reply", "hash")
+        if reply not in REPLIES:
+            raise ProtocolError("reply is hash, state or none")
+        assert self.table is not None and self.hasher is not None
+        if reply == "hash":
+            response["hash"] = self.hasher.state_hash()
+        elif reply == "state":
+            response["hash"] = self.hasher.state_hash()
+            response["state"] = to_document(self.table)
+        return response
+
+    def _table(self) -> Table:
+        if self.table is None:
+            raise ProtocolError("no table: send new_table first")
+        return self.table
+
+    # ------------------------------------------------------------------ ops
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("protocol") != PROTOCOL:
+            raise ProtocolError(f"this adapter speaks protocol {PROTOCOL}")
+        return {
+            "ok": True,
+            "protocol": PROTOCOL,
+            "implementation": self.name,
+            "language": LANGUAGE,
+            "version": VERSION,
+        }
+
+    def new_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            table = self.make_table(request.get("seats"), request.get("table_id"))
+        except PointlineError as error:
+            self.table = self.hasher = None
+            return _error(error.code, "malformed", error.message)
+        self.table = table
+        self.hasher = StateHasher(table)
+        return self._reply(request, {"ok": True})
+
+    def make_table(self, seats: Any, table_id: Any) -> Table:
+        return Table(seats, table_id)
+
+    def apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        table = self._table()
+        try:
+            action = action_from_json(request.get("action"))
+            self.push(table, action)
+        except BadAction as error:
+            return self._reply(request, _error("bad_action", "malformed", str(error)))
+        except PointlineError as error:
+            cls = "malformed" if isinstance(error, MalformedAction) else "illegal"
+            return self._reply(request, _error(error.code, cls, error.message))
+        return self._reply(request, {"ok": True})
+
+    def push(self, table: Table, action: kernel.Action) -> None:
+        table.push(action)
+
+    def state(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._table()
+        return self._reply({"reply": "state"}, {"ok": True})
+
+    def derive_dice(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            nonces = request.get("nonces")
+            if not isinstance(nonces, list):
+                raise DiceInputError("nonces is a list")
+            raw = [_hex(n, "a nonce") for n in nonces]
+            seed = self.dice_seed(
+                request.get("table_id"),  # type: ignore[arg-type]
+                request.get("throw_index"),  # type: ignore[arg-type]
+                raw,
+                request.get("version"),  # type: ignore[arg-type]
+            )
+        except DiceInputError as error:
+            return _error("bad_input", "malformed", str(error))
+        die1, die2, rejected = self.dice_from_seed(seed)
+        return {"ok": True, "seed": seed.hex(), "die1": die1, "die2": die2, "rejected": rejected}
+
+    def dice_seed(self, table_id: str, index: int, nonces: list[bytes], version: int) -> bytes:
+        return kernel.dice_seed(table_id, index, nonces, version)
+
+    def dice_from_seed(self, seed: bytes) -> tuple[int, int, int]:
+        return kernel.dice_from_seed(seed)
+
+    def commitment(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            digest = kernel.commitment(
+                request.get("table_id"),  # type: ignore[arg-type]
+                request.get("throw_index"),  # type: ignore[arg-type]
+                request.get("seat"),  # type: ignore[arg-type]
+                _hex(request.get("nonce"), "the nonce"),
+                _hex(request.get("choices"), "the choices"),
+                request.get("version"),  # type: ignore[arg-type]
+            )
+        except DiceInputError as error:
+            return _error("bad_input", "malformed", str(error))
+        return {"ok": True, "commitment": digest.hex()}
+
+    def verify_commitment(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            digest = _hex(request.get("commitment"), "the commitment")
+            nonce = _hex(request.get("nonce"), "the nonce")
+            choices = _hex(request.get("choices"), "the choices")
+        except DiceInputError:
+            return {"ok": True, "valid": False}
+        valid = self.verify(
+            digest,
+            request.get("table_id"),
+            request.get("throw_index"),
+            request.get("seat"),
+            nonce,
+            choices,
+            request.get("version"),
+        )
+        return {"ok": True, "valid": valid}
+
+    def verify(self, digest: bytes, *fields: Any) -> bool:
+        return kernel.verify_commitment(digest, *fields)
+
+
+def serve(adapter: Adapter, stdin: IO[str], stdout: IO[str]) -> None:
+    """Answer every request line until end of input."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except ValueError:
+            response = _error("bad_request", "protocol", "a request is one line of JSON")
+            response["id"] = None
+        else:
+            response = adapter.handle(request)
+        stdout.write(json.dumps(response, separators=(",", ":"), ensure_ascii=False) + "\n")
+        stdout.flush()
+
+
+def main(adapter: Adapter | None = None) -> None:
+    sys.stdin.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    serve(adapter or Adapter(), sys.stdin, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

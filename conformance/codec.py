@@ -1,0 +1,83 @@
+"""Protocol requests to kernel actions, and the names the protocol uses (standard library only).
+
+Malformed values are passed on to the kernel untouched where the kernel checks them (a die of 7,
+an amount of 15, seat 9, an unknown line), so the kernel's own checks decide the error code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kernel import (
+    Abort,
+    Action,
+    Allocate,
+    Confirm,
+    EndReason,
+    Line,
+    ReduceDontPass,
+    RemoveDontPass,
+    Reset,
+    Roll,
+    Throw,
+)
+
+PROTOCOL = 1
+"""The adapter protocol version (PROTOCOL.md)."""
+
+_SEAT_ONLY = {
+    "reset": Reset,
+    "confirm": Confirm,
+    "reduce_dont_pass": ReduceDontPass,
+    "remove_dont_pass": RemoveDontPass,
+    "roll": Roll,
+}
+_LINES = {line.value: line for line in Line}
+_REASONS = {reason.value: reason for reason in EndReason}
+
+
+class BadAction(Exception):
+    """The request's action is not an action of this table at all (code ``bad_action``)."""
+
+
+def action_from_json(doc: Any) -> Action:
+    """The kernel action a protocol ``action`` object stands for; raises ``BadAction``."""
+    if not isinstance(doc, dict):
+        raise BadAction("an action is a JSON object")
+    kind = doc.get("kind")
+    if not isinstance(kind, str):
+        raise BadAction("an action has a string kind")
+    if kind in _SEAT_ONLY:
+        return _SEAT_ONLY[kind](doc.get("seat"))  # type: ignore[no-any-return]
+    if kind == "allocate":
+        line = doc.get("line")
+        return Allocate(
+            doc.get("seat"),
+            _LINES.get(line, line) if isinstance(line, str) else line,
+            doc.get("amount"),
+        )
+    if kind == "throw":
+        return Throw(doc.get("die1"), doc.get("die2"))
+    if kind == "abort":
+        reason = doc.get("reason")
+        return Abort(
+            _REASONS.get(reason, reason) if isinstance(reason, str) else None,  # type: ignore[arg-type]
+            doc.get("seat"),
+        )
+    raise BadAction(f"unknown action kind {kind!r}")
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """The protocol ``action`` object for a kernel action (used by the generator)."""
+    if isinstance(action, Allocate):
+        return {
+            "kind": "allocate",
+            "seat": action.seat,
+            "line": action.line.value,
+            "amount": action.amount,
+        }
+    if isinstance(action, Throw):
+        return {"kind": "throw", "die1": action.die1, "die2": action.die2}
+    if isinstance(action, Abort):
+        return {"kind": "abort", "reason": action.reason.value, "seat": action.seat}
+    return {"kind": action.kind.value, "seat": action.seat}
