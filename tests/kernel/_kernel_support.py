@@ -1,0 +1,69 @@
+"""Small helpers shared by the kernel tests (public kernel API only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pytest
+
+from kernel import (
+    Action,
+    Choice,
+    Code,
+    Confirm,
+    IllegalAction,
+    MalformedAction,
+    Phase,
+    Roll,
+    Table,
+    Throw,
+    plan,
+    state_bytes,
+)
+
+NATURALS = [(a, b) for a in range(1, 7) for b in range(1, 7) if a + b in (7, 11)]
+CRAPS = [(a, b) for a in range(1, 7) for b in range(1, 7) if a + b in (2, 3)]
+POINT_NUMBERS = (4, 5, 6, 8, 9, 10)
+ALL_THROWS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def dice_for(total: int) -> Throw:
+    """Some throw with that total."""
+    for a, b in ALL_THROWS:
+        if a + b == total:
+            return Throw(a, b)
+    raise ValueError(total)
+
+
+def come_out(table: Table, seat: int, pass_amount: int, dont_pass_amount: int) -> None:
+    """Seal the seat's come-out choice through the kernel's own plan."""
+    for action in plan(table, seat, Choice(pass_amount, dont_pass_amount)):
+        table.push(action)
+
+
+def seal_all(table: Table) -> None:
+    """Every seat still open seals as it stands (Confirm at come-out, Roll on the point)."""
+    for seat in table.awaiting:
+        table.push(Confirm(seat) if table.phase is Phase.COME_OUT else Roll(seat))
+
+
+def throw(table: Table, total: int) -> None:
+    seal_all(table)
+    table.push(dice_for(total))
+
+
+def assert_rejected(table: Table, action: Action, code: Code) -> None:
+    """``push`` rejects with ``code`` (right class), ``rejection`` agrees, nothing changes."""
+    before = state_bytes(table)
+    assert table.rejection(action) is code
+    assert not table.is_legal(action)
+    error_type = MalformedAction if code.malformed else IllegalAction
+    with pytest.raises(error_type) as info:
+        table.push(action)
+    assert info.value.code == code.code
+    assert state_bytes(table) == before
+
+
+def push_all(table: Table, actions: Iterable[Action]) -> None:
+    for action in actions:
+        table.push(action)
