@@ -67,3 +67,49 @@ def assert_rejected(table: Table, action: Action, code: Code) -> None:
 def push_all(table: Table, actions: Iterable[Action]) -> None:
     for action in actions:
         table.push(action)
+
+
+def random_session(
+    seed: int, seats: int, abort_chance: float = 0.0, stop_after: int | None = None
+) -> Table:
+    """Play random legal actions (choices, throws, sometimes an abort) until the session ends.
+
+    Deterministic for a given seed; ``stop_after`` stops mid-session after that many actions.
+    """
+    import random
+
+    from kernel import Abort, EndReason
+
+    rng = random.Random(seed)
+    table = Table(seats, f"random-{seed}")
+    reasons = [r for r in EndReason if r is not EndReason.THROW_CAP]
+    done = 0
+    while not table.is_over and (stop_after is None or done < stop_after):
+        done += 1
+        if abort_chance and rng.random() < abort_chance:
+            table.push(Abort(rng.choice(reasons), rng.choice([None, *range(seats)])))
+            break
+        if table.is_chance_turn:
+            table.push(Throw(rng.randint(1, 6), rng.randint(1, 6)))
+            continue
+        seat = rng.choice(table.awaiting)
+        options = table.legal_actions(seat)
+        # Lean towards sealing so sessions finish; still visit every kind of choice.
+        sealing = [a for a in options if isinstance(a, (Confirm, Roll))]
+        if sealing and rng.random() < 0.3:
+            table.push(sealing[0])
+        else:
+            table.push(rng.choice(options))
+    return table
+
+
+def conserved(table: Table, seat: int) -> int:
+    """balance + contracts in play + losses − net wins, losses and wins read from the ledger."""
+    from kernel import Outcome, Settled
+
+    state = table.seat(seat)
+    losses = sum(
+        e.contract for e in state.ledger if isinstance(e, Settled) and e.outcome is Outcome.LOSS
+    )
+    wins = sum(e.net for e in state.ledger if isinstance(e, Settled) and e.outcome is Outcome.WIN)
+    return state.balance + state.contracts.total + losses - wins

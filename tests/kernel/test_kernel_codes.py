@@ -1,0 +1,112 @@
+"""Every rejection code is produced by some scenario, and every rejection changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from _kernel_support import assert_rejected, come_out, dice_for
+
+from kernel import (
+    Abort,
+    Action,
+    Allocate,
+    Code,
+    Confirm,
+    EndReason,
+    IllegalAction,
+    Line,
+    MalformedAction,
+    ReduceDontPass,
+    RemoveDontPass,
+    Reset,
+    Roll,
+    Table,
+    Throw,
+    from_document,
+    to_document,
+)
+
+
+def _fresh() -> Table:
+    return Table(2)
+
+
+def _on_point() -> Table:
+    table = Table(2)
+    come_out(table, 0, 20, 30)
+    table.push(Confirm(1))
+    table.push(dice_for(5))
+    return table
+
+
+def _sealed() -> Table:
+    table = Table(2)
+    table.push(Confirm(0))
+    return table
+
+
+def _full_draft() -> Table:
+    table = Table(2)
+    table.push(Allocate(0, Line.PASS, 100))
+    return table
+
+
+def _poor() -> Table:
+    doc = to_document(Table(2))
+    doc["seats"][0]["balance"] = 20
+    return from_document(doc)
+
+
+def _over() -> Table:
+    table = Table(2)
+    table.push(Abort(EndReason.DEPARTURE, 1))
+    return table
+
+
+SCENARIOS: dict[Code, Callable[[], tuple[Table, Action]]] = {
+    Code.BAD_ACTION: lambda: (_fresh(), object()),  # type: ignore[dict-item]
+    Code.BAD_SEAT: lambda: (_fresh(), Confirm(2)),
+    Code.BAD_LINE: lambda: (_fresh(), Allocate(0, "dont")),  # type: ignore[arg-type]
+    Code.BAD_AMOUNT: lambda: (_fresh(), Allocate(0, Line.PASS, 25)),
+    Code.BAD_DIE: lambda: (_fresh(), Throw(0, 6)),
+    Code.BAD_REASON: lambda: (_fresh(), Abort(EndReason.THROW_CAP)),
+    Code.SESSION_OVER: lambda: (_over(), Confirm(0)),
+    Code.SEAT_SEALED: lambda: (_sealed(), Allocate(0, Line.PASS)),
+    Code.HAND_LIMIT: lambda: (_full_draft(), Allocate(0, Line.DONT_PASS)),
+    Code.OVER_BALANCE: lambda: (_poor(), Allocate(0, Line.PASS, 30)),
+    Code.PASS_LOCKED: lambda: (_on_point(), Allocate(0, Line.PASS)),
+    Code.DONT_PASS_NO_INCREASE: lambda: (_on_point(), Allocate(0, Line.DONT_PASS)),
+    Code.NO_POINT: lambda: (_fresh(), RemoveDontPass(0)),
+    Code.NOTHING_TO_REDUCE: lambda: (_on_point(), ReduceDontPass(1)),
+    Code.NOTHING_TO_RESET: lambda: (_fresh(), Reset(0)),
+    Code.CONFIRM_FIRST: lambda: (_fresh(), Roll(0)),
+    Code.ALREADY_CONFIRMED: lambda: (_on_point(), Confirm(0)),
+    Code.AWAITING_SEATS: lambda: (_sealed(), Throw(1, 1)),
+}
+
+
+def test_every_code_is_produced_by_a_scenario() -> None:
+    produced: set[Code] = set()
+    for code, scenario in SCENARIOS.items():
+        table, action = scenario()
+        assert_rejected(table, action, code)
+        produced.add(code)
+    missing = [code.code for code in Code if code not in produced]
+    assert not missing, f"codes never produced: {missing}"
+
+
+@pytest.mark.parametrize("code", list(Code), ids=lambda c: c.code)
+def test_code_text_class_and_stability(code: Code) -> None:
+    assert code.code and code.code == code.code.lower() and " " not in code.code
+    assert code.text.endswith(".")
+    table, action = SCENARIOS[code]()
+    error_type = MalformedAction if code.malformed else IllegalAction
+    with pytest.raises(error_type) as info:
+        table.push(action)
+    assert info.value.code == code.code
+    assert not isinstance(info.value, IllegalAction if code.malformed else MalformedAction)
+
+
+def test_codes_are_unique() -> None:
+    assert len({c.code for c in Code}) == len(Code)
