@@ -1,0 +1,346 @@
+"""Protocol messages: frozen dataclasses, canonical JSON and Ed25519 signatures.
+
+Every message is a JSON object. Its *body* holds the common fields
+
+    v      protocol version (1)          kind   "commit" | "reveal" | "receipt" | "abort"
+    table  the table id from the relay   seat   the sender's seat
+    seq    the sender's sequence number: 0 for its first message, then +1 for each one
+
+and the fields of its kind (below). The *signed frame* is the body plus ``"sig"``: the Ed25519
+signature (128 lowercase hex digits) over ``SIGN_DOMAIN`` followed by the body's canonical JSON
+(UTF-8, sorted keys, no spaces, integers only). ``parse`` checks a received frame strictly and
+raises a ``net.errors.MessageError`` naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Union
+
+from kernel import PROTOCOL_VERSION, THROW_CAP, EndReason
+from net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
+from net.keys import SigningKey, verify_signature
+
+SIGN_DOMAIN = b"pointline/message/v1\x00"
+MAX_FRAME_BYTES = 16 * 1024
+MAX_SEQ = 1 << 20
+MAX_CHOICE_CHARS = 64
+HASH_HEX = 64
+SIG_HEX = 128
+COMMON = ("v", "kind", "table", "seat", "seq")
+
+
+def canonical_json(doc: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8, no NaN: the one byte form every peer computes."""
+    return json.dumps(
+        doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A seat's commitment to its nonce and choices for throw ``throw``."""
+
+    table: str
+    seat: int
+    seq: int
+    throw: int
+    commitment: bytes
+    sig: bytes = field(default=b"", compare=False)
+    kind: ClassVar[str] = "commit"
+
+    def fields(self) -> dict[str, Any]:
+        return {"throw": self.throw, "commitment": self.commitment.hex()}
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A seat's nonce and canonical choice bytes for throw ``throw``, after every commit."""
+
+    table: str
+    seat: int
+    seq: int
+    throw: int
+    nonce: bytes
+    choice: bytes
+    sig: bytes = field(default=b"", compare=False)
+    kind: ClassVar[str] = "reveal"
+
+    def fields(self) -> dict[str, Any]:
+        return {
+            "throw": self.throw,
+            "nonce": self.nonce.hex(),
+            "choice": self.choice.decode("ascii"),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """A seat's view of a completed session: final points of all seats and the session digest."""
+
+    table: str
+    seat: int
+    seq: int
+    throws: int
+    final: tuple[int, ...]
+    digest: bytes
+    sig: bytes = field(default=b"", compare=False)
+    kind: ClassVar[str] = "receipt"
+
+    def fields(self) -> dict[str, Any]:
+        return {"throws": self.throws, "final": list(self.final), "digest": self.digest.hex()}
+
+
+@dataclass(frozen=True, slots=True)
+class AbortNotice:
+    """A seat ends the session without a result: the reason and the seat it names (or none)."""
+
+    table: str
+    seat: int
+    seq: int
+    reason: EndReason
+    blame: int | None
+    sig: bytes = field(default=b"", compare=False)
+    kind: ClassVar[str] = "abort"
+
+    def fields(self) -> dict[str, Any]:
+        return {"reason": self.reason.value, "blame": self.blame}
+
+
+Message = Union[Commit, Reveal, Receipt, AbortNotice]  # noqa: UP007 - a runtime alias
+KINDS: dict[str, type[Commit] | type[Reveal] | type[Receipt] | type[AbortNotice]] = {
+    "commit": Commit,
+    "reveal": Reveal,
+    "receipt": Receipt,
+    "abort": AbortNotice,
+}
+_FIELDS = {
+    "commit": frozenset({"throw", "commitment"}),
+    "reveal": frozenset({"throw", "nonce", "choice"}),
+    "receipt": frozenset({"throws", "final", "digest"}),
+    "abort": frozenset({"reason", "blame"}),
+}
+
+
+def body(message: Message) -> dict[str, Any]:
+    """The unsigned body as a JSON object."""
+    doc: dict[str, Any] = {
+        "v": PROTOCOL_VERSION,
+        "kind": message.kind,
+        "table": message.table,
+        "seat": message.seat,
+        "seq": message.seq,
+    }
+    doc.update(message.fields())
+    return doc
+
+
+def signing_bytes(message: Message) -> bytes:
+    """What the signature covers: the domain prefix and the body's canonical JSON."""
+    return SIGN_DOMAIN + canonical_json(body(message))
+
+
+def sign(message: Message, key: SigningKey) -> Message:
+    """The same message carrying ``key``'s signature over its body."""
+    return replace(message, sig=key.sign(signing_bytes(message)))
+
+
+def to_frame(message: Message) -> dict[str, Any]:
+    """The signed frame as a JSON object (what the relay forwards)."""
+    doc = body(message)
+    doc["sig"] = message.sig.hex()
+    return doc
+
+
+def encode(message: Message) -> str:
+    """The signed frame's canonical JSON text (what the transcript records)."""
+    return canonical_json(to_frame(message)).decode("utf-8")
+
+
+DIGEST_DOMAIN = b"pointline/session/v1\x00"
+
+
+def session_digest(messages: Iterable[Commit | Reveal]) -> bytes:
+    """The receipts' transcript hash: every Commit and Reveal of a completed session.
+
+    SHA-256 over ``DIGEST_DOMAIN`` then, for each message ordered by (throw index, commit
+    before reveal, seat), its signed frame's canonical JSON (``encode``) as UTF-8, prefixed by
+    its length (4 bytes, big-endian). Each peer receives the same signed messages, whatever
+    order they arrive in, so honest peers compute the same digest.
+    """
+    ordered = sorted(messages, key=lambda m: (m.throw, 0 if isinstance(m, Commit) else 1, m.seat))
+    h = hashlib.sha256(DIGEST_DOMAIN)
+    for message in ordered:
+        data = encode(message).encode("utf-8")
+        h.update(struct.pack(">I", len(data)))
+        h.update(data)
+    return h.digest()
+
+
+# ------------------------------------------------------------------------------ parsing
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise MalformedMessage(f"duplicate field {key!r}")
+        doc[key] = value
+    return doc
+
+
+def _no_constants(name: str) -> Any:
+    raise MalformedMessage(f"{name} is not allowed")
+
+
+def load_frame(frame: object) -> dict[str, Any]:
+    """A frame as a JSON object: a dict as is, or bytes/str parsed strictly."""
+    if isinstance(frame, dict):
+        try:
+            size = len(canonical_json(frame))
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            raise MalformedMessage("the frame is not a JSON object") from None
+        if size > MAX_FRAME_BYTES:
+            raise MalformedMessage("the frame is too large")
+        return frame
+    if isinstance(frame, (bytes, bytearray)):
+        if len(frame) > MAX_FRAME_BYTES:
+            raise MalformedMessage("the frame is too large")
+        try:
+            text = bytes(frame).decode("utf-8")
+        except UnicodeDecodeError:
+            raise MalformedMessage("the frame is not UTF-8") from None
+    elif isinstance(frame, str):
+        if len(frame) > MAX_FRAME_BYTES:
+            raise MalformedMessage("the frame is too large")
+        text = frame
+    else:
+        raise MalformedMessage("a frame is a JSON object")
+    try:
+        doc = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_no_constants)
+    except MalformedMessage:
+        raise
+    except (ValueError, RecursionError):
+        raise MalformedMessage("the frame is not JSON") from None
+    if not isinstance(doc, dict):
+        raise MalformedMessage("a frame is a JSON object")
+    return doc
+
+
+def _int(doc: Mapping[str, Any], name: str, low: int, high: int) -> int:
+    value = doc[name]
+    if type(value) is not int or not low <= value <= high:
+        raise MalformedMessage(f"{name} must be an integer {low}..{high}")
+    return value
+
+
+def _hex(doc: Mapping[str, Any], name: str, digits: int) -> bytes:
+    value = doc[name]
+    if not isinstance(value, str) or len(value) != digits:
+        raise MalformedMessage(f"{name} must be {digits} lowercase hex digits")
+    try:
+        raw = bytes.fromhex(value)
+    except ValueError:
+        raise MalformedMessage(f"{name} must be {digits} lowercase hex digits") from None
+    if raw.hex() != value:
+        raise MalformedMessage(f"{name} must be {digits} lowercase hex digits")
+    return raw
+
+
+def parse(
+    frame: object,
+    table_id: str,
+    roster_keys: Mapping[int, bytes],
+    max_seats: int = 8,
+) -> Message:
+    """A checked message from a received frame, or a typed ``MessageError``.
+
+    The checks run in this order, and the first failing one is raised: JSON object with exactly
+    the fields of a known kind and version, each of its exact type (``MalformedMessage``); the
+    table id (``WrongTable``); the seat is in the roster (``NonMemberSeat``); the signature
+    verifies against that seat's key (``BadSignature``). Sequence and throw order are the
+    protocol's to check.
+    """
+    doc = load_frame(frame)
+    kind = doc.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise MalformedMessage("unknown message kind")
+    expected = {*COMMON, "sig", *_FIELDS[kind]}
+    if set(doc) != expected:
+        missing = sorted(expected - set(doc))
+        extra = sorted(str(k) for k in set(doc) - expected)
+        raise MalformedMessage(f"fields: missing {missing}, unexpected {extra}")
+    if type(doc["v"]) is not int or doc["v"] != PROTOCOL_VERSION:
+        raise MalformedMessage(f"protocol version must be {PROTOCOL_VERSION}")
+    table = doc["table"]
+    if not isinstance(table, str) or not 1 <= len(table) <= 128:
+        raise MalformedMessage("table must be a short string")
+    seat = _int(doc, "seat", 0, 255)
+    seq = _int(doc, "seq", 0, MAX_SEQ)
+    sig = _hex(doc, "sig", SIG_HEX)
+    message: Message
+    if kind == "commit":
+        message = Commit(
+            table,
+            seat,
+            seq,
+            _int(doc, "throw", 1, THROW_CAP),
+            _hex(doc, "commitment", HASH_HEX),
+            sig,
+        )
+    elif kind == "reveal":
+        choice = doc["choice"]
+        if (
+            not isinstance(choice, str)
+            or not 1 <= len(choice) <= MAX_CHOICE_CHARS
+            or not choice.isascii()
+        ):
+            raise MalformedMessage("choice must be short ASCII text")
+        message = Reveal(
+            table,
+            seat,
+            seq,
+            _int(doc, "throw", 1, THROW_CAP),
+            _hex(doc, "nonce", HASH_HEX),
+            choice.encode("ascii"),
+            sig,
+        )
+    elif kind == "receipt":
+        final = doc["final"]
+        if (
+            not isinstance(final, list)
+            or not 1 <= len(final) <= max_seats
+            or any(type(p) is not int or not 0 <= p <= 1 << 40 for p in final)
+        ):
+            raise MalformedMessage("final must be a list of point totals, one per seat")
+        message = Receipt(
+            table,
+            seat,
+            seq,
+            _int(doc, "throws", 1, THROW_CAP),
+            tuple(final),
+            _hex(doc, "digest", HASH_HEX),
+            sig,
+        )
+    else:
+        reason_text = doc["reason"]
+        try:
+            reason = EndReason(reason_text)
+        except ValueError:
+            raise MalformedMessage("reason must be a known end reason") from None
+        blame = doc["blame"]
+        if blame is not None and (type(blame) is not int or not 0 <= blame <= 255):
+            raise MalformedMessage("blame must be a seat or null")
+        message = AbortNotice(table, seat, seq, reason, blame, sig)
+    if table != table_id:
+        raise WrongTable(f"the message is for table {table!r}, not this one")
+    key = roster_keys.get(seat)
+    if key is None:
+        raise NonMemberSeat(f"seat {seat} is not in this table's roster")
+    if not verify_signature(key, sig, signing_bytes(message)):
+        raise BadSignature(f"the signature does not verify for seat {seat}")
+    return message

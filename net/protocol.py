@@ -1,0 +1,772 @@
+"""The protocol core: one seat's peer in a signed commit-reveal session, sans-IO.
+
+No sockets and no clock reads: every call takes ``now`` (seconds, any monotonic origin), frames
+come in through ``receive`` and go out through ``outgoing``, and timers fire in ``tick``.
+
+A throw round, for throw index n = ``table.throws + 1``:
+
+1. every seat commits (``Commit``: SHA-256 commitment over table id, n, seat, a fresh 32-byte
+   nonce and its canonical choice bytes, see ``kernel.dice.commitment``), within
+   ``Timeouts.confirm`` of the round opening;
+2. once every commit is in, every peer reveals at once (``Reveal``: nonce and choice bytes),
+   within ``Timeouts.response``;
+3. every peer checks each reveal against its commit and the choice against the rules
+   (``kernel.choice.plan``), applies every seat's plan in seat order, derives the dice from the
+   nonces in seat order (``kernel.dice.derive_dice``) and pushes the ``Throw``.
+
+After the fifth hand every peer sends a ``Receipt`` (final points of all seats and the
+``net.messages.session_digest`` of every Commit and Reveal) and compares the others' with its
+own within ``Timeouts.receipts``. Any fault before completion ends the session without a
+result: the kernel gets ``Abort(reason, seat)`` (the hand in flight is voided), the peer sends
+a signed ``AbortNotice``, and a peer that receives a valid notice ends with its reason and seat.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Union
+
+from kernel import (
+    PROTOCOL_VERSION,
+    Abort,
+    Choice,
+    EndReason,
+    Phase,
+    PointlineError,
+    Result,
+    Table,
+    Throw,
+    commitment,
+    derive_dice,
+    plan,
+    verify_commitment,
+)
+from kernel.values import MAX_SEATS
+from net.errors import (
+    MalformedMessage,
+    MessageError,
+    NonMemberSeat,
+    NotNow,
+    Replay,
+    RosterError,
+    WrongThrow,
+)
+from net.keys import PUBLIC_KEY_BYTES, SigningKey, public_key_from_hex
+from net.messages import (
+    MAX_FRAME_BYTES,
+    AbortNotice,
+    Commit,
+    Message,
+    Receipt,
+    Reveal,
+    canonical_json,
+    encode,
+    parse,
+    session_digest,
+    sign,
+    to_frame,
+)
+from net.transcript import RecordKind, Transcript
+
+NONCE_BYTES = 32
+
+
+# ---------------------------------------------------------------------------- roster
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One seat of the roster the relay sends at the start."""
+
+    seat: int
+    name: str
+    public_key: bytes
+
+
+Roster = tuple[Member, ...]
+
+
+def roster_from_wire(items: object) -> Roster:
+    """A roster from the relay's ``started`` frame: ``[{"seat","name","session_key"}, ...]``."""
+    if not isinstance(items, list):
+        raise RosterError("the roster is a list")
+    members: list[Member] = []
+    for item in items:
+        if not isinstance(item, dict) or not {"seat", "name", "session_key"} <= set(item):
+            raise RosterError("each roster entry has seat, name and session_key")
+        seat, name = item["seat"], item["name"]
+        if type(seat) is not int or not isinstance(name, str):
+            raise RosterError("a roster seat is an integer and a name a string")
+        members.append(Member(seat, name, public_key_from_hex(item["session_key"])))
+    roster = tuple(sorted(members, key=lambda m: m.seat))
+    check_roster(roster)
+    return roster
+
+
+def roster_to_document(roster: Roster) -> list[dict[str, Any]]:
+    return [{"seat": m.seat, "name": m.name, "public_key": m.public_key.hex()} for m in roster]
+
+
+def check_roster(roster: Roster) -> None:
+    """Seats 0..n-1 in order, 1..8 of them, distinct 32-byte keys; raises ``RosterError``."""
+    if not isinstance(roster, tuple) or not 1 <= len(roster) <= MAX_SEATS:
+        raise RosterError("a roster holds 1 to 8 members")
+    for position, member in enumerate(roster):
+        if not isinstance(member, Member) or member.seat != position:
+            raise RosterError("roster seats are 0, 1, 2, ... in order")
+        if not isinstance(member.public_key, bytes) or len(member.public_key) != PUBLIC_KEY_BYTES:
+            raise RosterError("a member's public key is 32 bytes")
+    if len({m.public_key for m in roster}) != len(roster):
+        raise RosterError("two members share a public key")
+
+
+# ---------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    """Deadlines in seconds (the card's values by default; tests make them short)."""
+
+    confirm: float = 45.0
+    response: float = 10.0
+    session: float = 600.0
+    receipts: float = 8.0
+
+    def to_document(self) -> dict[str, float]:
+        return {
+            "confirm": self.confirm,
+            "response": self.response,
+            "session": self.session,
+            "receipts": self.receipts,
+        }
+
+
+class Step(Enum):
+    """What the peer is doing: the first three are live, the last two final."""
+
+    COMMIT = "commit"
+    REVEAL = "reveal"
+    RECEIPTS = "receipts"
+    COMPLETE = "complete"
+    ENDED = "ended"
+
+
+class DeadlineKind(Enum):
+    """Which deadline the countdown shows."""
+
+    CONFIRM = "confirm"
+    RESPONSE = "response"
+    RECEIPTS = "receipts"
+
+
+class ReceiptStatus(Enum):
+    MATCHED = "matched"
+    MISMATCH = "mismatch"
+    INCOMPLETE = "incomplete"
+
+
+# ---------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOpened:
+    """Throw ``throw`` waits for every seat's commit until ``deadline``."""
+
+    throw: int
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowCommitted:
+    seat: int
+    throw: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllCommitted:
+    throw: int
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    seat: int
+    throw: int
+    choice: Choice
+
+
+@dataclass(frozen=True, slots=True)
+class Thrown:
+    """The dice of throw ``throw``, applied to the table after every seat's choices."""
+
+    throw: int
+    die1: int
+    die2: int
+    total: int
+    phase: Phase
+    point: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResolved:
+    hands_resolved: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionComplete:
+    result: Result
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnded:
+    """The session ended without a result."""
+
+    reason: EndReason
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptsMatched:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptsMismatch:
+    """Seats whose receipt differs from this peer's (final points or digest)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptsIncomplete:
+    """The receipt exchange stopped (deadline, departure, bad message); the result stands."""
+
+    reason: EndReason
+    seat: int | None
+
+
+Event = Union[  # noqa: UP007 - a runtime alias
+    RoundOpened,
+    ThrowCommitted,
+    AllCommitted,
+    Revealed,
+    Thrown,
+    HandResolved,
+    SessionComplete,
+    SessionEnded,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    ReceiptsIncomplete,
+]
+
+
+class _Fault(Exception):
+    def __init__(self, reason: EndReason, seat: int | None) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+        self.seat = seat
+
+
+def _default_nonce() -> bytes:
+    return os.urandom(NONCE_BYTES)
+
+
+# ---------------------------------------------------------------------------- the peer
+
+
+class Peer:
+    """One seat's view of an online session (see the module docstring)."""
+
+    def __init__(
+        self,
+        table_id: str,
+        roster: Roster,
+        seat: int,
+        signing_key: SigningKey,
+        timeouts: Timeouts | None = None,
+        now: float = 0.0,
+        nonce_source: Callable[[], bytes] = _default_nonce,
+    ) -> None:
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 128:
+            raise RosterError("a table id is a string of 1 to 128 characters")
+        roster = tuple(roster)
+        check_roster(roster)
+        if type(seat) is not int or not 0 <= seat < len(roster):
+            raise RosterError(f"seat {seat!r} is not in the roster")
+        if roster[seat].public_key != signing_key.public_key:
+            raise RosterError("the roster shows another key for my seat")
+        self.table_id = table_id
+        self.roster: Roster = roster
+        self.seat = seat
+        self.timeouts = timeouts or Timeouts()
+        self._key = signing_key
+        self._nonce_source = nonce_source
+        self._keys: Mapping[int, bytes] = {m.seat: m.public_key for m in roster}
+        self._n = len(roster)
+        self._others = tuple(s for s in range(self._n) if s != seat)
+        self._table = Table(seats=self._n, table_id=table_id)
+        self._step = Step.COMMIT
+        self._session_deadline = now + self.timeouts.session
+        self._deadline: float | None = None
+        self._deadline_kind: DeadlineKind | None = None
+        self._out: list[dict[str, Any]] = []
+        self._events: list[Event] = []
+        self._my_seq = 0
+        self._next_seq = dict.fromkeys(range(self._n), 0)
+        self._inbox: dict[int, deque[Message]] = {s: deque() for s in range(self._n)}
+        self._queued_commits = dict.fromkeys(range(self._n), 0)
+        self._queued_reveals = dict.fromkeys(range(self._n), 0)
+        self._queued_receipt = dict.fromkeys(range(self._n), False)
+        self._my_commits = 0
+        self._commits: dict[int, Commit] = {}
+        self._reveals: dict[int, Reveal] = {}
+        self._choices: dict[int, Choice] = {}
+        self._my_nonce = b""
+        self._my_choice = b""
+        self._history: list[Commit | Reveal] = []
+        self._receipts: dict[int, Receipt] = {}
+        self._my_receipt: Receipt | None = None
+        self._ending: SessionEnded | None = None
+        self._receipt_status: ReceiptStatus | None = None
+        self.transcript = Transcript(
+            {
+                "version": PROTOCOL_VERSION,
+                "table_id": table_id,
+                "seat": seat,
+                "roster": roster_to_document(roster),
+                "timeouts": self.timeouts.to_document(),
+                "started_at": now,
+            }
+        )
+        self._open_round(now)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def table(self) -> Table:
+        """This peer's own reconstruction of the table (a copy: callers cannot change it)."""
+        return self._table.copy()
+
+    @property
+    def state(self) -> Step:
+        return self._step
+
+    @property
+    def is_live(self) -> bool:
+        return self._step in (Step.COMMIT, Step.REVEAL)
+
+    @property
+    def is_finished(self) -> bool:
+        """Nothing more will happen: ended, or complete with the receipts exchange over."""
+        return self._step in (Step.COMPLETE, Step.ENDED)
+
+    @property
+    def throw_index(self) -> int:
+        """The throw the current round is for (``table.throws + 1``)."""
+        return self._table.throws + 1
+
+    @property
+    def result(self) -> Result | None:
+        return self._table.result
+
+    @property
+    def ending(self) -> SessionEnded | None:
+        return self._ending
+
+    @property
+    def receipt_status(self) -> ReceiptStatus | None:
+        return self._receipt_status
+
+    @property
+    def has_committed(self) -> bool:
+        return self.seat in self._commits
+
+    @property
+    def awaiting(self) -> tuple[int, ...]:
+        """Seats whose message this step still waits for (my own seat included)."""
+        if self._step is Step.COMMIT:
+            return tuple(s for s in range(self._n) if s not in self._commits)
+        if self._step is Step.REVEAL:
+            return tuple(s for s in range(self._n) if s not in self._reveals)
+        if self._step is Step.RECEIPTS:
+            return tuple(s for s in self._others if s not in self._receipts)
+        return ()
+
+    @property
+    def deadline_kind(self) -> DeadlineKind | None:
+        return self._deadline_kind
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` must next be called (``None`` once finished)."""
+        if self._deadline is None:
+            return None
+        if self.is_live:
+            return min(self._deadline, self._session_deadline)
+        return self._deadline
+
+    def outgoing(self) -> list[dict[str, Any]]:
+        """Signed frames to broadcast to every other member, oldest first (drains)."""
+        out, self._out = self._out, []
+        return out
+
+    def events(self) -> list[Event]:
+        """What happened since the last call, oldest first (drains)."""
+        events, self._events = self._events, []
+        return events
+
+    # ------------------------------------------------------------------ commands
+    def commit(self, choice: Choice, now: float) -> None:
+        """Commit my choices for the current throw; raises if now is not the time or illegal.
+
+        A kernel ``PointlineError`` means the rules forbid ``choice`` (nothing is sent);
+        ``NotNow`` means the session is not waiting for my commit.
+        """
+        self.tick(now)
+        if self._step is not Step.COMMIT or self.seat in self._commits:
+            raise NotNow("the session is not waiting for my commit")
+        if not isinstance(choice, Choice):
+            raise NotNow("a commit takes a kernel Choice")
+        plan(self._table, self.seat, choice)  # raises IllegalAction / MalformedAction
+        nonce = self._nonce_source()
+        if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
+            raise RosterError("the nonce source must give 32 bytes")
+        throw = self.throw_index
+        data = choice.to_bytes()
+        digest = commitment(self.table_id, throw, self.seat, nonce, data)
+        self._my_nonce, self._my_choice = nonce, data
+        message = Commit(self.table_id, self.seat, self._my_seq, throw, digest)
+        signed = self._send(message, now)
+        assert isinstance(signed, Commit)
+        self._my_commits = throw
+        self._commits[self.seat] = signed
+        self._events.append(ThrowCommitted(self.seat, throw))
+        self._pump(now)
+
+    def receive(self, frame: object, from_seat: int, now: float) -> None:
+        """A payload the relay delivered from ``from_seat``; bad input ends the session."""
+        self.tick(now)
+        if self.is_finished:
+            return
+        if type(from_seat) is not int or not 0 <= from_seat < self._n:
+            self._reject(frame, None, NonMemberSeat("the relay named no member seat"), now)
+            return
+        if from_seat == self.seat:
+            return  # the relay never echoes; nothing to learn from my own frames
+        try:
+            message = parse(frame, self.table_id, self._keys, self._n)
+            if message.seat != from_seat:
+                raise Replay(f"seat {from_seat} sent a message signed by seat {message.seat}")
+            if message.seq != self._next_seq[from_seat]:
+                raise Replay(
+                    f"seat {from_seat} sent message {message.seq}, "
+                    f"expected {self._next_seq[from_seat]}"
+                )
+            if isinstance(message, AbortNotice) and (
+                message.reason is EndReason.THROW_CAP
+                or (message.blame is not None and not 0 <= message.blame < self._n)
+            ):
+                raise MalformedMessage("an abort notice names a reason and a member seat")
+            self._check_order(message)
+        except MessageError as error:
+            self._reject(frame, from_seat, error, now)
+            return
+        self._next_seq[from_seat] += 1
+        self.transcript.append(
+            RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": encode(message)}
+        )
+        if isinstance(message, AbortNotice):
+            self._fault(message.reason, message.blame, now, notify=False)
+            return
+        self._inbox[from_seat].append(message)
+        self._pump(now)
+
+    def depart(self, seat: int, now: float) -> None:
+        """The relay announced that ``seat`` left the room."""
+        self.tick(now)
+        if self.is_finished or type(seat) is not int or not 0 <= seat < self._n:
+            return
+        if self._step is Step.RECEIPTS and seat in self._receipts:
+            return
+        if seat == self.seat:
+            return
+        self._fault(EndReason.DEPARTURE, seat, now)
+
+    def background(self, now: float) -> None:
+        """This app went to the background: the session ends for everyone."""
+        self.tick(now)
+        if not self.is_finished:
+            self._fault(EndReason.BACKGROUND, self.seat, now)
+
+    def tick(self, now: float) -> None:
+        """Fire every deadline that has passed by ``now``."""
+        if self.is_finished or self._deadline is None:
+            return
+        if self.is_live and now >= self._session_deadline:
+            self._fault(EndReason.DEADLINE, None, now)
+        elif now >= self._deadline:
+            waiting = self.awaiting
+            self._fault(EndReason.DEADLINE, waiting[0] if waiting else None, now)
+
+    # ------------------------------------------------------------------ internals
+    def _send(self, message: Message, now: float) -> Message:
+        signed = sign(message, self._key)
+        self._my_seq += 1
+        self._out.append(to_frame(signed))
+        self.transcript.append(
+            RecordKind.SENT, {"from": self.seat, "at": now, "message": encode(signed)}
+        )
+        if isinstance(signed, (Commit, Reveal)):
+            self._history.append(signed)
+        return signed
+
+    def _reject(
+        self, frame: object, from_seat: int | None, error: MessageError, now: float
+    ) -> None:
+        try:
+            text = frame if isinstance(frame, str) else None
+            if isinstance(frame, (bytes, bytearray)):
+                text = bytes(frame[:MAX_FRAME_BYTES]).decode("utf-8", "replace")
+            elif isinstance(frame, dict):
+                text = encode_any(frame)
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            text = None
+        self.transcript.append(
+            RecordKind.REJECTED,
+            {
+                "from": from_seat,
+                "at": now,
+                "error": error.code,
+                "detail": error.message,
+                "frame": (text or repr(type(frame)))[:4096],
+            },
+        )
+        reason = error.reason or EndReason.MALFORMED
+        self._fault(reason, from_seat, now)
+
+    def _check_order(self, message: Message) -> None:
+        """Each sender's messages come as C1 R1 C2 R2 … then a Receipt; raises if not."""
+        s = message.seat
+        commits, reveals = self._queued_commits[s], self._queued_reveals[s]
+        if self._queued_receipt[s] and not isinstance(message, AbortNotice):
+            raise Replay(f"seat {s} sent a message after its receipt")
+        if isinstance(message, Commit):
+            if commits != reveals or message.throw != reveals + 1:
+                raise WrongThrow(
+                    f"seat {s} committed for throw {message.throw}, expected {reveals + 1}"
+                )
+            self._queued_commits[s] += 1
+        elif isinstance(message, Reveal):
+            if commits != reveals + 1 or message.throw != commits:
+                raise WrongThrow(f"seat {s} revealed throw {message.throw} out of turn")
+            if self._my_commits < message.throw:
+                raise Replay(f"seat {s} revealed before my commitment was in")
+            self._queued_reveals[s] += 1
+        elif isinstance(message, Receipt):
+            if commits != reveals or message.throws != reveals:
+                raise WrongThrow(f"seat {s} sent a receipt out of turn")
+            self._queued_receipt[s] = True
+
+    def _open_round(self, now: float) -> None:
+        self._step = Step.COMMIT
+        self._commits, self._reveals, self._choices = {}, {}, {}
+        self._deadline = now + self.timeouts.confirm
+        self._deadline_kind = DeadlineKind.CONFIRM
+        self._events.append(RoundOpened(self.throw_index, self._deadline))
+
+    def _pump(self, now: float) -> None:
+        try:
+            progressed = True
+            while progressed and not self.is_finished:
+                progressed = False
+                for s in self._others:
+                    if self._take(s, now):
+                        progressed = True
+                if self._step is Step.COMMIT and len(self._commits) == self._n:
+                    self._all_committed(now)
+                    progressed = True
+                elif self._step is Step.REVEAL and len(self._reveals) == self._n:
+                    self._apply_round(now)
+                    progressed = True
+                elif self._step is Step.RECEIPTS and len(self._receipts) == self._n - 1:
+                    self._compare_receipts()
+        except _Fault as fault:
+            self._fault(fault.reason, fault.seat, now)
+
+    def _take(self, s: int, now: float) -> bool:
+        """Consume seat ``s``'s next queued message if the current step takes it."""
+        inbox = self._inbox[s]
+        if not inbox:
+            return False
+        head = inbox[0]
+        throw = self.throw_index
+        if self._step is Step.COMMIT:
+            if isinstance(head, Commit) and head.throw == throw and s not in self._commits:
+                inbox.popleft()
+                self._commits[s] = head
+                self._history.append(head)
+                self._events.append(ThrowCommitted(s, throw))
+                return True
+            if isinstance(head, Receipt):
+                raise _Fault(EndReason.REPLAY, s)
+            return False
+        if self._step is Step.REVEAL:
+            if isinstance(head, Reveal) and head.throw == throw and s not in self._reveals:
+                inbox.popleft()
+                self._check_reveal(head)
+                return True
+            if isinstance(head, Receipt):
+                raise _Fault(EndReason.REPLAY, s)
+            return False
+        if self._step is Step.RECEIPTS:
+            if isinstance(head, Receipt):
+                inbox.popleft()
+                self._receipts[s] = head
+                return True
+            raise _Fault(EndReason.REPLAY, s)
+        return False
+
+    def _check_reveal(self, reveal: Reveal) -> None:
+        s = reveal.seat
+        committed = self._commits[s]
+        if not verify_commitment(
+            committed.commitment, self.table_id, reveal.throw, s, reveal.nonce, reveal.choice
+        ):
+            raise _Fault(EndReason.BAD_REVEAL, s)
+        try:
+            choice = Choice.from_bytes(reveal.choice)
+            plan(self._table, s, choice)
+        except PointlineError:
+            raise _Fault(EndReason.BAD_REVEAL, s) from None
+        self._reveals[s] = reveal
+        self._choices[s] = choice
+        self._history.append(reveal)
+        self._events.append(Revealed(s, reveal.throw, choice))
+
+    def _all_committed(self, now: float) -> None:
+        throw = self.throw_index
+        self._events.append(AllCommitted(throw))
+        self._step = Step.REVEAL
+        self._deadline = now + self.timeouts.response
+        self._deadline_kind = DeadlineKind.RESPONSE
+        message = Reveal(
+            self.table_id, self.seat, self._my_seq, throw, self._my_nonce, self._my_choice
+        )
+        signed = self._send(message, now)
+        assert isinstance(signed, Reveal)
+        self._reveals[self.seat] = signed
+        choice = Choice.from_bytes(self._my_choice)
+        self._choices[self.seat] = choice
+        self._events.append(Revealed(self.seat, throw, choice))
+
+    def _apply_round(self, now: float) -> None:
+        throw = self.throw_index
+        table = self._table
+        for s in range(self._n):
+            for action in plan(table, s, self._choices[s]):
+                table.push(action)
+        nonces = [self._reveals[s].nonce for s in range(self._n)]
+        die1, die2 = derive_dice(self.table_id, throw, nonces)
+        resolved = table.hands_resolved
+        table.push(Throw(die1, die2))
+        self.transcript.append(
+            RecordKind.THROW, {"throw": throw, "dice": [die1, die2], "total": die1 + die2}
+        )
+        self._events.append(Thrown(throw, die1, die2, die1 + die2, table.phase, table.point))
+        if table.hands_resolved != resolved:
+            self._events.append(HandResolved(table.hands_resolved))
+        if table.phase is Phase.COMPLETE:
+            self._complete(now)
+        elif table.phase is Phase.ENDED:
+            ending = table.ending
+            assert ending is not None
+            self._finish_ended(ending.reason, ending.seat)
+        else:
+            self._open_round(now)
+
+    def _complete(self, now: float) -> None:
+        result = self._table.result
+        assert result is not None
+        self._events.append(SessionComplete(result))
+        self.transcript.append(
+            RecordKind.OUTCOME,
+            {
+                "status": "complete",
+                "throws": self._table.throws,
+                "final": list(result.final),
+                "ranks": list(result.ranks),
+            },
+        )
+        digest = session_digest(self._history)
+        message = Receipt(
+            self.table_id, self.seat, self._my_seq, self._table.throws, result.final, digest
+        )
+        signed = self._send(message, now)
+        assert isinstance(signed, Receipt)
+        self._my_receipt = signed
+        self._step = Step.RECEIPTS
+        self._deadline = now + self.timeouts.receipts
+        self._deadline_kind = DeadlineKind.RECEIPTS
+        if not self._others:
+            self._compare_receipts()
+
+    def _compare_receipts(self) -> None:
+        mine = self._my_receipt
+        assert mine is not None
+        differ = tuple(
+            s
+            for s in self._others
+            if self._receipts[s].final != mine.final or self._receipts[s].digest != mine.digest
+        )
+        if differ:
+            self._events.append(ReceiptsMismatch(differ))
+            self._finish_receipts(ReceiptStatus.MISMATCH, {"seats": list(differ)})
+        else:
+            self._events.append(ReceiptsMatched(self._n))
+            self._finish_receipts(ReceiptStatus.MATCHED, {"count": self._n})
+
+    def _finish_receipts(self, status: ReceiptStatus, detail: dict[str, Any]) -> None:
+        mine = self._my_receipt
+        assert mine is not None
+        self._receipt_status = status
+        self._step = Step.COMPLETE
+        self._deadline = None
+        self._deadline_kind = None
+        self.transcript.append(
+            RecordKind.RECEIPTS,
+            {"status": status.value, "digest": mine.digest.hex(), **detail},
+        )
+
+    def _fault(self, reason: EndReason, seat: int | None, now: float, notify: bool = True) -> None:
+        if self.is_finished:
+            return
+        if notify:
+            self._send(AbortNotice(self.table_id, self.seat, self._my_seq, reason, seat), now)
+        if self._step is Step.RECEIPTS:
+            self._events.append(ReceiptsIncomplete(reason, seat))
+            self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
+            return
+        self._table.push(Abort(reason, seat))
+        self._finish_ended(reason, seat)
+
+    def _finish_ended(self, reason: EndReason, seat: int | None) -> None:
+        self._step = Step.ENDED
+        self._deadline = None
+        self._deadline_kind = None
+        self._ending = SessionEnded(reason, seat)
+        self._events.append(self._ending)
+        self.transcript.append(
+            RecordKind.OUTCOME,
+            {
+                "status": "ended",
+                "throws": self._table.throws,
+                "reason": reason.value,
+                "seat": seat,
+            },
+        )
+
+
+def encode_any(frame: Mapping[str, Any]) -> str:
+    """A received dict frame as canonical JSON text (for the transcript's rejected records)."""
+    return canonical_json(frame).decode("utf-8")

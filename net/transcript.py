@@ -1,0 +1,219 @@
+"""The transcript: an append-only, hash-chained log of one online session, saved as JSON lines.
+
+Each line is one record ``{"index", "prev", "kind", "body", "hash"}``: ``index`` counts from 0,
+``prev`` is the previous record's ``hash`` (64 zeros for the first), and
+
+    hash = SHA-256(TRANSCRIPT_DOMAIN || canonical JSON of {"index","prev","kind","body"})
+
+Record kinds: ``header`` (always first: protocol version, table id, roster with public keys,
+my seat, timeouts, start time), ``sent`` / ``received`` (``{"from": seat, "at": time,
+"message": the signed frame's canonical JSON text}``), ``rejected`` (a received frame that
+ended the session: ``{"from", "at", "error", "frame"}``), ``throw`` (the dice this peer
+derived), ``outcome`` (``complete`` with final points and ranks, or ``ended`` with reason and
+seat) and ``receipts`` (how the receipt exchange ended).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import IO, Any
+
+from net.errors import TranscriptError
+from net.messages import canonical_json
+
+TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
+GENESIS = "0" * 64
+MAX_REJECTED_CHARS = 4096
+
+
+class RecordKind(Enum):
+    HEADER = "header"
+    SENT = "sent"
+    RECEIVED = "received"
+    REJECTED = "rejected"
+    THROW = "throw"
+    OUTCOME = "outcome"
+    RECEIPTS = "receipts"
+
+
+def record_hash(index: int, prev: str, kind: str, body: Mapping[str, Any]) -> str:
+    """The chain hash of one record (see the module docstring)."""
+    doc = {"index": index, "prev": prev, "kind": kind, "body": body}
+    return hashlib.sha256(TRANSCRIPT_DOMAIN + canonical_json(doc)).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    index: int
+    prev: str
+    kind: RecordKind
+    body: Mapping[str, Any]
+    hash: str
+
+    def to_document(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "prev": self.prev,
+            "kind": self.kind.value,
+            "body": dict(self.body),
+            "hash": self.hash,
+        }
+
+    def to_line(self) -> str:
+        return canonical_json(self.to_document()).decode("utf-8")
+
+
+class Transcript:
+    """Records in the order this peer saw them; ``append`` is the only way to add one.
+
+    ``attach(path)`` makes every later record reach the file at once (written and flushed
+    record by record), so an abort path or a crash never loses what came before; ``save(path)``
+    writes the whole log atomically (a temporary file, fsync, then rename).
+    """
+
+    __slots__ = ("_file", "_records")
+
+    def __init__(self, header: Mapping[str, Any]) -> None:
+        self._records: list[Record] = []
+        self._file: IO[str] | None = None
+        self.append(RecordKind.HEADER, header)
+
+    # ---------------------------------------------------------------------- reading
+    @property
+    def records(self) -> tuple[Record, ...]:
+        return tuple(self._records)
+
+    @property
+    def header(self) -> Mapping[str, Any]:
+        return self._records[0].body
+
+    @property
+    def head(self) -> str:
+        """The hash of the last record."""
+        return self._records[-1].hash
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(tuple(self._records))
+
+    def lines(self) -> list[str]:
+        return [r.to_line() for r in self._records]
+
+    # ---------------------------------------------------------------------- writing
+    def append(self, kind: RecordKind, body: Mapping[str, Any]) -> Record:
+        index = len(self._records)
+        prev = self._records[-1].hash if self._records else GENESIS
+        frozen = json.loads(canonical_json(body))  # a private JSON copy: later edits can't leak in
+        record = Record(index, prev, kind, frozen, record_hash(index, prev, kind.value, frozen))
+        self._records.append(record)
+        if self._file is not None:
+            self._file.write(record.to_line() + "\n")
+            self._file.flush()
+        return record
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write every record to ``path`` atomically: temporary file, fsync, rename."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+                for line in self.lines():
+                    out.write(line + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        return target
+
+    def attach(self, path: str | os.PathLike[str]) -> Path:
+        """Save now, then append each later record to ``path`` and flush it immediately."""
+        target = self.save(path)
+        self.detach()
+        self._file = open(target, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        return target
+
+    def detach(self) -> None:
+        """Stop writing to the attached file (fsync and close it)."""
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.flush()
+                os.fsync(self._file.fileno())
+            self._file.close()
+            self._file = None
+
+    # ---------------------------------------------------------------------- loading
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> Transcript:
+        """Read a saved transcript; raises ``TranscriptError`` unless its chain holds."""
+        records = read_records(path)
+        problem = check_chain(records)
+        if problem is not None:
+            raise TranscriptError(problem)
+        self = cls.__new__(cls)
+        self._file = None
+        self._records = [
+            Record(d["index"], d["prev"], RecordKind(d["kind"]), d["body"], d["hash"])
+            for d in records
+        ]
+        return self
+
+
+def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The JSON objects of a transcript file, one per line; raises ``TranscriptError``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TranscriptError(f"cannot read {path}: {error}") from None
+    out: list[dict[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            doc = json.loads(line)
+        except ValueError:
+            raise TranscriptError(f"line {number} is not JSON") from None
+        if not isinstance(doc, dict):
+            raise TranscriptError(f"line {number} is not a JSON object")
+        out.append(doc)
+    return out
+
+
+def check_chain(records: list[dict[str, Any]]) -> str | None:
+    """The first break in the hash chain, as a sentence, or ``None`` when it holds."""
+    if not records:
+        return "the transcript is empty"
+    kinds = {k.value for k in RecordKind}
+    prev = GENESIS
+    for position, doc in enumerate(records):
+        if set(doc) != {"index", "prev", "kind", "body", "hash"}:
+            return f"record {position} does not have exactly index, prev, kind, body, hash"
+        if doc["index"] != position or type(doc["index"]) is not int:
+            return f"record {position} has index {doc['index']!r} (a record is missing or moved)"
+        if doc["kind"] not in kinds or not isinstance(doc["body"], dict):
+            return f"record {position} has an unknown kind or a body that is not an object"
+        if doc["prev"] != prev:
+            return f"record {position} does not follow record {position - 1} (prev hash differs)"
+        try:
+            expected = record_hash(position, prev, doc["kind"], doc["body"])
+        except (TypeError, ValueError):
+            return f"record {position} has a body that is not canonical JSON"
+        if doc["hash"] != expected:
+            return f"record {position} was altered (its hash does not match its content)"
+        prev = expected
+        if (position == 0) != (doc["kind"] == RecordKind.HEADER.value):
+            return "the header must be the first record, and only the first"
+    return None
