@@ -1,0 +1,357 @@
+"""``pointline verify FILE``: re-check a saved transcript offline.
+
+Checks, in file order, stopping at the first discrepancy: the hash chain; the header (version,
+table id, roster keys); every message's canonical form and Ed25519 signature against the
+roster; each sender's sequence numbers and commit/reveal order; every reveal against its
+commitment; every choice against the rules, applied to a fresh kernel in seat order; every
+throw's dice re-derived from the nonces; the outcome (final points and ranks, or the reason and
+seat, matched by an abort notice); and the receipts (the session digest and every seat's final
+points). Prints ``OK`` with a summary, or ``FAIL`` and the first discrepancy; exits 0 or 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kernel import (
+    PROTOCOL_VERSION,
+    Abort,
+    Choice,
+    EndReason,
+    PointlineError,
+    Table,
+    Throw,
+    derive_dice,
+    plan,
+    verify_commitment,
+)
+from net.errors import MessageError, NetError, RosterError
+from net.keys import public_key_from_hex
+from net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
+from net.messages import session_digest as compute_digest
+from net.protocol import Member, Roster, check_roster
+from net.transcript import RecordKind, check_chain, read_records
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What ``verify_transcript`` found: ``ok``, the first ``problem`` (and its record index)."""
+
+    ok: bool
+    summary: str
+    problem: str | None = None
+    record: int | None = None
+    table_id: str | None = None
+    seats: int = 0
+    throws: int = 0
+    messages: int = 0
+    status: str | None = None
+    final: tuple[int, ...] | None = None
+    ranks: tuple[int, ...] | None = None
+    reason: EndReason | None = None
+    seat: int | None = None
+    receipts: str | None = None
+
+    def text(self) -> str:
+        if self.ok:
+            return f"OK: {self.summary}"
+        where = f"record {self.record}: " if self.record is not None else ""
+        return f"FAIL: {where}{self.problem}"
+
+
+class _Discrepancy(Exception):
+    def __init__(self, record: int | None, problem: str) -> None:
+        super().__init__(problem)
+        self.record = record
+        self.problem = problem
+
+
+@dataclass
+class _Replay:
+    table_id: str
+    me: int
+    roster: Roster
+    table: Table
+    keys: dict[int, bytes]
+    next_seq: dict[int, int]
+    commits: dict[int, dict[int, Commit]] = field(default_factory=dict)
+    reveals: dict[int, dict[int, Reveal]] = field(default_factory=dict)
+    receipts: dict[int, Receipt] = field(default_factory=dict)
+    aborts: list[AbortNotice] = field(default_factory=list)
+    history: list[Commit | Reveal] = field(default_factory=list)
+    outcome: dict[str, Any] | None = None
+    receipts_record: dict[str, Any] | None = None
+    messages: int = 0
+    rejected: int = 0
+
+
+def _header(doc: dict[str, Any]) -> _Replay:
+    body = doc["body"]
+    need = {"version", "table_id", "seat", "roster", "timeouts", "started_at"}
+    if not need <= set(body):
+        raise _Discrepancy(0, f"the header lacks {sorted(need - set(body))}")
+    if body["version"] != PROTOCOL_VERSION:
+        raise _Discrepancy(0, f"protocol version {body['version']!r} is not {PROTOCOL_VERSION}")
+    table_id = body["table_id"]
+    if not isinstance(table_id, str) or not table_id:
+        raise _Discrepancy(0, "the header's table id is not a string")
+    try:
+        roster = tuple(
+            Member(m["seat"], m["name"], public_key_from_hex(m["public_key"]))
+            for m in body["roster"]
+        )
+        check_roster(roster)
+    except (RosterError, TypeError, KeyError) as error:
+        raise _Discrepancy(0, f"the header's roster is not valid: {error}") from None
+    me = body["seat"]
+    if type(me) is not int or not 0 <= me < len(roster):
+        raise _Discrepancy(0, "the header's seat is not in the roster")
+    return _Replay(
+        table_id=table_id,
+        me=me,
+        roster=roster,
+        table=Table(seats=len(roster), table_id=table_id),
+        keys={m.seat: m.public_key for m in roster},
+        next_seq=dict.fromkeys(range(len(roster)), 0),
+    )
+
+
+def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
+    sender, text = body.get("from"), body.get("message")
+    if not isinstance(text, str) or type(sender) is not int:
+        raise _Discrepancy(index, "a message record needs from and message")
+    if (kind == RecordKind.SENT.value) != (sender == state.me):
+        raise _Discrepancy(index, f"a {kind} record names seat {sender}")
+    try:
+        message: Message = parse(text, state.table_id, state.keys, len(state.roster))
+    except MessageError as error:
+        raise _Discrepancy(index, f"message from seat {sender} fails: {error}") from None
+    if encode(message) != text:
+        raise _Discrepancy(index, "a message is not in canonical form")
+    s = message.seat
+    if s != sender:
+        raise _Discrepancy(index, f"seat {sender} recorded a message signed by seat {s}")
+    if message.seq != state.next_seq[s]:
+        raise _Discrepancy(index, f"seat {s} message {message.seq} out of sequence (replayed?)")
+    state.next_seq[s] += 1
+    state.messages += 1
+    if isinstance(message, Commit):
+        if s in state.commits.get(message.throw, {}) or (
+            message.throw > 1 and s not in state.reveals.get(message.throw - 1, {})
+        ):
+            raise _Discrepancy(index, f"seat {s} committed throw {message.throw} out of turn")
+        state.commits.setdefault(message.throw, {})[s] = message
+        state.history.append(message)
+    elif isinstance(message, Reveal):
+        commit = state.commits.get(message.throw, {}).get(s)
+        if commit is None or s in state.reveals.get(message.throw, {}):
+            raise _Discrepancy(index, f"seat {s} revealed throw {message.throw} out of turn")
+        if not verify_commitment(
+            commit.commitment, state.table_id, message.throw, s, message.nonce, message.choice
+        ):
+            raise _Discrepancy(
+                index, f"seat {s}'s reveal for throw {message.throw} does not match its commit"
+            )
+        state.reveals.setdefault(message.throw, {})[s] = message
+        state.history.append(message)
+    elif isinstance(message, Receipt):
+        state.receipts[s] = message
+    else:
+        state.aborts.append(message)
+
+
+def _throw(state: _Replay, index: int, body: dict[str, Any]) -> None:
+    table = state.table
+    n = table.throws + 1
+    if body.get("throw") != n:
+        raise _Discrepancy(index, f"throw record {body.get('throw')!r}, expected throw {n}")
+    commits, reveals = state.commits.get(n, {}), state.reveals.get(n, {})
+    seats = len(state.roster)
+    if len(commits) != seats or len(reveals) != seats:
+        raise _Discrepancy(index, f"throw {n} happened before every commit and reveal")
+    for s in range(seats):
+        try:
+            choice = Choice.from_bytes(reveals[s].choice)
+            for action in plan(table, s, choice):
+                table.push(action)
+        except PointlineError as error:
+            raise _Discrepancy(
+                index, f"seat {s}'s choice for throw {n} is illegal: {error}"
+            ) from None
+    die1, die2 = derive_dice(state.table_id, n, [reveals[s].nonce for s in range(seats)])
+    if body.get("dice") != [die1, die2] or body.get("total") != die1 + die2:
+        raise _Discrepancy(
+            index, f"throw {n}: recorded dice {body.get('dice')!r}, derived [{die1}, {die2}]"
+        )
+    table.push(Throw(die1, die2))
+
+
+def _outcome(state: _Replay, index: int, body: dict[str, Any]) -> None:
+    table = state.table
+    if body.get("throws") != table.throws:
+        raise _Discrepancy(
+            index, f"the outcome counts {body.get('throws')!r} throws, not {table.throws}"
+        )
+    status = body.get("status")
+    if status == "complete":
+        result = table.result
+        if result is None:
+            raise _Discrepancy(index, "the outcome says complete, the replayed session is not")
+        if body.get("final") != list(result.final):
+            raise _Discrepancy(
+                index, f"final points {body.get('final')!r}, replayed {list(result.final)}"
+            )
+        if body.get("ranks") != list(result.ranks):
+            raise _Discrepancy(index, f"ranks {body.get('ranks')!r}, replayed {list(result.ranks)}")
+    elif status == "ended":
+        try:
+            reason = EndReason(body.get("reason"))
+        except ValueError:
+            raise _Discrepancy(index, "the outcome names no known reason") from None
+        seat = body.get("seat")
+        if reason is EndReason.THROW_CAP:
+            ending = table.ending
+            if ending is None or ending.reason is not EndReason.THROW_CAP or seat is not None:
+                raise _Discrepancy(index, "the outcome says throw cap, the replay does not")
+        else:
+            if table.is_over:
+                raise _Discrepancy(index, "the outcome says ended, the replayed session was over")
+            if not any(a.reason is reason and a.blame == seat for a in state.aborts):
+                raise _Discrepancy(index, "no abort notice names the outcome's reason and seat")
+            try:
+                table.push(Abort(reason, seat))
+            except PointlineError as error:
+                raise _Discrepancy(index, f"the kernel refuses the abort: {error}") from None
+    else:
+        raise _Discrepancy(index, f"unknown outcome status {status!r}")
+    state.outcome = body
+
+
+def _receipts(state: _Replay, index: int, body: dict[str, Any]) -> None:
+    if state.outcome is None or state.outcome.get("status") != "complete":
+        raise _Discrepancy(index, "a receipts record without a completed session")
+    result = state.table.result
+    assert result is not None
+    digest = compute_digest(state.history)
+    if body.get("digest") != digest.hex():
+        raise _Discrepancy(index, "the receipts digest differs from the recomputed session digest")
+    mine = state.receipts.get(state.me)
+    if mine is None:
+        raise _Discrepancy(index, "this seat's own receipt is missing")
+    if mine.final != result.final or mine.digest != digest:
+        raise _Discrepancy(index, "this seat's own receipt differs from the replay")
+    others = [s for s in range(len(state.roster)) if s != state.me]
+    status = body.get("status")
+    differ = [
+        s
+        for s in others
+        if s in state.receipts
+        and (state.receipts[s].final != result.final or state.receipts[s].digest != digest)
+    ]
+    if all(s in state.receipts for s in others):
+        expected = "mismatch" if differ else "matched"
+    else:
+        expected = "incomplete"
+    if status != expected:
+        raise _Discrepancy(index, f"receipts recorded as {status!r}, the receipts show {expected}")
+    if expected == "mismatch" and body.get("seats") != differ:
+        raise _Discrepancy(index, f"receipts mismatch names {body.get('seats')!r}, not {differ}")
+    state.receipts_record = body
+
+
+def verify_transcript(path: str | Path) -> Report:
+    """Re-check the transcript at ``path``; the report holds OK or the first discrepancy."""
+    try:
+        records = read_records(path)
+    except NetError as error:
+        return Report(False, "", str(error))
+    problem = check_chain(records)
+    if problem is not None:
+        return Report(False, "", f"broken hash chain: {problem}")
+    try:
+        state = _header(records[0])
+        for doc in records[1:]:
+            index, kind, body = doc["index"], doc["kind"], doc["body"]
+            if state.receipts_record is not None:
+                raise _Discrepancy(index, "a record after the receipts record")
+            if state.outcome is not None and kind not in ("sent", "received", "receipts"):
+                raise _Discrepancy(index, f"a {kind} record after the outcome")
+            if kind in (RecordKind.SENT.value, RecordKind.RECEIVED.value):
+                _message(state, index, kind, body)
+            elif kind == RecordKind.THROW.value:
+                _throw(state, index, body)
+            elif kind == RecordKind.REJECTED.value:
+                state.rejected += 1
+            elif kind == RecordKind.OUTCOME.value:
+                _outcome(state, index, body)
+            elif kind == RecordKind.RECEIPTS.value:
+                _receipts(state, index, body)
+            else:
+                raise _Discrepancy(index, f"unexpected {kind} record")
+        if state.outcome is None:
+            raise _Discrepancy(None, "no outcome record: the transcript was cut off")
+    except _Discrepancy as d:
+        return Report(False, "", d.problem, d.record)
+    table, outcome = state.table, state.outcome
+    seats = len(state.roster)
+    base = (
+        f"table {state.table_id}, {seats} seats (this is seat {state.me}), "
+        f"{table.throws} throws, {state.messages} signed messages"
+    )
+    receipts = state.receipts_record.get("status") if state.receipts_record else None
+    if outcome.get("status") == "complete":
+        result = table.result
+        assert result is not None
+        summary = (
+            f"{base}; complete: final {list(result.final)}, ranks {list(result.ranks)}; "
+            f"receipts {receipts or 'not exchanged'}"
+        )
+        return Report(
+            True,
+            summary,
+            table_id=state.table_id,
+            seats=seats,
+            throws=table.throws,
+            messages=state.messages,
+            status="complete",
+            final=result.final,
+            ranks=result.ranks,
+            receipts=receipts,
+        )
+    reason = EndReason(outcome["reason"])
+    seat = outcome.get("seat")
+    who = f", seat {seat}" if seat is not None else ""
+    return Report(
+        True,
+        f"{base}; ended without a result: {reason.value}{who}",
+        table_id=state.table_id,
+        seats=seats,
+        throws=table.throws,
+        messages=state.messages,
+        status="ended",
+        reason=reason,
+        seat=seat,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``pointline verify FILE``: print OK and a summary, or FAIL and the first discrepancy."""
+    parser = argparse.ArgumentParser(
+        prog="pointline verify",
+        description="Re-check a saved online transcript: signatures, commitments, dice, "
+        "contracts, payments, final points, ranks and receipts.",
+    )
+    parser.add_argument("file", type=Path, help="a transcript (.jsonl) saved by an online session")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    report = verify_transcript(args.file)
+    print(report.text())
+    return 0 if report.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
