@@ -1,0 +1,441 @@
+"""The protocol core end to end, in memory: honest sessions and every fault."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from test_net_protocol_harness import (
+    Net,
+    in_point_phase_with_contracts,
+    random_choice,
+    seeded_nonces,
+)
+
+from kernel import (
+    THROW_CAP,
+    Choice,
+    Ending,
+    EndReason,
+    IllegalAction,
+    Phase,
+    Voided,
+    commitment,
+    derive_dice,
+    state_hash,
+)
+from kernel.values import POINT_NUMBERS
+from net.errors import NotNow
+from net.messages import Commit, Receipt, Reveal, parse, to_frame
+from net.protocol import (
+    AllCommitted,
+    DeadlineKind,
+    Peer,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    ReceiptStatus,
+    RoundOpened,
+    SessionComplete,
+    SessionEnded,
+    Step,
+    Thrown,
+    Timeouts,
+)
+from net.verify import verify_transcript
+
+# ---------------------------------------------------------------------------- honest
+
+
+@pytest.mark.parametrize("seats", [2, 8])
+def test_honest_session_every_peer_agrees_and_receipts_match(seats: int, tmp_path: Any) -> None:
+    net = Net(seats, seed=seats, choose=random_choice)
+    net.run()
+    results = {p.result for p in net.peers}
+    assert len(results) == 1 and None not in results
+    assert {state_hash(p.table) for p in net.peers} == {state_hash(net.peers[0].table)}
+    assert all(p.state is Step.COMPLETE for p in net.peers)
+    assert all(p.receipt_status is ReceiptStatus.MATCHED for p in net.peers)
+    for p in net.peers:
+        kinds = [type(e) for e in net.log[p.seat]]
+        assert kinds.count(SessionComplete) == 1
+        assert ReceiptsMatched(seats) in net.log[p.seat]
+        thrown = [e for e in net.log[p.seat] if isinstance(e, Thrown)]
+        assert len(thrown) == p.table.throws
+    # every peer saw the same dice
+    dice = {
+        tuple((e.die1, e.die2) for e in net.log[p.seat] if isinstance(e, Thrown)) for p in net.peers
+    }
+    assert len(dice) == 1
+    for p in net.peers[:2]:
+        report = verify_transcript(p.transcript.save(tmp_path / f"seat{p.seat}.jsonl"))
+        assert report.ok, report.text()
+        assert report.final == p.result.final  # type: ignore[union-attr]
+        assert report.receipts == "matched"
+
+
+def test_a_round_waits_for_every_commit_then_reveals() -> None:
+    net = Net(3)
+    a, b, c = net.peers
+    assert isinstance(net.log[0][0] if net.log[0] else a.events()[0], RoundOpened)
+    a.commit(Choice(10, 0), net.now)
+    b.commit(Choice(0, 10), net.now)
+    net.deliver()
+    assert a.state is Step.COMMIT and a.awaiting == (2,)
+    assert a.deadline_kind is DeadlineKind.CONFIRM
+    c.commit(Choice(0, 0), net.now)
+    net.deliver()
+    assert all(AllCommitted(1) in net.log[p.seat] for p in net.peers)
+    assert {p.table.throws for p in net.peers} == {1}
+    # the dice are the kernel's derivation from the nonces in seat order
+    nonces = [seeded_nonces(f"0/{i}")() for i in range(3)]
+    assert a.table.seat(0).ledger[-1] is not None
+    thrown = next(e for e in net.log[0] if isinstance(e, Thrown))
+    assert (thrown.die1, thrown.die2) == derive_dice(net.table_id, 1, nonces)
+
+
+def test_commit_checks_the_rules_and_the_moment() -> None:
+    net = Net(2)
+    a = net.peers[0]
+    with pytest.raises(IllegalAction):
+        a.commit(Choice(100, 10), net.now)  # over the hand limit
+    assert a.outgoing() == [] and not a.has_committed
+    a.commit(Choice(10, 0), net.now)
+    with pytest.raises(NotNow):
+        a.commit(Choice(10, 0), net.now)
+
+
+def test_solo_peer_plays_a_whole_session() -> None:
+    net = Net(1)
+    net.run()
+    peer = net.peers[0]
+    assert peer.result is not None and peer.receipt_status is ReceiptStatus.MATCHED
+
+
+# ---------------------------------------------------------------------------- faults
+
+
+def assert_ended(net: Net, reason: EndReason, seat: int | None, exclude: int | None) -> None:
+    """Every honest peer ended without a result, with ``reason`` and ``seat``."""
+    for p in net.honest(exclude):
+        assert p.state is Step.ENDED, p.seat
+        assert p.ending == SessionEnded(reason, seat), (p.seat, p.ending)
+        assert p.table.ending == Ending(reason, seat)
+        assert p.result is None
+        assert SessionEnded(reason, seat) in net.log[p.seat]
+
+
+def point_phase_net(seats: int = 3, seed: int = 11) -> tuple[Net, list[int]]:
+    """A session in the point phase with contracts on; returns it and balances+contracts."""
+    net = Net(seats, seed=seed)
+    net.run_until(in_point_phase_with_contracts)
+    table = net.peers[0].table
+    restored = [table.balance(s) + table.contracts(s).total for s in range(seats)]
+    return net, restored
+
+
+def assert_voided(net: Net, restored: list[int], exclude: int | None) -> None:
+    for p in net.honest(exclude):
+        table = p.table
+        for s in range(table.seat_count):
+            assert table.balance(s) == restored[s]
+            assert any(isinstance(e, Voided) for e in table.seat(s).ledger)
+
+
+def test_a_seat_that_stops_answering_misses_the_confirm_deadline() -> None:
+    net, restored = point_phase_net()
+    net.silent.add(2)
+    start = net.now
+    net.run()
+    assert_ended(net, EndReason.DEADLINE, 2, exclude=2)
+    assert net.now == start + net.timeouts.confirm
+    assert_voided(net, restored, exclude=2)
+
+
+def test_a_seat_that_commits_but_never_reveals_misses_the_response_deadline() -> None:
+    net, restored = point_phase_net()
+
+    def stop_at_reveal(frame: dict[str, Any]) -> list[Any]:
+        if frame["kind"] == "reveal":
+            net.silent.add(2)  # seat 2 goes quiet after its commit
+            return []
+        return [frame]
+
+    net.filters[2] = stop_at_reveal
+    start = net.now
+    net.run()
+    assert_ended(net, EndReason.DEADLINE, 2, exclude=2)
+    assert net.now == start + net.timeouts.response
+    assert_voided(net, restored, exclude=2)
+
+
+def test_the_whole_session_has_a_deadline() -> None:
+    net = Net(2, timeouts=Timeouts(confirm=45.0, session=30.0))
+    start = net.now
+    net.silent.add(1)
+    net.run()
+    assert net.now == start + 30.0
+    assert_ended(net, EndReason.DEADLINE, None, exclude=1)
+
+
+def _resign(net: Net, seat: int, frame: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    message = parse(frame, net.table_id, {m.seat: m.public_key for m in net.roster})
+    return net.signed(seat, replace(message, **changes))
+
+
+def test_a_reveal_with_another_nonce_is_a_bad_reveal() -> None:
+    net, restored = point_phase_net()
+    other = hashlib.sha256(b"another nonce").digest()
+    net.filters[2] = lambda f: [_resign(net, 2, f, nonce=other) if f["kind"] == "reveal" else f]
+    net.run()
+    assert_ended(net, EndReason.BAD_REVEAL, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_a_reveal_with_another_choice_is_a_bad_reveal() -> None:
+    net, restored = point_phase_net()
+    other = Choice(0, 0).to_bytes()
+    net.filters[2] = lambda f: [_resign(net, 2, f, choice=other) if f["kind"] == "reveal" else f]
+    net.run()
+    assert_ended(net, EndReason.BAD_REVEAL, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_an_illegal_choice_committed_and_revealed_is_a_bad_reveal() -> None:
+    net, restored = point_phase_net()
+    cheat = Choice(100, 0).to_bytes()  # raising Pass while the point is on
+    nonce = hashlib.sha256(b"cheat").digest()
+
+    def lie(frame: dict[str, Any]) -> list[Any]:
+        if frame["kind"] == "commit":
+            digest = commitment(net.table_id, frame["throw"], 2, nonce, cheat)
+            return [_resign(net, 2, frame, commitment=digest)]
+        if frame["kind"] == "reveal":
+            return [_resign(net, 2, frame, nonce=nonce, choice=cheat)]
+        return [frame]
+
+    net.filters[2] = lie
+    net.run()
+    assert_ended(net, EndReason.BAD_REVEAL, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_a_forged_signature_ends_the_session() -> None:
+    net, restored = point_phase_net()
+
+    def forge(frame: dict[str, Any]) -> list[Any]:
+        sig = frame["sig"]
+        return [{**frame, "sig": ("0" if sig[0] != "0" else "1") + sig[1:]}]
+
+    net.filters[2] = forge
+    net.run()
+    assert_ended(net, EndReason.BAD_SIGNATURE, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_a_message_signed_with_my_key_but_claiming_another_seat_is_a_bad_signature() -> None:
+    net, _ = point_phase_net()
+    forged = net.signed(2, Commit(net.table_id, 1, 0, net.peers[0].throw_index, b"\0" * 32))
+    net.inject(2, forged)
+    assert_ended(net, EndReason.BAD_SIGNATURE, 2, exclude=2)
+
+
+def test_a_replayed_message_ends_the_session() -> None:
+    net, restored = point_phase_net()
+    old = net.sent[2][0]  # seat 2's first commit, long ago
+    net.inject(2, old)
+    assert_ended(net, EndReason.REPLAY, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_forwarding_another_seats_message_is_a_replay() -> None:
+    net, _ = point_phase_net()
+    net.inject(2, net.sent[1][-1], to=[0])
+    assert net.peers[0].ending == SessionEnded(EndReason.REPLAY, 2)
+
+
+def test_a_commit_for_the_wrong_throw_is_out_of_order() -> None:
+    net, _ = point_phase_net()
+    peer = net.peers[2]
+    wrong = Commit(net.table_id, 2, len(net.sent[2]), peer.throw_index + 3, b"\1" * 32)
+    net.inject(2, net.signed(2, wrong))
+    assert_ended(net, EndReason.REPLAY, 2, exclude=2)
+
+
+def test_a_message_for_another_table_is_from_a_non_member() -> None:
+    net, restored = point_phase_net()
+    net.filters[2] = lambda f: [_resign(net, 2, f, table="another-room")]
+    net.run()
+    assert_ended(net, EndReason.NON_MEMBER, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_a_message_claiming_a_seat_outside_the_roster_is_from_a_non_member() -> None:
+    net, _ = point_phase_net()
+    claim = Commit(net.table_id, 7, 0, net.peers[0].throw_index, b"\2" * 32)
+    net.inject(2, net.signed(2, claim))
+    assert_ended(net, EndReason.NON_MEMBER, 2, exclude=2)
+
+
+def test_a_delivery_from_a_seat_the_relay_does_not_know_is_from_a_non_member() -> None:
+    net, _ = point_phase_net()
+    for p in net.peers:
+        p.receive({"kind": "commit"}, 9, net.now)
+    net.collect()
+    assert_ended(net, EndReason.NON_MEMBER, None, exclude=None)
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"{not json",
+        b"\xff\xfe",
+        "[1, 2, 3]",
+        {"kind": "commit"},
+        {"kind": "nonsense", "v": 1},
+        b'{"kind":"commit","kind":"reveal"}',
+        b"x" * 100_000,
+        42,
+    ],
+    ids=[
+        "bad-json",
+        "not-utf8",
+        "array",
+        "missing-fields",
+        "unknown-kind",
+        "duplicate",
+        "huge",
+        "int",
+    ],
+)
+def test_garbage_is_malformed(garbage: Any) -> None:
+    net, restored = point_phase_net()
+    net.inject(2, garbage)
+    assert_ended(net, EndReason.MALFORMED, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_a_frame_with_a_wrongly_typed_field_is_malformed() -> None:
+    net, _ = point_phase_net()
+
+    def mistype(frame: dict[str, Any]) -> list[Any]:
+        return [{**frame, "seq": str(frame["seq"])}]
+
+    net.filters[2] = mistype
+    net.run()
+    assert_ended(net, EndReason.MALFORMED, 2, exclude=2)
+
+
+def test_background_ends_the_session_for_everyone() -> None:
+    net, restored = point_phase_net()
+    net.peers[1].background(net.now)
+    net.deliver()
+    assert_ended(net, EndReason.BACKGROUND, 1, exclude=None)
+    assert_voided(net, restored, exclude=None)
+
+
+def test_a_departure_ends_the_session() -> None:
+    net, restored = point_phase_net()
+    net.silent.add(2)
+    for p in net.honest(2):
+        p.depart(2, net.now)
+    net.deliver()
+    assert_ended(net, EndReason.DEPARTURE, 2, exclude=2)
+    assert_voided(net, restored, exclude=2)
+
+
+def test_an_abort_notice_from_one_peer_ends_everyone_with_its_reason() -> None:
+    net, _ = point_phase_net()
+    net.peers[0].depart(1, net.now)  # only seat 0 hears of it
+    net.deliver()
+    assert_ended(net, EndReason.DEPARTURE, 1, exclude=None)
+
+
+def test_the_throw_cap_ends_the_session_without_a_result() -> None:
+    holder: dict[str, Peer] = {}
+    other = seeded_nonces("cap/1")
+    pending: list[bytes] = []
+
+    def seat1() -> bytes:
+        nonce = pending.pop(0) if pending else other()
+        return nonce
+
+    def rigged() -> bytes:
+        table = holder["peer"].table
+        n = table.throws + 1
+        theirs = other()
+        pending.append(theirs)
+        for j in range(10_000):
+            mine = hashlib.sha256(f"rig/{n}/{j}".encode()).digest()
+            total = sum(derive_dice("table-1", n, [mine, theirs]))
+            if table.phase is Phase.COME_OUT and total in POINT_NUMBERS:
+                return mine
+            if table.phase is Phase.POINT and total not in (7, table.point):
+                return mine
+        raise AssertionError("no rigged nonce")
+
+    net = Net(2, nonce_sources={0: rigged, 1: seat1})
+    holder["peer"] = net.peers[0]
+    net.run()
+    assert_ended(net, EndReason.THROW_CAP, None, exclude=None)
+    assert {p.table.throws for p in net.peers} == {THROW_CAP}
+
+
+# ---------------------------------------------------------------------------- receipts
+
+
+def test_a_missing_receipt_leaves_the_result_but_reports_incomplete() -> None:
+    net = Net(3, seed=5)
+    net.filters[2] = lambda f: [] if f["kind"] == "receipt" else [f]
+    net.run()
+    for p in net.honest(2):
+        assert p.result is not None
+        assert p.receipt_status is ReceiptStatus.INCOMPLETE
+        assert ReceiptsIncomplete(EndReason.DEADLINE, 2) in net.log[p.seat]
+
+
+def test_a_lying_receipt_is_a_mismatch() -> None:
+    net = Net(3, seed=6)
+
+    def lie(frame: dict[str, Any]) -> list[Any]:
+        if frame["kind"] != "receipt":
+            return [frame]
+        final = tuple(p + 10 for p in frame["final"])
+        return [_resign(net, 2, frame, final=final)]
+
+    net.filters[2] = lie
+    net.run()
+    for p in net.honest(2):
+        assert p.receipt_status is ReceiptStatus.MISMATCH
+        assert ReceiptsMismatch((2,)) in net.log[p.seat]
+
+
+def test_the_receipt_digest_covers_every_commit_and_reveal() -> None:
+    net = Net(2, seed=7)
+    net.run()
+    receipts = [
+        parse(f, net.table_id, {m.seat: m.public_key for m in net.roster})
+        for seat in (0, 1)
+        for f in net.sent[seat]
+        if f["kind"] == "receipt"
+    ]
+    assert all(isinstance(r, Receipt) for r in receipts)
+    assert len({r.digest for r in receipts if isinstance(r, Receipt)}) == 1
+    kinds = [f["kind"] for f in net.sent[0]]
+    assert kinds.count("commit") == kinds.count("reveal") == net.peers[0].table.throws
+
+
+def test_frames_are_canonical_json_objects() -> None:
+    net = Net(2)
+    net.round()
+    for frame in net.sent[0]:
+        text = json.dumps(frame, sort_keys=True, separators=(",", ":"))
+        assert json.loads(text) == frame
+        assert set(frame) >= {"v", "kind", "table", "seat", "seq", "sig"}
+    assert isinstance(parse(net.sent[0][1], net.table_id, {0: net.keys[0].public_key}), Reveal)
+    assert (
+        to_frame(parse(net.sent[0][0], net.table_id, {0: net.keys[0].public_key})) == net.sent[0][0]
+    )

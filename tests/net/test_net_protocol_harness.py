@@ -1,0 +1,202 @@
+"""In-memory harness for the protocol tests: N peers, a tiny router and a fake clock.
+
+Imported by the other ``test_net_protocol*`` / ``test_net_verify*`` files; the tests at the
+bottom check the harness itself (delivery, clock).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kernel import Choice, Phase, Table
+from kernel.values import HAND_LIMIT, UNIT
+from net.keys import SigningKey
+from net.messages import Message, sign, to_frame
+from net.protocol import Event, Member, Peer, SessionEnded, Step, Timeouts
+
+Frame = dict[str, Any]
+Filter = Callable[[Frame], list[Any]]
+
+
+def seeded_nonces(label: str) -> Callable[[], bytes]:
+    """A deterministic nonce source: SHA-256(label, call number)."""
+    counter = [0]
+
+    def source() -> bytes:
+        counter[0] += 1
+        return hashlib.sha256(f"{label}/{counter[0]}".encode()).digest()
+
+    return source
+
+
+def random_choice(table: Table, seat: int, rng: random.Random) -> Choice:
+    """A legal choice for ``seat`` now, at random."""
+    if table.phase is Phase.COME_OUT:
+        budget = min(HAND_LIMIT, table.balance(seat)) // UNIT
+        p = rng.randint(0, budget)
+        d = rng.randint(0, budget - p)
+        return Choice(p * UNIT, d * UNIT)
+    c = table.contracts(seat)
+    return Choice(c.pass_amount, UNIT * rng.randint(0, c.dont_pass_amount // UNIT))
+
+
+def steady_choice(table: Table, seat: int, rng: random.Random) -> Choice:
+    """Pass 10 and Don't Pass 10 at come-out, keep everything in the point phase."""
+    del rng
+    if table.phase is Phase.COME_OUT:
+        return Choice(10, 10) if table.balance(seat) >= 20 else Choice(0, 0)
+    c = table.contracts(seat)
+    return Choice(c.pass_amount, c.dont_pass_amount)
+
+
+@dataclass
+class Net:
+    """``n`` peers wired through a router; ``filters[seat]`` rewrites that seat's frames."""
+
+    n: int
+    table_id: str = "table-1"
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    seed: int = 0
+    choose: Callable[[Table, int, random.Random], Choice] = steady_choice
+    nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.now = 1000.0
+        self.rng = random.Random(self.seed)
+        self.keys = [
+            SigningKey.from_bytes(hashlib.sha256(f"key/{self.seed}/{i}".encode()).digest())
+            for i in range(self.n)
+        ]
+        self.roster = tuple(Member(i, f"player{i}", k.public_key) for i, k in enumerate(self.keys))
+        self.peers = [
+            Peer(
+                self.table_id,
+                self.roster,
+                i,
+                self.keys[i],
+                self.timeouts,
+                self.now,
+                nonce_source=self.nonce_sources.get(i, seeded_nonces(f"{self.seed}/{i}")),
+            )
+            for i in range(self.n)
+        ]
+        self.filters: dict[int, Filter] = {}
+        self.silent: set[int] = set()  # seats that neither commit nor send anything
+        self.log: dict[int, list[Event]] = {i: [] for i in range(self.n)}
+        self.sent: dict[int, list[Frame]] = {i: [] for i in range(self.n)}
+
+    # ------------------------------------------------------------------ helpers
+    def honest(self, exclude: int | None = None) -> list[Peer]:
+        return [p for p in self.peers if p.seat != exclude and p.seat not in self.silent]
+
+    def signed(self, seat: int, message: Message) -> Frame:
+        """A frame signed with ``seat``'s key (a misbehaving peer lying on its own behalf)."""
+        return to_frame(sign(message, self.keys[seat]))
+
+    def inject(self, from_seat: int, frame: Any, to: list[int] | None = None) -> None:
+        """Deliver ``frame`` as if the relay forwarded it from ``from_seat``."""
+        for q in self.peers:
+            if q.seat != from_seat and (to is None or q.seat in to):
+                q.receive(frame, from_seat, self.now)
+        self.collect()
+
+    def collect(self) -> None:
+        for p in self.peers:
+            self.log[p.seat].extend(p.events())
+
+    def deliver(self) -> bool:
+        """Route every pending frame until quiet; whether anything moved."""
+        moved = False
+        while True:
+            batch: list[tuple[int, Any]] = []
+            for p in self.peers:
+                for frame in p.outgoing():
+                    if p.seat in self.silent:
+                        continue
+                    self.sent[p.seat].append(frame)
+                    rewrite = self.filters.get(p.seat)
+                    for out in rewrite(frame) if rewrite else [frame]:
+                        batch.append((p.seat, out))
+            if not batch:
+                break
+            moved = True
+            for seat, frame in batch:
+                for q in self.peers:
+                    if q.seat != seat:
+                        q.receive(frame, seat, self.now)
+        self.collect()
+        return moved
+
+    def commit_all(self) -> bool:
+        acted = False
+        for p in self.peers:
+            if p.seat in self.silent:
+                continue
+            if p.state is Step.COMMIT and not p.has_committed:
+                p.commit(self.choose(p.table, p.seat, self.rng), self.now)
+                acted = True
+        self.collect()
+        return acted
+
+    def advance(self) -> bool:
+        """Move the clock to the earliest deadline of a live peer and tick everyone."""
+        deadlines = [d for p in self.peers if (d := p.next_deadline()) is not None]
+        if not deadlines:
+            return False
+        self.now = max(self.now, min(deadlines))
+        for p in self.peers:
+            p.tick(self.now)
+        self.collect()
+        return True
+
+    def round(self) -> None:
+        """One commit step and everything it leads to (no clock movement)."""
+        self.commit_all()
+        self.deliver()
+
+    def run(self, max_steps: int = 2000) -> None:
+        """Play until every non-silent peer is finished (the clock moves only when stuck)."""
+        for _ in range(max_steps):
+            if all(p.is_finished for p in self.honest()):
+                return
+            progressed = self.commit_all()
+            progressed = self.deliver() or progressed
+            if not progressed and not self.advance():
+                return
+        raise AssertionError("the session did not finish")
+
+    def run_until(self, predicate: Callable[[Net], bool], max_rounds: int = 200) -> None:
+        for _ in range(max_rounds):
+            if predicate(self):
+                return
+            self.round()
+        raise AssertionError("the predicate never held")
+
+    def endings(self, exclude: int | None = None) -> set[SessionEnded | None]:
+        return {p.ending for p in self.honest(exclude)}
+
+
+def in_point_phase_with_contracts(net: Net) -> bool:
+    table = net.peers[0].table
+    return table.phase is Phase.POINT and any(
+        table.contracts(s).total for s in range(table.seat_count)
+    )
+
+
+def test_harness_delivers_every_frame_to_every_other_peer() -> None:
+    net = Net(3)
+    net.round()
+    # one round: every seat sent a commit and a reveal, every peer applied the throw
+    assert all(len(frames) == 2 for frames in net.sent.values())
+    assert {p.table.throws for p in net.peers} == {1}
+
+
+def test_harness_clock_moves_to_the_earliest_deadline() -> None:
+    net = Net(2)
+    start = net.now
+    assert net.advance()
+    assert net.now == start + net.timeouts.confirm
