@@ -1,0 +1,330 @@
+"""Hypothesis stateful tests: random legal and illegal actions and throws on 1-8 seats.
+
+After every step the card's invariants are checked; every pushed action must agree with
+``rejection``/``is_legal``/``legal_actions``; a rejected action must change nothing.
+The default ("ci") profile runs at least 50,000 steps over the eight seat counts; the
+"large" profile ten times more.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+from _kernel_support import conserved
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from kernel import (
+    HAND_LIMIT,
+    HANDS_PER_SESSION,
+    STARTING_POINTS,
+    THROW_CAP,
+    UNIT,
+    Abort,
+    Action,
+    Allocate,
+    Confirm,
+    EndReason,
+    IllegalAction,
+    Line,
+    MalformedAction,
+    Outcome,
+    Phase,
+    ReduceDontPass,
+    RemoveDontPass,
+    Reset,
+    Roll,
+    Settled,
+    Table,
+    Throw,
+    replay_balance,
+    state_bytes,
+)
+
+STEPS_PER_SEAT_COUNT = 6_250
+"""8 × 6,250 = 50,000 steps in the ci profile (scaled with the profile's max_examples)."""
+
+KINDS = (Allocate, Reset, Confirm, ReduceDontPass, RemoveDontPass, Roll)
+AMOUNTS = (10, 10, 10, 20, 30, 50, 100, 0, 15, -10)
+LINES: tuple[Any, ...] = (Line.PASS, Line.DONT_PASS, Line.DONT_PASS, "pass")
+REASONS: tuple[Any, ...] = (*EndReason, "gone")
+CANDIDATES = [
+    [
+        Allocate(seat, Line.PASS),
+        Allocate(seat, Line.DONT_PASS),
+        Reset(seat),
+        Confirm(seat),
+        ReduceDontPass(seat),
+        RemoveDontPass(seat),
+        Roll(seat),
+    ]
+    for seat in range(8)
+]
+
+
+def _fingerprint(table: Table) -> tuple[Any, ...]:
+    """Everything a push could change; ledgers are append-only, so their lengths suffice."""
+    seats = tuple(
+        (
+            table.balance(i),
+            table.draft(i),
+            table.contracts(i),
+            table.is_sealed(i),
+            table.ledger_length(i),
+        )
+        for i in range(table.seat_count)
+    )
+    return (table.phase, table.point, table.throws, table.hands_resolved, table.ending, seats)
+
+
+class TableMachine(RuleBasedStateMachine):
+    seat_count = 1
+    steps = 0
+    sessions = 0
+    examples = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table = Table(self.seat_count)
+        self._track()
+
+    def _track(self) -> None:
+        n = self.table.seat_count
+        self.read = [0] * n
+        self.losses = [0] * n
+        self.wins = [0] * n
+        self.hand_seen = [-1] * n
+        self.pass_on_point: list[int | None] = [None] * n
+        self.dp_sealed: list[int | None] = [None] * n
+        self.rejections = 0
+
+    # ------------------------------------------------------------------ steps
+    def _attempt(self, action: Action) -> None:
+        """Push ``action``: it must succeed exactly when ``rejection`` says it is legal."""
+        TableMachine.steps += 1
+        table = self.table
+        code = table.rejection(action)
+        assert table.is_legal(action) is (code is None)
+        if code is None:
+            table.push(action)
+            return
+        self.rejections += 1
+        full = self.rejections % 64 == 1
+        before = state_bytes(table) if full else _fingerprint(table)
+        error_type = MalformedAction if code.malformed else IllegalAction
+        try:
+            table.push(action)
+        except error_type as error:
+            assert error.code == code.code
+        else:
+            raise AssertionError(f"{action!r} was pushed though rejected with {code}")
+        after = state_bytes(table) if full else _fingerprint(table)
+        assert after == before
+
+    @initialize()
+    def start(self) -> None:
+        TableMachine.examples += 1
+        TableMachine.sessions += 1
+        self.check_seats = range(self.seat_count)
+
+    # One integer per rule, decoded here: fewer draws keep hypothesis' cost per step low.
+    @rule(pick=st.integers(0, 1 << 16))
+    def legal_choice(self, pick: int) -> None:
+        """One of the legal actions of some seat still open (most steps make progress)."""
+        awaiting = self.table.awaiting
+        if not awaiting:
+            self._attempt(Confirm(pick % self.table.seat_count))
+            return
+        seat = awaiting[pick % len(awaiting)]
+        options = self.table.legal_actions(seat)
+        assert options, f"an open seat always has a legal action: seat {seat}"
+        self._attempt(options[(pick >> 3) % len(options)])
+        self.check_seats = (seat,)
+
+    @rule(pick=st.integers(0, 15))
+    def seal(self, pick: int) -> None:
+        """Seal an open seat (Confirm or Roll), or every open seat, so that throws come often."""
+        awaiting = self.table.awaiting
+        if not awaiting:
+            self._attempt(Roll(pick % self.table.seat_count))
+            return
+        chosen = awaiting if pick & 1 else (awaiting[(pick >> 1) % len(awaiting)],)
+        for seat in chosen:
+            self._attempt(Confirm(seat) if self.table.phase is Phase.COME_OUT else Roll(seat))
+        self.check_seats = chosen
+
+    @rule(pick=st.integers(0, len(KINDS) * 10 * len(LINES) * len(AMOUNTS) - 1))
+    def any_seat_action(self, pick: int) -> None:
+        """Any seat action at all, legal or not, well formed or not (seats -1..8)."""
+        pick, kind = divmod(pick, len(KINDS))
+        pick, seat = divmod(pick, 10)
+        amount, line = divmod(pick, len(LINES))
+        cls = KINDS[kind]
+        action = cls(seat - 1, LINES[line], AMOUNTS[amount]) if cls is Allocate else cls(seat - 1)
+        self._attempt(action)
+        self.check_seats = (seat - 1,) if 1 <= seat <= self.seat_count else ()
+
+    @rule(pick=st.integers(0, 35))
+    def throw(self, pick: int) -> None:
+        self._attempt(Throw(1 + pick // 6, 1 + pick % 6))
+        self.check_seats = range(self.seat_count)
+
+    @rule(pick=st.integers(0, 99))
+    def any_throw(self, pick: int) -> None:
+        """Dice -1..8 and 0..9: mostly malformed, sometimes a real throw."""
+        self._attempt(Throw(pick // 10 - 1, pick % 10))
+        self.check_seats = range(self.seat_count)
+
+    @rule(pick=st.integers(0, 199 * len(REASONS) * 11))
+    def abort(self, pick: int) -> None:
+        """Rarely an abort (with a valid or invalid reason or seat); else only ask about it."""
+        pick, reason = divmod(pick, len(REASONS))
+        chance, seat = divmod(pick, 11)
+        action = Abort(REASONS[reason], None if seat == 10 else seat - 1)  # type: ignore[arg-type]
+        if chance == 0:
+            self._attempt(action)
+        else:
+            TableMachine.steps += 1
+            assert self.table.is_legal(action) is (self.table.rejection(action) is None)
+        self.check_seats = range(self.seat_count)
+
+    @precondition(lambda self: self.table.is_over)
+    @rule()
+    def new_session(self) -> None:
+        """Over: a new session restores 1,000 points (ledger fully replayed first)."""
+        self.check_replay()
+        TableMachine.steps += 1
+        TableMachine.sessions += 1
+        self.table = Table(self.seat_count)
+        self._track()
+        assert all(self.table.balance(i) == STARTING_POINTS for i in range(self.seat_count))
+        self.check_seats = range(self.seat_count)
+
+    # ------------------------------------------------------------------ invariants
+    @invariant()
+    def card_invariants(self) -> None:
+        table = self.table
+        assert 0 <= table.throws <= THROW_CAP
+        assert 0 <= table.hands_resolved <= HANDS_PER_SESSION
+        live = not table.is_over
+        phase = table.phase
+        on_point = phase is Phase.POINT
+        assert on_point is (table.point is not None)
+        chance = table.is_chance_turn
+        assert chance is (live and not table.awaiting)
+        assert (next(iter(table.legal_throws()), None) is not None) is chance
+        hand = table.hands_resolved
+        for i in range(table.seat_count):
+            state = table.seat(i)
+            draft, held, balance = state.draft, state.contracts, state.balance
+            # Amounts: non-negative multiples of 10, at most 100 a hand.
+            for v in (
+                draft.pass_amount,
+                draft.dont_pass_amount,
+                held.pass_amount,
+                held.dont_pass_amount,
+                balance,
+            ):
+                assert v >= 0 and v % UNIT == 0
+            assert draft.total <= HAND_LIMIT and held.total <= HAND_LIMIT
+            if not live:
+                assert held.total == 0 and draft.total == 0
+            if on_point:
+                assert draft.pass_amount == held.pass_amount
+                assert draft.dont_pass_amount <= held.dont_pass_amount
+            # Within a hand: Pass never changes on the point, Don't Pass never grows once sealed.
+            if self.hand_seen[i] != hand:
+                self.hand_seen[i] = hand
+                self.pass_on_point[i] = None
+                self.dp_sealed[i] = None
+            if on_point:
+                seen = self.pass_on_point[i]
+                assert seen is None or seen == held.pass_amount, "Pass changed on the point"
+                self.pass_on_point[i] = held.pass_amount
+            if on_point or state.sealed:
+                sealed = self.dp_sealed[i]
+                assert sealed is None or held.dont_pass_amount <= sealed, "Don't Pass grew"
+                self.dp_sealed[i] = held.dont_pass_amount
+            # Conservation, with losses and net wins read from the ledger as it grows.
+            ledger = state.ledger
+            for entry in ledger[self.read[i] :]:
+                if type(entry) is Settled:
+                    if entry.outcome is Outcome.LOSS:
+                        self.losses[i] += entry.contract
+                    elif entry.outcome is Outcome.WIN:
+                        self.wins[i] += entry.net
+            self.read[i] = len(ledger)
+            assert balance + held.total + self.losses[i] - self.wins[i] == STARTING_POINTS
+
+    @invariant()
+    def legal_actions_agree(self) -> None:
+        """legal_actions equals the candidates is_legal accepts, and each of them pushes.
+
+        Checked for the seats the step touched (all of them after a throw or an abort) and
+        one more seat in rotation; a seat's own action cannot change another seat's options.
+        """
+        table = self.table
+        n = table.seat_count
+        rotating = TableMachine.steps % n
+        for seat in {*self.check_seats, rotating}:
+            legal = table.legal_actions(seat)
+            assert legal == [a for a in CANDIDATES[seat] if table.is_legal(a)]
+            if table.is_over or table.is_sealed(seat):
+                assert legal == []
+            if seat == rotating:
+                for action in legal:
+                    trial = table.copy()
+                    trial.push(action)
+        self.check_seats = ()
+
+    def check_replay(self) -> None:
+        for i in range(self.table.seat_count):
+            assert replay_balance(self.table.seat(i).ledger) == self.table.balance(i)
+            assert conserved(self.table, i) == STARTING_POINTS
+
+    def teardown(self) -> None:
+        self.check_replay()
+
+
+def _machine_for(seats: int) -> type[TableMachine]:
+    return type(f"Table{seats}SeatMachine", (TableMachine,), {"seat_count": seats})
+
+
+@pytest.mark.parametrize("seats", range(1, 9))
+def test_stateful_table(seats: int) -> None:
+    scale = max(1, settings().max_examples // 100)
+    wanted = STEPS_PER_SEAT_COUNT * scale
+    TableMachine.steps = TableMachine.sessions = TableMachine.examples = 0
+    # Runs vary in length; size each round from the steps per run seen so far.
+    rounds = 0
+    per_run = 150.0
+    while TableMachine.steps < wanted:
+        rounds += 1
+        assert rounds <= 20, "the state machine stopped making steps"
+        left = wanted - TableMachine.steps
+        run_state_machine_as_test(
+            _machine_for(seats),
+            settings=settings(
+                settings(),
+                max_examples=max(1, math.ceil(left / per_run)),
+                stateful_step_count=300,
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+            ),
+        )
+        per_run = max(20.0, TableMachine.steps / max(1, TableMachine.examples))
+    print(
+        f"{seats} seats: {TableMachine.steps} steps, {TableMachine.examples} runs,"
+        f" {TableMachine.sessions} sessions"
+    )
+    assert TableMachine.steps >= wanted
