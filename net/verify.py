@@ -64,6 +64,16 @@ class Report:
         return f"FAIL: {where}{self.problem}"
 
 
+def _error_classes() -> list[type[MessageError]]:
+    found: list[type[MessageError]] = []
+    todo: list[type[MessageError]] = [MessageError]
+    while todo:
+        cls = todo.pop()
+        found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
 class _Discrepancy(Exception):
     def __init__(self, record: int | None, problem: str) -> None:
         super().__init__(problem)
@@ -88,6 +98,7 @@ class _Replay:
     receipts_record: dict[str, Any] | None = None
     messages: int = 0
     rejected: int = 0
+    fault: tuple[int, EndReason, int | None, str] | None = None
 
 
 def _header(doc: dict[str, Any]) -> _Replay:
@@ -154,9 +165,14 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
         if not verify_commitment(
             commit.commitment, state.table_id, message.throw, s, message.nonce, message.choice
         ):
-            raise _Discrepancy(
-                index, f"seat {s}'s reveal for throw {message.throw} does not match its commit"
-            )
+            problem = f"seat {s}'s reveal for throw {message.throw} does not match its commit"
+            _fault_seen(state, index, s, EndReason.BAD_REVEAL, problem)
+        elif message.throw == state.table.throws + 1:
+            try:
+                plan(state.table, s, Choice.from_bytes(message.choice))
+            except PointlineError as error:
+                problem = f"seat {s}'s choice for throw {message.throw} is illegal: {error}"
+                _fault_seen(state, index, s, EndReason.BAD_REVEAL, problem)
         state.reveals.setdefault(message.throw, {})[s] = message
         state.history.append(message)
     elif isinstance(message, Receipt):
@@ -165,7 +181,24 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
         state.aborts.append(message)
 
 
+def _fault_seen(
+    state: _Replay, index: int, seat: int | None, reason: EndReason, problem: str
+) -> None:
+    """A fault this seat received: fine only if the session then ends for that reason and seat.
+
+    A discrepancy when the fault is in this seat's own message, or when one was seen already.
+    """
+    if seat == state.me or state.fault is not None:
+        raise _Discrepancy(index, problem)
+    state.fault = (index, reason, seat, problem)
+
+
+_REASONS = {cls.code: cls.reason for cls in _error_classes()}
+
+
 def _throw(state: _Replay, index: int, body: dict[str, Any]) -> None:
+    if state.fault is not None:
+        raise _Discrepancy(state.fault[0], state.fault[3])
     table = state.table
     n = table.throws + 1
     if body.get("throw") != n:
@@ -198,6 +231,10 @@ def _outcome(state: _Replay, index: int, body: dict[str, Any]) -> None:
             index, f"the outcome counts {body.get('throws')!r} throws, not {table.throws}"
         )
     status = body.get("status")
+    if state.fault is not None:
+        f_index, f_reason, f_seat, f_problem = state.fault
+        if status != "ended" or body.get("reason") != f_reason.value or body.get("seat") != f_seat:
+            raise _Discrepancy(f_index, f_problem)
     if status == "complete":
         result = table.result
         if result is None:
@@ -287,6 +324,18 @@ def verify_transcript(path: str | Path) -> Report:
                 _throw(state, index, body)
             elif kind == RecordKind.REJECTED.value:
                 state.rejected += 1
+                code = body.get("error")
+                reason = _REASONS.get(code) if isinstance(code, str) else None
+                if reason is None:
+                    raise _Discrepancy(index, f"a rejected frame with unknown error {code!r}")
+                sender = body.get("from")
+                _fault_seen(
+                    state,
+                    index,
+                    sender if type(sender) is int else None,
+                    reason,
+                    f"a frame from seat {sender} was rejected ({code})",
+                )
             elif kind == RecordKind.OUTCOME.value:
                 _outcome(state, index, body)
             elif kind == RecordKind.RECEIPTS.value:

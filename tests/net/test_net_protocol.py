@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -126,6 +128,10 @@ def assert_ended(net: Net, reason: EndReason, seat: int | None, exclude: int | N
         assert p.table.ending == Ending(reason, seat)
         assert p.result is None
         assert SessionEnded(reason, seat) in net.log[p.seat]
+        with tempfile.TemporaryDirectory() as folder:
+            report = verify_transcript(p.transcript.save(Path(folder) / "t.jsonl"))
+        assert report.ok, (p.seat, report.text())
+        assert (report.reason, report.seat) == (reason, seat)
 
 
 def point_phase_net(seats: int = 3, seed: int = 11) -> tuple[Net, list[int]]:

@@ -1,0 +1,230 @@
+"""``pointline verify``: honest transcripts pass, every kind of tampering is caught."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_net_protocol_harness import Net, in_point_phase_with_contracts, random_choice
+
+from kernel import Choice, EndReason
+from net.errors import TranscriptError
+from net.messages import encode, parse, sign
+from net.transcript import Transcript, record_hash
+from net.verify import main, verify_transcript
+
+
+def honest(tmp_path: Path, seats: int = 2, seed: int = 3) -> tuple[Net, list[Path]]:
+    net = Net(seats, seed=seed, choose=random_choice)
+    net.run()
+    paths = [p.transcript.save(tmp_path / f"seat{p.seat}.jsonl") for p in net.peers]
+    return net, paths
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def write(path: Path, records: list[dict[str, Any]], rechain: bool = True) -> Path:
+    """Write records back; ``rechain`` recomputes index, prev and hash (a careful forger)."""
+    if rechain:
+        prev = "0" * 64
+        for i, doc in enumerate(records):
+            doc["index"], doc["prev"] = i, prev
+            doc["hash"] = prev = record_hash(i, prev, doc["kind"], doc["body"])
+    out = path.with_name("tampered-" + path.name)
+    out.write_text("".join(json.dumps(d) + "\n" for d in records))
+    return out
+
+
+def first(records: list[dict[str, Any]], kind: str, **match: Any) -> dict[str, Any]:
+    return next(
+        d
+        for d in records
+        if d["kind"] == kind and all(d["body"].get(k) == v for k, v in match.items())
+    )
+
+
+def test_every_honest_transcript_verifies(tmp_path: Path, capsys: Any) -> None:
+    net, paths = honest(tmp_path, seats=3)
+    for peer, path in zip(net.peers, paths, strict=True):
+        report = verify_transcript(path)
+        assert report.ok, report.text()
+        assert report.status == "complete" and report.receipts == "matched"
+        assert report.final == peer.result.final  # type: ignore[union-attr]
+        assert report.ranks == peer.result.ranks  # type: ignore[union-attr]
+        assert report.throws == peer.table.throws
+        assert main([str(path)]) == 0
+        assert capsys.readouterr().out.startswith("OK: ")
+
+
+@pytest.mark.parametrize("fault", ["bad_reveal", "deadline", "background"])
+def test_transcripts_of_ended_sessions_verify_with_their_reason(tmp_path: Path, fault: str) -> None:
+    net = Net(3, seed=11)
+    net.run_until(in_point_phase_with_contracts)
+    if fault == "bad_reveal":
+        keys = {m.seat: m.public_key for m in net.roster}
+
+        def lie(frame: dict[str, Any]) -> list[Any]:
+            if frame["kind"] != "reveal":
+                return [frame]
+            message = parse(frame, net.table_id, keys)
+            return [net.signed(2, replace(message, choice=Choice(0, 0).to_bytes()))]
+
+        net.filters[2] = lie
+        expected = (EndReason.BAD_REVEAL, 2)
+    elif fault == "deadline":
+        net.silent.add(2)
+        expected = (EndReason.DEADLINE, 2)
+    else:
+        net.peers[1].background(net.now)
+        expected = (EndReason.BACKGROUND, 1)
+    net.run()
+    for p in net.honest(2):
+        report = verify_transcript(p.transcript.save(tmp_path / f"s{p.seat}.jsonl"))
+        assert report.ok, report.text()
+        assert (report.reason, report.seat) == expected
+
+
+def test_a_flipped_die_is_caught(tmp_path: Path, capsys: Any) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    throw = first(records, "throw", throw=2)
+    d1, d2 = throw["body"]["dice"]
+    throw["body"]["dice"] = [d1 % 6 + 1, d2]
+    throw["body"]["total"] = d1 % 6 + 1 + d2
+    report = verify_transcript(write(paths[0], records))
+    assert not report.ok and "derived" in (report.problem or "")
+    assert report.record == throw["index"]
+    assert main([str(write(paths[0], records))]) == 1
+    assert capsys.readouterr().out.startswith("FAIL: ")
+
+
+def test_an_edit_without_rehashing_breaks_the_chain(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    first(records, "throw", throw=1)["body"]["dice"][0] ^= 3
+    report = verify_transcript(write(paths[0], records, rechain=False))
+    assert not report.ok and "hash chain" in (report.problem or "")
+
+
+def test_a_changed_signature_is_caught(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    rec = first(records, "received")
+    frame = json.loads(rec["body"]["message"])
+    frame["sig"] = ("f" if frame["sig"][0] != "f" else "e") + frame["sig"][1:]
+    rec["body"]["message"] = json.dumps(frame, sort_keys=True, separators=(",", ":"))
+    report = verify_transcript(write(paths[0], records))
+    assert not report.ok and "signature" in (report.problem or "")
+    assert report.record == rec["index"]
+
+
+def test_a_resigned_altered_reveal_fails_its_commitment(tmp_path: Path) -> None:
+    net, paths = honest(tmp_path)
+    records = load(paths[0])
+    rec = first(records, "sent")  # seat 0's own first commit ...
+    rec = next(
+        d for d in records if d["kind"] == "sent" and '"kind":"reveal"' in d["body"]["message"]
+    )
+    keys = {m.seat: m.public_key for m in net.roster}
+    message = parse(rec["body"]["message"], net.table_id, keys)
+    altered = sign(replace(message, choice=Choice(0, 0).to_bytes()), net.keys[0])
+    if altered == message:  # the seat really chose (0, 0): pick another choice
+        altered = sign(replace(message, choice=Choice(10, 0).to_bytes()), net.keys[0])
+    rec["body"]["message"] = encode(altered)
+    report = verify_transcript(write(paths[0], records))
+    assert not report.ok and "does not match its commit" in (report.problem or "")
+
+
+def test_a_dropped_record_is_caught(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    victim = first(records, "received")
+    kept = [d for d in records if d is not victim]
+    assert not verify_transcript(write(paths[0], [dict(d) for d in kept], rechain=False)).ok
+    report = verify_transcript(write(paths[0], kept))
+    assert not report.ok, "a rechained log missing a message must still fail"
+
+
+def test_an_edited_final_point_is_caught(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    outcome = first(records, "outcome")
+    outcome["body"]["final"][0] += 10
+    report = verify_transcript(write(paths[0], records))
+    assert not report.ok and "final points" in (report.problem or "")
+
+
+def test_edited_ranks_and_receipts_are_caught(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    first(records, "outcome")["body"]["ranks"] = [9, 9]
+    assert not verify_transcript(write(paths[0], records)).ok
+    records = load(paths[0])
+    first(records, "receipts")["body"]["status"] = "mismatch"
+    report = verify_transcript(write(paths[0], records))
+    assert not report.ok and "receipts" in (report.problem or "")
+
+
+def test_a_cut_off_transcript_fails(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    cut = [d for d in records if d["kind"] not in ("outcome", "receipts")]
+    report = verify_transcript(write(paths[0], cut))
+    assert not report.ok and "cut off" in (report.problem or "")
+
+
+def test_an_invented_ending_without_a_notice_fails(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    last_throw = max(i for i, d in enumerate(records) if d["kind"] == "throw")
+    cut = records[:last_throw]  # the last round's messages are in, its throw is not
+    throws = sum(1 for d in cut if d["kind"] == "throw")
+    cut.append(
+        {
+            "kind": "outcome",
+            "body": {"status": "ended", "throws": throws, "reason": "deadline", "seat": 1},
+        }
+    )
+    report = verify_transcript(write(paths[0], cut))
+    assert not report.ok and "abort notice" in (report.problem or "")
+
+
+def test_unreadable_files_fail(tmp_path: Path, capsys: Any) -> None:
+    missing = tmp_path / "nope.jsonl"
+    assert main([str(missing)]) == 1
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("not json\n")
+    assert not verify_transcript(garbage).ok
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert not verify_transcript(empty).ok
+    assert capsys.readouterr().out.startswith("FAIL")
+
+
+def test_attach_writes_every_record_as_it_happens(tmp_path: Path) -> None:
+    net = Net(2, seed=4)
+    path = tmp_path / "live" / "t.jsonl"
+    net.peers[0].transcript.attach(path)
+    net.round()
+    assert len(path.read_text().splitlines()) == len(net.peers[0].transcript)
+    net.peers[0].background(net.now)
+    # the abort path is on disk at once, before any save or detach
+    assert len(path.read_text().splitlines()) == len(net.peers[0].transcript)
+    net.peers[0].transcript.detach()
+    assert verify_transcript(path).ok
+    assert sorted(p.name for p in path.parent.iterdir()) == ["t.jsonl"]
+
+
+def test_load_round_trips_and_refuses_a_broken_chain(tmp_path: Path) -> None:
+    _, paths = honest(tmp_path)
+    loaded = Transcript.load(paths[0])
+    assert loaded.lines() == paths[0].read_text().splitlines()
+    records = load(paths[0])
+    records[3]["body"]["at"] = 0.5
+    with pytest.raises(TranscriptError):
+        Transcript.load(write(paths[0], records, rechain=False))
