@@ -1,0 +1,68 @@
+"""Where Pointline keeps the user's files: the data folder and transcript file names.
+
+The folder is ``$POINTLINE_DATA_DIR`` when set (tests use it), else the platform's user data
+folder: ``%APPDATA%\\Pointline`` on Windows, ``~/Library/Application Support/Pointline`` on
+macOS, ``$XDG_DATA_HOME/pointline`` (default ``~/.local/share/pointline``) elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+ENV_DATA_DIR = "POINTLINE_DATA_DIR"
+TRANSCRIPTS = "transcripts"
+TRANSCRIPT_SUFFIX = ".jsonl"
+
+_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def data_dir(create: bool = True) -> Path:
+    """The user data folder (created unless ``create`` is false)."""
+    override = os.environ.get(ENV_DATA_DIR)
+    if override:
+        path = Path(override)
+    elif sys.platform == "win32":
+        base = os.environ.get("APPDATA") or str(Path.home() / "AppData" / "Roaming")
+        path = Path(base) / "Pointline"
+    elif sys.platform == "darwin":
+        path = Path.home() / "Library" / "Application Support" / "Pointline"
+    else:
+        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        path = Path(base) / "pointline"
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def transcripts_dir(create: bool = True) -> Path:
+    """The folder holding saved online transcripts."""
+    path = data_dir(create) / TRANSCRIPTS
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def safe_part(text: str) -> str:
+    """``text`` reduced to letters, digits, ``_`` and ``-`` (never empty)."""
+    return _SAFE.sub("_", text).strip("_") or "x"
+
+
+def transcript_name(table_id: str, seat: int, when: datetime | None = None) -> str:
+    """``YYYYmmddTHHMMSSZ-<table>-seat<N>.jsonl``: sortable by time, unique per seat and table."""
+    moment = (when or datetime.now(UTC)).astimezone(UTC)
+    return f"{moment:%Y%m%dT%H%M%SZ}-{safe_part(table_id)}-seat{seat}{TRANSCRIPT_SUFFIX}"
+
+
+def transcript_path(table_id: str, seat: int, when: datetime | None = None) -> Path:
+    """A fresh path for one seat's transcript of one table (never overwrites an older one)."""
+    folder = transcripts_dir()
+    path = folder / transcript_name(table_id, seat, when)
+    stem, n = path.stem, 1
+    while path.exists():
+        path = folder / f"{stem}-{n}{TRANSCRIPT_SUFFIX}"
+        n += 1
+    return path

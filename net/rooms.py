@@ -1,0 +1,158 @@
+"""Rooms: join codes, seats in join order, 2–8 signed-in members, one seat per account.
+
+Pure bookkeeping (no sockets): the relay calls these methods and sends what they return.
+A room is created by its creator (seat 0), filled by join code, started by the creator only
+with 2–8 members; nobody joins after the start. Before the start a leaving member frees its
+seat (seats close up); the creator leaving closes the room. After the start seats are fixed
+and a departure is only announced.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Final
+
+from net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode, RosterEntry, WireError
+
+MIN_MEMBERS: Final = 2
+MAX_MEMBERS: Final = 8
+
+
+class RoomError(WireError):
+    """A refused room request."""
+
+
+@dataclass(slots=True)
+class Member:
+    conn: int
+    name: str
+    session_key: str
+    present: bool = True
+
+
+@dataclass(slots=True)
+class Room:
+    code: str
+    creator: str
+    members: list[Member] = field(default_factory=list)
+    table_id: str | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.table_id is not None
+
+    def seat_of(self, conn: int) -> int | None:
+        for seat, member in enumerate(self.members):
+            if member.conn == conn:
+                return seat
+        return None
+
+    def roster(self) -> tuple[RosterEntry, ...]:
+        return tuple(RosterEntry(i, m.name, m.session_key) for i, m in enumerate(self.members))
+
+    def present(self) -> list[Member]:
+        return [m for m in self.members if m.present]
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """What a leave did: the room, the seat and name that left, and whether the room closed."""
+
+    room: Room
+    seat: int
+    name: str
+    closed: bool
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    return code.strip().upper()
+
+
+class Rooms:
+    """Every room on one relay, and which connection sits in which room."""
+
+    def __init__(self) -> None:
+        self._rooms: dict[str, Room] = {}
+        self._by_conn: dict[int, Room] = {}
+
+    def __len__(self) -> int:
+        return len(self._rooms)
+
+    def room_of(self, conn: int) -> Room | None:
+        return self._by_conn.get(conn)
+
+    def get(self, code: str) -> Room | None:
+        return self._rooms.get(normalize_code(code))
+
+    def create(self, conn: int, name: str, session_key: str) -> Room:
+        if conn in self._by_conn:
+            raise RoomError(ErrorCode.IN_ROOM, "leave your current room first")
+        code = new_code()
+        while code in self._rooms:
+            code = new_code()
+        room = Room(code, name, [Member(conn, name, session_key)])
+        self._rooms[code] = room
+        self._by_conn[conn] = room
+        return room
+
+    def join(self, conn: int, name: str, session_key: str, code: str) -> Room:
+        if conn in self._by_conn:
+            raise RoomError(ErrorCode.IN_ROOM, "leave your current room first")
+        room = self.get(code)
+        if room is None:
+            raise RoomError(ErrorCode.NO_ROOM, f"no room with code {code[:16]!r}")
+        if room.started:
+            raise RoomError(ErrorCode.ROOM_STARTED, "this room has started; nobody joins now")
+        if len(room.members) >= MAX_MEMBERS:
+            raise RoomError(ErrorCode.ROOM_FULL, f"a room holds at most {MAX_MEMBERS} people")
+        if any(m.name.casefold() == name.casefold() for m in room.members):
+            raise RoomError(ErrorCode.DUPLICATE_ACCOUNT, "this account already has a seat here")
+        if any(m.session_key == session_key for m in room.members):
+            raise RoomError(ErrorCode.DUPLICATE_KEY, "this session key is already in the room")
+        room.members.append(Member(conn, name, session_key))
+        self._by_conn[conn] = room
+        return room
+
+    def start(self, conn: int, name: str, table_id: str) -> Room:
+        room = self._by_conn.get(conn)
+        if room is None:
+            raise RoomError(ErrorCode.NOT_IN_ROOM, "you are in no room")
+        if room.started:
+            raise RoomError(ErrorCode.ROOM_STARTED, "this room has already started")
+        if room.members[0].conn != conn or room.creator.casefold() != name.casefold():
+            raise RoomError(ErrorCode.NOT_CREATOR, "only the room's creator starts it")
+        if not MIN_MEMBERS <= len(room.members) <= MAX_MEMBERS:
+            raise RoomError(
+                ErrorCode.TOO_FEW,
+                f"a room starts with {MIN_MEMBERS}-{MAX_MEMBERS} people; it has "
+                f"{len(room.members)}",
+            )
+        room.table_id = table_id
+        return room
+
+    def leave(self, conn: int) -> Departure | None:
+        """Remove ``conn`` from its room (None if it sat in none)."""
+        room = self._by_conn.pop(conn, None)
+        if room is None:
+            return None
+        seat = room.seat_of(conn)
+        assert seat is not None
+        member = room.members[seat]
+        closed = False
+        if room.started:
+            member.present = False
+            closed = not room.present()
+        elif seat == 0:
+            closed = True
+            for other in room.members[1:]:
+                self._by_conn.pop(other.conn, None)
+        else:
+            del room.members[seat]
+        if closed:
+            self._rooms.pop(room.code, None)
+        return Departure(room, seat, member.name, closed)

@@ -1,0 +1,357 @@
+"""Relay frames: the JSON text frames between a client and the relay, typed both ways.
+
+Each frame is a JSON object with an ``"op"``. ``parse_client``/``parse_relay`` turn text into
+a frozen dataclass or raise ``WireError`` (with a stable ``code``); ``encode`` turns a frame
+into compact JSON text. A ``Send``/``Deliver`` payload is a protocol frame: any JSON object,
+opaque here and never altered.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final, TypeAlias
+
+KEY_HEX_LENGTH: Final = 64  # an Ed25519 public key, hex
+NAME_RULE: Final = re.compile(r"[A-Za-z0-9_-]{3,24}")
+CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
+CODE_LENGTH: Final = 6
+MAX_PASSWORD: Final = 1024
+MAX_TEXT: Final = 256
+
+
+class ErrorCode(StrEnum):
+    """Every error the relay answers with (``{"op":"error","code":...}``)."""
+
+    BAD_FRAME = "bad_frame"
+    RATE_LIMITED = "rate_limited"
+    BAD_NAME = "bad_name"
+    BAD_PASSWORD = "bad_password"
+    NAME_TAKEN = "name_taken"
+    BAD_CREDENTIALS = "bad_credentials"
+    SIGNIN_LIMITED = "signin_limited"
+    BAD_TOKEN = "bad_token"
+    BAD_KEY = "bad_key"
+    NO_ROOM = "no_room"
+    ROOM_FULL = "room_full"
+    ROOM_STARTED = "room_started"
+    ROOM_CLOSED = "room_closed"
+    IN_ROOM = "in_room"
+    DUPLICATE_ACCOUNT = "duplicate_account"
+    DUPLICATE_KEY = "duplicate_key"
+    NOT_CREATOR = "not_creator"
+    TOO_FEW = "too_few"
+    NOT_IN_ROOM = "not_in_room"
+    NOT_STARTED = "not_started"
+
+
+class WireError(Exception):
+    """A frame that breaks the wire format (or a refused request), with a stable code."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code.value}: {message}")
+        self.code = code
+        self.message = message
+
+
+# ---- client -> relay -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Signup:
+    name: str
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signin:
+    name: str
+    password: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreateRoom:
+    token: str
+    session_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class JoinRoom:
+    token: str
+    code: str
+    session_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    pass
+
+
+ClientFrame: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Send | Leave
+
+# ---- relay -> client -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RosterEntry:
+    seat: int
+    name: str
+    session_key: str
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    name: str
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomJoined:
+    """Answer to create_room/join_room: the room, my seat so far and the roster."""
+
+    code: str
+    seat: int
+    creator: str
+    roster: tuple[RosterEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    code: str
+    creator: str
+    roster: tuple[RosterEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    code: str
+    table_id: str
+    seat: int
+    roster: tuple[RosterEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Deliver:
+    from_seat: int
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Departed:
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    code: str
+    message: str
+
+
+RelayFrame: TypeAlias = SignedIn | RoomJoined | Roster | Started | Deliver | Departed | Error
+Frame: TypeAlias = ClientFrame | RelayFrame
+
+# ---- encoding --------------------------------------------------------------------------------
+
+
+def _roster_doc(roster: tuple[RosterEntry, ...]) -> list[dict[str, Any]]:
+    return [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
+
+
+def to_document(frame: Frame) -> dict[str, Any]:
+    """The JSON object of a frame."""
+    match frame:
+        case Signup(name, password):
+            return {"op": "signup", "name": name, "password": password}
+        case Signin(name, password):
+            return {"op": "signin", "name": name, "password": password}
+        case CreateRoom(token, key):
+            return {"op": "create_room", "token": token, "session_key": key}
+        case JoinRoom(token, code, key):
+            return {"op": "join_room", "token": token, "code": code, "session_key": key}
+        case Start(token):
+            return {"op": "start", "token": token}
+        case Send(payload):
+            return {"op": "send", "payload": payload}
+        case Leave():
+            return {"op": "leave"}
+        case SignedIn(name, token):
+            return {"op": "signed_in", "name": name, "token": token}
+        case RoomJoined(code, seat, creator, roster):
+            return {
+                "op": "room",
+                "code": code,
+                "seat": seat,
+                "creator": creator,
+                "roster": _roster_doc(roster),
+            }
+        case Roster(code, creator, roster):
+            return {"op": "roster", "code": code, "creator": creator, "roster": _roster_doc(roster)}
+        case Started(code, table_id, seat, roster):
+            return {
+                "op": "started",
+                "code": code,
+                "table_id": table_id,
+                "seat": seat,
+                "roster": _roster_doc(roster),
+            }
+        case Deliver(from_seat, payload):
+            return {"op": "deliver", "from_seat": from_seat, "payload": payload}
+        case Departed(seat, name):
+            return {"op": "departed", "seat": seat, "name": name}
+        case Error(code, message):
+            return {"op": "error", "code": code, "message": message}
+    raise TypeError(f"not a frame: {frame!r}")  # pragma: no cover
+
+
+def encode(frame: Frame) -> str:
+    """Compact JSON text of a frame (payloads keep their keys and values)."""
+    return json.dumps(to_document(frame), separators=(",", ":"), ensure_ascii=False)
+
+
+def error(code: ErrorCode, message: str) -> Error:
+    return Error(code.value, message)
+
+
+# ---- parsing ---------------------------------------------------------------------------------
+
+
+def _load(text: str | bytes) -> dict[str, Any]:
+    if isinstance(text, bytes):
+        raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise WireError(ErrorCode.BAD_FRAME, f"not JSON: {exc}") from None
+    if not isinstance(doc, dict):
+        raise WireError(ErrorCode.BAD_FRAME, "a frame is a JSON object")
+    op = doc.get("op")
+    if not isinstance(op, str):
+        raise WireError(ErrorCode.BAD_FRAME, 'a frame names its "op"')
+    return doc
+
+
+def _fields(doc: dict[str, Any], *names: str) -> None:
+    expected = {"op", *names}
+    if set(doc) != expected:
+        extra = sorted(set(doc) - expected)
+        missing = sorted(expected - set(doc))
+        raise WireError(
+            ErrorCode.BAD_FRAME, f"{doc['op']}: missing {missing or '-'}, unexpected {extra or '-'}"
+        )
+
+
+def _text(doc: dict[str, Any], name: str, limit: int = MAX_TEXT) -> str:
+    value = doc[name]
+    if not isinstance(value, str) or len(value) > limit:
+        raise WireError(ErrorCode.BAD_FRAME, f"{name} is a string of at most {limit} characters")
+    return value
+
+
+def _int(doc: dict[str, Any], name: str) -> int:
+    value = doc[name]
+    if type(value) is not int or value < 0:
+        raise WireError(ErrorCode.BAD_FRAME, f"{name} is a non-negative integer")
+    return value
+
+
+def _object(doc: dict[str, Any], name: str) -> dict[str, Any]:
+    value = doc[name]
+    if not isinstance(value, dict):
+        raise WireError(ErrorCode.BAD_FRAME, f"{name} is a JSON object")
+    return value
+
+
+def check_key(key: str) -> str:
+    """A session key: 64 lowercase hex digits (an Ed25519 public key)."""
+    if (
+        len(key) != KEY_HEX_LENGTH
+        or key.lower() != key
+        or any(c not in "0123456789abcdef" for c in key)
+    ):
+        raise WireError(ErrorCode.BAD_KEY, "session_key is 64 lowercase hex digits")
+    return key
+
+
+def parse_client(text: str | bytes) -> ClientFrame:
+    """A client frame, or ``WireError``."""
+    doc = _load(text)
+    op = doc["op"]
+    if op in ("signup", "signin"):
+        _fields(doc, "name", "password")
+        name, password = _text(doc, "name"), _text(doc, "password", MAX_PASSWORD)
+        return Signup(name, password) if op == "signup" else Signin(name, password)
+    if op == "create_room":
+        _fields(doc, "token", "session_key")
+        return CreateRoom(_text(doc, "token"), check_key(_text(doc, "session_key")))
+    if op == "join_room":
+        _fields(doc, "token", "code", "session_key")
+        return JoinRoom(
+            _text(doc, "token"), _text(doc, "code"), check_key(_text(doc, "session_key"))
+        )
+    if op == "start":
+        _fields(doc, "token")
+        return Start(_text(doc, "token"))
+    if op == "send":
+        _fields(doc, "payload")
+        return Send(_object(doc, "payload"))
+    if op == "leave":
+        _fields(doc)
+        return Leave()
+    raise WireError(ErrorCode.BAD_FRAME, f"unknown op {op[:40]!r}")
+
+
+def _roster(doc: dict[str, Any]) -> tuple[RosterEntry, ...]:
+    raw = doc["roster"]
+    if not isinstance(raw, list):
+        raise WireError(ErrorCode.BAD_FRAME, "roster is a list")
+    entries = []
+    for item in raw:
+        if not isinstance(item, dict) or set(item) != {"seat", "name", "session_key"}:
+            raise WireError(ErrorCode.BAD_FRAME, "a roster entry has seat, name, session_key")
+        entries.append(
+            RosterEntry(_int(item, "seat"), _text(item, "name"), _text(item, "session_key"))
+        )
+    return tuple(entries)
+
+
+def parse_relay(text: str | bytes) -> RelayFrame:
+    """A relay frame, or ``WireError``."""
+    doc = _load(text)
+    op = doc["op"]
+    if op == "signed_in":
+        _fields(doc, "name", "token")
+        return SignedIn(_text(doc, "name"), _text(doc, "token"))
+    if op == "room":
+        _fields(doc, "code", "seat", "creator", "roster")
+        return RoomJoined(
+            _text(doc, "code"), _int(doc, "seat"), _text(doc, "creator"), _roster(doc)
+        )
+    if op == "roster":
+        _fields(doc, "code", "creator", "roster")
+        return Roster(_text(doc, "code"), _text(doc, "creator"), _roster(doc))
+    if op == "started":
+        _fields(doc, "code", "table_id", "seat", "roster")
+        return Started(_text(doc, "code"), _text(doc, "table_id"), _int(doc, "seat"), _roster(doc))
+    if op == "deliver":
+        _fields(doc, "from_seat", "payload")
+        return Deliver(_int(doc, "from_seat"), _object(doc, "payload"))
+    if op == "departed":
+        _fields(doc, "seat", "name")
+        return Departed(_int(doc, "seat"), _text(doc, "name"))
+    if op == "error":
+        _fields(doc, "code", "message")
+        return Error(_text(doc, "code"), _text(doc, "message", 4096))
+    raise WireError(ErrorCode.BAD_FRAME, f"unknown op {op[:40]!r}")
