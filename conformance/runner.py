@@ -1,0 +1,477 @@
+"""Run the conformance fixtures against an implementation that speaks PROTOCOL.md.
+
+``python -m conformance.runner [--impl "COMMAND"] [--junit FILE] [--json FILE] [-k TEXT]
+[--timeout S] [--max-failures N]``. The default implementation is the reference adapter.
+A crash, garbage output or a hang becomes a reported failure (each request has a time limit);
+the implementation is restarted and the run goes on. The last line is ``N passed, N failed``;
+the exit status is 1 if anything failed. Standard library and ``kernel`` only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import queue
+import shlex
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from conformance.casebook import content_hash, summary
+from conformance.codec import PROTOCOL
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+WINDOW = 32
+"""Requests sent ahead of the responses read (well inside any pipe buffer)."""
+_EOF = object()
+
+
+class ImplFailure(Exception):
+    """The implementation crashed, hung or wrote something that is not a response."""
+
+
+@dataclass
+class Outcome:
+    topic: str
+    case_id: str
+    passed: bool
+    seconds: float = 0.0
+    step: int | None = None
+    message: str = ""
+    expected: Any = None
+    actual: Any = None
+    diff: str = ""
+    request: Any = None
+
+
+@dataclass
+class Fixture:
+    name: str
+    topic: str
+    cases: list[dict[str, Any]]
+    problems: list[str] = field(default_factory=list)
+
+
+def load_fixtures(directory: Path) -> list[Fixture]:
+    """Every fixture file, its cases, and any content-hash mismatch found."""
+    out = []
+    for path in sorted(directory.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        fx = Fixture(path.name, doc.get("topic", path.stem), doc.get("cases", []))
+        want = doc.get("content_hash")
+        got = content_hash(fx.topic, doc.get("description", ""), fx.cases)
+        if want != got:
+            fx.problems.append(f"{path.name}: content hash {want} does not match its cases ({got})")
+        out.append(fx)
+    return out
+
+
+def default_command() -> list[str]:
+    return [sys.executable, "-m", "conformance.adapter"]
+
+
+class Implementation:
+    """A running implementation: requests out on stdin, responses in from stdout."""
+
+    def __init__(self, argv: list[str], timeout: float) -> None:
+        self.argv = argv
+        self.timeout = timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.lines: queue.Queue[Any] = queue.Queue()
+        self.stderr: deque[str] = deque(maxlen=30)
+        self.next_id = 0
+        self.hello: dict[str, Any] | None = None
+        self.starts = 0
+
+    # ------------------------------------------------------------------ process
+    def start(self) -> None:
+        self.stop()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+        self.lines = queue.Queue()
+        self.starts += 1
+        try:
+            self.proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                start_new_session=True,
+            )
+        except OSError as error:
+            raise ImplFailure(f"cannot start {shlex.join(self.argv)}: {error}") from None
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines), daemon=True).start()
+        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
+        reply = self.call([{"op": "hello", "protocol": PROTOCOL}])[0]
+        if not isinstance(reply, dict) or reply.get("ok") is not True:
+            raise ImplFailure(f"handshake refused: {reply!r}")
+        if reply.get("protocol") != PROTOCOL:
+            raise ImplFailure(f"handshake: protocol {reply.get('protocol')!r}, want {PROTOCOL}")
+        self.hello = {k: reply.get(k) for k in ("implementation", "language", "version")}
+
+    @staticmethod
+    def _read(stream: IO[bytes], lines: queue.Queue[Any]) -> None:
+        for line in stream:
+            lines.put(line)
+        lines.put(_EOF)
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        for line in stream:
+            self.stderr.append(line.decode("utf-8", "replace").rstrip())
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        try:
+            if proc.stdin:
+                proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            try:
+                os.killpg(proc.pid, 9)
+            except OSError:
+                proc.kill()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+
+    def _tail(self) -> str:
+        return ("; stderr: " + " | ".join(list(self.stderr)[-5:])) if self.stderr else ""
+
+    # ------------------------------------------------------------------ requests
+    def send(self, request: dict[str, Any]) -> int:
+        if self.proc is None or self.proc.stdin is None:
+            raise ImplFailure("the implementation is not running")
+        self.next_id += 1
+        data = json.dumps(dict(request, id=self.next_id), separators=(",", ":"), ensure_ascii=False)
+        try:
+            self.proc.stdin.write(data.encode("utf-8") + b"\n")
+            self.proc.stdin.flush()
+        except OSError:
+            raise ImplFailure(self._exited("while reading requests")) from None
+        return self.next_id
+
+    def _exited(self, when: str) -> str:
+        code = self.proc.poll() if self.proc else None
+        return f"the implementation exited ({code}) {when}{self._tail()}"
+
+    def receive(self, want: int) -> dict[str, Any]:
+        """The response to request ``want`` (earlier, abandoned responses are skipped)."""
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.lines.get(timeout=max(left, 0.0))
+            except queue.Empty:
+                raise ImplFailure(f"no response within {self.timeout:g} s (hang){self._tail()}") from None
+            if line is _EOF:
+                if self.proc is not None:
+                    try:
+                        self.proc.wait(timeout=1)
+                    except subprocess.TimeoutExpired:
+                        pass
+                raise ImplFailure(self._exited("before answering"))
+            try:
+                response = json.loads(line)
+            except ValueError:
+                text = line[:200].decode("utf-8", "replace").rstrip()
+                raise ImplFailure(f"garbage on stdout (not one JSON object a line): {text!r}") from None
+            if not isinstance(response, dict) or type(response.get("id")) is not int:
+                raise ImplFailure(f"a response without an integer id: {str(response)[:200]}")
+            if response["id"] < want:
+                continue
+            if response["id"] != want:
+                raise ImplFailure(f"response id {response['id']} where {want} was due")
+            return response
+
+    def call(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return list(self.stream(requests))
+
+    def stream(self, requests: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        """Responses in order, with up to ``WINDOW`` requests in flight."""
+        ids: deque[int] = deque()
+        sent = 0
+        for _ in range(len(requests)):
+            while sent < len(requests) and len(ids) < WINDOW:
+                ids.append(self.send(requests[sent]))
+                sent += 1
+            yield self.receive(ids.popleft())
+
+
+# ---------------------------------------------------------------------- checking
+def request_of(step: dict[str, Any]) -> dict[str, Any]:
+    request = {k: v for k, v in step.items() if k != "expect"}
+    op = request.setdefault("op", "apply")
+    if op in ("apply", "new_table"):
+        expect = step["expect"]
+        request["reply"] = "state" if ("state" in expect or "summary" in expect) else "hash"
+    return request
+
+
+def check(expect: dict[str, Any], response: dict[str, Any]) -> str | None:
+    """Why ``response`` does not meet ``expect``, or None."""
+    want_ok = "error" not in expect
+    if response.get("ok") is not want_ok:
+        if want_ok:
+            return f"expected success, got error {response.get('error')!r}"
+        return f"expected error {expect['error']['code']} ({expect['error']['class']}), got success"
+    for key, want in expect.items():
+        got = response.get(key)
+        if key == "hash":
+            if not (isinstance(got, str) and len(got) == 64 and got.startswith(want)):
+                return f"state hash {got!r} does not start with {want}"
+        elif key == "error":
+            if not isinstance(got, dict):
+                return f"error is not an object: {got!r}"
+            actual = {"code": got.get("code"), "class": got.get("class")}
+            if actual != want:
+                return f"error {actual['code']} ({actual['class']}), expected {want['code']} ({want['class']})"
+        elif key == "summary":
+            state = response.get("state")
+            try:
+                if summary(state) != want:  # type: ignore[arg-type]
+                    return "the state (ledgers aside) differs"
+            except (TypeError, KeyError, AttributeError):
+                return f"no canonical state in the response: {str(state)[:200]}"
+        elif key == "state":
+            if got != want:
+                return "the canonical state differs"
+        elif got != want or type(got) is not type(want):
+            return f"{key} is {got!r}, expected {want!r}"
+    return None
+
+
+def _pretty(doc: Any) -> list[str]:
+    return json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False).splitlines()
+
+
+def diff(expected: Any, actual: Any, limit: int = 80) -> str:
+    lines = list(difflib.unified_diff(_pretty(expected), _pretty(actual), "expected", "actual", lineterm="", n=2))
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"... ({len(lines) - limit} more diff lines)"]
+    return "\n".join(lines)
+
+
+def reference_state(steps: list[dict[str, Any]], upto: int) -> Any:
+    """The reference kernel's canonical state after step ``upto`` (for the diff)."""
+    from conformance.adapter import Adapter
+
+    adapter = Adapter()
+    for step in steps[: upto + 1]:
+        adapter.handle(dict(request_of(step), reply="hash"))
+    return adapter.handle({"op": "state"}).get("state")
+
+
+class Runner:
+    def __init__(self, impl: Implementation, show: int = 20, out: IO[str] = sys.stdout) -> None:
+        self.impl = impl
+        self.show = show
+        self.out = out
+        self.shown = 0
+        self.broken = 0
+
+    def ensure_running(self) -> str | None:
+        if self.impl.proc is not None and self.impl.proc.poll() is None:
+            return None
+        try:
+            self.impl.start()
+        except ImplFailure as error:
+            self.broken += 1
+            self.impl.stop()
+            return str(error)
+        self.broken = 0
+        return None
+
+    def run_case(self, topic: str, case: dict[str, Any]) -> Outcome:
+        started = time.monotonic()
+        outcome = Outcome(topic, case["id"], True)
+        problem = self.ensure_running()
+        if problem:
+            outcome.passed = False
+            outcome.message = problem
+            return outcome
+        steps = case["steps"]
+        requests = [request_of(s) for s in steps]
+        index = 0
+        try:
+            for response in self.impl.stream(requests):
+                why = check(steps[index]["expect"], response)
+                if why:
+                    self._diverged(outcome, steps, index, why, response)
+                    break
+                index += 1
+        except ImplFailure as error:
+            outcome.passed = False
+            outcome.step = index
+            outcome.message = str(error)
+            outcome.request = requests[index]
+            outcome.expected = steps[index]["expect"]
+            self.impl.stop()
+        outcome.seconds = time.monotonic() - started
+        return outcome
+
+    def _diverged(self, outcome: Outcome, steps: list[dict[str, Any]], index: int, why: str, response: dict[str, Any]) -> None:
+        outcome.passed = False
+        outcome.step = index
+        outcome.message = why
+        outcome.request = request_of(steps[index])
+        expect = steps[index]["expect"]
+        outcome.expected = expect
+        outcome.actual = {k: v for k, v in response.items() if k != "id"}
+        if "state" in expect and isinstance(response.get("state"), dict):
+            outcome.diff = diff(expect["state"], response["state"])
+            return
+        if "hash" in expect and response.get("ok") is not None:
+            # Replay the case up to here to show the whole states side by side.
+            try:
+                want = reference_state(steps, index)
+                actual = list(self.impl.stream([*(dict(request_of(s), reply="hash") for s in steps[: index + 1]), {"op": "state"}]))[-1]
+                outcome.diff = diff(want, actual.get("state"))
+            except ImplFailure as error:
+                outcome.diff = f"(could not fetch the state: {error})"
+                self.impl.stop()
+            return
+        outcome.diff = diff(expect, outcome.actual)
+
+    def report(self, outcome: Outcome) -> None:
+        if outcome.passed or self.shown >= self.show:
+            return
+        self.shown += 1
+        w = self.out.write
+        w(f"\nFAIL {outcome.topic} :: {outcome.case_id}\n")
+        if outcome.step is not None:
+            w(f"  first diverging step {outcome.step}: {json.dumps(outcome.request, ensure_ascii=False)[:300]}\n")
+        w(f"  {outcome.message}\n")
+        if outcome.expected is not None:
+            w(f"  expected: {json.dumps(outcome.expected, ensure_ascii=False)[:300]}\n")
+        if outcome.actual is not None:
+            w(f"  actual:   {json.dumps(outcome.actual, ensure_ascii=False)[:300]}\n")
+        if outcome.diff:
+            w("  " + outcome.diff.replace("\n", "\n  ") + "\n")
+        if self.shown == self.show:
+            w(f"\n(only the first {self.show} failures are shown; see --json for all)\n")
+
+
+def write_junit(path: Path, outcomes: list[Outcome], seconds: float) -> None:
+    suites = ET.Element("testsuites", name="pointline-conformance", time=f"{seconds:.3f}")
+    by_topic: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        by_topic.setdefault(o.topic, []).append(o)
+    for topic, items in by_topic.items():
+        failures = sum(not o.passed for o in items)
+        suite = ET.SubElement(suites, "testsuite", name=topic, tests=str(len(items)), failures=str(failures), errors="0", skipped="0", time=f"{sum(o.seconds for o in items):.3f}")
+        for o in items:
+            tc = ET.SubElement(suite, "testcase", classname=f"conformance.{topic}", name=o.case_id, time=f"{o.seconds:.4f}")
+            if not o.passed:
+                failure = ET.SubElement(tc, "failure", message=o.message[:500])
+                failure.text = "\n".join(
+                    [f"step {o.step}: {json.dumps(o.request, ensure_ascii=False)}", f"expected: {json.dumps(o.expected, ensure_ascii=False)}", f"actual: {json.dumps(o.actual, ensure_ascii=False)}", o.diff]
+                )
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def write_json(path: Path, outcomes: list[Outcome], seconds: float, hello: Any, command: list[str], not_run: int) -> None:
+    doc = {
+        "command": command,
+        "implementation": hello,
+        "seconds": round(seconds, 3),
+        "passed": sum(o.passed for o in outcomes),
+        "failed": sum(not o.passed for o in outcomes),
+        "not_run": not_run,
+        "cases": [
+            {"topic": o.topic, "id": o.case_id, "passed": o.passed, "seconds": round(o.seconds, 4)}
+            | ({} if o.passed else {"step": o.step, "message": o.message, "request": o.request, "expected": o.expected, "actual": o.actual, "diff": o.diff})
+            for o in outcomes
+        ],
+    }
+    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m conformance.runner", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--impl", help="the command that runs the implementation (default: the reference adapter)")
+    parser.add_argument("--junit", type=Path, help="write a JUnit XML report here")
+    parser.add_argument("--json", type=Path, help="write a JSON report here")
+    parser.add_argument("-k", action="append", default=[], metavar="TEXT", help="run only cases whose topic or id contains TEXT (repeatable)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds allowed per request (default 10)")
+    parser.add_argument("--max-failures", type=int, default=0, help="stop after this many failures (0: never)")
+    parser.add_argument("--show", type=int, default=20, help="failures to print in full (default 20)")
+    parser.add_argument("--fixtures", type=Path, default=FIXTURES, help=argparse.SUPPRESS)
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    args = parser.parse_args(argv)
+    command = shlex.split(args.impl) if args.impl else default_command()
+    out = sys.stdout
+    started = time.monotonic()
+    fixtures = load_fixtures(args.fixtures)
+    outcomes: list[Outcome] = []
+    for fx in fixtures:
+        for problem in fx.problems:
+            outcomes.append(Outcome(fx.topic, f"{fx.name}#content_hash", False, message=problem))
+    impl = Implementation(command, args.timeout)
+    runner = Runner(impl, show=args.show, out=out)
+    selected = [(fx, [c for c in fx.cases if not args.k or any(k in c["id"] or k in fx.topic for k in args.k)]) for fx in fixtures]
+    total = sum(len(cs) for _, cs in selected)
+    if not args.quiet:
+        out.write(f"conformance: {total} cases from {len(fixtures)} files against {shlex.join(command)}\n")
+        out.flush()
+    not_run = 0
+    stop = False
+    for fx, cases in selected:
+        if not cases:
+            continue
+        t0 = time.monotonic()
+        failed_here = 0
+        for i, case in enumerate(cases):
+            if stop:
+                not_run += len(cases) - i
+                break
+            if runner.broken >= 3:
+                outcome = Outcome(fx.topic, case["id"], False, message="not run: the implementation cannot be started or refuses the handshake")
+            else:
+                outcome = runner.run_case(fx.topic, case)
+            outcomes.append(outcome)
+            failed_here += not outcome.passed
+            runner.report(outcome)
+            if args.max_failures and sum(not o.passed for o in outcomes) >= args.max_failures:
+                stop = True
+        if not args.quiet:
+            done = len(cases) - (not_run if stop else 0)
+            out.write(f"{fx.topic:<16} {done:>5} cases  {failed_here:>4} failed  {time.monotonic() - t0:6.1f} s\n")
+            out.flush()
+    impl.stop()
+    seconds = time.monotonic() - started
+    passed = sum(o.passed for o in outcomes)
+    failed = len(outcomes) - passed
+    if args.junit:
+        write_junit(args.junit, outcomes, seconds)
+    if args.json:
+        write_json(args.json, outcomes, seconds, impl.hello, command, not_run)
+    if not args.quiet:
+        who = impl.hello or {}
+        out.write(f"implementation: {who.get('implementation')} ({who.get('language')} {who.get('version')}); {seconds:.1f} s\n")
+        if not_run:
+            out.write(f"stopped after {failed} failure(s); {not_run} case(s) not run\n")
+    out.write(f"{passed} passed, {failed} failed\n")
+    out.flush()
+    return 1 if failed or not_run else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
