@@ -1,0 +1,585 @@
+"""The client peer: a websockets connection to the relay that runs a protocol ``Peer``.
+
+    client = await RelayClient.connect("ws://127.0.0.1:8765")
+    await client.signin("alice", "correct horse")
+    room = await client.create_room()          # or: await client.join_room(code)
+    await client.start()                       # the creator, once 2-8 people are in
+    async for event in client.events():        # typed events (net.protocol's and ours)
+        if isinstance(event, RoundOpened):
+            client.commit(Choice(10, 0))
+
+The client feeds every delivered payload to ``peer.receive``, sends ``peer.outgoing()``,
+calls ``peer.tick`` at ``peer.next_deadline()`` (``loop.time()`` is the peer's clock) and
+turns a relay ``departed`` into ``peer.depart``. From the start on, the transcript is written
+record by record to the user data folder (``net.paths``), and closed whatever ends the session:
+completion, a fault, socket loss, cancellation or an exception.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import ssl
+import sys
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from kernel import Choice, Phase, Table
+from net import paths
+from net.errors import NetError
+from net.keys import SigningKey
+from net.protocol import (
+    Event,
+    Peer,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    RoundOpened,
+    SessionComplete,
+    SessionEnded,
+    Timeouts,
+    roster_from_wire,
+)
+from net.wire import (
+    CreateRoom,
+    Deliver,
+    Departed,
+    Error,
+    JoinRoom,
+    Leave,
+    RelayFrame,
+    RoomJoined,
+    Roster,
+    RosterEntry,
+    Send,
+    SignedIn,
+    Signin,
+    Signup,
+    Start,
+    Started,
+    WireError,
+    encode,
+    parse_relay,
+)
+
+log = logging.getLogger("pointline.client")
+
+DEFAULT_MAX_SIZE = 64 * 1024
+REQUEST_TIMEOUT = 15.0
+
+
+class ClientError(Exception):
+    """The relay refused a request (``code`` is a ``net.wire.ErrorCode`` value)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+# ---- events of our own (the protocol's events pass through unchanged) -------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RosterChanged:
+    code: str
+    creator: str
+    roster: tuple[RosterEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStarted:
+    code: str
+    table_id: str
+    seat: int
+    roster: tuple[RosterEntry, ...]
+    transcript_path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class MemberDeparted:
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RelayError:
+    """An error the relay sent outside a request (rate limit, room closed, ...)."""
+
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    """The connection to the relay is gone."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptSaved:
+    """The session is over and its transcript is complete at ``path``."""
+
+    path: Path
+
+
+ClientEvent: TypeAlias = (
+    Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected
+) | TranscriptSaved
+
+
+def _roster_docs(roster: tuple[RosterEntry, ...]) -> list[dict[str, Any]]:
+    return [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
+
+
+class RelayClient:
+    """One person's connection: account, room and (once started) the session's ``Peer``."""
+
+    def __init__(
+        self,
+        ws: ClientConnection,
+        timeouts: Timeouts | None = None,
+        nonce_source: Callable[[], bytes] | None = None,
+    ) -> None:
+        self.ws = ws
+        self.timeouts = timeouts or Timeouts()
+        self._nonce_source = nonce_source
+        self.loop = asyncio.get_running_loop()
+        self.name: str | None = None
+        self.token: str | None = None
+        self.room: RoomJoined | None = None
+        self.roster: tuple[RosterEntry, ...] = ()
+        self.signing_key: SigningKey | None = None
+        self.peer: Peer | None = None
+        self.started: SessionStarted | None = None
+        self.transcript_path: Path | None = None
+        self.closed = asyncio.Event()
+        self.finished = asyncio.Event()
+        self._wake = asyncio.Event()
+        self._queue: asyncio.Queue[ClientEvent] = asyncio.Queue()
+        self._out: asyncio.Queue[str | None] = asyncio.Queue()
+        self._pending: asyncio.Future[RelayFrame] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
+        self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
+
+    @classmethod
+    async def connect(
+        cls,
+        url: str,
+        timeouts: Timeouts | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        nonce_source: Callable[[], bytes] | None = None,
+        open_timeout: float = 10.0,
+        max_size: int = DEFAULT_MAX_SIZE,
+    ) -> RelayClient:
+        ws = await connect(
+            url,
+            ssl=ssl_context,
+            open_timeout=open_timeout,
+            max_size=max_size,
+            compression=None,
+        )
+        return cls(ws, timeouts, nonce_source)
+
+    async def __aenter__(self) -> RelayClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # ---- requests -----------------------------------------------------------------------------
+
+    async def _request(self, text: str, timeout: float = REQUEST_TIMEOUT) -> RelayFrame:
+        if self._pending is not None:
+            raise ClientError("busy", "one request at a time")
+        if self.closed.is_set():
+            raise ClientError("closed", "the connection to the relay is closed")
+        future: asyncio.Future[RelayFrame] = self.loop.create_future()
+        self._pending = future
+        self._out.put_nowait(text)
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(future), timeout)
+        finally:
+            self._pending = None
+        if isinstance(reply, Error):
+            raise ClientError(reply.code, reply.message)
+        return reply
+
+    async def signup(self, name: str, password: str) -> str:
+        """Create an account; returns (and keeps) the session token."""
+        return self._signed(await self._request(encode(Signup(name, password))))
+
+    async def signin(self, name: str, password: str) -> str:
+        """Sign in; returns (and keeps) the session token."""
+        return self._signed(await self._request(encode(Signin(name, password))))
+
+    def _signed(self, reply: RelayFrame) -> str:
+        if not isinstance(reply, SignedIn):
+            raise ClientError("bad_reply", f"expected signed_in, got {reply!r}")
+        self.name, self.token = reply.name, reply.token
+        return reply.token
+
+    def _need_token(self) -> str:
+        if self.token is None:
+            raise ClientError("bad_token", "sign in first")
+        return self.token
+
+    async def create_room(self) -> RoomJoined:
+        """Open a room (I am its creator, seat 0); returns it with its join code."""
+        return await self._enter(lambda key: CreateRoom(self._need_token(), key))
+
+    async def join_room(self, code: str) -> RoomJoined:
+        """Take the next seat in the room with join code ``code``."""
+        return await self._enter(lambda key: JoinRoom(self._need_token(), code, key))
+
+    async def _enter(self, frame: Callable[[str], CreateRoom | JoinRoom]) -> RoomJoined:
+        key = SigningKey.generate()  # a fresh key per session
+        reply = await self._request(encode(frame(key.public_hex)))
+        if not isinstance(reply, RoomJoined):
+            raise ClientError("bad_reply", f"expected room, got {reply!r}")
+        self.signing_key, self.room, self.roster = key, reply, reply.roster
+        return reply
+
+    async def start(self) -> SessionStarted:
+        """Start my room (creator only, 2-8 members); returns once the session runs."""
+        reply = await self._request(encode(Start(self._need_token())))
+        if not isinstance(reply, Started) or self.started is None:
+            raise ClientError("bad_reply", f"expected started, got {reply!r}")
+        return self.started
+
+    async def wait_started(self, timeout: float) -> SessionStarted:
+        """Wait (as a joiner) until the creator starts the room."""
+        async with asyncio.timeout(timeout):
+            while self.started is None:
+                if self.closed.is_set():
+                    raise ClientError("closed", "the connection closed before the start")
+                self._wake.clear()
+                await self._wake.wait()
+        return self.started
+
+    # ---- commands during the session ----------------------------------------------------------
+
+    def _live_peer(self) -> Peer:
+        if self.peer is None:
+            raise ClientError("not_started", "the session has not started")
+        return self.peer
+
+    def commit(self, choice: Choice) -> None:
+        """Commit my choices for the current throw (raises the kernel's error if illegal)."""
+        peer = self._live_peer()
+        try:
+            peer.commit(choice, self.loop.time())
+        finally:
+            self._after()
+
+    def background(self) -> None:
+        """The app went to the background: the session ends for everyone."""
+        peer = self._live_peer()
+        peer.background(self.loop.time())
+        self._after()
+
+    async def leave(self) -> None:
+        """Leave the room (a departure once started)."""
+        self._end_own_seat()
+        self._out.put_nowait(encode(Leave()))
+        self.room = None
+
+    async def close(self) -> None:
+        """Close the connection; the transcript is finished and closed."""
+        self._end_own_seat()
+        self._out.put_nowait(None)
+        with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
+            await asyncio.wait_for(self._writer, 2.0)
+        await self.ws.close()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
+        self._reader.cancel()
+        self._writer.cancel()
+        self.closed.set()
+        self._finish_transcript()
+
+    # ---- events -------------------------------------------------------------------------------
+
+    async def next_event(self, timeout: float | None = None) -> ClientEvent:
+        """The next event (``TimeoutError`` after ``timeout`` seconds)."""
+        if timeout is None:
+            return await self._queue.get()
+        return await asyncio.wait_for(self._queue.get(), timeout)
+
+    def pending_events(self) -> list[ClientEvent]:
+        """Every queued event, without waiting (drains)."""
+        out: list[ClientEvent] = []
+        while not self._queue.empty():
+            out.append(self._queue.get_nowait())
+        return out
+
+    async def events(self) -> AsyncIterator[ClientEvent]:
+        """Events until the session's transcript is saved or the connection is gone."""
+        while True:
+            event = await self._queue.get()
+            yield event
+            if isinstance(event, TranscriptSaved) or (
+                isinstance(event, Disconnected) and self.peer is None
+            ):
+                return
+
+    # ---- the machinery ------------------------------------------------------------------------
+
+    async def _write(self) -> None:
+        while True:
+            text = await self._out.get()
+            if text is None:
+                return
+            try:
+                await self.ws.send(text)
+            except ConnectionClosed:
+                return
+
+    async def _read(self) -> None:
+        reason = "closed"
+        try:
+            async for message in self.ws:
+                try:
+                    frame = parse_relay(message)
+                except WireError as exc:
+                    log.warning("bad frame from the relay: %s", exc)
+                    continue
+                self._handle(frame)
+            reason = f"closed by the relay ({self.ws.close_code})"
+        except ConnectionClosed as exc:
+            reason = f"connection lost ({exc})"
+        except asyncio.CancelledError:
+            reason = "cancelled"
+            raise
+        finally:
+            self.closed.set()
+            self._wake.set()
+            if self._pending is not None and not self._pending.done():
+                self._pending.set_result(Error("closed", reason))
+            self._queue.put_nowait(Disconnected(reason))
+            self._lost()
+
+    def _handle(self, frame: RelayFrame) -> None:
+        now = self.loop.time()
+        match frame:
+            case Deliver(from_seat, payload):
+                if self.peer is not None:
+                    self.peer.receive(payload, from_seat, now)
+                    self._after()
+            case Departed(seat, name):
+                self._queue.put_nowait(MemberDeparted(seat, name))
+                if self.peer is not None:
+                    self.peer.depart(seat, now)
+                    self._after()
+            case Started():
+                self._begin(frame, now)
+                self._answer(frame)
+            case Roster(code, creator, roster):
+                self.roster = roster
+                self._queue.put_nowait(RosterChanged(code, creator, roster))
+            case Error(code, message):
+                if not self._answer(frame):
+                    self._queue.put_nowait(RelayError(code, message))
+                if code == "room_closed":
+                    self.room = None
+            case SignedIn() | RoomJoined():
+                self._answer(frame)
+
+    def _answer(self, frame: RelayFrame) -> bool:
+        if self._pending is not None and not self._pending.done():
+            self._pending.set_result(frame)
+            return True
+        return False
+
+    def _begin(self, frame: Started, now: float) -> None:
+        if self.peer is not None or self.signing_key is None:
+            return
+        try:
+            roster = roster_from_wire(_roster_docs(frame.roster))
+            if self._nonce_source is None:
+                peer = Peer(
+                    frame.table_id, roster, frame.seat, self.signing_key, self.timeouts, now
+                )
+            else:
+                peer = Peer(
+                    frame.table_id,
+                    roster,
+                    frame.seat,
+                    self.signing_key,
+                    self.timeouts,
+                    now,
+                    self._nonce_source,
+                )
+        except NetError as exc:
+            self._queue.put_nowait(RelayError("bad_roster", str(exc)))
+            return
+        path = paths.transcript_path(frame.table_id, frame.seat)
+        self.transcript_path = peer.transcript.attach(path)
+        self.peer = peer
+        self.started = SessionStarted(frame.code, frame.table_id, frame.seat, frame.roster, path)
+        self._queue.put_nowait(self.started)
+        self._wake.set()
+        self._after()
+
+    def _after(self) -> None:
+        """Send what the peer has to send, pass its events on, and re-arm its timer."""
+        peer = self.peer
+        if peer is None:
+            return
+        for payload in peer.outgoing():
+            self._out.put_nowait(encode(Send(payload)))
+        for event in peer.events():
+            self._queue.put_nowait(event)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if peer.is_finished:
+            self._finish_transcript()
+            return
+        deadline = peer.next_deadline()
+        if deadline is not None:
+            self._timer = self.loop.call_at(deadline, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        if self.peer is not None:
+            self.peer.tick(self.loop.time())
+            self._after()
+
+    def _lost(self) -> None:
+        """The socket is gone: this seat has left, so the session ends here too."""
+        self._end_own_seat()
+
+    def _end_own_seat(self) -> None:
+        peer = self.peer
+        if peer is None or peer.is_finished:
+            self._finish_transcript()
+            return
+        now = self.loop.time()
+        peer.depart(peer.seat, now)
+        if not peer.is_finished:
+            peer.background(now)  # until depart(own seat) ends the session (NET-CHANGES)
+        self._after()
+
+    def _finish_transcript(self) -> None:
+        """Close the transcript file once the peer is finished (or we stop for good)."""
+        if self.peer is None or self.finished.is_set():
+            if self.peer is None and self.closed.is_set():
+                self.finished.set()
+            return
+        if not self.peer.is_finished and not self.closed.is_set():
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.peer.transcript.detach()
+        self.finished.set()
+        if self.transcript_path is not None:
+            self._queue.put_nowait(TranscriptSaved(self.transcript_path))
+
+    async def wait_finished(self, timeout: float) -> Peer:
+        """Wait until the session is over (result, fault or lost connection)."""
+        await asyncio.wait_for(self.finished.wait(), timeout)
+        return self._live_peer()
+
+
+# ---- a headless player (two terminals: relay and clients) ------------------------------------
+
+
+def steady_choice(table: Table, seat: int) -> Choice:
+    """10 on each line at come-out (when affordable); keep everything in the point phase."""
+    if table.phase is Phase.COME_OUT:
+        return Choice(10, 10) if table.balance(seat) >= 20 else Choice(0, 0)
+    contracts = table.contracts(seat)
+    return Choice(contracts.pass_amount, contracts.dont_pass_amount)
+
+
+async def play(
+    client: RelayClient,
+    choose: Callable[[Table, int], Choice] = steady_choice,
+    on_event: Callable[[ClientEvent], None] | None = None,
+    timeout: float = 900.0,
+) -> Peer:
+    """Commit ``choose``'s choice at every round until the session is over; returns the peer."""
+    async with asyncio.timeout(timeout):
+        async for event in client.events():
+            if on_event is not None:
+                on_event(event)
+            peer = client.peer
+            if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+                client.commit(choose(peer.table, peer.seat))
+    return client._live_peer()
+
+
+def describe(event: ClientEvent) -> str:
+    match event:
+        case SessionComplete(result):
+            return f"session complete: final {list(result.final)}, ranks {list(result.ranks)}"
+        case SessionEnded(reason, seat):
+            return f"session ended without a result: {reason.value} (seat {seat})"
+        case ReceiptsMatched(count):
+            return f"receipts matched ({count})"
+        case ReceiptsMismatch() | ReceiptsIncomplete():
+            return f"receipts: {event!r}"
+        case TranscriptSaved(path):
+            return f"transcript saved: {path}  (check: pointline verify {path})"
+    return repr(event)
+
+
+async def _headless(args: argparse.Namespace) -> int:
+    client = await RelayClient.connect(args.url)
+    try:
+        try:
+            await client.signin(args.name, args.password)
+        except ClientError as exc:
+            if exc.code != "bad_credentials" or not args.signup:
+                raise
+            await client.signup(args.name, args.password)
+        if args.join:
+            room = await client.join_room(args.join)
+            print(f"joined room {room.code} as seat {room.seat}; waiting for the start", flush=True)
+            await client.wait_started(args.wait)
+        else:
+            room = await client.create_room()
+            print(f"room code: {room.code}  (waiting for {args.seats} people)", flush=True)
+            async with asyncio.timeout(args.wait):
+                while len(client.roster) < args.seats:
+                    event = await client.next_event()
+                    if isinstance(event, RosterChanged):
+                        print(f"  {len(event.roster)} in the room", flush=True)
+            await client.start()
+        print("started; free fictional points only, casual results, unverified", flush=True)
+        peer = await play(client, on_event=lambda e: print(describe(e), flush=True))
+        return 0 if peer.result is not None else 1
+    except ClientError as exc:
+        print(f"refused: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        await client.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m net.client", description="A headless Pointline online player."
+    )
+    parser.add_argument("--url", default="ws://127.0.0.1:8765")
+    parser.add_argument("--name", required=True)
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--signup", action="store_true", help="create the account if needed")
+    parser.add_argument("--join", metavar="CODE", help="join this room (else create one)")
+    parser.add_argument("--seats", type=int, default=2, help="start when this many are in")
+    parser.add_argument("--wait", type=float, default=600.0, help="seconds to wait for people")
+    return asyncio.run(_headless(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
