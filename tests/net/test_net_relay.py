@@ -1,0 +1,443 @@
+"""The relay and its accounts on their own: real websockets on loopback, raw JSON frames."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from net.accounts import FAST_HASH, AccountError, Accounts, RateLimiter
+from net.keys import SigningKey
+from net.relay import RelayConfig, RunningRelay, running_relay
+from net.rooms import MAX_MEMBERS
+from net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode
+from tests.net.conftest import run
+
+PASSWORD = "password-123"
+WAIT = 5.0
+
+
+def fast_config(**changes: Any) -> RelayConfig:
+    return RelayConfig(hash_params=FAST_HASH, **changes)
+
+
+class Raw:
+    """A websocket speaking raw relay frames."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.key = SigningKey.generate().public_hex
+        self.token = ""
+
+    async def send(self, doc: dict[str, Any] | str | bytes) -> None:
+        await self.ws.send(doc if isinstance(doc, str | bytes) else json.dumps(doc))
+
+    async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        doc = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        assert isinstance(doc, dict)
+        return doc
+
+    async def ask(self, doc: dict[str, Any] | str | bytes) -> dict[str, Any]:
+        await self.send(doc)
+        return await self.recv()
+
+    async def signup(self, name: str, password: str = PASSWORD) -> dict[str, Any]:
+        reply = await self.ask({"op": "signup", "name": name, "password": password})
+        if reply["op"] == "signed_in":
+            self.token = reply["token"]
+        return reply
+
+    async def create(self) -> dict[str, Any]:
+        return await self.ask({"op": "create_room", "token": self.token, "session_key": self.key})
+
+    async def join(self, code: str) -> dict[str, Any]:
+        return await self.ask(
+            {"op": "join_room", "token": self.token, "code": code, "session_key": self.key}
+        )
+
+    async def start(self) -> dict[str, Any]:
+        return await self.ask({"op": "start", "token": self.token})
+
+    async def silent(self, timeout: float = 0.2) -> bool:
+        """True when nothing arrives within ``timeout``."""
+        try:
+            await asyncio.wait_for(self.ws.recv(), timeout)
+        except TimeoutError:
+            return True
+        return False
+
+
+@asynccontextmanager
+async def relay_and_clients(
+    tmp_path: Path, n: int, **config: Any
+) -> AsyncIterator[tuple[RunningRelay, list[Raw]]]:
+    async with running_relay(tmp_path / "relay.sqlite3", config=fast_config(**config)) as relay:
+        sockets = [await connect(relay.url) for _ in range(n)]
+        try:
+            yield relay, [Raw(ws) for ws in sockets]
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+
+async def room_of(clients: list[Raw]) -> str:
+    """Sign everyone up, the first creates a room, the rest join; returns the code."""
+    for i, c in enumerate(clients):
+        assert (await c.signup(f"player{i}"))["op"] == "signed_in"
+    room = await clients[0].create()
+    assert room["op"] == "room", room
+    for c in clients[1:]:
+        assert (await c.join(room["code"]))["op"] == "room"
+    return str(room["code"])
+
+
+async def drain(c: Raw, op: str) -> dict[str, Any]:
+    """Frames until one with ``op``."""
+    while True:
+        doc = await c.recv()
+        if doc["op"] == op:
+            return doc
+
+
+# ---- accounts -------------------------------------------------------------------------------
+
+
+def test_accounts_file_is_created_in_wal_mode_with_a_schema_version(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "accounts.sqlite3"
+    accounts = Accounts(path, FAST_HASH)
+    accounts.signup("alice", PASSWORD)
+    accounts.close()
+    assert path.exists()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    db.close()
+    reopened = Accounts(path, FAST_HASH)
+    assert reopened.count() == 1 and reopened.schema_version == 1
+    name, token = reopened.signin("ALICE", PASSWORD)
+    assert name == "alice" and reopened.lookup(token) == "alice"
+    reopened.close()
+
+
+def test_passwords_are_stored_as_argon2id_hashes_only(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path / "a.sqlite3", FAST_HASH)
+    accounts.signup("bob_1", PASSWORD)
+    stored = accounts.stored_hash("bob_1")
+    assert stored is not None and stored.startswith("$argon2id$") and PASSWORD not in stored
+    accounts.close()
+    assert PASSWORD.encode() not in (tmp_path / "a.sqlite3").read_bytes()
+
+
+@pytest.mark.parametrize("name", ["ab", "a" * 25, "has space", "émile", "semi;colon", ""])
+def test_names_break_the_rules_get_a_clear_error(tmp_path: Path, name: str) -> None:
+    accounts = Accounts(tmp_path / "a.sqlite3", FAST_HASH)
+    with pytest.raises(AccountError) as caught:
+        accounts.signup(name, PASSWORD)
+    assert caught.value.code is ErrorCode.BAD_NAME
+    assert accounts.count() == 0
+
+
+def test_taken_names_short_passwords_and_wrong_passwords_are_refused(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path / "a.sqlite3", FAST_HASH)
+    token = accounts.signup("Carol-9", PASSWORD)
+    for name in ("Carol-9", "carol-9"):
+        with pytest.raises(AccountError) as caught:
+            accounts.signup(name, "another-password")
+        assert caught.value.code is ErrorCode.NAME_TAKEN and "taken" in caught.value.message
+    with pytest.raises(AccountError) as caught:
+        accounts.signup("dave", "short")
+    assert caught.value.code is ErrorCode.BAD_PASSWORD
+    for name, password in (("Carol-9", "wrong-password"), ("nobody", PASSWORD)):
+        with pytest.raises(AccountError) as caught:
+            accounts.signin(name, password)
+        assert caught.value.code is ErrorCode.BAD_CREDENTIALS
+    assert accounts.lookup(token) == "Carol-9"
+    assert accounts.lookup("not-a-token") is None
+    assert accounts.count() == 1
+
+
+def test_sign_in_failures_per_name_are_limited(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path / "a.sqlite3", FAST_HASH, failures_per_name=3)
+    accounts.signup("erin", PASSWORD)
+    for _ in range(3):
+        with pytest.raises(AccountError):
+            accounts.signin("erin", "bad-password")
+    with pytest.raises(AccountError) as caught:
+        accounts.signin("erin", PASSWORD)  # even the right password waits
+    assert caught.value.code is ErrorCode.SIGNIN_LIMITED
+    accounts.failures.clear("erin")
+    assert accounts.signin("erin", PASSWORD)[0] == "erin"
+
+
+def test_rate_limiter_window_slides() -> None:
+    clock = [0.0]
+    limiter = RateLimiter(2, 10.0, clock=lambda: clock[0])
+    for _ in range(2):
+        assert limiter.allowed("k")
+        limiter.record("k")
+    assert not limiter.allowed("k") and limiter.allowed("other")
+    clock[0] = 10.5
+    assert limiter.allowed("k")
+
+
+# ---- relay: sign-in over the wire --------------------------------------------------------------
+
+
+def test_sign_up_and_sign_in_over_the_relay(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 2) as (_, (a, b)):
+            reply = await a.signup("frank")
+            assert reply["op"] == "signed_in" and reply["name"] == "frank" and reply["token"]
+            again = await b.signup("FRANK")
+            assert again["op"] == "error" and again["code"] == "name_taken"
+            wrong = await b.ask({"op": "signin", "name": "frank", "password": "nope-nope"})
+            assert wrong["op"] == "error" and wrong["code"] == "bad_credentials"
+            right = await b.ask({"op": "signin", "name": "frank", "password": PASSWORD})
+            assert right["op"] == "signed_in" and right["token"] != reply["token"]
+
+    run(scenario())
+    assert (tmp_path / "relay.sqlite3").exists()
+
+
+def test_sign_in_attempts_per_connection_are_limited(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 2, auth_attempts=3) as (_, (a, b)):
+            await b.signup("gina")
+            codes = []
+            for i in range(5):
+                reply = await a.ask({"op": "signin", "name": f"u{i}xx", "password": "whatever1"})
+                codes.append(reply["code"])
+            assert codes == ["bad_credentials"] * 3 + ["signin_limited"] * 2
+            # another connection is not affected
+            ok = await b.ask({"op": "signin", "name": "gina", "password": PASSWORD})
+            assert ok["op"] == "signed_in"
+
+    run(scenario())
+
+
+# ---- relay: bad frames ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "{not json",
+        "[1, 2]",
+        '"text"',
+        '{"op": 5}',
+        '{"op": "dance"}',
+        '{"op": "signup", "name": "x"}',
+        '{"op": "send", "payload": [1]}',
+        '{"op": "create_room", "token": "t", "session_key": "zz"}',
+        b"\x00\x01binary",
+    ],
+)
+def test_bad_frames_get_an_error_and_the_connection_goes_on(tmp_path: Path, frame: Any) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 1) as (_, (a,)):
+            reply = await a.ask(frame)
+            assert reply["op"] == "error" and reply["code"] in ("bad_frame", "bad_key")
+            assert reply["message"]
+            assert (await a.signup("henry"))["op"] == "signed_in"
+
+    run(scenario())
+
+
+def test_an_oversized_frame_closes_only_that_connection(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 2, max_size=4096) as (relay, (a, b)):
+            await a.send(json.dumps({"op": "send", "payload": {"x": "y" * 5000}}))
+            with pytest.raises(ConnectionClosed) as closed:
+                await a.recv()
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
+            assert (await b.signup("ivy"))["op"] == "signed_in"
+            late = Raw(await connect(relay.url))
+            assert (await late.signup("jack"))["op"] == "signed_in"
+            await late.ws.close()
+
+    run(scenario())
+
+
+def test_a_flood_is_rate_limited_and_others_are_served(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 2, message_rate=20.0, message_burst=10.0) as (
+            _,
+            (a, b),
+        ):
+            for _ in range(40):
+                await a.send('{"op": "leave"}')
+            codes = [(await a.recv())["code"] for _ in range(40)]
+            assert "rate_limited" in codes and codes.count("not_in_room") >= 10
+            assert (await b.signup("kate"))["op"] == "signed_in"
+
+    run(scenario())
+
+
+# ---- rooms ------------------------------------------------------------------------------------
+
+
+def test_room_codes_rosters_and_start(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3) as (_, clients):
+            a, b, c = clients
+            for i, x in enumerate(clients):
+                await x.signup(f"member{i}")
+            room = await a.create()
+            code = room["code"]
+            assert len(code) == CODE_LENGTH and set(code) <= set(CODE_ALPHABET)
+            assert room["seat"] == 0 and room["creator"] == "member0"
+            joined = await b.join(code.lower())  # codes are not case-sensitive
+            assert joined["seat"] == 1 and [m["name"] for m in joined["roster"]] == [
+                "member0",
+                "member1",
+            ]
+            roster = await a.recv()
+            assert roster["op"] == "roster" and len(roster["roster"]) == 2
+            assert (await c.join(code))["seat"] == 2
+            await b.send({"op": "start", "token": b.token})
+            assert (await drain(b, "error"))["code"] == "not_creator"
+            await a.send({"op": "start", "token": a.token})
+            started = [await drain(x, "started") for x in clients]
+            table_ids = {s["table_id"] for s in started}
+            assert len(table_ids) == 1 and [s["seat"] for s in started] == [0, 1, 2]
+            keys = [m["session_key"] for m in started[0]["roster"]]
+            assert keys == [a.key, b.key, c.key]  # each account bound to its session key
+            assert all(s["roster"] == started[0]["roster"] for s in started)
+
+    run(scenario())
+
+
+def test_one_member_cannot_start_and_a_ninth_cannot_join(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, MAX_MEMBERS + 1) as (_, clients):
+            for i, x in enumerate(clients):
+                await x.signup(f"seat{i}")
+            room = await clients[0].create()
+            alone = await clients[0].start()
+            assert alone["op"] == "error" and alone["code"] == "too_few"
+            for x in clients[1:MAX_MEMBERS]:
+                assert (await x.join(room["code"]))["op"] == "room"
+            ninth = await clients[MAX_MEMBERS].join(room["code"])
+            assert ninth["op"] == "error" and ninth["code"] == "room_full"
+
+    run(scenario())
+
+
+def test_same_account_twice_bad_tokens_unknown_codes_and_late_joins(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 4) as (_, (a, b, twin, late)):
+            code = await room_of([a, b])
+            twin.token = (
+                await twin.ask({"op": "signin", "name": "player1", "password": PASSWORD})
+            )["token"]
+            assert (await twin.join(code))["code"] == "duplicate_account"
+            twin.token = "forged"
+            assert (await twin.join(code))["code"] == "bad_token"
+            assert (await late.signup("latecomer"))["op"] == "signed_in"
+            assert (await late.join("ZZZZZZ"))["code"] == "no_room"
+            await a.send({"op": "start", "token": a.token})
+            await drain(a, "started")
+            assert (await late.join(code))["code"] == "room_started"
+            again = await a.create()
+            assert again["code"] == "in_room"
+
+    run(scenario())
+
+
+def test_payloads_reach_every_other_member_unchanged(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3) as (_, clients):
+            a, b, c = clients
+            code = await room_of(clients)
+            await b.send({"op": "send", "payload": {"k": 1}})
+            assert (await drain(b, "error"))["code"] == "not_started"
+            await a.send({"op": "start", "token": a.token})
+            for x in clients:
+                await drain(x, "started")
+            payload = {"z": [1, "two", None, True], "a": {"nested": "ü"}, "n": -3}
+            await b.send({"op": "send", "payload": payload})
+            for x in (a, c):
+                got = await x.recv()
+                assert got == {"op": "deliver", "from_seat": 1, "payload": payload}
+                assert list(got["payload"]) == ["z", "a", "n"]
+            assert await b.silent()  # never echoed
+            assert code
+
+    run(scenario())
+
+
+def test_departures_are_announced_after_the_start(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3) as (_, clients):
+            a, b, c = clients
+            await room_of(clients)
+            await a.send({"op": "start", "token": a.token})
+            for x in clients:
+                await drain(x, "started")
+            await b.send({"op": "leave"})
+            for x in (a, c):
+                assert await x.recv() == {"op": "departed", "seat": 1, "name": "player1"}
+            await c.ws.close()
+            assert await a.recv() == {"op": "departed", "seat": 2, "name": "player2"}
+            await a.send({"op": "send", "payload": {"still": "here"}})
+            assert await b.silent()  # b left: nothing is delivered to it
+
+    run(scenario())
+
+
+def test_before_the_start_seats_close_up_and_the_creator_leaving_closes_the_room(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3) as (_, clients):
+            a, b, c = clients
+            code = await room_of(clients)
+            await drain(a, "roster")
+            await drain(a, "roster")
+            await b.ws.close()
+            roster = await drain(a, "roster")
+            assert [m["name"] for m in roster["roster"]] == ["player0", "player2"]
+            assert [m["seat"] for m in roster["roster"]] == [0, 1]
+            await a.send({"op": "leave"})
+            closed = await drain(c, "error")
+            assert closed["code"] == "room_closed"
+            assert (await c.join(code))["code"] == "no_room"
+
+    run(scenario())
+
+
+def test_the_relay_command_line_serves_on_loopback(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        proc = await asyncio.create_subprocess_exec(
+            "python3",
+            "-c",
+            "import sys; from net.relay import main; sys.exit(main(sys.argv[1:]))",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "cli.sqlite3"),
+            stdout=asyncio.subprocess.PIPE,
+        )
+        try:
+            assert proc.stdout is not None
+            line = (await asyncio.wait_for(proc.stdout.readline(), 15)).decode()
+            assert "ws://127.0.0.1:" in line
+            url = line.split()[3]
+            async with connect(url) as ws:
+                await ws.send(json.dumps({"op": "signup", "name": "cli_user", "password": "x" * 8}))
+                reply = json.loads(await asyncio.wait_for(ws.recv(), 15))
+                assert reply["op"] == "signed_in"
+        finally:
+            proc.terminate()
+            await asyncio.wait_for(proc.wait(), 10)
+        assert (tmp_path / "cli.sqlite3").exists()
+
+    run(scenario(), timeout=40)
