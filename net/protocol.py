@@ -616,8 +616,8 @@ class Peer:
                 inbox.popleft()
                 self._check_reveal(head)
                 return True
-            if isinstance(head, Receipt):
-                raise _Fault(EndReason.REPLAY, s)
+            # a Receipt waits: this throw may complete the session (the sender saw every
+            # reveal first); if it does not, the commit step refuses it
             return False
         if self._step is Step.RECEIPTS:
             if isinstance(head, Receipt):

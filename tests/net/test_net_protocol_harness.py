@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +64,7 @@ class Net:
     seed: int = 0
     choose: Callable[[Table, int, random.Random], Choice] = steady_choice
     nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
+    chaos: bool = False
 
     def __post_init__(self) -> None:
         self.now = 1000.0
@@ -88,6 +90,7 @@ class Net:
         self.silent: set[int] = set()  # seats that neither commit nor send anything
         self.log: dict[int, list[Event]] = {i: [] for i in range(self.n)}
         self.sent: dict[int, list[Frame]] = {i: [] for i in range(self.n)}
+        self.queues: dict[tuple[int, int], deque[Any]] = {}
 
     # ------------------------------------------------------------------ helpers
     def honest(self, exclude: int | None = None) -> list[Peer]:
@@ -108,26 +111,36 @@ class Net:
         for p in self.peers:
             self.log[p.seat].extend(p.events())
 
+    def _gather(self) -> None:
+        for p in self.peers:
+            for frame in p.outgoing():
+                if p.seat in self.silent:
+                    continue
+                self.sent[p.seat].append(frame)
+                rewrite = self.filters.get(p.seat)
+                for out in rewrite(frame) if rewrite else [frame]:
+                    for q in self.peers:
+                        if q.seat != p.seat:
+                            self.queues.setdefault((q.seat, p.seat), deque()).append(out)
+
     def deliver(self) -> bool:
-        """Route every pending frame until quiet; whether anything moved."""
+        """Route every pending frame until quiet; whether anything moved.
+
+        Each (recipient, sender) pair is a FIFO queue, as over one relay connection; with
+        ``chaos`` the next frame comes from a random pair, so frames from different senders
+        arrive in any interleaving.
+        """
         moved = False
+        self._gather()
         while True:
-            batch: list[tuple[int, Any]] = []
-            for p in self.peers:
-                for frame in p.outgoing():
-                    if p.seat in self.silent:
-                        continue
-                    self.sent[p.seat].append(frame)
-                    rewrite = self.filters.get(p.seat)
-                    for out in rewrite(frame) if rewrite else [frame]:
-                        batch.append((p.seat, out))
-            if not batch:
+            ready = [pair for pair, queue in self.queues.items() if queue]
+            if not ready:
                 break
+            pair = self.rng.choice(ready) if self.chaos else min(ready, key=lambda k: (k[1], k[0]))
+            to, sender = pair
+            self.peers[to].receive(self.queues[pair].popleft(), sender, self.now)
             moved = True
-            for seat, frame in batch:
-                for q in self.peers:
-                    if q.seat != seat:
-                        q.receive(frame, seat, self.now)
+            self._gather()
         self.collect()
         return moved
 

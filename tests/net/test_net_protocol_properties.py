@@ -15,9 +15,14 @@ from net.verify import verify_transcript
 
 
 @settings(max_examples=15)
-@given(seats=st.integers(min_value=2, max_value=4), seed=st.integers(0, 2**32 - 1))
-def test_random_honest_sessions_agree(seats: int, seed: int) -> None:
-    net = Net(seats, seed=seed, choose=random_choice)
+@given(
+    seats=st.integers(min_value=2, max_value=4),
+    seed=st.integers(0, 2**32 - 1),
+    chaos=st.booleans(),
+)
+def test_random_honest_sessions_agree(seats: int, seed: int, chaos: bool) -> None:
+    """Random choices, and with ``chaos`` frames of different senders in any interleaving."""
+    net = Net(seats, seed=seed, choose=random_choice, chaos=chaos)
     net.run()
     peers = net.peers
     assert {p.state for p in peers} <= {Step.COMPLETE, Step.ENDED}
