@@ -302,6 +302,9 @@ class Peer:
         self.roster: Roster = roster
         self.seat = seat
         self.timeouts = timeouts or Timeouts()
+        for name, value in self.timeouts.to_document().items():
+            if not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise RosterError(f"the {name} timeout must be a positive number of seconds")
         self._key = signing_key
         self._nonce_source = nonce_source
         self._keys: Mapping[int, bytes] = {m.seat: m.public_key for m in roster}

@@ -445,3 +445,80 @@ def test_frames_are_canonical_json_objects() -> None:
     assert (
         to_frame(parse(net.sent[0][0], net.table_id, {0: net.keys[0].public_key})) == net.sent[0][0]
     )
+
+
+# ---------------------------------------------------------------------------- edges
+
+
+def test_an_eight_seat_session_with_any_interleaving_agrees() -> None:
+    net = Net(8, seed=21, choose=random_choice, chaos=True)
+    net.run()
+    assert len({p.result for p in net.peers}) == 1 and net.peers[0].result is not None
+    assert all(p.receipt_status is ReceiptStatus.MATCHED for p in net.peers)
+
+
+def test_deadline_kinds_follow_the_round() -> None:
+    net = Net(2)
+    a, b = net.peers
+    assert a.deadline_kind is DeadlineKind.CONFIRM
+    assert a.next_deadline() == net.now + net.timeouts.confirm
+    a.tick(net.now + net.timeouts.confirm - 0.001)
+    assert a.state is Step.COMMIT  # not yet
+    a.commit(Choice(10, 0), net.now)
+    b.commit(Choice(10, 0), net.now)
+    net.filters[1] = lambda f: [] if f["kind"] == "reveal" else [f]  # b's reveal never leaves
+    net.deliver()
+    assert a.state is Step.REVEAL and a.deadline_kind is DeadlineKind.RESPONSE
+    assert a.awaiting == (1,)
+    a.tick(net.now + net.timeouts.response)
+    assert a.ending == SessionEnded(EndReason.DEADLINE, 1)
+    assert a.deadline_kind is None and a.next_deadline() is None
+
+
+def test_timeouts_must_be_positive() -> None:
+    net = Net(2)
+    with pytest.raises(Exception, match="timeout"):
+        Peer(net.table_id, net.roster, 0, net.keys[0], Timeouts(confirm=0.0))
+
+
+def test_a_receipt_before_the_session_completes_is_out_of_order() -> None:
+    net, _ = point_phase_net()
+    peer = net.peers[2]
+    fake = Receipt(net.table_id, 2, len(net.sent[2]), peer.table.throws, (1000,) * 3, b"\0" * 32)
+    net.inject(2, net.signed(2, fake))
+    assert_ended(net, EndReason.REPLAY, 2, exclude=2)
+
+
+def test_a_reveal_before_my_commit_is_out_of_order() -> None:
+    net = Net(3)
+    net.peers[2].commit(Choice(10, 0), net.now)
+    commit_frame = net.peers[2].outgoing()[0]
+    net.silent.add(2)
+    nonce = hashlib.sha256(b"early").digest()
+    early = Reveal(net.table_id, 2, 1, 1, nonce, Choice(10, 0).to_bytes())
+    net.inject(2, commit_frame)
+    net.inject(2, net.signed(2, early))
+    assert_ended(net, EndReason.REPLAY, 2, exclude=2)
+
+
+def test_nothing_is_taken_after_the_end() -> None:
+    net, _ = point_phase_net()
+    net.peers[1].background(net.now)
+    net.deliver()
+    before = len(net.peers[0].transcript)
+    net.inject(2, b"garbage")
+    net.peers[0].depart(2, net.now)
+    net.peers[0].tick(net.now + 10_000)
+    net.collect()
+    assert len(net.peers[0].transcript) == before
+    assert net.peers[0].ending == SessionEnded(EndReason.BACKGROUND, 1)
+    with pytest.raises(NotNow):
+        net.peers[0].commit(Choice(0, 0), net.now)
+
+
+@pytest.mark.parametrize("from_seat", [None, "1", -1, 3, True])
+def test_receive_never_raises_on_a_strange_sender(from_seat: Any) -> None:
+    net = Net(3)
+    net.peers[0].receive(net.sent[1][0] if net.sent[1] else {}, from_seat, net.now)
+    assert net.peers[0].ending is not None
+    assert net.peers[0].ending.reason is EndReason.NON_MEMBER
