@@ -486,13 +486,13 @@ class Peer:
         self._pump(now)
 
     def depart(self, seat: int, now: float) -> None:
-        """The relay announced that ``seat`` left the room."""
+        """``seat`` left the room: the relay announced it, or it is my own seat (I leave, or
+        my connection is lost). Either way the session ends with a departure naming that seat,
+        and a signed notice is queued in ``outgoing`` for whoever can still be reached."""
         self.tick(now)
         if self.is_finished or type(seat) is not int or not 0 <= seat < self._n:
             return
         if self._step is Step.RECEIPTS and seat in self._receipts:
-            return
-        if seat == self.seat:
             return
         self._fault(EndReason.DEPARTURE, seat, now)
 

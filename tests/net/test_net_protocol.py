@@ -522,3 +522,11 @@ def test_receive_never_raises_on_a_strange_sender(from_seat: Any) -> None:
     net.peers[0].receive(net.sent[1][0] if net.sent[1] else {}, from_seat, net.now)
     assert net.peers[0].ending is not None
     assert net.peers[0].ending.reason is EndReason.NON_MEMBER
+
+
+def test_my_own_departure_ends_the_session_and_tells_the_others() -> None:
+    net, restored = point_phase_net()
+    net.peers[0].depart(0, net.now)
+    net.deliver()
+    assert_ended(net, EndReason.DEPARTURE, 0, exclude=None)
+    assert_voided(net, restored, exclude=None)
