@@ -110,3 +110,51 @@ def test_code_text_class_and_stability(code: Code) -> None:
 
 def test_codes_are_unique() -> None:
     assert len({c.code for c in Code}) == len(Code)
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        (Abort([]), Code.BAD_REASON),  # type: ignore[arg-type]
+        (Abort({}), Code.BAD_REASON),  # type: ignore[arg-type]
+        (Abort(EndReason.DEADLINE, []), Code.BAD_SEAT),  # type: ignore[arg-type]
+        (Allocate([], Line.PASS), Code.BAD_SEAT),  # type: ignore[arg-type]
+        (Allocate(0, [], 10), Code.BAD_LINE),  # type: ignore[arg-type]
+        (Allocate(0, Line.PASS, []), Code.BAD_AMOUNT),  # type: ignore[arg-type]
+        (Throw([], 1), Code.BAD_DIE),  # type: ignore[arg-type]
+        (Reset(None), Code.BAD_SEAT),  # type: ignore[arg-type]
+    ],
+)
+def test_unhashable_or_odd_fields_are_malformed_not_crashes(action: Action, code: Code) -> None:
+    """Regression: ``Abort([])`` used to raise TypeError (an unhashable reason met a frozenset)."""
+    for table in (Table(2), _over()):
+        assert_rejected(table, action, code)
+
+
+def test_row_agrees_with_rejection() -> None:
+    """``row`` raises MalformedAction exactly when the rejection is malformed, else it names
+    a row of that phase and kind whose verdict matches."""
+    actions: list[object] = [
+        *[scenario()[1] for scenario in SCENARIOS.values()],
+        Abort([]),  # type: ignore[arg-type]
+        Abort(EndReason.DEADLINE),
+        Throw(3, 4),
+        Throw(2, 2),
+        Allocate(1, Line.DONT_PASS, 20),
+        ReduceDontPass(0),
+        Roll(1),
+    ]
+    for make in (_fresh, _on_point, _sealed, _full_draft, _poor, _over):
+        for action in actions:
+            table = make()
+            code = table.rejection(action)  # type: ignore[arg-type]
+            if code is not None and code.malformed:
+                with pytest.raises(MalformedAction):
+                    table.row(action)  # type: ignore[arg-type]
+                continue
+            row = table.row(action)  # type: ignore[arg-type]
+            assert row.phase is table.phase and row.kind is action.kind  # type: ignore[attr-defined]
+            if code is None:
+                assert row.accepts
+            else:
+                assert code is row.reject or code in {g.code for g in row.guards}
