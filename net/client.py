@@ -307,6 +307,18 @@ class RelayClient:
         self.closed.set()
         self._finish_transcript()
 
+    def outbound(self, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        """The payloads to send for one of the peer's frames: itself.
+
+        An override point (the fault tests replace it on an instance to make a misbehaving
+        client); the honest client never changes what its peer signed.
+        """
+        return [payload]
+
+    def send_text(self, text: str) -> None:
+        """Queue one raw text frame to the relay, in order with everything else."""
+        self._out.put_nowait(text)
+
     # ---- events -------------------------------------------------------------------------------
 
     async def next_event(self, timeout: float | None = None) -> ClientEvent:
@@ -436,7 +448,8 @@ class RelayClient:
         if peer is None:
             return
         for payload in peer.outgoing():
-            self._out.put_nowait(encode(Send(payload)))
+            for frame in self.outbound(payload):
+                self._out.put_nowait(encode(Send(frame)))
         for event in peer.events():
             self._queue.put_nowait(event)
         if self._timer is not None:

@@ -1,0 +1,150 @@
+"""Online harness: a real relay on loopback and real websocket ``RelayClient``s.
+
+Imported by the other ``test_net_online*`` files; the tests at the bottom check the harness.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from kernel import Choice, Phase, Table
+from kernel.values import HAND_LIMIT, UNIT
+from net.accounts import FAST_HASH
+from net.client import ClientEvent, RelayClient, SessionStarted, TranscriptSaved
+from net.messages import parse, sign, to_frame
+from net.protocol import Peer, RoundOpened, Timeouts
+from net.relay import RelayConfig, RunningRelay, running_relay
+from net.verify import verify_transcript
+from tests.net.conftest import run
+
+TIMEOUTS = Timeouts(confirm=1.0, response=0.5, session=60.0, receipts=1.0)
+PASSWORD = "password-123"
+Chooser = Callable[[Table, int], Choice]
+
+
+def random_chooser(seed: int) -> Chooser:
+    """A legal choice at random (seeded): any split at come-out, any reduction later."""
+    rng = random.Random(seed)
+
+    def choose(table: Table, seat: int) -> Choice:
+        if table.phase is Phase.COME_OUT:
+            budget = min(HAND_LIMIT, table.balance(seat)) // UNIT
+            p = rng.randint(0, budget)
+            return Choice(p * UNIT, rng.randint(0, budget - p) * UNIT)
+        c = table.contracts(seat)
+        return Choice(c.pass_amount, UNIT * rng.randint(0, c.dont_pass_amount // UNIT))
+
+    return choose
+
+
+@asynccontextmanager
+async def relay(tmp_path: Path, **config: Any) -> AsyncIterator[RunningRelay]:
+    cfg = RelayConfig(hash_params=FAST_HASH, **config)
+    async with running_relay(tmp_path / "relay.sqlite3", config=cfg) as running:
+        yield running
+
+
+_counter = [0]
+
+
+async def seated(url: str, seats: int, prefix: str = "p") -> list[RelayClient]:
+    """``seats`` signed-up clients in one started room (seat i = clients[i])."""
+    _counter[0] += 1
+    clients = [await RelayClient.connect(url, timeouts=TIMEOUTS) for _ in range(seats)]
+    for i, c in enumerate(clients):
+        await c.signup(f"{prefix}{_counter[0]}_{i}", PASSWORD)
+    room = await clients[0].create_room()
+    for c in clients[1:]:
+        await c.join_room(room.code)
+    await clients[0].start()
+    for c in clients[1:]:
+        await c.wait_started(10.0)
+    return clients
+
+
+async def play(
+    client: RelayClient,
+    choose: Chooser,
+    log: list[tuple[float, ClientEvent]] | None = None,
+    timeout: float = 30.0,
+) -> Peer:
+    """Commit ``choose``'s choice at every round; every event (with loop time) goes to ``log``."""
+    loop = asyncio.get_running_loop()
+    async with asyncio.timeout(timeout):
+        async for event in client.events():
+            if log is not None:
+                log.append((loop.time(), event))
+            peer = client.peer
+            if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+                client.commit(choose(peer.table, peer.seat))
+    assert client.peer is not None
+    return client.peer
+
+
+async def session(
+    url: str, seats: int, seed: int = 1, prefix: str = "p"
+) -> tuple[list[RelayClient], list[Peer]]:
+    """A whole honest session; every client closed afterwards."""
+    clients = await seated(url, seats, prefix)
+    try:
+        peers = await asyncio.gather(
+            *(play(c, random_chooser(seed * 100 + i)) for i, c in enumerate(clients))
+        )
+    finally:
+        for c in clients:
+            await c.close()
+    return clients, list(peers)
+
+
+def assert_complete(clients: list[RelayClient], peers: list[Peer]) -> None:
+    """Every client has the same result, matched receipts, and a transcript that verifies."""
+    results = {p.result for p in peers}
+    assert len(results) == 1 and None not in results
+    assert len({p.table.hands_resolved for p in peers}) == 1
+    assert all(p.receipt_status is not None and p.receipt_status.value == "matched" for p in peers)
+    assert_transcripts(clients)
+
+
+def assert_transcripts(clients: list[RelayClient]) -> None:
+    for c in clients:
+        assert c.transcript_path is not None and c.transcript_path.exists()
+        report = verify_transcript(c.transcript_path)
+        assert report.ok, (c.transcript_path, report.problem)
+
+
+def resign(client: RelayClient, payload: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """``payload`` changed and signed again with the client's own session key."""
+    peer, key = client.peer, client.signing_key
+    assert peer is not None and key is not None
+    message = parse(payload, peer.table_id, {m.seat: m.public_key for m in peer.roster})
+    return to_frame(sign(replace(message, **changes), key))  # type: ignore[type-var]
+
+
+# ---- the harness itself ---------------------------------------------------------------------
+
+
+def test_harness_seats_everyone_with_transcripts_in_the_data_folder(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            clients = await seated(running.url, 3)
+            started = [c.started for c in clients]
+            assert all(isinstance(s, SessionStarted) for s in started)
+            assert [s.seat for s in started if s] == [0, 1, 2]
+            for c in clients:
+                assert c.transcript_path is not None
+                assert c.transcript_path.parent == data_dir / "transcripts"
+            saved = []
+            for c in clients:
+                await c.close()
+                saved += [e for e in c.pending_events() if isinstance(e, TranscriptSaved)]
+            assert len(saved) == 3 and all(e.path.exists() for e in saved)
+
+    run(scenario())
