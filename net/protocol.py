@@ -324,6 +324,8 @@ class Peer:
         self._queued_reveals = dict.fromkeys(range(self._n), 0)
         self._queued_receipt = dict.fromkeys(range(self._n), False)
         self._my_commits = 0
+        self._last_commit: dict[int, Commit | None] = dict.fromkeys(range(self._n))
+        self._screened: dict[int, Choice] = {}
         self._commits: dict[int, Commit] = {}
         self._reveals: dict[int, Reveal] = {}
         self._choices: dict[int, Choice] = {}
@@ -482,6 +484,12 @@ class Peer:
         if isinstance(message, AbortNotice):
             self._fault(message.reason, message.blame, now, notify=False)
             return
+        if isinstance(message, Reveal):
+            try:
+                self._screen_reveal(message)
+            except _Fault as fault:
+                self._fault(fault.reason, fault.seat, now)
+                return
         self._inbox[from_seat].append(message)
         self._pump(now)
 
@@ -560,6 +568,7 @@ class Peer:
                     f"seat {s} committed for throw {message.throw}, expected {reveals + 1}"
                 )
             self._queued_commits[s] += 1
+            self._last_commit[s] = message
         elif isinstance(message, Reveal):
             if commits != reveals + 1 or message.throw != commits:
                 raise WrongThrow(f"seat {s} revealed throw {message.throw} out of turn")
@@ -617,7 +626,7 @@ class Peer:
         if self._step is Step.REVEAL:
             if isinstance(head, Reveal) and head.throw == throw and s not in self._reveals:
                 inbox.popleft()
-                self._check_reveal(head)
+                self._accept_reveal(head)
                 return True
             # a Receipt waits: this throw may complete the session (the sender saw every
             # reveal first); if it does not, the commit step refuses it
@@ -630,10 +639,12 @@ class Peer:
             raise _Fault(EndReason.REPLAY, s)
         return False
 
-    def _check_reveal(self, reveal: Reveal) -> None:
+    def _screen_reveal(self, reveal: Reveal) -> None:
+        """Check a reveal as it arrives: against the sender's commit, and its choice against
+        the table (which is at that throw's state: no reveal comes before my own commit)."""
         s = reveal.seat
-        committed = self._commits[s]
-        if not verify_commitment(
+        committed = self._last_commit[s]
+        if committed is None or not verify_commitment(
             committed.commitment, self.table_id, reveal.throw, s, reveal.nonce, reveal.choice
         ):
             raise _Fault(EndReason.BAD_REVEAL, s)
@@ -642,6 +653,11 @@ class Peer:
             plan(self._table, s, choice)
         except PointlineError:
             raise _Fault(EndReason.BAD_REVEAL, s) from None
+        self._screened[s] = choice
+
+    def _accept_reveal(self, reveal: Reveal) -> None:
+        s = reveal.seat
+        choice = self._screened.pop(s)
         self._reveals[s] = reveal
         self._choices[s] = choice
         self._history.append(reveal)

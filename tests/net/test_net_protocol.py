@@ -530,3 +530,22 @@ def test_my_own_departure_ends_the_session_and_tells_the_others() -> None:
     net.deliver()
     assert_ended(net, EndReason.DEPARTURE, 0, exclude=None)
     assert_voided(net, restored, exclude=None)
+
+
+def test_a_bad_reveal_is_caught_on_arrival_even_while_a_commit_is_missing() -> None:
+    net = Net(3)
+    a, _, c = net.peers
+    a.commit(Choice(10, 0), net.now)
+    c.commit(Choice(10, 0), net.now)
+    a_commit, c_commit = a.outgoing()[0], c.outgoing()[0]
+    c.receive(a_commit, 0, net.now)
+    net.inject(2, c_commit, to=[0])
+    assert a.state is Step.COMMIT and a.awaiting == (1,)
+    bad = Reveal(
+        net.table_id, 2, 1, 1, hashlib.sha256(b"not it").digest(), Choice(10, 0).to_bytes()
+    )
+    net.inject(2, net.signed(2, bad), to=[0])
+    assert a.ending == SessionEnded(EndReason.BAD_REVEAL, 2)
+    with tempfile.TemporaryDirectory() as folder:
+        report = verify_transcript(a.transcript.save(Path(folder) / "t.jsonl"))
+    assert report.ok and report.reason is EndReason.BAD_REVEAL, report.text()
