@@ -31,7 +31,7 @@ from kernel import (
     verify_commitment,
 )
 from net.errors import MessageError, NetError, RosterError
-from net.keys import public_key_from_hex
+from net.keys import public_key_from_hex, verification_words
 from net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
 from net.messages import session_digest as compute_digest
 from net.protocol import Member, Roster, check_roster
@@ -56,10 +56,16 @@ class Report:
     reason: EndReason | None = None
     seat: int | None = None
     receipts: str | None = None
+    roster: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
+    """Seat, name and verification words of each roster key, to compare with the players."""
 
     def text(self) -> str:
         if self.ok:
-            return f"OK: {self.summary}"
+            lines = [f"OK: {self.summary}"]
+            lines.extend(
+                f"  seat {seat} {name}: {' '.join(words)}" for seat, name, words in self.roster
+            )
+            return "\n".join(lines)
         where = f"record {self.record}: " if self.record is not None else ""
         return f"FAIL: {where}{self.problem}"
 
@@ -348,6 +354,7 @@ def verify_transcript(path: str | Path) -> Report:
         return Report(False, "", d.problem, d.record)
     table, outcome = state.table, state.outcome
     seats = len(state.roster)
+    roster = tuple((m.seat, m.name, verification_words(m.public_key)) for m in state.roster)
     base = (
         f"table {state.table_id}, {seats} seats (this is seat {state.me}), "
         f"{table.throws} throws, {state.messages} signed messages"
@@ -371,6 +378,7 @@ def verify_transcript(path: str | Path) -> Report:
             final=result.final,
             ranks=result.ranks,
             receipts=receipts,
+            roster=roster,
         )
     reason = EndReason(outcome["reason"])
     seat = outcome.get("seat")
@@ -385,6 +393,7 @@ def verify_transcript(path: str | Path) -> Report:
         status="ended",
         reason=reason,
         seat=seat,
+        roster=roster,
     )
 
 

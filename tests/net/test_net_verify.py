@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from test_net_protocol_harness import Net, in_point_phase_with_contracts, random
 
 from kernel import Choice, EndReason
 from net.errors import TranscriptError
+from net.keys import verification_words
 from net.messages import encode, parse, sign
 from net.transcript import Transcript, record_hash
 from net.verify import main, verify_transcript
@@ -228,3 +231,21 @@ def test_load_round_trips_and_refuses_a_broken_chain(tmp_path: Path) -> None:
     records[3]["body"]["at"] = 0.5
     with pytest.raises(TranscriptError):
         Transcript.load(write(paths[0], records, rechain=False))
+
+
+def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Path) -> None:
+    net, paths = honest(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "net.verify", str(paths[1])],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("OK: ")
+    for member in net.roster:
+        words = " ".join(verification_words(member.public_key))
+        assert f"  seat {member.seat} {member.name}: {words}" in lines
