@@ -78,11 +78,21 @@ class Adapter:
             raise ProtocolError("reply is hash, state or none")
         assert self.table is not None and self.hasher is not None
         if reply == "hash":
-            response["hash"] = self.hasher.state_hash()
+            response["hash"] = self.current_hash()
         elif reply == "state":
-            response["hash"] = self.hasher.state_hash()
-            response["state"] = to_document(self.table)
+            response["hash"] = self.current_hash()
+            response["state"] = self.current_state()
         return response
+
+    def current_hash(self) -> str:
+        """SHA-256 (hex) of the canonical bytes of the table's state."""
+        assert self.hasher is not None
+        return self.hasher.state_hash()
+
+    def current_state(self) -> dict[str, Any]:
+        """The table's canonical state document."""
+        assert self.table is not None
+        return to_document(self.table)
 
     def _table(self) -> Table:
         if self.table is None:
@@ -123,8 +133,11 @@ class Adapter:
             return self._reply(request, _error("bad_action", "malformed", str(error)))
         except PointlineError as error:
             cls = "malformed" if isinstance(error, MalformedAction) else "illegal"
-            return self._reply(request, _error(error.code, cls, error.message))
+            return self._reply(request, _error(error.code, self.error_class(error.code, cls), error.message))
         return self._reply(request, {"ok": True})
+
+    def error_class(self, code: str, cls: str) -> str:
+        return cls
 
     def push(self, table: Table, action: kernel.Action) -> None:
         table.push(action)

@@ -230,28 +230,35 @@ def canonical(doc: Any) -> bytes:
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def content_hash(topic: str, description: str, cases: list[dict[str, Any]]) -> str:
-    """SHA-256 of the canonical JSON of the file's topic, description and cases."""
-    body = {"format": FORMAT, "topic": topic, "description": description, "cases": cases}
-    return hashlib.sha256(canonical(body)).hexdigest()
+def content_hash(body: bytes) -> str:
+    """SHA-256 of a fixture file's bytes after its first (header) line: every case, as written."""
+    return hashlib.sha256(body).hexdigest()
+
+
+def split_file(data: bytes) -> tuple[bytes, bytes]:
+    """A fixture file's header line and the rest (the cases)."""
+    head, _, body = data.partition(b"\n")
+    return head, body
 
 
 def render_file(topic: str, description: str, cases: list[dict[str, Any]]) -> bytes:
-    """The fixture file: a header, then one case per line (compact, diff-friendly)."""
+    """The fixture file: a header line, then one case per line (compact, diff-friendly)."""
     ids = [c["id"] for c in cases]
     if len(set(ids)) != len(ids):
         raise AssertionError(f"duplicate case ids in {topic}: {sorted(i for i in set(ids) if ids.count(i) > 1)[:5]}")
+    lines = []
+    for i, case in enumerate(cases):
+        sep = "," if i < len(cases) - 1 else ""
+        lines.append(json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + sep)
+    body = ("\n".join(lines) + "\n]}\n").encode("utf-8")
     header = {
         "format": FORMAT,
         "topic": topic,
         "description": description,
-        "content_hash": content_hash(topic, description, cases),
+        "content_hash": content_hash(body),
         "case_count": len(cases),
         "step_count": sum(len(c["steps"]) for c in cases),
+        "hash_digits": HASH_DIGITS,
     }
-    lines = [json.dumps(header, sort_keys=True, ensure_ascii=False)[:-1] + ', "cases": [']
-    for i, case in enumerate(cases):
-        sep = "," if i < len(cases) - 1 else ""
-        lines.append(json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + sep)
-    lines.append("]}")
-    return ("\n".join(lines) + "\n").encode("utf-8")
+    head = json.dumps(header, sort_keys=True, ensure_ascii=False)[:-1] + ', "cases": ['
+    return head.encode("utf-8") + b"\n" + body

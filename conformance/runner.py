@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from conformance.casebook import content_hash, summary
+from conformance.casebook import content_hash, split_file, summary
 from conformance.codec import PROTOCOL
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,10 +66,11 @@ def load_fixtures(directory: Path) -> list[Fixture]:
     """Every fixture file, its cases, and any content-hash mismatch found."""
     out = []
     for path in sorted(directory.glob("*.json")):
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+        doc = json.loads(data)
         fx = Fixture(path.name, doc.get("topic", path.stem), doc.get("cases", []))
         want = doc.get("content_hash")
-        got = content_hash(fx.topic, doc.get("description", ""), fx.cases)
+        got = content_hash(split_file(data)[1])
         if want != got:
             fx.problems.append(f"{path.name}: content hash {want} does not match its cases ({got})")
         out.append(fx)
