@@ -550,7 +550,9 @@ class Peer:
                 "at": now,
                 "error": error.code,
                 "detail": error.message,
-                "frame": (text or repr(type(frame)))[:4096],
+                "frame": (text or repr(type(frame)))[:4096]
+                .encode("utf-8", "backslashreplace")
+                .decode("utf-8"),
             },
         )
         reason = error.reason or EndReason.MALFORMED

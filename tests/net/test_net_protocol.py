@@ -305,6 +305,9 @@ def test_a_delivery_from_a_seat_the_relay_does_not_know_is_from_a_non_member() -
         b'{"kind":"commit","kind":"reveal"}',
         b"x" * 100_000,
         42,
+        "\ud800",
+        {"kind": "\udfff", "v": [{}]},
+        {"kind": "commit", 1: 2},
     ],
     ids=[
         "bad-json",
@@ -315,6 +318,9 @@ def test_a_delivery_from_a_seat_the_relay_does_not_know_is_from_a_non_member() -
         "duplicate",
         "huge",
         "int",
+        "lone-surrogate",
+        "surrogate-in-dict",
+        "int-key",
     ],
 )
 def test_garbage_is_malformed(garbage: Any) -> None:
