@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_net_protocol_harness import Net, random_choice
 
-from kernel import state_hash
+from kernel import Choice, EndReason, state_hash
 from net.protocol import ReceiptStatus, Step
 from net.verify import verify_transcript
 
@@ -33,3 +33,50 @@ def test_random_honest_sessions_agree(seats: int, seed: int, chaos: bool) -> Non
     with tempfile.TemporaryDirectory() as folder:
         report = verify_transcript(peers[seed % seats].transcript.save(Path(folder) / "t.jsonl"))
     assert report.ok, report.text()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=30)
+@given(
+    field=st.sampled_from(["v", "kind", "table", "seat", "seq", "throw", "commitment", "sig"]),
+    value=JSON,
+)
+def test_any_edited_field_ends_the_session_with_a_reason_and_never_raises(
+    field: str, value: object
+) -> None:
+    net = Net(2)
+    net.peers[1].commit(Choice(10, 0), net.now)
+    frame = dict(net.peers[1].outgoing()[0])
+    if frame.get(field) == value:
+        return
+    frame[field] = value
+    peer = net.peers[0]
+    peer.receive(frame, 1, net.now)
+    assert peer.ending is not None
+    assert peer.ending.seat == 1
+    assert peer.ending.reason in {
+        EndReason.MALFORMED,
+        EndReason.BAD_SIGNATURE,
+        EndReason.NON_MEMBER,
+        EndReason.REPLAY,
+    }
+    with tempfile.TemporaryDirectory() as folder:
+        report = verify_transcript(peer.transcript.save(Path(folder) / "t.jsonl"))
+    assert report.ok, report.text()
+
+
+@settings(max_examples=30)
+@given(frame=JSON | st.binary(max_size=64))
+def test_any_garbage_frame_is_refused_without_raising(frame: object) -> None:
+    net = Net(2)
+    peer = net.peers[0]
+    peer.receive(frame, 1, net.now)
+    assert peer.ending is not None and peer.ending.reason is EndReason.MALFORMED
