@@ -26,6 +26,7 @@ from kernel import (
     Roll,
     EndReason,
     Line,
+    Phase,
     PointlineError,
     Table,
     Throw,
@@ -163,8 +164,9 @@ class Case:
             self.seal(seat, p, d)
 
     def roll_all(self) -> None:
+        """Every awaiting seat seals what it has prepared (Roll; Confirm at the come-out)."""
         for seat in self.table.awaiting:
-            self.seal(seat, *self._keep(seat))
+            self.ok(Roll(seat) if self.table.phase is Phase.POINT else Confirm(seat))
 
     def _keep(self, seat: int) -> tuple[int, int]:
         c = self.table.contracts(seat)

@@ -43,7 +43,7 @@ def _point(c: Case, choices: list[tuple[int, int]] | None = None, point: int = 6
 def _complete(c: Case) -> None:
     # Seats 0 and 1 tie, the next rank skips (1, 1, 3).
     for _ in range(5):
-        c.seal_all([(10 * (1 + (i > 1)), 0) for i in range(c.table.seat_count)])
+        c.seal_all([(10 * (2 - (i > 1)), 0) for i in range(c.table.seat_count)])
         c.throw(7)
 
 
@@ -150,7 +150,13 @@ def malformed() -> list[Case]:
     for v in (5, None, ["t"]):
         c = Case(f"malformed.new_table.table_id_{v!r}", "the table id must be a string", ("R2", "R28"), table_id=v)
         cases.append(c)
-    for tid in ("", "tablé ü", 'q"uote\\back', "line\nbreak\ttab\x01ctl", "🎲 dice", "\u2028sep"):
+    return cases
+
+
+def canonical() -> list[Case]:
+    """Table ids keep every character in the canonical UTF-8 JSON (escapes as JSON requires)."""
+    cases = []
+    for tid in ("", "tablé ü", 'q"uote\\back', "line\nbreak\ttab\x01ctl", "🎲 dice", "\u2028sep", "\x7f\x1f"):
         c = Case(f"canonical.table_id_{tid.encode('unicode_escape').decode('ascii')}", "table ids keep their characters in canonical UTF-8 JSON", ("R28",), table_id=tid, full_start=True)
         c.seal(0, 10, 0)
         c.throw(4, full=True)
@@ -771,17 +777,18 @@ def _hypothesis() -> list[Case]:
 TOPICS: list[tuple[str, str, Callable[[], list[Any]]]] = [
     ("01_dice", "dice derivation vectors incl. rejection sampling", dice),
     ("02_commitment", "commitment vectors, good and tampered", commitments),
-    ("03_rows", "every action kind from every kind of state: each transition row and guard", rows),
-    ("04_throw_cap", "the 127th, 128th and 129th throw", throw_cap),
-    ("05_seats", "two to eight seats on shared dice", seats),
-    ("06_ranks", "competition ranks with ties", ranks),
-    ("07_malformed", "malformed actions and tables in every phase; canonical strings", malformed),
-    ("08_allocation", "allocation amounts, the hand limit, the balance guard, Pass after the point", allocation),
-    ("09_dont_pass", "Don't Pass reductions, removals, refunds and Reset", dont_pass),
-    ("10_totals", "every pair of dice at the come-out and for every point", totals),
-    ("11_session", "five resolved hands, sit-outs and the result", session),
-    ("12_abort", "every abort reason in every phase", aborts),
-    ("13_witnesses", "z3 witnesses at the invariants' edges", _sessions_witness),
+    ("03_canonical", "canonical UTF-8 JSON of table ids with escapes and non-ASCII", canonical),
+    ("04_rows", "every action kind from every kind of state: each transition row and guard", rows),
+    ("05_malformed", "malformed actions and tables in every phase", malformed),
+    ("06_throw_cap", "the 127th, 128th and 129th throw", throw_cap),
+    ("07_seats", "two to eight seats on shared dice", seats),
+    ("08_dont_pass", "Don't Pass reductions, removals, refunds and Reset", dont_pass),
+    ("09_allocation", "allocation amounts, the hand limit, the balance guard, Pass after the point", allocation),
+    ("10_ranks", "competition ranks with ties", ranks),
+    ("11_totals", "every pair of dice at the come-out and for every point", totals),
+    ("12_session", "five resolved hands, sit-outs and the result", session),
+    ("13_abort", "every abort reason in every phase", aborts),
+    ("14_witnesses", "z3 witnesses at the invariants' edges", _sessions_witness),
     ("20_random", "long random sessions from a seeded generator", _random),
     ("21_hypothesis", "random sessions drawn by hypothesis (derandomized)", _hypothesis),
 ]
