@@ -1,0 +1,131 @@
+"""Start the Qt app: the bridge, the QML module and the asyncio loop inside Qt (qasync)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+QML_DIR = Path(__file__).parent / "qml"
+
+
+def prepare_environment(offscreen: bool = False) -> None:
+    """Environment Qt reads at start-up; call before creating the application."""
+    os.environ.setdefault("QT_API", "pyside6")
+    os.environ.setdefault("QT_QUICK_CONTROLS_STYLE", "Basic")
+    rules = os.environ.get("QT_LOGGING_RULES", "")
+    if "qt.multimedia" not in rules:
+        extra = "qt.multimedia*=false;qt.qpa.*=false"
+        os.environ["QT_LOGGING_RULES"] = f"{rules};{extra}" if rules else extra
+    if offscreen:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+
+@dataclass
+class Loaded:
+    """The pieces of a running table: the engine, its window and the bridge."""
+
+    engine: Any
+    window: Any
+    bridge: Any
+
+
+def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
+    """Load the Pointline QML module for ``bridge``; a QGuiApplication must exist."""
+    import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
+    from PySide6.QtQml import QQmlApplicationEngine
+
+    engine = QQmlApplicationEngine()
+    engine.addImportPath(str(QML_DIR))
+    engine.rootContext().setContextProperty("bridge", bridge)
+    engine.loadFromModule("Pointline", "Main")
+    roots = engine.rootObjects()
+    if not roots:
+        raise RuntimeError("the QML module Pointline failed to load")
+    window = roots[0]
+    if size is not None:
+        window.resize(*size)
+    return Loaded(engine, window, bridge)
+
+
+def run(
+    nonce_source: Callable[[], bytes] | None = None,
+    exit_after_first_frame: bool = False,
+) -> int:
+    """Run the solo table until the window closes; returns the exit status."""
+    prepare_environment()
+    import qasync
+    from PySide6.QtGui import QGuiApplication
+
+    from gui.bridge import TableBridge
+    from gui.session import fresh_nonce
+
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    app.setOrganizationName("Pointline")
+    app.setApplicationName("Pointline Table")
+    bridge = TableBridge(nonce_source or fresh_nonce)
+    loaded = load(bridge)
+    app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
+    if exit_after_first_frame:
+        loaded.window.frameSwapped.connect(app.quit)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    closing = asyncio.Event()
+    tasks: list[asyncio.Task[Any]] = []
+
+    def stop() -> None:
+        for task in tasks:
+            task.cancel()
+        closing.set()
+
+    app.aboutToQuit.connect(stop)
+
+    async def main() -> None:
+        # The online layer (net/) plugs in here: its peer tasks run on this loop.
+        await closing.wait()
+
+    with loop:
+        tasks.append(loop.create_task(main()))
+        loop.run_until_complete(tasks[0])
+    del loaded
+    return 0
+
+
+def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
+    """Render a scene offscreen at ``size`` to a PNG file."""
+    prepare_environment(offscreen=True)
+    from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
+    from PySide6.QtGui import QGuiApplication
+
+    from gui.bridge import TableBridge
+    from gui.scenes import counter_nonces, prepare
+    from gui.sound import Sounds
+
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    import tempfile
+
+    shot_dir = tempfile.TemporaryDirectory(prefix="pointline-shot-")
+    settings = QSettings(str(Path(shot_dir.name) / "settings.ini"), QSettings.Format.IniFormat)
+    sounds = Sounds()
+    sounds.muted = True
+    bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
+    bridge.sounds.muted = True
+    prepare(bridge, scene)
+    loaded = load(bridge, size)
+    loaded.window.show()
+    wait = QEventLoop()
+    QTimer.singleShot(400, wait.quit)
+    wait.exec()
+    QCoreApplication.processEvents()
+    image = loaded.window.grabWindow()
+    ok = image.save(path)
+    del loaded
+    if not ok:
+        print(f"could not write {path}", file=sys.stderr)
+        return 1
+    print(f"wrote {path} ({size[0]}x{size[1]}, scene {scene})")
+    return 0

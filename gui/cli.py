@@ -1,0 +1,59 @@
+"""The `pointline` command: the solo table, `verify FILE`, or `--screenshot` of a scene."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size is WIDTHxHEIGHT, e.g. 1280x720, not {text!r}")
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise argparse.ArgumentTypeError("width and height are 200 to 8000 pixels")
+    return w, h
+
+
+def parser() -> argparse.ArgumentParser:
+    from gui.scenes import SCENES
+
+    p = argparse.ArgumentParser(
+        prog="pointline",
+        description="Pointline Table: a pass-line dice table with free fictional points "
+        "(no money, no prizes). With no arguments, opens the solo table.",
+        epilog="pointline verify FILE checks an online session transcript.",
+    )
+    p.add_argument("--screenshot", metavar="FILE", help="render a scene offscreen to a PNG")
+    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
+    p.add_argument("--scene", choices=SCENES, default="come-out-draft")
+    p.add_argument(
+        "--exit-after-first-frame", action="store_true", help="quit after the first frame"
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["verify"]:
+        try:
+            from net import verify
+        except ImportError as error:
+            print(f"pointline verify is not available: net.verify is missing ({error})",
+                  file=sys.stderr)
+            return 2
+        return int(verify.main(args_list[1:]) or 0)
+    args = parser().parse_args(args_list)
+    if args.screenshot:
+        from gui.app import screenshot
+
+        return screenshot(args.screenshot, args.size, args.scene)
+    from gui.app import run
+
+    return run(exit_after_first_frame=args.exit_after_first_frame)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""Words for the seat's ledger: the history panel's lines and the balance chart's samples."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kernel import STARTING_POINTS, EndReason, Line, Outcome, Phase
+from kernel.ledger import (
+    ContractChanged,
+    Contracted,
+    Entry,
+    Refunded,
+    Settled,
+    ThrowSeen,
+    Voided,
+)
+
+LINE_NAMES = {Line.PASS: "Pass", Line.DONT_PASS: "Don't Pass"}
+OUTCOME_WORDS = {Outcome.WIN: "wins", Outcome.LOSS: "loses", Outcome.PUSH: "pushes"}
+REASON_WORDS = {
+    EndReason.THROW_CAP: "128 throws reached before the fifth hand resolved",
+    EndReason.DEPARTURE: "a player left",
+    EndReason.BACKGROUND: "the app went to the background",
+    EndReason.BAD_REVEAL: "a reveal did not match its commitment",
+    EndReason.DEADLINE: "a deadline passed",
+    EndReason.BAD_SIGNATURE: "a message had a bad signature",
+    EndReason.REPLAY: "a message was replayed",
+    EndReason.NON_MEMBER: "a message came from outside the room",
+    EndReason.MALFORMED: "a message was malformed",
+}
+
+
+def entry_text(entry: Entry) -> tuple[str, str]:
+    """(kind, words) for one ledger entry."""
+    if isinstance(entry, Contracted):
+        if entry.pass_amount + entry.dont_pass_amount == 0:
+            return "contract", f"Hand {entry.hand}: sits out (empty confirm)"
+        return "contract", (
+            f"Hand {entry.hand} original: Pass {entry.pass_amount} · "
+            f"Don't Pass {entry.dont_pass_amount}"
+        )
+    if isinstance(entry, ContractChanged):
+        return "change", (
+            f"Before throw {entry.throw}: {LINE_NAMES[entry.line]} "
+            f"{entry.before} → {entry.after}"
+        )
+    if isinstance(entry, Refunded):
+        return "refund", f"Withdrawal refund {entry.amount} (no profit)"
+    if isinstance(entry, ThrowSeen):
+        where = "come-out" if entry.phase is Phase.COME_OUT else f"point {entry.point}"
+        return "throw", (
+            f"Throw {entry.throw}: {entry.die1} + {entry.die2} = {entry.total} ({where})"
+        )
+    if isinstance(entry, Settled):
+        sign = "+" if entry.net > 0 else ""
+        return entry.outcome.value, (
+            f"{LINE_NAMES[entry.line]} {entry.contract} {OUTCOME_WORDS[entry.outcome]}: "
+            f"{entry.returned} back ({sign}{entry.net})"
+        )
+    if isinstance(entry, Voided):
+        return "void", (
+            f"{LINE_NAMES[entry.line]} {entry.amount} void, returned: "
+            f"{REASON_WORDS[entry.reason]}"
+        )
+    raise TypeError(f"not a ledger entry: {entry!r}")
+
+
+def settlement_words(entry: Settled) -> str:
+    """A short announcement: "Pass wins 10", "Don't Pass pushes", "Pass loses 10"."""
+    name = LINE_NAMES[entry.line]
+    if entry.outcome is Outcome.PUSH:
+        return f"{name} pushes, {entry.returned} back"
+    return f"{name} {OUTCOME_WORDS[entry.outcome]} {abs(entry.net)}"
+
+
+def chart_samples(entries: Iterable[Entry]) -> list[int]:
+    """Points (balance plus contracts on the table) at the start and after every throw."""
+    points = STARTING_POINTS
+    samples = [points]
+    for entry in entries:
+        if isinstance(entry, Settled):
+            points += entry.net
+            samples[-1] = points
+        elif isinstance(entry, ThrowSeen):
+            samples.append(points)
+    return samples

@@ -1,0 +1,48 @@
+import QtQuick
+import QtQuick.Controls.Basic
+
+// A table button: legal now or disabled and out of the Tab chain, with the kernel's reason.
+Button {
+    id: control
+    property string reason: ""
+    property string hint: ""
+    property real fs: 13
+    property bool primary: false
+    signal activated()
+
+    focusPolicy: Qt.StrongFocus
+    activeFocusOnTab: enabled
+    implicitHeight: Math.max(44, fs * 2.9)
+    implicitWidth: 44
+    padding: 4
+    font.pixelSize: fs
+    font.bold: true
+    onClicked: control.activated()
+    Keys.onReturnPressed: if (enabled) control.activated()
+    Keys.onEnterPressed: if (enabled) control.activated()
+
+    Accessible.role: Accessible.Button
+    Accessible.name: text
+    Accessible.description: enabled ? hint : reason
+
+    contentItem: Text {
+        text: control.text
+        font: control.font
+        color: control.enabled ? (control.primary ? "#1b1300" : "#fdf6e3") : "#93a89c"
+        horizontalAlignment: Text.AlignHCenter
+        verticalAlignment: Text.AlignVCenter
+        wrapMode: Text.WordWrap
+        maximumLineCount: 2
+        elide: Text.ElideRight
+    }
+    background: Rectangle {
+        radius: 8
+        color: !control.enabled ? "#1d3a2c"
+             : control.primary ? (control.down ? "#c99a1e" : "#f2c14e")
+             : (control.down ? "#2f6b4c" : "#245c40")
+        border.width: control.activeFocus ? 3 : 1
+        border.color: control.activeFocus ? "#ffffff" : (control.enabled ? "#7fb89a" : "#35584a")
+    }
+    ToolTip.visible: hovered && !enabled && reason.length > 0
+    ToolTip.text: reason
+}

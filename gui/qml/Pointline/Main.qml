@@ -1,0 +1,591 @@
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls.Basic
+
+// The solo table: felt with the two lines, puck and dice; buttons; history; result view.
+ApplicationWindow {
+    id: root
+    width: 1280
+    height: 720
+    visible: true
+    title: "Pointline Table"
+    color: "#0b2e20"
+
+    readonly property bool portrait: height > width
+    readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
+    readonly property real gap: Math.max(6, fs * 0.5)
+    readonly property string freeText: "Free fictional points · no money, no prizes"
+    readonly property string hintText: "Arrows / Tab choose · Enter / Space act · Esc back. Landscape preferred; portrait supported. Separate Allocate/Confirm and continuing point rolls; Pass stays locked, Don’t Pass may decrease/withdraw before the next throw. Free fictional points/no prizes; exact online2–8, live Help. F1/M/Backspace/Delete; pointer/touch equivalent."
+    property Item lastFocus: null
+
+    // ------------------------------------------------------------ window modes and focus
+    readonly property string mode: bridge.windowMode
+    onModeChanged: {
+        var keep = root.activeFocusItem;
+        if (mode === "fullscreen") root.visibility = Window.FullScreen;
+        else if (mode === "theater") root.visibility = Window.Maximized;
+        else root.visibility = Window.Windowed;
+        Qt.callLater(function() { if (keep) keep.forceActiveFocus(); });
+    }
+    onActiveFocusItemChanged: {
+        if (activeFocusItem && activeFocusItem !== root.contentItem) {
+            if (activeFocusItem !== helpClose) root.lastFocus = activeFocusItem;
+        } else {
+            Qt.callLater(root.restoreFocus);
+        }
+    }
+    function restoreFocus() {
+        if (root.activeFocusItem && root.activeFocusItem !== root.contentItem) return;
+        if (bridge.helpOpen) helpClose.forceActiveFocus();
+        else tableArea.forceActiveFocus();
+    }
+    readonly property bool helpOpen: bridge.helpOpen
+    onHelpOpenChanged: {
+        if (helpOpen) helpClose.forceActiveFocus();
+        else if (lastFocus && lastFocus.visible && lastFocus.enabled) lastFocus.forceActiveFocus();
+        else tableArea.forceActiveFocus();
+    }
+    Component.onCompleted: tableArea.forceActiveFocus()
+
+    // ------------------------------------------------------------ announcements
+    readonly property string announcement: bridge.announcement
+    onAnnouncementChanged: {
+        try { liveText.Accessible.announce(announcement); } catch (e) { }
+    }
+
+    // ------------------------------------------------------------ shortcuts
+    Shortcut { sequence: "F1"; onActivated: bridge.openHelp() }
+    Shortcut { sequence: "Escape"; onActivated: bridge.escape() }
+    Shortcut { sequence: "M"; onActivated: bridge.toggleMute() }
+    Shortcut { sequences: ["Backspace", "Delete"]; enabled: !bridge.helpOpen; onActivated: bridge.reset() }
+    Shortcut {
+        sequences: ["Up", "Left"]; enabled: !bridge.helpOpen
+        onActivated: { bridge.selectLine("pass"); tableArea.forceActiveFocus(); }
+    }
+    Shortcut {
+        sequences: ["Down", "Right"]; enabled: !bridge.helpOpen
+        onActivated: { bridge.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
+    }
+
+    ColumnLayout {
+        id: page
+        anchors.fill: parent
+        anchors.margins: root.gap
+        spacing: root.gap
+        enabled: !bridge.helpOpen
+
+        // -------------------------------------------------------- header
+        GridLayout {
+            id: header
+            objectName: "header"
+            Layout.fillWidth: true
+            columns: root.portrait ? 1 : 2
+            rowSpacing: 2
+            Text {
+                text: "Pointline Table"
+                font.family: "DejaVu Serif"
+                font.pixelSize: root.fs * 1.35
+                font.bold: true
+                color: "#f2c14e"
+                Accessible.role: Accessible.Heading
+                Accessible.name: text
+            }
+            Text {
+                id: stats
+                objectName: "stats"
+                Layout.fillWidth: true
+                horizontalAlignment: root.portrait ? Text.AlignLeft : Text.AlignRight
+                text: "Balance <b>" + bridge.balance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b>   ·   Hand <b>" + bridge.hand + "/" + bridge.hands
+                      + "</b>   ·   Throw <b>" + bridge.throws + "/" + bridge.throwCap + "</b>"
+                textFormat: Text.StyledText
+                font.pixelSize: root.fs
+                color: "#fdf6e3"
+                elide: Text.ElideRight
+                Accessible.role: Accessible.StaticText
+                Accessible.name: "Balance " + bridge.balance + ", hand " + bridge.hand + " of " + bridge.hands + ", throw " + bridge.throws + " of " + bridge.throwCap
+            }
+        }
+
+        // -------------------------------------------------------- content
+        GridLayout {
+            id: content
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            columns: root.portrait ? 1 : 3
+            rowSpacing: root.gap
+            columnSpacing: root.gap
+
+            // ---------------- felt
+            Rectangle {
+                id: felt
+                objectName: "felt"
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: root.portrait ? Math.max(180, root.fs * 14) : 0
+                Layout.verticalStretchFactor: 3
+                Layout.horizontalStretchFactor: 3
+                radius: root.fs * 1.2
+                border.width: Math.max(5, root.fs * 0.5)
+                border.color: "#5a3a1e"
+                gradient: Gradient {
+                    GradientStop { position: 0.0; color: "#1c7a4d" }
+                    GradientStop { position: 1.0; color: "#0e5233" }
+                }
+
+                FocusScope {
+                    id: tableArea
+                    objectName: "tableArea"
+                    anchors.fill: parent
+                    anchors.margins: felt.border.width + root.gap * 0.6
+                    activeFocusOnTab: false
+                    Accessible.role: Accessible.Pane
+                    Accessible.name: "Table"
+                    Accessible.description: bridge.phase === "point"
+                        ? "Point is " + bridge.point + ". Enter or Space rolls."
+                        : "Come-out. Space allocates 10 to the selected line, Enter confirms."
+                    Keys.onPressed: function(event) {
+                        if (event.key === Qt.Key_Space) {
+                            bridge.tableKey("space"); event.accepted = true;
+                        } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
+                            bridge.tableKey("enter"); event.accepted = true;
+                        }
+                    }
+                    Rectangle {
+                        anchors.fill: parent
+                        anchors.margins: -root.gap * 0.4
+                        color: "transparent"
+                        radius: root.fs * 0.6
+                        border.width: tableArea.activeFocus ? 2 : 0
+                        border.color: "#ffffff"
+                        opacity: 0.6
+                    }
+
+                    ColumnLayout {
+                        anchors.fill: parent
+                        spacing: root.gap * 0.8
+
+                        RowLayout {
+                            id: topRow
+                            Layout.fillWidth: true
+                            spacing: root.gap
+                            Puck {
+                                id: puck
+                                objectName: "puck"
+                                size: Math.max(44, root.fs * 3.2)
+                                point: bridge.point
+                            }
+                            Text {
+                                Layout.fillWidth: true
+                                text: bridge.phase === "point" ? "Point " + bridge.point
+                                      : bridge.phase === "come_out" ? "Come-out"
+                                      : bridge.phase === "complete" ? "Session complete" : "Session ended"
+                                font.family: "DejaVu Serif"
+                                font.pixelSize: root.fs * 1.3
+                                font.bold: true
+                                color: "#fdf6e3"
+                                elide: Text.ElideRight
+                            }
+                            Row {
+                                id: diceRow
+                                objectName: "dice"
+                                spacing: root.gap
+                                property int serial: bridge.rollSerial
+                                property bool rolling: false
+                                property int f1: 1
+                                property int f2: 1
+                                onSerialChanged: if (serial > 0) { rolling = true; shake.restart(); }
+                                Timer {
+                                    interval: 55; repeat: true; running: diceRow.rolling
+                                    onTriggered: { diceRow.f1 = 1 + Math.floor(Math.random() * 6); diceRow.f2 = 1 + Math.floor(Math.random() * 6); }
+                                }
+                                SequentialAnimation {
+                                    id: shake
+                                    NumberAnimation { target: diceRow; property: "rotation"; from: -12; to: 12; duration: 90 }
+                                    NumberAnimation { target: diceRow; property: "rotation"; to: -8; duration: 90 }
+                                    NumberAnimation { target: diceRow; property: "rotation"; to: 0; duration: 120 }
+                                    ScriptAction { script: diceRow.rolling = false }
+                                }
+                                Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f1 : bridge.die1 }
+                                Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f2 : bridge.die2 }
+                            }
+                        }
+
+                        LineArea {
+                            id: passArea
+                            objectName: "linePass"
+                            visible: !bridge.isOver
+                            Layout.fillWidth: true
+                            Layout.fillHeight: true
+                            title: "PASS LINE"
+                            line: "pass"
+                            fs: root.fs
+                            tone: "#c0392b"
+                            selected: bridge.selectedLine === "pass"
+                            phase: bridge.phase
+                            draftAmount: bridge.draftPass
+                            contractAmount: bridge.contractPass
+                            reason: bridge.lineReasons["pass"] || ""
+                            onTapped: { bridge.selectLine("pass"); tableArea.forceActiveFocus(); }
+                        }
+                        LineArea {
+                            id: dpArea
+                            objectName: "lineDontPass"
+                            visible: !bridge.isOver
+                            Layout.fillWidth: true
+                            Layout.fillHeight: true
+                            title: "DON'T PASS BAR"
+                            line: "dont_pass"
+                            fs: root.fs
+                            tone: "#2c3e50"
+                            selected: bridge.selectedLine === "dont_pass"
+                            phase: bridge.phase
+                            draftAmount: bridge.draftDontPass
+                            contractAmount: bridge.contractDontPass
+                            reason: bridge.lineReasons["dont_pass"] || ""
+                            onTapped: { bridge.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
+                        }
+
+                        // ---------------- result view
+                        ColumnLayout {
+                            id: resultView
+                            objectName: "resultView"
+                            visible: bridge.isOver
+                            Layout.fillWidth: true
+                            Layout.fillHeight: true
+                            spacing: root.gap * 0.5
+                            Text {
+                                Layout.fillWidth: true
+                                text: bridge.phase === "complete" ? bridge.resultText : "No result: " + bridge.endReason
+                                font.pixelSize: root.fs * 1.3
+                                font.bold: true
+                                color: "#f2c14e"
+                                wrapMode: Text.WordWrap
+                                Accessible.role: Accessible.StaticText
+                                Accessible.name: text
+                            }
+                            Text {
+                                Layout.fillWidth: true
+                                text: bridge.phase === "complete"
+                                      ? "Five hands resolved. Points across the session's throws:"
+                                      : "The hand in flight was voided and returned with no profit. Points across the throws:"
+                                font.pixelSize: root.fs * 0.9
+                                color: "#fdf6e3"
+                                wrapMode: Text.WordWrap
+                            }
+                            BalanceChart {
+                                objectName: "chart"
+                                Layout.fillWidth: true
+                                Layout.fillHeight: true
+                                Layout.minimumHeight: 40
+                                samples: bridge.chart
+                            }
+                        }
+                    }
+
+                    // ---------------- pause banner
+                    Rectangle {
+                        id: pauseBanner
+                        objectName: "pauseBanner"
+                        visible: bridge.paused
+                        anchors.centerIn: parent
+                        width: Math.min(parent.width, root.fs * 22)
+                        height: pauseCol.implicitHeight + root.gap * 2
+                        radius: root.fs * 0.6
+                        color: "#e6101d16"
+                        border.color: "#f2c14e"
+                        border.width: 2
+                        ColumnLayout {
+                            id: pauseCol
+                            anchors.fill: parent
+                            anchors.margins: root.gap
+                            Text {
+                                Layout.fillWidth: true
+                                text: "Paused — nothing can be submitted. Press Escape or Resume."
+                                color: "#fdf6e3"
+                                font.pixelSize: root.fs
+                                wrapMode: Text.WordWrap
+                                horizontalAlignment: Text.AlignHCenter
+                            }
+                            GameButton {
+                                id: resumeButton
+                                objectName: "btnResume"
+                                Layout.alignment: Qt.AlignHCenter
+                                Layout.preferredWidth: root.fs * 9
+                                fs: root.fs
+                                primary: true
+                                text: "Resume"
+                                hint: "Resume the session"
+                                onActivated: bridge.resume()
+                            }
+                        }
+                    }
+                }
+            }
+
+            // ---------------- controls
+            ColumnLayout {
+                id: controls
+                Layout.fillWidth: root.portrait
+                Layout.preferredWidth: root.portrait ? -1 : Math.max(236, root.fs * 15)
+                Layout.fillHeight: !root.portrait
+                spacing: root.gap * 0.6
+
+                Text {
+                    id: liveText
+                    objectName: "liveText"
+                    Layout.fillWidth: true
+                    Layout.preferredHeight: root.fs * 2.6
+                    text: bridge.notice.length > 0 ? bridge.notice : bridge.announcement
+                    color: bridge.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
+                    font.pixelSize: root.fs * 0.95
+                    wrapMode: Text.WordWrap
+                    maximumLineCount: 2
+                    elide: Text.ElideRight
+                    verticalAlignment: Text.AlignVCenter
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: text
+                }
+
+                GridLayout {
+                    id: buttons
+                    objectName: "buttons"
+                    Layout.fillWidth: true
+                    columns: root.portrait ? 3 : 2
+                    rowSpacing: root.gap * 0.6
+                    columnSpacing: root.gap * 0.6
+
+                    GameButton {
+                        objectName: "btnAllocate"; Layout.fillWidth: true; fs: root.fs
+                        text: "Allocate 10"; primary: true
+                        hint: "Add 10 to the selected line (" + (bridge.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
+                        enabled: bridge.legal["allocate"] === true
+                        reason: bridge.reasons["allocate"] || ""
+                        onActivated: bridge.allocate()
+                    }
+                    GameButton {
+                        objectName: "btnConfirm"; Layout.fillWidth: true; fs: root.fs
+                        text: "Confirm"; primary: true
+                        hint: "Seal the draft as this hand's contracts and throw"
+                        enabled: bridge.legal["confirm"] === true
+                        reason: bridge.reasons["confirm"] || ""
+                        onActivated: bridge.confirm()
+                    }
+                    GameButton {
+                        objectName: "btnReset"; Layout.fillWidth: true; fs: root.fs
+                        text: "Reset"
+                        hint: "Restore the draft to what was last sealed"
+                        enabled: bridge.legal["reset"] === true
+                        reason: bridge.reasons["reset"] || ""
+                        onActivated: bridge.reset()
+                    }
+                    GameButton {
+                        objectName: "btnReduce"; Layout.fillWidth: true; fs: root.fs
+                        text: "Don't Pass −10"
+                        hint: "Prepare a Don't Pass reduction of 10, refunded when you roll"
+                        enabled: bridge.legal["reduce"] === true
+                        reason: bridge.reasons["reduce"] || ""
+                        onActivated: bridge.reduceDontPass()
+                    }
+                    GameButton {
+                        objectName: "btnRemove"; Layout.fillWidth: true; fs: root.fs
+                        text: "Remove Don't Pass"
+                        hint: "Prepare removing Don't Pass, refunded when you roll"
+                        enabled: bridge.legal["remove"] === true
+                        reason: bridge.reasons["remove"] || ""
+                        onActivated: bridge.removeDontPass()
+                    }
+                    GameButton {
+                        objectName: "btnRoll"; Layout.fillWidth: true; fs: root.fs
+                        text: "Roll"; primary: true
+                        hint: "Seal the remaining contracts and throw the dice"
+                        enabled: bridge.legal["roll"] === true
+                        reason: bridge.reasons["roll"] || ""
+                        onActivated: bridge.roll()
+                    }
+                    GameButton {
+                        objectName: "btnHelp"; Layout.fillWidth: true; fs: root.fs
+                        text: "Help (F1)"
+                        hint: "Open the rules; solo pauses while Help is open"
+                        onActivated: bridge.openHelp()
+                    }
+                    GameButton {
+                        objectName: "btnMute"; Layout.fillWidth: true; fs: root.fs
+                        text: bridge.muted ? "Sound off (M)" : "Sound on (M)"
+                        hint: bridge.muted ? "Turn sounds on" : "Mute sounds"
+                        onActivated: bridge.toggleMute()
+                    }
+                    GameButton {
+                        objectName: "btnWindow"; Layout.fillWidth: true; fs: root.fs
+                        text: bridge.windowMode === "standard" ? "Window: Standard"
+                              : bridge.windowMode === "theater" ? "Window: Theater" : "Window: Fullscreen"
+                        hint: "Switch Standard, Theater and Fullscreen; the session is kept"
+                        onActivated: bridge.cycleWindowMode()
+                    }
+                    GameButton {
+                        objectName: "btnNew"; Layout.fillWidth: true; fs: root.fs
+                        Layout.columnSpan: root.portrait ? 3 : 1
+                        text: "New session"
+                        hint: "Start again with 1,000 free fictional points"
+                        onActivated: bridge.newSession()
+                    }
+                }
+                Item { Layout.fillHeight: !root.portrait; Layout.preferredHeight: 0 }
+            }
+
+            // ---------------- history
+            Rectangle {
+                id: historyPanel
+                objectName: "history"
+                Layout.fillWidth: root.portrait
+                Layout.fillHeight: true
+                Layout.preferredWidth: root.portrait ? -1 : Math.max(190, root.fs * 15)
+                Layout.minimumHeight: root.portrait ? root.fs * 4 : 0
+                Layout.verticalStretchFactor: 2
+                radius: root.fs * 0.5
+                color: "#10251b"
+                border.color: "#2f5a45"
+                Accessible.role: Accessible.List
+                Accessible.name: "History"
+                ColumnLayout {
+                    anchors.fill: parent
+                    anchors.margins: root.gap * 0.7
+                    spacing: 2
+                    Text {
+                        Layout.fillWidth: true
+                        text: "History"
+                        font.pixelSize: root.fs * 0.95
+                        font.bold: true
+                        color: "#f2c14e"
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        text: "Current: Pass " + bridge.contractPass + " · Don't Pass " + bridge.contractDontPass
+                        font.pixelSize: root.fs * 0.8
+                        color: "#fdf6e3"
+                        elide: Text.ElideRight
+                    }
+                    ListView {
+                        id: historyList
+                        objectName: "historyList"
+                        Layout.fillWidth: true
+                        Layout.fillHeight: true
+                        clip: true
+                        model: bridge.history
+                        spacing: 1
+                        boundsBehavior: Flickable.StopAtBounds
+                        ScrollBar.vertical: ScrollBar { }
+                        onCountChanged: Qt.callLater(positionViewAtEnd)
+                        delegate: Text {
+                            required property var modelData
+                            width: historyList.width - 8
+                            text: modelData.text
+                            wrapMode: Text.WordWrap
+                            font.pixelSize: root.fs * 0.82
+                            font.bold: modelData.kind === "contract"
+                            color: modelData.kind === "win" ? "#8fe3a7"
+                                 : modelData.kind === "loss" ? "#ff9a8a"
+                                 : modelData.kind === "refund" || modelData.kind === "change" ? "#ffd98a"
+                                 : modelData.kind === "throw" ? "#cfe3d6" : "#fdf6e3"
+                            Accessible.role: Accessible.ListItem
+                            Accessible.name: text
+                        }
+                        Text {
+                            visible: historyList.count === 0
+                            width: historyList.width
+                            text: "Contracts, throws, settlements and refunds appear here."
+                            wrapMode: Text.WordWrap
+                            font.pixelSize: root.fs * 0.82
+                            color: "#9fb8aa"
+                        }
+                    }
+                }
+            }
+        }
+
+        // -------------------------------------------------------- footer
+        Text {
+            id: footer
+            objectName: "footer"
+            Layout.fillWidth: true
+            text: "<b><font color='#f2c14e'>" + root.freeText + "</font></b> — " + root.hintText
+            textFormat: Text.StyledText
+            wrapMode: Text.WordWrap
+            font.pixelSize: Math.max(10.5, root.fs * 0.72)
+            color: "#d5e6dc"
+            Accessible.role: Accessible.StaticText
+            Accessible.name: root.freeText + ". " + root.hintText
+        }
+    }
+
+    // ------------------------------------------------------------ help
+    Rectangle {
+        id: helpOverlay
+        objectName: "helpOverlay"
+        anchors.fill: parent
+        visible: bridge.helpOpen
+        color: "#d8061a10"
+        MouseArea { anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
+        Rectangle {
+            anchors.centerIn: parent
+            width: Math.min(parent.width - root.gap * 2, root.fs * 46)
+            height: parent.height - root.gap * 2
+            radius: root.fs * 0.6
+            color: "#123d2b"
+            border.color: "#f2c14e"
+            border.width: 2
+            ColumnLayout {
+                anchors.fill: parent
+                anchors.margins: root.gap
+                spacing: root.gap * 0.6
+                Text {
+                    Layout.fillWidth: true
+                    text: "Help — solo is paused"
+                    font.family: "DejaVu Serif"
+                    font.pixelSize: root.fs * 1.3
+                    font.bold: true
+                    color: "#f2c14e"
+                    Accessible.role: Accessible.Heading
+                    Accessible.name: text
+                }
+                Flickable {
+                    id: helpFlick
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    clip: true
+                    contentHeight: helpText.implicitHeight
+                    boundsBehavior: Flickable.StopAtBounds
+                    ScrollBar.vertical: ScrollBar { }
+                    Text {
+                        id: helpText
+                        width: helpFlick.width - 10
+                        wrapMode: Text.WordWrap
+                        textFormat: Text.StyledText
+                        color: "#fdf6e3"
+                        font.pixelSize: root.fs * 0.9
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: "Rules and keys"
+                        text: "<b>Allocate, then confirm and roll.</b> A point stays ON until that number or seven rolls. Pass locks; Don’t Pass may decrease before the next throw. Both pay 1:1 net.<br><br>"
+                            + "<b>Come-out:</b> Pass wins on 7 or 11 and loses on 2, 3 or 12. Don’t Pass wins on 2 or 3, loses on 7 or 11 and pushes on 12. A 4, 5, 6, 8, 9 or 10 sets the point.<br>"
+                            + "<b>Point:</b> the point before seven wins Pass; seven before the point wins Don’t Pass. Other totals change nothing.<br>"
+                            + "<b>Point phase:</b> Pass cannot change. Prepare a Don’t Pass reduction by 10 or remove it; Roll seals and the reduced part comes back as a withdrawal refund with no profit. Nothing increases after sealing.<br>"
+                            + "<b>Session:</b> five resolved hands (a sat-out hand counts), 1,000 free fictional points, at most 100 a hand in units of 10; an empty confirm sits out and still rolls. At most 128 throws, else no result.<br>"
+                            + "<b>Dice:</b> every throw commits a fresh 32-byte nonce with your choices before the reveal; the dice are derived from the revealed nonce (solo is shared-dice practice).<br><br>"
+                            + "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons · on the table Space allocates and Enter confirms at come-out, Enter or Space rolls at the point · a focused button takes Enter/Space · Backspace/Delete reset · Escape closes Help, else pauses/resumes · F1 Help · M mute.<br><br>"
+                            + "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
+                    }
+                }
+                GameButton {
+                    id: helpClose
+                    objectName: "btnHelpClose"
+                    Layout.alignment: Qt.AlignRight
+                    Layout.preferredWidth: root.fs * 10
+                    fs: root.fs
+                    primary: true
+                    text: "Close (Esc)"
+                    hint: "Close Help and return to the table"
+                    onActivated: bridge.closeHelp()
+                }
+            }
+        }
+    }
+}
