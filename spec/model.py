@@ -41,7 +41,8 @@ COME_OUT, POINT, COMPLETE, ENDED = 0, 1, 2, 3
 REASONS = tuple(EndReason)
 REASON_NUM = {r: i for i, r in enumerate(REASONS)}
 NO_REASON = -1
-NO_SEAT = -1
+NO_SEAT = -1_000_000
+"""An Abort that names no seat (kept apart from every integer a caller could give)."""
 LINE_PASS, LINE_DONT_PASS = 0, 1
 
 
