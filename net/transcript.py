@@ -175,11 +175,13 @@ class Transcript:
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The JSON objects of a transcript file, one per line; raises ``TranscriptError``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8", newline="") as source:  # lines end in "\n" only
+            text = source.read()
     except (OSError, UnicodeDecodeError) as error:
         raise TranscriptError(f"cannot read {path}: {error}") from None
     out: list[dict[str, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # split on "\n" only: JSON text may hold U+0085 or U+2028, which splitlines() breaks at
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:

@@ -125,6 +125,15 @@ def _header(doc: dict[str, Any]) -> _Replay:
         check_roster(roster)
     except (RosterError, TypeError, KeyError) as error:
         raise _Discrepancy(0, f"the header's roster is not valid: {error}") from None
+    timeouts = body["timeouts"]
+    if (
+        not isinstance(timeouts, dict)
+        or set(timeouts) != {"confirm", "response", "session", "receipts"}
+        or any(type(v) not in (int, float) or not v > 0 for v in timeouts.values())
+    ):
+        raise _Discrepancy(0, "the header's timeouts are not four positive numbers")
+    if type(body["started_at"]) not in (int, float):
+        raise _Discrepancy(0, "the header's start time is not a number")
     me = body["seat"]
     if type(me) is not int or not 0 <= me < len(roster):
         raise _Discrepancy(0, "the header's seat is not in the roster")
@@ -142,6 +151,8 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
     sender, text = body.get("from"), body.get("message")
     if not isinstance(text, str) or type(sender) is not int:
         raise _Discrepancy(index, "a message record needs from and message")
+    if type(body.get("at")) not in (int, float):
+        raise _Discrepancy(index, "a message record's time is not a number")
     if (kind == RecordKind.SENT.value) != (sender == state.me):
         raise _Discrepancy(index, f"a {kind} record names seat {sender}")
     try:
@@ -304,6 +315,8 @@ def _receipts(state: _Replay, index: int, body: dict[str, Any]) -> None:
         raise _Discrepancy(index, f"receipts recorded as {status!r}, the receipts show {expected}")
     if expected == "mismatch" and body.get("seats") != differ:
         raise _Discrepancy(index, f"receipts mismatch names {body.get('seats')!r}, not {differ}")
+    if expected == "matched" and body.get("count") != len(state.roster):
+        raise _Discrepancy(index, f"receipts matched count {body.get('count')!r} is not the seats")
     state.receipts_record = body
 
 

@@ -308,6 +308,7 @@ def test_a_delivery_from_a_seat_the_relay_does_not_know_is_from_a_non_member() -
         "\ud800",
         {"kind": "\udfff", "v": [{}]},
         {"kind": "commit", 1: 2},
+        '{"kind":"\u2028\u0085"}',
     ],
     ids=[
         "bad-json",
@@ -321,6 +322,7 @@ def test_a_delivery_from_a_seat_the_relay_does_not_know_is_from_a_non_member() -
         "lone-surrogate",
         "surrogate-in-dict",
         "int-key",
+        "line-separators",
     ],
 )
 def test_garbage_is_malformed(garbage: Any) -> None:

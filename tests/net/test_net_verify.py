@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_net_protocol_harness import Net, in_point_phase_with_contracts, random_choice
 
 from kernel import Choice, EndReason
@@ -28,7 +31,7 @@ def honest(tmp_path: Path, seats: int = 2, seed: int = 3) -> tuple[Net, list[Pat
 
 
 def load(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text().splitlines()]
+    return [json.loads(line) for line in path.read_text().split("\n") if line]
 
 
 def write(path: Path, records: list[dict[str, Any]], rechain: bool = True) -> Path:
@@ -249,3 +252,41 @@ def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Pat
     for member in net.roster:
         words = " ".join(verification_words(member.public_key))
         assert f"  seat {member.seat} {member.name}: {words}" in lines
+
+
+_HONEST: list[dict[str, Any]] = []
+
+
+def _honest_records() -> list[dict[str, Any]]:
+    if not _HONEST:
+        net = Net(2, seed=9, choose=random_choice)
+        net.run()
+        _HONEST.extend(json.loads(line) for line in net.peers[0].transcript.lines())
+    return json.loads(json.dumps(_HONEST))
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 2000) | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=40)
+@given(data=st.data(), value=JSON)
+def test_any_edited_record_is_rejected_and_verify_never_raises(data: Any, value: object) -> None:
+    records = _honest_records()
+    index = data.draw(st.integers(0, len(records) - 1))
+    body = records[index]["body"]
+    key = data.draw(st.sampled_from(sorted(body)))
+    if body[key] == value:
+        return
+    body[key] = value
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.jsonl"
+        report = verify_transcript(write(path, records))
+    # record times are informational: a number edited to another number changes nothing
+    informational = key in ("at", "started_at") and type(value) in (int, float)
+    assert report.ok == informational, report.text()
