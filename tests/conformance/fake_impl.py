@@ -1,0 +1,45 @@
+"""Broken implementations for the runner's own tests: ``python fake_impl.py MODE``.
+
+``crash`` exits on its fourth table action, ``garbage`` writes a non-JSON line for every
+throw, ``hang`` stops answering at the first throw, ``refuse`` refuses the handshake,
+``silent`` never answers anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from conformance.adapter import Adapter
+
+
+def main() -> None:
+    mode = sys.argv[1]
+    adapter = Adapter(name=f"fake-{mode}")
+    applied = 0
+    for line in sys.stdin:
+        request = json.loads(line)
+        if mode == "silent":
+            time.sleep(3600)
+        if mode == "refuse" and request.get("op") == "hello":
+            out = {"id": request["id"], "ok": False, "error": {"code": "bad_request", "class": "protocol"}}
+            print(json.dumps(out), flush=True)
+            continue
+        is_throw = request.get("op") == "apply" and (request.get("action") or {}).get("kind") == "throw"
+        if request.get("op") == "apply":
+            applied += 1
+        if mode == "crash" and applied == 4:
+            print("fake: crashing now", file=sys.stderr, flush=True)
+            os._exit(3)
+        if mode == "garbage" and is_throw:
+            print("this is not JSON", flush=True)
+            continue
+        if mode == "hang" and is_throw:
+            time.sleep(3600)
+        print(json.dumps(adapter.handle(request)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""The runner: passes on the reference, and turns crashes, garbage and hangs into failures."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE = Path(__file__).resolve().parent / "fake_impl.py"
+
+
+def run(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "conformance.runner", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def counts(proc: subprocess.CompletedProcess[str]) -> tuple[int, int]:
+    last = proc.stdout.strip().splitlines()[-1]
+    passed, failed = last.split(", ")
+    assert passed.endswith(" passed") and failed.endswith(" failed"), last
+    return int(passed.split()[0]), int(failed.split()[0])
+
+
+def fake(mode: str) -> str:
+    return f"{sys.executable} {FAKE} {mode}"
+
+
+def test_reference_passes_the_whole_suite_with_reports(tmp_path: Path) -> None:
+    junit, report = tmp_path / "r.xml", tmp_path / "r.json"
+    proc = run("--junit", str(junit), "--json", str(report))
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    passed, failed = counts(proc)
+    assert failed == 0 and passed >= 2000
+    doc = json.loads(report.read_text())
+    assert doc["passed"] == passed and doc["failed"] == 0
+    assert doc["implementation"]["implementation"] == "pointline-reference"
+    suites = ET.parse(junit).getroot()
+    assert sum(int(s.get("tests", "0")) for s in suites) == passed
+    assert all(s.get("failures") == "0" for s in suites)
+
+
+def test_filter_selects_cases() -> None:
+    proc = run("-k", "rows.1seat.fresh.")
+    assert proc.returncode == 0
+    passed, failed = counts(proc)
+    assert (passed, failed) == (21, 0)
+
+
+@pytest.mark.parametrize("mode", ["crash", "garbage", "hang"])
+def test_broken_implementation_is_reported_and_restarted(mode: str, tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    proc = run("--impl", fake(mode), "-k", "rows.1seat.point.", "--timeout", "1", "--json", str(report), timeout=120)
+    assert proc.returncode == 1
+    passed, failed = counts(proc)
+    assert failed > 0 and passed + failed == 21
+    doc = json.loads(report.read_text())
+    messages = [c["message"] for c in doc["cases"] if not c["passed"]]
+    word = {"crash": "exited", "garbage": "garbage", "hang": "hang"}[mode]
+    assert all(word in m for m in messages), messages[:3]
+    # Every failing case names the step it stopped at: the first throw or the fourth action.
+    assert all(c["step"] is not None for c in doc["cases"] if not c["passed"])
+    assert "FAIL " in proc.stdout and "first diverging step" in proc.stdout
+
+
+def test_refused_handshake_fails_everything_without_hanging() -> None:
+    proc = run("--impl", fake("refuse"), "-k", "rows.1seat.", timeout=60)
+    assert proc.returncode == 1
+    passed, failed = counts(proc)
+    assert passed == 0 and failed > 0
+    assert "handshake" in proc.stdout
+
+
+def test_silent_implementation_times_out() -> None:
+    proc = run("--impl", fake("silent"), "-k", "dice.faces.1", "--timeout", "0.5", timeout=60)
+    assert proc.returncode == 1
+    assert counts(proc) == (0, 6)
+
+
+def test_missing_command_is_a_failure_not_a_crash() -> None:
+    proc = run("--impl", "/nonexistent/impl --flag", "-k", "dice.faces.11")
+    assert proc.returncode == 1
+    assert counts(proc) == (0, 1)
+    assert "cannot start" in proc.stdout
+
+
+def test_max_failures_stops_early_and_counts_not_run() -> None:
+    impl = f"{sys.executable} -m conformance.mutants.adapter dice_modulo_bias"
+    proc = run("--impl", impl, "--max-failures", "1", "-k", "dice.")
+    assert proc.returncode == 1
+    passed, failed = counts(proc)
+    assert failed == 1
+    assert "not run" in proc.stdout
+
+
+def test_divergence_shows_expected_actual_and_a_diff() -> None:
+    impl = f"{sys.executable} -m conformance.mutants.adapter push_pays_as_win"
+    proc = run("--impl", impl, "-k", "rows.1seat.sealed.throw_12")
+    assert proc.returncode == 1
+    out = proc.stdout
+    assert "first diverging step" in out and "expected:" in out and "actual:" in out
+    assert "--- expected" in out and "+++ actual" in out and '"balance"' in out
