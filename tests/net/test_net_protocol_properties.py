@@ -14,7 +14,7 @@ from net.protocol import ReceiptStatus, Step
 from net.verify import verify_transcript
 
 
-@settings(max_examples=15)
+@settings(max_examples=15, deadline=None)
 @given(
     seats=st.integers(min_value=2, max_value=4),
     seed=st.integers(0, 2**32 - 1),
@@ -44,7 +44,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=30)
+@settings(max_examples=30, deadline=None)
 @given(
     field=st.sampled_from(["v", "kind", "table", "seat", "seq", "throw", "commitment", "sig"]),
     value=JSON,
@@ -73,7 +73,7 @@ def test_any_edited_field_ends_the_session_with_a_reason_and_never_raises(
     assert report.ok, report.text()
 
 
-@settings(max_examples=30)
+@settings(max_examples=30, deadline=None)
 @given(frame=JSON | st.binary(max_size=64))
 def test_any_garbage_frame_is_refused_without_raising(frame: object) -> None:
     net = Net(2)

@@ -274,7 +274,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=40)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data(), value=JSON)
 def test_any_edited_record_is_rejected_and_verify_never_raises(data: Any, value: object) -> None:
     records = _honest_records()
