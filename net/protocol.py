@@ -19,6 +19,24 @@ After the fifth hand every peer sends a ``Receipt`` (final points of all seats a
 own within ``Timeouts.receipts``. Any fault before completion ends the session without a
 result: the kernel gets ``Abort(reason, seat)`` (the hand in flight is voided), the peer sends
 a signed ``AbortNotice``, and a peer that receives a valid notice ends with its reason and seat.
+
+Faults, and the (reason, seat) they end with (``seat`` is the relay's ``from_seat`` for a frame):
+
+- a frame that is not a well-formed message of a known kind ...... MALFORMED, sender
+- a message for another table id ................................. NON_MEMBER, sender
+- a message claiming a seat outside the roster ................... NON_MEMBER, sender
+- a delivery from a seat number the roster does not have ......... NON_MEMBER, None
+- a signature that fails for the claimed seat's key .............. BAD_SIGNATURE, sender
+- another seat's message, a repeated or skipped sequence number, a commit or reveal for the
+  wrong throw, a reveal before my own commit, a receipt before the end ... REPLAY, sender
+- a reveal whose nonce/choice does not match its commit, or an illegal choice . BAD_REVEAL, sender
+- no commit within ``confirm`` / no reveal within ``response`` ... DEADLINE, lowest awaited seat
+- the whole session past ``session`` ............................. DEADLINE, None
+- ``depart(seat)`` (relay announcement, or my own seat leaving) .. DEPARTURE, that seat
+- ``background()`` ............................................... BACKGROUND, my seat
+- the 128th throw without completion (every peer sees it, no notice) ... THROW_CAP, None
+
+During the receipt exchange the result stands: a fault there gives ``ReceiptsIncomplete``.
 """
 
 from __future__ import annotations
