@@ -98,7 +98,7 @@ def run(
 def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
     """Render a scene offscreen at ``size`` to a PNG file."""
     prepare_environment(offscreen=True)
-    from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, QTimer
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtGui import QGuiApplication
 
     from gui.bridge import TableBridge
@@ -120,7 +120,7 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
     wait = QEventLoop()
     QTimer.singleShot(400, wait.quit)
     wait.exec()
-    QCoreApplication.processEvents()
+    app.processEvents()
     image = loaded.window.grabWindow()
     ok = image.save(path)
     del loaded

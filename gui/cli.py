@@ -11,7 +11,9 @@ def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"size is WIDTHxHEIGHT, e.g. 1280x720, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"size is WIDTHxHEIGHT, e.g. 1280x720, not {text!r}"
+        ) from None
     if not (200 <= w <= 8000 and 200 <= h <= 8000):
         raise argparse.ArgumentTypeError("width and height are 200 to 8000 pixels")
     return w, h
@@ -41,8 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             from net import verify
         except ImportError as error:
-            print(f"pointline verify is not available: net.verify is missing ({error})",
-                  file=sys.stderr)
+            print(
+                f"pointline verify is not available: net.verify is missing ({error})",
+                file=sys.stderr,
+            )
             return 2
         return int(verify.main(args_list[1:]) or 0)
     args = parser().parse_args(args_list)

@@ -41,8 +41,7 @@ def entry_text(entry: Entry) -> tuple[str, str]:
         )
     if isinstance(entry, ContractChanged):
         return "change", (
-            f"Before throw {entry.throw}: {LINE_NAMES[entry.line]} "
-            f"{entry.before} → {entry.after}"
+            f"Before throw {entry.throw}: {LINE_NAMES[entry.line]} {entry.before} → {entry.after}"
         )
     if isinstance(entry, Refunded):
         return "refund", f"Withdrawal refund {entry.amount} (no profit)"
@@ -59,8 +58,7 @@ def entry_text(entry: Entry) -> tuple[str, str]:
         )
     if isinstance(entry, Voided):
         return "void", (
-            f"{LINE_NAMES[entry.line]} {entry.amount} void, returned: "
-            f"{REASON_WORDS[entry.reason]}"
+            f"{LINE_NAMES[entry.line]} {entry.amount} void, returned: {REASON_WORDS[entry.reason]}"
         )
     raise TypeError(f"not a ledger entry: {entry!r}")
 

@@ -27,24 +27,25 @@ ApplicationWindow {
         else root.visibility = Window.Windowed;
         Qt.callLater(function() { if (keep) keep.forceActiveFocus(); });
     }
+    function isReal(it) {
+        return it !== null && it !== undefined && it.visible && it.enabled
+            && (it.objectName === "tableArea" || it.objectName.indexOf("btn") === 0);
+    }
     onActiveFocusItemChanged: {
-        if (activeFocusItem && activeFocusItem !== root.contentItem) {
+        if (isReal(activeFocusItem)) {
             if (activeFocusItem !== helpClose) root.lastFocus = activeFocusItem;
         } else {
             Qt.callLater(root.restoreFocus);
         }
     }
     function restoreFocus() {
-        if (root.activeFocusItem && root.activeFocusItem !== root.contentItem) return;
+        if (isReal(root.activeFocusItem) && (root.activeFocusItem === helpClose) === bridge.helpOpen) return;
         if (bridge.helpOpen) helpClose.forceActiveFocus();
+        else if (isReal(root.lastFocus)) root.lastFocus.forceActiveFocus();
         else tableArea.forceActiveFocus();
     }
     readonly property bool helpOpen: bridge.helpOpen
-    onHelpOpenChanged: {
-        if (helpOpen) helpClose.forceActiveFocus();
-        else if (lastFocus && lastFocus.visible && lastFocus.enabled) lastFocus.forceActiveFocus();
-        else tableArea.forceActiveFocus();
-    }
+    onHelpOpenChanged: Qt.callLater(root.restoreFocus)
     Component.onCompleted: tableArea.forceActiveFocus()
 
     // ------------------------------------------------------------ announcements
@@ -193,7 +194,9 @@ ApplicationWindow {
                                 property bool rolling: false
                                 property int f1: 1
                                 property int f2: 1
-                                onSerialChanged: if (serial > 0) { rolling = true; shake.restart(); }
+                                property bool live: false
+                                Component.onCompleted: live = true
+                                onSerialChanged: if (live && serial > 0) { rolling = true; shake.restart(); }
                                 Timer {
                                     interval: 55; repeat: true; running: diceRow.rolling
                                     onTriggered: { diceRow.f1 = 1 + Math.floor(Math.random() * 6); diceRow.f2 = 1 + Math.floor(Math.random() * 6); }

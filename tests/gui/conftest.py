@@ -1,0 +1,120 @@
+"""Fixtures for the real QML table, offscreen: an engine per test, key and mouse helpers."""
+
+from __future__ import annotations
+
+import os
+
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+os.environ.setdefault("QT_API", "pyside6")
+os.environ["QT_QUICK_CONTROLS_STYLE"] = "Basic"
+os.environ["QT_LOGGING_RULES"] = "qt.multimedia*=false;qt.qpa.*=false"
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QSettings, Qt
+from PySide6.QtQuick import QQuickItem
+from PySide6.QtTest import QTest
+
+from gui.app import load
+from gui.bridge import TableBridge
+from gui.scenes import counter_nonces, prepare
+
+WAIT_MS = 3000
+
+BUTTON_ORDER = (
+    "btnAllocate",
+    "btnConfirm",
+    "btnReset",
+    "btnReduce",
+    "btnRemove",
+    "btnRoll",
+    "btnHelp",
+    "btnMute",
+    "btnWindow",
+    "btnNew",
+)
+
+
+@dataclass
+class Ui:
+    """A loaded table: the bridge, the QQuickWindow and helpers to drive it like a person."""
+
+    bridge: TableBridge
+    window: Any
+    engine: Any
+    qtbot: Any
+
+    def item(self, name: str) -> QQuickItem:
+        found = self.window.findChild(QObject, name)
+        assert found is not None, f"no item named {name}"
+        return found
+
+    def focus_name(self) -> str:
+        item = self.window.activeFocusItem()
+        return "" if item is None else item.objectName()
+
+    def key(
+        self, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
+    ) -> None:
+        QTest.keyClick(self.window, key, modifier)
+        self.qtbot.wait(1)
+
+    def center(self, name: str) -> QPoint:
+        item = self.item(name)
+        p = item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
+        return QPoint(round(p.x()), round(p.y()))
+
+    def click(self, name: str) -> None:
+        item = self.item(name)
+        assert item.isVisible(), f"{name} is not visible"
+        QTest.mouseClick(
+            self.window,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+            self.center(name),
+        )
+        self.qtbot.wait(1)
+
+    def resize(self, w: int, h: int) -> None:
+        self.window.resize(w, h)
+        self.qtbot.waitUntil(
+            lambda: self.window.width() == w and self.window.height() == h, timeout=WAIT_MS
+        )
+        self.qtbot.wait(20)
+
+    def legal_buttons(self) -> list[str]:
+        return [n for n in BUTTON_ORDER if self.item(n).isEnabled() and self.item(n).isVisible()]
+
+
+@pytest.fixture
+def make_ui(qapp: Any, qtbot: Any, tmp_path: Any) -> Iterator[Any]:
+    made: list[Ui] = []
+
+    def make(
+        size: tuple[int, int] = (1280, 720), scene: str | None = None, label: bytes = b"test"
+    ) -> Ui:
+        settings = QSettings(str(tmp_path / f"settings{len(made)}.ini"), QSettings.Format.IniFormat)
+        bridge = TableBridge(counter_nonces(label), settings=settings)
+        if scene is not None:
+            prepare(bridge, scene)
+        loaded = load(bridge, size)
+        window = loaded.window
+        window.show()
+        window.requestActivate()
+        qtbot.waitUntil(lambda: window.isExposed() and window.isActive(), timeout=WAIT_MS)
+        ui = Ui(bridge, window, loaded.engine, qtbot)
+        qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=WAIT_MS)
+        made.append(ui)
+        return ui
+
+    yield make
+    for ui in made:
+        ui.window.close()
+        ui.engine.deleteLater()
+    # Delete the engines while their bridges are still alive, so no binding sees a null bridge.
+    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    qapp.processEvents()
+    made.clear()

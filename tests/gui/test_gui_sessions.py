@@ -1,0 +1,94 @@
+"""Full solo sessions through the real QML table: by keys only, then by mouse only."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from kernel import Phase, Refunded, Settled, derive_dice, replay_balance, verify_commitment
+from kernel.ledger import Contracted, ThrowSeen
+
+K = Qt.Key
+
+
+def _check_session(ui) -> None:
+    table = ui.bridge.table
+    assert table.phase is Phase.COMPLETE
+    ledger = table.seat(0).ledger
+    assert replay_balance(ledger) == table.balance(0) == table.result.final[0]
+    assert sum(isinstance(e, Contracted) for e in ledger) == 5
+    throws = [e for e in ledger if isinstance(e, ThrowSeen)]
+    assert len(throws) == table.throws == len(ui.bridge.session.reveals)
+    for reveal, seen in zip(ui.bridge.session.reveals, throws, strict=True):
+        assert verify_commitment(
+            reveal.digest, "solo", reveal.throw_index, 0, reveal.nonce, reveal.choices
+        )
+        assert derive_dice("solo", reveal.throw_index, [reveal.nonce]) == (seen.die1, seen.die2)
+    assert ui.item("resultView").isVisible()
+    assert ui.bridge.resultText.startswith("Final points")
+
+
+def test_full_session_by_keys_only(make_ui) -> None:
+    ui = make_ui(label=b"keys")
+    reduced = False
+    for _ in range(400):
+        if ui.bridge.isOver:
+            break
+        if ui.bridge.phase == "come_out":
+            ui.key(K.Key_Up)
+            ui.key(K.Key_Space)
+            ui.key(K.Key_Space)
+            ui.key(K.Key_Down)
+            ui.key(K.Key_Space)
+            assert (ui.bridge.draftPass, ui.bridge.draftDontPass) == (20, 10)
+            ui.key(K.Key_Enter if ui.bridge.hand % 2 else K.Key_Return)
+        else:
+            if not reduced and ui.bridge.contractDontPass:
+                # Tab to the Don't Pass −10 button and take it with Space.
+                for _ in range(10):
+                    ui.key(K.Key_Tab)
+                    if ui.focus_name() == "btnReduce":
+                        break
+                assert ui.focus_name() == "btnReduce"
+                ui.key(K.Key_Space)
+                assert ui.bridge.draftDontPass == ui.bridge.contractDontPass - 10
+                ui.key(K.Key_Up)  # back to the table
+                reduced = True
+            assert ui.focus_name() == "tableArea"
+            ui.key(K.Key_Space if ui.bridge.throws % 2 else K.Key_Return)
+    _check_session(ui)
+    assert reduced
+    assert any(isinstance(e, Refunded) for e in ui.bridge.table.seat(0).ledger)
+
+
+def test_full_session_by_mouse_only(make_ui) -> None:
+    ui = make_ui(label=b"mouse")
+    removed = False
+    for _ in range(400):
+        if ui.bridge.isOver:
+            break
+        if ui.bridge.phase == "come_out":
+            ui.click("linePass")
+            ui.click("btnAllocate")
+            ui.click("lineDontPass")
+            assert ui.bridge.selectedLine == "dont_pass"
+            ui.click("btnAllocate")
+            ui.click("btnAllocate")
+            ui.click("btnReset")
+            assert (ui.bridge.draftPass, ui.bridge.draftDontPass) == (0, 0)
+            ui.click("linePass")
+            ui.click("btnAllocate")
+            ui.click("lineDontPass")
+            ui.click("btnAllocate")
+            ui.click("btnConfirm")
+        else:
+            if not removed and ui.bridge.contractDontPass:
+                ui.click("btnRemove")
+                assert ui.bridge.draftDontPass == 0
+                removed = True
+            ui.click("btnRoll")
+    _check_session(ui)
+    ledger = ui.bridge.table.seat(0).ledger
+    assert removed and any(isinstance(e, Refunded) for e in ledger)
+    assert any(isinstance(e, Settled) for e in ledger)
+    ui.click("btnNew")
+    assert ui.bridge.balance == 1000 and ui.bridge.phase == "come_out"
