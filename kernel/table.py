@@ -158,6 +158,7 @@ def _candidates(seat: int) -> tuple[SeatAction, ...]:
 
 
 _CANDIDATES = tuple(_candidates(seat) for seat in range(MAX_SEATS))
+_ALL_THROWS = tuple(Throw(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
 """Actions are immutable values, so each seat's candidates are made once."""
 _POINTS: tuple[int | None, ...] = (None, 4, 5, 6, 8, 9, 10)
 _CLASS_OF_KIND: dict[ActionKind, type] = {
@@ -422,16 +423,15 @@ class Table:
     def legal_throws(self) -> Iterator[Throw]:
         """All 36 throws when the dice are due, else none."""
         if self.is_chance_turn:
-            for d1 in range(1, 7):
-                for d2 in range(1, 7):
-                    yield Throw(d1, d2)
+            yield from _ALL_THROWS
 
     # ----------------------------------------------------------------- stepping
     def push(self, action: Action) -> None:
         """Apply ``action``, or raise ``MalformedAction``/``IllegalAction`` and change nothing."""
-        entry = self._push.get(type(action))
-        if entry is None:
-            raise MalformedAction(Code.BAD_ACTION.code, f"not an action: {action!r}")
+        try:
+            entry = self._push[type(action)]
+        except KeyError:
+            raise MalformedAction(Code.BAD_ACTION.code, f"not an action: {action!r}") from None
         entry(self, action)
 
     def _enter(self, phase: Phase) -> None:
