@@ -1,0 +1,243 @@
+"""Online latency on loopback: throw rounds, and how many 8-seat tables one relay holds.
+
+(a) Throw-round latency with the real client and protocol (Ed25519-signed commit and reveal,
+    every peer checking every message), 2 and 8 seats: for each peer and throw, the time from
+    the round opening (the peer commits at once) to the throw applied at that peer. The relay
+    runs in its own process; all the peers share this one (so an 8-seat figure includes
+    eight peers' signature checks on one core).
+(b) Relay capacity: N concurrent 8-seat tables of light synthetic peers (commit- and
+    reveal-sized opaque payloads, no crypto, so the relay is what is measured), each table
+    playing one round per second (every seat sends, waits for the 7 others, twice). N steps
+    up until the round p99 exceeds 250 ms or the time budget ends.
+Goals: 8-seat p99 <= 30 ms; >= 100 tables at p99 <= 250 ms. Run: ``python -m bench net_latency``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+GOAL_P99_8 = 0.030
+GOAL_TABLES = 100
+CAPACITY_P99 = 0.250
+STEPS = (25, 50, 100, 150, 200, 300, 400)
+BUDGET = 120.0  # seconds for the capacity steps
+ROUNDS_PER_STEP = 5
+PACES = (1.0, 3.0)  # seconds between one table's rounds (people need seconds to choose)
+
+_RELAY = """
+import asyncio, sys
+from net.accounts import FAST_HASH
+from net.relay import RelayConfig, serve_forever
+config = RelayConfig(hash_params=FAST_HASH, message_rate=1000.0, message_burst=2000.0)
+asyncio.run(serve_forever(sys.argv[1], "127.0.0.1", 0, None, config))
+"""
+
+
+def start_relay(db: Path) -> tuple[subprocess.Popen[bytes], str]:
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _RELAY, str(db)], stdout=subprocess.PIPE, env=env
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline().decode()
+    return proc, line.split()[3]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` (Linux /proc; 0.0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# ---- (a) real protocol -------------------------------------------------------------------------
+
+
+async def _session_rounds(url: str, seats: int, tag: str) -> list[float]:
+    from net.client import RelayClient, steady_choice
+    from net.protocol import RoundOpened, Thrown
+
+    clients = [await RelayClient.connect(url) for _ in range(seats)]
+    for i, c in enumerate(clients):
+        await c.signup(f"{tag}_{i}", "bench-password")
+    room = await clients[0].create_room()
+    for c in clients[1:]:
+        await c.join_room(room.code)
+    await clients[0].start()
+    for c in clients[1:]:
+        await c.wait_started(10)
+    loop = asyncio.get_running_loop()
+    samples: list[float] = []
+
+    async def drive(c: RelayClient) -> None:
+        opened: dict[int, float] = {}
+        async for event in c.events():
+            peer = c.peer
+            if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+                opened[event.throw] = loop.time()
+                c.commit(steady_choice(peer.table, peer.seat))
+            elif isinstance(event, Thrown) and event.throw in opened:
+                samples.append(loop.time() - opened[event.throw])
+
+    await asyncio.wait_for(asyncio.gather(*(drive(c) for c in clients)), 120)
+    for c in clients:
+        await c.close()
+    return samples
+
+
+async def _rounds(url: str, seats: int, sessions: int) -> list[float]:
+    samples: list[float] = []
+    for n in range(sessions):
+        samples += await _session_rounds(url, seats, f"r{seats}_{n}_{secrets.token_hex(3)}")
+    return samples
+
+
+# ---- (b) capacity with light peers ---------------------------------------------------------------
+
+
+class Light:
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.token = ""
+
+    async def ask(self, doc: dict[str, Any]) -> dict[str, Any]:
+        await self.ws.send(json.dumps(doc))
+        while True:
+            reply = json.loads(await self.ws.recv())
+            if reply["op"] != "roster":
+                return dict(reply)
+
+
+COMMIT = {
+    "kind": "commit",
+    "table": "t" * 16,
+    "seat": 0,
+    "seq": 0,
+    "throw": 1,
+    "commitment": "ab" * 32,
+    "sig": "cd" * 64,
+}
+REVEAL = {**COMMIT, "kind": "reveal", "nonce": "ef" * 32, "choice": '{"dont_pass":10,"pass":10}'}
+
+
+async def _table(url: str, tag: str) -> list[Light]:
+    peers = [Light(await connect(url, compression=None)) for _ in range(8)]
+    for i, p in enumerate(peers):
+        p.token = (await p.ask({"op": "signup", "name": f"{tag}{i}", "password": "x" * 8}))["token"]
+    key = lambda: secrets.token_hex(32)  # noqa: E731
+    code = (
+        await peers[0].ask({"op": "create_room", "token": peers[0].token, "session_key": key()})
+    )["code"]
+    for p in peers[1:]:
+        await p.ask({"op": "join_room", "token": p.token, "code": code, "session_key": key()})
+    await peers[0].ws.send(json.dumps({"op": "start", "token": peers[0].token}))
+    for p in peers:
+        while json.loads(await p.ws.recv())["op"] != "started":
+            pass
+    return peers
+
+
+async def _play_table(peers: list[Light], rounds: int, pace: float, out: list[float]) -> None:
+    loop = asyncio.get_running_loop()
+    await asyncio.sleep(random.random() * pace)  # spread the tables over the period
+
+    async def seat(p: Light, n: int) -> float:
+        start = loop.time()
+        for payload in (COMMIT, REVEAL):
+            await p.ws.send(json.dumps({"op": "send", "payload": {**payload, "throw": n}}))
+            for _ in range(7):  # after the start only deliveries arrive
+                await p.ws.recv()
+        return loop.time() - start
+
+    for n in range(rounds):
+        began = loop.time()
+        out += await asyncio.gather(*(seat(p, n) for p in peers))
+        await asyncio.sleep(max(0.0, pace - (loop.time() - began)))
+
+
+async def _capacity(url: str, relay_pid: int, pace: float) -> list[tuple[int, float, float]]:
+    rows: list[tuple[int, float, float]] = []
+    tables: list[list[Light]] = []
+    deadline = time.monotonic() + BUDGET / len(PACES)
+    for step in STEPS:
+        if time.monotonic() > deadline:
+            break
+        while len(tables) < step:
+            tables.append(await _table(url, f"c{len(tables)}_{secrets.token_hex(2)}_"))
+        samples: list[float] = []
+        wall, relay_cpu, own_cpu = time.monotonic(), cpu_seconds(relay_pid), time.process_time()
+        await asyncio.gather(*(_play_table(t, ROUNDS_PER_STEP, pace, samples) for t in tables))
+        wall = time.monotonic() - wall
+        relay_load = (cpu_seconds(relay_pid) - relay_cpu) / wall
+        own_load = (time.process_time() - own_cpu) / wall
+        rows.append((step, pct(samples, 0.5), pct(samples, 0.99)))
+        print(
+            f"    {step:4d} tables: round p50 {rows[-1][1] * 1e3:7.1f} ms, "
+            f"p99 {rows[-1][2] * 1e3:7.1f} ms; CPU relay {relay_load:4.0%}, "
+            f"load generator {own_load:4.0%}",
+            flush=True,
+        )
+        if rows[-1][2] > CAPACITY_P99:
+            break
+    for t in tables:
+        for p in t:
+            await p.ws.close()
+    return rows
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ.setdefault("POINTLINE_DATA_DIR", str(Path(tmp) / "data"))
+        proc, url = start_relay(Path(tmp) / "relay.sqlite3")
+        try:
+            print(f"relay {url} (own process); CPUs: {os.cpu_count()}")
+            print("(a) throw-round latency, full protocol, loopback:")
+            for seats, sessions in ((2, 10), (8, 4)):
+                cpu = time.process_time()
+                samples = asyncio.run(_rounds(url, seats, sessions))
+                cpu = (time.process_time() - cpu) / len(samples)  # per peer and throw
+                p99 = pct(samples, 0.99)
+                goal = f" (goal <= {GOAL_P99_8 * 1e3:.0f} ms)" if seats == 8 else ""
+                print(
+                    f"    {seats} seats: {len(samples)} samples, p50 "
+                    f"{statistics.median(samples) * 1e3:6.1f} ms, p99 {p99 * 1e3:6.1f} ms"
+                    f"{goal}; client CPU per peer per throw {cpu * 1e3:.1f} ms"
+                )
+            for pace in PACES:
+                print(f"(b) concurrent 8-seat tables, one round per table every {pace:g} s:")
+                rows = asyncio.run(_capacity(url, proc.pid, pace))
+                held = [n for n, _, p99 in rows if p99 <= CAPACITY_P99]
+                best = max(held) if held else 0
+                print(
+                    f"    held with p99 <= {CAPACITY_P99 * 1e3:.0f} ms: {best} tables "
+                    f"(goal >= {GOAL_TABLES}; steps tried {[n for n, _, _ in rows]})"
+                )
+            print(f"load average at the end: {os.getloadavg()[0]:.1f} (other jobs share the CPUs)")
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+if __name__ == "__main__":
+    main()
