@@ -133,7 +133,9 @@ class Adapter:
             return self._reply(request, _error("bad_action", "malformed", str(error)))
         except PointlineError as error:
             cls = "malformed" if isinstance(error, MalformedAction) else "illegal"
-            return self._reply(request, _error(error.code, self.error_class(error.code, cls), error.message))
+            return self._reply(
+                request, _error(error.code, self.error_class(error.code, cls), error.message)
+            )
         return self._reply(request, {"ok": True})
 
     def error_class(self, code: str, cls: str) -> str:

@@ -20,14 +20,14 @@ from kernel import (
     Allocate,
     Choice,
     Confirm,
-    ReduceDontPass,
-    RemoveDontPass,
-    Reset,
-    Roll,
     EndReason,
     Line,
     Phase,
     PointlineError,
+    ReduceDontPass,
+    RemoveDontPass,
+    Reset,
+    Roll,
     Table,
     Throw,
     plan,
@@ -53,6 +53,7 @@ def summary(state: dict[str, Any]) -> dict[str, Any]:
         for seat in state["seats"]
     ]
     return out
+
 
 ROW_INDEX = {id(row): i for i, row in enumerate(TRANSITIONS)}
 
@@ -247,11 +248,15 @@ def render_file(topic: str, description: str, cases: list[dict[str, Any]]) -> by
     """The fixture file: a header line, then one case per line (compact, diff-friendly)."""
     ids = [c["id"] for c in cases]
     if len(set(ids)) != len(ids):
-        raise AssertionError(f"duplicate case ids in {topic}: {sorted(i for i in set(ids) if ids.count(i) > 1)[:5]}")
+        raise AssertionError(
+            f"duplicate case ids in {topic}: {sorted(i for i in set(ids) if ids.count(i) > 1)[:5]}"
+        )
     lines = []
     for i, case in enumerate(cases):
         sep = "," if i < len(cases) - 1 else ""
-        lines.append(json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + sep)
+        lines.append(
+            json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + sep
+        )
     body = ("\n".join(lines) + "\n]}\n").encode("utf-8")
     header = {
         "format": FORMAT,

@@ -47,22 +47,18 @@ class StateHasher:
         for i in range(t.seat_count):
             n = t.ledger_length(i)
             if n != self._count[i]:
-                self._parts[i].extend(_dumps(entry_document(e)) for e in t.ledger_since(i, self._count[i]))
+                self._parts[i].extend(
+                    _dumps(entry_document(e)) for e in t.ledger_since(i, self._count[i])
+                )
                 self._count[i] = n
             draft = t.draft(i)
             contracts = t.contracts(i)
+            sealed = "true" if t.is_sealed(i) else "false"
             seats.append(
-                '{"balance":%d,"contracts":{"dont_pass":%d,"pass":%d},'
-                '"draft":{"dont_pass":%d,"pass":%d},"ledger":[%s],"sealed":%s}'
-                % (
-                    t.balance(i),
-                    contracts.dont_pass_amount,
-                    contracts.pass_amount,
-                    draft.dont_pass_amount,
-                    draft.pass_amount,
-                    ",".join(self._parts[i]),
-                    "true" if t.is_sealed(i) else "false",
-                )
+                f'{{"balance":{t.balance(i)},"contracts":{{"dont_pass":'
+                f'{contracts.dont_pass_amount},"pass":{contracts.pass_amount}}},'
+                f'"draft":{{"dont_pass":{draft.dont_pass_amount},"pass":{draft.pass_amount}}},'
+                f'"ledger":[{",".join(self._parts[i])}],"sealed":{sealed}}}'
             )
         return (head[:-1] + ',"seats":[' + ",".join(seats) + "]," + tail[1:]).encode("utf-8")
 

@@ -10,6 +10,7 @@ the exit status is 1 if anything failed. Standard library and ``kernel`` only.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import os
@@ -113,7 +114,9 @@ class Implementation:
         except OSError as error:
             raise ImplFailure(f"cannot start {shlex.join(self.argv)}: {error}") from None
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        threading.Thread(target=self._read, args=(self.proc.stdout, self.lines), daemon=True).start()
+        threading.Thread(
+            target=self._read, args=(self.proc.stdout, self.lines), daemon=True
+        ).start()
         threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
         reply = self.call([{"op": "hello", "protocol": PROTOCOL}])[0]
         if not isinstance(reply, dict) or reply.get("ok") is not True:
@@ -148,10 +151,8 @@ class Implementation:
                 os.killpg(proc.pid, 9)
             except OSError:
                 proc.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
 
     def _tail(self) -> str:
         return ("; stderr: " + " | ".join(list(self.stderr)[-5:])) if self.stderr else ""
@@ -181,19 +182,21 @@ class Implementation:
             try:
                 line = self.lines.get(timeout=max(left, 0.0))
             except queue.Empty:
-                raise ImplFailure(f"no response within {self.timeout:g} s (hang){self._tail()}") from None
+                raise ImplFailure(
+                    f"no response within {self.timeout:g} s (hang){self._tail()}"
+                ) from None
             if line is _EOF:
                 if self.proc is not None:
-                    try:
+                    with contextlib.suppress(subprocess.TimeoutExpired):
                         self.proc.wait(timeout=1)
-                    except subprocess.TimeoutExpired:
-                        pass
                 raise ImplFailure(self._exited("before answering"))
             try:
                 response = json.loads(line)
             except ValueError:
                 text = line[:200].decode("utf-8", "replace").rstrip()
-                raise ImplFailure(f"garbage on stdout (not one JSON object a line): {text!r}") from None
+                raise ImplFailure(
+                    f"garbage on stdout (not one JSON object a line): {text!r}"
+                ) from None
             if not isinstance(response, dict) or type(response.get("id")) is not int:
                 raise ImplFailure(f"a response without an integer id: {str(response)[:200]}")
             if response["id"] < want:
@@ -243,7 +246,10 @@ def check(expect: dict[str, Any], response: dict[str, Any]) -> str | None:
                 return f"error is not an object: {got!r}"
             actual = {"code": got.get("code"), "class": got.get("class")}
             if actual != want:
-                return f"error {actual['code']} ({actual['class']}), expected {want['code']} ({want['class']})"
+                return (
+                    f"error {actual['code']} ({actual['class']}),"
+                    f" expected {want['code']} ({want['class']})"
+                )
         elif key == "summary":
             state = response.get("state")
             try:
@@ -264,7 +270,11 @@ def _pretty(doc: Any) -> list[str]:
 
 
 def diff(expected: Any, actual: Any, limit: int = 80) -> str:
-    lines = list(difflib.unified_diff(_pretty(expected), _pretty(actual), "expected", "actual", lineterm="", n=2))
+    lines = list(
+        difflib.unified_diff(
+            _pretty(expected), _pretty(actual), "expected", "actual", lineterm="", n=2
+        )
+    )
     if len(lines) > limit:
         lines = [*lines[:limit], f"... ({len(lines) - limit} more diff lines)"]
     return "\n".join(lines)
@@ -328,7 +338,14 @@ class Runner:
         outcome.seconds = time.monotonic() - started
         return outcome
 
-    def _diverged(self, outcome: Outcome, steps: list[dict[str, Any]], index: int, why: str, response: dict[str, Any]) -> None:
+    def _diverged(
+        self,
+        outcome: Outcome,
+        steps: list[dict[str, Any]],
+        index: int,
+        why: str,
+        response: dict[str, Any],
+    ) -> None:
         outcome.passed = False
         outcome.step = index
         outcome.message = why
@@ -343,7 +360,14 @@ class Runner:
             # Replay the case up to here to show the whole states side by side.
             try:
                 want = reference_state(steps, index)
-                actual = list(self.impl.stream([*(dict(request_of(s), reply="hash") for s in steps[: index + 1]), {"op": "state"}]))[-1]
+                actual = list(
+                    self.impl.stream(
+                        [
+                            *(dict(request_of(s), reply="hash") for s in steps[: index + 1]),
+                            {"op": "state"},
+                        ]
+                    )
+                )[-1]
                 outcome.diff = diff(want, actual.get("state"))
             except ImplFailure as error:
                 outcome.diff = f"(could not fetch the state: {error})"
@@ -358,7 +382,10 @@ class Runner:
         w = self.out.write
         w(f"\nFAIL {outcome.topic} :: {outcome.case_id}\n")
         if outcome.step is not None:
-            w(f"  first diverging step {outcome.step}: {json.dumps(outcome.request, ensure_ascii=False)[:300]}\n")
+            w(
+                f"  first diverging step {outcome.step}: "
+                f"{json.dumps(outcome.request, ensure_ascii=False)[:300]}\n"
+            )
         w(f"  {outcome.message}\n")
         if outcome.expected is not None:
             w(f"  expected: {json.dumps(outcome.expected, ensure_ascii=False)[:300]}\n")
@@ -377,18 +404,45 @@ def write_junit(path: Path, outcomes: list[Outcome], seconds: float) -> None:
         by_topic.setdefault(o.topic, []).append(o)
     for topic, items in by_topic.items():
         failures = sum(not o.passed for o in items)
-        suite = ET.SubElement(suites, "testsuite", name=topic, tests=str(len(items)), failures=str(failures), errors="0", skipped="0", time=f"{sum(o.seconds for o in items):.3f}")
+        suite = ET.SubElement(
+            suites,
+            "testsuite",
+            name=topic,
+            tests=str(len(items)),
+            failures=str(failures),
+            errors="0",
+            skipped="0",
+            time=f"{sum(o.seconds for o in items):.3f}",
+        )
         for o in items:
-            tc = ET.SubElement(suite, "testcase", classname=f"conformance.{topic}", name=o.case_id, time=f"{o.seconds:.4f}")
+            tc = ET.SubElement(
+                suite,
+                "testcase",
+                classname=f"conformance.{topic}",
+                name=o.case_id,
+                time=f"{o.seconds:.4f}",
+            )
             if not o.passed:
                 failure = ET.SubElement(tc, "failure", message=o.message[:500])
                 failure.text = "\n".join(
-                    [f"step {o.step}: {json.dumps(o.request, ensure_ascii=False)}", f"expected: {json.dumps(o.expected, ensure_ascii=False)}", f"actual: {json.dumps(o.actual, ensure_ascii=False)}", o.diff]
+                    [
+                        f"step {o.step}: {json.dumps(o.request, ensure_ascii=False)}",
+                        f"expected: {json.dumps(o.expected, ensure_ascii=False)}",
+                        f"actual: {json.dumps(o.actual, ensure_ascii=False)}",
+                        o.diff,
+                    ]
                 )
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def write_json(path: Path, outcomes: list[Outcome], seconds: float, hello: Any, command: list[str], not_run: int) -> None:
+def write_json(
+    path: Path,
+    outcomes: list[Outcome],
+    seconds: float,
+    hello: Any,
+    command: list[str],
+    not_run: int,
+) -> None:
     doc = {
         "command": command,
         "implementation": hello,
@@ -398,7 +452,18 @@ def write_json(path: Path, outcomes: list[Outcome], seconds: float, hello: Any, 
         "not_run": not_run,
         "cases": [
             {"topic": o.topic, "id": o.case_id, "passed": o.passed, "seconds": round(o.seconds, 4)}
-            | ({} if o.passed else {"step": o.step, "message": o.message, "request": o.request, "expected": o.expected, "actual": o.actual, "diff": o.diff})
+            | (
+                {}
+                if o.passed
+                else {
+                    "step": o.step,
+                    "message": o.message,
+                    "request": o.request,
+                    "expected": o.expected,
+                    "actual": o.actual,
+                    "diff": o.diff,
+                }
+            )
             for o in outcomes
         ],
     }
@@ -406,14 +471,30 @@ def write_json(path: Path, outcomes: list[Outcome], seconds: float, hello: Any, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.runner", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--impl", help="the command that runs the implementation (default: the reference adapter)")
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance.runner", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "--impl", help="the command that runs the implementation (default: the reference adapter)"
+    )
     parser.add_argument("--junit", type=Path, help="write a JUnit XML report here")
     parser.add_argument("--json", type=Path, help="write a JSON report here")
-    parser.add_argument("-k", action="append", default=[], metavar="TEXT", help="run only cases whose topic or id contains TEXT (repeatable)")
-    parser.add_argument("--timeout", type=float, default=10.0, help="seconds allowed per request (default 10)")
-    parser.add_argument("--max-failures", type=int, default=0, help="stop after this many failures (0: never)")
-    parser.add_argument("--show", type=int, default=20, help="failures to print in full (default 20)")
+    parser.add_argument(
+        "-k",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="run only cases whose topic or id contains TEXT (repeatable)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds allowed per request (default 10)"
+    )
+    parser.add_argument(
+        "--max-failures", type=int, default=0, help="stop after this many failures (0: never)"
+    )
+    parser.add_argument(
+        "--show", type=int, default=20, help="failures to print in full (default 20)"
+    )
     parser.add_argument("--fixtures", type=Path, default=FIXTURES, help=argparse.SUPPRESS)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
@@ -427,10 +508,22 @@ def main(argv: list[str] | None = None) -> int:
             outcomes.append(Outcome(fx.topic, f"{fx.name}#content_hash", False, message=problem))
     impl = Implementation(command, args.timeout)
     runner = Runner(impl, show=args.show, out=out)
-    selected = [(fx, [c for c in fx.cases if not args.k or any(k in c["id"] or k in fx.topic for k in args.k)]) for fx in fixtures]
+    selected = [
+        (
+            fx,
+            [
+                c
+                for c in fx.cases
+                if not args.k or any(k in c["id"] or k in fx.topic for k in args.k)
+            ],
+        )
+        for fx in fixtures
+    ]
     total = sum(len(cs) for _, cs in selected)
     if not args.quiet:
-        out.write(f"conformance: {total} cases from {len(fixtures)} files against {shlex.join(command)}\n")
+        out.write(
+            f"conformance: {total} cases from {len(fixtures)} files against {shlex.join(command)}\n"
+        )
         out.flush()
     not_run = 0
     stop = False
@@ -444,7 +537,12 @@ def main(argv: list[str] | None = None) -> int:
                 not_run += len(cases) - i
                 break
             if runner.broken >= 3:
-                outcome = Outcome(fx.topic, case["id"], False, message="not run: the implementation cannot be started or refuses the handshake")
+                outcome = Outcome(
+                    fx.topic,
+                    case["id"],
+                    False,
+                    message="not run: the implementation cannot start or refuses the handshake",
+                )
             else:
                 outcome = runner.run_case(fx.topic, case)
             outcomes.append(outcome)
@@ -454,7 +552,10 @@ def main(argv: list[str] | None = None) -> int:
                 stop = True
         if not args.quiet:
             done = len(cases) - (not_run if stop else 0)
-            out.write(f"{fx.topic:<16} {done:>5} cases  {failed_here:>4} failed  {time.monotonic() - t0:6.1f} s\n")
+            out.write(
+                f"{fx.topic:<16} {done:>5} cases  {failed_here:>4} failed"
+                f"  {time.monotonic() - t0:6.1f} s\n"
+            )
             out.flush()
     impl.stop()
     seconds = time.monotonic() - started
@@ -466,7 +567,10 @@ def main(argv: list[str] | None = None) -> int:
         write_json(args.json, outcomes, seconds, impl.hello, command, not_run)
     if not args.quiet:
         who = impl.hello or {}
-        out.write(f"implementation: {who.get('implementation')} ({who.get('language')} {who.get('version')}); {seconds:.1f} s\n")
+        out.write(
+            f"implementation: {who.get('implementation')} ({who.get('language')}"
+            f" {who.get('version')}); {seconds:.1f} s\n"
+        )
         if not_run:
             out.write(f"stopped after {failed} failure(s); {not_run} case(s) not run\n")
     out.write(f"{passed} passed, {failed} failed\n")

@@ -84,7 +84,9 @@ def drive(c: Case, rng: random.Random, style: Style) -> None:
         if t.is_chance_turn:
             point = t.point
             if point is not None and rng.random() < style.stall:
-                pairs = [(a, b) for a in range(1, 7) for b in range(1, 7) if a + b not in (7, point)]
+                pairs = [
+                    (a, b) for a in range(1, 7) for b in range(1, 7) if a + b not in (7, point)
+                ]
                 d1, d2 = rng.choice(pairs)
             else:
                 d1, d2 = rng.randint(1, 6), rng.randint(1, 6)

@@ -48,7 +48,11 @@ def hand_exactly_100() -> list[Case]:
 
         for m, model in enumerate(_models(build, 3)):
             amounts, lines = model[:k], model[k:]
-            c = Case(f"witness.hand100.k{k}.m{m}", f"z3: {k} allocations summing to exactly 100; one more is refused", ("R3", "R4"))
+            c = Case(
+                f"witness.hand100.k{k}.m{m}",
+                f"z3: {k} allocations summing to exactly 100; one more is refused",
+                ("R3", "R4"),
+            )
             for a, on_pass in zip(amounts, lines, strict=True):
                 c.allocate(0, Line.PASS if on_pass else Line.DONT_PASS, 10 * a)
             c.allocate(0, Line.PASS, 10, full=True)
@@ -74,7 +78,11 @@ def dont_pass_to_zero() -> list[Case]:
 
         for m, model in enumerate(_models(build, 4)):
             dp, reductions = model[0], model[1:]
-            c = Case(f"witness.dp_to_zero.t{throws}.m{m}", f"z3: Don't Pass {10 * dp} reduced exactly to 0 over {throws} throw(s)", ("R14", "R15"))
+            c = Case(
+                f"witness.dp_to_zero.t{throws}.m{m}",
+                f"z3: Don't Pass {10 * dp} reduced exactly to 0 over {throws} throw(s)",
+                ("R14", "R15"),
+            )
             c.seal(0, 100 - 10 * dp, 10 * dp)
             c.throw(6)
             for r in reductions:
@@ -101,7 +109,12 @@ def throw_128() -> list[Case]:
             return n
 
         for m, stalls in enumerate(_models(build, 4)):
-            c = Case(f"witness.throw128.{label}.m{m}", f"z3: five point hands with {stalls} no-decision throws: the session would end on throw {end_total}", ("R20", "R22"))
+            c = Case(
+                f"witness.throw128.{label}.m{m}",
+                f"z3: five point hands with {stalls} no-decision throws:"
+                f" the session would end on throw {end_total}",
+                ("R20", "R22"),
+            )
             points = (4, 5, 6, 8, 9)
             for h, stall in enumerate(stalls):
                 if c.table.is_over:
@@ -133,7 +146,11 @@ def lowest_balance() -> list[Case]:
     assert opt.check() == z3.sat
     model = opt.model()
     values = [model.eval(x).as_long() for x in losses]
-    c = Case("witness.lowest_balance", f"z3: the lowest come-out balance is {1000 - 10 * sum(values)}, above the hand limit", ("R1", "R3"))
+    c = Case(
+        "witness.lowest_balance",
+        f"z3: the lowest come-out balance is {1000 - 10 * sum(values)}, above the hand limit",
+        ("R1", "R3"),
+    )
     for v in values:
         c.seal(0, 10 * v, 0)
         c.throw(3)
@@ -166,7 +183,12 @@ def tie_for_first() -> list[Case]:
     for m, model in enumerate(_models(build, 4)):
         ps = [model[s * 5 : s * 5 + 5] for s in range(3)]
         ds = [model[15 + s * 5 : 15 + s * 5 + 5] for s in range(3)]
-        c = Case(f"witness.tie_for_first.m{m}", "z3: different choices, equal final points: ranks 1, 1, 3", ("R21",), seats=3)
+        c = Case(
+            f"witness.tie_for_first.m{m}",
+            "z3: different choices, equal final points: ranks 1, 1, 3",
+            ("R21",),
+            seats=3,
+        )
         for h, total in enumerate(script):
             c.seal_all([(10 * ps[s][h], 10 * ds[s][h]) for s in range(3)])
             c.throw(total, full=h == 4)
@@ -176,4 +198,6 @@ def tie_for_first() -> list[Case]:
 
 
 def cases() -> list[Case]:
-    return hand_exactly_100() + dont_pass_to_zero() + throw_128() + lowest_balance() + tie_for_first()
+    return (
+        hand_exactly_100() + dont_pass_to_zero() + throw_128() + lowest_balance() + tie_for_first()
+    )

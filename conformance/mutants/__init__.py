@@ -185,7 +185,11 @@ class BelowZero(Adapter):
 @mutant("reset_restores_original", "Reset in the point phase restores the original contract")
 class ResetOriginal(Adapter):
     def push(self, table: Table, action: Any) -> None:
-        if isinstance(action, Reset) and table.phase is Phase.POINT and _valid_seat(table, action.seat):
+        if (
+            isinstance(action, Reset)
+            and table.phase is Phase.POINT
+            and _valid_seat(table, action.seat)
+        ):
             s = _seat(table, action.seat)
             original = next(e for e in reversed(s.ledger) if isinstance(e, Contracted))
             if not s.sealed and s.draft_dp != original.dont_pass_amount:
@@ -197,7 +201,11 @@ class ResetOriginal(Adapter):
 @mutant("refund_with_profit", "a withdrawal refund pays the reduced part twice")
 class RefundProfit(Adapter):
     def push(self, table: Table, action: Any) -> None:
-        before = table.balance(action.seat) if isinstance(action, Roll) and _valid_seat(table, action.seat) else None
+        before = (
+            table.balance(action.seat)
+            if isinstance(action, Roll) and _valid_seat(table, action.seat)
+            else None
+        )
         table.push(action)
         if before is not None:
             s = _seat(table, action.seat)
@@ -208,7 +216,11 @@ class RefundProfit(Adapter):
 @mutant("throw_before_all_sealed", "the dice may be thrown once any seat has sealed")
 class ThrowEarly(Adapter):
     def push(self, table: Table, action: Any) -> None:
-        if isinstance(action, Throw) and not table.is_over and len(table.awaiting) < table.seat_count:
+        if (
+            isinstance(action, Throw)
+            and not table.is_over
+            and len(table.awaiting) < table.seat_count
+        ):
             for i in table.awaiting:
                 _seat(table, i).sealed = True
         table.push(action)
@@ -263,21 +275,36 @@ class PushWins(SettleMutant):
 @mutant("twelve_dont_pass_wins", "a come-out 12 wins Don't Pass instead of pushing")
 class TwelveWins(SettleMutant):
     def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if isinstance(entry, Settled) and entry.line is Line.DONT_PASS and throw.total == 12 and point is None:
+        if (
+            isinstance(entry, Settled)
+            and entry.line is Line.DONT_PASS
+            and throw.total == 12
+            and point is None
+        ):
             seat.balance += entry.contract
 
 
 @mutant("eleven_loses", "a come-out 11 loses Pass")
 class ElevenLoses(SettleMutant):
     def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if isinstance(entry, Settled) and entry.line is Line.PASS and throw.total == 11 and point is None:
+        if (
+            isinstance(entry, Settled)
+            and entry.line is Line.PASS
+            and throw.total == 11
+            and point is None
+        ):
             seat.balance -= 2 * entry.contract
 
 
 @mutant("point_pays_double", "making the point pays Pass 2:1 net")
 class PointDouble(SettleMutant):
     def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if isinstance(entry, Settled) and entry.line is Line.PASS and point is not None and entry.outcome is Outcome.WIN:
+        if (
+            isinstance(entry, Settled)
+            and entry.line is Line.PASS
+            and point is not None
+            and entry.outcome is Outcome.WIN
+        ):
             seat.balance += entry.contract
 
 
@@ -292,14 +319,21 @@ class VoidProfit(SettleMutant):
 @mutant("throw_cap_missed", "the 128th throw does not end the session")
 class CapMissed(Adapter):
     def push(self, table: Table, action: Any) -> None:
-        if isinstance(action, Throw) and table.throws == 127 and table.is_chance_turn and table.rejection(action) is None:
+        if (
+            isinstance(action, Throw)
+            and table.throws == 127
+            and table.is_chance_turn
+            and table.rejection(action) is None
+        ):
             lengths = [table.ledger_length(i) for i in range(table.seat_count)]
             table._throws = 126
             table.push(action)
             table._throws = 128
             for i, n in enumerate(lengths):
                 s = _seat(table, i)
-                s.ledger[n:] = [e._replace(throw=128) if hasattr(e, "throw") else e for e in s.ledger[n:]]
+                s.ledger[n:] = [
+                    e._replace(throw=128) if hasattr(e, "throw") else e for e in s.ledger[n:]
+                ]
             return
         table.push(action)
 
@@ -327,7 +361,11 @@ class SixthHand(Adapter):
 @mutant("abort_after_complete", "an abort after the session completed is accepted")
 class AbortAfterOver(Adapter):
     def push(self, table: Table, action: Any) -> None:
-        if isinstance(action, Abort) and table.phase is Phase.COMPLETE and action.reason in kernel.EndReason:
+        if (
+            isinstance(action, Abort)
+            and table.phase is Phase.COMPLETE
+            and action.reason in kernel.EndReason
+        ):
             table._enter(Phase.ENDED)
             table._ending = Ending(action.reason, action.seat)
             return
@@ -346,7 +384,11 @@ class CapReason(Adapter):
 @mutant("seat_aliasing", "seat 7 acts for seat 0")
 class SeatAliasing(Adapter):
     def push(self, table: Table, action: Any) -> None:
-        if getattr(action, "seat", None) == 7 and table.seat_count == 8 and not isinstance(action, Abort):
+        if (
+            getattr(action, "seat", None) == 7
+            and table.seat_count == 8
+            and not isinstance(action, Abort)
+        ):
             action = dataclasses.replace(action, seat=0)
         table.push(action)
 

@@ -19,15 +19,38 @@ from conformance.mutants import MUTANTS
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_mutant(name: str, timeout: float = 300.0, extra: list[str] | None = None) -> tuple[str, bool, float, str]:
+def run_mutant(
+    name: str, timeout: float = 300.0, extra: list[str] | None = None
+) -> tuple[str, bool, float, str]:
     """Run the suite against mutant ``name``: (name, killed, seconds, the runner's last lines)."""
     impl = shlex.join([sys.executable, "-m", "conformance.mutants.adapter", name])
-    argv = [sys.executable, "-m", "conformance.runner", "--impl", impl, "--max-failures", "1", "--show", "1", "-q", "--timeout", "5", *(extra or [])]
+    argv = [
+        sys.executable,
+        "-m",
+        "conformance.runner",
+        "--impl",
+        impl,
+        "--max-failures",
+        "1",
+        "--show",
+        "1",
+        "-q",
+        "--timeout",
+        "5",
+        *(extra or []),
+    ]
     started = time.monotonic()
-    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False)
+    proc = subprocess.run(
+        argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )
     lines = proc.stdout.strip().splitlines()
     fail = next((line for line in lines if line.startswith("FAIL ")), "")
-    killed = proc.returncode != 0 and bool(lines) and lines[-1].endswith(" failed") and not lines[-1].endswith(" 0 failed")
+    killed = (
+        proc.returncode != 0
+        and bool(lines)
+        and lines[-1].endswith(" failed")
+        and not lines[-1].endswith(" 0 failed")
+    )
     return name, killed, time.monotonic() - started, fail
 
 
@@ -47,7 +70,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"         by {fail[5:]}")
     killed_count = sum(r[1] for r in results)
     rate = 100.0 * killed_count / len(results) if results else 0.0
-    print(f"kill rate: {killed_count}/{len(results)} mutants killed ({rate:.0f}%) in {time.monotonic() - started:.1f} s")
+    print(
+        f"kill rate: {killed_count}/{len(results)} mutants killed ({rate:.0f}%)"
+        f" in {time.monotonic() - started:.1f} s"
+    )
     return 0 if killed_count == len(results) else 1
 
 

@@ -10,7 +10,9 @@ from conformance.mutants import MUTANTS
 
 def main() -> None:
     if len(sys.argv) != 2 or sys.argv[1] not in MUTANTS:
-        print(f"usage: python -m conformance.mutants.adapter {{{','.join(MUTANTS)}}}", file=sys.stderr)
+        print(
+            f"usage: python -m conformance.mutants.adapter {{{','.join(MUTANTS)}}}", file=sys.stderr
+        )
         raise SystemExit(2)
     name = sys.argv[1]
     serve(MUTANTS[name][1](name=f"mutant-{name}"))

@@ -24,10 +24,16 @@ def main() -> None:
         if mode == "silent":
             time.sleep(3600)
         if mode == "refuse" and request.get("op") == "hello":
-            out = {"id": request["id"], "ok": False, "error": {"code": "bad_request", "class": "protocol"}}
+            out = {
+                "id": request["id"],
+                "ok": False,
+                "error": {"code": "bad_request", "class": "protocol"},
+            }
             print(json.dumps(out), flush=True)
             continue
-        is_throw = request.get("op") == "apply" and (request.get("action") or {}).get("kind") == "throw"
+        is_throw = (
+            request.get("op") == "apply" and (request.get("action") or {}).get("kind") == "throw"
+        )
         if request.get("op") == "apply":
             applied += 1
         if mode == "crash" and applied == 4:

@@ -34,7 +34,9 @@ def test_a_changed_byte_breaks_the_content_hash(tmp_path: Path) -> None:
     source = FIXTURES / "04_rows.json"
     data = source.read_bytes()
     head, body = split_file(data)
-    (tmp_path / "04_rows.json").write_bytes(head + b"\n" + body.replace(b'"hash":"', b'"hash":"0', 1))
+    (tmp_path / "04_rows.json").write_bytes(
+        head + b"\n" + body.replace(b'"hash":"', b'"hash":"0', 1)
+    )
     problems = [p for fx in load_fixtures(tmp_path) for p in fx.problems]
     assert len(problems) == 1 and "content hash" in problems[0]
 

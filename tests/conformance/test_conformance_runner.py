@@ -60,7 +60,17 @@ def test_filter_selects_cases() -> None:
 @pytest.mark.parametrize("mode", ["crash", "garbage", "hang"])
 def test_broken_implementation_is_reported_and_restarted(mode: str, tmp_path: Path) -> None:
     report = tmp_path / "r.json"
-    proc = run("--impl", fake(mode), "-k", "rows.1seat.point.", "--timeout", "1", "--json", str(report), timeout=120)
+    proc = run(
+        "--impl",
+        fake(mode),
+        "-k",
+        "rows.1seat.point.",
+        "--timeout",
+        "1",
+        "--json",
+        str(report),
+        timeout=120,
+    )
     assert proc.returncode == 1
     passed, failed = counts(proc)
     assert failed > 0 and passed + failed == 21
@@ -98,7 +108,7 @@ def test_max_failures_stops_early_and_counts_not_run() -> None:
     impl = f"{sys.executable} -m conformance.mutants.adapter dice_modulo_bias"
     proc = run("--impl", impl, "--max-failures", "1", "-k", "dice.")
     assert proc.returncode == 1
-    passed, failed = counts(proc)
+    _, failed = counts(proc)
     assert failed == 1
     assert "not run" in proc.stdout
 
