@@ -367,4 +367,5 @@ class TableBridge(QObject):
     def end_without_result(self, reason: EndReason) -> None:
         """End the session without a result (the online layer and the 'ended' scene use it)."""
         self.table.push(Abort(reason, None))
+        self._announce(f"Session ended without a result: {REASON_WORDS[reason]}.")
         self.changed.emit()

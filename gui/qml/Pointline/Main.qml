@@ -432,7 +432,31 @@ ApplicationWindow {
                         onActivated: bridge.newSession()
                     }
                 }
-                Item { Layout.fillHeight: !root.portrait; Layout.preferredHeight: 0 }
+                Text {
+                    id: whyText
+                    objectName: "whyText"
+                    visible: !root.portrait && !bridge.isOver
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    Layout.topMargin: root.gap * 0.4
+                    clip: true
+                    wrapMode: Text.WordWrap
+                    elide: Text.ElideRight
+                    textFormat: Text.StyledText
+                    font.pixelSize: root.fs * 0.8
+                    color: "#cfe3d6"
+                    readonly property var labels: ({ allocate: "Allocate", confirm: "Confirm", reset: "Reset",
+                                                     reduce: "Don't Pass −10", remove: "Remove Don't Pass", roll: "Roll" })
+                    text: {
+                        var r = bridge.reasons, out = [];
+                        for (var k in labels) if (r[k]) out.push("<b>" + labels[k] + "</b>: " + r[k]);
+                        return out.length ? "Not now —<br>" + out.join("<br>") : "";
+                    }
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: "Why some buttons are off"
+                    Accessible.description: text.replace(/<[^>]*>/g, " ")
+                }
+                Item { Layout.fillHeight: !root.portrait && !whyText.visible; Layout.preferredHeight: 0 }
             }
 
             // ---------------- history
