@@ -557,3 +557,34 @@ def test_a_bad_reveal_is_caught_on_arrival_even_while_a_commit_is_missing() -> N
     with tempfile.TemporaryDirectory() as folder:
         report = verify_transcript(a.transcript.save(Path(folder) / "t.jsonl"))
     assert report.ok and report.reason is EndReason.BAD_REVEAL, report.text()
+
+
+@pytest.mark.parametrize("seats", [2, 8])
+@pytest.mark.parametrize("fault", ["silent", "forged", "replay", "bad_reveal", "background"])
+def test_faults_at_two_and_eight_seats(seats: int, fault: str) -> None:
+    net, restored = point_phase_net(seats, seed=30 + seats)
+    liar = seats - 1
+    expected = {
+        "silent": EndReason.DEADLINE,
+        "forged": EndReason.BAD_SIGNATURE,
+        "replay": EndReason.REPLAY,
+        "bad_reveal": EndReason.BAD_REVEAL,
+        "background": EndReason.BACKGROUND,
+    }[fault]
+    if fault == "silent":
+        net.silent.add(liar)
+    elif fault == "forged":
+        net.filters[liar] = lambda f: [{**f, "sig": f["sig"][::-1]}]
+    elif fault == "replay":
+        net.inject(liar, net.sent[liar][0])
+    elif fault == "bad_reveal":
+        other = hashlib.sha256(b"other").digest()
+        net.filters[liar] = lambda f: [
+            _resign(net, liar, f, nonce=other) if f["kind"] == "reveal" else f
+        ]
+    else:
+        net.peers[liar].background(net.now)
+    net.run()
+    exclude = None if fault == "background" else liar
+    assert_ended(net, expected, liar, exclude=exclude)
+    assert_voided(net, restored, exclude=exclude)
