@@ -477,10 +477,7 @@ class RelayClient:
         if peer is None or peer.is_finished:
             self._finish_transcript()
             return
-        now = self.loop.time()
-        peer.depart(peer.seat, now)
-        if not peer.is_finished:
-            peer.background(now)  # until depart(own seat) ends the session (NET-CHANGES)
+        peer.depart(peer.seat, self.loop.time())  # ends it: DEPARTURE of my own seat
         self._after()
 
     def _finish_transcript(self) -> None:

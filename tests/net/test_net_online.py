@@ -11,6 +11,7 @@ from net.client import ClientError, RelayClient
 from tests.net.conftest import run
 from tests.net.test_net_online_harness import (
     PASSWORD,
+    RELAXED,
     TIMEOUTS,
     assert_complete,
     relay,
@@ -122,5 +123,160 @@ def test_seated_clients_see_each_other_in_the_roster(tmp_path: Path) -> None:
                 assert [m.session_key for m in c.started.roster] == keys
             for c in clients:
                 await c.close()
+
+    run(scenario())
+
+
+def _ends(peer: object) -> tuple[object, object]:
+    from net.protocol import Peer
+
+    assert isinstance(peer, Peer) and peer.ending is not None
+    return peer.ending.reason, peer.ending.seat
+
+
+def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
+    tmp_path: Path,
+) -> None:
+    from kernel import EndReason
+    from net.protocol import Thrown
+    from tests.net.test_net_online_harness import assert_transcripts, play, random_chooser
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            clients = await seated(running.url, 3, timeouts=RELAXED)
+            leaver = clients[2]
+
+            async def leave_after_first_throw() -> None:
+                async for event in leaver.events():
+                    if isinstance(event, Thrown):
+                        await leaver.leave()
+                    elif leaver.peer is not None and not leaver.peer.has_committed:
+                        leaver.commit(random_chooser(3)(leaver.peer.table, leaver.peer.seat))
+
+            peers = await asyncio.gather(
+                play(clients[0], random_chooser(1)),
+                play(clients[1], random_chooser(2)),
+                asyncio.wait_for(leave_after_first_throw(), 20),
+            )
+            for c in clients:
+                await c.close()
+            assert _ends(peers[0]) == _ends(peers[1]) == (EndReason.DEPARTURE, 2)
+            assert leaver.peer is not None and _ends(leaver.peer) == (EndReason.DEPARTURE, 2)
+            assert_transcripts(clients)
+
+    run(scenario())
+
+
+def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
+    from kernel import EndReason
+    from tests.net.test_net_online_harness import assert_transcripts, play, random_chooser
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            clients = await seated(running.url, 2, timeouts=RELAXED)
+            tasks = [
+                asyncio.ensure_future(play(c, random_chooser(i))) for i, c in enumerate(clients)
+            ]
+            await asyncio.sleep(0.05)
+            tasks[1].cancel()  # the app's task is cancelled mid-session
+            await asyncio.gather(tasks[1], return_exceptions=True)
+            await clients[1].close()
+            honest = await asyncio.wait_for(tasks[0], 10)
+            await clients[0].close()
+            assert _ends(honest) == (EndReason.DEPARTURE, 1)
+            assert_transcripts(clients)
+
+    run(scenario())
+
+
+def test_a_loop_torn_down_without_close_leaves_a_complete_transcript_file(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    from net.verify import verify_transcript
+    from tests.net.test_net_online_harness import random_chooser
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            clients = await seated(running.url, 2)
+            c = clients[0]
+            assert c.peer is not None
+            c.commit(random_chooser(1)(c.peer.table, 0))
+            await asyncio.sleep(0.05)
+            # no close(): asyncio.run cancels the reader tasks when this coroutine returns
+
+    run(scenario())
+    files = sorted((data_dir / "transcripts").glob("*.jsonl"))
+    assert len(files) == 2
+    for path in files:
+        report = verify_transcript(path)
+        assert report.ok, (path, report.problem)
+        assert report.reason is not None  # ended without a result, with a reason
+
+
+def _self_signed(tmp_path: Path) -> tuple[Path, Path]:
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+def test_a_session_over_tls(tmp_path: Path) -> None:
+    import ssl
+
+    from net.accounts import FAST_HASH
+    from net.relay import RelayConfig, running_relay, tls_context
+
+    cert, key = _self_signed(tmp_path)
+
+    async def scenario() -> None:
+        config = RelayConfig(hash_params=FAST_HASH)
+        async with running_relay(
+            tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
+        ) as running:
+            assert running.url.startswith("wss://")
+            trust = ssl.create_default_context(cafile=str(cert))
+            url = f"wss://localhost:{running.port}"
+            clients = [await RelayClient.connect(url, RELAXED, trust) for _ in range(2)]
+            for i, c in enumerate(clients):
+                await c.signup(f"tls_{i}", PASSWORD)
+            room = await clients[0].create_room()
+            await clients[1].join_room(room.code)
+            await clients[0].start()
+            await clients[1].wait_started(5)
+            from tests.net.test_net_online_harness import play, random_chooser
+
+            peers = await asyncio.gather(
+                *(play(c, random_chooser(i)) for i, c in enumerate(clients))
+            )
+            for c in clients:
+                await c.close()
+            assert_complete(clients, list(peers))
 
     run(scenario())
