@@ -58,6 +58,8 @@ class Report:
     receipts: str | None = None
     roster: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
     """Seat, name and verification words of each roster key, to compare with the players."""
+    throw_lines: tuple[str, ...] = ()
+    """One line per replayed throw: dice, phase, hands resolved, every seat's balance."""
 
     def text(self) -> str:
         if self.ok:
@@ -105,6 +107,7 @@ class _Replay:
     messages: int = 0
     rejected: int = 0
     fault: tuple[int, EndReason, int | None, str] | None = None
+    lines: list[str] = field(default_factory=list)
 
 
 def _header(doc: dict[str, Any]) -> _Replay:
@@ -238,7 +241,14 @@ def _throw(state: _Replay, index: int, body: dict[str, Any]) -> None:
         raise _Discrepancy(
             index, f"throw {n}: recorded dice {body.get('dice')!r}, derived [{die1}, {die2}]"
         )
+    before, point = table.phase, table.point
     table.push(Throw(die1, die2))
+    where = f"point {point}" if point is not None else before.value
+    balances = ", ".join(str(table.balance(s)) for s in range(seats))
+    state.lines.append(
+        f"throw {n}: {die1}+{die2} = {die1 + die2} at {where} -> {table.phase.value}; "
+        f"hands {table.hands_resolved}; balances [{balances}]"
+    )
 
 
 def _outcome(state: _Replay, index: int, body: dict[str, Any]) -> None:
@@ -392,6 +402,7 @@ def verify_transcript(path: str | Path) -> Report:
             ranks=result.ranks,
             receipts=receipts,
             roster=roster,
+            throw_lines=tuple(state.lines),
         )
     reason = EndReason(outcome["reason"])
     seat = outcome.get("seat")
@@ -407,6 +418,7 @@ def verify_transcript(path: str | Path) -> Report:
         reason=reason,
         seat=seat,
         roster=roster,
+        throw_lines=tuple(state.lines),
     )
 
 
@@ -418,8 +430,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "contracts, payments, final points, ranks and receipts.",
     )
     parser.add_argument("file", type=Path, help="a transcript (.jsonl) saved by an online session")
+    parser.add_argument(
+        "--show", action="store_true", help="also print every replayed throw and the points"
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
     report = verify_transcript(args.file)
+    if args.show and report.ok:
+        for line in report.throw_lines:
+            print(line)
     print(report.text())
     return 0 if report.ok else 1
 

@@ -290,3 +290,12 @@ def test_any_edited_record_is_rejected_and_verify_never_raises(data: Any, value:
     # record times are informational: a number edited to another number changes nothing
     informational = key in ("at", "started_at") and type(value) in (int, float)
     assert report.ok == informational, report.text()
+
+
+def test_show_prints_every_replayed_throw(tmp_path: Path, capsys: Any) -> None:
+    net, paths = honest(tmp_path)
+    assert main(["--show", str(paths[0])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    throws = [line for line in out if line.startswith("throw ")]
+    assert len(throws) == net.peers[0].table.throws
+    assert out[len(throws)].startswith("OK: ")
