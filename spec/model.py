@@ -134,28 +134,58 @@ def equal(a: TableVars, b: TableVars) -> Expr:
     return z3.And(*parts)
 
 
+def _decided(cond: Expr) -> bool | None:
+    """True/False when ``cond`` is closed (concrete values), else None: concrete states
+    (the cross-check) then skip building ``If`` terms."""
+    if isinstance(cond, bool):
+        return cond
+    value = z3.simplify(cond)
+    if z3.is_true(value):
+        return True
+    if z3.is_false(value):
+        return False
+    return None
+
+
 def ite_seat(cond: Expr, then: SeatVars, other: SeatVars) -> SeatVars:
+    decided = _decided(cond)
+    if decided is not None:
+        return then if decided else other
     return SeatVars(*(z3.If(cond, getattr(then, f), getattr(other, f)) for f in SEAT_FIELDS))
 
 
 def ite_table(cond: Expr, then: TableVars, other: TableVars) -> TableVars:
+    decided = _decided(cond)
+    if decided is not None:
+        return then if decided else other
     return make_table(
         [z3.If(cond, getattr(then, f), getattr(other, f)) for f in TABLE_FIELDS],
         tuple(ite_seat(cond, a, b) for a, b in zip(then.seats, other.seats, strict=True)),
     )
 
 
+def _is_seat(a: ActionVars, i: int) -> Expr:
+    if z3.is_int_value(a.seat):
+        return bool(a.seat.as_long() == i)
+    return a.seat == i
+
+
 def acting(s: TableVars, a: ActionVars) -> SeatVars:
     """The seat the action names, as an expression (the action's seat is symbolic)."""
     chosen = s.seats[-1]
     for i in range(len(s.seats) - 2, -1, -1):
-        chosen = ite_seat(a.seat == i, s.seats[i], chosen)
+        chosen = ite_seat(_is_seat(a, i), s.seats[i], chosen)
     return chosen
 
 
 def update_acting(s: TableVars, a: ActionVars, change: Callable[[SeatVars], SeatVars]) -> TableVars:
     """The table with the acting seat changed by ``change`` and every other seat as it was."""
-    seats = tuple(ite_seat(a.seat == i, change(seat), seat) for i, seat in enumerate(s.seats))
+    seats = tuple(
+        ite_seat(_is_seat(a, i), change(seat), seat)
+        if _decided(_is_seat(a, i)) is not False
+        else seat
+        for i, seat in enumerate(s.seats)
+    )
     return replace(s, seats=seats)
 
 

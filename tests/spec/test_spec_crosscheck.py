@@ -26,7 +26,7 @@ from kernel import (
 from spec.crosscheck import push_and_check
 
 settings.register_profile(
-    "spec-default", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "spec-default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.register_profile(
     "spec-large", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
