@@ -76,6 +76,7 @@ def run(
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()
     tasks: list[asyncio.Task[Any]] = []
+    """Pending tasks of the online layer; cancelled when the app quits."""
 
     def stop() -> None:
         for task in tasks:
@@ -89,8 +90,8 @@ def run(
         await closing.wait()
 
     with loop:
-        tasks.append(loop.create_task(main()))
-        loop.run_until_complete(tasks[0])
+        # Tasks are created only once the loop runs; the online layer adds its own to `tasks`.
+        loop.run_until_complete(main())
     del loaded
     return 0
 

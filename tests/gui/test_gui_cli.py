@@ -1,0 +1,86 @@
+"""The pointline command: verify delegation, screenshots, and the synthesized sounds."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import types
+import wave
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+
+from gui import cli
+from gui.sound import RATE, SOUNDS, Sounds, pcm
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_verify_delegates_to_net_verify(monkeypatch) -> None:
+    seen = []
+    fake = types.ModuleType("net.verify")
+    fake.main = lambda argv: seen.append(list(argv)) or 0
+    monkeypatch.setitem(sys.modules, "net.verify", fake)
+    import net
+
+    monkeypatch.setattr(net, "verify", fake, raising=False)
+    assert cli.main(["verify", "transcript.json"]) == 0
+    assert seen == [["transcript.json"]]
+
+
+def test_verify_without_net_verify_says_so(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "net.verify", None)
+    assert cli.main(["verify", "transcript.json"]) == 2
+    assert "net.verify is missing" in capsys.readouterr().err
+
+
+def test_bad_size_is_a_clear_error(capsys) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--screenshot", "x.png", "--size", "big"])
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_screenshot_writes_the_scene_png(tmp_path) -> None:
+    out = tmp_path / "help.png"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gui.cli",
+            "--screenshot",
+            str(out),
+            "--size",
+            "390x844",
+            "--scene",
+            "help",
+        ],
+        check=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        capture_output=True,
+    )
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (390, 844)
+
+
+def test_sounds_are_short_pcm_and_silent_without_a_device(tmp_path) -> None:
+    for name in SOUNDS:
+        data = pcm(name)
+        assert 0 < len(data) / 2 / RATE < 0.6
+        path = tmp_path / f"{name}.wav"
+        with wave.open(str(path), "wb") as f:
+            f.setnchannels(1)
+            f.setsampwidth(2)
+            f.setframerate(RATE)
+            f.writeframes(data)
+        assert path.stat().st_size > 44
+    sounds = Sounds()
+    sounds.muted = True
+    assert sounds.play("dice") is False
+    sounds.muted = False
+    sounds.play("win")  # no audio device here: returns without error
+    assert sounds.available in (True, False)
