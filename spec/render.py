@@ -102,7 +102,7 @@ def _code_use(code: Code) -> str:
             rows.append(f"T{n}")
     if code is Code.SESSION_OVER:
         return f"every action once the session is complete or ended (rows {rows[0]}–{rows[-1]})"
-    return "rows " + ", ".join(rows)
+    return ("row " if len(rows) == 1 else "rows ") + ", ".join(rows)
 
 
 def reasons() -> str:
