@@ -21,7 +21,7 @@ Rectangle {
     Accessible.role: Accessible.RadioButton
     Accessible.checkable: true
     Accessible.checked: selected
-    Accessible.name: title
+    Accessible.name: title.charAt(0) + title.slice(1).toLowerCase()
     Accessible.description: "Contract " + contractAmount + ", " + (phase === "point" && line === "dont_pass" ? "prepared " : "draft ") + draftAmount + (reason ? ". " + reason : "")
     Accessible.onPressAction: tapped()
 

@@ -1,0 +1,1 @@
+"""The Pointline QML module (Main.qml and its components); loaded with loadFromModule."""

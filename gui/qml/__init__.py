@@ -1,0 +1,1 @@
+"""QML modules of the Pointline app (data, shipped with the package)."""

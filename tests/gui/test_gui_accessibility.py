@@ -1,0 +1,66 @@
+"""Accessibility: roles, names and descriptions (reasons in the kernel's words), announcements."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
+
+from tests.gui.conftest import BUTTON_ORDER
+
+ACTION_OF = {
+    "btnAllocate": "allocate",
+    "btnConfirm": "confirm",
+    "btnReset": "reset",
+    "btnReduce": "reduce",
+    "btnRemove": "remove",
+    "btnRoll": "roll",
+}
+
+
+def _iface(ui, name):
+    QAccessible.setActive(True)
+    iface = QAccessible.queryAccessibleInterface(ui.item(name))
+    assert iface is not None, name
+    return iface
+
+
+def _name(ui, name) -> str:
+    return _iface(ui, name).text(QAccessible.Text.Name)
+
+
+def _description(ui, name) -> str:
+    return _iface(ui, name).text(QAccessible.Text.Description)
+
+
+@pytest.mark.parametrize("scene", [None, "point-reduction", "result"])
+def test_every_control_has_role_name_and_description(make_ui, scene) -> None:
+    ui = make_ui(scene=scene)
+    for name in BUTTON_ORDER:
+        iface = _iface(ui, name)
+        assert iface.role() == QAccessible.Role.Button
+        assert _name(ui, name)
+        assert _description(ui, name)
+        action = ACTION_OF.get(name)
+        if action is not None and not ui.item(name).isEnabled():
+            assert _description(ui, name) == ui.bridge.reasons[action]
+    if not ui.bridge.isOver:
+        for line in ("linePass", "lineDontPass"):
+            assert _iface(ui, line).role() == QAccessible.Role.RadioButton
+            assert _name(ui, line) in ("Pass line", "Don't pass bar")
+    assert _name(ui, "puck").startswith("Point is")
+
+
+def test_rule_events_are_announced(make_ui) -> None:
+    ui = make_ui(label=b"announce")
+    seen: list[str] = []
+    ui.bridge.announced.connect(seen.append)
+    while not ui.bridge.isOver:
+        ui.key(Qt.Key.Key_Space if ui.bridge.phase == "point" else Qt.Key.Key_Return)
+        if ui.bridge.phase == "come_out" and ui.bridge.draftPass == 0:
+            ui.key(Qt.Key.Key_Space)
+    text = " ".join(seen)
+    assert "Point is " in text
+    assert "Pass wins " in text or "Pass loses " in text
+    assert "Session complete" in text
+    assert _name(ui, "liveText") == ui.bridge.announcement
