@@ -310,7 +310,7 @@ class OnlineBridge(QObject):
             if isinstance(event, Disconnected):
                 return
 
-    def _on_event(self, event: Any) -> None:  # noqa: C901 - one dispatch
+    def _on_event(self, event: Any) -> None:
         match event:
             case RosterChanged(code, creator, roster):
                 self._set(code=code, creator=creator, roster=roster)
@@ -522,9 +522,7 @@ class OnlineBridge(QObject):
                     "pass": c.pass_amount,
                     "dontPass": c.dont_pass_amount,
                     "awaited": e.seat in awaiting,
-                    "status": (
-                        "choosing" if e.seat in awaiting else "committed"
-                    )
+                    "status": ("choosing" if e.seat in awaiting else "committed")
                     if peer.state is Step.COMMIT
                     else "",
                 }
@@ -613,8 +611,9 @@ class OnlineBridge(QObject):
     name = Property(str, lambda self: self._name, notify=changed)
     roomCode = Property(str, lambda self: self._code, notify=changed)
     creator = Property(str, lambda self: self._creator, notify=changed)
-    isCreator = Property(bool, lambda self: bool(self._code) and self._creator == self._name,
-                         notify=changed)
+    isCreator = Property(
+        bool, lambda self: bool(self._code) and self._creator == self._name, notify=changed
+    )
     roster = Property("QVariantList", _roster_rows, notify=changed)
     canStart = Property(bool, lambda self: not self._start_reason(), notify=changed)
     startReason = Property(str, _start_reason, notify=changed)
@@ -635,8 +634,9 @@ class OnlineBridge(QObject):
     legal = Property(
         "QVariantMap", lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=changed
     )
-    reasons = Property("QVariantMap", lambda self: {n: self.reason(n) for n in ACTIONS},
-                       notify=changed)
+    reasons = Property(
+        "QVariantMap", lambda self: {n: self.reason(n) for n in ACTIONS}, notify=changed
+    )
     lineReasons = Property("QVariantMap", _line_reasons, notify=changed)
     seats = Property("QVariantList", _seat_rows, notify=changed)
     committed = Property(bool, lambda self: self._committed, notify=changed)

@@ -1,0 +1,320 @@
+"""The online bridge against a real relay on loopback, with headless peers (no QML here)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from gui.online.bridge import OnlineBridge
+from gui.online.texts import CASUAL_NOTICE, REASON_TEXT, REFUSALS
+from kernel import EndReason
+from net.client import RelayClient, play, steady_choice
+from net.keys import verification_words
+from net.protocol import SessionEnded, Thrown
+from net.verify import verify_transcript
+from tests.gui.test_gui_online_harness import (
+    FAST,
+    PASSWORD,
+    fresh_name,
+    gui_room,
+    headless,
+    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    relay,
+    run_qt,
+    until,
+)
+
+pytestmark = pytest.mark.usefixtures("online_data")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def play_by_bridge(bridge: OnlineBridge) -> None:
+    """One step of a simple player through the bridge's own slots (as the buttons do)."""
+    if bridge.legal["roll"]:
+        assert bridge.roll()
+    elif bridge.legal["confirm"]:
+        bridge.selectLine("pass")
+        assert bridge.allocate() and bridge.allocate()
+        bridge.selectLine("dont_pass")
+        assert bridge.allocate()
+        assert bridge.draftPass == 20 and bridge.draftDontPass == 10
+        assert bridge.confirm()
+        assert bridge.committed and not bridge.legal["confirm"]
+
+
+def test_sign_in_errors_are_clear(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        dead = f"ws://127.0.0.1:{_free_port()}"
+        lost = OnlineBridge(dead, timeouts=FAST)
+        lost.signIn(dead, "nobody", PASSWORD)
+        await lost.idle(15.0)
+        assert lost.screen == "signin"
+        assert dead in lost.error and "Cannot reach the relay" in lost.error
+        async with relay(tmp_path) as running:
+            name = fresh_name("owner")
+            first = OnlineBridge(running.url, timeouts=FAST)
+            first.signUp(running.url, name, PASSWORD)
+            await first.idle()
+            assert first.screen == "lobby" and first.error == "" and first.name == name
+            second = OnlineBridge(running.url, timeouts=FAST)
+            second.signUp(running.url, name, "another-password")
+            await second.idle()
+            assert second.screen == "signin" and second.error == REFUSALS["name_taken"]
+            second.signIn(running.url, name, "not-the-password")
+            await second.idle()
+            assert second.screen == "signin" and second.error == REFUSALS["bad_credentials"]
+            second.signIn(running.url, name, PASSWORD)
+            await second.idle()
+            assert second.screen == "lobby" and second.error == ""
+            await first.shutdown()
+            await second.shutdown()
+
+    run_qt(qapp, scenario())
+
+
+def test_lobby_codes_roster_words_and_who_may_start(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            creator = OnlineBridge(running.url, timeouts=FAST)
+            creator.signUp(running.url, fresh_name("c"), PASSWORD)
+            await creator.idle()
+            creator.createRoom()
+            await creator.idle()
+            code = creator.roomCode
+            assert code and creator.isCreator and len(creator.roster) == 1, creator.error
+            assert not creator.canStart and "2 to 8" in creator.startReason
+            creator.startRoom()
+            assert "2 to 8" in creator.error  # refused locally, nothing sent
+
+            joiner = OnlineBridge(running.url, timeouts=FAST)
+            joiner.signUp(running.url, fresh_name("j"), PASSWORD)
+            await joiner.idle()
+            joiner.joinRoom("NOPE99")
+            await joiner.idle()
+            assert joiner.error == REFUSALS["no_room"] and joiner.roomCode == ""
+            joiner.joinRoom(code.lower())
+            await joiner.idle()
+            assert joiner.roomCode == code and joiner.mySeat == 1 and not joiner.isCreator
+            assert not joiner.canStart and creator.name in joiner.startReason
+            await until(lambda: len(creator.roster) == 2, what="the roster update")
+            assert creator.canStart and creator.startReason == ""
+            # the words are the ones net.keys derives from each member's session key
+            client = joiner.client
+            assert client is not None and client.signing_key is not None
+            mine = " ".join(verification_words(client.signing_key.public_key))
+            assert [r["words"] for r in creator.roster if r["seat"] == 1] == [mine]
+            assert [r["words"] for r in joiner.roster if r["you"]] == [mine]
+            creator.startRoom()
+            await until(lambda: creator.screen == joiner.screen == "table", what="the start")
+            late = OnlineBridge(running.url, timeouts=FAST)
+            late.signUp(running.url, fresh_name("late"), PASSWORD)
+            await late.idle()
+            late.joinRoom(code)
+            await late.idle()
+            assert late.error == REFUSALS["room_started"]
+            for b in (creator, joiner, late):
+                await b.shutdown()
+
+    run_qt(qapp, scenario())
+
+
+def test_a_full_two_seat_session_by_the_bridge(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            (other,) = await gui_room(running.url, bridge)
+            task = asyncio.ensure_future(play(other, steady_choice, timeout=40))
+            seen_countdown = []
+            while bridge.screen == "table":
+                await until(
+                    lambda: (
+                        bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
+                    ),
+                    what="my turn",
+                )
+                if bridge.screen == "table":
+                    seen_countdown.append(bridge.secondsLeft)
+                    play_by_bridge(bridge)
+            peer = await asyncio.wait_for(task, 20)
+            assert bridge.outcome == "complete"
+            assert peer.result is not None
+            rows = bridge.results
+            assert {r["seat"]: (r["final"], r["rank"]) for r in rows} == {
+                s: (peer.result.final[s], peer.result.ranks[s]) for s in range(2)
+            }
+            assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
+            await until(lambda: bridge.transcriptPath, what="the transcript")
+            assert bridge.receiptsText.startswith("2 of 2 signed receipts matched")
+            assert bridge.verifyOk and "accepts" in bridge.verifyText
+            assert verify_transcript(Path(bridge.transcriptPath)).ok
+            assert bridge.casualNotice == CASUAL_NOTICE
+            assert seen_countdown and all(0 < s <= FAST.confirm for s in seen_countdown)
+            # the other seat's contracts and balance came from the peer's own kernel
+            assert {r["seat"]: r["balance"] for r in bridge.seats} == {
+                s: peer.table.balance(s) for s in range(2)
+            }
+            await bridge.shutdown()
+            await other.close()
+
+    run_qt(qapp, scenario(), timeout=50)
+
+
+def test_a_peer_leaving_mid_hand_shows_no_result_and_why(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            (other,) = await gui_room(running.url, bridge)
+            other_name = next(r["name"] for r in bridge.roster if r["seat"] == 1)
+            play_by_bridge(bridge)
+            # the other seat commits the first throw, then leaves before the next
+            async with asyncio.timeout(10):
+                async for event in other.events():
+                    if other.peer is not None and not other.peer.has_committed:
+                        other.commit(steady_choice(other.peer.table, other.peer.seat))
+                    if isinstance(event, Thrown):
+                        break
+            await other.leave()
+            await until(lambda: bridge.screen == "results", what="the end")
+            assert bridge.outcome == "ended" and bridge.results == []
+            assert REASON_TEXT[EndReason.DEPARTURE] in bridge.endText
+            assert "seat 2" in bridge.endText and other_name in bridge.endText
+            await until(lambda: bridge.transcriptPath, what="the transcript")
+            assert bridge.verifyOk
+            await bridge.shutdown()
+            await other.close()
+
+    run_qt(qapp, scenario())
+
+
+def test_an_expiring_deadline_ends_the_session_even_with_help_open(
+    qapp: Any, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            (other,) = await gui_room(running.url, bridge)
+            other.commit(steady_choice(other._live_peer().table, 1))
+            await until(lambda: other_seat_status(bridge) == "committed", what="their commit")
+            assert bridge.awaitedText == f"Waiting for {bridge.name} to choose"
+            bridge.openHelp()
+            assert (
+                not bridge.legal["confirm"]
+                and "countdown keeps running" in bridge.reasons["confirm"]
+            )
+            assert not bridge.confirm() and bridge.submissions == 0
+            first = bridge.secondsLeft
+            assert 0 < first <= FAST.confirm
+            await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
+            assert bridge.outcome == "ended" and not bridge.helpOpen
+            assert REASON_TEXT[EndReason.DEADLINE] in bridge.endText and "seat 1" in bridge.endText
+            assert await ended_event(other) == SessionEnded(EndReason.DEADLINE, 0)
+            await bridge.shutdown()
+            await other.close()
+
+    run_qt(qapp, scenario())
+
+
+async def ended_event(client: RelayClient, timeout: float = 5.0) -> SessionEnded:
+    async with asyncio.timeout(timeout):
+        while True:
+            event = await client.next_event()
+            if isinstance(event, SessionEnded):
+                return event
+
+
+def other_seat_status(bridge: OnlineBridge) -> str:
+    return next(r["status"] for r in bridge.seats if not r["you"])
+
+
+def test_background_ends_the_session_but_losing_focus_does_not(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            (other,) = await gui_room(running.url, bridge)
+            bridge.selectLine("pass")
+            bridge.allocate()
+            bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
+            await asyncio.sleep(0.2)
+            assert bridge.screen == "table" and bridge.draftPass == 10
+            assert bridge.submissions == 0
+            bridge.applicationStateChanged(Qt.ApplicationState.ApplicationSuspended.value)
+            await until(lambda: bridge.screen == "results", what="the end")
+            assert REASON_TEXT[EndReason.BACKGROUND] in bridge.endText
+            assert bridge.submissions == 0
+            assert await ended_event(other) == SessionEnded(EndReason.BACKGROUND, 0)
+            await until(lambda: bridge.transcriptPath, what="the transcript")
+            assert bridge.verifyOk
+            await bridge.shutdown()
+            await other.close()
+
+    run_qt(qapp, scenario())
+
+
+def test_two_bridges_play_a_session_and_show_the_same_ranks(qapp: Any, tmp_path: Path) -> None:
+    """The issue's "done when", without windows: two signed-in apps, one relay."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            a = OnlineBridge(running.url, timeouts=FAST)
+            b = OnlineBridge(running.url, timeouts=FAST)
+            for bridge in (a, b):
+                bridge.signUp(running.url, fresh_name("app"), PASSWORD)
+                await bridge.idle()
+            a.createRoom()
+            await a.idle()
+            b.joinRoom(a.roomCode)
+            await b.idle()
+            await until(lambda: a.canStart, what="two in the room")
+            a.startRoom()
+            await until(lambda: a.screen == b.screen == "table", what="the start")
+            while "table" in (a.screen, b.screen):
+                for bridge in (a, b):
+                    if bridge.screen == "table":
+                        play_by_bridge(bridge)
+                await asyncio.sleep(0.01)
+            await until(lambda: a.transcriptPath and b.transcriptPath, what="transcripts")
+            assert a.outcome == b.outcome == "complete"
+            assert a.results == [dict(r, you=not r["you"]) for r in b.results]
+            assert a.verifyOk and b.verifyOk
+            await a.shutdown()
+            await b.shutdown()
+
+    run_qt(qapp, scenario(), timeout=50)
+
+
+def test_refused_actions_say_why_in_the_kernels_words(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            (other,) = await gui_room(running.url, bridge)
+            assert not bridge.legal["roll"] and bridge.reasons["roll"]
+            assert not bridge.legal["reset"]
+            for _ in range(10):
+                assert bridge.allocate()
+            assert not bridge.legal["allocate"] and bridge.lineReasons["pass"]
+            assert not bridge.allocate() and bridge.notice == bridge.reasons["allocate"]
+            assert bridge.reset() and bridge.draftPass == 0
+            await bridge.shutdown()
+            await other.close()
+
+    run_qt(qapp, scenario())
+
+
+def test_headless_client_helper_signs_up(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            c = await headless(running.url, fresh_name("h"))
+            assert isinstance(c, RelayClient) and c.token
+            await c.close()
+
+    run_qt(qapp, scenario())

@@ -1,0 +1,108 @@
+"""Harness for the online GUI tests: a real relay on loopback, the qasync loop, headless peers.
+
+Each test runs one coroutine on a fresh ``qasync.QEventLoop`` over the test's QApplication, so
+the relay, the bridge's tasks, Qt timers and QML all share one loop, as in the app. Every wait
+has a timeout. The tests at the bottom check the harness itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import qasync
+
+from gui.online.bridge import OnlineBridge
+from net.client import RelayClient
+from net.protocol import Timeouts
+from tests.net.test_net_online_harness import PASSWORD, relay
+
+T = TypeVar("T")
+
+# Fast deadlines: the GUI side is driven by the test, so give it a little more room.
+FAST = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
+_names = itertools.count()
+
+__all__ = ["FAST", "PASSWORD", "fresh_name", "online_data", "relay", "run_qt", "until"]
+
+
+def fresh_name(prefix: str) -> str:
+    return f"{prefix}_{next(_names):03d}"
+
+
+def run_qt(qapp: Any, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
+    """Run ``coro`` on a qasync loop over ``qapp``, failing after ``timeout`` seconds."""
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:
+    """Poll ``predicate`` on the loop until it holds (``TimeoutError`` naming ``what``)."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise TimeoutError(f"timed out waiting for {what or predicate}") from None
+
+
+@pytest.fixture
+def online_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("POINTLINE_DATA_DIR", str(folder))
+    return folder
+
+
+async def headless(url: str, name: str, timeouts: Timeouts = FAST) -> RelayClient:
+    client = await RelayClient.connect(url, timeouts=timeouts)
+    await client.signup(name, PASSWORD)
+    return client
+
+
+async def gui_room(
+    url: str, bridge: OnlineBridge, others: int = 1, timeouts: Timeouts = FAST
+) -> list[RelayClient]:
+    """Sign the bridge up, create a room, seat ``others`` headless peers and start it."""
+    bridge.signUp(url, fresh_name("gui"), PASSWORD)
+    await bridge.idle()
+    assert bridge.screen == "lobby", bridge.error
+    bridge.createRoom()
+    await bridge.idle()
+    assert bridge.roomCode, bridge.error
+    peers = [await headless(url, fresh_name("peer"), timeouts) for _ in range(others)]
+    for p in peers:
+        await p.join_room(bridge.roomCode)
+    await until(lambda: len(bridge.roster) == others + 1, what="the roster")
+    bridge.startRoom()
+    await until(lambda: bridge.screen == "table", what="the start")
+    for p in peers:
+        await p.wait_started(5.0)
+    return peers
+
+
+@pytest.mark.usefixtures("online_data")
+def test_the_harness_runs_a_relay_and_the_bridge_on_one_qt_loop(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            peers = await gui_room(running.url, bridge)
+            assert bridge.mySeat == 0 and len(bridge.seats) == 2
+            await bridge.shutdown()
+            for p in peers:
+                await p.close()
+
+    run_qt(qapp, scenario())
