@@ -130,3 +130,19 @@ def test_the_crosscheck_notices_a_wrong_after_state() -> None:
     assert check_step(before, Confirm(0), before, Code.OVER_BALANCE)
     assert check_step(before, Confirm(0), before, Code.SEAT_SEALED) == []
     assert check_step(before, Throw(7, 1), before, Code.AWAITING_SEATS)
+
+
+def test_the_128th_throw_agrees_with_the_z3_relation() -> None:
+    """At the cap the point is set, then every contract is voided: kernel and model agree."""
+    table = start_table(2, 127)
+    for action in (
+        Allocate(0, Line.PASS, 40),
+        Allocate(1, Line.DONT_PASS, 30),
+        Confirm(0),
+        Confirm(1),
+        Throw(2, 2),
+    ):
+        assert not push_and_check(table, action)
+    assert table.ending is not None and table.ending.reason is EndReason.THROW_CAP
+    assert table.balance(0) == 1000 and table.balance(1) == 1000
+    assert not push_and_check(table, Abort(EndReason.DEPARTURE))
