@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from kernel import ActionKind, Phase, When
+from kernel import TRANSITIONS, ActionKind, Phase, When
 from spec import __main__ as spec_main
 from spec import model, proofs
 
@@ -58,15 +58,17 @@ def test_a_broken_rule_gives_a_counterexample(monkeypatch: pytest.MonkeyPatch) -
     assert "before:" in broken[0].detail and "after:" in broken[0].detail
 
 
-def test_overlapping_rows_are_not_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
-    extra = (Phase.POINT, ActionKind.THROW, When.SEVEN_OUT)
-    monkeypatch.setitem(
-        model.SPEC_ROWS, (Phase.POINT, ActionKind.THROW, When.NATURAL), model.SPEC_ROWS[extra]
-    )
-    assert not proofs.prove_deterministic().ok
+def test_overlapping_rows_are_not_deterministic() -> None:
+    keys = [(r.phase, r.kind, r.when) for r in TRANSITIONS]
+    assert proofs.prove_deterministic(keys).ok
+    extra = (Phase.POINT, ActionKind.THROW, When.NATURAL)
+    proof = proofs.prove_deterministic([*keys, extra])
+    assert not proof.ok and "both apply" in proof.detail
 
 
-def test_a_missing_row_is_not_complete(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delitem(model.SPEC_ROWS, (Phase.COME_OUT, ActionKind.THROW, When.TWELVE))
-    proof = proofs.prove_complete()
+def test_a_missing_row_is_not_complete() -> None:
+    keys = [(r.phase, r.kind, r.when) for r in TRANSITIONS]
+    assert proofs.prove_complete(keys).ok
+    missing = (Phase.COME_OUT, ActionKind.THROW, When.TWELVE)
+    proof = proofs.prove_complete([k for k in keys if k != missing])
     assert not proof.ok and "total 12" in proof.detail
