@@ -441,3 +441,30 @@ def test_the_relay_command_line_serves_on_loopback(tmp_path: Path) -> None:
         assert (tmp_path / "cli.sqlite3").exists()
 
     run(scenario(), timeout=40)
+
+
+# ---- the user data folder --------------------------------------------------------------------
+
+
+def test_data_folder_follows_the_override_then_xdg(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+    from datetime import UTC, datetime
+
+    from net import paths
+
+    monkeypatch.setenv("POINTLINE_DATA_DIR", str(tmp_path / "override"))
+    assert paths.data_dir() == tmp_path / "override" and (tmp_path / "override").is_dir()
+    monkeypatch.delenv("POINTLINE_DATA_DIR")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert paths.data_dir(create=False) == tmp_path / "xdg" / "pointline"
+    monkeypatch.setenv("POINTLINE_DATA_DIR", str(tmp_path / "override"))
+    when = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    name = paths.transcript_name("ab/../cd", 3, when)
+    assert "/" not in name and name.startswith("20260102T030405Z-") and name.endswith("seat3.jsonl")
+    first = paths.transcript_path("t1", 0, when)
+    first.write_text("x")
+    second = paths.transcript_path("t1", 0, when)
+    assert second != first and not second.exists()  # never overwrites an older transcript
