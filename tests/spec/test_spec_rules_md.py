@@ -45,3 +45,54 @@ def test_every_row_is_rendered() -> None:
     body = TEXT.split("<!-- BEGIN GENERATED: transitions -->")[1].split("<!-- END")[0]
     rows = [line for line in body.splitlines() if line.startswith("| T")]
     assert len(rows) == len(TRANSITIONS)
+
+
+def _keys(doc: object, out: set[str]) -> set[str]:
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            out.add(key)
+            _keys(value, out)
+    elif isinstance(doc, list):
+        for value in doc:
+            _keys(value, out)
+    return out
+
+
+def test_every_canonical_field_and_entry_type_is_documented() -> None:
+    from kernel import (
+        Abort,
+        Allocate,
+        Confirm,
+        Line,
+        ReduceDontPass,
+        Roll,
+        Table,
+        Throw,
+        to_document,
+    )
+
+    table = Table(2, "doc")
+    for action in (
+        Allocate(0, Line.PASS),
+        Allocate(0, Line.DONT_PASS, 20),
+        Confirm(0),
+        Confirm(1),
+        Throw(2, 2),
+        ReduceDontPass(0),
+        Roll(0),
+        Roll(1),
+        Throw(2, 2),
+        Allocate(0, Line.DONT_PASS, 30),
+        Confirm(0),
+        Confirm(1),
+    ):
+        table.push(action)
+    table.push(Abort(EndReason.DEPARTURE, 1))
+    doc = to_document(table)
+    section = TEXT.split("## Canonical state")[1].split("## What is proved")[0]
+    for key in _keys(doc, set()):
+        assert f"`{key}`" in section or f"`seats[i].{key}`" in section, key
+    types = {e["type"] for s in doc["seats"] for e in s["ledger"]}
+    assert types == {"contracted", "contract_changed", "throw", "settled", "refunded", "voided"}
+    for kind in types:
+        assert f"| `{kind}` |" in section
