@@ -72,6 +72,11 @@ def run(
     app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
     if exit_after_first_frame:
         loaded.window.frameSwapped.connect(app.quit)
+    else:
+        # Load the synthesized sounds once the table is on screen, not before the first frame.
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(300, bridge.sounds.preload)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()

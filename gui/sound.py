@@ -67,14 +67,33 @@ class Sounds:
         self._dir: tempfile.TemporaryDirectory[str] | None = None
         self.available: bool | None = None
 
+    def preload(self) -> None:
+        """Generate and load the sounds now (after the first frame), muted or not."""
+        if self._effects is None:
+            self._load()
+
     def _load(self) -> None:
         self._effects = {}
         try:
-            from PySide6.QtCore import QUrl
+            from PySide6.QtCore import QUrl, qInstallMessageHandler
             from PySide6.QtMultimedia import QMediaDevices, QSoundEffect
         except ImportError:
             self.available = False
             return
+        previous = None
+
+        def quiet(mode: Any, context: Any, message: str) -> None:
+            # Without a sound server Qt reports it on every query: that is not an error here.
+            if message.startswith("PulseAudioService") or "pa_context" in message:
+                return
+            if previous is not None:
+                previous(mode, context, message)
+            else:
+                import sys
+
+                print(message, file=sys.stderr)
+
+        previous = qInstallMessageHandler(quiet)
         if QMediaDevices.defaultAudioOutput().isNull():
             self.available = False
             return

@@ -92,3 +92,23 @@ def test_full_session_by_mouse_only(make_ui) -> None:
     assert any(isinstance(e, Settled) for e in ledger)
     ui.click("btnNew")
     assert ui.bridge.balance == 1000 and ui.bridge.phase == "come_out"
+
+
+def test_touch_reaches_the_same_buttons(make_ui) -> None:
+    from PySide6.QtTest import QTest
+
+    ui = make_ui(label=b"touch")
+    device = QTest.createTouchDevice()
+
+    def tap(name: str) -> None:
+        point = ui.center(name)
+        QTest.touchEvent(ui.window, device).press(0, point, ui.window)
+        QTest.touchEvent(ui.window, device).release(0, point, ui.window)
+        ui.qtbot.wait(5)
+
+    tap("lineDontPass")
+    assert ui.bridge.selectedLine == "dont_pass"
+    tap("btnAllocate")
+    assert ui.bridge.draftDontPass == 10
+    tap("btnConfirm")
+    assert ui.bridge.throws == 1

@@ -281,6 +281,7 @@ ApplicationWindow {
                                 Layout.fillHeight: true
                                 Layout.minimumHeight: 40
                                 samples: bridge.chart
+                                fs: root.fs
                             }
                         }
                     }
