@@ -1,0 +1,98 @@
+"""Start the online app: the OnlineBridge, the Pointline.Online QML module and qasync.
+
+    python -m gui.online.app [--relay ws://HOST:8765]
+
+(``pointline --online`` once the CLI flag is added; see /work/notes/GUI-ONLINE.md.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gui.app import QML_DIR, prepare_environment
+from gui.online.texts import DEFAULT_RELAY
+
+MODULE = "Pointline.Online"
+
+
+@dataclass
+class LoadedOnline:
+    engine: Any
+    window: Any
+    bridge: Any
+
+
+def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnline:
+    """Load the online QML module for ``bridge``; a QGuiApplication must exist."""
+    import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
+    from PySide6.QtQml import QQmlApplicationEngine
+
+    engine = QQmlApplicationEngine()
+    engine.addImportPath(str(QML_DIR))
+    engine.rootContext().setContextProperty("online", bridge)
+    engine.loadFromModule(MODULE, "OnlineMain")
+    roots = engine.rootObjects()
+    if not roots:
+        raise RuntimeError(f"the QML module {MODULE} failed to load")
+    window = roots[0]
+    if size is not None:
+        window.resize(*size)
+    return LoadedOnline(engine, window, bridge)
+
+
+def run_online(url: str = DEFAULT_RELAY) -> int:
+    """Run the online app until its window closes; the session (if any) ends as a departure."""
+    prepare_environment()
+    import qasync
+    from PySide6.QtGui import QGuiApplication
+
+    from gui.online.bridge import OnlineBridge
+
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    app.setOrganizationName("Pointline")
+    app.setApplicationName("Pointline Table")
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    bridge = OnlineBridge(url)
+    loaded = load_online(bridge)
+    app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
+    closing = asyncio.Event()
+    app.aboutToQuit.connect(closing.set)
+    app.lastWindowClosed.connect(closing.set)
+
+    async def main() -> None:
+        await closing.wait()
+        await bridge.shutdown()
+
+    with loop:
+        loop.run_until_complete(main())
+    del loaded
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m gui.online.app",
+        description="Pointline Table online: sign in to a relay, a room, shared dice. "
+        "Free fictional points only.",
+    )
+    parser.add_argument("--relay", default=DEFAULT_RELAY, metavar="URL", help="the relay address")
+    parser.add_argument("--screenshot", metavar="FILE", help="render an online scene to a PNG")
+    parser.add_argument("--size", default="1280x720", metavar="WxH")
+    parser.add_argument("--scene", default="online-lobby")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    if args.screenshot:
+        from gui.online.scenes import screenshot_online
+
+        w, h = (int(v) for v in args.size.lower().split("x"))
+        return screenshot_online(args.screenshot, (w, h), args.scene)
+    return run_online(args.relay)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

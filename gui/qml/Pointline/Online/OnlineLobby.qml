@@ -1,0 +1,244 @@
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls.Basic
+import Pointline
+
+// The lobby: create a room (its join code) or join one; the roster with verification words;
+// the creator starts when 2 to 8 people are in.
+FocusScope {
+    id: screen
+    property real fs: 14
+    property real gap: 8
+    readonly property bool portrait: height > width
+    readonly property bool inRoom: online.roomCode.length > 0
+    function focusFirst() {
+        if (screen.inRoom) {
+            if (startButton.enabled) startButton.forceActiveFocus(); else leaveButton.forceActiveFocus();
+        } else createButton.forceActiveFocus();
+    }
+    onInRoomChanged: Qt.callLater(focusFirst)
+
+    GridLayout {
+        anchors.fill: parent
+        columns: screen.portrait ? 1 : 2
+        rowSpacing: screen.gap
+        columnSpacing: screen.gap * 2
+
+        // ---------------- left: create / join / the code
+        ColumnLayout {
+            id: left
+            objectName: "lobbyActions"
+            Layout.fillWidth: true
+            Layout.fillHeight: !screen.portrait
+            Layout.preferredWidth: screen.portrait ? -1 : screen.width * 0.42
+            Layout.alignment: Qt.AlignTop
+            spacing: screen.gap
+            Text {
+                Layout.fillWidth: true
+                text: "Lobby — signed in as " + online.name
+                font.family: "DejaVu Serif"
+                font.pixelSize: screen.fs * 1.3
+                font.bold: true
+                color: "#f2c14e"
+                elide: Text.ElideRight
+                Accessible.role: Accessible.Heading
+                Accessible.name: text
+            }
+            GameButton {
+                id: createButton
+                objectName: "btnCreateRoom"
+                visible: !screen.inRoom
+                Layout.fillWidth: true
+                fs: screen.fs
+                primary: true
+                text: "Create a room"
+                hint: "Open a room; share its join code with 1 to 7 others"
+                enabled: !online.busy && !screen.inRoom
+                onActivated: online.createRoom()
+            }
+            RowLayout {
+                visible: !screen.inRoom
+                Layout.fillWidth: true
+                spacing: screen.gap
+                OnlineField {
+                    id: codeField
+                    objectName: "fieldCode"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    label: "Join code"
+                    hint: "e.g. QP7TUZ"
+                    onAccepted: online.joinRoom(codeField.text)
+                }
+                GameButton {
+                    objectName: "btnJoinRoom"
+                    Layout.alignment: Qt.AlignBottom
+                    Layout.preferredWidth: screen.fs * 7
+                    fs: screen.fs
+                    text: "Join"
+                    hint: "Take the next seat in the room with this code"
+                    enabled: !online.busy && !screen.inRoom
+                    onActivated: online.joinRoom(codeField.text)
+                }
+            }
+            Rectangle {
+                visible: screen.inRoom
+                objectName: "roomCodeBox"
+                Layout.fillWidth: true
+                implicitHeight: codeCol.implicitHeight + screen.gap * 2
+                radius: 10
+                color: "#10251b"
+                border.color: "#f2c14e"
+                border.width: 2
+                Accessible.role: Accessible.StaticText
+                Accessible.name: "Room join code " + online.roomCode.split("").join(" ")
+                ColumnLayout {
+                    id: codeCol
+                    anchors.fill: parent
+                    anchors.margins: screen.gap
+                    spacing: 2
+                    Text { text: "Join code"; color: "#cfe3d6"; font.pixelSize: screen.fs * 0.85 }
+                    Text {
+                        objectName: "roomCode"
+                        text: online.roomCode
+                        color: "#fdf6e3"
+                        font.family: "DejaVu Sans Mono"
+                        font.pixelSize: screen.fs * 2.2
+                        font.bold: true
+                        font.letterSpacing: 4
+                    }
+                    Text {
+                        Layout.fillWidth: true
+                        text: online.isCreator ? "You created this room: start when 2 to 8 people are in."
+                                               : "Waiting for " + online.creator + " to start."
+                        wrapMode: Text.WordWrap
+                        color: "#e8f3ec"
+                        font.pixelSize: screen.fs * 0.85
+                    }
+                }
+            }
+            RowLayout {
+                visible: screen.inRoom
+                Layout.fillWidth: true
+                spacing: screen.gap
+                GameButton {
+                    id: startButton
+                    objectName: "btnStart"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    primary: true
+                    text: "Start (" + online.roster.length + " in)"
+                    hint: "Start the session; nobody can join after the start"
+                    enabled: online.canStart && !online.busy
+                    reason: online.startReason
+                    onActivated: online.startRoom()
+                }
+                GameButton {
+                    id: leaveButton
+                    objectName: "btnLeaveRoom"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    text: "Leave room"
+                    hint: "Leave this room"
+                    onActivated: online.leaveRoom()
+                }
+            }
+            Text {
+                objectName: "lobbyError"
+                Layout.fillWidth: true
+                visible: text.length > 0
+                text: online.error.length > 0 ? online.error : (screen.inRoom && !online.canStart ? online.startReason : "")
+                wrapMode: Text.WordWrap
+                color: online.error.length > 0 ? "#ffb4a6" : "#ffd98a"
+                font.pixelSize: screen.fs * 0.9
+                Accessible.role: online.error.length > 0 ? Accessible.AlertMessage : Accessible.StaticText
+                Accessible.name: text
+            }
+            Item { Layout.fillHeight: !screen.portrait; Layout.preferredHeight: 0 }
+        }
+
+        // ---------------- right: the roster
+        Rectangle {
+            id: rosterPanel
+            objectName: "roster"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            Layout.minimumHeight: screen.fs * 8
+            radius: 10
+            color: "#10251b"
+            border.color: "#2f5a45"
+            Accessible.role: Accessible.List
+            Accessible.name: "Roster: " + online.roster.length + " of 8 seats"
+            ColumnLayout {
+                anchors.fill: parent
+                anchors.margins: screen.gap
+                spacing: screen.gap * 0.5
+                Text {
+                    Layout.fillWidth: true
+                    text: "Roster (" + online.roster.length + "/8) — compare the words out loud"
+                    color: "#f2c14e"
+                    font.bold: true
+                    font.pixelSize: screen.fs
+                    elide: Text.ElideRight
+                }
+                ListView {
+                    id: rosterList
+                    objectName: "rosterList"
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    clip: true
+                    spacing: 4
+                    model: online.roster
+                    boundsBehavior: Flickable.StopAtBounds
+                    delegate: Rectangle {
+                        required property var modelData
+                        width: rosterList.width
+                        height: memberCol.implicitHeight + screen.gap
+                        radius: 6
+                        color: modelData.you ? "#1f5a3f" : "#133d2b"
+                        Accessible.role: Accessible.ListItem
+                        Accessible.name: "Seat " + (modelData.seat + 1) + ", " + modelData.name
+                                         + (modelData.you ? ", you" : "") + (modelData.creator ? ", creator" : "")
+                        Accessible.description: "Verification words: " + modelData.words
+                        ColumnLayout {
+                            id: memberCol
+                            anchors.fill: parent
+                            anchors.margins: screen.gap * 0.5
+                            spacing: 0
+                            Text {
+                                Layout.fillWidth: true
+                                text: (modelData.seat + 1) + ". " + modelData.name + (modelData.you ? " (you)" : "") + (modelData.creator ? " · creator" : "")
+                                color: "#fdf6e3"
+                                font.bold: true
+                                font.pixelSize: screen.fs * 0.95
+                                elide: Text.ElideRight
+                            }
+                            Text {
+                                Layout.fillWidth: true
+                                text: modelData.words
+                                color: "#8fe3a7"
+                                font.family: "DejaVu Sans Mono"
+                                font.pixelSize: screen.fs * 0.9
+                                elide: Text.ElideRight
+                            }
+                        }
+                    }
+                    Text {
+                        visible: rosterList.count === 0
+                        width: rosterList.width
+                        text: "Create a room or join one: each member's name and four verification words appear here."
+                        wrapMode: Text.WordWrap
+                        color: "#9fb8aa"
+                        font.pixelSize: screen.fs * 0.85
+                    }
+                }
+                Text {
+                    Layout.fillWidth: true
+                    text: "Each word list comes from that person's session key: if what they read out differs from what you see, do not start. No spectators; nobody joins after the start."
+                    wrapMode: Text.WordWrap
+                    color: "#cfe3d6"
+                    font.pixelSize: screen.fs * 0.78
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,155 @@
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls.Basic
+import Pointline
+
+// Results: final points with shared competition ranks, receipts, the casual-results notice,
+// or no result with the reason and the seat; where the transcript is and what verify says.
+Item {
+    id: screen
+    property real fs: 14
+    property real gap: 8
+    readonly property bool portrait: height > width
+    readonly property bool complete: online.outcome === "complete"
+    function focusFirst() { lobbyButton.forceActiveFocus(); }
+
+    GridLayout {
+        anchors.fill: parent
+        columns: screen.portrait ? 1 : 2
+        rowSpacing: screen.gap
+        columnSpacing: screen.gap * 2
+
+        ColumnLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            spacing: screen.gap * 0.6
+            Text {
+                objectName: "resultTitle"
+                Layout.fillWidth: true
+                text: screen.complete ? "Session complete" : "No result"
+                font.family: "DejaVu Serif"
+                font.pixelSize: screen.fs * 1.5
+                font.bold: true
+                color: "#f2c14e"
+                Accessible.role: Accessible.Heading
+                Accessible.name: text
+            }
+            Text {
+                objectName: "endText"
+                Layout.fillWidth: true
+                visible: !screen.complete
+                text: online.endText + " The hand in flight was voided and returned with no profit."
+                wrapMode: Text.WordWrap
+                color: "#ffd98a"
+                font.pixelSize: screen.fs
+                Accessible.role: Accessible.AlertMessage
+                Accessible.name: text
+            }
+            ListView {
+                id: rankList
+                objectName: "rankList"
+                visible: screen.complete
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: screen.fs * 4
+                clip: true
+                spacing: 3
+                model: online.results
+                Accessible.role: Accessible.List
+                Accessible.name: "Final points and ranks"
+                delegate: Rectangle {
+                    required property var modelData
+                    width: rankList.width
+                    height: Math.max(36, screen.fs * 2.2)
+                    radius: 6
+                    color: modelData.you ? "#1f5a3f" : "#133d2b"
+                    Accessible.role: Accessible.ListItem
+                    Accessible.name: "Rank " + modelData.rank + ": " + modelData.name + ", " + modelData.final + " points" + (modelData.you ? ", you" : "")
+                    RowLayout {
+                        anchors.fill: parent
+                        anchors.leftMargin: screen.gap
+                        anchors.rightMargin: screen.gap
+                        Text { text: "#" + modelData.rank; color: "#f2c14e"; font.bold: true; font.pixelSize: screen.fs * 1.1 }
+                        Text {
+                            Layout.fillWidth: true
+                            text: modelData.name + (modelData.you ? " (you)" : "")
+                            color: "#fdf6e3"; font.pixelSize: screen.fs; elide: Text.ElideRight
+                        }
+                        Text {
+                            text: Number(modelData.final).toLocaleString(Qt.locale("en_US"), "f", 0)
+                            color: "#fdf6e3"; font.bold: true; font.pixelSize: screen.fs
+                        }
+                    }
+                }
+            }
+            BalanceChart {
+                objectName: "onlineChart"
+                visible: !screen.complete
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.minimumHeight: 40
+                samples: online.chart
+            }
+        }
+
+        ColumnLayout {
+            Layout.fillWidth: true
+            Layout.fillHeight: !screen.portrait
+            Layout.alignment: Qt.AlignTop
+            spacing: screen.gap * 0.6
+            Text {
+                objectName: "receiptsText"
+                Layout.fillWidth: true
+                visible: screen.complete
+                text: online.receiptsText.length > 0 ? online.receiptsText : "Exchanging signed receipts…"
+                wrapMode: Text.WordWrap
+                color: "#8fe3a7"
+                font.pixelSize: screen.fs * 0.95
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            Rectangle {
+                objectName: "casualNotice"
+                Layout.fillWidth: true
+                implicitHeight: casual.implicitHeight + screen.gap
+                radius: 6
+                color: "#3a2a10"
+                border.color: "#f2c14e"
+                Text {
+                    id: casual
+                    anchors.fill: parent
+                    anchors.margins: screen.gap * 0.5
+                    text: online.casualNotice
+                    wrapMode: Text.WordWrap
+                    color: "#fdf6e3"
+                    font.pixelSize: screen.fs * 0.85
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: text
+                }
+            }
+            Text {
+                objectName: "transcriptText"
+                Layout.fillWidth: true
+                text: online.transcriptPath.length > 0
+                      ? "Transcript saved: " + online.transcriptPath + "\n" + online.verifyText + "\nCheck it yourself: pointline verify FILE"
+                      : "Saving the transcript…"
+                wrapMode: Text.WrapAnywhere
+                color: online.transcriptPath.length > 0 && !online.verifyOk ? "#ff9a8a" : "#cfe3d6"
+                font.pixelSize: screen.fs * 0.8
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            GameButton {
+                id: lobbyButton
+                objectName: "btnBackToLobby"
+                Layout.fillWidth: true
+                fs: screen.fs
+                primary: true
+                text: "Back to the lobby"
+                hint: "A new room; nothing carries over between sessions"
+                onActivated: online.backToLobby()
+            }
+            Item { Layout.fillHeight: !screen.portrait; Layout.preferredHeight: 0 }
+        }
+    }
+}

@@ -1,0 +1,363 @@
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls.Basic
+import Pointline
+
+// The online table: shared dice and point, my two lines (a local draft until I commit),
+// the countdown and who is awaited, my buttons, and every seat read-only.
+Item {
+    id: screen
+    property real fs: 14
+    property real gap: 8
+    readonly property bool portrait: height > width
+    property alias tableArea: tableArea
+    function focusFirst() { tableArea.forceActiveFocus(); }
+
+    GridLayout {
+        anchors.fill: parent
+        columns: screen.portrait ? 1 : 3
+        rowSpacing: screen.gap
+        columnSpacing: screen.gap
+
+        // ---------------- felt
+        Rectangle {
+            id: felt
+            objectName: "onlineFelt"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            Layout.minimumHeight: screen.portrait ? Math.max(170, screen.fs * 12) : 0
+            Layout.verticalStretchFactor: 3
+            Layout.horizontalStretchFactor: 3
+            radius: screen.fs * 1.2
+            border.width: Math.max(5, screen.fs * 0.5)
+            border.color: "#5a3a1e"
+            gradient: Gradient {
+                GradientStop { position: 0.0; color: "#1c7a4d" }
+                GradientStop { position: 1.0; color: "#0e5233" }
+            }
+            FocusScope {
+                id: tableArea
+                objectName: "tableArea"
+                anchors.fill: parent
+                anchors.margins: felt.border.width + screen.gap * 0.6
+                activeFocusOnTab: false
+                Accessible.role: Accessible.Pane
+                Accessible.name: "Online table"
+                Accessible.description: online.phase === "point"
+                    ? "Point is " + online.point + ". Enter or Space rolls. " + online.secondsLeft + " seconds left."
+                    : "Come-out. Space allocates 10 to the selected line, Enter confirms. " + online.secondsLeft + " seconds left."
+                Keys.onPressed: function(event) {
+                    if (event.key === Qt.Key_Space) {
+                        online.tableKey("space"); event.accepted = true;
+                    } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
+                        online.tableKey("enter"); event.accepted = true;
+                    }
+                }
+                Rectangle {
+                    anchors.fill: parent
+                    anchors.margins: -screen.gap * 0.4
+                    color: "transparent"
+                    radius: screen.fs * 0.6
+                    border.width: tableArea.activeFocus ? 2 : 0
+                    border.color: "#ffffff"
+                    opacity: 0.6
+                }
+                ColumnLayout {
+                    anchors.fill: parent
+                    spacing: screen.gap * 0.8
+                    RowLayout {
+                        Layout.fillWidth: true
+                        spacing: screen.gap
+                        Puck {
+                            id: puck
+                            objectName: "onlinePuck"
+                            size: Math.max(44, screen.fs * 3.0)
+                            point: online.point
+                        }
+                        Text {
+                            Layout.fillWidth: true
+                            text: online.phase === "point" ? "Point " + online.point : "Come-out"
+                            font.family: "DejaVu Serif"
+                            font.pixelSize: screen.fs * 1.3
+                            font.bold: true
+                            color: "#fdf6e3"
+                            elide: Text.ElideRight
+                        }
+                        Row {
+                            id: diceRow
+                            objectName: "onlineDice"
+                            spacing: screen.gap
+                            property int serial: online.rollSerial
+                            property bool rolling: false
+                            property int f1: 1
+                            property int f2: 1
+                            onSerialChanged: if (serial > 0) { rolling = true; shake.restart(); }
+                            Accessible.role: Accessible.Graphic
+                            Accessible.name: online.die1 > 0 ? "Shared dice " + online.die1 + " and " + online.die2 : "Shared dice not thrown yet"
+                            Timer {
+                                interval: 55; repeat: true; running: diceRow.rolling
+                                onTriggered: { diceRow.f1 = 1 + Math.floor(Math.random() * 6); diceRow.f2 = 1 + Math.floor(Math.random() * 6); }
+                            }
+                            SequentialAnimation {
+                                id: shake
+                                NumberAnimation { target: diceRow; property: "rotation"; from: -12; to: 12; duration: 90 }
+                                NumberAnimation { target: diceRow; property: "rotation"; to: -8; duration: 90 }
+                                NumberAnimation { target: diceRow; property: "rotation"; to: 0; duration: 120 }
+                                ScriptAction { script: diceRow.rolling = false }
+                            }
+                            Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f1 : online.die1 }
+                            Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f2 : online.die2 }
+                        }
+                    }
+                    LineArea {
+                        objectName: "onlineLinePass"
+                        Layout.fillWidth: true
+                        Layout.fillHeight: true
+                        title: "PASS LINE"
+                        line: "pass"
+                        fs: screen.fs
+                        tone: "#c0392b"
+                        selected: online.selectedLine === "pass"
+                        phase: online.phase
+                        draftAmount: online.draftPass
+                        contractAmount: online.contractPass
+                        reason: online.lineReasons["pass"] || ""
+                        onTapped: { online.selectLine("pass"); tableArea.forceActiveFocus(); }
+                    }
+                    LineArea {
+                        objectName: "onlineLineDontPass"
+                        Layout.fillWidth: true
+                        Layout.fillHeight: true
+                        title: "DON'T PASS BAR"
+                        line: "dont_pass"
+                        fs: screen.fs
+                        tone: "#2c3e50"
+                        selected: online.selectedLine === "dont_pass"
+                        phase: online.phase
+                        draftAmount: online.draftDontPass
+                        contractAmount: online.contractDontPass
+                        reason: online.lineReasons["dont_pass"] || ""
+                        onTapped: { online.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
+                    }
+                }
+            }
+        }
+
+        // ---------------- controls
+        ColumnLayout {
+            id: controls
+            Layout.fillWidth: screen.portrait
+            Layout.preferredWidth: screen.portrait ? -1 : Math.max(236, screen.fs * 15)
+            Layout.fillHeight: !screen.portrait
+            spacing: screen.gap * 0.6
+            Rectangle {
+                objectName: "countdown"
+                Layout.fillWidth: true
+                implicitHeight: cdCol.implicitHeight + screen.gap
+                radius: 8
+                color: "#10251b"
+                border.color: online.secondsLeft > 0 && online.secondsLeft <= 10 ? "#ff9a8a" : "#2f5a45"
+                Accessible.role: Accessible.ProgressBar
+                Accessible.name: "Time to choose"
+                Accessible.description: online.secondsLeft + " of " + online.confirmSeconds + " seconds left. " + online.awaitedText
+                ColumnLayout {
+                    id: cdCol
+                    anchors.fill: parent
+                    anchors.margins: screen.gap * 0.5
+                    spacing: 2
+                    Text {
+                        Layout.fillWidth: true
+                        text: online.secondsLeft > 0 ? online.secondsLeft + " s left for throw " + (online.throws + 1)
+                                                     : "Throw " + (online.throws + 1)
+                        color: online.secondsLeft > 0 && online.secondsLeft <= 10 ? "#ff9a8a" : "#fdf6e3"
+                        font.pixelSize: screen.fs
+                        font.bold: true
+                        elide: Text.ElideRight
+                    }
+                    Rectangle {
+                        Layout.fillWidth: true
+                        implicitHeight: Math.max(4, screen.fs * 0.35)
+                        radius: height / 2
+                        color: "#1d3a2c"
+                        Rectangle {
+                            height: parent.height
+                            radius: height / 2
+                            width: parent.width * Math.min(1, online.secondsLeft / Math.max(1, online.confirmSeconds))
+                            color: online.secondsLeft <= 10 ? "#ff9a8a" : "#f2c14e"
+                        }
+                    }
+                    Text {
+                        objectName: "awaited"
+                        Layout.fillWidth: true
+                        text: online.awaitedText
+                        color: "#ffd98a"
+                        font.pixelSize: screen.fs * 0.82
+                        wrapMode: Text.WordWrap
+                        maximumLineCount: 2
+                        elide: Text.ElideRight
+                    }
+                }
+            }
+            Text {
+                id: liveText
+                objectName: "onlineLiveText"
+                Layout.fillWidth: true
+                Layout.preferredHeight: screen.fs * 2.6
+                text: online.notice.length > 0 ? online.notice : online.announcement
+                color: online.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
+                font.pixelSize: screen.fs * 0.9
+                wrapMode: Text.WordWrap
+                maximumLineCount: 2
+                elide: Text.ElideRight
+                verticalAlignment: Text.AlignVCenter
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            GridLayout {
+                objectName: "onlineButtons"
+                Layout.fillWidth: true
+                columns: screen.portrait ? 3 : 2
+                rowSpacing: screen.gap * 0.6
+                columnSpacing: screen.gap * 0.6
+                GameButton {
+                    objectName: "btnAllocate"; Layout.fillWidth: true; fs: screen.fs
+                    text: "Allocate 10"; primary: true
+                    hint: "Add 10 to the selected line (" + (online.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
+                    enabled: online.legal["allocate"] === true
+                    reason: online.reasons["allocate"] || ""
+                    onActivated: online.allocate()
+                }
+                GameButton {
+                    objectName: "btnConfirm"; Layout.fillWidth: true; fs: screen.fs
+                    text: "Confirm"; primary: true
+                    hint: "Commit this draft as your contracts for the throw"
+                    enabled: online.legal["confirm"] === true
+                    reason: online.reasons["confirm"] || ""
+                    onActivated: online.confirm()
+                }
+                GameButton {
+                    objectName: "btnReset"; Layout.fillWidth: true; fs: screen.fs
+                    text: "Reset"
+                    hint: "Restore the draft to what was last sealed"
+                    enabled: online.legal["reset"] === true
+                    reason: online.reasons["reset"] || ""
+                    onActivated: online.reset()
+                }
+                GameButton {
+                    objectName: "btnReduce"; Layout.fillWidth: true; fs: screen.fs
+                    text: "Don't Pass −10"
+                    hint: "Prepare a Don't Pass reduction of 10, refunded when you roll"
+                    enabled: online.legal["reduce"] === true
+                    reason: online.reasons["reduce"] || ""
+                    onActivated: online.reduceDontPass()
+                }
+                GameButton {
+                    objectName: "btnRemove"; Layout.fillWidth: true; fs: screen.fs
+                    text: "Remove Don't Pass"
+                    hint: "Prepare removing Don't Pass, refunded when you roll"
+                    enabled: online.legal["remove"] === true
+                    reason: online.reasons["remove"] || ""
+                    onActivated: online.removeDontPass()
+                }
+                GameButton {
+                    objectName: "btnRoll"; Layout.fillWidth: true; fs: screen.fs
+                    text: "Roll"; primary: true
+                    hint: "Commit your remaining contracts; the shared dice roll when every seat has"
+                    enabled: online.legal["roll"] === true
+                    reason: online.reasons["roll"] || ""
+                    onActivated: online.roll()
+                }
+                GameButton {
+                    objectName: "btnHelp"; Layout.fillWidth: true; fs: screen.fs
+                    text: "Help (F1)"
+                    hint: "Open the rules; online the countdown keeps running"
+                    onActivated: online.openHelp()
+                }
+                GameButton {
+                    objectName: "btnMute"; Layout.fillWidth: true; fs: screen.fs
+                    text: online.muted ? "Sound off (M)" : "Sound on (M)"
+                    hint: online.muted ? "Turn sounds on" : "Mute sounds"
+                    onActivated: online.toggleMute()
+                }
+                GameButton {
+                    objectName: "btnLeaveTable"; Layout.fillWidth: true; fs: screen.fs
+                    Layout.columnSpan: screen.portrait ? 1 : 2
+                    text: "Leave table"
+                    hint: "Leave: the session ends for everyone without a result"
+                    onActivated: online.leaveRoom()
+                }
+            }
+            Item { Layout.fillHeight: !screen.portrait; Layout.preferredHeight: 0 }
+        }
+
+        // ---------------- every seat
+        Rectangle {
+            id: seatsPanel
+            objectName: "seats"
+            Layout.fillWidth: screen.portrait
+            Layout.fillHeight: true
+            Layout.preferredWidth: screen.portrait ? -1 : Math.max(190, screen.fs * 15)
+            Layout.minimumHeight: screen.portrait ? screen.fs * 6 : 0
+            Layout.verticalStretchFactor: 2
+            radius: screen.fs * 0.5
+            color: "#10251b"
+            border.color: "#2f5a45"
+            Accessible.role: Accessible.List
+            Accessible.name: "Seats at the table"
+            ColumnLayout {
+                anchors.fill: parent
+                anchors.margins: screen.gap * 0.7
+                spacing: screen.gap * 0.4
+                Text {
+                    Layout.fillWidth: true
+                    text: "Seats · Hand " + online.hand + "/" + online.hands + " · Throw " + online.throws + "/" + online.throwCap
+                    font.pixelSize: screen.fs * 0.9
+                    font.bold: true
+                    color: "#f2c14e"
+                    elide: Text.ElideRight
+                }
+                ListView {
+                    id: seatList
+                    objectName: "seatList"
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    clip: true
+                    spacing: 4
+                    model: online.seats
+                    boundsBehavior: Flickable.StopAtBounds
+                    ScrollBar.vertical: ScrollBar { }
+                    delegate: OnlineSeat {
+                        required property var modelData
+                        width: seatList.width - 6
+                        fs: screen.fs
+                        row: modelData
+                    }
+                }
+                ListView {
+                    id: historyList
+                    objectName: "onlineHistory"
+                    Layout.fillWidth: true
+                    Layout.preferredHeight: screen.portrait ? screen.fs * 3 : seatsPanel.height * 0.3
+                    clip: true
+                    model: online.history
+                    spacing: 1
+                    boundsBehavior: Flickable.StopAtBounds
+                    onCountChanged: Qt.callLater(positionViewAtEnd)
+                    Accessible.role: Accessible.List
+                    Accessible.name: "Your history"
+                    delegate: Text {
+                        required property var modelData
+                        width: historyList.width - 4
+                        text: modelData.text
+                        wrapMode: Text.WordWrap
+                        font.pixelSize: screen.fs * 0.75
+                        color: modelData.kind === "win" ? "#8fe3a7" : modelData.kind === "loss" ? "#ff9a8a"
+                             : modelData.kind === "refund" ? "#ffd98a" : "#cfe3d6"
+                        Accessible.role: Accessible.ListItem
+                        Accessible.name: text
+                    }
+                }
+            }
+        }
+    }
+}
