@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,7 +34,14 @@ settings.register_profile(
 settings.register_profile(
     "spec-large", max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-PROFILE = "spec-large" if os.environ.get("HYPOTHESIS_PROFILE") == "large" else "spec-default"
+LARGE = os.environ.get("HYPOTHESIS_PROFILE") == "large"
+PROFILE = "spec-large" if LARGE else "spec-default"
+# The large run takes minutes: lift pytest-timeout's per-test limit for it (when installed).
+LONG_RUN = (
+    [pytest.mark.timeout(1800)]
+    if LARGE and importlib.util.find_spec("pytest_timeout") is not None
+    else []
+)
 STEPS = 60
 
 
@@ -63,6 +73,13 @@ def start_table(n: int, throws: int) -> Table:
     return table
 
 
+def _long_run(test: Any) -> Any:
+    for mark in LONG_RUN:
+        test = mark(test)
+    return test
+
+
+@_long_run
 @settings(settings.get_profile(PROFILE))
 @given(
     n=st.integers(1, 3),
