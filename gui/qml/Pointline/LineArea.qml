@@ -25,36 +25,53 @@ Rectangle {
     Accessible.description: "Contract " + contractAmount + ", " + (phase === "point" && line === "dont_pass" ? "prepared " : "draft ") + draftAmount + (reason ? ". " + reason : "")
     Accessible.onPressAction: tapped()
 
+    property string motto: ""
     MouseArea { anchors.fill: parent; onClicked: area.tapped() }
+    Text {
+        anchors { horizontalCenter: parent.horizontalCenter; bottom: parent.bottom; bottomMargin: area.fs * 0.5 }
+        visible: area.height > area.fs * 7.5 && area.width > area.fs * 24
+        text: area.motto
+        font.family: "DejaVu Serif"
+        font.pixelSize: area.fs * 0.9
+        font.letterSpacing: 2
+        color: "#fdf6e3"
+        opacity: 0.45
+        Accessible.ignored: true
+    }
 
+    readonly property bool compact: height < fs * 5.2
+    readonly property real textWidth: width - chips.width - fs * 2
     Text {
         id: label
-        anchors { left: parent.left; top: parent.top; leftMargin: area.fs * 0.8; topMargin: area.fs * 0.4 }
-        width: parent.width - chips.width - area.fs * 2
+        anchors { left: parent.left; top: parent.top; leftMargin: area.fs * 0.8; topMargin: area.fs * (area.compact ? 0.2 : 0.4) }
+        width: area.compact ? Math.min(implicitWidth, area.textWidth * 0.66) : area.textWidth
         text: area.title
         font.family: "DejaVu Serif"
-        font.pixelSize: area.fs * 1.35
+        font.pixelSize: area.fs * (area.compact ? 1.1 : 1.35)
         font.bold: true
-        font.letterSpacing: 1.5
+        font.letterSpacing: area.compact ? 0.5 : 1.5
         color: "#fdf6e3"
         elide: Text.ElideRight
     }
     Text {
         id: amounts
-        anchors { left: label.left; top: label.bottom; topMargin: 2 }
-        width: label.width
+        anchors.left: area.compact ? label.right : label.left
+        anchors.leftMargin: area.compact ? area.fs * 0.6 : 0
+        y: area.compact ? label.y + label.baselineOffset - baselineOffset : label.y + label.height + 2
+        width: area.compact ? area.textWidth - label.width - area.fs * 0.6 : label.width
         font.pixelSize: area.fs * 0.9
         color: "#e8f3ec"
         elide: Text.ElideRight
         text: area.phase === "point"
               ? (area.line === "dont_pass" && area.draftAmount !== area.contractAmount
-                 ? "Contract " + area.contractAmount + " → prepared " + area.draftAmount
+                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount
+                                 : "Contract " + area.contractAmount + " → prepared " + area.draftAmount)
                  : "Contract " + area.contractAmount)
               : (area.contractAmount > 0 ? "Contract " + area.contractAmount + " · " : "") + "Draft " + area.draftAmount
     }
     Text {
-        anchors { left: label.left; top: amounts.bottom; topMargin: 2; bottom: parent.bottom; bottomMargin: 2 }
-        width: label.width
+        anchors { left: label.left; top: area.compact ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 2; bottom: parent.bottom; bottomMargin: 2 }
+        width: area.textWidth
         visible: area.reason.length > 0
         text: area.reason
         font.pixelSize: area.fs * 0.82

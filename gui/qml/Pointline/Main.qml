@@ -175,16 +175,47 @@ ApplicationWindow {
                                 size: Math.max(44, root.fs * 3.2)
                                 point: bridge.point
                             }
-                            Text {
+                            ColumnLayout {
                                 Layout.fillWidth: true
-                                text: bridge.phase === "point" ? "Point " + bridge.point
-                                      : bridge.phase === "come_out" ? "Come-out"
-                                      : bridge.phase === "complete" ? "Session complete" : "Session ended"
-                                font.family: "DejaVu Serif"
-                                font.pixelSize: root.fs * 1.3
-                                font.bold: true
-                                color: "#fdf6e3"
-                                elide: Text.ElideRight
+                                spacing: 2
+                                Text {
+                                    Layout.fillWidth: true
+                                    text: bridge.phase === "point" ? "Point " + bridge.point
+                                          : bridge.phase === "come_out" ? "Come-out"
+                                          : bridge.phase === "complete" ? "Session complete" : "Session ended"
+                                    font.family: "DejaVu Serif"
+                                    font.pixelSize: root.fs * 1.2
+                                    font.bold: true
+                                    color: "#fdf6e3"
+                                    elide: Text.ElideRight
+                                }
+                                RowLayout {
+                                    objectName: "pointBoxes"
+                                    Layout.fillWidth: true
+                                    spacing: 2
+                                    Repeater {
+                                        model: [4, 5, 6, 8, 9, 10]
+                                        Rectangle {
+                                            required property int modelData
+                                            readonly property bool on: bridge.point === modelData
+                                            Layout.fillWidth: true
+                                            Layout.maximumWidth: root.fs * 3.2
+                                            Layout.preferredHeight: Math.max(18, root.fs * 1.5)
+                                            radius: 3
+                                            color: on ? "#fdfdfd" : "transparent"
+                                            border.color: "#e8e2cf"
+                                            border.width: 1
+                                            Accessible.ignored: true
+                                            Text {
+                                                anchors.centerIn: parent
+                                                text: parent.modelData
+                                                font.pixelSize: root.fs * 0.95
+                                                font.bold: true
+                                                color: parent.on ? "#8b1a1a" : "#fdf6e3"
+                                            }
+                                        }
+                                    }
+                                }
                             }
                             Row {
                                 id: diceRow
@@ -220,6 +251,7 @@ ApplicationWindow {
                             Layout.fillWidth: true
                             Layout.fillHeight: true
                             title: "PASS LINE"
+                            motto: "COME-OUT 7 · 11 WIN · POINT BEFORE 7 · PAYS 1 : 1"
                             line: "pass"
                             fs: root.fs
                             tone: "#c0392b"
@@ -237,6 +269,7 @@ ApplicationWindow {
                             Layout.fillWidth: true
                             Layout.fillHeight: true
                             title: "DON'T PASS BAR"
+                            motto: "COME-OUT 2 · 3 WIN · BAR 12 · 7 BEFORE POINT · PAYS 1 : 1"
                             line: "dont_pass"
                             fs: root.fs
                             tone: "#2c3e50"
