@@ -29,7 +29,7 @@ Rectangle {
     MouseArea { anchors.fill: parent; onClicked: area.tapped() }
     Text {
         anchors { horizontalCenter: parent.horizontalCenter; bottom: parent.bottom; bottomMargin: area.fs * 0.5 }
-        visible: area.height > area.fs * 7.5 && area.width > area.fs * 24
+        visible: area.height > area.fs * 9 && implicitWidth < area.width - area.fs * 2
         text: area.motto
         font.family: "DejaVu Serif"
         font.pixelSize: area.fs * 0.9
