@@ -135,6 +135,18 @@ def dice_example() -> str:
     seed = dice.dice_seed(EXAMPLE_TABLE, throw_index, EXAMPLE_NONCES)
     d1, d2, rejected = dice.dice_from_seed(seed)
     block0 = hashlib.sha256(seed + (0).to_bytes(4, "big")).digest()
+    message = b"".join(
+        (
+            dice.DICE_DOMAIN,
+            dice.PROTOCOL_VERSION.to_bytes(2, "big"),
+            len(EXAMPLE_TABLE.encode()).to_bytes(4, "big"),
+            EXAMPLE_TABLE.encode(),
+            throw_index.to_bytes(4, "big"),
+            bytes([len(EXAMPLE_NONCES)]),
+            *EXAMPLE_NONCES,
+        )
+    )
+    assert hashlib.sha256(message).digest() == seed
     lines = [
         f"- table id: `{EXAMPLE_TABLE}` (UTF-8, {len(EXAMPLE_TABLE.encode())} bytes);"
         f" throw index: {throw_index}; two seats; protocol version {dice.PROTOCOL_VERSION}",
@@ -142,9 +154,11 @@ def dice_example() -> str:
         f"- nonce of seat 1: `{EXAMPLE_NONCES[1].hex()}`",
         f"- seat 0's choices: `{choice.decode()}` (hex `{choice.hex()}`)",
         f"- seat 0's commitment: `{commit.hex()}`",
-        f"- dice seed: `{seed.hex()}`",
+        f"- seed message m ({len(message)} bytes): `{message.hex()}`",
+        f"- dice seed = SHA-256(m): `{seed.hex()}`",
         f"- block 0 = SHA-256(seed ‖ `00000000`): `{block0.hex()}`",
         f"- dice: **{d1} and {d2}** (total {d1 + d2}); bytes rejected on the way: {rejected}",
+        "- how: " + "; ".join(_consumed(block0)),
     ]
     return "\n".join(lines) + "\n"
 
@@ -175,6 +189,21 @@ def canonical_example() -> str:
         f" `{canonical.state_hash(table)}`",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _consumed(block: bytes) -> list[str]:
+    """How the first bytes of a block become faces (until two faces are found)."""
+    out: list[str] = []
+    faces = 0
+    for i, b in enumerate(block):
+        if b >= dice.ACCEPT_BELOW:
+            out.append(f"byte {i} = {b} ≥ 252, rejected")
+            continue
+        faces += 1
+        out.append(f"byte {i} = 0x{b:02x} = {b}, {b} mod 6 + 1 = {b % 6 + 1} (die {faces})")
+        if faces == 2:
+            break
+    return out
 
 
 SECTIONS: dict[str, Callable[[], str]] = {
