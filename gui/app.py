@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from collections.abc import Callable
@@ -58,7 +57,7 @@ def run(
 ) -> int:
     """Run the solo table until the window closes; returns the exit status."""
     prepare_environment()
-    import qasync
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
 
     from gui.bridge import TableBridge
@@ -70,13 +69,21 @@ def run(
     bridge = TableBridge(nonce_source or fresh_nonce)
     loaded = load(bridge)
     app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
+    # Show the first frame before importing the asyncio bridge: the table appears sooner.
+    first = QEventLoop()
+    loaded.window.frameSwapped.connect(first.quit)
+    QTimer.singleShot(3000, first.quit)
+    first.exec()
+    loaded.window.frameSwapped.disconnect(first.quit)
     if exit_after_first_frame:
-        loaded.window.frameSwapped.connect(app.quit)
-    else:
-        # Load the synthesized sounds once the table is on screen, not before the first frame.
-        from PySide6.QtCore import QTimer
+        del loaded
+        return 0
+    # Load the synthesized sounds once the table is on screen, not before the first frame.
+    QTimer.singleShot(300, bridge.sounds.preload)
+    import asyncio
 
-        QTimer.singleShot(300, bridge.sounds.preload)
+    import qasync
+
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()

@@ -84,3 +84,17 @@ def test_sounds_are_short_pcm_and_silent_without_a_device(tmp_path) -> None:
     sounds.muted = False
     sounds.play("win")  # no audio device here: returns without error
     assert sounds.available in (True, False)
+
+
+def test_app_starts_and_exits_after_its_first_frame() -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    done = subprocess.run(
+        [sys.executable, "-m", "gui.cli", "--exit-after-first-frame"],
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Error" not in done.stderr
