@@ -109,12 +109,13 @@ class OnlineBridge(QObject):
         url: str = DEFAULT_RELAY,
         timeouts: Timeouts | None = None,
         connect: Connect | None = None,
+        nonce_source: Callable[[], bytes] | None = None,
     ) -> None:
         super().__init__()
         self._url = url
         self.timeouts = timeouts or Timeouts()
         self._connect: Connect = connect or (
-            lambda u: RelayClient.connect(u, timeouts=self.timeouts)
+            lambda u: RelayClient.connect(u, timeouts=self.timeouts, nonce_source=nonce_source)
         )
         self.client: RelayClient | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -127,6 +128,7 @@ class OnlineBridge(QObject):
         self._roster: tuple[RosterEntry, ...] = ()
         self._seat = -1
         self._draft: Table | None = None
+        self._view: Table | None = None
         self._committed = False
         self._line = Line.PASS
         self._help = False
@@ -177,8 +179,12 @@ class OnlineBridge(QObject):
 
     @property
     def table(self) -> Table | None:
+        """The peer's reconstruction as of the last event (``Peer.table`` copies: cache it)."""
+        return self._view
+
+    def _refresh_view(self) -> None:
         peer = self.peer
-        return None if peer is None else peer.table
+        self._view = None if peer is None else peer.table
 
     # ------------------------------------------------------------------ sign in
     async def _sign(self, url: str, name: str, password: str, signup: bool) -> None:
@@ -288,6 +294,7 @@ class OnlineBridge(QObject):
             verify_text="",
             verify_ok=False,
             draft=None,
+            view=None,
             dice=(0, 0),
             serial=0,
             notice="",
@@ -311,6 +318,7 @@ class OnlineBridge(QObject):
                 return
 
     def _on_event(self, event: Any) -> None:
+        self._refresh_view()
         match event:
             case RosterChanged(code, creator, roster):
                 self._set(code=code, creator=creator, roster=roster)
@@ -535,7 +543,7 @@ class OnlineBridge(QObject):
             return ""
         if peer.state is Step.RECEIPTS:
             return "Exchanging signed receipts…"
-        names = [self._seat_name(s) for s in peer.awaiting]
+        names = ["you" if s == self._seat else self._seat_name(s) for s in peer.awaiting]
         if not names:
             return ""
         step = "choose" if peer.state is Step.COMMIT else "reveal"

@@ -205,7 +205,7 @@ def test_an_expiring_deadline_ends_the_session_even_with_help_open(
             (other,) = await gui_room(running.url, bridge)
             other.commit(steady_choice(other._live_peer().table, 1))
             await until(lambda: other_seat_status(bridge) == "committed", what="their commit")
-            assert bridge.awaitedText == f"Waiting for {bridge.name} to choose"
+            assert bridge.awaitedText == "Waiting for you to choose"
             bridge.openHelp()
             assert (
                 not bridge.legal["confirm"]

@@ -39,7 +39,13 @@ Rectangle {
         Text {
             Layout.fillWidth: true
             text: "Balance " + Number(row.balance).toLocaleString(Qt.locale("en_US"), "f", 0)
-                  + " · Pass " + row.pass + " · Don't Pass " + row.dontPass
+            color: "#cfe3d6"
+            font.pixelSize: seat.fs * 0.8
+            elide: Text.ElideRight
+        }
+        Text {
+            Layout.fillWidth: true
+            text: "Pass " + row.pass + " · Don't Pass " + row.dontPass
             color: "#cfe3d6"
             font.pixelSize: seat.fs * 0.8
             elide: Text.ElideRight

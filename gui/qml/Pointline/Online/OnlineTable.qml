@@ -310,7 +310,7 @@ Item {
                 spacing: screen.gap * 0.4
                 Text {
                     Layout.fillWidth: true
-                    text: "Seats · Hand " + online.hand + "/" + online.hands + " · Throw " + online.throws + "/" + online.throwCap
+                    text: "Seats (" + online.seats.length + ")"
                     font.pixelSize: screen.fs * 0.9
                     font.bold: true
                     color: "#f2c14e"

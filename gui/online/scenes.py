@@ -1,0 +1,162 @@
+"""Online scenes for screenshots, reached by really playing: a private relay on loopback, the
+online bridge and headless peers (``net.client.RelayClient``), all on one qasync loop.
+
+Nonces come from fixed counters, so the dice are the same on every run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from gui.online.bridge import OnlineBridge
+from gui.scenes import counter_nonces
+from kernel import Phase
+from net.accounts import FAST_HASH
+from net.client import RelayClient, steady_choice
+from net.protocol import RoundOpened, Timeouts
+from net.relay import RelayConfig, running_relay
+
+ONLINE_SCENES = ("online-signin", "online-lobby", "online-table", "online-results", "online-ended")
+PASSWORD = "scene-password"
+PEOPLE = ("alice", "bruno", "chen", "dara")
+
+
+async def _until(predicate: Any, timeout: float = 20.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+
+async def _autoplay(client: RelayClient) -> None:
+    """A headless peer: commit the steady choice at every round."""
+    while True:
+        event = await client.next_event()
+        peer = client.peer
+        if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+            client.commit(steady_choice(peer.table, peer.seat))
+
+
+def _my_step(bridge: OnlineBridge) -> None:
+    if bridge.legal["roll"]:
+        bridge.roll()
+    elif bridge.legal["confirm"]:
+        bridge.selectLine("pass")
+        for _ in range(3):
+            bridge.allocate()
+        bridge.selectLine("dont_pass")
+        for _ in range(2):
+            bridge.allocate()
+        bridge.confirm()
+
+
+async def prepare_online(bridge: OnlineBridge, url: str, scene: str) -> list[RelayClient]:
+    """Bring the bridge to ``scene`` on the relay at ``url``; returns the headless peers."""
+    if scene not in ONLINE_SCENES:
+        raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(ONLINE_SCENES)}")
+    if scene == "online-signin":
+        return []
+    bridge.signUp(url, PEOPLE[0], PASSWORD)
+    await bridge.idle()
+    bridge.createRoom()
+    await bridge.idle()
+    peers: list[RelayClient] = []
+    for i, name in enumerate(PEOPLE[1:]):
+        c = await RelayClient.connect(
+            url, timeouts=bridge.timeouts, nonce_source=counter_nonces(name.encode())
+        )
+        await c.signup(name, PASSWORD)
+        await c.join_room(bridge.roomCode)
+        peers.append(c)
+        if scene == "online-lobby" and i == 1:
+            break
+    await _until(lambda: len(bridge.roster) == len(peers) + 1)
+    if scene == "online-lobby":
+        return peers
+    bridge.startRoom()
+    await _until(lambda: bridge.screen == "table")
+    tasks = [asyncio.ensure_future(_autoplay(c)) for c in peers]
+    bridge._scene_tasks = tasks  # type: ignore[attr-defined]  # kept alive until shutdown
+    if scene == "online-table":
+        while True:
+            await _until(lambda: bridge.legal["confirm"] or bridge.legal["roll"])
+            if bridge.phase == Phase.POINT.value and bridge.legal["reduce"]:
+                break
+            _my_step(bridge)
+        bridge.reduceDontPass()
+        bridge.selectLine("dont_pass")
+        await _until(lambda: all(r["status"] != "choosing" for r in bridge.seats if not r["you"]))
+        return peers
+    if scene == "online-ended":
+        await _until(lambda: bridge.legal["confirm"])
+        _my_step(bridge)
+        await _until(
+            lambda: bridge.throws >= 1 and (bridge.legal["confirm"] or bridge.legal["roll"])
+        )
+        await peers[-1].leave()
+        await _until(lambda: bridge.transcriptPath != "")
+        return peers
+    while bridge.screen == "table":
+        await _until(
+            lambda: bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
+        )
+        _my_step(bridge)
+    await _until(lambda: bridge.transcriptPath != "" and bridge.receiptsText != "")
+    return peers
+
+
+def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
+    """Render an online scene offscreen at ``size`` to a PNG (a private relay runs meanwhile)."""
+    import os
+
+    from gui.app import prepare_environment
+
+    prepare_environment(offscreen=True)
+    import qasync
+    from PySide6.QtGui import QGuiApplication
+
+    from gui.online.app import load_online
+
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    app.setQuitOnLastWindowClosed(False)
+    folder = tempfile.TemporaryDirectory(prefix="pointline-online-shot-")
+    os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    ok = False
+
+    async def main() -> bool:
+        config = RelayConfig(hash_params=FAST_HASH)
+        async with running_relay(Path(folder.name) / "relay.sqlite3", config=config) as relay:
+            bridge = OnlineBridge(
+                relay.url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice")
+            )
+            loaded = load_online(bridge, size)
+            loaded.window.show()
+            peers = await prepare_online(bridge, relay.url, scene)
+            await asyncio.sleep(0.6)  # the roll animation settles
+            image = loaded.window.grabWindow()
+            saved = bool(image.save(path))
+            await bridge.shutdown()
+            for c in peers:
+                await c.close()
+            loaded.window.close()
+            return saved
+
+    with loop:
+        try:
+            ok = loop.run_until_complete(asyncio.wait_for(main(), 60))
+        finally:
+            pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    folder.cleanup()
+    if not ok:
+        print(f"could not write {path}", file=sys.stderr)
+        return 1
+    print(f"wrote {path} ({size[0]}x{size[1]}, scene {scene})")
+    return 0
