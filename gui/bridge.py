@@ -33,6 +33,7 @@ from kernel.ledger import Settled, ThrowSeen
 
 PAUSED_TEXT = "Paused: press Escape or Resume to continue."
 HELP_TEXT = "Help is open: close it to play."
+ASK_TEXT = "Answer the new-session question first."
 WINDOW_MODES = ("standard", "theater", "fullscreen")
 ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll")
 
@@ -60,6 +61,7 @@ class TableBridge(QObject):
         self._line = Line.PASS
         self._paused = False
         self._help = False
+        self._asking = False
         self._mode = "standard"
         self._announcement = "New session: 1,000 free fictional points. Allocate, then confirm."
         self._notice = ""
@@ -84,6 +86,8 @@ class TableBridge(QObject):
         }[name]()
 
     def _blocked(self) -> str:
+        if self._asking:
+            return ASK_TEXT
         if self._help:
             return HELP_TEXT
         if self._paused:
@@ -248,6 +252,7 @@ class TableBridge(QObject):
     rollSerial = Property(int, lambda self: self._serial, notify=changed)
     paused = Property(bool, lambda self: self._paused, notify=changed)
     helpOpen = Property(bool, lambda self: self._help, notify=changed)
+    askingNewSession = Property(bool, lambda self: self._asking, notify=changed)
     muted = Property(bool, lambda self: self.sounds.muted, notify=changed)
     windowMode = Property(str, lambda self: self._mode, notify=changed)
     announcement = Property(str, lambda self: self._announcement, notify=changed)
@@ -308,9 +313,32 @@ class TableBridge(QObject):
         self.changed.emit()
 
     @Slot()
+    def askNewSession(self) -> None:
+        """New session: at once when nothing is in play, else ask first (cancel keeps all)."""
+        t = self.table
+        untouched = t.throws == 0 and t.draft(SEAT).total == 0
+        if untouched or t.is_over:
+            self.newSession()
+        else:
+            self._asking = True
+            self.changed.emit()
+
+    @Slot()
+    def cancelNewSession(self) -> None:
+        self._asking = False
+        self.changed.emit()
+
+    @Slot()
+    def confirmNewSession(self) -> None:
+        self._asking = False
+        self.newSession()
+
+    @Slot()
     def escape(self) -> None:
-        """Escape closes Help, else pauses or resumes."""
-        if self._help:
+        """Escape cancels the new-session question, closes Help, else pauses or resumes."""
+        if self._asking:
+            self._asking = False
+        elif self._help:
             self._help = False
         else:
             self._paused = not self._paused

@@ -186,3 +186,30 @@ def test_window_modes_keep_session_drafts_and_focus(make_ui, qtbot) -> None:
         qtbot.wait(20)
         assert ui.focus_name() == "btnWindow"
         assert (b.phase, b.throws, b.draftPass, b.balance, len(b.history)) == state
+
+
+def test_new_session_question_cancel_submits_nothing(make_ui, qtbot) -> None:
+    ui = make_ui()
+    b = ui.bridge
+    ui.key(K.Key_Space)
+    before = (b.submissions, b.draftPass, b.table.ledger_length(0))
+    ui.click("btnNew")
+    assert b.askingNewSession
+    qtbot.waitUntil(lambda: ui.focus_name() == "btnAskCancel", timeout=WAIT_MS)
+    ui.key(K.Key_Backspace)  # no reset behind the question
+    ui.key(K.Key_Tab)  # Tab stays inside the question
+    assert ui.focus_name() == "btnAskConfirm"
+    ui.key(K.Key_Backtab)
+    assert ui.focus_name() == "btnAskCancel"
+    assert (b.submissions, b.draftPass, b.table.ledger_length(0)) == before
+    ui.key(K.Key_Return)  # Enter on Cancel
+    assert not b.askingNewSession
+    assert (b.submissions, b.draftPass, b.table.ledger_length(0)) == before
+    qtbot.waitUntil(lambda: ui.focus_name() == "btnNew", timeout=WAIT_MS)
+    ui.key(K.Key_Space)
+    assert b.askingNewSession
+    ui.key(K.Key_Escape)  # Escape cancels too
+    assert not b.askingNewSession and b.draftPass == before[1] and not b.paused
+    ui.click("btnNew")
+    ui.click("btnAskConfirm")
+    assert b.draftPass == 0 and b.balance == 1000 and not b.askingNewSession

@@ -29,23 +29,30 @@ ApplicationWindow {
     }
     function isReal(it) {
         return it !== null && it !== undefined && it.visible && it.enabled
-            && (it.objectName === "tableArea" || it.objectName.indexOf("btn") === 0);
+            && (it.objectName === "tableArea" || it.objectName.indexOf("btn") === 0)
+            && (!bridge.askingNewSession || it.objectName.indexOf("btnAsk") === 0);
     }
     onActiveFocusItemChanged: {
         if (isReal(activeFocusItem)) {
-            if (activeFocusItem !== helpClose) root.lastFocus = activeFocusItem;
+            if (activeFocusItem !== helpClose && activeFocusItem.objectName.indexOf("btnAsk") !== 0)
+                root.lastFocus = activeFocusItem;
         } else {
             Qt.callLater(root.restoreFocus);
         }
     }
     function restoreFocus() {
-        if (isReal(root.activeFocusItem) && (root.activeFocusItem === helpClose) === bridge.helpOpen) return;
-        if (bridge.helpOpen) helpClose.forceActiveFocus();
+        if (isReal(root.activeFocusItem) && !bridge.askingNewSession
+            && (root.activeFocusItem === helpClose) === bridge.helpOpen) return;
+        if (bridge.askingNewSession && root.activeFocusItem && root.activeFocusItem.objectName.indexOf("btnAsk") === 0) return;
+        if (bridge.askingNewSession) askCancel.forceActiveFocus();
+        else if (bridge.helpOpen) helpClose.forceActiveFocus();
         else if (isReal(root.lastFocus)) root.lastFocus.forceActiveFocus();
         else tableArea.forceActiveFocus();
     }
     readonly property bool helpOpen: bridge.helpOpen
     onHelpOpenChanged: Qt.callLater(root.restoreFocus)
+    readonly property bool asking: bridge.askingNewSession
+    onAskingChanged: Qt.callLater(root.restoreFocus)
     Component.onCompleted: tableArea.forceActiveFocus()
 
     // ------------------------------------------------------------ announcements
@@ -73,7 +80,7 @@ ApplicationWindow {
         anchors.fill: parent
         anchors.margins: root.gap
         spacing: root.gap
-        enabled: !bridge.helpOpen
+        enabled: !bridge.helpOpen && !bridge.askingNewSession
 
         // -------------------------------------------------------- header
         GridLayout {
@@ -463,7 +470,7 @@ ApplicationWindow {
                         Layout.columnSpan: root.portrait ? 3 : 1
                         text: "New session"
                         hint: "Start again with 1,000 free fictional points"
-                        onActivated: bridge.newSession()
+                        onActivated: bridge.askNewSession()
                     }
                 }
                 Text {
@@ -645,6 +652,61 @@ ApplicationWindow {
                     text: "Close (Esc)"
                     hint: "Close Help and return to the table"
                     onActivated: bridge.closeHelp()
+                }
+            }
+        }
+    }
+    // ------------------------------------------------------------ new-session question
+    Rectangle {
+        id: askOverlay
+        objectName: "askOverlay"
+        anchors.fill: parent
+        visible: bridge.askingNewSession
+        color: "#d8061a10"
+        MouseArea { anchors.fill: parent; acceptedButtons: Qt.AllButtons }
+        Rectangle {
+            anchors.centerIn: parent
+            width: Math.min(parent.width - root.gap * 2, root.fs * 28)
+            height: askCol.implicitHeight + root.gap * 2
+            radius: root.fs * 0.6
+            color: "#123d2b"
+            border.color: "#f2c14e"
+            border.width: 2
+            Accessible.role: Accessible.Dialog
+            Accessible.name: "Start a new session?"
+            ColumnLayout {
+                id: askCol
+                anchors.fill: parent
+                anchors.margins: root.gap
+                spacing: root.gap
+                Text {
+                    Layout.fillWidth: true
+                    text: "Start a new session? This one ends and its points are not kept. Cancel keeps everything as it is."
+                    wrapMode: Text.WordWrap
+                    color: "#fdf6e3"
+                    font.pixelSize: root.fs
+                }
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: root.gap
+                    GameButton {
+                        id: askCancel
+                        objectName: "btnAskCancel"
+                        Layout.fillWidth: true
+                        fs: root.fs
+                        text: "Cancel (Esc)"
+                        hint: "Keep playing this session"
+                        onActivated: bridge.cancelNewSession()
+                    }
+                    GameButton {
+                        objectName: "btnAskConfirm"
+                        Layout.fillWidth: true
+                        fs: root.fs
+                        primary: true
+                        text: "New session"
+                        hint: "End this session and start again with 1,000 points"
+                        onActivated: bridge.confirmNewSession()
+                    }
                 }
             }
         }
