@@ -64,3 +64,32 @@ def test_rule_events_are_announced(make_ui) -> None:
     assert "Pass wins " in text or "Pass loses " in text
     assert "Session complete" in text
     assert _name(ui, "liveText") == ui.bridge.announcement
+
+
+def _luminance(color) -> float:
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return (
+        0.2126 * channel(color.redF())
+        + 0.7152 * channel(color.greenF())
+        + 0.0722 * channel(color.blueF())
+    )
+
+
+def _contrast(a, b) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("scene", [None, "point-reduction"])
+def test_text_and_controls_meet_contrast(make_ui, scene) -> None:
+    ui = make_ui(scene=scene)
+    for name in BUTTON_ORDER:
+        button = ui.item(name)
+        label = button.property("contentItem").property("color")
+        background = button.property("background").property("color")
+        assert _contrast(label, background) >= (4.5 if button.isEnabled() else 3.0), name
+    page = ui.window.property("color")
+    assert _contrast(ui.item("footer").property("color"), page) >= 4.5
+    assert _contrast(ui.item("liveText").property("color"), page) >= 4.5
