@@ -22,7 +22,7 @@ from kernel.ledger import (
     Voided,
 )
 from kernel.table import Ending, Table, _Seat
-from kernel.values import MAX_SEATS, EndReason, Line, Outcome, Phase
+from kernel.values import MAX_SEATS, POINT_NUMBERS, EndReason, Line, Outcome, Phase
 
 STATE_VERSION = 1
 
@@ -224,6 +224,10 @@ def from_document(doc: Any) -> Table:
     table = Table(len(seats_doc), table_id)
     table._enter(_enum(Phase, doc.get("phase"), "phase"))
     table._point = _opt_int(doc, "point")
+    if (table._point is not None or table.phase is Phase.POINT) and (
+        table.phase is not Phase.POINT or table._point not in POINT_NUMBERS
+    ):
+        raise BadState("bad_state", "the point is 4, 5, 6, 8, 9 or 10 on the point, else null")
     table._throws = _int(doc, "throws", 0, 128)
     table._resolved = _int(doc, "hands_resolved", 0, 5)
     ending = doc.get("ending")

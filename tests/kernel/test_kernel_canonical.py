@@ -135,3 +135,15 @@ def _played_doc() -> dict[str, Any]:
 def test_loads_rejects_non_documents(data: bytes | str) -> None:
     with pytest.raises(BadState):
         loads(data)
+
+
+@pytest.mark.parametrize(
+    ("phase", "point"),
+    [("point", 7), ("point", 3), ("point", None), ("come_out", 6), ("complete", 4), ("ended", 5)],
+)
+def test_phase_and_point_must_agree(phase: str, point: int | None) -> None:
+    """Regression: such documents used to load, and the next throw raised KeyError."""
+    doc = to_document(Table(1))
+    doc["phase"], doc["point"] = phase, point
+    with pytest.raises(BadState):
+        from_document(doc)
