@@ -468,3 +468,39 @@ def test_data_folder_follows_the_override_then_xdg(
     first.write_text("x")
     second = paths.transcript_path("t1", 0, when)
     assert second != first and not second.exists()  # never overwrites an older transcript
+
+
+def test_a_member_that_stops_reading_is_cut_and_announced(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 2, message_burst=2000.0) as (relay, clients):
+            sender, sleeper = clients
+            await room_of(clients)
+            await sender.send({"op": "start", "token": sender.token})
+            await drain(sender, "started")
+            await drain(sleeper, "started")
+            import socket
+
+            small = (socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sleeper.ws.transport.get_extra_info("socket").setsockopt(*small)
+            for conn in relay.relay.connections.values():  # the relay's side, small too
+                conn.ws.transport.get_extra_info("socket").setsockopt(
+                    socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
+                )
+            sleeper.ws.transport.pause_reading()  # never reads again
+            relay.relay.outbox.max_buffer = 256 * 1024
+            chunk = {"op": "send", "payload": {"pad": "x" * 60_000}}
+            departed = None
+            for _ in range(100):
+                for _ in range(10):
+                    await sender.send(chunk)
+                try:
+                    departed = await asyncio.wait_for(sender.ws.recv(), 0.05)
+                    break
+                except TimeoutError:
+                    continue
+            assert departed is not None
+            assert json.loads(departed) == {"op": "departed", "seat": 1, "name": "player1"}
+            assert (await Raw(await connect(relay.url)).signup("after_cut"))["op"] == "signed_in"
+            sleeper.ws.transport.abort()  # it cannot read the closing handshake any more
+
+    run(scenario())
