@@ -23,7 +23,7 @@ import time
 import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -55,27 +55,56 @@ class Outcome:
     request: Any = None
 
 
-@dataclass
 class Fixture:
-    name: str
-    topic: str
-    cases: list[dict[str, Any]]
-    problems: list[str] = field(default_factory=list)
+    """One fixture file: its header at once, its cases (and content-hash check) when needed."""
 
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.name = path.name
+        with path.open("rb") as f:
+            head = f.readline()
+        self.header: dict[str, Any] = json.loads(
+            head.decode("utf-8").rsplit(', "cases": [', 1)[0] + "}"
+        )
+        self.topic: str = self.header.get("topic", path.stem)
+        self.case_count: int = self.header.get("case_count", 0)
+        self._cases: list[dict[str, Any]] | None = None
+        self._problems: list[str] = []
 
-def load_fixtures(directory: Path) -> list[Fixture]:
-    """Every fixture file, its cases, and any content-hash mismatch found."""
-    out = []
-    for path in sorted(directory.glob("*.json")):
-        data = path.read_bytes()
+    def _load(self) -> None:
+        data = self.path.read_bytes()
         doc = json.loads(data)
-        fx = Fixture(path.name, doc.get("topic", path.stem), doc.get("cases", []))
+        self._cases = doc.get("cases", [])
         want = doc.get("content_hash")
         got = content_hash(split_file(data)[1])
         if want != got:
-            fx.problems.append(f"{path.name}: content hash {want} does not match its cases ({got})")
-        out.append(fx)
-    return out
+            self._problems.append(
+                f"{self.name}: content hash {want} does not match its cases ({got})"
+            )
+
+    @property
+    def cases(self) -> list[dict[str, Any]]:
+        if self._cases is None:
+            self._load()
+        assert self._cases is not None
+        return self._cases
+
+    @property
+    def problems(self) -> list[str]:
+        self.cases  # noqa: B018 - loading checks the hash
+        return self._problems
+
+
+def fixture_files(directory: Path) -> list[Fixture]:
+    return [Fixture(path) for path in sorted(directory.glob("*.json"))]
+
+
+def load_fixtures(directory: Path) -> list[Fixture]:
+    """Every fixture file, loaded, with any content-hash mismatch found."""
+    fixtures = fixture_files(directory)
+    for fx in fixtures:
+        fx.cases  # noqa: B018
+    return fixtures
 
 
 def default_command() -> list[str]:
@@ -501,25 +530,20 @@ def main(argv: list[str] | None = None) -> int:
     command = shlex.split(args.impl) if args.impl else default_command()
     out = sys.stdout
     started = time.monotonic()
-    fixtures = load_fixtures(args.fixtures)
+    fixtures = fixture_files(args.fixtures)
     outcomes: list[Outcome] = []
-    for fx in fixtures:
-        for problem in fx.problems:
-            outcomes.append(Outcome(fx.topic, f"{fx.name}#content_hash", False, message=problem))
     impl = Implementation(command, args.timeout)
     runner = Runner(impl, show=args.show, out=out)
-    selected = [
-        (
-            fx,
-            [
-                c
-                for c in fx.cases
-                if not args.k or any(k in c["id"] or k in fx.topic for k in args.k)
-            ],
-        )
-        for fx in fixtures
-    ]
-    total = sum(len(cs) for _, cs in selected)
+
+    def select(fx: Fixture) -> list[dict[str, Any]]:
+        if not args.k:
+            return fx.cases
+        return [c for c in fx.cases if any(k in c["id"] or k in fx.topic for k in args.k)]
+
+    if args.k:
+        total = sum(len(select(fx)) for fx in fixtures)
+    else:
+        total = sum(fx.case_count for fx in fixtures)
     if not args.quiet:
         out.write(
             f"conformance: {total} cases from {len(fixtures)} files against {shlex.join(command)}\n"
@@ -527,7 +551,14 @@ def main(argv: list[str] | None = None) -> int:
         out.flush()
     not_run = 0
     stop = False
-    for fx, cases in selected:
+    for fx in fixtures:
+        if stop:
+            not_run += len(select(fx)) if args.k else fx.case_count
+            continue
+        cases = select(fx)
+        for problem in fx.problems:
+            outcomes.append(Outcome(fx.topic, f"{fx.name}#content_hash", False, message=problem))
+            runner.report(outcomes[-1])
         if not cases:
             continue
         t0 = time.monotonic()
