@@ -71,7 +71,7 @@ from net.wire import (
 
 log = logging.getLogger("pointline.client")
 
-DEFAULT_MAX_SIZE = 64 * 1024
+DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
 REQUEST_TIMEOUT = 15.0
 
 

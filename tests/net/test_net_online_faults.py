@@ -123,6 +123,13 @@ def oversized(c: RelayClient, p: Payload) -> list[Payload]:
     return [p]
 
 
+def just_under_the_cap(c: RelayClient, p: Payload) -> list[Payload]:
+    if _at("commit", p):  # the relay forwards it (64 KiB cap); the peers refuse it
+        empty = json.dumps({"op": "send", "payload": {**p, "pad": ""}}, separators=(",", ":"))
+        return [{**p, "pad": "x" * (64 * 1024 - len(empty) - 8)}]
+    return [p]
+
+
 def background(c: RelayClient, p: Payload) -> list[Payload]:
     if _at("commit", p):
         asyncio.get_running_loop().call_soon(c.background)  # right after this commit
@@ -143,6 +150,7 @@ FAULTS = [
     Fault("message for another table", EndReason.NON_MEMBER, TIMEOUTS.response, another_table),
     Fault("garbage payload", EndReason.MALFORMED, TIMEOUTS.response, garbage_payload),
     Fault("oversized frame", EndReason.DEPARTURE, TIMEOUTS.response, oversized),
+    Fault("frame just under the cap", EndReason.MALFORMED, TIMEOUTS.response, just_under_the_cap),
     Fault("went to the background", EndReason.BACKGROUND, TIMEOUTS.response, background),
 ]
 
