@@ -18,6 +18,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+import signal
 import ssl
 import sys
 from collections.abc import AsyncIterator
@@ -330,9 +331,18 @@ async def serve_forever(
     ssl_context: ssl.SSLContext | None = None,
     config: RelayConfig | None = None,
 ) -> None:
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[None] = loop.create_future()
+
+    def on_term() -> None:
+        if not stop.done():
+            stop.set_result(None)
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
+        loop.add_signal_handler(signal.SIGTERM, on_term)
     async with running_relay(db_path, host, port, config, ssl_context) as running:
         print(f"pointline-relay listening on {running.url} (accounts in {db_path})", flush=True)
-        await asyncio.Future()  # until cancelled
+        await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
 
 
 def build_parser() -> argparse.ArgumentParser:

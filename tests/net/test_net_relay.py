@@ -437,7 +437,8 @@ def test_the_relay_command_line_serves_on_loopback(tmp_path: Path) -> None:
                 assert reply["op"] == "signed_in"
         finally:
             proc.terminate()
-            await asyncio.wait_for(proc.wait(), 10)
+            code = await asyncio.wait_for(proc.wait(), 10)
+        assert code == 0  # SIGTERM stops it cleanly
         assert (tmp_path / "cli.sqlite3").exists()
 
     run(scenario(), timeout=40)
