@@ -280,3 +280,53 @@ def test_a_session_over_tls(tmp_path: Path) -> None:
             assert_complete(clients, list(peers))
 
     run(scenario())
+
+
+def test_two_terminals_a_relay_and_headless_clients(tmp_path: Path, data_dir: Path) -> None:
+    """The relay command and two ``python -m net.client`` players, each its own process."""
+    import os
+    import re
+    import sys
+
+    from net.verify import verify_transcript
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+    async def spawn(*args: str) -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            env=env,
+        )
+
+    async def line_matching(proc: asyncio.subprocess.Process, pattern: str) -> re.Match[str]:
+        assert proc.stdout is not None
+        while True:
+            line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
+            assert line, "the process ended early"
+            found = re.search(pattern, line)
+            if found:
+                return found
+
+    async def scenario() -> None:
+        relay_proc = await spawn("-m", "net.relay", "--port", "0", "--db", str(tmp_path / "r.db"))
+        try:
+            url = (await line_matching(relay_proc, r"(ws://\S+)")).group(1)
+            common = ["-m", "net.client", "--url", url, "--signup"]
+            alice = await spawn(*common, "--name", "alice", "--password", "alice-secret")
+            code = (await line_matching(alice, r"room code: (\w+)")).group(1)
+            bob = await spawn(*common, "--name", "bob", "--password", "bob-secret", "--join", code)
+            outputs = [await asyncio.wait_for(p.communicate(), 60) for p in (alice, bob)]
+            assert [alice.returncode, bob.returncode] == [0, 0]
+            for out, _ in outputs:
+                text = out.decode()
+                assert "session complete" in text and "receipts matched" in text
+        finally:
+            relay_proc.terminate()
+            await asyncio.wait_for(relay_proc.wait(), 10)
+
+    run(scenario(), timeout=90)
+    files = sorted((data_dir / "transcripts").glob("*.jsonl"))
+    assert len(files) == 2 and all(verify_transcript(f).ok for f in files)
