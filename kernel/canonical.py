@@ -94,9 +94,7 @@ def to_document(table: Table) -> dict[str, Any]:
         "point": table.point,
         "throws": table.throws,
         "hands_resolved": table.hands_resolved,
-        "ending": None
-        if ending is None
-        else {"reason": ending.reason.value, "seat": ending.seat},
+        "ending": None if ending is None else {"reason": ending.reason.value, "seat": ending.seat},
         "result": None
         if result is None
         else {"final": list(result.final), "ranks": list(result.ranks)},
@@ -121,9 +119,9 @@ def to_document(table: Table) -> dict[str, Any]:
 
 def dumps(document: dict[str, Any]) -> bytes:
     """Canonical bytes: UTF-8 JSON, keys sorted, separators ``,`` and ``:``, no spaces."""
-    return json.dumps(
-        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-    ).encode("utf-8")
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
 
 
 def state_bytes(table: Table) -> bytes:
@@ -139,9 +137,7 @@ def state_hash(table: Table) -> str:
 def _int(doc: Any, key: str, low: int = 0, high: int = 1 << 31) -> int:
     value = doc.get(key) if isinstance(doc, dict) else None
     if type(value) is not int or not low <= value <= high:
-        raise BadState(
-            "bad_state", f"{key} must be an integer {low}..{high}, not {value!r}"
-        )
+        raise BadState("bad_state", f"{key} must be an integer {low}..{high}, not {value!r}")
     return value
 
 
@@ -240,9 +236,7 @@ def from_document(doc: Any) -> Table:
     for seat, sd in zip(table._seats, seats_doc, strict=True):
         _load_seat(seat, sd)
     if to_document(table) != doc:
-        raise BadState(
-            "bad_state", "the document is not canonical (result or fields disagree)"
-        )
+        raise BadState("bad_state", "the document is not canonical (result or fields disagree)")
     return table
 
 

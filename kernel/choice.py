@@ -45,22 +45,16 @@ class Choice:
         try:
             doc = json.loads(data)
         except (ValueError, UnicodeDecodeError) as error:
-            raise MalformedAction(
-                Code.BAD_AMOUNT.code, f"choices are not JSON: {error}"
-            ) from None
+            raise MalformedAction(Code.BAD_AMOUNT.code, f"choices are not JSON: {error}") from None
         if not isinstance(doc, dict) or set(doc) != {"pass", "dont_pass"}:
-            raise MalformedAction(
-                Code.BAD_AMOUNT.code, "choices name exactly pass and dont_pass"
-            )
+            raise MalformedAction(Code.BAD_AMOUNT.code, "choices name exactly pass and dont_pass")
         p, d = doc["pass"], doc["dont_pass"]
         for v in (p, d):
             if type(v) is not int or v < 0 or v % UNIT:
                 raise MalformedAction(Code.BAD_AMOUNT.code, Code.BAD_AMOUNT.text)
         choice = cls(p, d)
         if choice.to_bytes() != bytes(data):
-            raise MalformedAction(
-                Code.BAD_AMOUNT.code, "choices are not in canonical form"
-            )
+            raise MalformedAction(Code.BAD_AMOUNT.code, "choices are not in canonical form")
         return choice
 
 
@@ -105,17 +99,12 @@ def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
     if p != contracts.pass_amount:
         raise IllegalAction(Code.PASS_LOCKED.code, Code.PASS_LOCKED.text)
     if d > contracts.dont_pass_amount:
-        raise IllegalAction(
-            Code.DONT_PASS_NO_INCREASE.code, Code.DONT_PASS_NO_INCREASE.text
-        )
+        raise IllegalAction(Code.DONT_PASS_NO_INCREASE.code, Code.DONT_PASS_NO_INCREASE.text)
     if draft != contracts:
         steps.append(Reset(seat))
     if d == 0 and contracts.dont_pass_amount:
         steps.append(RemoveDontPass(seat))
     else:
-        steps.extend(
-            ReduceDontPass(seat)
-            for _ in range((contracts.dont_pass_amount - d) // UNIT)
-        )
+        steps.extend(ReduceDontPass(seat) for _ in range((contracts.dont_pass_amount - d) // UNIT))
     steps.append(Roll(seat))
     return tuple(steps)

@@ -16,7 +16,7 @@ NONCE_BYTES = 32
 COMMIT_DOMAIN = b"pointline/commit/v1\x00"
 DICE_DOMAIN = b"pointline/dice/v1\x00"
 ACCEPT_BELOW = 252
-"""Bytes 0..251 map to a face (252 = 42 × 6); bytes 252..255 are rejected, so no face is favoured."""
+"""Bytes 0..251 map to a face (252 = 42 × 6); bytes 252..255 are rejected: no face is favoured."""
 
 
 class DiceInputError(ValueError):
@@ -83,9 +83,7 @@ def verify_commitment(
         expected = commitment(table_id, throw_index, seat, nonce, choices, version)
     except DiceInputError:
         return False
-    return isinstance(digest, (bytes, bytearray)) and hmac.compare_digest(
-        expected, bytes(digest)
-    )
+    return isinstance(digest, (bytes, bytearray)) and hmac.compare_digest(expected, bytes(digest))
 
 
 def dice_seed(

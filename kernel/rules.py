@@ -177,15 +177,9 @@ class Effect(Enum):
         "Seal the prepared Don't Pass: the reduced part returns to the balance"
         " as a withdrawal refund, and the seat is marked sealed."
     )
-    SETTLE_HAND = (
-        "Settle both lines as listed, resolve the hand, and start the next one."
-    )
-    ESTABLISH_POINT = (
-        "The total becomes the point; contracts stay; the point phase begins."
-    )
-    KEEP_POINT = (
-        "Nothing changes: same point, same contracts; every seat chooses again."
-    )
+    SETTLE_HAND = "Settle both lines as listed, resolve the hand, and start the next one."
+    ESTABLISH_POINT = "The total becomes the point; contracts stay; the point phase begins."
+    KEEP_POINT = "Nothing changes: same point, same contracts; every seat chooses again."
     VOID_HAND = "Return every contract in play with no profit and end without a result."
 
 
@@ -382,9 +376,7 @@ def rows_for(phase: Phase, kind: ActionKind) -> tuple[Transition, ...]:
     return tuple(r for r in TRANSITIONS if r.phase is phase and r.kind is kind)
 
 
-def row_for(
-    phase: Phase, kind: ActionKind, total: int = 0, point: int | None = None
-) -> Transition:
+def row_for(phase: Phase, kind: ActionKind, total: int = 0, point: int | None = None) -> Transition:
     """The single row that applies; ``total`` and ``point`` matter only for throws."""
     for row in TRANSITIONS:
         if row.phase is phase and row.kind is kind and row.when.holds(total, point):
