@@ -187,6 +187,7 @@ class RelayClient:
             open_timeout=open_timeout,
             max_size=max_size,
             compression=None,
+            close_timeout=2.0,
         )
         return cls(ws, timeouts, nonce_source)
 

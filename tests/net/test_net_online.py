@@ -169,15 +169,29 @@ def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
 
 def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
     from kernel import EndReason
+    from net.protocol import RoundOpened, Thrown
     from tests.net.test_net_online_harness import assert_transcripts, play, random_chooser
 
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             clients = await seated(running.url, 2, timeouts=RELAXED)
+            first = clients[1]
+
+            async def one_throw_then_hang() -> None:
+                async for event in first.events():
+                    peer = first.peer
+                    if isinstance(event, RoundOpened) and peer is not None and event.throw == 1:
+                        first.commit(random_chooser(1)(peer.table, peer.seat))
+                    if isinstance(event, Thrown):
+                        await asyncio.sleep(100)  # the app is busy when it gets cancelled
+
             tasks = [
-                asyncio.ensure_future(play(c, random_chooser(i))) for i, c in enumerate(clients)
+                asyncio.ensure_future(play(clients[0], random_chooser(0))),
+                asyncio.ensure_future(one_throw_then_hang()),
             ]
-            await asyncio.sleep(0.05)
+            async with asyncio.timeout(10):
+                while not (first.peer and first.peer.table.throws >= 1):
+                    await asyncio.sleep(0.01)
             tasks[1].cancel()  # the app's task is cancelled mid-session
             await asyncio.gather(tasks[1], return_exceptions=True)
             await clients[1].close()
