@@ -103,21 +103,28 @@ class Outbox:
         self._scheduled = False
         dirty, self._dirty = self._dirty, {}
         for ws in dirty.values():
-            chunks = ws.protocol.data_to_send()
-            if ws.transport.is_closing():
-                continue
-            data = b"".join(chunks)
-            if data:
-                ws.transport.write(data)
-                self.writes += 1
-            if any(not chunk for chunk in chunks):  # the protocol asks for end of stream
-                if ws.transport.can_write_eof():
-                    ws.transport.write_eof()
-                else:  # pragma: no cover - TLS
-                    ws.transport.close()
-            elif ws.transport.get_write_buffer_size() > self.max_buffer:
-                log.warning("cutting a connection that stopped reading")
+            try:
+                self._write(ws)
+            except Exception:  # one broken connection never holds up the others
+                log.exception("writing to a connection failed; cutting it")
                 ws.transport.abort()
+
+    def _write(self, ws: ServerConnection) -> None:
+        chunks = ws.protocol.data_to_send()
+        if ws.transport.is_closing():
+            return
+        data = b"".join(chunks)
+        if data:
+            ws.transport.write(data)
+            self.writes += 1
+        if any(not chunk for chunk in chunks):  # the protocol asks for end of stream
+            if ws.transport.can_write_eof():
+                ws.transport.write_eof()
+            else:  # pragma: no cover - TLS
+                ws.transport.close()
+        elif ws.transport.get_write_buffer_size() > self.max_buffer:
+            log.warning("cutting a connection that stopped reading")
+            ws.transport.abort()
 
 
 class TokenBucket:

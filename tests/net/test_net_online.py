@@ -332,14 +332,21 @@ def test_two_terminals_a_relay_and_headless_clients(tmp_path: Path, data_dir: Pa
             alice = await spawn(*common, "--name", "alice", "--password", "alice-secret")
             code = (await line_matching(alice, r"room code: (\w+)")).group(1)
             bob = await spawn(*common, "--name", "bob", "--password", "bob-secret", "--join", code)
-            outputs = [await asyncio.wait_for(p.communicate(), 60) for p in (alice, bob)]
-            assert [alice.returncode, bob.returncode] == [0, 0]
+            try:
+                outputs = await asyncio.wait_for(
+                    asyncio.gather(alice.communicate(), bob.communicate()), 60
+                )
+            except TimeoutError:
+                for p in (alice, bob):
+                    p.kill()
+                raise
+            assert [alice.returncode, bob.returncode] == [0, 0], outputs
             for out, _ in outputs:
                 text = out.decode()
                 assert "session complete" in text and "receipts matched" in text
         finally:
             relay_proc.terminate()
-            await asyncio.wait_for(relay_proc.wait(), 10)
+            await asyncio.wait_for(relay_proc.communicate(), 10)
 
     run(scenario(), timeout=90)
     files = sorted((data_dir / "transcripts").glob("*.jsonl"))
