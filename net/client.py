@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import ssl
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -584,12 +585,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--url", default="ws://127.0.0.1:8765")
     parser.add_argument("--name", required=True)
-    parser.add_argument("--password", required=True)
+    parser.add_argument(
+        "--password",
+        default=os.environ.get("POINTLINE_PASSWORD"),
+        help="the account's password (default: $POINTLINE_PASSWORD, kept out of ps)",
+    )
     parser.add_argument("--signup", action="store_true", help="create the account if needed")
     parser.add_argument("--join", metavar="CODE", help="join this room (else create one)")
     parser.add_argument("--seats", type=int, default=2, help="start when this many are in")
     parser.add_argument("--wait", type=float, default=600.0, help="seconds to wait for people")
-    return asyncio.run(_headless(parser.parse_args(argv)))
+    args = parser.parse_args(argv)
+    if not args.password:
+        parser.error("give --password or set POINTLINE_PASSWORD")
+    return asyncio.run(_headless(args))
 
 
 if __name__ == "__main__":
