@@ -8,6 +8,7 @@ has a timeout. The tests at the bottom check the harness itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -45,7 +46,10 @@ def run_qt(qapp: Any, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
         for task in pending:
             task.cancel()
         if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            with contextlib.suppress(TimeoutError):
+                loop.run_until_complete(
+                    asyncio.wait_for(asyncio.gather(*pending, return_exceptions=True), 5.0)
+                )
         loop.close()
         asyncio.set_event_loop(None)
 
