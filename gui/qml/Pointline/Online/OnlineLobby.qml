@@ -17,6 +17,8 @@ FocusScope {
         } else createButton.forceActiveFocus();
     }
     onInRoomChanged: Qt.callLater(focusFirst)
+    readonly property bool canStart: online.canStart
+    onCanStartChanged: if (canStart && inRoom) Qt.callLater(focusFirst)
 
     GridLayout {
         anchors.fill: parent
@@ -28,7 +30,7 @@ FocusScope {
         ColumnLayout {
             id: left
             objectName: "lobbyActions"
-            Layout.fillWidth: true
+            Layout.fillWidth: screen.portrait
             Layout.fillHeight: !screen.portrait
             Layout.preferredWidth: screen.portrait ? -1 : screen.width * 0.42
             Layout.alignment: Qt.AlignTop
