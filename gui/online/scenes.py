@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gui.online.bridge import OnlineBridge
+from gui.online.texts import ONLINE_SCENES
 from gui.scenes import counter_nonces
 from kernel import Phase
 from net.accounts import FAST_HASH
@@ -20,7 +21,6 @@ from net.client import RelayClient, steady_choice
 from net.protocol import RoundOpened, Timeouts
 from net.relay import RelayConfig, running_relay
 
-ONLINE_SCENES = ("online-signin", "online-lobby", "online-table", "online-results", "online-ended")
 PASSWORD = "scene-password"
 PEOPLE = ("alice", "bruno", "chen", "dara")
 

@@ -6,6 +6,15 @@ from kernel import EndReason
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765"
 
+# `--scene` names rendered by gui.online.scenes (kept here so the CLI parser imports no net code).
+ONLINE_SCENES = (
+    "online-signin",
+    "online-lobby",
+    "online-table",
+    "online-results",
+    "online-ended",
+)
+
 CASUAL_NOTICE = (
     "Casual results, unverified: abort bias and collusion are possible; no trusted dealer; "
     "no ranked or anti-cheat claim."
