@@ -58,7 +58,14 @@ def run_online(url: str = DEFAULT_RELAY) -> int:
     app.setApplicationName("Pointline Table")
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    bridge = OnlineBridge(url)
+    from PySide6.QtCore import QSettings
+
+    from gui.sound import Sounds
+
+    settings = QSettings("Pointline", "Pointline Table")
+    sounds = Sounds()
+    sounds.muted = bool(settings.value("muted", False, type=bool))
+    bridge = OnlineBridge(url, sounds=sounds)
     loaded = load_online(bridge)
     app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
     closing = asyncio.Event()

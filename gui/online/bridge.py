@@ -39,6 +39,7 @@ from kernel import (
     Allocate,
     Confirm,
     Line,
+    Outcome,
     Phase,
     PointlineError,
     ReduceDontPass,
@@ -110,6 +111,7 @@ class OnlineBridge(QObject):
         timeouts: Timeouts | None = None,
         connect: Connect | None = None,
         nonce_source: Callable[[], bytes] | None = None,
+        sounds: Any = None,
     ) -> None:
         super().__init__()
         self._url = url
@@ -132,7 +134,9 @@ class OnlineBridge(QObject):
         self._committed = False
         self._line = Line.PASS
         self._help = False
-        self._muted = False
+        self.sounds = sounds
+        """A ``gui.sound.Sounds`` (the app passes one; tests and screenshots play nothing)."""
+        self._muted = bool(getattr(sounds, "muted", False))
         self._announcement = ""
         self._notice = ""
         self._dice = (0, 0)
@@ -397,7 +401,14 @@ class OnlineBridge(QObject):
         words = [f"Throw {event.throw}: {event.die1} and {event.die2}, total {event.total}"]
         entries = table.ledger_since(self._seat, self._ledger_mark)
         self._ledger_mark = table.ledger_length(self._seat)
-        words.extend(settlement_words(e) for e in entries if isinstance(e, Settled))
+        settled = [e for e in entries if isinstance(e, Settled)]
+        words.extend(settlement_words(e) for e in settled)
+        self._play("dice")
+        outcomes = {e.outcome for e in settled}
+        for outcome in (Outcome.WIN, Outcome.LOSS, Outcome.PUSH):
+            if outcome in outcomes:
+                self._play(outcome.value)
+                break
         if table.phase is Phase.POINT and event.phase is not Phase.POINT:
             words.append(f"Point is {table.point}")
         self._dice = (event.die1, event.die2)
@@ -405,6 +416,10 @@ class OnlineBridge(QObject):
         self._fresh_draft()
         self.rolled.emit()
         self._announce(". ".join(words) + ".")
+
+    def _play(self, name: str) -> None:
+        if self.sounds is not None and not self._muted:
+            self.sounds.play(name)
 
     def _round_words(self) -> str:
         table = self.table
@@ -735,6 +750,8 @@ class OnlineBridge(QObject):
     @Slot()
     def toggleMute(self) -> None:
         self._muted = not self._muted
+        if self.sounds is not None:
+            self.sounds.muted = self._muted
         self._announce("Sound off" if self._muted else "Sound on")
 
     @Slot(int)

@@ -244,3 +244,34 @@ def test_the_table_keys_tab_order_help_and_layout(qapp: Any, tmp_path: Path) -> 
             ui.close()
 
     run_qt(qapp, scenario(), timeout=40)
+
+
+def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(
+    qapp: Any, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            ui = Window(bridge, (390, 844))
+            await sign_up_and_create_by_keys(ui, fresh_name("left"))
+            other = await headless(running.url, fresh_name("leaver"))
+            await other.join_room(bridge.roomCode)
+            await until(lambda: bridge.canStart, what="two in the room")
+            await ui.tab_to("btnStart")
+            await ui.key(K.Key_Space)
+            await until(lambda: ui.focus() == "tableArea", what="the table")
+            await ui.key(K.Key_Space)
+            await ui.key(K.Key_Return)  # Pass 10 committed for throw 1
+            assert bridge.committed
+            await other.leave()
+            await until(lambda: bridge.screen == "results", what="the end")
+            assert ui.item("resultTitle").property("text") == "No result"
+            shown = ui.item("endText").property("text")
+            assert "a player left" in shown and "seat 2" in shown
+            assert not ui.item("rankList").isVisible()
+            await until(lambda: "accepts" in ui.item("transcriptText").property("text"))
+            await bridge.shutdown()
+            await other.close()
+            ui.close()
+
+    run_qt(qapp, scenario())
