@@ -48,6 +48,7 @@ class Window:
         self.bridge = bridge
         self.window.show()
         self.window.requestActivate()
+        _made.append(self)  # the fixture deletes the engine while the bridge is alive
 
     def item(self, name: str) -> Any:
         found = self.window.findChild(QObject, name)
@@ -58,7 +59,13 @@ class Window:
         item = self.window.activeFocusItem()
         return "" if item is None else item.objectName()
 
+    async def activate(self) -> None:
+        if not self.window.isActive():
+            self.window.requestActivate()
+            await until(self.window.isActive, timeout=5.0, what="the window to be active")
+
     async def key(self, key: Qt.Key, modifier: Any = Qt.KeyboardModifier.NoModifier) -> None:
+        await self.activate()
         # Delivered from a loop callback, as Qt delivers real keys: outside any asyncio task,
         # so a slot may start tasks while the key is handled.
         done = asyncio.get_running_loop().create_future()
@@ -88,21 +95,21 @@ class Window:
 
     def close(self) -> None:
         self.window.hide()
-        _closed.append(self)
 
 
-_closed: list[Window] = []
+_made: list[Window] = []
 
 
 @pytest.fixture(autouse=True)
 def _delete_windows(qapp: Any) -> Iterator[None]:
     """After the loop is gone: delete each engine while its bridge is still alive."""
     yield
-    for ui in _closed:
+    for ui in _made:
+        ui.window.hide()
         ui.loaded.engine.deleteLater()
     qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
     qapp.processEvents()
-    _closed.clear()
+    _made.clear()
 
 
 async def sign_up_and_create_by_keys(ui: Window, name: str) -> None:
@@ -275,3 +282,60 @@ def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(
             ui.close()
 
     run_qt(qapp, scenario())
+
+
+def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ranks(
+    qapp: Any, tmp_path: Path
+) -> None:
+    """The issue's "done when": two windows, two accounts, one local relay, the same ranks."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            a = Window(OnlineBridge(running.url, timeouts=FAST), (1280, 720))
+            b = Window(OnlineBridge(running.url, timeouts=FAST), (844, 390))
+            await a.activate()
+            await sign_up_and_create_by_keys(a, fresh_name("win_a"))
+            await b.activate()
+            await until(lambda: b.focus() == "fieldNameInput", what="b's name field")
+            await b.type(fresh_name("win_b"))
+            await b.key(K.Key_Tab)
+            await b.type(PASSWORD)
+            await b.tab_to("btnSignUp")
+            await b.key(K.Key_Return)
+            await until(lambda: b.bridge.screen == "lobby", what="b's lobby")
+            await b.tab_to("fieldCodeInput")
+            await b.type(a.bridge.roomCode)
+            await b.key(K.Key_Return)
+            await until(lambda: a.bridge.canStart, what="two in the room")
+            await a.tab_to("btnStart")
+            await a.key(K.Key_Return)
+            await until(lambda: a.bridge.screen == b.bridge.screen == "table", what="the start")
+            while "table" in (a.bridge.screen, b.bridge.screen):
+                for ui in (a, b):
+                    br = ui.bridge
+                    if br.screen != "table" or not (br.legal["confirm"] or br.legal["roll"]):
+                        continue
+                    await ui.activate()
+                    await until(lambda ui=ui: ui.focus() == "tableArea", what="table focus")
+                    if br.phase == "point":
+                        await ui.key(K.Key_Space)
+                    else:
+                        await ui.key(K.Key_Space)
+                        await ui.key(K.Key_Down)
+                        await ui.key(K.Key_Space)
+                        await ui.key(K.Key_Up)
+                        await ui.key(K.Key_Return)
+                await asyncio.sleep(0.01)
+            await until(lambda: a.bridge.transcriptPath and b.bridge.transcriptPath)
+            assert a.bridge.outcome == b.bridge.outcome == "complete"
+
+            def ranks(ui: Window) -> list[tuple[str, int, int]]:
+                return [(r["name"], r["final"], r["rank"]) for r in ui.bridge.results]
+
+            assert ranks(a) == ranks(b)
+            assert a.bridge.verifyOk and b.bridge.verifyOk
+            for ui in (a, b):
+                await ui.bridge.shutdown()
+                ui.close()
+
+    run_qt(qapp, scenario(), timeout=50)
