@@ -287,8 +287,12 @@ class OnlineBridge(QObject):
 
     @Slot()
     def backToLobby(self) -> None:
-        """After the results: a fresh room (nothing carries over between sessions)."""
-        self._spawn(self._leave())
+        """After the results: a fresh room (nothing carries over between sessions).
+
+        A client runs one session, so the lobby gets a new connection signed in with the same
+        account token (the relay's tokens belong to the account, not to a connection).
+        """
+        self._spawn(self._reconnect())
         self._set(
             screen="lobby",
             outcome="",
@@ -305,6 +309,27 @@ class OnlineBridge(QObject):
             help=False,
         )
 
+    async def _reconnect(self) -> None:
+        old = self.client
+        self.client = None
+        self._set(code="", creator="", roster=(), seat=-1, busy=True)
+        try:
+            if old is not None:
+                await old.close()
+            if old is None or old.token is None:
+                self._set(screen="signin")
+                return
+            try:
+                client = await asyncio.wait_for(self._connect(self._url), 12.0)
+            except Exception as exc:  # unreachable now: back to sign-in with the reason
+                self._set(screen="signin", error=unreachable(self._url, str(exc) or "no answer"))
+                return
+            client.name, client.token = old.name, old.token
+            self.client = client
+            self._spawn(self._pump(client)).set_name("online-pump")
+        finally:
+            self._set(busy=False)
+
     async def shutdown(self) -> None:
         """Close the connection (a departure if a session runs) and stop our tasks."""
         self._clock.stop()
@@ -317,6 +342,8 @@ class OnlineBridge(QObject):
     async def _pump(self, client: RelayClient) -> None:
         while True:
             event = await client.next_event()
+            if client is not self.client:
+                return  # a connection we have replaced (back to the lobby): nothing to show
             self._on_event(event)
             if isinstance(event, Disconnected):
                 return

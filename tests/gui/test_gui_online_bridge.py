@@ -318,3 +318,45 @@ def test_headless_client_helper_signs_up(qapp: Any, tmp_path: Path) -> None:
             await c.close()
 
     run_qt(qapp, scenario())
+
+
+def test_back_to_the_lobby_starts_a_fresh_session_on_the_same_account(
+    qapp: Any, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            (first,) = await gui_room(running.url, bridge)
+            await first.leave()
+            await until(lambda: bridge.transcriptPath, what="the first transcript")
+            old_path = bridge.transcriptPath
+            bridge.backToLobby()
+            await bridge.idle()
+            assert bridge.screen == "lobby" and bridge.roomCode == "" and bridge.error == ""
+            bridge.createRoom()
+            await bridge.idle()
+            assert bridge.roomCode, bridge.error
+            second = await headless(running.url, fresh_name("again"))
+            await second.join_room(bridge.roomCode)
+            await until(lambda: bridge.canStart, what="two in the new room")
+            bridge.startRoom()
+            await until(lambda: bridge.screen == "table", what="the second start")
+            assert bridge.balance == 1000 and bridge.throws == 0 and bridge.transcriptPath == ""
+            task = asyncio.ensure_future(play(second, steady_choice, timeout=40))
+            while bridge.screen == "table":
+                await until(
+                    lambda: (
+                        bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
+                    ),
+                    what="my turn",
+                )
+                if bridge.screen == "table":
+                    play_by_bridge(bridge)
+            await asyncio.wait_for(task, 20)
+            await until(lambda: bridge.transcriptPath, what="the second transcript")
+            assert bridge.outcome == "complete" and bridge.transcriptPath != old_path
+            await bridge.shutdown()
+            await first.close()
+            await second.close()
+
+    run_qt(qapp, scenario(), timeout=50)
