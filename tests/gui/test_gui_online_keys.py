@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt
 from PySide6.QtTest import QTest
 
 from gui.online.app import load_online
@@ -88,6 +88,26 @@ class Window:
                 return
             await self.key(K.Key_Tab)
         assert self.focus() == name, f"Tab never reached {name} (at {self.focus()})"
+
+    async def click(self, name: str) -> None:
+        await self.activate()
+        item = self.item(name)
+        assert item.isVisible() and item.isEnabled(), f"{name} cannot be clicked now"
+        p = item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
+        done = asyncio.get_running_loop().create_future()
+
+        def press() -> None:
+            QTest.mouseClick(
+                self.window,
+                Qt.MouseButton.LeftButton,
+                Qt.KeyboardModifier.NoModifier,
+                QPoint(round(p.x()), round(p.y())),
+            )
+            done.set_result(None)
+
+        asyncio.get_running_loop().call_soon(press)
+        await asyncio.wait_for(done, 5.0)
+        await asyncio.sleep(0.02)
 
     def rect(self, name: str) -> QRectF:
         item = self.item(name)
@@ -339,3 +359,33 @@ def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ranks(
                 ui.close()
 
     run_qt(qapp, scenario(), timeout=50)
+
+
+def test_pointer_and_touch_reach_the_same_choices(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
+            ui = Window(bridge, (844, 390))
+            await sign_up_and_create_by_keys(ui, fresh_name("mouse"))
+            other = await headless(running.url, fresh_name("peer"))
+            await other.join_room(bridge.roomCode)
+            await until(lambda: bridge.canStart, what="two in the room")
+            await ui.click("btnStart")
+            await until(lambda: bridge.screen == "table", what="the table")
+            await ui.click("onlineLineDontPass")
+            assert bridge.selectedLine == "dont_pass"
+            await ui.click("btnAllocate")
+            await ui.click("btnAllocate")
+            assert (bridge.draftPass, bridge.draftDontPass) == (0, 20)
+            await ui.click("btnReset")
+            assert bridge.draftDontPass == 0
+            await ui.click("onlineLinePass")
+            await ui.click("btnAllocate")
+            await ui.click("btnConfirm")
+            assert bridge.committed and bridge.submissions == 1
+            assert not ui.item("btnConfirm").isEnabled()
+            await bridge.shutdown()
+            await other.close()
+            ui.close()
+
+    run_qt(qapp, scenario())
