@@ -20,6 +20,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def parser() -> argparse.ArgumentParser:
+    from gui.online.texts import DEFAULT_RELAY, ONLINE_SCENES
     from gui.scenes import SCENES
 
     p = argparse.ArgumentParser(
@@ -30,7 +31,18 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--screenshot", metavar="FILE", help="render a scene offscreen to a PNG")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
-    p.add_argument("--scene", choices=SCENES, default="come-out-draft")
+    p.add_argument("--scene", choices=SCENES + ONLINE_SCENES, default="come-out-draft")
+    p.add_argument(
+        "--online",
+        action="store_true",
+        help="play online: sign in to a relay, create or join a room (2-8 people)",
+    )
+    p.add_argument(
+        "--relay",
+        default=DEFAULT_RELAY,
+        metavar="URL",
+        help=f"the relay address for --online (default {DEFAULT_RELAY})",
+    )
     p.add_argument(
         "--exit-after-first-frame", action="store_true", help="quit after the first frame"
     )
@@ -51,9 +63,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(verify.main(args_list[1:]) or 0)
     args = parser().parse_args(args_list)
     if args.screenshot:
+        from gui.online.texts import ONLINE_SCENES
+
+        if args.scene in ONLINE_SCENES:
+            from gui.online.scenes import screenshot_online
+
+            return screenshot_online(args.screenshot, args.size, args.scene)
         from gui.app import screenshot
 
         return screenshot(args.screenshot, args.size, args.scene)
+    if args.online:
+        from gui.online.app import run_online
+
+        return run_online(args.relay)
     from gui.app import run
 
     return run(exit_after_first_frame=args.exit_after_first_frame)
