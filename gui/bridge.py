@@ -9,25 +9,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 
-from gui.history import REASON_WORDS, chart_samples, entry_text, settlement_words
+from gui.controls import SeatControls
+from gui.history import REASON_WORDS, settlement_words
 from gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from gui.sound import Sounds
 from kernel import (
-    HANDS_PER_SESSION,
-    THROW_CAP,
     Abort,
-    Action,
-    Allocate,
-    Confirm,
     EndReason,
-    Line,
     Outcome,
     Phase,
     PointlineError,
-    ReduceDontPass,
-    RemoveDontPass,
-    Reset,
-    Roll,
 )
 from kernel.ledger import Settled, ThrowSeen
 
@@ -35,15 +26,11 @@ PAUSED_TEXT = "Paused: press Escape or Resume to continue."
 HELP_TEXT = "Help is open: close it to play."
 ASK_TEXT = "Answer the new-session question first."
 WINDOW_MODES = ("standard", "theater", "fullscreen")
-ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll")
 
 
-class TableBridge(QObject):
+class TableBridge(SeatControls, QObject):
     """One solo table for QML. All state properties notify through ``changed``."""
 
-    changed = Signal()
-    announced = Signal(str)
-    rolled = Signal()
     soundPlayed = Signal(str)
 
     def __init__(
@@ -58,15 +45,10 @@ class TableBridge(QObject):
         self.sounds = sounds or Sounds()
         self.sounds.muted = self._settings.value("muted", False, type=bool)
         self.session = SoloSession(nonce_source)
-        self._line = Line.PASS
         self._paused = False
-        self._help = False
         self._asking = False
         self._mode = "standard"
         self._announcement = "New session: 1,000 free fictional points. Allocate, then confirm."
-        self._notice = ""
-        self._dice = (0, 0)
-        self._serial = 0
         self.submissions = 0
         """How many actions reached the kernel (tests check that blur or resize adds none)."""
 
@@ -75,15 +57,14 @@ class TableBridge(QObject):
     def table(self):  # type: ignore[no-untyped-def]
         return self.session.table
 
-    def _action(self, name: str) -> Action:
-        return {
-            "allocate": lambda: Allocate(SEAT, self._line),
-            "confirm": lambda: Confirm(SEAT),
-            "reset": lambda: Reset(SEAT),
-            "reduce": lambda: ReduceDontPass(SEAT),
-            "remove": lambda: RemoveDontPass(SEAT),
-            "roll": lambda: Roll(SEAT),
-        }[name]()
+    def _seat_index(self) -> int:
+        return SEAT
+
+    def _choice_table(self):  # type: ignore[no-untyped-def]
+        return self.table
+
+    def _ledger(self):  # type: ignore[no-untyped-def]
+        return self.table.seat(SEAT).ledger
 
     def _blocked(self) -> str:
         if self._asking:
@@ -189,35 +170,6 @@ class TableBridge(QObject):
     def _contract_dp(self) -> int:
         return self.table.contracts(SEAT).dont_pass_amount
 
-    def _selected(self) -> str:
-        return str(self._line.value)
-
-    def _legal(self) -> dict[str, bool]:
-        return {name: not self.reason(name) for name in ACTIONS}
-
-    def _reasons(self) -> dict[str, str]:
-        return {name: self.reason(name) for name in ACTIONS}
-
-    def _line_reasons(self) -> dict[str, str]:
-        """Why Allocate is refused on each line now (the table shows it on the felt)."""
-        if self.table.is_over:
-            return {"pass": "", "dont_pass": ""}
-        out = {}
-        for line in Line:
-            code = self.table.rejection(Allocate(SEAT, line))
-            out[line.value] = "" if code is None else code.text
-        return out
-
-    def _history(self) -> list[dict[str, str]]:
-        rows = []
-        for entry in self.table.seat(SEAT).ledger:
-            kind, text = entry_text(entry)
-            rows.append({"kind": kind, "text": text})
-        return rows
-
-    def _chart(self) -> list[int]:
-        return chart_samples(self.table.seat(SEAT).ledger)
-
     def _result_text(self) -> str:
         result = self.table.result
         if result is None:
@@ -228,90 +180,23 @@ class TableBridge(QObject):
         ending = self.table.ending
         return "" if ending is None else REASON_WORDS[ending.reason]
 
-    phase = Property(str, _phase, notify=changed)
-    point = Property(int, _point, notify=changed)
-    balance = Property(int, _balance, notify=changed)
-    hand = Property(int, _hand, notify=changed)
-    hands = Property(int, lambda self: HANDS_PER_SESSION, constant=True)
-    throws = Property(int, _throws, notify=changed)
-    throwCap = Property(int, lambda self: THROW_CAP, constant=True)
-    draftPass = Property(int, _draft_pass, notify=changed)
-    draftDontPass = Property(int, _draft_dp, notify=changed)
-    contractPass = Property(int, _contract_pass, notify=changed)
-    contractDontPass = Property(int, _contract_dp, notify=changed)
-    selectedLine = Property(str, _selected, notify=changed)
-    legal = Property("QVariantMap", _legal, notify=changed)
-    reasons = Property("QVariantMap", _reasons, notify=changed)
-    lineReasons = Property("QVariantMap", _line_reasons, notify=changed)
-    history = Property("QVariantList", _history, notify=changed)
-    chart = Property("QVariantList", _chart, notify=changed)
-    resultText = Property(str, _result_text, notify=changed)
-    endReason = Property(str, _end_reason, notify=changed)
-    die1 = Property(int, lambda self: self._dice[0], notify=changed)
-    die2 = Property(int, lambda self: self._dice[1], notify=changed)
-    rollSerial = Property(int, lambda self: self._serial, notify=changed)
-    paused = Property(bool, lambda self: self._paused, notify=changed)
-    helpOpen = Property(bool, lambda self: self._help, notify=changed)
-    askingNewSession = Property(bool, lambda self: self._asking, notify=changed)
-    muted = Property(bool, lambda self: self.sounds.muted, notify=changed)
-    windowMode = Property(str, lambda self: self._mode, notify=changed)
-    announcement = Property(str, lambda self: self._announcement, notify=changed)
-    notice = Property(str, lambda self: self._notice, notify=changed)
-    isOver = Property(bool, lambda self: self.table.is_over, notify=changed)
+    point = Property(int, _point, notify=SeatControls.changed)
+    balance = Property(int, _balance, notify=SeatControls.changed)
+    hand = Property(int, _hand, notify=SeatControls.changed)
+    throws = Property(int, _throws, notify=SeatControls.changed)
+    draftPass = Property(int, _draft_pass, notify=SeatControls.changed)
+    draftDontPass = Property(int, _draft_dp, notify=SeatControls.changed)
+    contractPass = Property(int, _contract_pass, notify=SeatControls.changed)
+    contractDontPass = Property(int, _contract_dp, notify=SeatControls.changed)
+    resultText = Property(str, _result_text, notify=SeatControls.changed)
+    endReason = Property(str, _end_reason, notify=SeatControls.changed)
+    paused = Property(bool, lambda self: self._paused, notify=SeatControls.changed)
+    askingNewSession = Property(bool, lambda self: self._asking, notify=SeatControls.changed)
+    muted = Property(bool, lambda self: self.sounds.muted, notify=SeatControls.changed)
+    windowMode = Property(str, lambda self: self._mode, notify=SeatControls.changed)
+    isOver = Property(bool, lambda self: self.table.is_over, notify=SeatControls.changed)
 
     # ------------------------------------------------------------------ slots
-    @Slot(str)
-    def selectLine(self, name: str) -> None:
-        """Select a line for Allocate (selection is not a submission)."""
-        self._line = Line(name)
-        self.changed.emit()
-
-    @Slot()
-    def toggleLine(self) -> None:
-        self._line = Line.DONT_PASS if self._line is Line.PASS else Line.PASS
-        self.changed.emit()
-
-    @Slot(result=bool)
-    def allocate(self) -> bool:
-        return self._submit("allocate")
-
-    @Slot(result=bool)
-    def confirm(self) -> bool:
-        return self._submit("confirm")
-
-    @Slot(result=bool)
-    def reset(self) -> bool:
-        return self._submit("reset")
-
-    @Slot(result=bool)
-    def reduceDontPass(self) -> bool:
-        return self._submit("reduce")
-
-    @Slot(result=bool)
-    def removeDontPass(self) -> bool:
-        return self._submit("remove")
-
-    @Slot(result=bool)
-    def roll(self) -> bool:
-        return self._submit("roll")
-
-    @Slot(str, result=bool)
-    def tableKey(self, key: str) -> bool:
-        """Space or Enter pressed on the table itself: allocate/confirm, or roll."""
-        if self.table.phase is Phase.POINT:
-            return self.roll()
-        return self.allocate() if key == "space" else self.confirm()
-
-    @Slot()
-    def openHelp(self) -> None:
-        self._help = True
-        self.changed.emit()
-
-    @Slot()
-    def closeHelp(self) -> None:
-        self._help = False
-        self.changed.emit()
-
     @Slot()
     def askNewSession(self) -> None:
         """New session: at once when nothing is in play, else ask first (cancel keeps all)."""

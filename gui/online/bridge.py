@@ -23,7 +23,8 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
-from gui.history import chart_samples, entry_text, settlement_words
+from gui.controls import SeatControls
+from gui.history import settlement_words
 from gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
@@ -33,19 +34,9 @@ from gui.online.texts import (
     unreachable,
 )
 from kernel import (
-    HANDS_PER_SESSION,
-    THROW_CAP,
-    Action,
-    Allocate,
-    Confirm,
-    Line,
     Outcome,
     Phase,
     PointlineError,
-    ReduceDontPass,
-    RemoveDontPass,
-    Reset,
-    Roll,
     Table,
     current_choice,
 )
@@ -79,7 +70,6 @@ from net.verify import verify_transcript
 from net.wire import RosterEntry
 
 SCREENS = ("signin", "lobby", "table", "results")
-ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll")
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."
 Connect = Callable[[str], Awaitable[RelayClient]]
 
@@ -97,13 +87,10 @@ def words_for(session_key_hex: str) -> str:
         return "(no valid key)"
 
 
-class OnlineBridge(QObject):
+class OnlineBridge(SeatControls, QObject):
     """The online screens' state; every property notifies through ``changed``."""
 
-    changed = Signal()
     ticked = Signal()
-    announced = Signal(str)
-    rolled = Signal()
 
     def __init__(
         self,
@@ -132,15 +119,9 @@ class OnlineBridge(QObject):
         self._draft: Table | None = None
         self._view: Table | None = None
         self._committed = False
-        self._line = Line.PASS
-        self._help = False
         self.sounds = sounds
         """A ``gui.sound.Sounds`` (the app passes one; tests and screenshots play nothing)."""
         self._muted = bool(getattr(sounds, "muted", False))
-        self._announcement = ""
-        self._notice = ""
-        self._dice = (0, 0)
-        self._serial = 0
         self._ledger_mark = 0
         self._outcome = ""  # "complete" | "ended" | ""
         self._end_text = ""
@@ -463,16 +444,15 @@ class OnlineBridge(QObject):
         return f"seat {seat + 1}"
 
     # ------------------------------------------------------------------ the draft
-    def _action(self, name: str) -> Action:
-        seat = self._seat
-        return {
-            "allocate": lambda: Allocate(seat, self._line),
-            "confirm": lambda: Confirm(seat),
-            "reset": lambda: Reset(seat),
-            "reduce": lambda: ReduceDontPass(seat),
-            "remove": lambda: RemoveDontPass(seat),
-            "roll": lambda: Roll(seat),
-        }[name]()
+    def _seat_index(self) -> int:
+        return self._seat
+
+    def _choice_table(self) -> Table | None:
+        return self._draft
+
+    def _ledger(self) -> Any:
+        t = self.table
+        return None if t is None or self._seat < 0 else t.seat(self._seat).ledger
 
     def _live(self) -> bool:
         peer = self.peer
@@ -619,32 +599,6 @@ class OnlineBridge(QObject):
         ]
         return sorted(rows, key=lambda r: (r["rank"], r["seat"]))
 
-    def _history(self) -> list[dict[str, str]]:
-        t = self.table
-        if t is None or self._seat < 0:
-            return []
-        rows = []
-        for entry in t.seat(self._seat).ledger:
-            kind, text = entry_text(entry)
-            rows.append({"kind": kind, "text": text})
-        return rows
-
-    def _chart(self) -> list[int]:
-        t = self.table
-        return [] if t is None or self._seat < 0 else chart_samples(t.seat(self._seat).ledger)
-
-    def _line_reasons(self) -> dict[str, str]:
-        if self._draft is None or self._draft.is_over:
-            return {"pass": "", "dont_pass": ""}
-        return {
-            line.value: (
-                ""
-                if (code := self._draft.rejection(Allocate(self._seat, line))) is None
-                else code.text
-            )
-            for line in Line
-        }
-
     def _start_reason(self) -> str:
         if not self._code:
             return "Create or join a room first."
@@ -654,117 +608,59 @@ class OnlineBridge(QObject):
             return "A room starts with 2 to 8 people: wait for at least one more."
         return ""
 
-    screen = Property(str, lambda self: self._screen, notify=changed)
-    relayUrl = Property(str, lambda self: self._url, notify=changed)
-    busy = Property(bool, lambda self: self._busy, notify=changed)
-    error = Property(str, lambda self: self._error, notify=changed)
-    name = Property(str, lambda self: self._name, notify=changed)
-    roomCode = Property(str, lambda self: self._code, notify=changed)
-    creator = Property(str, lambda self: self._creator, notify=changed)
+    screen = Property(str, lambda self: self._screen, notify=SeatControls.changed)
+    relayUrl = Property(str, lambda self: self._url, notify=SeatControls.changed)
+    busy = Property(bool, lambda self: self._busy, notify=SeatControls.changed)
+    error = Property(str, lambda self: self._error, notify=SeatControls.changed)
+    name = Property(str, lambda self: self._name, notify=SeatControls.changed)
+    roomCode = Property(str, lambda self: self._code, notify=SeatControls.changed)
+    creator = Property(str, lambda self: self._creator, notify=SeatControls.changed)
     isCreator = Property(
-        bool, lambda self: bool(self._code) and self._creator == self._name, notify=changed
+        bool,
+        lambda self: bool(self._code) and self._creator == self._name,
+        notify=SeatControls.changed,
     )
-    roster = Property("QVariantList", _roster_rows, notify=changed)
-    canStart = Property(bool, lambda self: not self._start_reason(), notify=changed)
-    startReason = Property(str, _start_reason, notify=changed)
-    mySeat = Property(int, lambda self: self._seat, notify=changed)
+    roster = Property("QVariantList", _roster_rows, notify=SeatControls.changed)
+    canStart = Property(bool, lambda self: not self._start_reason(), notify=SeatControls.changed)
+    startReason = Property(str, _start_reason, notify=SeatControls.changed)
+    mySeat = Property(int, lambda self: self._seat, notify=SeatControls.changed)
 
-    phase = Property(str, _phase, notify=changed)
-    point = Property(int, lambda self: (self.table.point or 0) if self.table else 0, notify=changed)
-    hand = Property(int, lambda self: self.table.hand if self.table else 1, notify=changed)
-    hands = Property(int, lambda self: HANDS_PER_SESSION, constant=True)
-    throws = Property(int, lambda self: self.table.throws if self.table else 0, notify=changed)
-    throwCap = Property(int, lambda self: THROW_CAP, constant=True)
-    balance = Property(int, lambda self: self._my("balance"), notify=changed)
-    draftPass = Property(int, lambda self: self._my("draftPass"), notify=changed)
-    draftDontPass = Property(int, lambda self: self._my("draftDontPass"), notify=changed)
-    contractPass = Property(int, lambda self: self._my("contractPass"), notify=changed)
-    contractDontPass = Property(int, lambda self: self._my("contractDontPass"), notify=changed)
-    selectedLine = Property(str, lambda self: str(self._line.value), notify=changed)
-    legal = Property(
-        "QVariantMap", lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=changed
+    point = Property(
+        int, lambda self: (self.table.point or 0) if self.table else 0, notify=SeatControls.changed
     )
-    reasons = Property(
-        "QVariantMap", lambda self: {n: self.reason(n) for n in ACTIONS}, notify=changed
+    hand = Property(
+        int, lambda self: self.table.hand if self.table else 1, notify=SeatControls.changed
     )
-    lineReasons = Property("QVariantMap", _line_reasons, notify=changed)
-    seats = Property("QVariantList", _seat_rows, notify=changed)
-    committed = Property(bool, lambda self: self._committed, notify=changed)
-    awaitedText = Property(str, _awaited_text, notify=changed)
+    throws = Property(
+        int, lambda self: self.table.throws if self.table else 0, notify=SeatControls.changed
+    )
+    balance = Property(int, lambda self: self._my("balance"), notify=SeatControls.changed)
+    draftPass = Property(int, lambda self: self._my("draftPass"), notify=SeatControls.changed)
+    draftDontPass = Property(
+        int, lambda self: self._my("draftDontPass"), notify=SeatControls.changed
+    )
+    contractPass = Property(int, lambda self: self._my("contractPass"), notify=SeatControls.changed)
+    contractDontPass = Property(
+        int, lambda self: self._my("contractDontPass"), notify=SeatControls.changed
+    )
+    seats = Property("QVariantList", _seat_rows, notify=SeatControls.changed)
+    committed = Property(bool, lambda self: self._committed, notify=SeatControls.changed)
+    awaitedText = Property(str, _awaited_text, notify=SeatControls.changed)
     secondsLeft = Property(int, _seconds_left, notify=ticked)
     confirmSeconds = Property(int, lambda self: round(self.timeouts.confirm), constant=True)
-    die1 = Property(int, lambda self: self._dice[0], notify=changed)
-    die2 = Property(int, lambda self: self._dice[1], notify=changed)
-    rollSerial = Property(int, lambda self: self._serial, notify=changed)
-    history = Property("QVariantList", _history, notify=changed)
-    chart = Property("QVariantList", _chart, notify=changed)
-    helpOpen = Property(bool, lambda self: self._help, notify=changed)
-    muted = Property(bool, lambda self: self._muted, notify=changed)
-    announcement = Property(str, lambda self: self._announcement, notify=changed)
-    notice = Property(str, lambda self: self._notice, notify=changed)
+    muted = Property(bool, lambda self: self._muted, notify=SeatControls.changed)
 
-    outcome = Property(str, lambda self: self._outcome, notify=changed)
-    results = Property("QVariantList", _results, notify=changed)
-    endText = Property(str, lambda self: self._end_text, notify=changed)
-    receiptsText = Property(str, lambda self: self._receipts, notify=changed)
-    transcriptPath = Property(str, lambda self: self._transcript, notify=changed)
-    verifyOk = Property(bool, lambda self: self._verify_ok, notify=changed)
-    verifyText = Property(str, lambda self: self._verify_text, notify=changed)
+    outcome = Property(str, lambda self: self._outcome, notify=SeatControls.changed)
+    results = Property("QVariantList", _results, notify=SeatControls.changed)
+    endText = Property(str, lambda self: self._end_text, notify=SeatControls.changed)
+    receiptsText = Property(str, lambda self: self._receipts, notify=SeatControls.changed)
+    transcriptPath = Property(str, lambda self: self._transcript, notify=SeatControls.changed)
+    verifyOk = Property(bool, lambda self: self._verify_ok, notify=SeatControls.changed)
+    verifyText = Property(str, lambda self: self._verify_text, notify=SeatControls.changed)
     casualNotice = Property(str, lambda self: CASUAL_NOTICE, constant=True)
     freeText = Property(str, lambda self: FREE_POINTS, constant=True)
 
     # ------------------------------------------------------------------ table slots
-    @Slot(str)
-    def selectLine(self, name: str) -> None:
-        self._line = Line(name)
-        self.changed.emit()
-
-    @Slot()
-    def toggleLine(self) -> None:
-        self._line = Line.DONT_PASS if self._line is Line.PASS else Line.PASS
-        self.changed.emit()
-
-    @Slot(result=bool)
-    def allocate(self) -> bool:
-        return self._submit("allocate")
-
-    @Slot(result=bool)
-    def confirm(self) -> bool:
-        return self._submit("confirm")
-
-    @Slot(result=bool)
-    def reset(self) -> bool:
-        return self._submit("reset")
-
-    @Slot(result=bool)
-    def reduceDontPass(self) -> bool:
-        return self._submit("reduce")
-
-    @Slot(result=bool)
-    def removeDontPass(self) -> bool:
-        return self._submit("remove")
-
-    @Slot(result=bool)
-    def roll(self) -> bool:
-        return self._submit("roll")
-
-    @Slot(str, result=bool)
-    def tableKey(self, key: str) -> bool:
-        """Space or Enter on the table: allocate/confirm at come-out, roll at the point."""
-        if self._phase() == "point":
-            return self.roll()
-        return self.allocate() if key == "space" else self.confirm()
-
-    @Slot()
-    def openHelp(self) -> None:
-        self._help = True
-        self.changed.emit()
-
-    @Slot()
-    def closeHelp(self) -> None:
-        self._help = False
-        self.changed.emit()
-
     @Slot()
     def escape(self) -> None:
         """Escape closes Help; online nothing pauses, so otherwise it only says so."""
