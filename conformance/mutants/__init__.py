@@ -53,6 +53,15 @@ def _seat(table: Table, i: int) -> Any:
     return table._seats[i]
 
 
+def _add_to_draft(table: Table, action: Allocate) -> None:
+    """What a correct Allocate does to the draft, applied where the rules said no."""
+    s = _seat(table, action.seat)
+    if action.line is Line.PASS:
+        s.draft_pass += action.amount
+    else:
+        s.draft_dp += action.amount
+
+
 def _valid_seat(table: Table, seat: Any) -> bool:
     return type(seat) is int and 0 <= seat < table.seat_count
 
@@ -129,10 +138,7 @@ class Accepts15(Adapter):
         ):
             s = _seat(table, action.seat)
             if not s.sealed and s.draft_pass + s.draft_dp + action.amount <= 100:
-                if action.line is Line.PASS:
-                    s.draft_pass += action.amount
-                else:
-                    s.draft_dp += action.amount
+                _add_to_draft(table, action)
                 return
         table.push(action)
 
@@ -146,10 +152,7 @@ class HandLimit110(Adapter):
             if error.code == "hand_limit" and isinstance(action, Allocate):
                 s = _seat(table, action.seat)
                 if s.draft_pass + s.draft_dp + action.amount <= 110:
-                    if action.line is Line.PASS:
-                        s.draft_pass += action.amount
-                    else:
-                        s.draft_dp += action.amount
+                    _add_to_draft(table, action)
                     return
             raise
 
@@ -161,11 +164,7 @@ class AllocateAfterConfirm(Adapter):
             table.push(action)
         except IllegalAction as error:
             if error.code == "seat_sealed" and isinstance(action, Allocate):
-                s = _seat(table, action.seat)
-                if action.line is Line.PASS:
-                    s.draft_pass += action.amount
-                else:
-                    s.draft_dp += action.amount
+                _add_to_draft(table, action)
                 return
             raise
 
