@@ -1,8 +1,8 @@
 """Cold start of the Qt app to its first frame, and its resident memory.
 
-Each run spawns `python -m gui.cli --exit-after-first-frame` (offscreen unless a display is
-set), which quits on the window's first frameSwapped; the time is measured from spawn to exit
-and the memory is the child's max RSS. Goals: ≤ 1.5 s and ≤ 250 MB.
+Each run spawns `python -m pointline.gui.cli --exit-after-first-frame` (offscreen unless a
+display is set), which quits on the window's first frameSwapped; the time is measured from spawn
+to exit and the memory is the child's max RSS. Goals: ≤ 1.5 s and ≤ 250 MB.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def one_run() -> tuple[float, float]:
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gui.cli", "--exit-after-first-frame"],
+        [sys.executable, "-m", "pointline.gui.cli", "--exit-after-first-frame"],
         env=env,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,

@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Callable
 
-from kernel import Allocate, Confirm, Line, Phase, ReduceDontPass, Roll, Table, Throw
+from pointline.kernel import Allocate, Confirm, Line, Phase, ReduceDontPass, Roll, Table, Throw
 
 GOAL = 250_000
 """Throws per second the kernel aims for on workload (a)."""

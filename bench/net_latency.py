@@ -48,8 +48,8 @@ PACES = (1.0, 3.0)  # seconds between one table's rounds (people need seconds to
 
 _RELAY = """
 import asyncio, sys
-from net.accounts import FAST_HASH
-from net.relay import RelayConfig, serve_forever
+from pointline.net.accounts import FAST_HASH
+from pointline.net.relay import RelayConfig, serve_forever
 config = RelayConfig(hash_params=FAST_HASH, message_rate=1000.0, message_burst=2000.0)
 asyncio.run(serve_forever(sys.argv[1], "127.0.0.1", 0, None, config))
 """
@@ -84,8 +84,8 @@ def pct(samples: list[float], q: float) -> float:
 
 
 async def _session_rounds(url: str, seats: int, tag: str) -> list[float]:
-    from net.client import RelayClient, steady_choice
-    from net.protocol import RoundOpened, Thrown
+    from pointline.net.client import RelayClient, steady_choice
+    from pointline.net.protocol import RoundOpened, Thrown
 
     clients = [await RelayClient.connect(url) for _ in range(seats)]
     for i, c in enumerate(clients):

@@ -1,7 +1,7 @@
 """The reference adapter: the protocol of PROTOCOL.md spoken over stdio by the Python kernel.
 
-``python -m conformance.adapter`` reads one JSON request per line on stdin and writes one JSON
-response per line on stdout; it logs only to stderr. Standard library and ``kernel`` only.
+``python -m pointline.conformance.adapter`` reads one JSON request per line on stdin and writes
+one JSON response per line on stdout; it logs only to stderr. Standard library and ``kernel`` only.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import sys
 from collections.abc import Callable
 from typing import IO, Any
 
-import kernel
-from conformance.codec import PROTOCOL, BadAction, action_from_json
-from conformance.fasthash import StateHasher
-from kernel import MalformedAction, PointlineError, Table, to_document
-from kernel.dice import DiceInputError
+from pointline import kernel
+from pointline.conformance.codec import PROTOCOL, BadAction, action_from_json
+from pointline.conformance.fasthash import StateHasher
+from pointline.kernel import MalformedAction, PointlineError, Table, to_document
+from pointline.kernel.dice import DiceInputError
 
 IMPLEMENTATION = "pointline-reference"
 LANGUAGE = "python"

@@ -12,9 +12,9 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from conformance.adapter import Adapter
-from conformance.codec import action_from_json, action_to_json
-from kernel import (
+from pointline.conformance.adapter import Adapter
+from pointline.conformance.codec import action_from_json, action_to_json
+from pointline.kernel import (
     Abort,
     Action,
     Allocate,
@@ -32,7 +32,7 @@ from kernel import (
     Throw,
     plan,
 )
-from kernel.rules import TRANSITIONS
+from pointline.kernel.rules import TRANSITIONS
 
 KERNEL_ACTIONS = (Allocate, Reset, Confirm, ReduceDontPass, RemoveDontPass, Roll, Throw, Abort)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kernel import (
+from pointline.kernel import (
     Abort,
     Action,
     Allocate,

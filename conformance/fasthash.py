@@ -9,8 +9,8 @@ from __future__ import annotations
 import hashlib
 import json
 
-from kernel import Table
-from kernel.canonical import STATE_VERSION, entry_document
+from pointline.kernel import Table
+from pointline.kernel.canonical import STATE_VERSION, entry_document
 
 
 def _dumps(doc: object) -> str:

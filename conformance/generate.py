@@ -1,8 +1,8 @@
 """Rebuild ``conformance/fixtures/`` from the reference kernel, deterministically.
 
-``python -m conformance.generate [--out DIR] [--only TOPIC ...]``. Every random choice comes
-from a seeded ``random.Random``; hypothesis runs derandomized; z3 runs with fixed seeds.
-Running it twice gives byte-identical files.
+``python -m pointline.conformance.generate [--out DIR] [--only TOPIC ...]``. Every random
+choice comes from a seeded ``random.Random``; hypothesis runs derandomized; z3 runs with fixed
+seeds. Running it twice gives byte-identical files.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from conformance import topics
-from conformance.casebook import COVERAGE, render_file
-from kernel.rules import TRANSITIONS, Code
+from pointline.conformance import topics
+from pointline.conformance.casebook import COVERAGE, render_file
+from pointline.kernel.rules import TRANSITIONS, Code
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UNREACHABLE_CODES = {Code.OVER_BALANCE.code}
@@ -57,7 +57,7 @@ def write(files: dict[str, bytes], out: Path, prune: bool = True) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.generate")
+    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.generate")
     parser.add_argument("--out", type=Path, default=FIXTURES)
     parser.add_argument("--only", nargs="*", help="topics to build (default: all)")
     args = parser.parse_args(argv)

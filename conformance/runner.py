@@ -1,6 +1,6 @@
 """Run the conformance fixtures against an implementation that speaks PROTOCOL.md.
 
-``python -m conformance.runner [--impl "COMMAND"] [--junit FILE] [--json FILE] [-k TEXT]
+``python -m pointline.conformance.runner [--impl "COMMAND"] [--junit FILE] [--json FILE] [-k TEXT]
 [--timeout S] [--max-failures N]``. The default implementation is the reference adapter.
 A crash, garbage output or a hang becomes a reported failure (each request has a time limit);
 the implementation is restarted and the run goes on. The last line is ``N passed, N failed``;
@@ -27,10 +27,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from conformance.casebook import content_hash, split_file, summary
-from conformance.codec import PROTOCOL
+import pointline
+from pointline.conformance.casebook import content_hash, split_file, summary
+from pointline.conformance.codec import PROTOCOL
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(pointline.__file__).resolve().parent.parent
+"""The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WINDOW = 32
 """Requests sent ahead of the responses read (well inside any pipe buffer)."""
@@ -108,7 +110,7 @@ def load_fixtures(directory: Path) -> list[Fixture]:
 
 
 def default_command() -> list[str]:
-    return [sys.executable, "-m", "conformance.adapter"]
+    return [sys.executable, "-m", "pointline.conformance.adapter"]
 
 
 class Implementation:
@@ -311,7 +313,7 @@ def diff(expected: Any, actual: Any, limit: int = 80) -> str:
 
 def reference_state(steps: list[dict[str, Any]], upto: int) -> Any:
     """The reference kernel's canonical state after step ``upto`` (for the diff)."""
-    from conformance.adapter import Adapter
+    from pointline.conformance.adapter import Adapter
 
     adapter = Adapter()
     for step in steps[: upto + 1]:
@@ -501,7 +503,7 @@ def write_json(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m conformance.runner", description=__doc__.split("\n\n")[0]
+        prog="python -m pointline.conformance.runner", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
         "--impl", help="the command that runs the implementation (default: the reference adapter)"

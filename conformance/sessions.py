@@ -6,8 +6,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.casebook import Case
-from kernel import (
+from pointline.conformance.casebook import Case
+from pointline.kernel import (
     Abort,
     Allocate,
     Confirm,
@@ -19,7 +19,7 @@ from kernel import (
     Roll,
     Throw,
 )
-from kernel.values import ABORT_REASONS
+from pointline.kernel.values import ABORT_REASONS
 
 REASONS = sorted(ABORT_REASONS, key=lambda r: r.value)
 NOISE: list[dict[str, Any]] = [

@@ -7,8 +7,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from conformance.casebook import ALL_PAIRS, DICE_FOR, Case, DiceCase
-from kernel import (
+from pointline.conformance.casebook import ALL_PAIRS, DICE_FOR, Case, DiceCase
+from pointline.kernel import (
     Abort,
     Allocate,
     Choice,
@@ -25,7 +25,7 @@ from kernel import (
     dice_from_seed,
     dice_seed,
 )
-from kernel.values import ABORT_REASONS
+from pointline.kernel.values import ABORT_REASONS
 
 P, D = Line.PASS, Line.DONT_PASS
 REASONS = sorted((r for r in ABORT_REASONS), key=lambda r: r.value)
@@ -1124,19 +1124,19 @@ def commitments() -> list[DiceCase]:
 
 
 def _sessions_witness() -> list[Case]:
-    from conformance import witnesses
+    from pointline.conformance import witnesses
 
     return witnesses.cases()
 
 
 def _random() -> list[Case]:
-    from conformance import sessions
+    from pointline.conformance import sessions
 
     return sessions.random_cases()
 
 
 def _hypothesis() -> list[Case]:
-    from conformance import sessions
+    from pointline.conformance import sessions
 
     return sessions.hypothesis_cases()
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import z3
 
-from conformance.casebook import Case
-from kernel import Allocate, Confirm, Line, Phase, ReduceDontPass, RemoveDontPass, Roll
+from pointline.conformance.casebook import Case
+from pointline.kernel import Allocate, Confirm, Line, Phase, ReduceDontPass, RemoveDontPass, Roll
 
 NO_DECISION = {4: 6, 5: 6, 6: 8, 8: 6, 9: 6, 10: 6}
 

@@ -60,8 +60,8 @@ def run(
     from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtGui import QGuiApplication
 
-    from gui.bridge import TableBridge
-    from gui.session import fresh_nonce
+    from pointline.gui.bridge import TableBridge
+    from pointline.gui.session import fresh_nonce
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv)
     app.setOrganizationName("Pointline")
@@ -114,9 +114,9 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
     from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtGui import QGuiApplication
 
-    from gui.bridge import TableBridge
-    from gui.scenes import counter_nonces, prepare
-    from gui.sound import Sounds
+    from pointline.gui.bridge import TableBridge
+    from pointline.gui.scenes import counter_nonces, prepare
+    from pointline.gui.sound import Sounds
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv)
     import tempfile

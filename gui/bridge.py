@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 
-from gui.controls import SeatControls
-from gui.history import REASON_WORDS, settlement_words
-from gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
-from gui.sound import Sounds
-from kernel import (
+from pointline.gui.controls import SeatControls
+from pointline.gui.history import REASON_WORDS, settlement_words
+from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
+from pointline.gui.sound import Sounds
+from pointline.kernel import (
     Abort,
     EndReason,
     Outcome,
     Phase,
     PointlineError,
 )
-from kernel.ledger import Settled, ThrowSeen
+from pointline.kernel.ledger import Settled, ThrowSeen
 
 PAUSED_TEXT = "Paused: press Escape or Resume to continue."
 HELP_TEXT = "Help is open: close it to play."

@@ -20,8 +20,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def parser() -> argparse.ArgumentParser:
-    from gui.online.texts import DEFAULT_RELAY, ONLINE_SCENES
-    from gui.scenes import SCENES
+    from pointline.gui.online.texts import DEFAULT_RELAY, ONLINE_SCENES
+    from pointline.gui.scenes import SCENES
 
     p = argparse.ArgumentParser(
         prog="pointline",
@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["verify"]:
         try:
-            from net import verify
+            from pointline.net import verify
         except ImportError as error:
             print(
                 f"pointline verify is not available: net.verify is missing ({error})",
@@ -63,20 +63,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(verify.main(args_list[1:]) or 0)
     args = parser().parse_args(args_list)
     if args.screenshot:
-        from gui.online.texts import ONLINE_SCENES
+        from pointline.gui.online.texts import ONLINE_SCENES
 
         if args.scene in ONLINE_SCENES:
-            from gui.online.scenes import screenshot_online
+            from pointline.gui.online.scenes import screenshot_online
 
             return screenshot_online(args.screenshot, args.size, args.scene)
-        from gui.app import screenshot
+        from pointline.gui.app import screenshot
 
         return screenshot(args.screenshot, args.size, args.scene)
     if args.online:
-        from gui.online.app import run_online
+        from pointline.gui.online.app import run_online
 
         return run_online(args.relay)
-    from gui.app import run
+    from pointline.gui.app import run
 
     return run(exit_after_first_frame=args.exit_after_first_frame)
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from PySide6.QtCore import Property, Signal, Slot
 
-from gui.history import chart_samples, entry_text
-from kernel import (
+from pointline.gui.history import chart_samples, entry_text
+from pointline.kernel import (
     HANDS_PER_SESSION,
     THROW_CAP,
     Action,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kernel import STARTING_POINTS, EndReason, Line, Outcome, Phase
-from kernel.ledger import (
+from pointline.kernel import STARTING_POINTS, EndReason, Line, Outcome, Phase
+from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
     Entry,

@@ -9,8 +9,8 @@ import hashlib
 import itertools
 from collections.abc import Callable
 
-from gui.bridge import TableBridge
-from kernel import EndReason, Phase
+from pointline.gui.bridge import TableBridge
+from pointline.kernel import EndReason, Phase
 
 SCENES = ("come-out-draft", "point-reduction", "help", "result", "ended")
 

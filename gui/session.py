@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kernel import (
+from pointline.kernel import (
     Action,
     Code,
     Effect,
@@ -26,7 +26,7 @@ from kernel import (
     derive_dice,
     verify_commitment,
 )
-from kernel.ledger import Entry
+from pointline.kernel.ledger import Entry
 
 NonceSource = Callable[[], bytes]
 SEAT = 0

@@ -9,7 +9,7 @@
 (1010, 1)
 """
 
-from kernel.actions import (
+from pointline.kernel.actions import (
     SEAT_KINDS,
     Abort,
     Action,
@@ -23,9 +23,9 @@ from kernel.actions import (
     SeatAction,
     Throw,
 )
-from kernel.canonical import from_document, loads, state_bytes, state_hash, to_document
-from kernel.choice import Choice, current_choice, plan
-from kernel.dice import (
+from pointline.kernel.canonical import from_document, loads, state_bytes, state_hash, to_document
+from pointline.kernel.choice import Choice, current_choice, plan
+from pointline.kernel.dice import (
     PROTOCOL_VERSION,
     commitment,
     derive_dice,
@@ -33,8 +33,8 @@ from kernel.dice import (
     dice_seed,
     verify_commitment,
 )
-from kernel.errors import BadState, IllegalAction, MalformedAction, PointlineError
-from kernel.ledger import (
+from pointline.kernel.errors import BadState, IllegalAction, MalformedAction, PointlineError
+from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
     Entry,
@@ -44,9 +44,9 @@ from kernel.ledger import (
     Voided,
     replay_balance,
 )
-from kernel.rules import TRANSITIONS, Code, Effect, Guard, Transition, When
-from kernel.table import Contracts, Ending, Result, SeatState, Table, competition_ranks
-from kernel.values import (
+from pointline.kernel.rules import TRANSITIONS, Code, Effect, Guard, Transition, When
+from pointline.kernel.table import Contracts, Ending, Result, SeatState, Table, competition_ranks
+from pointline.kernel.values import (
     HAND_LIMIT,
     HANDS_PER_SESSION,
     MAX_SEATS,

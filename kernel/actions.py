@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from kernel.values import UNIT, EndReason, Line
+from pointline.kernel.values import UNIT, EndReason, Line
 
 
 class ActionKind(Enum):

@@ -11,8 +11,8 @@ import hashlib
 import json
 from typing import Any
 
-from kernel.errors import BadState
-from kernel.ledger import (
+from pointline.kernel.errors import BadState
+from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
     Entry,
@@ -21,8 +21,8 @@ from kernel.ledger import (
     ThrowSeen,
     Voided,
 )
-from kernel.table import Ending, Table, _Seat
-from kernel.values import MAX_SEATS, POINT_NUMBERS, EndReason, Line, Outcome, Phase
+from pointline.kernel.table import Ending, Table, _Seat
+from pointline.kernel.values import MAX_SEATS, POINT_NUMBERS, EndReason, Line, Outcome, Phase
 
 STATE_VERSION = 1
 

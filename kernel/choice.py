@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from kernel.actions import (
+from pointline.kernel.actions import (
     Allocate,
     Confirm,
     ReduceDontPass,
@@ -19,10 +19,10 @@ from kernel.actions import (
     Roll,
     SeatAction,
 )
-from kernel.errors import IllegalAction, MalformedAction
-from kernel.rules import Code
-from kernel.table import Table
-from kernel.values import HAND_LIMIT, UNIT, Line, Phase
+from pointline.kernel.errors import IllegalAction, MalformedAction
+from pointline.kernel.rules import Code
+from pointline.kernel.table import Table
+from pointline.kernel.values import HAND_LIMIT, UNIT, Line, Phase
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,14 +9,24 @@ from __future__ import annotations
 
 
 class PointlineError(Exception):
-    """Base of every error the kernel raises."""
+    """Root of every error the project raises on purpose, in every layer.
 
-    code: str
+    ``code`` is the layer's stable machine code (an enum member or its string value) and
+    ``text`` the plain words a person may read. Player-facing screens show ``text``, never
+    ``args`` or ``str(error)`` (which is ``"code: text"`` for logs and developers).
+    """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    code: object
+
+    def __init__(self, code: object, text: str) -> None:
+        super().__init__(f"{getattr(code, 'value', code)}: {text}")
         self.code = code
-        self.message = message
+        self.text = text
+
+    @property
+    def message(self) -> str:
+        """The plain words (older name of ``text``)."""
+        return self.text
 
 
 class MalformedAction(PointlineError):

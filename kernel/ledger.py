@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from kernel.values import STARTING_POINTS, EndReason, Line, Outcome, Phase
+from pointline.kernel.values import STARTING_POINTS, EndReason, Line, Outcome, Phase
 
 
 class Contracted(NamedTuple):

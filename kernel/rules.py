@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from kernel.actions import ActionKind
-from kernel.values import Outcome, Phase
+from pointline.kernel.actions import ActionKind
+from pointline.kernel.values import Outcome, Phase
 
 
 class Code(Enum):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from kernel.actions import (
+from pointline.kernel.actions import (
     Abort,
     Action,
     ActionKind,
@@ -25,8 +25,8 @@ from kernel.actions import (
     SeatAction,
     Throw,
 )
-from kernel.errors import IllegalAction, MalformedAction
-from kernel.ledger import (
+from pointline.kernel.errors import IllegalAction, MalformedAction
+from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
     Entry,
@@ -35,7 +35,7 @@ from kernel.ledger import (
     ThrowSeen,
     Voided,
 )
-from kernel.rules import (
+from pointline.kernel.rules import (
     TRANSITIONS,
     Code,
     Effect,
@@ -43,7 +43,7 @@ from kernel.rules import (
     Transition,
     When,
 )
-from kernel.values import (
+from pointline.kernel.values import (
     ABORT_REASONS,
     HAND_LIMIT,
     HANDS_PER_SESSION,

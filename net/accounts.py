@@ -22,7 +22,7 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from net.wire import MAX_PASSWORD, NAME_RULE, ErrorCode, WireError
+from pointline.net.wire import MAX_PASSWORD, NAME_RULE, ErrorCode, WireError
 
 SCHEMA_VERSION: Final = 1
 MIN_PASSWORD: Final = 8

@@ -32,11 +32,11 @@ from typing import Any, TypeAlias
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from kernel import Choice, Phase, Table
-from net import paths
-from net.errors import NetError
-from net.keys import SigningKey
-from net.protocol import (
+from pointline.kernel import Choice, Phase, Table
+from pointline.net import paths
+from pointline.net.errors import NetError
+from pointline.net.keys import SigningKey
+from pointline.net.protocol import (
     Event,
     Peer,
     ReceiptsIncomplete,
@@ -48,7 +48,7 @@ from net.protocol import (
     Timeouts,
     roster_from_wire,
 )
-from net.wire import (
+from pointline.net.wire import (
     CreateRoom,
     Deliver,
     Departed,
@@ -581,7 +581,7 @@ async def _headless(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m net.client", description="A headless Pointline online player."
+        prog="python -m pointline.net.client", description="A headless Pointline online player."
     )
     parser.add_argument("--url", default="ws://127.0.0.1:8765")
     parser.add_argument("--name", required=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from kernel import EndReason
+from pointline.kernel import EndReason
 
 
 class NetError(Exception):

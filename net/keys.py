@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.serialization import (
     PublicFormat,
 )
 
-from net.errors import RosterError
+from pointline.net.errors import RosterError
 
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64

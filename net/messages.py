@@ -21,9 +21,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Union
 
-from kernel import PROTOCOL_VERSION, THROW_CAP, EndReason
-from net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
-from net.keys import SigningKey, verify_signature
+from pointline.kernel import PROTOCOL_VERSION, THROW_CAP, EndReason
+from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
+from pointline.net.keys import SigningKey, verify_signature
 
 SIGN_DOMAIN = b"pointline/message/v1\x00"
 MAX_FRAME_BYTES = 16 * 1024

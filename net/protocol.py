@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Union
 
-from kernel import (
+from pointline.kernel import (
     PROTOCOL_VERSION,
     Abort,
     Choice,
@@ -63,8 +63,8 @@ from kernel import (
     plan,
     verify_commitment,
 )
-from kernel.values import MAX_SEATS
-from net.errors import (
+from pointline.kernel.values import MAX_SEATS
+from pointline.net.errors import (
     MalformedMessage,
     MessageError,
     NonMemberSeat,
@@ -73,8 +73,8 @@ from net.errors import (
     RosterError,
     WrongThrow,
 )
-from net.keys import PUBLIC_KEY_BYTES, SigningKey, public_key_from_hex
-from net.messages import (
+from pointline.net.keys import PUBLIC_KEY_BYTES, SigningKey, public_key_from_hex
+from pointline.net.messages import (
     MAX_FRAME_BYTES,
     AbortNotice,
     Commit,
@@ -88,7 +88,7 @@ from net.messages import (
     sign,
     to_frame,
 )
-from net.transcript import RecordKind, Transcript
+from pointline.net.transcript import RecordKind, Transcript
 
 NONCE_BYTES = 32
 

@@ -30,9 +30,9 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidState
 from websockets.protocol import State
 
-from net.accounts import Accounts, HashParams, RateLimiter
-from net.rooms import Room, Rooms
-from net.wire import (
+from pointline.net.accounts import Accounts, HashParams, RateLimiter
+from pointline.net.rooms import Room, Rooms
+from pointline.net.wire import (
     ClientFrame,
     CreateRoom,
     Deliver,

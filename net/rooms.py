@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Final
 
-from net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode, RosterEntry, WireError
+from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode, RosterEntry, WireError
 
 MIN_MEMBERS: Final = 2
 MAX_MEMBERS: Final = 8

@@ -26,8 +26,8 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from net.errors import TranscriptError
-from net.messages import canonical_json
+from pointline.net.errors import TranscriptError
+from pointline.net.messages import canonical_json
 
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
 GENESIS = "0" * 64

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kernel import (
+from pointline.kernel import (
     PROTOCOL_VERSION,
     Abort,
     Choice,
@@ -30,12 +30,12 @@ from kernel import (
     plan,
     verify_commitment,
 )
-from net.errors import MessageError, NetError, RosterError
-from net.keys import public_key_from_hex, verification_words
-from net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
-from net.messages import session_digest as compute_digest
-from net.protocol import Member, Roster, check_roster
-from net.transcript import RecordKind, check_chain, read_records
+from pointline.net.errors import MessageError, NetError, RosterError
+from pointline.net.keys import public_key_from_hex, verification_words
+from pointline.net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
+from pointline.net.messages import session_digest as compute_digest
+from pointline.net.protocol import Member, Roster, check_roster
+from pointline.net.transcript import RecordKind, check_chain, read_records
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,11 @@
-"""``python -m spec``: run every proof, one line each; exit 1 if any fails."""
+"""``python -m pointline.spec``: run every proof, one line each; exit 1 if any fails."""
 
 from __future__ import annotations
 
 import sys
 import time
 
-from spec.proofs import run
+from pointline.spec.proofs import run
 
 
 def main(argv: list[str] | None = None) -> int:

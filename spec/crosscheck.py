@@ -17,7 +17,7 @@ from typing import Any
 
 import z3
 
-from kernel.actions import (
+from pointline.kernel.actions import (
     Abort,
     Action,
     Allocate,
@@ -28,13 +28,13 @@ from kernel.actions import (
     Roll,
     Throw,
 )
-from kernel.errors import PointlineError
-from kernel.ledger import Contracted, Settled
-from kernel.rules import CODES_BY_NAME, Code
-from kernel.table import Table
-from kernel.values import Line, Outcome, Phase
-from spec import model
-from spec.model import ActionVars, Expr, SeatVars, TableVars
+from pointline.kernel.errors import PointlineError
+from pointline.kernel.ledger import Contracted, Settled
+from pointline.kernel.rules import CODES_BY_NAME, Code
+from pointline.kernel.table import Table
+from pointline.kernel.values import Line, Outcome, Phase
+from pointline.spec import model
+from pointline.spec.model import ActionVars, Expr, SeatVars, TableVars
 
 _SEAT_ACTIONS = (Allocate, Reset, Confirm, ReduceDontPass, RemoveDontPass, Roll)
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import z3
 
-from kernel.actions import ActionKind
-from kernel.rules import Code, When
-from kernel.values import EndReason, Outcome, Phase
+from pointline.kernel.actions import ActionKind
+from pointline.kernel.rules import Code, When
+from pointline.kernel.values import EndReason, Outcome, Phase
 
 Expr = Any
 """A z3 expression (z3 ships no type stubs)."""

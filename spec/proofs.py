@@ -1,7 +1,7 @@
 """The proofs: the card's invariants hold for every row, the table is deterministic and
 complete, and short sequences on a two-seat table stay within the rules.
 
-``run()`` yields one ``Proof`` per claim; ``python -m spec`` prints them.
+``run()`` yields one ``Proof`` per claim; ``python -m pointline.spec`` prints them.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from dataclasses import dataclass, fields
 
 import z3
 
-from kernel.actions import ActionKind
-from kernel.rules import TRANSITIONS, When
-from kernel.values import Phase
-from spec import model
-from spec.model import (
+from pointline.kernel.actions import ActionKind
+from pointline.kernel.rules import TRANSITIONS, When
+from pointline.kernel.values import Phase
+from pointline.spec import model
+from pointline.spec.model import (
     CAP,
     COME_OUT,
     COMPLETE,

@@ -1,8 +1,8 @@
 """Render the generated sections of ``spec/RULES.md`` from the kernel.
 
-``python -m spec.render`` rewrites every section between ``<!-- BEGIN GENERATED: name -->``
-and ``<!-- END GENERATED: name -->``; ``python -m spec.render --check`` exits 1 when the file
-is stale (a test runs the check).
+``python -m pointline.spec.render`` rewrites every section between
+``<!-- BEGIN GENERATED: name -->`` and ``<!-- END GENERATED: name -->``;
+``python -m pointline.spec.render --check`` exits 1 when the file is stale (a test runs the check).
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from kernel import canonical, dice
-from kernel.actions import Allocate, Confirm, ReduceDontPass, Roll, Throw
-from kernel.choice import Choice
-from kernel.rules import TRANSITIONS, Code, Guard, Transition
-from kernel.table import Table
-from kernel.values import ABORT_REASONS, EndReason, Line
+from pointline.kernel import canonical, dice
+from pointline.kernel.actions import Allocate, Confirm, ReduceDontPass, Roll, Throw
+from pointline.kernel.choice import Choice
+from pointline.kernel.rules import TRANSITIONS, Code, Guard, Transition
+from pointline.kernel.table import Table
+from pointline.kernel.values import ABORT_REASONS, EndReason, Line
 
 RULES_PATH = Path(__file__).with_name("RULES.md")
 _BLOCK = re.compile(
@@ -244,7 +244,7 @@ def stale_sections(text: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m spec.render", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m pointline.spec.render", description=__doc__)
     parser.add_argument("--check", action="store_true", help="exit 1 if RULES.md is stale")
     args = parser.parse_args(argv)
     text = RULES_PATH.read_text(encoding="utf-8")

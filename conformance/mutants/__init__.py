@@ -1,7 +1,8 @@
 """Deliberately wrong implementations: each one the reference adapter with one rule broken.
 
-``python -m conformance.mutants.adapter NAME`` serves the protocol as mutant NAME;
-``python -m conformance.mutants`` runs the suite against every mutant and prints the kill rate.
+``python -m pointline.conformance.mutants.adapter NAME`` serves the protocol as mutant NAME;
+``python -m pointline.conformance.mutants`` runs the suite against every mutant and prints the
+kill rate.
 Each mutant changes the reference's behaviour from outside the kernel (through the seat and
 table fields that ``kernel.canonical`` also reads), so the kernel itself stays untouched.
 """
@@ -14,9 +15,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import kernel
-from conformance.adapter import Adapter
-from kernel import (
+from pointline import kernel
+from pointline.conformance.adapter import Adapter
+from pointline.kernel import (
     Abort,
     Allocate,
     Confirm,
@@ -35,8 +36,8 @@ from kernel import (
     Voided,
     to_document,
 )
-from kernel.canonical import dumps
-from kernel.values import Outcome
+from pointline.kernel.canonical import dumps
+from pointline.kernel.values import Outcome
 
 MUTANTS: dict[str, tuple[str, type[Adapter]]] = {}
 

@@ -1,4 +1,4 @@
-"""``python -m conformance.mutants [NAME ...] [--jobs N]``: run the suite against every mutant.
+"""``python -m pointline.conformance.mutants [NAME ...] [--jobs N]``: run the suite on every mutant.
 
 Each mutant is run through the real runner with ``--max-failures 1`` (one failure kills it);
 prints one line per mutant and the kill rate. Exits 1 if any mutant survives.
@@ -14,20 +14,22 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from conformance.mutants import MUTANTS
+import pointline
+from pointline.conformance.mutants import MUTANTS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(pointline.__file__).resolve().parent.parent
+"""The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
 
 
 def run_mutant(
     name: str, timeout: float = 300.0, extra: list[str] | None = None
 ) -> tuple[str, bool, float, str]:
     """Run the suite against mutant ``name``: (name, killed, seconds, the runner's last lines)."""
-    impl = shlex.join([sys.executable, "-m", "conformance.mutants.adapter", name])
+    impl = shlex.join([sys.executable, "-m", "pointline.conformance.mutants.adapter", name])
     argv = [
         sys.executable,
         "-m",
-        "conformance.runner",
+        "pointline.conformance.runner",
         "--impl",
         impl,
         "--max-failures",
@@ -55,7 +57,7 @@ def run_mutant(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m conformance.mutants")
+    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.mutants")
     parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)

@@ -1,17 +1,18 @@
-"""``python -m conformance.mutants.adapter NAME``: serve the protocol as one mutant."""
+"""``python -m pointline.conformance.mutants.adapter NAME``: serve the protocol as one mutant."""
 
 from __future__ import annotations
 
 import sys
 
-from conformance.adapter import main as serve
-from conformance.mutants import MUTANTS
+from pointline.conformance.adapter import main as serve
+from pointline.conformance.mutants import MUTANTS
 
 
 def main() -> None:
     if len(sys.argv) != 2 or sys.argv[1] not in MUTANTS:
         print(
-            f"usage: python -m conformance.mutants.adapter {{{','.join(MUTANTS)}}}", file=sys.stderr
+            f"usage: python -m pointline.conformance.mutants.adapter {{{','.join(MUTANTS)}}}",
+            file=sys.stderr,
         )
         raise SystemExit(2)
     name = sys.argv[1]

@@ -1,6 +1,6 @@
 """Start the online app: the OnlineBridge, the Pointline.Online QML module and qasync.
 
-    python -m gui.online.app [--relay ws://HOST:8765]
+    python -m pointline.gui.online.app [--relay ws://HOST:8765]
 
 (``pointline --online`` once the CLI flag is added; see /work/notes/GUI-ONLINE.md.)
 """
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gui.app import QML_DIR, prepare_environment
-from gui.online.texts import DEFAULT_RELAY
+from pointline.gui.app import QML_DIR, prepare_environment
+from pointline.gui.online.texts import DEFAULT_RELAY
 
 MODULE = "Pointline.Online"
 
@@ -51,7 +51,7 @@ def run_online(url: str = DEFAULT_RELAY) -> int:
     import qasync
     from PySide6.QtGui import QGuiApplication
 
-    from gui.online.bridge import OnlineBridge
+    from pointline.gui.online.bridge import OnlineBridge
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv)
     app.setOrganizationName("Pointline")
@@ -60,7 +60,7 @@ def run_online(url: str = DEFAULT_RELAY) -> int:
     asyncio.set_event_loop(loop)
     from PySide6.QtCore import QSettings
 
-    from gui.sound import Sounds
+    from pointline.gui.sound import Sounds
 
     settings = QSettings("Pointline", "Pointline Table")
     sounds = Sounds()
@@ -84,7 +84,7 @@ def run_online(url: str = DEFAULT_RELAY) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m gui.online.app",
+        prog="python -m pointline.gui.online.app",
         description="Pointline Table online: sign in to a relay, a room, shared dice. "
         "Free fictional points only.",
     )
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scene", default="online-lobby")
     args = parser.parse_args(list(argv) if argv is not None else None)
     if args.screenshot:
-        from gui.online.scenes import screenshot_online
+        from pointline.gui.online.scenes import screenshot_online
 
         w, h = (int(v) for v in args.size.lower().split("x"))
         return screenshot_online(args.screenshot, (w, h), args.scene)

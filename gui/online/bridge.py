@@ -23,9 +23,9 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
-from gui.controls import SeatControls
-from gui.history import settlement_words
-from gui.online.texts import (
+from pointline.gui.controls import SeatControls
+from pointline.gui.history import settlement_words
+from pointline.gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
     FREE_POINTS,
@@ -33,15 +33,15 @@ from gui.online.texts import (
     refusal,
     unreachable,
 )
-from kernel import (
+from pointline.kernel import (
     Outcome,
     Phase,
     PointlineError,
     Table,
     current_choice,
 )
-from kernel.ledger import Settled
-from net.client import (
+from pointline.kernel.ledger import Settled
+from pointline.net.client import (
     ClientError,
     Disconnected,
     MemberDeparted,
@@ -51,9 +51,9 @@ from net.client import (
     SessionStarted,
     TranscriptSaved,
 )
-from net.errors import NetError
-from net.keys import verification_words
-from net.protocol import (
+from pointline.net.errors import NetError
+from pointline.net.keys import verification_words
+from pointline.net.protocol import (
     DeadlineKind,
     ReceiptsIncomplete,
     ReceiptsMatched,
@@ -66,8 +66,8 @@ from net.protocol import (
     Thrown,
     Timeouts,
 )
-from net.verify import verify_transcript
-from net.wire import RosterEntry
+from pointline.net.verify import verify_transcript
+from pointline.net.wire import RosterEntry
 
 SCREENS = ("signin", "lobby", "table", "results")
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."

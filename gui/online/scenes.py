@@ -12,14 +12,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from gui.online.bridge import OnlineBridge
-from gui.online.texts import ONLINE_SCENES
-from gui.scenes import counter_nonces
-from kernel import Phase
-from net.accounts import FAST_HASH
-from net.client import RelayClient, steady_choice
-from net.protocol import RoundOpened, Timeouts
-from net.relay import RelayConfig, running_relay
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.gui.online.texts import ONLINE_SCENES
+from pointline.gui.scenes import counter_nonces
+from pointline.kernel import Phase
+from pointline.net.accounts import FAST_HASH
+from pointline.net.client import RelayClient, steady_choice
+from pointline.net.protocol import RoundOpened, Timeouts
+from pointline.net.relay import RelayConfig, running_relay
 
 PASSWORD = "scene-password"
 PEOPLE = ("alice", "bruno", "chen", "dara")
@@ -112,13 +112,13 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
     """Render an online scene offscreen at ``size`` to a PNG (a private relay runs meanwhile)."""
     import os
 
-    from gui.app import prepare_environment
+    from pointline.gui.app import prepare_environment
 
     prepare_environment(offscreen=True)
     import qasync
     from PySide6.QtGui import QGuiApplication
 
-    from gui.online.app import load_online
+    from pointline.gui.online.app import load_online
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv)
     app.setQuitOnLastWindowClosed(False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kernel import EndReason
+from pointline.kernel import EndReason
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765"
 

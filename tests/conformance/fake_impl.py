@@ -12,7 +12,7 @@ import os
 import sys
 import time
 
-from conformance.adapter import Adapter
+from pointline.conformance.adapter import Adapter
 
 
 def main() -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from conformance.mutants import MUTANTS
-from conformance.mutants.__main__ import run_mutant
+from pointline.conformance.mutants import MUTANTS
+from pointline.conformance.mutants.__main__ import run_mutant
 
 
 def test_there_are_at_least_twenty_mutants() -> None:

@@ -16,7 +16,7 @@ FAKE = Path(__file__).resolve().parent / "fake_impl.py"
 
 def run(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "conformance.runner", *args],
+        [sys.executable, "-m", "pointline.conformance.runner", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -105,7 +105,7 @@ def test_missing_command_is_a_failure_not_a_crash() -> None:
 
 
 def test_max_failures_stops_early_and_counts_not_run() -> None:
-    impl = f"{sys.executable} -m conformance.mutants.adapter dice_modulo_bias"
+    impl = f"{sys.executable} -m pointline.conformance.mutants.adapter dice_modulo_bias"
     proc = run("--impl", impl, "--max-failures", "1", "-k", "dice.")
     assert proc.returncode == 1
     _, failed = counts(proc)
@@ -114,7 +114,7 @@ def test_max_failures_stops_early_and_counts_not_run() -> None:
 
 
 def test_divergence_shows_expected_actual_and_a_diff() -> None:
-    impl = f"{sys.executable} -m conformance.mutants.adapter push_pays_as_win"
+    impl = f"{sys.executable} -m pointline.conformance.mutants.adapter push_pays_as_win"
     proc = run("--impl", impl, "-k", "rows.1seat.sealed.throw_12")
     assert proc.returncode == 1
     out = proc.stdout

@@ -18,9 +18,9 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QSettings, Qt
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
-from gui.app import load
-from gui.bridge import TableBridge
-from gui.scenes import counter_nonces, prepare
+from pointline.gui.app import load
+from pointline.gui.bridge import TableBridge
+from pointline.gui.scenes import counter_nonces, prepare
 
 WAIT_MS = 3000
 

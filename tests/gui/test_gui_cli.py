@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from gui import cli
-from gui.sound import RATE, SOUNDS, Sounds, pcm
+from pointline.gui import cli
+from pointline.gui.sound import RATE, SOUNDS, Sounds, pcm
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_verify_delegates_to_net_verify(monkeypatch) -> None:
     seen = []
-    fake = types.ModuleType("net.verify")
+    fake = types.ModuleType("pointline.net.verify")
     fake.main = lambda argv: seen.append(list(argv)) or 0
-    monkeypatch.setitem(sys.modules, "net.verify", fake)
-    import net
+    monkeypatch.setitem(sys.modules, "pointline.net.verify", fake)
+    from pointline import net
 
     monkeypatch.setattr(net, "verify", fake, raising=False)
     assert cli.main(["verify", "transcript.json"]) == 0
@@ -31,10 +31,10 @@ def test_verify_delegates_to_net_verify(monkeypatch) -> None:
 
 
 def test_verify_without_net_verify_says_so(monkeypatch, capsys) -> None:
-    import net
+    from pointline import net
 
     # Missing whether or not an earlier test already imported it into the net package.
-    monkeypatch.setitem(sys.modules, "net.verify", None)
+    monkeypatch.setitem(sys.modules, "pointline.net.verify", None)
     monkeypatch.delattr(net, "verify", raising=False)
     assert cli.main(["verify", "transcript.json"]) == 2
     assert "net.verify is missing" in capsys.readouterr().err
@@ -53,7 +53,7 @@ def test_screenshot_writes_the_scene_png(tmp_path) -> None:
         [
             sys.executable,
             "-m",
-            "gui.cli",
+            "pointline.gui.cli",
             "--screenshot",
             str(out),
             "--size",
@@ -93,7 +93,7 @@ def test_sounds_are_short_pcm_and_silent_without_a_device(tmp_path) -> None:
 def test_app_starts_and_exits_after_its_first_frame() -> None:
     env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
     done = subprocess.run(
-        [sys.executable, "-m", "gui.cli", "--exit-after-first-frame"],
+        [sys.executable, "-m", "pointline.gui.cli", "--exit-after-first-frame"],
         cwd=ROOT,
         env=env,
         timeout=60,

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
-from gui.online.bridge import OnlineBridge
-from gui.online.texts import CASUAL_NOTICE, REASON_TEXT, REFUSALS
-from kernel import EndReason
-from net.client import RelayClient, play, steady_choice
-from net.keys import verification_words
-from net.protocol import SessionEnded, Thrown
-from net.verify import verify_transcript
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.gui.online.texts import CASUAL_NOTICE, REASON_TEXT, REFUSALS
+from pointline.kernel import EndReason
+from pointline.net.client import RelayClient, play, steady_choice
+from pointline.net.keys import verification_words
+from pointline.net.protocol import SessionEnded, Thrown
+from pointline.net.verify import verify_transcript
 from tests.gui.test_gui_online_harness import (
     FAST,
     PASSWORD,

@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 import pytest
 import qasync
 
-from gui.online.bridge import OnlineBridge
-from net.client import RelayClient
-from net.protocol import Timeouts
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.net.client import RelayClient
+from pointline.net.protocol import Timeouts
 from tests.net.test_net_online_harness import PASSWORD, relay
 
 T = TypeVar("T")

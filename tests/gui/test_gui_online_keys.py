@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt
 from PySide6.QtTest import QTest
 
-from gui.online.app import load_online
-from gui.online.bridge import OnlineBridge
-from net.client import RelayClient, play, steady_choice
-from net.verify import verify_transcript
+from pointline.gui.online.app import load_online
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.net.client import RelayClient, play, steady_choice
+from pointline.net.verify import verify_transcript
 from tests.gui.test_gui_online_harness import (
     FAST,
     PASSWORD,

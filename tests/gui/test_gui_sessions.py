@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from kernel import Phase, Refunded, Settled, derive_dice, replay_balance, verify_commitment
-from kernel.ledger import Contracted, ThrowSeen
+from pointline.kernel import (
+    Phase,
+    Refunded,
+    Settled,
+    derive_dice,
+    replay_balance,
+    verify_commitment,
+)
+from pointline.kernel.ledger import Contracted, ThrowSeen
 
 K = Qt.Key
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from kernel import (
+from pointline.kernel import (
     Action,
     Choice,
     Code,
@@ -78,7 +78,7 @@ def random_session(
     """
     import random
 
-    from kernel import Abort, EndReason
+    from pointline.kernel import Abort, EndReason
 
     rng = random.Random(seed)
     table = Table(seats, f"random-{seed}")
@@ -105,7 +105,7 @@ def random_session(
 
 def conserved(table: Table, seat: int) -> int:
     """balance + contracts in play + losses − net wins, losses and wins read from the ledger."""
-    from kernel import Outcome, Settled
+    from pointline.kernel import Outcome, Settled
 
     state = table.seat(seat)
     losses = sum(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from _kernel_support import random_session
 
-from kernel import (
+from pointline.kernel import (
     BadState,
     Table,
     from_document,
@@ -19,7 +19,7 @@ from kernel import (
     state_hash,
     to_document,
 )
-from kernel.canonical import dumps
+from pointline.kernel.canonical import dumps
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -116,7 +116,7 @@ def test_malformed_documents_raise_bad_state(name: str) -> None:
 
 def _played_doc() -> dict[str, Any]:
     """A one-seat document on the point with a reduced Don't Pass in its ledger."""
-    from kernel import Allocate, Confirm, Line, ReduceDontPass, Roll, Throw
+    from pointline.kernel import Allocate, Confirm, Line, ReduceDontPass, Roll, Throw
 
     table = Table(1, "doc")
     table.push(Allocate(0, Line.DONT_PASS, 20))

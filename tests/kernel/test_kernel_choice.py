@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from _kernel_support import dice_for, random_session
 
-from kernel import (
+from pointline.kernel import (
     Allocate,
     Choice,
     Code,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 from _kernel_support import assert_rejected, come_out, dice_for
 
-from kernel import (
+from pointline.kernel import (
     Abort,
     Action,
     Allocate,

@@ -7,9 +7,9 @@ import struct
 
 import pytest
 
-from kernel import PROTOCOL_VERSION, commitment, derive_dice, dice_from_seed, dice_seed
-from kernel import verify_commitment as verify
-from kernel.dice import DiceInputError
+from pointline.kernel import PROTOCOL_VERSION, commitment, derive_dice, dice_from_seed, dice_seed
+from pointline.kernel import verify_commitment as verify
+from pointline.kernel.dice import DiceInputError
 
 NONCE = bytes(range(32))
 CHOICES = b'{"dont_pass":0,"pass":10}'

@@ -21,7 +21,7 @@ from _kernel_support import (
     throw,
 )
 
-from kernel import (
+from pointline.kernel import (
     HAND_LIMIT,
     HANDS_PER_SESSION,
     STARTING_POINTS,

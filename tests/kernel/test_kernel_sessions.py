@@ -7,7 +7,7 @@ from _kernel_support import conserved, random_session
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kernel import (
+from pointline.kernel import (
     STARTING_POINTS,
     THROW_CAP,
     Choice,

@@ -32,7 +32,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from kernel import (
+from pointline.kernel import (
     HAND_LIMIT,
     HANDS_PER_SESSION,
     STARTING_POINTS,

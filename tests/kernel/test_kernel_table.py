@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from _kernel_support import come_out, dice_for, seal_all
 
-from kernel import (
+from pointline.kernel import (
     TRANSITIONS,
     Abort,
     Action,
@@ -21,7 +21,7 @@ from kernel import (
     Table,
     Throw,
 )
-from kernel.rules import row_for
+from pointline.kernel.rules import row_for
 
 
 def _tables() -> list[Table]:

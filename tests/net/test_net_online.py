@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from net.client import ClientError, RelayClient
+from pointline.net.client import ClientError, RelayClient
 from tests.net.conftest import run
 from tests.net.test_net_online_harness import (
     PASSWORD,
@@ -103,7 +103,7 @@ def test_commands_before_the_start_are_refused_clearly(tmp_path: Path) -> None:
             with pytest.raises(ClientError) as no_token:
                 await c.create_room()
             assert no_token.value.code == "bad_token"
-            from kernel import Choice
+            from pointline.kernel import Choice
 
             with pytest.raises(ClientError) as early:
                 c.commit(Choice(10, 0))
@@ -128,7 +128,7 @@ def test_seated_clients_see_each_other_in_the_roster(tmp_path: Path) -> None:
 
 
 def _ends(peer: object) -> tuple[object, object]:
-    from net.protocol import Peer
+    from pointline.net.protocol import Peer
 
     assert isinstance(peer, Peer) and peer.ending is not None
     return peer.ending.reason, peer.ending.seat
@@ -137,8 +137,8 @@ def _ends(peer: object) -> tuple[object, object]:
 def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
     tmp_path: Path,
 ) -> None:
-    from kernel import EndReason
-    from net.protocol import Thrown
+    from pointline.kernel import EndReason
+    from pointline.net.protocol import Thrown
     from tests.net.test_net_online_harness import assert_transcripts, play, random_chooser
 
     async def scenario() -> None:
@@ -168,8 +168,8 @@ def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
 
 
 def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
-    from kernel import EndReason
-    from net.protocol import RoundOpened, Thrown
+    from pointline.kernel import EndReason
+    from pointline.net.protocol import RoundOpened, Thrown
     from tests.net.test_net_online_harness import assert_transcripts, play, random_chooser
 
     async def scenario() -> None:
@@ -206,7 +206,7 @@ def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Pa
 def test_a_loop_torn_down_without_close_leaves_a_complete_transcript_file(
     tmp_path: Path, data_dir: Path
 ) -> None:
-    from net.verify import verify_transcript
+    from pointline.net.verify import verify_transcript
     from tests.net.test_net_online_harness import random_chooser
 
     async def scenario() -> None:
@@ -264,8 +264,8 @@ def _self_signed(tmp_path: Path) -> tuple[Path, Path]:
 def test_a_session_over_tls(tmp_path: Path) -> None:
     import ssl
 
-    from net.accounts import FAST_HASH
-    from net.relay import RelayConfig, running_relay, tls_context
+    from pointline.net.accounts import FAST_HASH
+    from pointline.net.relay import RelayConfig, running_relay, tls_context
 
     cert, key = _self_signed(tmp_path)
 
@@ -297,12 +297,12 @@ def test_a_session_over_tls(tmp_path: Path) -> None:
 
 
 def test_two_terminals_a_relay_and_headless_clients(tmp_path: Path, data_dir: Path) -> None:
-    """The relay command and two ``python -m net.client`` players, each its own process."""
+    """The relay command and two ``python -m pointline.net.client`` players, each a process."""
     import os
     import re
     import sys
 
-    from net.verify import verify_transcript
+    from pointline.net.verify import verify_transcript
 
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
@@ -325,10 +325,12 @@ def test_two_terminals_a_relay_and_headless_clients(tmp_path: Path, data_dir: Pa
                 return found
 
     async def scenario() -> None:
-        relay_proc = await spawn("-m", "net.relay", "--port", "0", "--db", str(tmp_path / "r.db"))
+        relay_proc = await spawn(
+            "-m", "pointline.net.relay", "--port", "0", "--db", str(tmp_path / "r.db")
+        )
         try:
             url = (await line_matching(relay_proc, r"(ws://\S+)")).group(1)
-            common = ["-m", "net.client", "--url", url, "--signup"]
+            common = ["-m", "pointline.net.client", "--url", url, "--signup"]
             alice = await spawn(*common, "--name", "alice", "--password", "alice-secret")
             code = (await line_matching(alice, r"room code: (\w+)")).group(1)
             bob = await spawn(*common, "--name", "bob", "--password", "bob-secret", "--join", code)

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from kernel import Choice, EndReason
-from net.client import ClientEvent, RelayClient, RelayError
-from net.protocol import SessionEnded
+from pointline.kernel import Choice, EndReason
+from pointline.net.client import ClientEvent, RelayClient, RelayError
+from pointline.net.protocol import SessionEnded
 from tests.net.conftest import run
 from tests.net.test_net_online_harness import (
     TIMEOUTS,

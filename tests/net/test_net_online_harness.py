@@ -13,14 +13,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from kernel import Choice, Phase, Table
-from kernel.values import HAND_LIMIT, UNIT
-from net.accounts import FAST_HASH
-from net.client import ClientEvent, RelayClient, SessionStarted, TranscriptSaved
-from net.messages import parse, sign, to_frame
-from net.protocol import Peer, RoundOpened, Timeouts
-from net.relay import RelayConfig, RunningRelay, running_relay
-from net.verify import verify_transcript
+from pointline.kernel import Choice, Phase, Table
+from pointline.kernel.values import HAND_LIMIT, UNIT
+from pointline.net.accounts import FAST_HASH
+from pointline.net.client import ClientEvent, RelayClient, SessionStarted, TranscriptSaved
+from pointline.net.messages import parse, sign, to_frame
+from pointline.net.protocol import Peer, RoundOpened, Timeouts
+from pointline.net.relay import RelayConfig, RunningRelay, running_relay
+from pointline.net.verify import verify_transcript
 from tests.net.conftest import run
 
 TIMEOUTS = Timeouts(confirm=1.0, response=0.5, session=60.0, receipts=1.0)

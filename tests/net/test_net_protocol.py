@@ -17,7 +17,7 @@ from test_net_protocol_harness import (
     seeded_nonces,
 )
 
-from kernel import (
+from pointline.kernel import (
     THROW_CAP,
     Choice,
     Ending,
@@ -29,10 +29,10 @@ from kernel import (
     derive_dice,
     state_hash,
 )
-from kernel.values import POINT_NUMBERS
-from net.errors import NotNow
-from net.messages import Commit, Receipt, Reveal, parse, to_frame
-from net.protocol import (
+from pointline.kernel.values import POINT_NUMBERS
+from pointline.net.errors import NotNow
+from pointline.net.messages import Commit, Receipt, Reveal, parse, to_frame
+from pointline.net.protocol import (
     AllCommitted,
     DeadlineKind,
     Peer,
@@ -47,7 +47,7 @@ from net.protocol import (
     Thrown,
     Timeouts,
 )
-from net.verify import verify_transcript
+from pointline.net.verify import verify_transcript
 
 # ---------------------------------------------------------------------------- honest
 

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kernel import Choice, Phase, Table
-from kernel.values import HAND_LIMIT, UNIT
-from net.keys import SigningKey
-from net.messages import Message, sign, to_frame
-from net.protocol import Event, Member, Peer, SessionEnded, Step, Timeouts
+from pointline.kernel import Choice, Phase, Table
+from pointline.kernel.values import HAND_LIMIT, UNIT
+from pointline.net.keys import SigningKey
+from pointline.net.messages import Message, sign, to_frame
+from pointline.net.protocol import Event, Member, Peer, SessionEnded, Step, Timeouts
 
 Frame = dict[str, Any]
 Filter = Callable[[Frame], list[Any]]

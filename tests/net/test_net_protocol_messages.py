@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from kernel import Choice, EndReason
-from net.errors import (
+from pointline.kernel import Choice, EndReason
+from pointline.net.errors import (
     BadSignature,
     MalformedMessage,
     MessageError,
@@ -19,8 +19,14 @@ from net.errors import (
     RosterError,
     WrongTable,
 )
-from net.keys import WORDS, SigningKey, public_key_from_hex, verification_words, verify_signature
-from net.messages import (
+from pointline.net.keys import (
+    WORDS,
+    SigningKey,
+    public_key_from_hex,
+    verification_words,
+    verify_signature,
+)
+from pointline.net.messages import (
     SIGN_DOMAIN,
     AbortNotice,
     Commit,
@@ -35,7 +41,7 @@ from net.messages import (
     signing_bytes,
     to_frame,
 )
-from net.protocol import Member, Peer, roster_from_wire
+from pointline.net.protocol import Member, Peer, roster_from_wire
 
 KEY = SigningKey.from_bytes(hashlib.sha256(b"seat 0").digest())
 OTHER = SigningKey.from_bytes(hashlib.sha256(b"seat 1").digest())

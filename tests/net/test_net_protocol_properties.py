@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_net_protocol_harness import Net, random_choice
 
-from kernel import Choice, EndReason, state_hash
-from net.protocol import ReceiptStatus, Step
-from net.verify import verify_transcript
+from pointline.kernel import Choice, EndReason, state_hash
+from pointline.net.protocol import ReceiptStatus, Step
+from pointline.net.verify import verify_transcript
 
 
 @settings(max_examples=15, deadline=None)

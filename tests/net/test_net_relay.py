@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -14,11 +15,11 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from net.accounts import FAST_HASH, AccountError, Accounts, RateLimiter
-from net.keys import SigningKey
-from net.relay import RelayConfig, RunningRelay, running_relay
-from net.rooms import MAX_MEMBERS
-from net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode
+from pointline.net.accounts import FAST_HASH, AccountError, Accounts, RateLimiter
+from pointline.net.keys import SigningKey
+from pointline.net.relay import RelayConfig, RunningRelay, running_relay
+from pointline.net.rooms import MAX_MEMBERS
+from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode
 from tests.net.conftest import run
 
 PASSWORD = "password-123"
@@ -417,9 +418,9 @@ def test_before_the_start_seats_close_up_and_the_creator_leaving_closes_the_room
 def test_the_relay_command_line_serves_on_loopback(tmp_path: Path) -> None:
     async def scenario() -> None:
         proc = await asyncio.create_subprocess_exec(
-            "python3",
+            sys.executable,
             "-c",
-            "import sys; from net.relay import main; sys.exit(main(sys.argv[1:]))",
+            "import sys; from pointline.net.relay import main; sys.exit(main(sys.argv[1:]))",
             "--port",
             "0",
             "--db",
@@ -453,7 +454,7 @@ def test_data_folder_follows_the_override_then_xdg(
     import sys
     from datetime import UTC, datetime
 
-    from net import paths
+    from pointline.net import paths
 
     monkeypatch.setenv("POINTLINE_DATA_DIR", str(tmp_path / "override"))
     assert paths.data_dir() == tmp_path / "override" and (tmp_path / "override").is_dir()

@@ -15,12 +15,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_net_protocol_harness import Net, in_point_phase_with_contracts, random_choice
 
-from kernel import Choice, EndReason
-from net.errors import TranscriptError
-from net.keys import verification_words
-from net.messages import encode, parse, sign
-from net.transcript import Transcript, record_hash
-from net.verify import main, verify_transcript
+from pointline.kernel import Choice, EndReason
+from pointline.net.errors import TranscriptError
+from pointline.net.keys import verification_words
+from pointline.net.messages import encode, parse, sign
+from pointline.net.transcript import Transcript, record_hash
+from pointline.net.verify import main, verify_transcript
 
 
 def honest(tmp_path: Path, seats: int = 2, seed: int = 3) -> tuple[Net, list[Path]]:
@@ -239,7 +239,7 @@ def test_load_round_trips_and_refuses_a_broken_chain(tmp_path: Path) -> None:
 def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Path) -> None:
     net, paths = honest(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "net.verify", str(paths[1])],
+        [sys.executable, "-m", "pointline.net.verify", str(paths[1])],
         capture_output=True,
         text=True,
         timeout=60,

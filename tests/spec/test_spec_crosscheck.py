@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernel import (
+from pointline.kernel import (
     Abort,
     Action,
     Allocate,
@@ -26,7 +26,7 @@ from kernel import (
     from_document,
     to_document,
 )
-from spec.crosscheck import push_and_check
+from pointline.spec.crosscheck import push_and_check
 
 settings.register_profile(
     "spec-default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -133,8 +133,8 @@ def test_a_full_session_agrees_with_the_z3_relation() -> None:
 
 def test_the_crosscheck_notices_a_wrong_after_state() -> None:
     """A kernel that paid one point too many, or gave the wrong code, would be caught."""
-    from kernel import Code
-    from spec.crosscheck import check_step
+    from pointline.kernel import Code
+    from pointline.spec.crosscheck import check_step
 
     before = Table(1, "x")
     before.push(Allocate(0, Line.PASS))

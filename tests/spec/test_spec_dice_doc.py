@@ -7,9 +7,9 @@ import hashlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernel import commitment, derive_dice, dice_from_seed, dice_seed
-from kernel.choice import Choice
-from spec import render
+from pointline.kernel import commitment, derive_dice, dice_from_seed, dice_seed
+from pointline.kernel.choice import Choice
+from pointline.spec import render
 
 
 def u16(n: int) -> bytes:

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from kernel import TRANSITIONS, ActionKind, Phase, When
-from spec import __main__ as spec_main
-from spec import model, proofs
+from pointline.kernel import TRANSITIONS, ActionKind, Phase, When
+from pointline.spec import __main__ as spec_main
+from pointline.spec import model, proofs
 
 CLAIMS = (
     "Pass never increases after confirmation",

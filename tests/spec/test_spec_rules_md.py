@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from kernel import TRANSITIONS, Code, EndReason
-from spec import render
+from pointline.kernel import TRANSITIONS, Code, EndReason
+from pointline.spec import render
 
 TEXT = render.RULES_PATH.read_text(encoding="utf-8")
 RULE_IDS = [f"R{i}" for i in range(1, 29)]
@@ -13,7 +13,7 @@ RULE_IDS = [f"R{i}" for i in range(1, 29)]
 
 def test_generated_sections_are_current() -> None:
     stale = render.stale_sections(TEXT)
-    assert not stale, f"run `python -m spec.render`: stale sections {stale}"
+    assert not stale, f"run `python -m pointline.spec.render`: stale sections {stale}"
 
 
 def test_staleness_is_detected() -> None:
@@ -59,7 +59,7 @@ def _keys(doc: object, out: set[str]) -> set[str]:
 
 
 def test_every_canonical_field_and_entry_type_is_documented() -> None:
-    from kernel import (
+    from pointline.kernel import (
         Abort,
         Allocate,
         Confirm,
