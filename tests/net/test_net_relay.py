@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import sqlite3
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
