@@ -179,5 +179,5 @@ def push_and_check(table: Table, action: Action) -> list[str]:
     try:
         table.push(action)
     except PointlineError as error:
-        return check_step(before, action, table, CODES_BY_NAME[error.code])
+        return check_step(before, action, table, CODES_BY_NAME[str(error.code)])
     return check_step(before, action, table, None)
