@@ -44,6 +44,11 @@ def parser() -> argparse.ArgumentParser:
         help=f"the relay address for --online (default {DEFAULT_RELAY})",
     )
     p.add_argument(
+        "--ca",
+        metavar="FILE",
+        help="with --online: trust this certificate (PEM) for a self-signed wss:// relay",
+    )
+    p.add_argument(
         "--exit-after-first-frame", action="store_true", help="quit after the first frame"
     )
     return p
@@ -75,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.online:
         from pointline.gui.online.app import run_online
 
-        return run_online(args.relay)
+        return run_online(args.relay, args.ca)
     from pointline.gui.app import run
 
     return run(exit_after_first_frame=args.exit_after_first_frame)

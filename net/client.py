@@ -30,9 +30,10 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from pointline.kernel import Choice, Phase, Table
+from pointline.kernel.errors import PointlineError
 from pointline.net import paths
 from pointline.net.errors import NetError
 from pointline.net.keys import SigningKey
@@ -76,13 +77,23 @@ DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver e
 REQUEST_TIMEOUT = 15.0
 
 
-class ClientError(Exception):
-    """The relay refused a request (``code`` is a ``net.wire.ErrorCode`` value)."""
+class ClientError(PointlineError):
+    """The relay refused a request or cannot be reached (``code``: a ``net.wire.ErrorCode``
+    value, or ``certificate``, ``unreachable``, ``bad_ca``, ``not_tls``; ``text``: plain words).
+    """
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+    code: str
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(code, text)
+
+
+def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
+    """The TLS settings for ``wss://``: the system trust store, or only ``ca`` when given."""
+    try:
+        return ssl.create_default_context(cafile=ca)
+    except (OSError, ssl.SSLError) as exc:
+        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {exc}") from exc
 
 
 # ---- events of our own (the protocol's events pass through unchanged) -------------------------
@@ -181,15 +192,36 @@ class RelayClient:
         nonce_source: Callable[[], bytes] | None = None,
         open_timeout: float = 10.0,
         max_size: int = DEFAULT_MAX_SIZE,
+        ca: str | None = None,
     ) -> RelayClient:
-        ws = await connect(
-            url,
-            ssl=ssl_context,
-            open_timeout=open_timeout,
-            max_size=max_size,
-            compression=None,
-            close_timeout=2.0,
-        )
+        """Open a connection to the relay at ``url`` (``ws://`` or ``wss://``).
+
+        ``wss://`` checks the relay's certificate against the system's trust store, or against
+        ``ca`` (a PEM file, e.g. a self-signed relay's certificate) when given; ``ssl_context``
+        overrides both. Failures raise ``ClientError`` with plain words, never a traceback.
+        """
+        options: dict[str, Any] = {}
+        if url.startswith("wss://"):
+            options["ssl"] = ssl_context or tls_client_context(ca)
+        elif ssl_context is not None or ca is not None:
+            raise ClientError("not_tls", "A certificate needs a wss:// address for the relay.")
+        try:
+            ws = await connect(
+                url,
+                open_timeout=open_timeout,
+                max_size=max_size,
+                compression=None,
+                close_timeout=2.0,
+                **options,
+            )
+        except ssl.SSLCertVerificationError as exc:
+            raise ClientError(
+                "certificate",
+                f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
+                "a self-signed certificate, trust it with --ca FILE.",
+            ) from exc
+        except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
+            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         return cls(ws, timeouts, nonce_source)
 
     async def __aenter__(self) -> RelayClient:
@@ -548,7 +580,11 @@ def describe(event: ClientEvent) -> str:
 
 
 async def _headless(args: argparse.Namespace) -> int:
-    client = await RelayClient.connect(args.url)
+    try:
+        client = await RelayClient.connect(args.url, ca=args.ca)
+    except ClientError as exc:
+        print(exc.text, file=sys.stderr)
+        return 2
     try:
         try:
             await client.signin(args.name, args.password)
@@ -573,8 +609,11 @@ async def _headless(args: argparse.Namespace) -> int:
         peer = await play(client, on_event=lambda e: print(describe(e), flush=True))
         return 0 if peer.result is not None else 1
     except ClientError as exc:
-        print(f"refused: {exc}", file=sys.stderr)
+        print(f"refused: {exc.text}", file=sys.stderr)
         return 2
+    except TimeoutError:
+        print(f"Nobody else joined within {args.wait:g} s; the room is closed.", file=sys.stderr)
+        return 1
     finally:
         await client.close()
 
@@ -584,6 +623,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m pointline.net.client", description="A headless Pointline online player."
     )
     parser.add_argument("--url", default="ws://127.0.0.1:8765")
+    parser.add_argument(
+        "--ca", metavar="FILE", help="trust this certificate (PEM) for a self-signed wss:// relay"
+    )
     parser.add_argument("--name", required=True)
     parser.add_argument(
         "--password",

@@ -45,7 +45,7 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     return LoadedOnline(engine, window, bridge)
 
 
-def run_online(url: str = DEFAULT_RELAY) -> int:
+def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     """Run the online app until its window closes; the session (if any) ends as a departure."""
     prepare_environment()
     import qasync
@@ -65,7 +65,7 @@ def run_online(url: str = DEFAULT_RELAY) -> int:
     settings = QSettings("Pointline", "Pointline Table")
     sounds = Sounds()
     sounds.muted = bool(settings.value("muted", False, type=bool))
-    bridge = OnlineBridge(url, sounds=sounds)
+    bridge = OnlineBridge(url, sounds=sounds, ca=ca)
     loaded = load_online(bridge)
     app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
     closing = asyncio.Event()
@@ -89,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Free fictional points only.",
     )
     parser.add_argument("--relay", default=DEFAULT_RELAY, metavar="URL", help="the relay address")
+    parser.add_argument("--ca", metavar="FILE", help="trust this certificate for a wss:// relay")
     parser.add_argument("--screenshot", metavar="FILE", help="render an online scene to a PNG")
     parser.add_argument("--size", default="1280x720", metavar="WxH")
     parser.add_argument("--scene", default="online-lobby")
@@ -98,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         w, h = (int(v) for v in args.size.lower().split("x"))
         return screenshot_online(args.screenshot, (w, h), args.scene)
-    return run_online(args.relay)
+    return run_online(args.relay, args.ca)
 
 
 if __name__ == "__main__":

@@ -99,12 +99,15 @@ class OnlineBridge(SeatControls, QObject):
         connect: Connect | None = None,
         nonce_source: Callable[[], bytes] | None = None,
         sounds: Any = None,
+        ca: str | None = None,
     ) -> None:
         super().__init__()
         self._url = url
         self.timeouts = timeouts or Timeouts()
         self._connect: Connect = connect or (
-            lambda u: RelayClient.connect(u, timeouts=self.timeouts, nonce_source=nonce_source)
+            lambda u: RelayClient.connect(
+                u, timeouts=self.timeouts, nonce_source=nonce_source, ca=ca
+            )
         )
         self.client: RelayClient | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -179,11 +182,11 @@ class OnlineBridge(SeatControls, QObject):
             if self.client is None or self.client.closed.is_set():
                 try:
                     self.client = await asyncio.wait_for(self._connect(url), 12.0)
+                except ClientError as exc:  # unreachable, refused certificate, bad address
+                    self._set(error=exc.text)
+                    return
                 except (OSError, TimeoutError) as exc:
                     self._set(error=unreachable(url, str(exc) or "no answer"))
-                    return
-                except Exception as exc:  # websockets' InvalidURI/InvalidHandshake...
-                    self._set(error=unreachable(url, f"{type(exc).__name__}: {exc}"))
                     return
                 task = self._spawn(self._pump(self.client))
                 task.set_name("online-pump")
