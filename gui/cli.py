@@ -77,6 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from pointline.gui.app import screenshot
 
         return screenshot(args.screenshot, args.size, args.scene)
+    from pointline.gui.preflight import check
+
+    if not check():
+        return 1
     if args.online:
         from pointline.gui.online.app import run_online
 
