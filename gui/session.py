@@ -74,7 +74,7 @@ class SoloSession:
         start = table.ledger_length(SEAT)
         code = table.rejection(action)
         if code is not None:
-            raise IllegalAction(code.code, code.text)
+            raise IllegalAction(code, code.text)
         seals = table.row(action).effect in _SEALING
         if not seals:
             table.push(action)

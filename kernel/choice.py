@@ -22,7 +22,7 @@ from pointline.kernel.actions import (
 from pointline.kernel.errors import IllegalAction, MalformedAction
 from pointline.kernel.rules import Code
 from pointline.kernel.table import Table
-from pointline.kernel.values import HAND_LIMIT, UNIT, Line, Phase
+from pointline.kernel.values import UNIT, Line, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,16 +45,16 @@ class Choice:
         try:
             doc = json.loads(data)
         except (ValueError, UnicodeDecodeError) as error:
-            raise MalformedAction(Code.BAD_AMOUNT.code, f"choices are not JSON: {error}") from None
+            raise MalformedAction(Code.BAD_AMOUNT, f"choices are not JSON: {error}") from None
         if not isinstance(doc, dict) or set(doc) != {"pass", "dont_pass"}:
-            raise MalformedAction(Code.BAD_AMOUNT.code, "choices name exactly pass and dont_pass")
+            raise MalformedAction(Code.BAD_AMOUNT, "choices name exactly pass and dont_pass")
         p, d = doc["pass"], doc["dont_pass"]
         for v in (p, d):
             if type(v) is not int or v < 0 or v % UNIT:
-                raise MalformedAction(Code.BAD_AMOUNT.code, Code.BAD_AMOUNT.text)
+                raise MalformedAction(Code.BAD_AMOUNT, Code.BAD_AMOUNT.text)
         choice = cls(p, d)
         if choice.to_bytes() != bytes(data):
-            raise MalformedAction(Code.BAD_AMOUNT.code, "choices are not in canonical form")
+            raise MalformedAction(Code.BAD_AMOUNT, "choices are not in canonical form")
         return choice
 
 
@@ -67,26 +67,38 @@ def current_choice(table: Table, seat: int) -> Choice:
 def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
     """The seat actions that seal ``choice`` now; raises if the rules forbid that choice.
 
-    Nothing is applied: the caller pushes the actions in order, and each is then legal.
+    Nothing is applied to ``table``: the actions are tried in order on a copy, so the table's
+    own rows decide (and name) every refusal. The caller then pushes them, and each is legal.
     """
     if type(seat) is not int or not 0 <= seat < table.seat_count:
-        raise MalformedAction(Code.BAD_SEAT.code, Code.BAD_SEAT.text)
+        raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
     p, d = choice.pass_amount, choice.dont_pass_amount
     for v in (p, d):
         if type(v) is not int or v < 0 or v % UNIT:
-            raise MalformedAction(Code.BAD_AMOUNT.code, Code.BAD_AMOUNT.text)
+            raise MalformedAction(Code.BAD_AMOUNT, Code.BAD_AMOUNT.text)
     state = table.seat(seat)
-    if table.is_over:
-        raise IllegalAction(Code.SESSION_OVER.code, Code.SESSION_OVER.text)
-    if state.sealed:
-        raise IllegalAction(Code.SEAT_SEALED.code, Code.SEAT_SEALED.text)
+    draft, contracts = state.draft, state.contracts
     steps: list[SeatAction] = []
-    draft = state.draft
-    if table.phase is Phase.COME_OUT:
-        if p + d > HAND_LIMIT:
-            raise IllegalAction(Code.HAND_LIMIT.code, Code.HAND_LIMIT.text)
-        if p + d > state.balance:
-            raise IllegalAction(Code.OVER_BALANCE.code, Code.OVER_BALANCE.text)
+    if table.phase is Phase.POINT:
+        # Only Don't Pass can move once the point is on: a choice that raises either line is
+        # tried as the Allocate it would need, and the table's point-phase row refuses it.
+        if draft != contracts:
+            steps.append(Reset(seat))
+        if p > contracts.pass_amount:
+            steps.append(Allocate(seat, Line.PASS, p - contracts.pass_amount))
+        elif p < contracts.pass_amount:
+            # No action of the table lowers Pass: it is locked (R13).
+            steps.append(Allocate(seat, Line.PASS, contracts.pass_amount - p))
+        if d > contracts.dont_pass_amount:
+            steps.append(Allocate(seat, Line.DONT_PASS, d - contracts.dont_pass_amount))
+        elif d == 0 and contracts.dont_pass_amount:
+            steps.append(RemoveDontPass(seat))
+        else:
+            steps.extend(
+                ReduceDontPass(seat) for _ in range((contracts.dont_pass_amount - d) // UNIT)
+            )
+        steps.append(Roll(seat))
+    else:
         if draft.total:
             steps.append(Reset(seat))
         if p:
@@ -94,12 +106,15 @@ def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
         if d:
             steps.append(Allocate(seat, Line.DONT_PASS, d))
         steps.append(Confirm(seat))
-        return tuple(steps)
+    trial = table.copy()
+    for action in steps:
+        trial.push(action)  # the table's rows refuse, with their own codes
+    return tuple(steps)
     contracts = state.contracts
     if p != contracts.pass_amount:
-        raise IllegalAction(Code.PASS_LOCKED.code, Code.PASS_LOCKED.text)
+        raise IllegalAction(Code.PASS_LOCKED, Code.PASS_LOCKED.text)
     if d > contracts.dont_pass_amount:
-        raise IllegalAction(Code.DONT_PASS_NO_INCREASE.code, Code.DONT_PASS_NO_INCREASE.text)
+        raise IllegalAction(Code.DONT_PASS_NO_INCREASE, Code.DONT_PASS_NO_INCREASE.text)
     if draft != contracts:
         steps.append(Reset(seat))
     if d == 0 and contracts.dont_pass_amount:

@@ -7,6 +7,11 @@ seat 9). ``IllegalAction`` means the action is well formed but the rules forbid 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pointline.kernel.rules import Code
+
 
 class PointlineError(Exception):
     """Root of every error the project raises on purpose, in every layer.
@@ -29,13 +34,27 @@ class PointlineError(Exception):
         return self.text
 
 
-class MalformedAction(PointlineError):
+class RulesError(PointlineError):
+    """The kernel refused an action or a state document."""
+
+
+class MalformedAction(RulesError):
     """The action is not well formed for this table: no state makes it legal."""
 
+    code: Code
 
-class IllegalAction(PointlineError):
+    def __init__(self, code: Code, text: str) -> None:
+        super().__init__(code, text)
+
+
+class IllegalAction(RulesError):
     """The action is well formed, but the rules do not allow it in this state."""
 
+    code: Code
 
-class BadState(PointlineError):
+    def __init__(self, code: Code, text: str) -> None:
+        super().__init__(code, text)
+
+
+class BadState(RulesError):
     """A canonical state document does not describe a valid table."""

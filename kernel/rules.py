@@ -9,14 +9,23 @@ these rows to step the table and ``spec/RULES.md`` is rendered from them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from pointline.kernel.actions import ActionKind
-from pointline.kernel.values import Outcome, Phase
+from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
 
 
-class Code(Enum):
-    """Every rejection the kernel can give, with its stable machine code and plain words."""
+class Code(StrEnum):
+    """Every rejection the kernel can give: its stable machine code (the member's string value,
+    so ``Code.HAND_LIMIT == "hand_limit"``) and its plain words (``text``)."""
+
+    text: str
+
+    def __new__(cls, code: str, text: str) -> Code:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.text = text
+        return member
 
     # Malformed: no state makes the action legal.
     BAD_ACTION = ("bad_action", "That is not an action of this table.")
@@ -53,11 +62,7 @@ class Code(Enum):
 
     @property
     def code(self) -> str:
-        return self.value[0]
-
-    @property
-    def text(self) -> str:
-        return self.value[1]
+        return str(self._value_)
 
     @property
     def malformed(self) -> bool:
@@ -154,7 +159,7 @@ class When(Enum):
         if self is When.TWELVE:
             return total == 12
         if self is When.POINT_NUMBER:
-            return total in (4, 5, 6, 8, 9, 10)
+            return total in POINT_NUMBERS
         if self is When.POINT_MADE:
             return total == point
         if self is When.SEVEN_OUT:

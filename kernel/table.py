@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from operator import attrgetter
 from typing import Any
 
 from pointline.kernel.actions import (
@@ -49,6 +48,7 @@ from pointline.kernel.values import (
     HANDS_PER_SESSION,
     MAX_SEATS,
     MIN_SEATS,
+    POINT_NUMBERS,
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
@@ -160,7 +160,7 @@ def _candidates(seat: int) -> tuple[SeatAction, ...]:
 _CANDIDATES = tuple(_candidates(seat) for seat in range(MAX_SEATS))
 _ALL_THROWS = tuple(Throw(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
 """Actions are immutable values, so each seat's candidates are made once."""
-_POINTS: tuple[int | None, ...] = (None, 4, 5, 6, 8, 9, 10)
+_POINTS: tuple[int | None, ...] = (None, *sorted(POINT_NUMBERS))
 _CLASS_OF_KIND: dict[ActionKind, type] = {
     ActionKind.ALLOCATE: Allocate,
     ActionKind.RESET: Reset,
@@ -178,27 +178,19 @@ _RETURNED = {Outcome.WIN: 2, Outcome.PUSH: 1, Outcome.LOSS: 0}
 _NET = {Outcome.WIN: 1, Outcome.PUSH: 0, Outcome.LOSS: -1}
 """A settled line's net, as a multiple of its contract (R16)."""
 
-RunFn = Callable[["Table", Any, Any], None]
-"""A step's guards then its effect (or its rejection): raises, or applies the row."""
-TestFn = Callable[["Table", Any, Any], "Code | None"]
-"""A step's guards then its rejection code: what ``run`` would raise, without applying."""
-EntryFn = Callable[["Table", Any], None]
-CheckFn = Callable[["Table", Any], "Code | None"]
-
 
 class _Step:
-    """A row of the transition table compiled into the functions that check and apply it.
+    """One row of the transition table, looked up: its guards as functions with their codes,
+    its effect as a function (or its rejection code), and a settling row's figures."""
 
-    ``run`` and ``test`` are generated from the row at import: its guards in order (each an
-    expression of ``_GUARD_SOURCE``), then its effect or its rejection code.
-    """
-
-    __slots__ = ("checks", "effect", "reject", "row", "run", "settles", "test")
+    __slots__ = ("checks", "effect", "reject", "row", "settles")
 
     def __init__(self, row: Transition) -> None:
         self.row = row
-        self.checks: tuple[tuple[Guard, Code], ...] = tuple((g, g.code) for g in row.guards)
-        self.effect = row.effect
+        self.checks: tuple[tuple[GuardFn, Code], ...] = tuple(
+            (GUARDS[g], g.code) for g in row.guards
+        )
+        self.effect: EffectFn | None = None if row.effect is None else EFFECTS[row.effect]
         self.reject = row.reject
         po, do = row.pass_outcome, row.dont_pass_outcome
         self.settles = (
@@ -206,8 +198,13 @@ class _Step:
             if po is None or do is None
             else (po, _RETURNED[po], _NET[po], do, _RETURNED[do], _NET[do])
         )
-        self.run: RunFn = _step_function(self, raising=True)
-        self.test: TestFn = _step_function(self, raising=False)
+
+    def verdict(self, table: Table, seat: _Seat | None, action: Any) -> Code | None:
+        """The code this row rejects ``action`` with now, or None if it applies."""
+        for guard, code in self.checks:
+            if not guard(table, seat, action):
+                return code
+        return self.reject
 
 
 class Table:
@@ -218,12 +215,10 @@ class Table:
     """
 
     __slots__ = (
-        "_check",
         "_ending",
         "_phase",
         "_phase_key",
         "_point",
-        "_push",
         "_resolved",
         "_seats",
         "_steps",
@@ -233,9 +228,9 @@ class Table:
 
     def __init__(self, seats: int = 1, table_id: str = "solo") -> None:
         if type(seats) is not int or not MIN_SEATS <= seats <= MAX_SEATS:
-            raise MalformedAction(Code.BAD_SEAT.code, f"a table has 1 to 8 seats, not {seats!r}")
+            raise MalformedAction(Code.BAD_SEAT, f"A table has 1 to 8 seats, not {seats!r}.")
         if not isinstance(table_id, str):
-            raise MalformedAction(Code.BAD_ACTION.code, "the table id is a string")
+            raise MalformedAction(Code.BAD_ACTION, "The table id is a string.")
         self.table_id = table_id
         self._seats = [_Seat() for _ in range(seats)]
         self._enter(_COME_OUT)
@@ -353,8 +348,6 @@ class Table:
         other._phase = self._phase
         other._phase_key = self._phase_key
         other._steps = self._steps
-        other._push = self._push
-        other._check = self._check
         other._point = self._point
         other._throws = self._throws
         other._resolved = self._resolved
@@ -368,31 +361,31 @@ class Table:
         if cls is Throw:
             d1, d2 = action.die1, action.die2  # type: ignore[union-attr]
             if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-                raise MalformedAction(Code.BAD_DIE.code, Code.BAD_DIE.text)
+                raise MalformedAction(Code.BAD_DIE, Code.BAD_DIE.text)
             by_point = _THROW_STEPS.get(self._phase_key)
             if by_point is None:
                 return self._steps[Throw], None
             return by_point[self._point][d1 + d2], None
         step = self._steps.get(cls)
         if step is None:
-            raise MalformedAction(Code.BAD_ACTION.code, f"not an action: {action!r}")
+            raise MalformedAction(Code.BAD_ACTION, Code.BAD_ACTION.text)
         if cls is Abort:
             reason = action.reason  # type: ignore[union-attr]
             if type(reason) is not EndReason or reason not in ABORT_REASONS:
-                raise MalformedAction(Code.BAD_REASON.code, Code.BAD_REASON.text)
+                raise MalformedAction(Code.BAD_REASON, Code.BAD_REASON.text)
             seat = action.seat  # type: ignore[union-attr]
             if seat is not None and (type(seat) is not int or not 0 <= seat < len(self._seats)):
-                raise MalformedAction(Code.BAD_SEAT.code, Code.BAD_SEAT.text)
+                raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
             return step, None
         seat = action.seat  # type: ignore[union-attr]
         if type(seat) is not int or not 0 <= seat < len(self._seats):
-            raise MalformedAction(Code.BAD_SEAT.code, Code.BAD_SEAT.text)
+            raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
         if cls is Allocate:
             if type(action.line) is not Line:  # type: ignore[union-attr]
-                raise MalformedAction(Code.BAD_LINE.code, Code.BAD_LINE.text)
+                raise MalformedAction(Code.BAD_LINE, Code.BAD_LINE.text)
             amount = action.amount  # type: ignore[union-attr]
             if type(amount) is not int or amount <= 0 or amount % UNIT:
-                raise MalformedAction(Code.BAD_AMOUNT.code, Code.BAD_AMOUNT.text)
+                raise MalformedAction(Code.BAD_AMOUNT, Code.BAD_AMOUNT.text)
         return step, self._seats[seat]
 
     def row(self, action: Action) -> Transition:
@@ -404,10 +397,11 @@ class Table:
 
     def rejection(self, action: Action) -> Code | None:
         """The code ``push`` would reject ``action`` with now, or None if it is legal."""
-        check = self._check.get(type(action))
-        if check is None:
-            return Code.BAD_ACTION
-        return check(self, action)
+        try:
+            step, seat = self._resolve(action)
+        except MalformedAction as error:
+            return error.code
+        return step.verdict(self, seat, action)
 
     def is_legal(self, action: Action) -> bool:
         return self.rejection(action) is None
@@ -417,8 +411,7 @@ class Table:
         candidates = _CANDIDATES[seat] if type(seat) is int and 0 <= seat < MAX_SEATS else None
         if candidates is None:
             candidates = _candidates(seat)
-        check = self._check
-        return [a for a in candidates if check[type(a)](self, a) is None]
+        return [a for a in candidates if self.rejection(a) is None]
 
     def legal_throws(self) -> Iterator[Throw]:
         """All 36 throws when the dice are due, else none."""
@@ -427,20 +420,26 @@ class Table:
 
     # ----------------------------------------------------------------- stepping
     def push(self, action: Action) -> None:
-        """Apply ``action``, or raise ``MalformedAction``/``IllegalAction`` and change nothing."""
-        try:
-            entry = self._push[type(action)]
-        except KeyError:
-            raise MalformedAction(Code.BAD_ACTION.code, f"not an action: {action!r}") from None
-        entry(self, action)
+        """Apply ``action``, or raise ``MalformedAction``/``IllegalAction`` and change nothing.
+
+        The deciding row is looked up (``_resolve``), its guards are checked in order, and then
+        its effect applies; a row without an effect rejects with its own code."""
+        step, seat = self._resolve(action)
+        for guard, code in step.checks:
+            if not guard(self, seat, action):
+                raise IllegalAction(code, code.text)
+        effect = step.effect
+        if effect is None:
+            rejected = step.reject
+            assert rejected is not None
+            raise IllegalAction(rejected, rejected.text)
+        effect(self, seat, action, step)
 
     def _enter(self, phase: Phase) -> None:
         self._phase = phase
         key = phase._value_
         self._phase_key = key
         self._steps = _STEPS[key]
-        self._push = _PUSH[key]
-        self._check = _CHECK[key]
 
     def _void(self, ending: Ending) -> None:
         hand = self.hand
@@ -459,258 +458,189 @@ class Table:
         self._ending = ending
 
 
-# ---------------------------------------------------------------------- guards and effects
-# Each guard of kernel.rules.Guard is one Python expression over the table ``t``, the named
-# seat ``s`` and the action ``a``; each effect of kernel.rules.Effect is one function. At import
-# every row is compiled into code that checks its guards in order and then applies its effect.
+# ---------------------------------------------------------------------- guards
+# Each guard of kernel.rules.Guard as a plain function of the table ``t``, the named seat ``s``
+# and the action ``a``. A row's guards are checked in the row's order; the first that fails
+# rejects the action with its code.
 
-_GUARD_SOURCE: dict[Guard, str] = {
-    Guard.SEAT_OPEN: "not s.sealed",
-    Guard.WITHIN_HAND_LIMIT: "s.draft_pass + s.draft_dp + a.amount <= HAND_LIMIT",
-    Guard.WITHIN_BALANCE: "s.draft_pass + s.draft_dp + a.amount <= s.balance",
-    Guard.LINE_IS_DONT_PASS: "a.line is DONT_PASS",
-    Guard.DONT_PASS_PREPARED: "s.draft_dp >= UNIT",
-    Guard.DRAFT_CHANGED: "s.draft_pass != s.pass_ or s.draft_dp != s.dp",
-    Guard.EVERY_SEAT_SEALED: "all(map(SEALED, t._seats))",
+
+def _seat_open(t: Table, s: _Seat, a: Any) -> bool:
+    return not s.sealed
+
+
+def _within_hand_limit(t: Table, s: _Seat, a: Allocate) -> bool:
+    return s.draft_pass + s.draft_dp + a.amount <= HAND_LIMIT
+
+
+def _within_balance(t: Table, s: _Seat, a: Allocate) -> bool:
+    return s.draft_pass + s.draft_dp + a.amount <= s.balance
+
+
+def _line_is_dont_pass(t: Table, s: _Seat, a: Any) -> bool:
+    return a.line is _DP
+
+
+def _dont_pass_prepared(t: Table, s: _Seat, a: Any) -> bool:
+    return s.draft_dp >= UNIT
+
+
+def _draft_changed(t: Table, s: _Seat, a: Any) -> bool:
+    return s.draft_pass != s.pass_ or s.draft_dp != s.dp
+
+
+def _every_seat_sealed(t: Table, s: _Seat, a: Any) -> bool:
+    return all(x.sealed for x in t._seats)
+
+
+GuardFn = Callable[[Table, Any, Any], bool]
+GUARDS: dict[Guard, GuardFn] = {
+    Guard.SEAT_OPEN: _seat_open,
+    Guard.WITHIN_HAND_LIMIT: _within_hand_limit,
+    Guard.WITHIN_BALANCE: _within_balance,
+    Guard.LINE_IS_DONT_PASS: _line_is_dont_pass,
+    Guard.DONT_PASS_PREPARED: _dont_pass_prepared,
+    Guard.DRAFT_CHANGED: _draft_changed,
+    Guard.EVERY_SEAT_SEALED: _every_seat_sealed,
 }
+"""Every guard, keyed by the enum the rows name it with."""
 
-_SEE_THROW = (
-    "n = t._throws + 1",
-    "t._throws = n",
-    "d1 = a.die1",
-    "d2 = a.die2",
-    "hand = t._resolved + 1",
-    "seen = NEW(ThrowSeen, (hand, n, d1, d2, d1 + d2, t._phase, t._point))",
-    "for x in t._seats:",
-    "    x.ledger.append(seen)",
-    "    x.sealed = False",
-)
-"""Every throw: count it, write it to every seat's ledger, open every seat again.
 
-Ledger entries are built with ``tuple.__new__`` (``NEW``) directly: the named tuples' own
-``__new__`` is Python code, and a throw makes one entry per seat."""
-_CAP = ("if n >= THROW_CAP:", "    t._void(CAP_ENDING)")
-"""After a throw that did not complete the session: the 128th ends it without a result."""
+# ---------------------------------------------------------------------- effects
+# Each effect of kernel.rules.Effect as a plain function of the table, the named seat (None for
+# throws and aborts), the action and the deciding step (a settling row carries its outcomes).
 
-_EFFECT_SOURCE: dict[Effect, tuple[str, ...]] = {
-    Effect.ADD_TO_DRAFT: (
-        "if a.line is PASS:",
-        "    s.draft_pass += a.amount",
-        "else:",
-        "    s.draft_dp += a.amount",
-    ),
-    Effect.RESTORE_DRAFT: ("s.draft_pass = s.pass_", "s.draft_dp = s.dp"),
-    Effect.SEAL_CONTRACTS: (
-        "p = s.pass_ = s.draft_pass",
-        "d = s.dp = s.draft_dp",
-        "s.ledger.append(NEW(Contracted, (t._resolved + 1, p, d)))",
-        "s.balance -= p + d",
-        "s.sealed = True",
-    ),
-    Effect.PREPARE_REDUCTION: ("s.draft_dp -= UNIT",),
-    Effect.PREPARE_REMOVAL: ("s.draft_dp = 0",),
-    Effect.SEAL_ROLL: (
-        "reduced = s.dp - s.draft_dp",
-        "if reduced:",
-        "    hand = t._resolved + 1",
-        "    throw = t._throws + 1",
-        "    s.ledger.append(NEW(ContractChanged, (hand, throw, DONT_PASS, s.dp, s.draft_dp)))",
-        "    s.ledger.append(NEW(Refunded, (hand, throw, reduced)))",
-        "    s.balance += reduced",
-        "    s.dp = s.draft_dp",
-        "s.sealed = True",
-    ),
-    Effect.SETTLE_HAND: (
-        *_SEE_THROW,
-        # PO/DO: each line's outcome; PR/DR: returned and PN/DN: net, as contract multiples.
-        "for x in t._seats:",
-        "    amount = x.pass_",
-        "    if amount:",
-        "        x.ledger.append(",
-        "            NEW(Settled, (hand, n, PASS, amount, PO, amount * PR, amount * PN))",
-        "        )",
-        "        x.balance += amount * PR",
-        "    amount = x.dp",
-        "    if amount:",
-        "        x.ledger.append(",
-        "            NEW(Settled, (hand, n, DONT_PASS, amount, DO, amount * DR, amount * DN))",
-        "        )",
-        "        x.balance += amount * DR",
-        "    x.pass_ = x.dp = x.draft_pass = x.draft_dp = 0",
-        "t._point = None",
-        "t._resolved = hand",
-        "if hand == HANDS_PER_SESSION:",
-        "    t._enter(COMPLETE)",
-        "    return",
-        "t._enter(COME_OUT)",
-        *_CAP,
-    ),
-    Effect.ESTABLISH_POINT: (*_SEE_THROW, "t._point = d1 + d2", "t._enter(POINT)", *_CAP),
-    Effect.KEEP_POINT: (*_SEE_THROW, *_CAP),
-    Effect.VOID_HAND: ("t._void(Ending(a.reason, a.seat))",),
+
+def _add_to_draft(t: Table, s: _Seat, a: Any, step: _Step) -> None:
+    """R3: Allocate adds its amount to the named line of the draft."""
+    if a.line is _PASS:
+        s.draft_pass += a.amount
+    else:
+        s.draft_dp += a.amount
+
+
+def _restore_draft(t: Table, s: _Seat, a: Any, step: _Step) -> None:
+    """R6: Reset puts the draft back to what the seat last sealed."""
+    s.draft_pass = s.pass_
+    s.draft_dp = s.dp
+
+
+def _seal_contracts(t: Table, s: _Seat, a: Any, step: _Step) -> None:
+    """R7: Confirm seals the draft as the hand's original contracts (empty: sit out)."""
+    p = s.pass_ = s.draft_pass
+    d = s.dp = s.draft_dp
+    s.ledger.append(_new(Contracted, (t._resolved + 1, p, d)))
+    s.balance -= p + d
+    s.sealed = True
+
+
+def _prepare_reduction(t: Table, s: _Seat, a: Any, step: _Step) -> None:
+    """R14: prepare Don't Pass down by 10."""
+    s.draft_dp -= UNIT
+
+
+def _prepare_removal(t: Table, s: _Seat, a: Any, step: _Step) -> None:
+    """R14: prepare Don't Pass down to 0."""
+    s.draft_dp = 0
+
+
+def _seal_roll(t: Table, s: _Seat, a: Any, step: _Step) -> None:
+    """R15: Roll seals; the reduced part of Don't Pass comes back as a refund, no profit."""
+    reduced = s.dp - s.draft_dp
+    if reduced:
+        hand = t._resolved + 1
+        throw = t._throws + 1
+        s.ledger.append(_new(ContractChanged, (hand, throw, _DP, s.dp, s.draft_dp)))
+        s.ledger.append(_new(Refunded, (hand, throw, reduced)))
+        s.balance += reduced
+        s.dp = s.draft_dp
+    s.sealed = True
+
+
+def _see_throw(t: Table, a: Any) -> None:
+    """Every throw: count it, write it to every seat's ledger, open every seat again."""
+    n = t._throws = t._throws + 1
+    d1, d2 = a.die1, a.die2
+    seen = _new(ThrowSeen, (t._resolved + 1, n, d1, d2, d1 + d2, t._phase, t._point))
+    for x in t._seats:
+        x.ledger.append(seen)
+        x.sealed = False
+
+
+def _cap(t: Table) -> None:
+    """R23: after a throw that did not complete the session, the 128th ends it."""
+    if t._throws >= THROW_CAP:
+        t._void(_CAP_ENDING)
+
+
+def _settle_hand(t: Table, s: None, a: Any, step: _Step) -> None:
+    """R10-R12, R16: settle every seat's lines by the row's outcomes, then the next hand."""
+    _see_throw(t, a)
+    hand, n = t._resolved + 1, t._throws
+    po, pr, pn, do, dr, dn = step.settles  # type: ignore[misc]
+    for x in t._seats:
+        amount = x.pass_
+        if amount:
+            x.ledger.append(_new(Settled, (hand, n, _PASS, amount, po, amount * pr, amount * pn)))
+            x.balance += amount * pr
+        amount = x.dp
+        if amount:
+            x.ledger.append(_new(Settled, (hand, n, _DP, amount, do, amount * dr, amount * dn)))
+            x.balance += amount * dr
+        x.pass_ = x.dp = x.draft_pass = x.draft_dp = 0
+    t._point = None
+    t._resolved = hand
+    if hand == HANDS_PER_SESSION:
+        t._enter(_COMPLETE)
+        return
+    t._enter(_COME_OUT)
+    _cap(t)
+
+
+def _establish_point(t: Table, s: None, a: Any, step: _Step) -> None:
+    """R10: a come-out 4, 5, 6, 8, 9 or 10 becomes the point."""
+    _see_throw(t, a)
+    t._point = a.die1 + a.die2
+    t._enter(_POINT)
+    _cap(t)
+
+
+def _keep_point(t: Table, s: None, a: Any, step: _Step) -> None:
+    """R12: any other total in the point phase changes nothing but the throw count."""
+    _see_throw(t, a)
+    _cap(t)
+
+
+def _void_hand(t: Table, s: None, a: Any, step: _Step) -> None:
+    """R24: an abort voids the hand in flight and ends the session without a result."""
+    t._void(Ending(a.reason, a.seat))
+
+
+EffectFn = Callable[[Table, Any, Any, "_Step"], None]
+EFFECTS: dict[Effect, EffectFn] = {
+    Effect.ADD_TO_DRAFT: _add_to_draft,
+    Effect.RESTORE_DRAFT: _restore_draft,
+    Effect.SEAL_CONTRACTS: _seal_contracts,
+    Effect.PREPARE_REDUCTION: _prepare_reduction,
+    Effect.PREPARE_REMOVAL: _prepare_removal,
+    Effect.SEAL_ROLL: _seal_roll,
+    Effect.SETTLE_HAND: _settle_hand,
+    Effect.ESTABLISH_POINT: _establish_point,
+    Effect.KEEP_POINT: _keep_point,
+    Effect.VOID_HAND: _void_hand,
 }
-"""Each effect of ``kernel.rules.Effect`` as the statements that apply it (over ``t``, ``s``,
-``a``; a settling row binds its outcomes and multiples as constants)."""
+"""Every effect, keyed by the enum the rows name it with."""
+
+_new = tuple.__new__
+"""Ledger entries are built with ``tuple.__new__`` directly: the named tuples' own ``__new__``
+is Python code, and a throw makes one entry per seat."""
+_CAP_ENDING = Ending(EndReason.THROW_CAP)
+_POINT = Phase.POINT
 
 
-# ---------------------------------------------------------------------- compiling the rows
-_NAMESPACE: dict[str, Any] = {
-    "IllegalAction": IllegalAction,
-    "MalformedAction": MalformedAction,
-    "HAND_LIMIT": HAND_LIMIT,
-    "UNIT": UNIT,
-    "DONT_PASS": Line.DONT_PASS,
-    "Line": Line,
-    "EndReason": EndReason,
-    "ABORT_REASONS": ABORT_REASONS,
-    "SEALED": attrgetter("sealed"),
-    "PASS": Line.PASS,
-    "NEW": tuple.__new__,
-    "Contracted": Contracted,
-    "ContractChanged": ContractChanged,
-    "Refunded": Refunded,
-    "Settled": Settled,
-    "ThrowSeen": ThrowSeen,
-    "Ending": Ending,
-    "CAP_ENDING": Ending(EndReason.THROW_CAP),
-    "THROW_CAP": THROW_CAP,
-    "HANDS_PER_SESSION": HANDS_PER_SESSION,
-    "COME_OUT": Phase.COME_OUT,
-    "POINT": Phase.POINT,
-    "COMPLETE": Phase.COMPLETE,
-    **{f"C_{c.name}": c for c in Code},
-    **{f"C_{c.name}_code": c.code for c in Code},
-    **{f"C_{c.name}_text": c.text for c in Code},
-}
-
-
-def _fail(code: Code, raising: bool, error: str) -> str:
-    if raising:
-        return f"raise {error}(C_{code.name}_code, C_{code.name}_text)"
-    return f"return C_{code.name}"
-
-
-def _validation(cls: type, raising: bool) -> list[str]:
-    """Lines that reject an ill-formed action of class ``cls`` and bind the seat ``s``."""
-
-    def fail(code: Code) -> str:
-        return _fail(code, raising, "MalformedAction")
-
-    if cls is Throw:
-        return [
-            "d1 = a.die1",
-            "d2 = a.die2",
-            "if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):",
-            f"    {fail(Code.BAD_DIE)}",
-            "s = None",
-        ]
-    if cls is Abort:
-        return [
-            "reason = a.reason",
-            "if type(reason) is not EndReason or reason not in ABORT_REASONS:",
-            f"    {fail(Code.BAD_REASON)}",
-            "seat = a.seat",
-            "if seat is not None and (type(seat) is not int or not 0 <= seat < len(t._seats)):",
-            f"    {fail(Code.BAD_SEAT)}",
-            "s = None",
-        ]
-    lines = [
-        "seat = a.seat",
-        "if type(seat) is not int or not 0 <= seat < len(t._seats):",
-        f"    {fail(Code.BAD_SEAT)}",
-    ]
-    if cls is Allocate:
-        lines += [
-            "if type(a.line) is not Line:",
-            f"    {fail(Code.BAD_LINE)}",
-            "amount = a.amount",
-            "if type(amount) is not int or amount <= 0 or amount % UNIT:",
-            f"    {fail(Code.BAD_AMOUNT)}",
-        ]
-    return [*lines, "s = t._seats[seat]"]
-
-
-def _row_lines(step: _Step, raising: bool) -> list[str]:
-    """The row's guards in order, then its effect (``raising``) or its verdict (testing)."""
-    lines: list[str] = []
-    for guard, code in step.checks:
-        lines += [
-            f"if not ({_GUARD_SOURCE[guard]}):",
-            f"    {_fail(code, raising, 'IllegalAction')}",
-        ]
-    if not raising:
-        return [*lines, "return REJECT"]
-    if step.effect is None:
-        assert step.reject is not None
-        return [*lines, _fail(step.reject, True, "IllegalAction")]
-    return [*lines, *_EFFECT_SOURCE[step.effect]]
-
-
-def _bindings(step: _Step) -> dict[str, Any]:
-    """The constants a row's code refers to: its verdict and its settlement figures."""
-    bound: dict[str, Any] = {"REJECT": step.reject}
-    if step.settles is not None:
-        for key, value in zip(("PO", "PR", "PN", "DO", "DR", "DN"), step.settles, strict=True):
-            bound[key] = value
-    return bound
-
-
-def _define(name: str, args: str, body: list[str], **bound: Any) -> Any:
-    source = f"def {name}({args}):\n" + "".join(f"    {line}\n" for line in body)
-    namespace = {**_NAMESPACE, **bound}
-    exec(compile(source, f"<kernel.table row {name}>", "exec"), namespace)
-    return namespace[name]
-
-
-def _name(row: Transition) -> str:
-    return f"{row.phase.value}_{row.kind.value}_{row.when.name.lower()}"
-
-
-def _step_function(step: _Step, raising: bool) -> Any:
-    """A step's own ``(t, s, a)``: guards, then its effect (``raising``) or its verdict."""
-    kind = "run" if raising else "test"
-    return _define(
-        f"{kind}_{_name(step.row)}",
-        "t, s, a",
-        _row_lines(step, raising),
-        **_bindings(step),
-    )
-
-
-def _entry(cls: type, step: _Step, raising: bool) -> Any:
-    """``(t, a)`` for one phase and action class: validation, then the row inline."""
-    body = _validation(cls, raising) + _row_lines(step, raising)
-    kind = "push" if raising else "check"
-    return _define(
-        f"{kind}_{_name(step.row)}",
-        "t, a",
-        body,
-        **_bindings(step),
-    )
-
-
-def _throw_entry(phase: Phase, slots: dict[int | None, list[_Step]], raising: bool) -> Any:
-    """``(t, a)`` for a throw in a live phase: validation, then the row for point and total."""
-    verdict = "" if raising else "return "
-    body = [*_validation(Throw, raising), f"{verdict}BY_TOTAL[t._point][d1 + d2](t, None, a)"]
-    by_total = {
-        point: [None if step is _NO_STEP else step.run if raising else step.test for step in row]
-        for point, row in slots.items()
-    }
-    kind = "push" if raising else "check"
-    return _define(f"{kind}_{phase.value}_throw", "t, a", body, BY_TOTAL=by_total)
-
-
-def _compile() -> tuple[
-    dict[str, dict[type, _Step]],
-    dict[str, dict[int | None, list[_Step]]],
-    dict[str, dict[type, EntryFn]],
-    dict[str, dict[type, CheckFn]],
-]:
-    """Index the rows: one step per (phase, action class), and per (phase, point, total) for
-    throws in live phases. Fails at import if two rows ever apply at once or one is missing.
-    Then bind, per phase and action class, the compiled entry that ``push`` and
-    ``rejection`` call."""
+# ---------------------------------------------------------------------- indexing the rows
+def _index() -> tuple[dict[str, dict[type, _Step]], dict[str, dict[int | None, list[_Step]]]]:
+    """One step per (phase, action class), and per (phase, point, total) for throws in live
+    phases. Fails at import if two rows ever apply at once or one is missing."""
     steps: dict[str, dict[type, _Step]] = {p.value: {} for p in Phase}
     throws: dict[str, dict[int | None, list[_Step]]] = {}
     for row in TRANSITIONS:
@@ -738,17 +668,8 @@ def _compile() -> tuple[
         for slots in by_point.values():
             if any(slot is _NO_STEP for slot in slots[2:]):
                 raise AssertionError("a throw total without a row")
-    push: dict[str, dict[type, EntryFn]] = {}
-    check: dict[str, dict[type, CheckFn]] = {}
-    for phase in Phase:
-        key = phase.value
-        push[key] = {cls: _entry(cls, step, True) for cls, step in steps[key].items()}
-        check[key] = {cls: _entry(cls, step, False) for cls, step in steps[key].items()}
-        if key in throws:
-            push[key][Throw] = _throw_entry(phase, throws[key], True)
-            check[key][Throw] = _throw_entry(phase, throws[key], False)
-    return steps, throws, push, check
+    return steps, throws
 
 
 _NO_STEP = object.__new__(_Step)
-_STEPS, _THROW_STEPS, _PUSH, _CHECK = _compile()
+_STEPS, _THROW_STEPS = _index()
