@@ -46,6 +46,9 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     if not roots:
         raise RuntimeError("the QML module Pointline failed to load")
     window = roots[0]
+    from pointline.gui.keys import guard_auto_repeat
+
+    guard_auto_repeat(window)
     if size is not None:
         window.resize(*size)
     return Loaded(engine, window, bridge)

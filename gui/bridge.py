@@ -101,7 +101,7 @@ class TableBridge(SeatControls, QObject):
         try:
             entries = self.session.submit(action)
         except PointlineError as error:
-            self._notice = str(error.args[1]) if len(error.args) > 1 else str(error)
+            self._notice = error.text
             self._announce(self._notice)
             self.changed.emit()
             return False
@@ -120,7 +120,7 @@ class TableBridge(SeatControls, QObject):
         if self._serial and any(isinstance(e, ThrowSeen) for e in entries):
             t = self.table
             if t.phase is Phase.POINT and not outcomes:
-                words.append(f"Point is {t.point}")
+                words.append(f"Point {t.point} is ON — Space or Enter rolls")
             elif t.phase is Phase.COME_OUT and outcomes:
                 words.append(f"Hand {t.hands_resolved} resolved; come-out for hand {t.hand}")
             if t.phase is Phase.COMPLETE:

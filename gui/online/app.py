@@ -40,6 +40,9 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     if not roots:
         raise RuntimeError(f"the QML module {MODULE} failed to load")
     window = roots[0]
+    from pointline.gui.keys import guard_auto_repeat
+
+    guard_auto_repeat(window)
     if size is not None:
         window.resize(*size)
     return LoadedOnline(engine, window, bridge)

@@ -14,8 +14,10 @@ ApplicationWindow {
     readonly property bool portrait: height > width
     readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
-    readonly property string freeText: "Free fictional points · no money, no prizes"
-    readonly property string hintText: "Arrows / Tab choose · Enter / Space act · Esc back. Landscape preferred; portrait supported. Separate Allocate/Confirm and continuing point rolls; Pass stays locked, Don’t Pass may decrease/withdraw before the next throw. Free fictional points/no prizes; exact online2–8, live Help. F1/M/Backspace/Delete; pointer/touch equivalent."
+    readonly property string freeText: "Free fictional points, no prizes"
+    readonly property string hintText: "Arrows: line · Space: +10 · Enter: confirm · Space/Enter: roll · Backspace: reset · Esc: pause · F1: help · M: sound"
+    readonly property bool draftEmpty: bridge.draftPass + bridge.draftDontPass === 0
+    readonly property string sitOutText: "Nothing on the lines: Enter or Sit out skips this hand (the dice still roll)."
     property Item lastFocus: null
 
     // ------------------------------------------------------------ window modes and focus
@@ -378,13 +380,13 @@ ApplicationWindow {
                     id: liveText
                     objectName: "liveText"
                     Layout.fillWidth: true
-                    Layout.preferredHeight: root.fs * 2.6
-                    text: bridge.notice.length > 0 ? bridge.notice : bridge.announcement
+                    Layout.minimumHeight: root.fs * 2.6
+                    text: bridge.notice.length > 0 ? bridge.notice
+                          : (bridge.legal["confirm"] === true && root.draftEmpty) ? root.sitOutText
+                          : bridge.announcement
                     color: bridge.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
                     font.pixelSize: root.fs * 0.95
                     wrapMode: Text.WordWrap
-                    maximumLineCount: 2
-                    elide: Text.ElideRight
                     verticalAlignment: Text.AlignVCenter
                     Accessible.role: Accessible.StaticText
                     Accessible.name: text
@@ -408,8 +410,9 @@ ApplicationWindow {
                     }
                     GameButton {
                         objectName: "btnConfirm"; Layout.fillWidth: true; fs: root.fs
-                        text: "Confirm"; primary: true
-                        hint: "Seal the draft as this hand's contracts and throw"
+                        text: root.draftEmpty ? "Sit out" : "Confirm"; primary: true
+                        hint: root.draftEmpty ? "Skip this hand with nothing on the lines; the dice still roll"
+                                              : "Seal the draft as this hand's contracts and throw"
                         enabled: bridge.legal["confirm"] === true
                         reason: bridge.reasons["confirm"] || ""
                         onActivated: bridge.confirm()
@@ -454,7 +457,7 @@ ApplicationWindow {
                     }
                     GameButton {
                         objectName: "btnMute"; Layout.fillWidth: true; fs: root.fs
-                        text: bridge.muted ? "Sound off (M)" : "Sound on (M)"
+                        text: bridge.muted ? "Sound is off — M turns it on" : "Sound is on — M mutes"
                         hint: bridge.muted ? "Turn sounds on" : "Mute sounds"
                         onActivated: bridge.toggleMute()
                     }

@@ -1,0 +1,95 @@
+"""A held key acts once, and refusals read as plain words (issue: safe input, machine words)."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtGui import QKeyEvent
+
+K = Qt.Key
+
+
+def _held(ui, key: Qt.Key, repeats: int = 5) -> None:
+    """A key held down: one real press, auto-repeated press/release pairs, one release."""
+
+    def send(kind: QEvent.Type, auto: bool) -> None:
+        event = QKeyEvent(kind, key, Qt.KeyboardModifier.NoModifier, "", auto)
+        QCoreApplication.sendEvent(ui.window, event)
+
+    send(QEvent.Type.KeyPress, False)
+    for _ in range(repeats):
+        send(QEvent.Type.KeyRelease, True)
+        send(QEvent.Type.KeyPress, True)
+    send(QEvent.Type.KeyRelease, False)
+    QCoreApplication.processEvents()
+
+
+def test_held_space_allocates_once(make_ui) -> None:
+    ui = make_ui()
+    ui.key(K.Key_Up)
+    _held(ui, K.Key_Space)
+    assert ui.bridge.draftPass == 10
+
+
+def test_held_enter_after_a_result_submits_nothing_more(make_ui) -> None:
+    ui = make_ui()
+    b = ui.bridge
+    ui.key(K.Key_Up)
+    ui.key(K.Key_Space)
+    _held(ui, K.Key_Return, repeats=8)  # confirms once: the come-out throw
+    assert b.submissions == 2 and b.throws == 1  # Allocate, then Confirm
+    # Whatever the dice did, the auto-repeated Enters did not confirm (sit out) or roll again.
+    assert b.hand in (1, 2)
+
+
+def test_held_backspace_resets_once_and_focused_buttons_ignore_repeats(make_ui) -> None:
+    ui = make_ui()
+    b = ui.bridge
+    ui.key(K.Key_Up)
+    ui.key(K.Key_Space)
+    ui.key(K.Key_Space)
+    _held(ui, K.Key_Backspace)
+    assert b.draftPass == 0
+    ui.item("btnAllocate").forceActiveFocus()
+    _held(ui, K.Key_Space)
+    assert b.draftPass == 10
+
+
+def test_a_refusal_shows_plain_words_not_a_code(make_ui) -> None:
+    ui = make_ui()
+    b = ui.bridge
+    ui.key(K.Key_Up)
+    for _ in range(10):
+        ui.key(K.Key_Space)
+    assert b.draftPass == 100
+    ui.key(K.Key_Space)  # the 11th: over the hand limit
+    assert b.draftPass == 100
+    assert b.notice == "At most 100 points a hand on the two lines together."
+    assert not re.search(r"\b[a-z]+_[a-z_]+:", b.notice)
+
+
+def test_an_empty_draft_reads_sit_out_and_the_status_says_so_first(make_ui) -> None:
+    ui = make_ui()
+    b = ui.bridge
+    confirm = ui.item("btnConfirm")
+    assert confirm.property("text") == "Sit out"
+    assert "Enter or Sit out skips this hand" in ui.item("liveText").property("text")
+    ui.key(K.Key_Up)
+    ui.key(K.Key_Space)
+    assert confirm.property("text") == "Confirm"
+    assert "skips this hand" not in ui.item("liveText").property("text")
+    assert b.draftPass == 10
+
+
+def test_status_wraps_and_the_footer_is_one_short_line(make_ui) -> None:
+    ui = make_ui(size=(844, 390))
+    status = ui.item("liveText")
+    b = ui.bridge
+    b._notice = "Hand 2 resolved; come-out for hand 3. " * 4  # longer than any real status
+    b.changed.emit()
+    ui.qtbot.waitUntil(lambda: status.property("lineCount") > 2, timeout=2000)
+    assert status.property("truncated") is False  # wrapped in full, never elided
+    footer = ui.item("footer").property("text")
+    assert "online2" not in footer and footer.count("Free fictional points") == 1
+    assert ui.item("footer").property("lineCount") == 1
