@@ -31,7 +31,7 @@ class AutoRepeatGuard(QObject):
         super().__init__(parent)
         self.dropped = 0
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (
             event.type() in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease)
             and isinstance(event, QKeyEvent)
