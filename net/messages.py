@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Union
 
 from pointline.kernel import PROTOCOL_VERSION, THROW_CAP, EndReason
+from pointline.net import strictjson
 from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
 from pointline.net.keys import SigningKey, verify_signature
 
@@ -184,19 +185,6 @@ def session_digest(messages: Iterable[Commit | Reveal]) -> bytes:
 # ------------------------------------------------------------------------------ parsing
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    doc: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in doc:
-            raise MalformedMessage(f"duplicate field {key!r}")
-        doc[key] = value
-    return doc
-
-
-def _no_constants(name: str) -> Any:
-    raise MalformedMessage(f"{name} is not allowed")
-
-
 def load_frame(frame: object) -> dict[str, Any]:
     """A frame as a JSON object: a dict as is, or bytes/str parsed strictly."""
     if isinstance(frame, dict):
@@ -221,11 +209,9 @@ def load_frame(frame: object) -> dict[str, Any]:
     else:
         raise MalformedMessage("a frame is a JSON object")
     try:
-        doc = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_no_constants)
-    except MalformedMessage:
-        raise
-    except (ValueError, RecursionError):
-        raise MalformedMessage("the frame is not JSON") from None
+        doc = strictjson.loads(text)
+    except strictjson.StrictJSONError as exc:
+        raise MalformedMessage(f"the frame is not strict JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise MalformedMessage("a frame is a JSON object")
     return doc

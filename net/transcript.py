@@ -26,6 +26,7 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
+from pointline.net import strictjson
 from pointline.net.errors import TranscriptError
 from pointline.net.messages import canonical_json
 
@@ -185,9 +186,9 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            doc = json.loads(line)
-        except ValueError:
-            raise TranscriptError(f"line {number} is not JSON") from None
+            doc = strictjson.loads(line)
+        except strictjson.StrictJSONError as exc:
+            raise TranscriptError(f"line {number} is not strict JSON: {exc}") from None
         if not isinstance(doc, dict):
             raise TranscriptError(f"line {number} is not a JSON object")
         out.append(doc)

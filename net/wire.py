@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, TypeAlias
 
+from pointline.net import strictjson
+
 KEY_HEX_LENGTH: Final = 64  # an Ed25519 public key, hex
 NAME_RULE: Final = re.compile(r"[A-Za-z0-9_-]{3,24}")
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
@@ -232,9 +234,9 @@ def _load(text: str | bytes) -> dict[str, Any]:
     if isinstance(text, bytes):
         raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
     try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise WireError(ErrorCode.BAD_FRAME, f"not JSON: {exc}") from None
+        doc = strictjson.loads(text)
+    except strictjson.StrictJSONError as exc:
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc}") from None
     if not isinstance(doc, dict):
         raise WireError(ErrorCode.BAD_FRAME, "a frame is a JSON object")
     op = doc.get("op")

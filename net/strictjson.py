@@ -1,0 +1,93 @@
+"""Strict JSON for everything the net layer reads: relay frames, peer messages, transcripts.
+
+``loads`` accepts exactly the JSON that ``kernel.canonical`` can write back: it refuses
+duplicate member names, ``NaN``/``Infinity``, nesting deeper than ``MAX_DEPTH`` and strings
+holding lone surrogates (legal JSON escapes, but not Unicode text). Every refusal is a
+``StrictJSONError`` (a ``ValueError``) with plain words; nothing recurses, so a hostile
+100,000-deep line is refused, never a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["MAX_DEPTH", "StrictJSONError", "loads"]
+
+MAX_DEPTH = 32
+"""Arrays and objects nest at most this deep (protocol documents use five levels at most)."""
+
+
+class StrictJSONError(ValueError):
+    """The text is not strict JSON; the message says why in plain words."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise StrictJSONError(f"the member {key!r} appears twice")
+        doc[key] = value
+    return doc
+
+
+def _constant(name: str) -> Any:
+    raise StrictJSONError(f"{name} is not a JSON number")
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of arrays and objects in ``text``, read without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_text(value: Any) -> None:
+    """Every string (keys included) must be Unicode text: no lone surrogates."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise StrictJSONError("a string holds a lone surrogate") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse ``text`` strictly (see the module docstring); raises ``StrictJSONError``."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise StrictJSONError("the text is not UTF-8") from None
+    if ("[" in text or "{" in text) and _nesting(text) > max_depth:
+        raise StrictJSONError(f"the JSON nests deeper than {max_depth} levels")
+    try:
+        doc = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+    except StrictJSONError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise StrictJSONError(f"not JSON ({exc})") from None
+    _check_text(doc)
+    return doc
