@@ -20,9 +20,21 @@ from pointline.kernel.ledger import (
     Settled,
     ThrowSeen,
     Voided,
+    replay_balance,
 )
 from pointline.kernel.table import Ending, Table, _Seat
-from pointline.kernel.values import MAX_SEATS, POINT_NUMBERS, EndReason, Line, Outcome, Phase
+from pointline.kernel.values import (
+    HAND_LIMIT,
+    HANDS_PER_SESSION,
+    MAX_SEATS,
+    POINT_NUMBERS,
+    THROW_CAP,
+    UNIT,
+    EndReason,
+    Line,
+    Outcome,
+    Phase,
+)
 
 STATE_VERSION = 1
 
@@ -235,9 +247,58 @@ def from_document(doc: Any) -> Table:
         )
     for seat, sd in zip(table._seats, seats_doc, strict=True):
         _load_seat(seat, sd)
+    problem = invariant_broken(table)
+    if problem is not None:
+        raise BadState("bad_state", f"impossible state: {problem}")
     if to_document(table) != doc:
         raise BadState("bad_state", "the document is not canonical (result or fields disagree)")
     return table
+
+
+def invariant_broken(table: Table) -> str | None:
+    """The first invariant of the z3 proofs (spec/proofs.py) that ``table`` breaks, in plain
+    words, or None. ``from_document`` refuses such a state, as python-chess refuses an invalid
+    position: a loaded table is always one that play could have reached the shape of."""
+    phase, seats = table.phase, table._seats
+    if table._resolved > table._throws:
+        return f"{table._resolved} resolved hands after only {table._throws} throws"
+    if (phase is Phase.COMPLETE) != (table._resolved == HANDS_PER_SESSION):
+        return "the session is complete exactly when five hands are resolved"
+    if (phase is Phase.ENDED) != (table._ending is not None):
+        return "a session has an ending exactly when it ended without a result"
+    ending = table._ending
+    if ending is not None and ending.seat is not None and not 0 <= ending.seat < len(seats):
+        return f"the ending names seat {ending.seat}, which this table does not have"
+    if phase in (Phase.COME_OUT, Phase.POINT) and table._throws >= THROW_CAP:
+        return "a live session has made fewer than 128 throws"
+    for index, s in enumerate(seats):
+        where = f"seat {index}"
+        amounts = (s.draft_pass, s.draft_dp, s.pass_, s.dp)
+        if any(amount % UNIT for amount in amounts):
+            return f"{where}: every amount is a multiple of {UNIT}"
+        if s.draft_pass + s.draft_dp > HAND_LIMIT or s.pass_ + s.dp > HAND_LIMIT:
+            return f"{where}: at most {HAND_LIMIT} points a hand on the two lines together"
+        if phase in (Phase.COMPLETE, Phase.ENDED):
+            if any(amounts) or s.sealed:
+                return f"{where}: nothing is on the lines once the session is over"
+        elif phase is Phase.COME_OUT:
+            if s.sealed and (s.draft_pass, s.draft_dp) != (s.pass_, s.dp):
+                return f"{where}: a confirmed come-out draft equals its contracts"
+            if not s.sealed and (s.pass_ or s.dp):
+                return f"{where}: before Confirm the hand has no contracts"
+            if not s.sealed and s.draft_pass + s.draft_dp > s.balance:
+                return f"{where}: an open draft is never above the balance"
+        else:  # the point phase
+            if s.draft_pass != s.pass_ or s.draft_dp > s.dp:
+                return f"{where}: on the point Pass is locked and Don't Pass only comes down"
+            if s.sealed and s.draft_dp != s.dp:
+                return f"{where}: a sealed roll leaves no reduction prepared"
+        throws_seen = sum(1 for entry in s.ledger if isinstance(entry, ThrowSeen))
+        if throws_seen != table._throws:
+            return f"{where}: the ledger records {throws_seen} throws, the table {table._throws}"
+        if replay_balance(s.ledger) != s.balance:
+            return f"{where}: the balance {s.balance} is not what the ledger replays to"
+    return None
 
 
 def _load_seat(seat: _Seat, doc: Any) -> None:
