@@ -72,10 +72,16 @@ class Adapter:
         response["id"] = rid
         return response
 
-    def _reply(self, request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+    @staticmethod
+    def _check_reply(request: dict[str, Any]) -> None:
+        """Refuse a bad ``reply`` before anything is applied: a refused request changes nothing."""
         reply = request.get("reply", "hash")
-        if reply not in REPLIES:
+        if not isinstance(reply, str) or reply not in REPLIES:
             raise ProtocolError("reply is hash, state or none")
+
+    def _reply(self, request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+        self._check_reply(request)
+        reply = request.get("reply", "hash")
         assert self.table is not None and self.hasher is not None
         if reply == "hash":
             response["hash"] = self.current_hash()
@@ -101,7 +107,8 @@ class Adapter:
 
     # ------------------------------------------------------------------ ops
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
-        if request.get("protocol") != PROTOCOL:
+        version = request.get("protocol")
+        if type(version) is not int or version != PROTOCOL:  # JSON true is never the number 1
             raise ProtocolError(f"this adapter speaks protocol {PROTOCOL}")
         return {
             "ok": True,
@@ -112,6 +119,7 @@ class Adapter:
         }
 
     def new_table(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._check_reply(request)
         try:
             table = self.make_table(request.get("seats"), request.get("table_id"))
         except PointlineError as error:
@@ -126,6 +134,7 @@ class Adapter:
 
     def apply(self, request: dict[str, Any]) -> dict[str, Any]:
         table = self._table()
+        self._check_reply(request)
         try:
             action = action_from_json(request.get("action"))
             self.push(table, action)
@@ -218,7 +227,11 @@ def serve(adapter: Adapter, stdin: IO[str], stdout: IO[str]) -> None:
             response = _error("bad_request", "protocol", "a request is one line of JSON")
             response["id"] = None
         else:
-            response = adapter.handle(request)
+            try:
+                response = adapter.handle(request)
+            except Exception as error:  # never die on a request: answer it and go on
+                response = _error("bad_request", "protocol", f"cannot handle the request: {error}")
+                response["id"] = request.get("id") if isinstance(request, dict) else None
         stdout.write(json.dumps(response, separators=(",", ":"), ensure_ascii=False) + "\n")
         stdout.flush()
 

@@ -231,6 +231,11 @@ class Table:
             raise MalformedAction(Code.BAD_SEAT, f"A table has 1 to 8 seats, not {seats!r}.")
         if not isinstance(table_id, str):
             raise MalformedAction(Code.BAD_ACTION, "The table id is a string.")
+        if not table_id.isascii():
+            try:
+                table_id.encode("utf-8")
+            except UnicodeEncodeError:
+                raise MalformedAction(Code.BAD_ACTION, "The table id is Unicode text.") from None
         self.table_id = table_id
         self._seats = [_Seat() for _ in range(seats)]
         self._enter(_COME_OUT)
