@@ -74,6 +74,7 @@ class RateLimiter:
         self.window = window
         self._clock = clock
         self._events: dict[str, deque[float]] = {}
+        self._take_lock = threading.Lock()
 
     def _trim(self, key: str, now: float) -> deque[float]:
         events = self._events.setdefault(key, deque())
@@ -93,6 +94,14 @@ class RateLimiter:
 
     def clear(self, key: str) -> None:
         self._events.pop(key, None)
+
+    def take(self, key: str) -> bool:
+        """Check and record in one step (safe across threads): False when over the limit."""
+        with self._take_lock:
+            if not self.allowed(key):
+                return False
+            self.record(key)
+            return True
 
 
 def check_name(name: str) -> str:
@@ -192,7 +201,9 @@ class Accounts:
     def signin(self, name: str, password: str) -> tuple[str, str]:
         """``(account name, token)`` for a correct password; ``AccountError`` otherwise."""
         folded = name.casefold()
-        if not self.failures.allowed(folded):
+        # Counted before hashing, so simultaneous guesses cannot all pass the check; a correct
+        # password clears the count.
+        if not self.failures.take(folded):
             raise AccountError(
                 ErrorCode.SIGNIN_LIMITED, "too many failed sign-ins for this name; wait a minute"
             )
@@ -207,7 +218,6 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             ok = False
         if not ok:
-            self.failures.record(folded)
             raise AccountError(ErrorCode.BAD_CREDENTIALS, "wrong name or password")
         self.failures.clear(folded)
         if self._hasher.check_needs_rehash(stored):
@@ -217,6 +227,39 @@ class Accounts:
                     (self._hasher.hash(password), folded),
                 )
         return str(row[0]), self._issue(folded)
+
+    def signout(self, token: str) -> bool:
+        """Revoke ``token``; True when it was a live token."""
+        with self._lock:
+            cursor = self._db.execute(
+                "DELETE FROM sessions WHERE token_hash = ?", (_token_hash(token),)
+            )
+        return cursor.rowcount > 0
+
+    def change_password(self, token: str, old: str, new: str) -> str:
+        """Set a new password for the token's account after checking the old one; every token
+        of the account is revoked and a new one is returned (``AccountError`` otherwise)."""
+        name = self.lookup(token)
+        if name is None:
+            raise AccountError(ErrorCode.BAD_TOKEN, "sign in again: this token is not valid")
+        check_password(new)
+        folded = name.casefold()
+        with self._lock:
+            row = self._db.execute(
+                "SELECT password_hash FROM accounts WHERE folded = ?", (folded,)
+            ).fetchone()
+        try:
+            self._hasher.verify(str(row[0]), old)
+        except (VerificationError, InvalidHashError):
+            self.failures.record(folded)
+            raise AccountError(ErrorCode.BAD_CREDENTIALS, "the current password is wrong") from None
+        digest = self._hasher.hash(new)
+        with self._lock:
+            self._db.execute(
+                "UPDATE accounts SET password_hash = ? WHERE folded = ?", (digest, folded)
+            )
+            self._db.execute("DELETE FROM sessions WHERE folded = ?", (folded,))
+        return self._issue(folded)
 
     def _issue(self, folded: str) -> str:
         token = secrets.token_urlsafe(32)

@@ -50,6 +50,7 @@ from pointline.net.protocol import (
     roster_from_wire,
 )
 from pointline.net.wire import (
+    ChangePassword,
     CreateRoom,
     Deliver,
     Departed,
@@ -62,7 +63,9 @@ from pointline.net.wire import (
     RosterEntry,
     Send,
     SignedIn,
+    SignedOut,
     Signin,
+    Signout,
     Signup,
     Start,
     Started,
@@ -256,6 +259,22 @@ class RelayClient:
         """Sign in; returns (and keeps) the session token."""
         return self._signed(await self._request(encode(Signin(name, password))))
 
+    async def signout(self) -> None:
+        """Revoke this client's token at the relay (then sign in again to play)."""
+        reply = await self._request(encode(Signout(self._token())))
+        if not isinstance(reply, SignedOut):
+            raise ClientError("bad_reply", f"expected signed_out, got {reply!r}")
+        self.token = None
+
+    async def change_password(self, old: str, new: str) -> str:
+        """Change the password; every older token is revoked; returns (and keeps) a new one."""
+        return self._signed(await self._request(encode(ChangePassword(self._token(), old, new))))
+
+    def _token(self) -> str:
+        if self.token is None:
+            raise ClientError("not_signed_in", "Sign in first.")
+        return self.token
+
     def _signed(self, reply: RelayFrame) -> str:
         if not isinstance(reply, SignedIn):
             raise ClientError("bad_reply", f"expected signed_in, got {reply!r}")
@@ -437,7 +456,7 @@ class RelayClient:
                     self._queue.put_nowait(RelayError(code, message))
                 if code == "room_closed":
                     self.room = None
-            case SignedIn() | RoomJoined():
+            case SignedIn() | RoomJoined() | SignedOut():
                 self._answer(frame)
 
     def _answer(self, frame: RelayFrame) -> bool:

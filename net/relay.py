@@ -33,6 +33,7 @@ from websockets.protocol import State
 from pointline.net.accounts import Accounts, HashParams, RateLimiter
 from pointline.net.rooms import Room, Rooms
 from pointline.net.wire import (
+    ChangePassword,
     ClientFrame,
     CreateRoom,
     Deliver,
@@ -45,7 +46,9 @@ from pointline.net.wire import (
     Roster,
     Send,
     SignedIn,
+    SignedOut,
     Signin,
+    Signout,
     Signup,
     Start,
     Started,
@@ -240,6 +243,19 @@ class Relay:
                 for seat, member in enumerate(room.members):
                     self._broadcast([member.conn], Started(room.code, room.table_id, seat, roster))
                 log.info("room %s started with %d seats", room.code, len(roster))
+            case Signout(token):
+                if not await asyncio.to_thread(self.accounts.signout, token):
+                    raise WireError(ErrorCode.BAD_TOKEN, "that token was not signed in")
+                await self._reply(conn, SignedOut())
+            case ChangePassword(token, old, new):
+                key = str(conn.id)
+                if not self._auth.allowed(key):
+                    raise WireError(ErrorCode.SIGNIN_LIMITED, "too many sign-in attempts; wait")
+                self._auth.record(key)
+                fresh = await asyncio.to_thread(self.accounts.change_password, token, old, new)
+                account = self.accounts.lookup(fresh)
+                assert account is not None
+                await self._reply(conn, SignedIn(account, fresh))
             case Leave():
                 if self.rooms.room_of(conn.id) is None:
                     raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")

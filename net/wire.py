@@ -101,7 +101,25 @@ class Leave:
     pass
 
 
-ClientFrame: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Send | Leave
+@dataclass(frozen=True, slots=True)
+class Signout:
+    """Revoke this token (the relay answers ``signed_out``)."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePassword:
+    """Set a new password: every token of the account is revoked, a new one is issued."""
+
+    token: str
+    old_password: str
+    new_password: str
+
+
+ClientFrame: TypeAlias = (
+    Signup | Signin | CreateRoom | JoinRoom | Start | Send | Leave | Signout | ChangePassword
+)
 
 # ---- relay -> client -------------------------------------------------------------------------
 
@@ -162,7 +180,14 @@ class Error:
     message: str
 
 
-RelayFrame: TypeAlias = SignedIn | RoomJoined | Roster | Started | Deliver | Departed | Error
+@dataclass(frozen=True, slots=True)
+class SignedOut:
+    pass
+
+
+RelayFrame: TypeAlias = (
+    SignedIn | RoomJoined | Roster | Started | Deliver | Departed | Error | SignedOut
+)
 Frame: TypeAlias = ClientFrame | RelayFrame
 
 # ---- encoding --------------------------------------------------------------------------------
@@ -189,6 +214,17 @@ def to_document(frame: Frame) -> dict[str, Any]:
             return {"op": "send", "payload": payload}
         case Leave():
             return {"op": "leave"}
+        case Signout(token):
+            return {"op": "signout", "token": token}
+        case ChangePassword(token, old, new):
+            return {
+                "op": "change_password",
+                "token": token,
+                "old_password": old,
+                "new_password": new,
+            }
+        case SignedOut():
+            return {"op": "signed_out"}
         case SignedIn(name, token):
             return {"op": "signed_in", "name": name, "token": token}
         case RoomJoined(code, seat, creator, roster):
@@ -312,6 +348,16 @@ def parse_client(text: str | bytes) -> ClientFrame:
     if op == "leave":
         _fields(doc)
         return Leave()
+    if op == "signout":
+        _fields(doc, "token")
+        return Signout(_text(doc, "token"))
+    if op == "change_password":
+        _fields(doc, "token", "old_password", "new_password")
+        return ChangePassword(
+            _text(doc, "token"),
+            _text(doc, "old_password", MAX_PASSWORD),
+            _text(doc, "new_password", MAX_PASSWORD),
+        )
     raise WireError(ErrorCode.BAD_FRAME, f"unknown op {op[:40]!r}")
 
 
@@ -353,6 +399,9 @@ def parse_relay(text: str | bytes) -> RelayFrame:
     if op == "departed":
         _fields(doc, "seat", "name")
         return Departed(_int(doc, "seat"), _text(doc, "name"))
+    if op == "signed_out":
+        _fields(doc)
+        return SignedOut()
     if op == "error":
         _fields(doc, "code", "message")
         return Error(_text(doc, "code"), _text(doc, "message", 4096))
