@@ -182,6 +182,10 @@ class RelayClient:
         self._queue: asyncio.Queue[ClientEvent] = asyncio.Queue()
         self._out: asyncio.Queue[str | None] = asyncio.Queue()
         self._pending: asyncio.Future[RelayFrame] | None = None
+        self._closing = False
+        self.connection_lost = False
+        """True once the relay connection dropped without this client closing it: a session it
+        ends is recorded as this seat's departure, and shown as a lost connection."""
         self._timer: asyncio.TimerHandle | None = None
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
@@ -348,6 +352,7 @@ class RelayClient:
 
     async def close(self) -> None:
         """Close the connection; the transcript is finished and closed."""
+        self._closing = True
         self._end_own_seat()
         self._out.put_nowait(None)
         with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
@@ -430,8 +435,9 @@ class RelayClient:
             self._wake.set()
             if self._pending is not None and not self._pending.done():
                 self._pending.set_result(Error("closed", reason))
+            self.connection_lost = not self._closing
+            self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))
-            self._lost()
 
     def _handle(self, frame: RelayFrame) -> None:
         now = self.loop.time()

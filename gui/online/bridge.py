@@ -34,6 +34,7 @@ from pointline.gui.online.texts import (
     unreachable,
 )
 from pointline.kernel import (
+    EndReason,
     Outcome,
     Phase,
     PointlineError,
@@ -362,8 +363,11 @@ class OnlineBridge(SeatControls, QObject):
                     f"rank {result.ranks[me]} of {len(result.final)}."
                 )
             case SessionEnded(reason, seat):
-                who = "" if seat is None else f" (seat {seat + 1}, {self._seat_name(seat)})"
-                text = f"No result: {REASON_TEXT[reason]}{who}."
+                if self._lost_relay(reason, seat):
+                    text = "No result: the connection to the relay was lost."
+                else:
+                    who = "" if seat is None else f" (seat {seat + 1}, {self._seat_name(seat)})"
+                    text = f"No result: {REASON_TEXT[reason]}{who}."
                 self._set(outcome="ended", screen="results", end_text=text, help=False)
                 self._clock.stop()
                 self._announce(text)
@@ -392,6 +396,16 @@ class OnlineBridge(SeatControls, QObject):
                     self._set(screen="signin", code="", roster=(), seat=-1)
                 self._set(error=f"Disconnected from the relay: {reason}.")
         self.changed.emit()
+
+    def _lost_relay(self, reason: EndReason, seat: int | None) -> bool:
+        """The session ended as my own departure because the relay connection dropped."""
+        client = self.client
+        return (
+            reason is EndReason.DEPARTURE
+            and seat == self._seat
+            and client is not None
+            and client.connection_lost
+        )
 
     def _on_saved(self, path: Path) -> None:
         report = verify_transcript(path)

@@ -360,3 +360,19 @@ def test_back_to_the_lobby_starts_a_fresh_session_on_the_same_account(
             await second.close()
 
     run_qt(qapp, scenario(), timeout=50)
+
+
+def test_a_relay_that_goes_away_reads_as_a_lost_connection(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            peers = await gui_room(running.url, bridge)
+            running.server.close()  # the relay stops: every connection drops
+            await until(lambda: bridge.screen == "results", what="the ending")
+            assert bridge.endText == "No result: the connection to the relay was lost."
+            assert "seat" not in bridge.endText and "departure" not in bridge.endText.lower()
+            for p in peers:
+                await p.close()
+            await bridge.shutdown()
+
+    run_qt(qapp, scenario())
