@@ -124,7 +124,7 @@ class Adapter:
             table = self.make_table(request.get("seats"), request.get("table_id"))
         except PointlineError as error:
             self.table = self.hasher = None
-            return _error(error.code, "malformed", error.message)
+            return _error(str(error.code), "malformed", error.text)
         self.table = table
         self.hasher = StateHasher(table)
         return self._reply(request, {"ok": True})
@@ -143,7 +143,8 @@ class Adapter:
         except PointlineError as error:
             cls = "malformed" if isinstance(error, MalformedAction) else "illegal"
             return self._reply(
-                request, _error(error.code, self.error_class(error.code, cls), error.message)
+                request,
+                _error(str(error.code), self.error_class(str(error.code), cls), error.text),
             )
         return self._reply(request, {"ok": True})
 

@@ -6,6 +6,7 @@ an amount of 15, seat 9, an unknown line), so the kernel's own checks decide the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pointline.kernel import (
@@ -25,14 +26,14 @@ from pointline.kernel import (
 PROTOCOL = 1
 """The adapter protocol version (PROTOCOL.md)."""
 
-_SEAT_ONLY = {
+_SEAT_ONLY: dict[str, Callable[[Any], Action]] = {
     "reset": Reset,
     "confirm": Confirm,
     "reduce_dont_pass": ReduceDontPass,
     "remove_dont_pass": RemoveDontPass,
     "roll": Roll,
 }
-_LINES = {line.value: line for line in Line}
+_LINES: dict[str, Line] = {line.value: line for line in Line}
 _REASONS = {reason.value: reason for reason in EndReason}
 
 
@@ -44,20 +45,23 @@ def action_from_json(doc: Any) -> Action:
     """The kernel action a protocol ``action`` object stands for; raises ``BadAction``."""
     if not isinstance(doc, dict):
         raise BadAction("an action is a JSON object")
-    kind = doc.get("kind")
+    # Fields pass to the kernel unchecked on purpose: the kernel's own validation answers them.
+    fields: dict[str, Any] = doc
+
+    def field(name: str) -> Any:
+        return fields.get(name)
+
+    kind = field("kind")
     if not isinstance(kind, str):
         raise BadAction("an action has a string kind")
     if kind in _SEAT_ONLY:
-        return _SEAT_ONLY[kind](doc.get("seat"))  # type: ignore[no-any-return]
+        return _SEAT_ONLY[kind](field("seat"))
     if kind == "allocate":
-        line = doc.get("line")
-        return Allocate(
-            doc.get("seat"),
-            _LINES.get(line, line) if isinstance(line, str) else line,
-            doc.get("amount"),
-        )
+        line = field("line")
+        named: Any = _LINES[line] if isinstance(line, str) and line in _LINES else line
+        return Allocate(field("seat"), named, field("amount"))
     if kind == "throw":
-        return Throw(doc.get("die1"), doc.get("die2"))
+        return Throw(field("die1"), field("die2"))
     if kind == "abort":
         reason = doc.get("reason")
         return Abort(

@@ -17,6 +17,7 @@ from pointline.kernel import (
     RemoveDontPass,
     Reset,
     Roll,
+    SeatAction,
     Throw,
 )
 from pointline.kernel.values import ABORT_REASONS
@@ -94,10 +95,9 @@ def drive(c: Case, rng: random.Random, style: Style) -> None:
             continue
         seat = rng.choice(t.awaiting)
         legal = t.legal_actions(seat)
-        if t.phase is Phase.COME_OUT:
-            seal = [a for a in legal if isinstance(a, Confirm)]
-        else:
-            seal = [a for a in legal if isinstance(a, Roll)]
+        seal: list[SeatAction] = [
+            a for a in legal if isinstance(a, Confirm if t.phase is Phase.COME_OUT else Roll)
+        ]
         others = [a for a in legal if a not in seal]
         if others and rng.random() < (0.75 if t.phase is Phase.COME_OUT else style.fiddle):
             action: Any = rng.choice(others)

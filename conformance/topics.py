@@ -10,6 +10,7 @@ from typing import Any
 from pointline.conformance.casebook import ALL_PAIRS, DICE_FOR, Case, DiceCase
 from pointline.kernel import (
     Abort,
+    Action,
     Allocate,
     Choice,
     Confirm,
@@ -59,13 +60,26 @@ def _point_after_refund(c: Case) -> None:
     c.throw(3)
 
 
+def _draft_open(c: Case) -> None:
+    c.ok(Allocate(0, P, 30))
+    c.ok(Allocate(0, D, 20))
+
+
+def _point_then(action: Action) -> Callable[[Case], None]:
+    def build(c: Case) -> None:
+        _point(c)
+        c.ok(action)
+
+    return build
+
+
 STATES: list[tuple[str, str, Callable[[Case], None]]] = [
     ("fresh", "a fresh come-out", lambda c: None),
     (
         "draft",
         "a come-out with seat 0's draft open",
-        lambda c: (c.ok(Allocate(0, P, 30)), c.ok(Allocate(0, D, 20))),
-    ),  # type: ignore[func-returns-value]
+        _draft_open,
+    ),
     ("sealed", "seat 0 confirmed at come-out", lambda c: c.seal(0, 30, 20)),
     ("sitout", "seat 0 confirmed an empty draft", lambda c: c.seal(0, 0, 0)),
     (
@@ -77,14 +91,14 @@ STATES: list[tuple[str, str, Callable[[Case], None]]] = [
     (
         "point_reduced",
         "point on, seat 0 prepared a reduction",
-        lambda c: (_point(c), c.ok(ReduceDontPass(0))),
-    ),  # type: ignore[func-returns-value]
+        _point_then(ReduceDontPass(0)),
+    ),
     (
         "point_removed",
         "point on, seat 0 prepared a removal",
-        lambda c: (_point(c), c.ok(RemoveDontPass(0))),
-    ),  # type: ignore[func-returns-value]
-    ("point_sealed", "point on, seat 0 rolled", lambda c: (_point(c), c.ok(Roll(0)))),  # type: ignore[func-returns-value]
+        _point_then(RemoveDontPass(0)),
+    ),
+    ("point_sealed", "point on, seat 0 rolled", _point_then(Roll(0))),
     (
         "point_refunded",
         "point on after a sealed reduction and a no-decision throw",
@@ -216,12 +230,13 @@ def malformed() -> list[Case]:
             seats=v,
         )
         cases.append(c)
-    for v in (5, None, ["t"]):
+    bad_ids: tuple[object, ...] = (5, None, ["t"])
+    for bad_id in bad_ids:
         c = Case(
-            f"malformed.new_table.table_id_{v!r}",
+            f"malformed.new_table.table_id_{bad_id!r}",
             "the table id must be a string",
             ("R2", "R28"),
-            table_id=v,
+            table_id=bad_id,
         )
         cases.append(c)
     return cases
@@ -557,8 +572,15 @@ def dont_pass() -> list[Case]:
     c.seal_all([(0, 50), (0, 50)])
     c.throw(4)
     c.ok(Roll(0))
-    for a in (ReduceDontPass(0), RemoveDontPass(0), Reset(0), Roll(0), Allocate(0, P)):
-        c.do(a, full=True)
+    sealed_tries: tuple[Action, ...] = (
+        ReduceDontPass(0),
+        RemoveDontPass(0),
+        Reset(0),
+        Roll(0),
+        Allocate(0, P),
+    )
+    for attempt in sealed_tries:
+        c.do(attempt, full=True)
     c.do(Throw(3, 3), full=True)
     c.ok(ReduceDontPass(1))
     c.ok(Roll(1))
@@ -1042,6 +1064,7 @@ def commitments() -> list[DiceCase]:
             ("digest_short", dict(digest=digest[:31])),
         ]
         kind, change = tampered[i % len(tampered)]
+        assert isinstance(change, dict)
         args: dict[str, Any] = dict(
             table_id=table_id,
             index=index,
@@ -1081,6 +1104,7 @@ def commitments() -> list[DiceCase]:
         ("choices_not_hex", dict(choices="g")),
     ]
     for name, change in bad_compute:
+        assert isinstance(change, dict)
         args = dict(table_id="t", index=1, seat=0, nonce=nonce, choices=choices, version=1)
         args.update(change)
         c = DiceCase(

@@ -23,7 +23,7 @@ def _models(build: Callable[[z3.Solver], list[Any]], limit: int) -> list[list[in
     solver = z3.Solver()
     solver.set("random_seed", 0)
     xs = build(solver)
-    out = []
+    out: list[Any] = []
     while len(out) < limit and solver.check() == z3.sat:
         model = solver.model()
         values = [model.eval(x, model_completion=True) for x in xs]

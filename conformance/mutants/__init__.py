@@ -243,7 +243,7 @@ class ConfirmRolls(Adapter):
 
 
 def _settled_since(table: Table, lengths: list[int]) -> list[tuple[Any, Any]]:
-    out = []
+    out: list[tuple[Any, Any]] = []
     for i, n in enumerate(lengths):
         s = _seat(table, i)
         out.extend((s, e) for e in s.ledger[n:])
