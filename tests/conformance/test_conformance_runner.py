@@ -120,3 +120,12 @@ def test_divergence_shows_expected_actual_and_a_diff() -> None:
     out = proc.stdout
     assert "first diverging step" in out and "expected:" in out and "actual:" in out
     assert "--- expected" in out and "+++ actual" in out and '"balance"' in out
+
+
+def test_no_fixtures_is_an_error_not_a_green_run(tmp_path, monkeypatch, capsys) -> None:
+    from pointline.conformance import runner
+
+    monkeypatch.chdir(tmp_path)
+    assert runner.main(["--fixtures", str(tmp_path), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "no fixtures found" in err and "tox -e conformance" in err
