@@ -300,10 +300,21 @@ class RelayClient:
 
     async def _enter(self, frame: Callable[[str], CreateRoom | JoinRoom]) -> RoomJoined:
         key = SigningKey.generate()  # a fresh key per session
-        reply = await self._request(encode(frame(key.public_hex)))
+        previous, self.signing_key = self.signing_key, key
+        # The key is in place before the request leaves: the creator may start the room at
+        # once, and the reader must be able to begin the session as soon as `started` arrives,
+        # even before this coroutine resumes with the `room` reply.
+        try:
+            reply = await self._request(encode(frame(key.public_hex)))
+        except BaseException:
+            self.signing_key = previous
+            raise
         if not isinstance(reply, RoomJoined):
+            self.signing_key = previous
             raise ClientError("bad_reply", f"expected room, got {reply!r}")
-        self.signing_key, self.room, self.roster = key, reply, reply.roster
+        self.room = reply
+        if self.started is None:
+            self.roster = reply.roster
         return reply
 
     async def start(self) -> SessionStarted:
