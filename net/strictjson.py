@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-__all__ = ["MAX_DEPTH", "StrictJSONError", "loads"]
+__all__ = ["MAX_DEPTH", "StrictJSONError", "check", "loads"]
 
 MAX_DEPTH = 32
 """Arrays and objects nest at most this deep (protocol documents use five levels at most)."""
@@ -57,21 +57,31 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def _check_text(value: Any) -> None:
-    """Every string (keys included) must be Unicode text: no lone surrogates."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise StrictJSONError("a string holds a lone surrogate") from None
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
+def check(doc: Any, max_depth: int = MAX_DEPTH) -> None:
+    """Check an already parsed value the same way: nesting at most ``max_depth``, no float NaN
+    or infinity, and no string (keys included) holding a lone surrogate."""
+    todo: list[tuple[Any, int]] = [(doc, 0)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise StrictJSONError("a string holds a lone surrogate") from None
+        elif isinstance(value, (dict, list)):
+            if depth >= max_depth:
+                raise StrictJSONError(f"the JSON nests deeper than {max_depth} levels")
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for key, item in items:
+                if isinstance(key, str):
+                    todo.append((key, depth + 1))
+                todo.append((item, depth + 1))
+        elif isinstance(value, float) and (value != value or value in (_INF, -_INF)):
+            raise StrictJSONError("NaN and infinity are not JSON numbers")
+
+
+_INF = float("inf")
 
 
 def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
@@ -89,5 +99,5 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         raise
     except (ValueError, RecursionError) as exc:
         raise StrictJSONError(f"not JSON ({exc})") from None
-    _check_text(doc)
+    check(doc, max_depth)
     return doc
