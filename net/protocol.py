@@ -83,7 +83,7 @@ from pointline.net.messages import (
     Reveal,
     canonical_json,
     encode,
-    parse,
+    parse_encoded,
     session_digest,
     sign,
     to_frame,
@@ -478,7 +478,7 @@ class Peer:
         if from_seat == self.seat:
             return  # the relay never echoes; nothing to learn from my own frames
         try:
-            message = parse(frame, self.table_id, self._keys, self._n)
+            message, text = parse_encoded(frame, self.table_id, self._keys, self._n)
             if message.seat != from_seat:
                 raise Replay(f"seat {from_seat} sent a message signed by seat {message.seat}")
             if message.seq != self._next_seq[from_seat]:
@@ -496,9 +496,7 @@ class Peer:
             self._reject(frame, from_seat, error, now)
             return
         self._next_seq[from_seat] += 1
-        self.transcript.append(
-            RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": encode(message)}
-        )
+        self.transcript.append(RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": text})
         if isinstance(message, AbortNotice):
             self._fault(message.reason, message.blame, now, notify=False)
             return
