@@ -44,7 +44,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Union
 
@@ -240,10 +240,51 @@ class SessionComplete:
 
 @dataclass(frozen=True, slots=True)
 class SessionEnded:
-    """The session ended without a result."""
+    """The session ended without a result.
+
+    ``seat`` is the seat the reason names (or none); ``reporter`` the seat that found the fault
+    (this peer's own seat, or the sender of the abort notice it received); ``proven`` is True
+    only when this peer's transcript holds the signed evidence of the fault (the rejected
+    frame, or a reveal against its signed commitment), False when it was only reported or
+    observed (a deadline, a departure). Seats count from 0 here; ``ending_text`` counts from 1.
+    Equality compares what ended (reason and seat): honest peers agree on it even when each
+    reports it from its own view.
+    """
 
     reason: EndReason
     seat: int | None
+    reporter: int | None = field(default=None, compare=False)
+    proven: bool = field(default=False, compare=False)
+
+
+_REASON_WORDS = {
+    EndReason.THROW_CAP: "the throw limit was reached",
+    EndReason.DEPARTURE: "a departure",
+    EndReason.BACKGROUND: "the app going to the background",
+    EndReason.BAD_REVEAL: "a reveal that does not match its commitment",
+    EndReason.DEADLINE: "a missed deadline",
+    EndReason.BAD_SIGNATURE: "a bad signature",
+    EndReason.REPLAY: "a replayed or out-of-order message",
+    EndReason.NON_MEMBER: "a message from a seat not in the room",
+    EndReason.MALFORMED: "a malformed message",
+}
+
+
+def ending_text(reason: EndReason, seat: int | None, reporter: int | None, proven: bool) -> str:
+    """Plain words for an ending, seats counted from 1 (protocol seats count from 0).
+
+    "seat 4 reported a bad signature from seat 1" when another seat only reported it;
+    "a bad signature from seat 1 (proven)" when the signed evidence is in the transcript.
+    """
+    what = _REASON_WORDS[reason]
+    if reason is EndReason.THROW_CAP:
+        return what
+    source = f" from seat {seat + 1}" if seat is not None else ""
+    if proven:
+        return f"{what}{source} (proven)"
+    if reporter is not None:
+        return f"seat {reporter + 1} reported {what}{source}"
+    return f"{what}{source} (reported)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,13 +539,13 @@ class Peer:
         self._next_seq[from_seat] += 1
         self.transcript.append(RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": text})
         if isinstance(message, AbortNotice):
-            self._fault(message.reason, message.blame, now, notify=False)
+            self._fault(message.reason, message.blame, now, notify=False, reporter=message.seat)
             return
         if isinstance(message, Reveal):
             try:
                 self._screen_reveal(message)
             except _Fault as fault:
-                self._fault(fault.reason, fault.seat, now)
+                self._fault(fault.reason, fault.seat, now, proven=True)
                 return
         self._inbox[from_seat].append(message)
         self._pump(now)
@@ -572,7 +613,7 @@ class Peer:
             },
         )
         reason = error.reason or EndReason.MALFORMED
-        self._fault(reason, from_seat, now)
+        self._fault(reason, from_seat, now, proven=from_seat is not None)
 
     def _check_order(self, message: Message) -> None:
         """Each sender's messages come as C1 R1 C2 R2 … then a Receipt; raises if not."""
@@ -621,7 +662,7 @@ class Peer:
                     progressed = True
                 elif self._step is Step.RECEIPTS and len(self._receipts) == self._n - 1:
                     self._compare_receipts()
-        except _Fault as fault:
+        except _Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
             self._fault(fault.reason, fault.seat, now)
 
     def _take(self, s: int, now: float) -> bool:
@@ -718,7 +759,7 @@ class Peer:
         elif table.phase is Phase.ENDED:
             ending = table.ending
             assert ending is not None
-            self._finish_ended(ending.reason, ending.seat)
+            self._finish_ended(ending.reason, ending.seat, self.seat, True)
         else:
             self._open_round(now)
 
@@ -775,7 +816,15 @@ class Peer:
             {"status": status.value, "digest": mine.digest.hex(), **detail},
         )
 
-    def _fault(self, reason: EndReason, seat: int | None, now: float, notify: bool = True) -> None:
+    def _fault(
+        self,
+        reason: EndReason,
+        seat: int | None,
+        now: float,
+        notify: bool = True,
+        reporter: int | None = None,
+        proven: bool = False,
+    ) -> None:
         if self.is_finished:
             return
         if notify:
@@ -785,13 +834,15 @@ class Peer:
             self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
             return
         self._table.push(Abort(reason, seat))
-        self._finish_ended(reason, seat)
+        self._finish_ended(reason, seat, self.seat if reporter is None else reporter, proven)
 
-    def _finish_ended(self, reason: EndReason, seat: int | None) -> None:
+    def _finish_ended(
+        self, reason: EndReason, seat: int | None, reporter: int, proven: bool
+    ) -> None:
         self._step = Step.ENDED
         self._deadline = None
         self._deadline_kind = None
-        self._ending = SessionEnded(reason, seat)
+        self._ending = SessionEnded(reason, seat, reporter, proven)
         self._events.append(self._ending)
         self.transcript.append(
             RecordKind.OUTCOME,
@@ -800,6 +851,8 @@ class Peer:
                 "throws": self._table.throws,
                 "reason": reason.value,
                 "seat": seat,
+                "reporter": reporter,
+                "proven": proven,
             },
         )
 

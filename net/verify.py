@@ -34,7 +34,7 @@ from pointline.net.errors import MessageError, NetError, RosterError
 from pointline.net.keys import public_key_from_hex, verification_words
 from pointline.net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
 from pointline.net.messages import session_digest as compute_digest
-from pointline.net.protocol import Member, Roster, check_roster
+from pointline.net.protocol import Member, Roster, check_roster, ending_text
 from pointline.net.transcript import RecordKind, check_chain, read_records
 
 
@@ -65,7 +65,7 @@ class Report:
         if self.ok:
             lines = [f"OK: {self.summary}"]
             lines.extend(
-                f"  seat {seat} {name}: {' '.join(words)}" for seat, name, words in self.roster
+                f"  seat {seat + 1} {name}: {' '.join(words)}" for seat, name, words in self.roster
             )
             return "\n".join(lines)
         where = f"record {self.record}: " if self.record is not None else ""
@@ -287,6 +287,23 @@ def _outcome(state: _Replay, index: int, body: dict[str, Any]) -> None:
                 raise _Discrepancy(index, "the outcome says ended, the replayed session was over")
             if not any(a.reason is reason and a.blame == seat for a in state.aborts):
                 raise _Discrepancy(index, "no abort notice names the outcome's reason and seat")
+            reporter, proven = body.get("reporter"), body.get("proven", False)
+            if type(proven) is not bool:
+                raise _Discrepancy(index, "the outcome's proven flag is not true or false")
+            if proven and (
+                state.fault is None or state.fault[1] is not reason or state.fault[2] != seat
+            ):
+                raise _Discrepancy(
+                    index, "the outcome claims a proven fault the transcript holds no evidence of"
+                )
+            if reporter is not None and (
+                type(reporter) is not int
+                or not any(
+                    a.seat == reporter and a.reason is reason and a.blame == seat
+                    for a in state.aborts
+                )
+            ):
+                raise _Discrepancy(index, "the outcome's reporter sent no matching abort notice")
             try:
                 table.push(Abort(reason, seat))
             except PointlineError as error:
@@ -379,7 +396,7 @@ def verify_transcript(path: str | Path) -> Report:
     seats = len(state.roster)
     roster = tuple((m.seat, m.name, verification_words(m.public_key)) for m in state.roster)
     base = (
-        f"table {state.table_id}, {seats} seats (this is seat {state.me}), "
+        f"table {state.table_id}, {seats} seats (this is seat {state.me + 1}), "
         f"{table.throws} throws, {state.messages} signed messages"
     )
     receipts = state.receipts_record.get("status") if state.receipts_record else None
@@ -406,10 +423,13 @@ def verify_transcript(path: str | Path) -> Report:
         )
     reason = EndReason(outcome["reason"])
     seat = outcome.get("seat")
-    who = f", seat {seat}" if seat is not None else ""
+    reporter = outcome.get("reporter")
+    proven = outcome.get("proven", False) is True
+    if state.fault is not None and state.fault[1] is reason and state.fault[2] == seat:
+        proven = True  # the rejected frame or the mismatching reveal is in this transcript
     return Report(
         True,
-        f"{base}; ended without a result: {reason.value}{who}",
+        f"{base}; ended without a result: {ending_text(reason, seat, reporter, proven)}",
         table_id=state.table_id,
         seats=seats,
         throws=table.throws,

@@ -251,7 +251,7 @@ def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Pat
     assert lines[0].startswith("OK: ")
     for member in net.roster:
         words = " ".join(verification_words(member.public_key))
-        assert f"  seat {member.seat} {member.name}: {words}" in lines
+        assert f"  seat {member.seat + 1} {member.name}: {words}" in lines
 
 
 _HONEST: list[dict[str, Any]] = []
