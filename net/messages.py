@@ -201,6 +201,78 @@ def _no_constants(name: str) -> Any:
     raise MalformedMessage(f"{name} is not allowed")
 
 
+MAX_DEPTH = 8
+"""The deepest nesting strict JSON allows (a message is 2 deep, a transcript record 5)."""
+
+
+def check_strict(doc: Any, what: str = "the frame") -> None:
+    """Raise ``MalformedMessage`` unless ``doc`` nests at most ``MAX_DEPTH`` deep, holds no
+    float NaN or infinity and no string with a lone surrogate (which UTF-8 cannot carry)."""
+    todo: list[tuple[Any, int]] = [(doc, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, str):
+            if not value.isascii():
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise MalformedMessage(f"{what} holds a lone surrogate") from None
+        elif isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise MalformedMessage(f"{what} nests deeper than {MAX_DEPTH} levels")
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    todo.append((key, depth + 1))
+                    todo.append((item, depth + 1))
+            else:
+                todo.extend((item, depth + 1) for item in value)
+        elif isinstance(value, float) and (value != value or value in (_INF, -_INF)):
+            raise MalformedMessage(f"{what} holds NaN or infinity")
+
+
+_INF = float("inf")
+
+
+def strict_loads(text: str, what: str = "the frame") -> Any:
+    """JSON text parsed strictly: duplicate keys, NaN/Infinity, nesting beyond ``MAX_DEPTH``
+    and lone surrogates are ``MalformedMessage``; never a RecursionError."""
+    if not isinstance(text, str):
+        raise MalformedMessage(f"{what} is not text")
+    # a cheap bound first: JSON deeper than MAX_DEPTH has more than MAX_DEPTH opening brackets
+    if text.count("[") + text.count("{") > MAX_DEPTH and _bracket_depth(text) > MAX_DEPTH:
+        raise MalformedMessage(f"{what} nests deeper than {MAX_DEPTH} levels")
+    try:
+        doc = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_no_constants)
+    except MalformedMessage as error:
+        raise MalformedMessage(f"{what}: {error.message}") from None
+    except (ValueError, RecursionError):
+        raise MalformedMessage(f"{what} is not JSON") from None
+    check_strict(doc, what)
+    return doc
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest bracket nesting of JSON text, outside strings (a pre-check before parsing)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def load_frame(frame: object) -> dict[str, Any]:
     """A frame as a JSON object: a dict as is, or bytes/str parsed strictly."""
     if isinstance(frame, dict):
@@ -220,18 +292,14 @@ def load_frame(frame: object) -> dict[str, Any]:
         text = frame
     else:
         raise MalformedMessage("a frame is a JSON object")
-    try:
-        doc = json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_no_constants)
-    except MalformedMessage:
-        raise
-    except (ValueError, RecursionError):
-        raise MalformedMessage("the frame is not JSON") from None
+    doc = strict_loads(text)
     if not isinstance(doc, dict):
         raise MalformedMessage("a frame is a JSON object")
     return doc
 
 
 def _frame_text(frame: dict[str, Any]) -> bytes:
+    check_strict(frame)
     try:
         return canonical_json(frame)
     except (TypeError, ValueError, UnicodeError, RecursionError):

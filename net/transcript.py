@@ -26,8 +26,8 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from pointline.net.errors import TranscriptError
-from pointline.net.messages import canonical_json
+from pointline.net.errors import MalformedMessage, TranscriptError
+from pointline.net.messages import canonical_json, strict_loads
 
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
 GENESIS = "0" * 64
@@ -202,9 +202,9 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            doc = json.loads(line)
-        except ValueError:
-            raise TranscriptError(f"line {number} is not JSON") from None
+            doc = strict_loads(line, f"line {number}")
+        except MalformedMessage as error:  # not JSON, duplicate keys, NaN, too deep, surrogate
+            raise TranscriptError(error.message) from None
         if not isinstance(doc, dict):
             raise TranscriptError(f"line {number} is not a JSON object")
         out.append(doc)

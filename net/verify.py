@@ -348,7 +348,17 @@ def _receipts(state: _Replay, index: int, body: dict[str, Any]) -> None:
 
 
 def verify_transcript(path: str | Path) -> Report:
-    """Re-check the transcript at ``path``; the report holds OK or the first discrepancy."""
+    """Re-check the transcript at ``path``; the report holds OK or the first discrepancy.
+
+    Never raises for any file content: whatever goes wrong is a FAIL report.
+    """
+    try:
+        return _verify(path)
+    except (NetError, PointlineError, ValueError, TypeError, KeyError, RecursionError) as error:
+        return Report(False, "", f"the transcript cannot be read: {error}")
+
+
+def _verify(path: str | Path) -> Report:
     try:
         records = read_records(path)
     except NetError as error:
