@@ -73,7 +73,12 @@ from pointline.net.errors import (
     RosterError,
     WrongThrow,
 )
-from pointline.net.keys import PUBLIC_KEY_BYTES, SigningKey, public_key_from_hex
+from pointline.net.keys import (
+    PUBLIC_KEY_BYTES,
+    SIGNATURE_BYTES,
+    SigningKey,
+    public_key_from_hex,
+)
 from pointline.net.messages import (
     MAX_FRAME_BYTES,
     AbortNotice,
@@ -127,6 +132,18 @@ def roster_from_wire(items: object) -> Roster:
 
 def roster_to_document(roster: Roster) -> list[dict[str, Any]]:
     return [{"seat": m.seat, "name": m.name, "public_key": m.public_key.hex()} for m in roster]
+
+
+ROSTER_DOMAIN = b"pointline/roster/v1\x00"
+
+
+def roster_signing_bytes(table_id: str, roster: Roster) -> bytes:
+    """What the relay's ``roster_sig`` covers: the domain, then the canonical JSON of
+    ``{"table_id", "roster"}`` (the roster as the transcript header writes it), binding each
+    session key to an account name for that table."""
+    return ROSTER_DOMAIN + canonical_json(
+        {"table_id": table_id, "roster": roster_to_document(roster)}
+    )
 
 
 def check_roster(roster: Roster) -> None:
@@ -348,6 +365,7 @@ class Peer:
         timeouts: Timeouts | None = None,
         now: float = 0.0,
         nonce_source: Callable[[], bytes] = _default_nonce,
+        roster_sig: bytes | None = None,
     ) -> None:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 128:
             raise RosterError("a table id is a string of 1 to 128 characters")
@@ -357,6 +375,10 @@ class Peer:
             raise RosterError(f"seat {seat!r} is not in the roster")
         if roster[seat].public_key != signing_key.public_key:
             raise RosterError("the roster shows another key for my seat")
+        if roster_sig is not None and (
+            not isinstance(roster_sig, bytes) or len(roster_sig) != SIGNATURE_BYTES
+        ):
+            raise RosterError("the relay's roster signature is 64 bytes")
         self.table_id = table_id
         self.roster: Roster = roster
         self.seat = seat
@@ -403,6 +425,7 @@ class Peer:
                 "roster": roster_to_document(roster),
                 "timeouts": self.timeouts.to_document(),
                 "started_at": now,
+                **({} if roster_sig is None else {"roster_sig": roster_sig.hex()}),
             }
         )
         self._open_round(now)

@@ -31,11 +31,19 @@ from pointline.kernel import (
     verify_commitment,
 )
 from pointline.net.errors import MessageError, NetError, RosterError
-from pointline.net.keys import public_key_from_hex, verification_words
+from pointline.net.keys import public_key_from_hex, verification_words, verify_signature
 from pointline.net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
 from pointline.net.messages import session_digest as compute_digest
-from pointline.net.protocol import Member, Roster, check_roster, ending_text
+from pointline.net.protocol import (
+    Member,
+    Roster,
+    check_roster,
+    ending_text,
+    roster_signing_bytes,
+)
 from pointline.net.transcript import RecordKind, check_chain, read_records
+
+NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +64,11 @@ class Report:
     reason: EndReason | None = None
     seat: int | None = None
     receipts: str | None = None
+    complete: bool = False
+    """OK proves consistency; complete also means nothing is missing: the session ended without
+    a result, or it completed and every seat's receipt is recorded and matches."""
+    players: str = NO_RELAY_KEY
+    """Who played: checked against the relay's roster signature, or why it cannot be."""
     roster: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
     """Seat, name and verification words of each roster key, to compare with the players."""
     throw_lines: tuple[str, ...] = ()
@@ -63,7 +76,7 @@ class Report:
 
     def text(self) -> str:
         if self.ok:
-            lines = [f"OK: {self.summary}"]
+            lines = [f"{'OK' if self.complete else 'INCOMPLETE'}: {self.summary}", self.players]
             lines.extend(
                 f"  seat {seat + 1} {name}: {' '.join(words)}" for seat, name, words in self.roster
             )
@@ -347,18 +360,40 @@ def _receipts(state: _Replay, index: int, body: dict[str, Any]) -> None:
     state.receipts_record = body
 
 
-def verify_transcript(path: str | Path) -> Report:
+def verify_transcript(path: str | Path, relay_key: bytes | None = None) -> Report:
     """Re-check the transcript at ``path``; the report holds OK or the first discrepancy.
 
-    Never raises for any file content: whatever goes wrong is a FAIL report.
+    Never raises for any file content: whatever goes wrong is a FAIL report. Without
+    ``relay_key`` (the relay's Ed25519 public key) the report cannot say who played: the names
+    and keys of the header are only what this file claims.
     """
     try:
-        return _verify(path)
+        return _verify(path, relay_key)
     except (NetError, PointlineError, ValueError, TypeError, KeyError, RecursionError) as error:
         return Report(False, "", f"the transcript cannot be read: {error}")
 
 
-def _verify(path: str | Path) -> Report:
+def _players(state: _Replay, header: dict[str, Any], relay_key: bytes | None) -> str:
+    """Who played, from the relay's roster signature; raises ``_Discrepancy`` if it fails."""
+    if relay_key is None:
+        return NO_RELAY_KEY
+    sig_hex = header.get("roster_sig")
+    if sig_hex is None:
+        return "who played cannot be checked: the transcript holds no relay signature"
+    try:
+        sig = bytes.fromhex(sig_hex) if isinstance(sig_hex, str) else b""
+    except ValueError:
+        sig = b""
+    data = roster_signing_bytes(state.table_id, state.roster)
+    if not verify_signature(relay_key, sig, data):
+        raise _Discrepancy(
+            0, "the relay's signature of the roster does not verify (names or keys changed)"
+        )
+    names = ", ".join(f"seat {m.seat + 1} {m.name}" for m in state.roster)
+    return f"players verified by the relay's signature: {names}"
+
+
+def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
     try:
         records = read_records(path)
     except NetError as error:
@@ -368,6 +403,7 @@ def _verify(path: str | Path) -> Report:
         return Report(False, "", f"broken hash chain: {problem}")
     try:
         state = _header(records[0])
+        players = _players(state, records[0]["body"], relay_key)
         for doc in records[1:]:
             index, kind, body = doc["index"], doc["kind"], doc["body"]
             if state.receipts_record is not None:
@@ -415,11 +451,13 @@ def _verify(path: str | Path) -> Report:
         assert result is not None
         summary = (
             f"{base}; complete: final {list(result.final)}, ranks {list(result.ranks)}; "
-            f"receipts {receipts or 'not exchanged'}"
+            f"receipts {receipts or 'missing (the transcript ends after the outcome)'}"
         )
         return Report(
             True,
             summary,
+            complete=receipts == "matched",
+            players=players,
             table_id=state.table_id,
             seats=seats,
             throws=table.throws,
@@ -445,6 +483,8 @@ def _verify(path: str | Path) -> Report:
         throws=table.throws,
         messages=state.messages,
         status="ended",
+        complete=True,
+        players=players,
         reason=reason,
         seat=seat,
         roster=roster,
@@ -463,13 +503,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--show", action="store_true", help="also print every replayed throw and the points"
     )
+    parser.add_argument(
+        "--relay-key",
+        metavar="HEX",
+        help="the relay's public key (64 hex digits): check who played against its signature",
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
-    report = verify_transcript(args.file)
+    relay_key = None
+    if args.relay_key is not None:
+        try:
+            relay_key = public_key_from_hex(args.relay_key)
+        except RosterError as error:
+            print(f"FAIL: --relay-key: {error.message}")
+            return 1
+    report = verify_transcript(args.file, relay_key)
     if args.show and report.ok:
         for line in report.throw_lines:
             print(line)
     print(report.text())
-    return 0 if report.ok else 1
+    if not report.ok:
+        return 1
+    return 0 if report.complete else 2
 
 
 if __name__ == "__main__":
