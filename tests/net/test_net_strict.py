@@ -80,3 +80,17 @@ def test_a_transcript_line_with_lax_json_is_a_transcript_error_and_a_fail(
     assert not report.ok
     assert main([str(path)]) == 1
     assert capsys.readouterr().out.startswith("FAIL: ")
+
+
+def test_net_errors_are_pointline_errors_with_code_and_text() -> None:
+    from pointline.kernel.errors import PointlineError
+
+    error = MalformedMessage("the frame is not JSON")
+    assert isinstance(error, PointlineError)
+    assert (error.code, error.text, error.message) == (
+        "malformed",
+        "the frame is not JSON",
+        "the frame is not JSON",
+    )
+    assert str(error) == "malformed: the frame is not JSON"
+    assert isinstance(TranscriptError("x"), PointlineError)
