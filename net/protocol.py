@@ -65,13 +65,10 @@ from pointline.kernel import (
 )
 from pointline.kernel.values import MAX_SEATS
 from pointline.net.errors import (
-    MalformedMessage,
     MessageError,
     NonMemberSeat,
     NotNow,
-    Replay,
     RosterError,
-    WrongThrow,
 )
 from pointline.net.keys import (
     PUBLIC_KEY_BYTES,
@@ -93,6 +90,7 @@ from pointline.net.messages import (
     sign,
     to_frame,
 )
+from pointline.net.ordering import OrderChecker
 from pointline.net.transcript import RecordKind, Transcript
 
 NONCE_BYTES = 32
@@ -399,12 +397,8 @@ class Peer:
         self._out: list[dict[str, Any]] = []
         self._events: list[Event] = []
         self._my_seq = 0
-        self._next_seq = dict.fromkeys(range(self._n), 0)
         self._inbox: dict[int, deque[Message]] = {s: deque() for s in range(self._n)}
-        self._queued_commits = dict.fromkeys(range(self._n), 0)
-        self._queued_reveals = dict.fromkeys(range(self._n), 0)
-        self._queued_receipt = dict.fromkeys(range(self._n), False)
-        self._my_commits = 0
+        self._order = OrderChecker(self._n, seat)
         self._last_commit: dict[int, Commit | None] = dict.fromkeys(range(self._n))
         self._screened: dict[int, Choice] = {}
         self._commits: dict[int, Commit] = {}
@@ -526,7 +520,6 @@ class Peer:
         message = Commit(self.table_id, self.seat, self._my_seq, throw, digest)
         signed = self._send(message, now)
         assert isinstance(signed, Commit)
-        self._my_commits = throw
         self._commits[self.seat] = signed
         self._events.append(ThrowCommitted(self.seat, throw))
         self._pump(now)
@@ -543,23 +536,12 @@ class Peer:
             return  # the relay never echoes; nothing to learn from my own frames
         try:
             message, text = parse_encoded(frame, self.table_id, self._keys, self._n)
-            if message.seat != from_seat:
-                raise Replay(f"seat {from_seat} sent a message signed by seat {message.seat}")
-            if message.seq != self._next_seq[from_seat]:
-                raise Replay(
-                    f"seat {from_seat} sent message {message.seq}, "
-                    f"expected {self._next_seq[from_seat]}"
-                )
-            if isinstance(message, AbortNotice) and (
-                message.reason is EndReason.THROW_CAP
-                or (message.blame is not None and not 0 <= message.blame < self._n)
-            ):
-                raise MalformedMessage("an abort notice names a reason and a member seat")
-            self._check_order(message)
+            self._order.accept(message, from_seat)
+            if isinstance(message, Commit):
+                self._last_commit[from_seat] = message
         except MessageError as error:
             self._reject(frame, from_seat, error, now)
             return
-        self._next_seq[from_seat] += 1
         self.transcript.append(RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": text})
         if isinstance(message, AbortNotice):
             self._fault(message.reason, message.blame, now, notify=False, reporter=message.seat)
@@ -603,6 +585,7 @@ class Peer:
     # ------------------------------------------------------------------ internals
     def _send(self, message: Message, now: float) -> Message:
         signed = sign(message, self._key)
+        self._order.accept(signed, self.seat)  # my own order: the same rules as everyone's
         self._my_seq += 1
         self._out.append(to_frame(signed))
         self.transcript.append(
@@ -637,30 +620,6 @@ class Peer:
         )
         reason = error.reason or EndReason.MALFORMED
         self._fault(reason, from_seat, now, proven=from_seat is not None)
-
-    def _check_order(self, message: Message) -> None:
-        """Each sender's messages come as C1 R1 C2 R2 … then a Receipt; raises if not."""
-        s = message.seat
-        commits, reveals = self._queued_commits[s], self._queued_reveals[s]
-        if self._queued_receipt[s] and not isinstance(message, AbortNotice):
-            raise Replay(f"seat {s} sent a message after its receipt")
-        if isinstance(message, Commit):
-            if commits != reveals or message.throw != reveals + 1:
-                raise WrongThrow(
-                    f"seat {s} committed for throw {message.throw}, expected {reveals + 1}"
-                )
-            self._queued_commits[s] += 1
-            self._last_commit[s] = message
-        elif isinstance(message, Reveal):
-            if commits != reveals + 1 or message.throw != commits:
-                raise WrongThrow(f"seat {s} revealed throw {message.throw} out of turn")
-            if self._my_commits < message.throw:
-                raise Replay(f"seat {s} revealed before my commitment was in")
-            self._queued_reveals[s] += 1
-        elif isinstance(message, Receipt):
-            if commits != reveals or message.throws != reveals:
-                raise WrongThrow(f"seat {s} sent a receipt out of turn")
-            self._queued_receipt[s] = True
 
     def _open_round(self, now: float) -> None:
         self._step = Step.COMMIT

@@ -34,6 +34,7 @@ from pointline.net.errors import MessageError, NetError, RosterError
 from pointline.net.keys import public_key_from_hex, verification_words, verify_signature
 from pointline.net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
 from pointline.net.messages import session_digest as compute_digest
+from pointline.net.ordering import OrderChecker
 from pointline.net.protocol import (
     Member,
     Roster,
@@ -109,7 +110,7 @@ class _Replay:
     roster: Roster
     table: Table
     keys: dict[int, bytes]
-    next_seq: dict[int, int]
+    order: OrderChecker
     commits: dict[int, dict[int, Commit]] = field(default_factory=dict)
     reveals: dict[int, dict[int, Reveal]] = field(default_factory=dict)
     receipts: dict[int, Receipt] = field(default_factory=dict)
@@ -159,7 +160,7 @@ def _header(doc: dict[str, Any]) -> _Replay:
         roster=roster,
         table=Table(seats=len(roster), table_id=table_id),
         keys={m.seat: m.public_key for m in roster},
-        next_seq=dict.fromkeys(range(len(roster)), 0),
+        order=OrderChecker(len(roster), me),
     )
 
 
@@ -177,24 +178,17 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
         raise _Discrepancy(index, f"message from seat {sender} fails: {error}") from None
     if encode(message) != text:
         raise _Discrepancy(index, "a message is not in canonical form")
+    try:
+        state.order.accept(message, sender)  # the protocol's own ordering checker
+    except MessageError as error:
+        raise _Discrepancy(index, f"out of order: {error.message}") from None
     s = message.seat
-    if s != sender:
-        raise _Discrepancy(index, f"seat {sender} recorded a message signed by seat {s}")
-    if message.seq != state.next_seq[s]:
-        raise _Discrepancy(index, f"seat {s} message {message.seq} out of sequence (replayed?)")
-    state.next_seq[s] += 1
     state.messages += 1
     if isinstance(message, Commit):
-        if s in state.commits.get(message.throw, {}) or (
-            message.throw > 1 and s not in state.reveals.get(message.throw - 1, {})
-        ):
-            raise _Discrepancy(index, f"seat {s} committed throw {message.throw} out of turn")
         state.commits.setdefault(message.throw, {})[s] = message
         state.history.append(message)
     elif isinstance(message, Reveal):
-        commit = state.commits.get(message.throw, {}).get(s)
-        if commit is None or s in state.reveals.get(message.throw, {}):
-            raise _Discrepancy(index, f"seat {s} revealed throw {message.throw} out of turn")
+        commit = state.commits[message.throw][s]  # the order checker saw it first
         if not verify_commitment(
             commit.commitment, state.table_id, message.throw, s, message.nonce, message.choice
         ):
