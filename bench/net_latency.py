@@ -9,7 +9,12 @@
     reveal-sized opaque payloads, no crypto, so the relay is what is measured), each table
     playing one round per second (every seat sends, waits for the 7 others, twice). N steps
     up until the round p99 exceeds 250 ms or the time budget ends.
-Goals: 8-seat p99 <= 30 ms; >= 100 tables at p99 <= 250 ms. Run: ``python -m bench net_latency``.
+(c) Protocol CPU: 8 sans-IO ``Peer`` objects of one session in this process, wired by a plain
+    in-memory router (no sockets, no asyncio): process CPU time over the session divided by
+    throws and seats, printed as ``cpu per peer per throw: X ms`` (goal <= 3 ms). This is what
+    the protocol core (signature checks, canonical JSON, transcript, kernel) costs each peer.
+Goals: 8-seat p99 <= 30 ms; cpu per peer per throw <= 3 ms; >= 200 tables at p99 <= 250 ms.
+Run: ``python -m bench net_latency``.
 
 Measured 2026-12-02 on the 2-core CI machine when quiet (load average about 1):
 (a) 2 seats p50 4.2 ms, p99 7.5 ms; 8 seats p50 62 ms, p99 122 ms (goal missed: the eight peers
@@ -39,7 +44,8 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 GOAL_P99_8 = 0.030
-GOAL_TABLES = 100
+GOAL_TABLES = 200
+GOAL_CPU = 0.003
 CAPACITY_P99 = 0.250
 STEPS = (25, 50, 100, 150, 200, 300, 400)
 BUDGET = 120.0  # seconds for the capacity steps
@@ -120,6 +126,50 @@ async def _rounds(url: str, seats: int, sessions: int) -> list[float]:
     for n in range(sessions):
         samples += await _session_rounds(url, seats, f"r{seats}_{n}_{secrets.token_hex(3)}")
     return samples
+
+
+# ---- (c) protocol CPU, sans-IO ------------------------------------------------------------------
+
+
+def protocol_cpu(seats: int = 8, sessions: int = 4) -> float:
+    """CPU seconds per peer per throw of ``sessions`` whole sessions of sans-IO peers."""
+    from pointline.kernel import Choice, Phase
+    from pointline.net.keys import SigningKey
+    from pointline.net.protocol import Member, Peer, Step, Timeouts
+
+    spent, throws = 0.0, 0
+    for n in range(sessions):
+        keys = [SigningKey.generate() for _ in range(seats)]
+        roster = tuple(Member(i, f"p{i}", k.public_key) for i, k in enumerate(keys))
+        now = 1000.0
+        peers = [Peer(f"bench-{n}", roster, i, keys[i], Timeouts(), now) for i in range(seats)]
+        start = time.process_time()
+        for _ in range(1000):
+            if all(p.is_finished for p in peers):
+                break
+            for p in peers:
+                if p.state is Step.COMMIT and not p.has_committed:
+                    t = p.table
+                    if t.phase is Phase.COME_OUT:
+                        choice = Choice(10, 10) if t.balance(p.seat) >= 20 else Choice(0, 0)
+                    else:
+                        c = t.contracts(p.seat)
+                        choice = Choice(c.pass_amount, c.dont_pass_amount)
+                    p.commit(choice, now)
+            moved = True
+            while moved:
+                moved = False
+                for p in peers:
+                    for frame in p.outgoing():
+                        moved = True
+                        for q in peers:
+                            if q is not p:
+                                q.receive(frame, p.seat, now)
+            for p in peers:
+                p.events()
+        spent += time.process_time() - start
+        throws += peers[0].table.throws
+    return spent / max(1, throws) / seats
 
 
 # ---- (b) capacity with light peers ---------------------------------------------------------------
@@ -221,6 +271,12 @@ def main() -> None:
         proc, url = start_relay(Path(tmp) / "relay.sqlite3")
         try:
             print(f"relay {url} (own process); CPUs: {os.cpu_count()}")
+            cpu8 = protocol_cpu()
+            print(
+                f"cpu per peer per throw: {cpu8 * 1e3:.2f} ms (8 seats, protocol core, "
+                f"sans-IO; goal <= {GOAL_CPU * 1e3:.0f} ms)",
+                flush=True,
+            )
             print("(a) throw-round latency, full protocol, loopback:")
             for seats, sessions in ((2, 10), (8, 4)):
                 cpu = time.process_time()

@@ -9,88 +9,89 @@ from __future__ import annotations
 from typing import ClassVar
 
 from pointline.kernel import EndReason
+from pointline.kernel.errors import PointlineError
 
 
-class NetError(Exception):
-    """Base of every error the net layer raises."""
+class NetError(PointlineError):
+    """Base of every error the net layer raises: ``code`` is the class's stable code string,
+    ``text`` (also ``message``) the plain words; ``str(error)`` is ``"code: text"``."""
 
-    code: ClassVar[str] = "net_error"
+    code: str = "net_error"
     reason: ClassVar[EndReason | None] = None
 
     def __init__(self, message: str) -> None:
-        super().__init__(f"{self.code}: {message}")
-        self.message = message
+        super().__init__(type(self).code, message)
 
 
 class MessageError(NetError):
     """A received message that cannot be accepted; ``reason`` ends the session."""
 
-    code: ClassVar[str] = "message_error"
+    code: str = "message_error"
     reason: ClassVar[EndReason | None] = EndReason.MALFORMED
 
 
 class MalformedMessage(MessageError):
     """Not a well-formed protocol message: bad JSON, unknown kind, missing or extra fields."""
 
-    code: ClassVar[str] = "malformed"
+    code: str = "malformed"
     reason: ClassVar[EndReason | None] = EndReason.MALFORMED
 
 
 class BadSignature(MessageError):
     """The Ed25519 signature does not verify against the claimed seat's roster key."""
 
-    code: ClassVar[str] = "bad_signature"
+    code: str = "bad_signature"
     reason: ClassVar[EndReason | None] = EndReason.BAD_SIGNATURE
 
 
 class WrongTable(MessageError):
     """A message for another table (another room or session): not a member's message here."""
 
-    code: ClassVar[str] = "wrong_table"
+    code: str = "wrong_table"
     reason: ClassVar[EndReason | None] = EndReason.NON_MEMBER
 
 
 class NonMemberSeat(MessageError):
     """A message claiming a seat that is not in this table's roster."""
 
-    code: ClassVar[str] = "non_member"
+    code: str = "non_member"
     reason: ClassVar[EndReason | None] = EndReason.NON_MEMBER
 
 
 class Replay(MessageError):
     """A replayed or out-of-order message: wrong sequence number, or another seat's message."""
 
-    code: ClassVar[str] = "replay"
+    code: str = "replay"
     reason: ClassVar[EndReason | None] = EndReason.REPLAY
 
 
 class WrongThrow(MessageError):
     """A commit or reveal for a throw index other than the one the sender is at."""
 
-    code: ClassVar[str] = "wrong_throw"
+    code: str = "wrong_throw"
     reason: ClassVar[EndReason | None] = EndReason.REPLAY
 
 
 class BadReveal(MessageError):
     """A reveal whose nonce or choice does not match its commitment, or an illegal choice."""
 
-    code: ClassVar[str] = "bad_reveal"
+    code: str = "bad_reveal"
     reason: ClassVar[EndReason | None] = EndReason.BAD_REVEAL
 
 
 class RosterError(NetError):
     """A roster, seat or key that a peer cannot start with (a caller error, not a fault)."""
 
-    code: ClassVar[str] = "bad_roster"
+    code: str = "bad_roster"
 
 
 class NotNow(NetError):
     """A local command that the protocol cannot take in its current state (e.g. commit twice)."""
 
-    code: ClassVar[str] = "not_now"
+    code: str = "not_now"
 
 
 class TranscriptError(NetError):
     """A transcript file that cannot be read or does not hold together."""
 
-    code: ClassVar[str] = "bad_transcript"
+    code: str = "bad_transcript"

@@ -35,11 +35,15 @@ SIG_HEX = 128
 COMMON = ("v", "kind", "table", "seat", "seq")
 
 
+_CANONICAL = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+
+
 def canonical_json(doc: Any) -> bytes:
     """Sorted keys, no spaces, UTF-8, no NaN: the one byte form every peer computes."""
-    return json.dumps(
-        doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    # one shared encoder: json.dumps would build a new JSONEncoder on every call
+    return _CANONICAL.encode(doc).encode("utf-8")
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,14 +189,36 @@ def session_digest(messages: Iterable[Commit | Reveal]) -> bytes:
 # ------------------------------------------------------------------------------ parsing
 
 
+MAX_DEPTH = 8
+"""The deepest nesting a message or transcript record may have (a message is 2 deep, a
+transcript record 5); relay frames allow ``strictjson.MAX_DEPTH``."""
+
+
+def check_strict(doc: Any, what: str = "the frame") -> None:
+    """Raise ``MalformedMessage`` unless ``doc`` nests at most ``MAX_DEPTH`` deep, holds no
+    float NaN or infinity and no string with a lone surrogate (``net.strictjson.check``)."""
+    try:
+        strictjson.check(doc, MAX_DEPTH)
+    except strictjson.StrictJSONError as exc:
+        raise MalformedMessage(f"{what}: {exc}") from None
+
+
+def strict_loads(text: str, what: str = "the frame") -> Any:
+    """JSON text parsed strictly (``net.strictjson.loads``, at most ``MAX_DEPTH`` deep):
+    duplicate keys, NaN/Infinity, deeper nesting and lone surrogates are ``MalformedMessage``;
+    never a RecursionError."""
+    if not isinstance(text, str):
+        raise MalformedMessage(f"{what} is not text")
+    try:
+        return strictjson.loads(text, MAX_DEPTH)
+    except strictjson.StrictJSONError as exc:
+        raise MalformedMessage(f"{what} is not strict JSON: {exc}") from None
+
+
 def load_frame(frame: object) -> dict[str, Any]:
     """A frame as a JSON object: a dict as is, or bytes/str parsed strictly."""
     if isinstance(frame, dict):
-        try:
-            size = len(canonical_json(frame))
-        except (TypeError, ValueError, UnicodeError, RecursionError):
-            raise MalformedMessage("the frame is not a JSON object") from None
-        if size > MAX_FRAME_BYTES:
+        if len(_frame_text(frame)) > MAX_FRAME_BYTES:
             raise MalformedMessage("the frame is too large")
         return frame
     if isinstance(frame, (bytes, bytearray)):
@@ -208,13 +234,18 @@ def load_frame(frame: object) -> dict[str, Any]:
         text = frame
     else:
         raise MalformedMessage("a frame is a JSON object")
-    try:
-        doc = strictjson.loads(text)
-    except strictjson.StrictJSONError as exc:
-        raise MalformedMessage(f"the frame is not strict JSON: {exc}") from None
+    doc = strict_loads(text)
     if not isinstance(doc, dict):
         raise MalformedMessage("a frame is a JSON object")
     return doc
+
+
+def _frame_text(frame: dict[str, Any]) -> bytes:
+    check_strict(frame)
+    try:
+        return canonical_json(frame)
+    except (TypeError, ValueError, UnicodeError, RecursionError):
+        raise MalformedMessage("the frame is not a JSON object") from None
 
 
 def _int(doc: Mapping[str, Any], name: str, low: int, high: int) -> int:
@@ -243,15 +274,34 @@ def parse(
     roster_keys: Mapping[int, bytes],
     max_seats: int = 8,
 ) -> Message:
+    """``parse_encoded`` without the canonical text."""
+    return parse_encoded(frame, table_id, roster_keys, max_seats)[0]
+
+
+def parse_encoded(
+    frame: object,
+    table_id: str,
+    roster_keys: Mapping[int, bytes],
+    max_seats: int = 8,
+) -> tuple[Message, str]:
     """A checked message from a received frame, or a typed ``MessageError``.
 
     The checks run in this order, and the first failing one is raised: JSON object with exactly
     the fields of a known kind and version, each of its exact type (``MalformedMessage``); the
     table id (``WrongTable``); the seat is in the roster (``NonMemberSeat``); the signature
     verifies against that seat's key (``BadSignature``). Sequence and throw order are the
-    protocol's to check.
+    protocol's to check. Also returns the message's ``encode`` text, computed once: a frame
+    that passes every check has exactly the fields ``to_frame`` gives, so its canonical JSON
+    is that text.
     """
-    doc = load_frame(frame)
+    raw: bytes | None = None
+    if isinstance(frame, dict):
+        raw = _frame_text(frame)
+        if len(raw) > MAX_FRAME_BYTES:
+            raise MalformedMessage("the frame is too large")
+        doc = frame
+    else:
+        doc = load_frame(frame)
     kind = doc.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         raise MalformedMessage("unknown message kind")
@@ -329,4 +379,4 @@ def parse(
         raise NonMemberSeat(f"seat {seat} is not in this table's roster")
     if not verify_signature(key, sig, signing_bytes(message)):
         raise BadSignature(f"the signature does not verify for seat {seat}")
-    return message
+    return message, (raw if raw is not None else _frame_text(doc)).decode("utf-8")

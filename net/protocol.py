@@ -44,7 +44,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Union
 
@@ -65,15 +65,17 @@ from pointline.kernel import (
 )
 from pointline.kernel.values import MAX_SEATS
 from pointline.net.errors import (
-    MalformedMessage,
     MessageError,
     NonMemberSeat,
     NotNow,
-    Replay,
     RosterError,
-    WrongThrow,
 )
-from pointline.net.keys import PUBLIC_KEY_BYTES, SigningKey, public_key_from_hex
+from pointline.net.keys import (
+    PUBLIC_KEY_BYTES,
+    SIGNATURE_BYTES,
+    SigningKey,
+    public_key_from_hex,
+)
 from pointline.net.messages import (
     MAX_FRAME_BYTES,
     AbortNotice,
@@ -83,11 +85,12 @@ from pointline.net.messages import (
     Reveal,
     canonical_json,
     encode,
-    parse,
+    parse_encoded,
     session_digest,
     sign,
     to_frame,
 )
+from pointline.net.ordering import OrderChecker
 from pointline.net.transcript import RecordKind, Transcript
 
 NONCE_BYTES = 32
@@ -127,6 +130,18 @@ def roster_from_wire(items: object) -> Roster:
 
 def roster_to_document(roster: Roster) -> list[dict[str, Any]]:
     return [{"seat": m.seat, "name": m.name, "public_key": m.public_key.hex()} for m in roster]
+
+
+ROSTER_DOMAIN = b"pointline/roster/v1\x00"
+
+
+def roster_signing_bytes(table_id: str, roster: Roster) -> bytes:
+    """What the relay's ``roster_sig`` covers: the domain, then the canonical JSON of
+    ``{"table_id", "roster"}`` (the roster as the transcript header writes it), binding each
+    session key to an account name for that table."""
+    return ROSTER_DOMAIN + canonical_json(
+        {"table_id": table_id, "roster": roster_to_document(roster)}
+    )
 
 
 def check_roster(roster: Roster) -> None:
@@ -240,10 +255,51 @@ class SessionComplete:
 
 @dataclass(frozen=True, slots=True)
 class SessionEnded:
-    """The session ended without a result."""
+    """The session ended without a result.
+
+    ``seat`` is the seat the reason names (or none); ``reporter`` the seat that found the fault
+    (this peer's own seat, or the sender of the abort notice it received); ``proven`` is True
+    only when this peer's transcript holds the signed evidence of the fault (the rejected
+    frame, or a reveal against its signed commitment), False when it was only reported or
+    observed (a deadline, a departure). Seats count from 0 here; ``ending_text`` counts from 1.
+    Equality compares what ended (reason and seat): honest peers agree on it even when each
+    reports it from its own view.
+    """
 
     reason: EndReason
     seat: int | None
+    reporter: int | None = field(default=None, compare=False)
+    proven: bool = field(default=False, compare=False)
+
+
+_REASON_WORDS = {
+    EndReason.THROW_CAP: "the throw limit was reached",
+    EndReason.DEPARTURE: "a departure",
+    EndReason.BACKGROUND: "the app going to the background",
+    EndReason.BAD_REVEAL: "a reveal that does not match its commitment",
+    EndReason.DEADLINE: "a missed deadline",
+    EndReason.BAD_SIGNATURE: "a bad signature",
+    EndReason.REPLAY: "a replayed or out-of-order message",
+    EndReason.NON_MEMBER: "a message from a seat not in the room",
+    EndReason.MALFORMED: "a malformed message",
+}
+
+
+def ending_text(reason: EndReason, seat: int | None, reporter: int | None, proven: bool) -> str:
+    """Plain words for an ending, seats counted from 1 (protocol seats count from 0).
+
+    "seat 4 reported a bad signature from seat 1" when another seat only reported it;
+    "a bad signature from seat 1 (proven)" when the signed evidence is in the transcript.
+    """
+    what = _REASON_WORDS[reason]
+    if reason is EndReason.THROW_CAP:
+        return what
+    source = f" from seat {seat + 1}" if seat is not None else ""
+    if proven:
+        return f"{what}{source} (proven)"
+    if reporter is not None:
+        return f"seat {reporter + 1} reported {what}{source}"
+    return f"{what}{source} (reported)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +363,7 @@ class Peer:
         timeouts: Timeouts | None = None,
         now: float = 0.0,
         nonce_source: Callable[[], bytes] = _default_nonce,
+        roster_sig: bytes | None = None,
     ) -> None:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 128:
             raise RosterError("a table id is a string of 1 to 128 characters")
@@ -316,6 +373,10 @@ class Peer:
             raise RosterError(f"seat {seat!r} is not in the roster")
         if roster[seat].public_key != signing_key.public_key:
             raise RosterError("the roster shows another key for my seat")
+        if roster_sig is not None and (
+            not isinstance(roster_sig, bytes) or len(roster_sig) != SIGNATURE_BYTES
+        ):
+            raise RosterError("the relay's roster signature is 64 bytes")
         self.table_id = table_id
         self.roster: Roster = roster
         self.seat = seat
@@ -336,12 +397,8 @@ class Peer:
         self._out: list[dict[str, Any]] = []
         self._events: list[Event] = []
         self._my_seq = 0
-        self._next_seq = dict.fromkeys(range(self._n), 0)
         self._inbox: dict[int, deque[Message]] = {s: deque() for s in range(self._n)}
-        self._queued_commits = dict.fromkeys(range(self._n), 0)
-        self._queued_reveals = dict.fromkeys(range(self._n), 0)
-        self._queued_receipt = dict.fromkeys(range(self._n), False)
-        self._my_commits = 0
+        self._order = OrderChecker(self._n, seat)
         self._last_commit: dict[int, Commit | None] = dict.fromkeys(range(self._n))
         self._screened: dict[int, Choice] = {}
         self._commits: dict[int, Commit] = {}
@@ -362,6 +419,7 @@ class Peer:
                 "roster": roster_to_document(roster),
                 "timeouts": self.timeouts.to_document(),
                 "started_at": now,
+                **({} if roster_sig is None else {"roster_sig": roster_sig.hex()}),
             }
         )
         self._open_round(now)
@@ -462,7 +520,6 @@ class Peer:
         message = Commit(self.table_id, self.seat, self._my_seq, throw, digest)
         signed = self._send(message, now)
         assert isinstance(signed, Commit)
-        self._my_commits = throw
         self._commits[self.seat] = signed
         self._events.append(ThrowCommitted(self.seat, throw))
         self._pump(now)
@@ -478,35 +535,22 @@ class Peer:
         if from_seat == self.seat:
             return  # the relay never echoes; nothing to learn from my own frames
         try:
-            message = parse(frame, self.table_id, self._keys, self._n)
-            if message.seat != from_seat:
-                raise Replay(f"seat {from_seat} sent a message signed by seat {message.seat}")
-            if message.seq != self._next_seq[from_seat]:
-                raise Replay(
-                    f"seat {from_seat} sent message {message.seq}, "
-                    f"expected {self._next_seq[from_seat]}"
-                )
-            if isinstance(message, AbortNotice) and (
-                message.reason is EndReason.THROW_CAP
-                or (message.blame is not None and not 0 <= message.blame < self._n)
-            ):
-                raise MalformedMessage("an abort notice names a reason and a member seat")
-            self._check_order(message)
+            message, text = parse_encoded(frame, self.table_id, self._keys, self._n)
+            self._order.accept(message, from_seat)
+            if isinstance(message, Commit):
+                self._last_commit[from_seat] = message
         except MessageError as error:
             self._reject(frame, from_seat, error, now)
             return
-        self._next_seq[from_seat] += 1
-        self.transcript.append(
-            RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": encode(message)}
-        )
+        self.transcript.append(RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": text})
         if isinstance(message, AbortNotice):
-            self._fault(message.reason, message.blame, now, notify=False)
+            self._fault(message.reason, message.blame, now, notify=False, reporter=message.seat)
             return
         if isinstance(message, Reveal):
             try:
                 self._screen_reveal(message)
             except _Fault as fault:
-                self._fault(fault.reason, fault.seat, now)
+                self._fault(fault.reason, fault.seat, now, proven=True)
                 return
         self._inbox[from_seat].append(message)
         self._pump(now)
@@ -541,6 +585,7 @@ class Peer:
     # ------------------------------------------------------------------ internals
     def _send(self, message: Message, now: float) -> Message:
         signed = sign(message, self._key)
+        self._order.accept(signed, self.seat)  # my own order: the same rules as everyone's
         self._my_seq += 1
         self._out.append(to_frame(signed))
         self.transcript.append(
@@ -574,31 +619,7 @@ class Peer:
             },
         )
         reason = error.reason or EndReason.MALFORMED
-        self._fault(reason, from_seat, now)
-
-    def _check_order(self, message: Message) -> None:
-        """Each sender's messages come as C1 R1 C2 R2 … then a Receipt; raises if not."""
-        s = message.seat
-        commits, reveals = self._queued_commits[s], self._queued_reveals[s]
-        if self._queued_receipt[s] and not isinstance(message, AbortNotice):
-            raise Replay(f"seat {s} sent a message after its receipt")
-        if isinstance(message, Commit):
-            if commits != reveals or message.throw != reveals + 1:
-                raise WrongThrow(
-                    f"seat {s} committed for throw {message.throw}, expected {reveals + 1}"
-                )
-            self._queued_commits[s] += 1
-            self._last_commit[s] = message
-        elif isinstance(message, Reveal):
-            if commits != reveals + 1 or message.throw != commits:
-                raise WrongThrow(f"seat {s} revealed throw {message.throw} out of turn")
-            if self._my_commits < message.throw:
-                raise Replay(f"seat {s} revealed before my commitment was in")
-            self._queued_reveals[s] += 1
-        elif isinstance(message, Receipt):
-            if commits != reveals or message.throws != reveals:
-                raise WrongThrow(f"seat {s} sent a receipt out of turn")
-            self._queued_receipt[s] = True
+        self._fault(reason, from_seat, now, proven=from_seat is not None)
 
     def _open_round(self, now: float) -> None:
         self._step = Step.COMMIT
@@ -623,7 +644,7 @@ class Peer:
                     progressed = True
                 elif self._step is Step.RECEIPTS and len(self._receipts) == self._n - 1:
                     self._compare_receipts()
-        except _Fault as fault:
+        except _Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
             self._fault(fault.reason, fault.seat, now)
 
     def _take(self, s: int, now: float) -> bool:
@@ -720,7 +741,7 @@ class Peer:
         elif table.phase is Phase.ENDED:
             ending = table.ending
             assert ending is not None
-            self._finish_ended(ending.reason, ending.seat)
+            self._finish_ended(ending.reason, ending.seat, self.seat, True)
         else:
             self._open_round(now)
 
@@ -777,7 +798,15 @@ class Peer:
             {"status": status.value, "digest": mine.digest.hex(), **detail},
         )
 
-    def _fault(self, reason: EndReason, seat: int | None, now: float, notify: bool = True) -> None:
+    def _fault(
+        self,
+        reason: EndReason,
+        seat: int | None,
+        now: float,
+        notify: bool = True,
+        reporter: int | None = None,
+        proven: bool = False,
+    ) -> None:
         if self.is_finished:
             return
         if notify:
@@ -787,13 +816,15 @@ class Peer:
             self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
             return
         self._table.push(Abort(reason, seat))
-        self._finish_ended(reason, seat)
+        self._finish_ended(reason, seat, self.seat if reporter is None else reporter, proven)
 
-    def _finish_ended(self, reason: EndReason, seat: int | None) -> None:
+    def _finish_ended(
+        self, reason: EndReason, seat: int | None, reporter: int, proven: bool
+    ) -> None:
         self._step = Step.ENDED
         self._deadline = None
         self._deadline_kind = None
-        self._ending = SessionEnded(reason, seat)
+        self._ending = SessionEnded(reason, seat, reporter, proven)
         self._events.append(self._ending)
         self.transcript.append(
             RecordKind.OUTCOME,
@@ -802,6 +833,8 @@ class Peer:
                 "throws": self._table.throws,
                 "reason": reason.value,
                 "seat": seat,
+                "reporter": reporter,
+                "proven": proven,
             },
         )
 

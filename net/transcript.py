@@ -26,9 +26,8 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from pointline.net import strictjson
-from pointline.net.errors import TranscriptError
-from pointline.net.messages import canonical_json
+from pointline.net.errors import MalformedMessage, TranscriptError
+from pointline.net.messages import canonical_json, strict_loads
 
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
 GENESIS = "0" * 64
@@ -47,8 +46,24 @@ class RecordKind(Enum):
 
 def record_hash(index: int, prev: str, kind: str, body: Mapping[str, Any]) -> str:
     """The chain hash of one record (see the module docstring)."""
-    doc = {"index": index, "prev": prev, "kind": kind, "body": body}
-    return hashlib.sha256(TRANSCRIPT_DOMAIN + canonical_json(doc)).hexdigest()
+    return _chain_hash(index, prev, kind, canonical_json(body))
+
+
+def _chain_hash(index: int, prev: str, kind: str, body_json: bytes) -> str:
+    """``record_hash`` from the body's canonical JSON, without encoding the body again.
+
+    The keys of a record sorted are body, index, kind, prev, so the canonical JSON of the
+    whole record is the body's text spliced into a fixed frame.
+    """
+    head = b'{"body":'
+    tail = (
+        f',"index":{index},"kind":'.encode()
+        + canonical_json(kind)
+        + b',"prev":'
+        + canonical_json(prev)
+        + b"}"
+    )
+    return hashlib.sha256(TRANSCRIPT_DOMAIN + head + body_json + tail).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,8 +129,9 @@ class Transcript:
     def append(self, kind: RecordKind, body: Mapping[str, Any]) -> Record:
         index = len(self._records)
         prev = self._records[-1].hash if self._records else GENESIS
-        frozen = json.loads(canonical_json(body))  # a private JSON copy: later edits can't leak in
-        record = Record(index, prev, kind, frozen, record_hash(index, prev, kind.value, frozen))
+        text = canonical_json(body)
+        frozen = json.loads(text)  # a private JSON copy: later edits can't leak in
+        record = Record(index, prev, kind, frozen, _chain_hash(index, prev, kind.value, text))
         self._records.append(record)
         if self._file is not None:
             self._file.write(record.to_line() + "\n")
@@ -186,9 +202,9 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            doc = strictjson.loads(line)
-        except strictjson.StrictJSONError as exc:
-            raise TranscriptError(f"line {number} is not strict JSON: {exc}") from None
+            doc = strict_loads(line, f"line {number}")
+        except MalformedMessage as error:  # not JSON, duplicate keys, NaN, too deep, surrogate
+            raise TranscriptError(error.text) from None
         if not isinstance(doc, dict):
             raise TranscriptError(f"line {number} is not a JSON object")
         out.append(doc)

@@ -31,11 +31,20 @@ from pointline.kernel import (
     verify_commitment,
 )
 from pointline.net.errors import MessageError, NetError, RosterError
-from pointline.net.keys import public_key_from_hex, verification_words
+from pointline.net.keys import public_key_from_hex, verification_words, verify_signature
 from pointline.net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
 from pointline.net.messages import session_digest as compute_digest
-from pointline.net.protocol import Member, Roster, check_roster
+from pointline.net.ordering import OrderChecker
+from pointline.net.protocol import (
+    Member,
+    Roster,
+    check_roster,
+    ending_text,
+    roster_signing_bytes,
+)
 from pointline.net.transcript import RecordKind, check_chain, read_records
+
+NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +65,11 @@ class Report:
     reason: EndReason | None = None
     seat: int | None = None
     receipts: str | None = None
+    complete: bool = False
+    """OK proves consistency; complete also means nothing is missing: the session ended without
+    a result, or it completed and every seat's receipt is recorded and matches."""
+    players: str = NO_RELAY_KEY
+    """Who played: checked against the relay's roster signature, or why it cannot be."""
     roster: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
     """Seat, name and verification words of each roster key, to compare with the players."""
     throw_lines: tuple[str, ...] = ()
@@ -63,9 +77,9 @@ class Report:
 
     def text(self) -> str:
         if self.ok:
-            lines = [f"OK: {self.summary}"]
+            lines = [f"{'OK' if self.complete else 'INCOMPLETE'}: {self.summary}", self.players]
             lines.extend(
-                f"  seat {seat} {name}: {' '.join(words)}" for seat, name, words in self.roster
+                f"  seat {seat + 1} {name}: {' '.join(words)}" for seat, name, words in self.roster
             )
             return "\n".join(lines)
         where = f"record {self.record}: " if self.record is not None else ""
@@ -96,7 +110,7 @@ class _Replay:
     roster: Roster
     table: Table
     keys: dict[int, bytes]
-    next_seq: dict[int, int]
+    order: OrderChecker
     commits: dict[int, dict[int, Commit]] = field(default_factory=dict)
     reveals: dict[int, dict[int, Reveal]] = field(default_factory=dict)
     receipts: dict[int, Receipt] = field(default_factory=dict)
@@ -146,7 +160,7 @@ def _header(doc: dict[str, Any]) -> _Replay:
         roster=roster,
         table=Table(seats=len(roster), table_id=table_id),
         keys={m.seat: m.public_key for m in roster},
-        next_seq=dict.fromkeys(range(len(roster)), 0),
+        order=OrderChecker(len(roster), me),
     )
 
 
@@ -164,24 +178,17 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
         raise _Discrepancy(index, f"message from seat {sender} fails: {error}") from None
     if encode(message) != text:
         raise _Discrepancy(index, "a message is not in canonical form")
+    try:
+        state.order.accept(message, sender)  # the protocol's own ordering checker
+    except MessageError as error:
+        raise _Discrepancy(index, f"out of order: {error.message}") from None
     s = message.seat
-    if s != sender:
-        raise _Discrepancy(index, f"seat {sender} recorded a message signed by seat {s}")
-    if message.seq != state.next_seq[s]:
-        raise _Discrepancy(index, f"seat {s} message {message.seq} out of sequence (replayed?)")
-    state.next_seq[s] += 1
     state.messages += 1
     if isinstance(message, Commit):
-        if s in state.commits.get(message.throw, {}) or (
-            message.throw > 1 and s not in state.reveals.get(message.throw - 1, {})
-        ):
-            raise _Discrepancy(index, f"seat {s} committed throw {message.throw} out of turn")
         state.commits.setdefault(message.throw, {})[s] = message
         state.history.append(message)
     elif isinstance(message, Reveal):
-        commit = state.commits.get(message.throw, {}).get(s)
-        if commit is None or s in state.reveals.get(message.throw, {}):
-            raise _Discrepancy(index, f"seat {s} revealed throw {message.throw} out of turn")
+        commit = state.commits[message.throw][s]  # the order checker saw it first
         if not verify_commitment(
             commit.commitment, state.table_id, message.throw, s, message.nonce, message.choice
         ):
@@ -287,6 +294,23 @@ def _outcome(state: _Replay, index: int, body: dict[str, Any]) -> None:
                 raise _Discrepancy(index, "the outcome says ended, the replayed session was over")
             if not any(a.reason is reason and a.blame == seat for a in state.aborts):
                 raise _Discrepancy(index, "no abort notice names the outcome's reason and seat")
+            reporter, proven = body.get("reporter"), body.get("proven", False)
+            if type(proven) is not bool:
+                raise _Discrepancy(index, "the outcome's proven flag is not true or false")
+            if proven and (
+                state.fault is None or state.fault[1] is not reason or state.fault[2] != seat
+            ):
+                raise _Discrepancy(
+                    index, "the outcome claims a proven fault the transcript holds no evidence of"
+                )
+            if reporter is not None and (
+                type(reporter) is not int
+                or not any(
+                    a.seat == reporter and a.reason is reason and a.blame == seat
+                    for a in state.aborts
+                )
+            ):
+                raise _Discrepancy(index, "the outcome's reporter sent no matching abort notice")
             try:
                 table.push(Abort(reason, seat))
             except PointlineError as error:
@@ -330,8 +354,40 @@ def _receipts(state: _Replay, index: int, body: dict[str, Any]) -> None:
     state.receipts_record = body
 
 
-def verify_transcript(path: str | Path) -> Report:
-    """Re-check the transcript at ``path``; the report holds OK or the first discrepancy."""
+def verify_transcript(path: str | Path, relay_key: bytes | None = None) -> Report:
+    """Re-check the transcript at ``path``; the report holds OK or the first discrepancy.
+
+    Never raises for any file content: whatever goes wrong is a FAIL report. Without
+    ``relay_key`` (the relay's Ed25519 public key) the report cannot say who played: the names
+    and keys of the header are only what this file claims.
+    """
+    try:
+        return _verify(path, relay_key)
+    except (NetError, PointlineError, ValueError, TypeError, KeyError, RecursionError) as error:
+        return Report(False, "", f"the transcript cannot be read: {error}")
+
+
+def _players(state: _Replay, header: dict[str, Any], relay_key: bytes | None) -> str:
+    """Who played, from the relay's roster signature; raises ``_Discrepancy`` if it fails."""
+    if relay_key is None:
+        return NO_RELAY_KEY
+    sig_hex = header.get("roster_sig")
+    if sig_hex is None:
+        return "who played cannot be checked: the transcript holds no relay signature"
+    try:
+        sig = bytes.fromhex(sig_hex) if isinstance(sig_hex, str) else b""
+    except ValueError:
+        sig = b""
+    data = roster_signing_bytes(state.table_id, state.roster)
+    if not verify_signature(relay_key, sig, data):
+        raise _Discrepancy(
+            0, "the relay's signature of the roster does not verify (names or keys changed)"
+        )
+    names = ", ".join(f"seat {m.seat + 1} {m.name}" for m in state.roster)
+    return f"players verified by the relay's signature: {names}"
+
+
+def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
     try:
         records = read_records(path)
     except NetError as error:
@@ -341,6 +397,7 @@ def verify_transcript(path: str | Path) -> Report:
         return Report(False, "", f"broken hash chain: {problem}")
     try:
         state = _header(records[0])
+        players = _players(state, records[0]["body"], relay_key)
         for doc in records[1:]:
             index, kind, body = doc["index"], doc["kind"], doc["body"]
             if state.receipts_record is not None:
@@ -379,7 +436,7 @@ def verify_transcript(path: str | Path) -> Report:
     seats = len(state.roster)
     roster = tuple((m.seat, m.name, verification_words(m.public_key)) for m in state.roster)
     base = (
-        f"table {state.table_id}, {seats} seats (this is seat {state.me}), "
+        f"table {state.table_id}, {seats} seats (this is seat {state.me + 1}), "
         f"{table.throws} throws, {state.messages} signed messages"
     )
     receipts = state.receipts_record.get("status") if state.receipts_record else None
@@ -388,11 +445,13 @@ def verify_transcript(path: str | Path) -> Report:
         assert result is not None
         summary = (
             f"{base}; complete: final {list(result.final)}, ranks {list(result.ranks)}; "
-            f"receipts {receipts or 'not exchanged'}"
+            f"receipts {receipts or 'missing (the transcript ends after the outcome)'}"
         )
         return Report(
             True,
             summary,
+            complete=receipts == "matched",
+            players=players,
             table_id=state.table_id,
             seats=seats,
             throws=table.throws,
@@ -406,15 +465,20 @@ def verify_transcript(path: str | Path) -> Report:
         )
     reason = EndReason(outcome["reason"])
     seat = outcome.get("seat")
-    who = f", seat {seat}" if seat is not None else ""
+    reporter = outcome.get("reporter")
+    proven = outcome.get("proven", False) is True
+    if state.fault is not None and state.fault[1] is reason and state.fault[2] == seat:
+        proven = True  # the rejected frame or the mismatching reveal is in this transcript
     return Report(
         True,
-        f"{base}; ended without a result: {reason.value}{who}",
+        f"{base}; ended without a result: {ending_text(reason, seat, reporter, proven)}",
         table_id=state.table_id,
         seats=seats,
         throws=table.throws,
         messages=state.messages,
         status="ended",
+        complete=True,
+        players=players,
         reason=reason,
         seat=seat,
         roster=roster,
@@ -433,13 +497,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--show", action="store_true", help="also print every replayed throw and the points"
     )
+    parser.add_argument(
+        "--relay-key",
+        metavar="HEX",
+        help="the relay's public key (64 hex digits): check who played against its signature",
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
-    report = verify_transcript(args.file)
+    relay_key = None
+    if args.relay_key is not None:
+        try:
+            relay_key = public_key_from_hex(args.relay_key)
+        except RosterError as error:
+            print(f"FAIL: --relay-key: {error.message}")
+            return 1
+    report = verify_transcript(args.file, relay_key)
     if args.show and report.ok:
         for line in report.throw_lines:
             print(line)
     print(report.text())
-    return 0 if report.ok else 1
+    if not report.ok:
+        return 1
+    return 0 if report.complete else 2
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from pointline.kernel import (
 )
 from pointline.kernel.values import POINT_NUMBERS
 from pointline.net.errors import NotNow
-from pointline.net.messages import Commit, Receipt, Reveal, parse, to_frame
+from pointline.net.messages import AbortNotice, Commit, Receipt, Reveal, parse, to_frame
 from pointline.net.protocol import (
     AllCommitted,
     DeadlineKind,
@@ -46,7 +46,9 @@ from pointline.net.protocol import (
     Step,
     Thrown,
     Timeouts,
+    ending_text,
 )
+from pointline.net.transcript import record_hash
 from pointline.net.verify import verify_transcript
 
 # ---------------------------------------------------------------------------- honest
@@ -588,3 +590,69 @@ def test_faults_at_two_and_eight_seats(seats: int, fault: str) -> None:
     exclude = None if fault == "background" else liar
     assert_ended(net, expected, liar, exclude=exclude)
     assert_voided(net, restored, exclude=exclude)
+
+
+def test_a_signed_abort_notice_blaming_seat_0_names_its_reporter_and_proves_nothing() -> None:
+    net = Net(4)
+    net.round()
+    liar = net.peers[3]
+    notice = net.signed(3, AbortNotice(net.table_id, 3, liar._my_seq, EndReason.BAD_SIGNATURE, 0))
+    net.inject(3, notice)
+    for p in net.honest(3):
+        ending = p.ending
+        assert ending == SessionEnded(EndReason.BAD_SIGNATURE, 0)
+        assert (ending.reporter, ending.proven) == (3, False)
+        text = ending_text(ending.reason, ending.seat, ending.reporter, ending.proven)
+        assert text == "seat 4 reported a bad signature from seat 1"
+        with tempfile.TemporaryDirectory() as folder:
+            report = verify_transcript(p.transcript.save(Path(folder) / "t.jsonl"))
+        assert report.ok, report.text()
+        assert "seat 4 reported a bad signature from seat 1" in report.text()
+        assert "proven" not in report.text()
+
+
+def test_a_bad_signature_seen_first_hand_is_proven_and_reported_by_me() -> None:
+    net, _ = point_phase_net()
+
+    def forge(frame: dict[str, Any]) -> list[Any]:
+        sig = frame["sig"]
+        return [{**frame, "sig": ("0" if sig[0] != "0" else "1") + sig[1:]}]
+
+    net.filters[2] = forge
+    net.run()
+    endings = {p.seat: p.ending for p in net.honest(2)}
+    first_hand = [s for s, e in endings.items() if e is not None and e.proven]
+    assert first_hand  # someone received the forged frame before any notice
+    for p in net.honest(2):
+        ending = p.ending
+        assert ending == SessionEnded(EndReason.BAD_SIGNATURE, 2)
+        if ending.proven:
+            assert ending.reporter == p.seat
+            expected = "a bad signature from seat 3 (proven)"
+        else:  # told by a peer that saw it first hand
+            assert ending.reporter in first_hand
+            expected = f"seat {ending.reporter + 1} reported a bad signature from seat 3"
+        with tempfile.TemporaryDirectory() as folder:
+            report = verify_transcript(p.transcript.save(Path(folder) / "t.jsonl"))
+        assert report.ok, report.text()
+        assert expected in report.text()
+
+
+def test_an_outcome_claiming_proof_without_evidence_fails_verification() -> None:
+    net = Net(3)
+    net.round()
+    notice = net.signed(
+        2, AbortNotice(net.table_id, 2, net.peers[2]._my_seq, EndReason.MALFORMED, 0)
+    )
+    net.inject(2, notice, to=[1])
+    with tempfile.TemporaryDirectory() as folder:
+        path = net.peers[1].transcript.save(Path(folder) / "t.jsonl")
+        lines = [json.loads(line) for line in path.read_text().splitlines()]
+        assert lines[-1]["body"]["proven"] is False
+        lines[-1]["body"]["proven"] = True
+        body = lines[-1]["body"]
+        lines[-1]["hash"] = record_hash(lines[-1]["index"], lines[-1]["prev"], "outcome", body)
+        path.write_text("".join(json.dumps(doc) + "\n" for doc in lines))
+        report = verify_transcript(path)
+    assert not report.ok
+    assert "proven" in (report.problem or "")

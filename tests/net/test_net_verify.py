@@ -17,8 +17,9 @@ from test_net_protocol_harness import Net, in_point_phase_with_contracts, random
 
 from pointline.kernel import Choice, EndReason
 from pointline.net.errors import TranscriptError
-from pointline.net.keys import verification_words
+from pointline.net.keys import SigningKey, verification_words
 from pointline.net.messages import encode, parse, sign
+from pointline.net.protocol import Peer, roster_signing_bytes
 from pointline.net.transcript import Transcript, record_hash
 from pointline.net.verify import main, verify_transcript
 
@@ -251,7 +252,7 @@ def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Pat
     assert lines[0].startswith("OK: ")
     for member in net.roster:
         words = " ".join(verification_words(member.public_key))
-        assert f"  seat {member.seat} {member.name}: {words}" in lines
+        assert f"  seat {member.seat + 1} {member.name}: {words}" in lines
 
 
 _HONEST: list[dict[str, Any]] = []
@@ -299,3 +300,89 @@ def test_show_prints_every_replayed_throw(tmp_path: Path, capsys: Any) -> None:
     throws = [line for line in out if line.startswith("throw ")]
     assert len(throws) == net.peers[0].table.throws
     assert out[len(throws)].startswith("OK: ")
+
+
+def relay_signed_net(
+    tmp_path: Path, relay: SigningKey, names: dict[int, str] | None = None
+) -> Path:
+    """A 2-seat session whose peers got the relay's roster signature; seat 0's transcript."""
+    net = Net(2, seed=5)
+    sig = relay.sign(roster_signing_bytes(net.table_id, net.roster))
+    net.peers = [
+        Peer(net.table_id, net.roster, i, net.keys[i], net.timeouts, net.now, roster_sig=sig)
+        for i in range(2)
+    ]
+    net.run()
+    return net.peers[0].transcript.save(tmp_path / "seat0.jsonl")
+
+
+def test_a_transcript_cut_after_the_outcome_is_incomplete_not_ok(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, paths = honest(tmp_path)
+    records = load(paths[0])
+    assert records[-1]["kind"] == "receipts"
+    report = verify_transcript(paths[0])
+    assert report.ok and report.complete
+    assert report.text().startswith("OK: ")
+    cut = write(tmp_path / "cut.jsonl", records[:-1], rechain=False)
+    report = verify_transcript(cut)
+    assert report.ok and not report.complete
+    assert report.text().startswith("INCOMPLETE: ")
+    assert main([str(cut)]) == 2
+    assert capsys.readouterr().out.startswith("INCOMPLETE: ")
+
+
+def test_without_the_relay_key_verify_says_who_played_cannot_be_checked(tmp_path: Path) -> None:
+    path = relay_signed_net(tmp_path, SigningKey.generate())
+    report = verify_transcript(path)
+    assert report.ok
+    assert "who played cannot be checked without the relay's key" in report.text()
+    assert "verified" not in report.text()
+
+
+def test_with_the_relay_key_verify_names_the_players(tmp_path: Path) -> None:
+    relay = SigningKey.generate()
+    path = relay_signed_net(tmp_path, relay)
+    report = verify_transcript(path, relay.public_key)
+    assert report.ok, report.text()
+    assert "players verified by the relay's signature: seat 1 player0, seat 2 player1" in (
+        report.text()
+    )
+    assert main([str(path), "--relay-key", relay.public_hex]) == 0
+
+
+def test_a_renamed_player_with_the_chain_recomputed_fails_with_the_relay_key(
+    tmp_path: Path,
+) -> None:
+    relay = SigningKey.generate()
+    path = relay_signed_net(tmp_path, relay)
+    records = load(path)
+    records[0]["body"]["roster"][1]["name"] = "mallory"
+    forged = write(tmp_path / "forged.jsonl", records)
+    assert verify_transcript(forged).ok  # consistent, but it cannot say who played
+    assert "cannot be checked" in verify_transcript(forged).text()
+    report = verify_transcript(forged, relay.public_key)
+    assert not report.ok
+    assert "relay's signature" in (report.problem or "")
+
+
+def test_a_session_invented_offline_does_not_read_as_verified_players(tmp_path: Path) -> None:
+    relay = SigningKey.generate()
+    _, paths = honest(tmp_path)  # fresh keys, no relay signature at all
+    report = verify_transcript(paths[0], relay.public_key)
+    assert report.ok
+    assert "verified" not in report.text()
+    assert "no relay signature" in report.text()
+    forger = SigningKey.generate()  # signed by a key that is not the relay's
+    path = relay_signed_net(tmp_path, forger)
+    report = verify_transcript(path, relay.public_key)
+    assert not report.ok
+
+
+def test_a_bad_relay_key_argument_is_a_fail_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, paths = honest(tmp_path)
+    assert main([str(paths[0]), "--relay-key", "zz"]) == 1
+    assert capsys.readouterr().out.startswith("FAIL: --relay-key")
