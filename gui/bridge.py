@@ -14,6 +14,7 @@ from pointline.gui.history import REASON_WORDS, settlement_words
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.kernel import (
+    STARTING_POINTS,
     Abort,
     EndReason,
     Outcome,
@@ -174,7 +175,11 @@ class TableBridge(SeatControls, QObject):
         result = self.table.result
         if result is None:
             return ""
-        return f"Final points {result.final[SEAT]:,} · rank {result.ranks[SEAT]} of 1"
+        final = result.final[SEAT]
+        change = final - STARTING_POINTS
+        verdict = "up" if change > 0 else "down" if change < 0 else "even"
+        amount = f" {abs(change):,}" if change else ""
+        return f"Final points {final:,} — {verdict}{amount} on the 1,000 you started with"
 
     def _end_reason(self) -> str:
         ending = self.table.ending

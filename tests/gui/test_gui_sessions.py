@@ -32,6 +32,8 @@ def _check_session(ui) -> None:
         assert derive_dice("solo", reveal.throw_index, [reveal.nonce]) == (seen.die1, seen.die2)
     assert ui.item("resultView").isVisible()
     assert ui.bridge.resultText.startswith("Final points")
+    assert "rank" not in ui.bridge.resultText  # solo: no "rank 1 of 1"
+    assert "on the 1,000 you started with" in ui.bridge.resultText
 
 
 def test_full_session_by_keys_only(make_ui) -> None:

@@ -410,8 +410,9 @@ ApplicationWindow {
                     }
                     GameButton {
                         objectName: "btnConfirm"; Layout.fillWidth: true; fs: root.fs
-                        text: root.draftEmpty ? "Sit out" : "Confirm"; primary: true
-                        hint: root.draftEmpty ? "Skip this hand with nothing on the lines; the dice still roll"
+                        readonly property bool sitsOut: root.draftEmpty && bridge.legal["confirm"] === true
+                        text: sitsOut ? "Sit out" : "Confirm"; primary: true
+                        hint: sitsOut ? "Skip this hand with nothing on the lines; the dice still roll"
                                               : "Seal the draft as this hand's contracts and throw"
                         enabled: bridge.legal["confirm"] === true
                         reason: bridge.reasons["confirm"] || ""
