@@ -126,6 +126,7 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
 
     shot_dir = tempfile.TemporaryDirectory(prefix="pointline-shot-")
     settings = QSettings(str(Path(shot_dir.name) / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("reduceMotion", scene != "result-moment")
     sounds = Sounds()
     sounds.muted = True
     bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)

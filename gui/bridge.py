@@ -7,26 +7,58 @@ so nothing reaches the kernel then, whatever QML does.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
+import os
+
+from PySide6.QtCore import Property, QObject, QSettings, Qt, QTimer, Signal, Slot
 
 from pointline.gui.controls import SeatControls
+from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import REASON_WORDS, settlement_words
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.kernel import (
+    POINT_NUMBERS,
     STARTING_POINTS,
     Abort,
     EndReason,
     Outcome,
     Phase,
     PointlineError,
+    Table,
 )
-from pointline.kernel.ledger import Settled, ThrowSeen
+from pointline.kernel.ledger import Entry, Refunded, Settled, ThrowSeen, Voided
 
 PAUSED_TEXT = "Paused: press Escape or Resume to continue."
 HELP_TEXT = "Help is open: close it to play."
 ASK_TEXT = "Answer the new-session question first."
+REVEAL_TEXT = "The dice are rolling: wait for the result."
 WINDOW_MODES = ("standard", "theater", "fullscreen")
+
+ROLL_MS = 700
+"""How long the dice tumble before they settle (the result moment's first beat)."""
+OUTCOME_MS = 1100
+"""How long each line's outcome shows over its chips before they pay or are swept."""
+COUNT_MS = 600
+"""How long the balance counts to its new value; input is locked until it ends."""
+
+
+def line_outcomes(entries: tuple[Entry, ...]) -> dict[str, str]:
+    """What each line shows on the felt after a throw: "+20", "−10", "push", "refund 10"."""
+    out: dict[str, list[str]] = {}
+    for entry in entries:
+        if isinstance(entry, Refunded):
+            out.setdefault("dont_pass", []).append(f"refund {entry.amount}")
+        elif isinstance(entry, Settled):
+            if entry.outcome is Outcome.PUSH:
+                words = "push"
+            elif entry.net > 0:
+                words = f"+{entry.net}"
+            else:
+                words = f"\u2212{abs(entry.net)}"
+            out.setdefault(entry.line.value, []).append(words)
+        elif isinstance(entry, Voided):
+            out.setdefault(entry.line.value, []).append(f"{entry.amount} returned")
+    return {line: " · ".join(words) for line, words in out.items()}
 
 
 class TableBridge(SeatControls, QObject):
@@ -52,11 +84,34 @@ class TableBridge(SeatControls, QObject):
         self._announcement = "New session: 1,000 free fictional points. Allocate, then confirm."
         self.submissions = 0
         """How many actions reached the kernel (tests check that blur or resize adds none)."""
+        forced = os.environ.get("POINTLINE_REDUCE_MOTION", "")
+        self._reduce_motion = forced == "1" or (
+            forced != "0" and bool(self._settings.value("reduceMotion", False, type=bool))
+        )
+        self._shown: Table | None = None
+        """The table as it was before the throw being revealed (None: show the live table)."""
+        self._stage = ""
+        self._outcomes: dict[str, str] = {}
+        self._felt_message = ""
+        self._pending: tuple[str, list[Outcome]] = ("", [])
+        self._next_outcomes: dict[str, str] = {}
+        self._next_felt = ""
+        self._mobile = is_mobile()
+        self._insets = fake_insets()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._advance)
 
     # ------------------------------------------------------------------ helpers
     @property
-    def table(self):  # type: ignore[no-untyped-def]
+    def table(self) -> Table:
+        """The live table (the kernel's state)."""
         return self.session.table
+
+    @property
+    def shown(self) -> Table:
+        """The table the screen shows: the pre-throw table while a throw is being revealed."""
+        return self._shown if self._shown is not None else self.session.table
 
     def _seat_index(self) -> int:
         return SEAT
@@ -65,9 +120,11 @@ class TableBridge(SeatControls, QObject):
         return self.table
 
     def _ledger(self):  # type: ignore[no-untyped-def]
-        return self.table.seat(SEAT).ledger
+        return self.shown.seat(SEAT).ledger
 
     def _blocked(self) -> str:
+        if self._stage:
+            return REVEAL_TEXT
         if self._asking:
             return ASK_TEXT
         if self._help:
@@ -99,6 +156,7 @@ class TableBridge(SeatControls, QObject):
             self.changed.emit()
             return False
         action = self._action(name)
+        before = self.table.copy()
         try:
             entries = self.session.submit(action)
         except PointlineError as error:
@@ -108,6 +166,18 @@ class TableBridge(SeatControls, QObject):
             return False
         self.submissions += 1
         self._notice = ""
+        self._outcomes = {}
+        self._felt_message = ""
+        if not any(isinstance(e, ThrowSeen) for e in entries):
+            d = self.table.draft(SEAT)
+            self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
+            self.changed.emit()
+            return True
+        self._throw(before, entries)
+        return True
+
+    def _throw(self, before: Table, entries: tuple[Entry, ...]) -> None:
+        """A throw: reveal it (dice, outcomes, balance, then history), or show it at once."""
         words: list[str] = []
         outcomes: list[Outcome] = []
         for entry in entries:
@@ -118,61 +188,104 @@ class TableBridge(SeatControls, QObject):
             elif isinstance(entry, Settled):
                 words.append(settlement_words(entry))
                 outcomes.append(entry.outcome)
-        if self._serial and any(isinstance(e, ThrowSeen) for e in entries):
-            t = self.table
-            if t.phase is Phase.POINT and not outcomes:
-                words.append(f"Point {t.point} is ON — Space or Enter rolls")
-            elif t.phase is Phase.COME_OUT and outcomes:
-                words.append(f"Hand {t.hands_resolved} resolved; come-out for hand {t.hand}")
-            if t.phase is Phase.COMPLETE:
-                words.append(f"Session complete: final points {t.balance(SEAT):,}")
-            elif t.phase is Phase.ENDED:
-                words.append("Session ended without a result")
-            self._announce(". ".join(words) + ".")
-            self._play("dice")
-            if Outcome.WIN in outcomes:
-                self._play("win")
-            elif Outcome.LOSS in outcomes:
-                self._play("loss")
-            elif Outcome.PUSH in outcomes:
-                self._play("push")
-            self.rolled.emit()
-        else:
-            d = self.table.draft(SEAT)
-            self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
+        t = self.table
+        felt = ""
+        if t.phase is Phase.POINT and not outcomes:
+            felt = f"Point {t.point} is ON — Space or Enter rolls"
+            words.append(felt)
+        elif t.phase is Phase.COME_OUT and outcomes:
+            words.append(f"Hand {t.hands_resolved} resolved; come-out for hand {t.hand}")
+            felt = f"Hand {t.hands_resolved} resolved — place chips for hand {t.hand}"
+        if t.phase is Phase.COMPLETE:
+            words.append(f"Session complete: final points {t.balance(SEAT):,}")
+        elif t.phase is Phase.ENDED:
+            words.append("Session ended without a result")
+        self._pending = (". ".join(words) + ".", outcomes)
+        self._next_outcomes = line_outcomes(entries)
+        self._next_felt = felt
+        self._play("dice")
+        self.rolled.emit()
+        if self._reduce_motion:
+            self._finish_reveal()
+            return
+        self._shown = before
+        self._stage = "rolling"
         self.changed.emit()
-        return True
+        self._timer.start(ROLL_MS)
+
+    def _advance(self) -> None:
+        """The next beat of the result moment (a QTimer drives it; QML only draws it)."""
+        if self._stage == "rolling" and self._next_outcomes:
+            self._stage = "outcome"
+            self._outcomes = self._next_outcomes
+            self._sound_outcome()
+            self.changed.emit()
+            self._timer.start(OUTCOME_MS)
+        elif self._stage in ("rolling", "outcome"):
+            self._stage = "count"
+            self._settle()
+            self.changed.emit()
+            self._timer.start(COUNT_MS)
+        else:
+            self._stage = ""
+            self.changed.emit()
+
+    def _sound_outcome(self) -> None:
+        outcomes = self._pending[1]
+        if Outcome.WIN in outcomes:
+            self._play("win")
+        elif Outcome.LOSS in outcomes:
+            self._play("loss")
+        elif Outcome.PUSH in outcomes:
+            self._play("push")
+
+    def _settle(self) -> None:
+        """Chips pay or are swept: the live table is shown, the result is announced."""
+        self._shown = None
+        self._outcomes = self._next_outcomes
+        self._felt_message = self._next_felt
+        self._announce(self._pending[0])
+
+    def _finish_reveal(self) -> None:
+        """Show the whole result at once (reduce motion, a new session, or a test)."""
+        self._timer.stop()
+        if self._stage in ("", "rolling"):
+            self._sound_outcome()
+        if self._stage != "count":
+            self._settle()
+        self._stage = ""
+        self.changed.emit()
 
     # ------------------------------------------------------------------ properties
     def _phase(self) -> str:
-        return str(self.table.phase.value)
+        return str(self.shown.phase.value)
 
     def _point(self) -> int:
-        return self.table.point or 0
+        return self.shown.point or 0
 
     def _balance(self) -> int:
-        return self.table.balance(SEAT)
+        return self.shown.balance(SEAT)
 
     def _hand(self) -> int:
-        return self.table.hand
+        return self.shown.hand
 
     def _throws(self) -> int:
-        return self.table.throws
+        return self.shown.throws
 
     def _draft_pass(self) -> int:
-        return self.table.draft(SEAT).pass_amount
+        return self.shown.draft(SEAT).pass_amount
 
     def _draft_dp(self) -> int:
-        return self.table.draft(SEAT).dont_pass_amount
+        return self.shown.draft(SEAT).dont_pass_amount
 
     def _contract_pass(self) -> int:
-        return self.table.contracts(SEAT).pass_amount
+        return self.shown.contracts(SEAT).pass_amount
 
     def _contract_dp(self) -> int:
-        return self.table.contracts(SEAT).dont_pass_amount
+        return self.shown.contracts(SEAT).dont_pass_amount
 
     def _result_text(self) -> str:
-        result = self.table.result
+        result = self.shown.result
         if result is None:
             return ""
         final = result.final[SEAT]
@@ -182,7 +295,7 @@ class TableBridge(SeatControls, QObject):
         return f"Final points {final:,} — {verdict}{amount} on the 1,000 you started with"
 
     def _end_reason(self) -> str:
-        ending = self.table.ending
+        ending = self.shown.ending
         return "" if ending is None else REASON_WORDS[ending.reason]
 
     point = Property(int, _point, notify=SeatControls.changed)
@@ -199,7 +312,21 @@ class TableBridge(SeatControls, QObject):
     askingNewSession = Property(bool, lambda self: self._asking, notify=SeatControls.changed)
     muted = Property(bool, lambda self: self.sounds.muted, notify=SeatControls.changed)
     windowMode = Property(str, lambda self: self._mode, notify=SeatControls.changed)
-    isOver = Property(bool, lambda self: self.table.is_over, notify=SeatControls.changed)
+    isOver = Property(bool, lambda self: self.shown.is_over, notify=SeatControls.changed)
+    revealStage = Property(str, lambda self: self._stage, notify=SeatControls.changed)
+    """"" when idle; "rolling", "outcome", "count" during a throw's result moment."""
+    lineOutcomes = Property("QVariantMap", lambda self: self._outcomes, notify=SeatControls.changed)
+    """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
+    feltMessage = Property(str, lambda self: self._felt_message, notify=SeatControls.changed)
+    """A message on the felt after a throw, e.g. "Point 6 is ON — Space or Enter rolls"."""
+    reduceMotion = Property(bool, lambda self: self._reduce_motion, notify=SeatControls.changed)
+    """Every animation instant (remembered; POINTLINE_REDUCE_MOTION=1/0 forces it)."""
+    mobile = Property(bool, lambda self: self._mobile, constant=True)
+    """A phone or tablet: desktop-only controls and key hints are hidden."""
+    insets = Property("QVariantMap", lambda self: self._insets, constant=True)
+    """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
+    pointNumbers = Property("QVariantList", lambda self: list(POINT_NUMBERS), constant=True)
+    """The point boxes on the felt, from the kernel (QML keeps no copy of the rules)."""
 
     # ------------------------------------------------------------------ slots
     @Slot()
@@ -237,6 +364,18 @@ class TableBridge(SeatControls, QObject):
         self.changed.emit()
 
     @Slot()
+    def back(self) -> None:
+        """Android's Back: the question or Help closes, else solo pauses or resumes."""
+        self.escape()
+
+    @Slot(str, str)
+    def explain(self, label: str, reason: str) -> None:
+        """A tap on a button that is off: say why, in the status line and to screen readers."""
+        self._notice = f"{label} — not now: {reason}"
+        self._announce(self._notice)
+        self.changed.emit()
+
+    @Slot()
     def resume(self) -> None:
         self._paused = False
         self._notice = ""
@@ -249,6 +388,23 @@ class TableBridge(SeatControls, QObject):
         self._settings.sync()
         self._announce("Sound off" if self.sounds.muted else "Sound on")
         self.changed.emit()
+
+    @Slot(bool)
+    def setReduceMotion(self, on: bool) -> None:
+        """Reduce motion: dice, outcomes and the balance appear at once (remembered)."""
+        self._reduce_motion = bool(on)
+        self._settings.setValue("reduceMotion", self._reduce_motion)
+        self._settings.sync()
+        if self._reduce_motion and self._stage:
+            self._finish_reveal()
+        self._announce("Reduce motion on" if on else "Reduce motion off")
+        self.changed.emit()
+
+    @Slot()
+    def finishReveal(self) -> None:
+        """Skip to the end of the current result moment (tests and scenes)."""
+        if self._stage:
+            self._finish_reveal()
 
     @Slot(str)
     def setWindowMode(self, mode: str) -> None:
@@ -264,6 +420,11 @@ class TableBridge(SeatControls, QObject):
     @Slot()
     def newSession(self) -> None:
         """A new session restores 1,000 points; nothing carries over."""
+        self._timer.stop()
+        self._stage = ""
+        self._shown = None
+        self._outcomes = {}
+        self._felt_message = ""
         self.session = SoloSession(self._nonce_source)
         self._dice = (0, 0)
         self._serial = 0
@@ -274,16 +435,24 @@ class TableBridge(SeatControls, QObject):
 
     @Slot(int)
     def applicationStateChanged(self, state: int) -> None:
-        """Going to the background pauses solo and never submits anything."""
-        if state in (
+        """Going to the background pauses solo and never submits anything.
+
+        On a phone, Inactive (a call, the notification shade) pauses too; on a desktop it only
+        means another window has focus, which never pauses or submits.
+        """
+        background = [
             Qt.ApplicationState.ApplicationSuspended.value,
             Qt.ApplicationState.ApplicationHidden.value,
-        ):
+        ]
+        if self._mobile:
+            background.append(Qt.ApplicationState.ApplicationInactive.value)
+        if state in background and not self.table.is_over:
             self._paused = True
             self.changed.emit()
 
     def end_without_result(self, reason: EndReason) -> None:
         """End the session without a result (the online layer and the 'ended' scene use it)."""
+        self.finishReveal()
         self.table.push(Abort(reason, None))
         self._announce(f"Session ended without a result: {REASON_WORDS[reason]}.")
         self.changed.emit()

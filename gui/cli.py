@@ -30,7 +30,19 @@ def parser() -> argparse.ArgumentParser:
         epilog="pointline verify FILE checks an online session transcript.",
     )
     p.add_argument("--screenshot", metavar="FILE", help="render a scene offscreen to a PNG")
-    p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH")
+    p.add_argument(
+        "--size",
+        type=_size,
+        action="append",
+        metavar="WxH",
+        help="window size (1280x720); repeat it for --check-layout",
+    )
+    p.add_argument(
+        "--check-layout",
+        action="store_true",
+        help="render every scene offscreen at each --size (default: nine phone to 1440p "
+        "sizes) and list overlaps, cut text, small touch targets and low contrast",
+    )
     p.add_argument("--scene", choices=SCENES + ONLINE_SCENES, default="come-out-draft")
     p.add_argument(
         "--online",
@@ -67,16 +79,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return int(verify.main(args_list[1:]) or 0)
     args = parser().parse_args(args_list)
+    if args.check_layout:
+        from pointline.gui.layoutcheck import main as check_layout
+
+        return check_layout(args.size or [])
+    size = args.size[-1] if args.size else (1280, 720)
     if args.screenshot:
         from pointline.gui.online.texts import ONLINE_SCENES
 
         if args.scene in ONLINE_SCENES:
             from pointline.gui.online.scenes import screenshot_online
 
-            return screenshot_online(args.screenshot, args.size, args.scene)
+            return screenshot_online(args.screenshot, size, args.scene)
         from pointline.gui.app import screenshot
 
-        return screenshot(args.screenshot, args.size, args.scene)
+        return screenshot(args.screenshot, size, args.scene)
     from pointline.gui.preflight import check
 
     if not check():

@@ -103,13 +103,18 @@ class SeatControls:
         return out
 
     def _history(self) -> list[dict[str, str]]:
+        """The ledger in words, a heading row before each hand (the list keeps it in sight)."""
         ledger = self._ledger()
         if ledger is None:
             return []
         rows = []
+        hand = 0
         for entry in ledger:
+            if entry.hand != hand:
+                hand = entry.hand
+                rows.append({"kind": "hand", "text": f"Hand {hand}", "hand": str(hand)})
             kind, text = entry_text(entry)
-            rows.append({"kind": kind, "text": text})
+            rows.append({"kind": kind, "text": text, "hand": str(hand)})
         return rows
 
     def _chart(self) -> list[int]:

@@ -34,10 +34,9 @@ def entry_text(entry: Entry) -> tuple[str, str]:
     """(kind, words) for one ledger entry."""
     if isinstance(entry, Contracted):
         if entry.pass_amount + entry.dont_pass_amount == 0:
-            return "contract", f"Hand {entry.hand}: sits out (empty confirm)"
+            return "contract", "Sits out this hand (nothing on the lines)"
         return "contract", (
-            f"Hand {entry.hand} original: Pass {entry.pass_amount} · "
-            f"Don't Pass {entry.dont_pass_amount}"
+            f"Contracts: Pass {entry.pass_amount} · Don't Pass {entry.dont_pass_amount}"
         )
     if isinstance(entry, ContractChanged):
         return "change", (

@@ -94,9 +94,14 @@ def make_ui(qapp: Any, qtbot: Any, tmp_path: Any) -> Iterator[Any]:
     made: list[Ui] = []
 
     def make(
-        size: tuple[int, int] = (1280, 720), scene: str | None = None, label: bytes = b"test"
+        size: tuple[int, int] = (1280, 720),
+        scene: str | None = None,
+        label: bytes = b"test",
+        motion: bool = False,
     ) -> Ui:
+        """A table; ``motion=False`` (reduce motion) shows each throw's result at once."""
         settings = QSettings(str(tmp_path / f"settings{len(made)}.ini"), QSettings.Format.IniFormat)
+        settings.setValue("reduceMotion", not motion)
         bridge = TableBridge(counter_nonces(label), settings=settings)
         if scene is not None:
             prepare(bridge, scene)

@@ -95,14 +95,23 @@ def test_table_keys_and_shortcuts(make_ui) -> None:
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=WAIT_MS)
     # Escape pauses: nothing can be submitted, not even through the bridge.
     ui.key(K.Key_Escape)
-    assert b.paused and ui.item("pauseBanner").isVisible()
-    for key in (K.Key_Space, K.Key_Return, K.Key_Backspace):
+    assert b.paused and ui.item("pauseOverlay").isVisible()
+    # The pause card takes focus on Resume; the table behind it is inert.
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnResume", timeout=WAIT_MS)
+    for key in (K.Key_Backspace, K.Key_Delete, K.Key_Up, K.Key_Down):
         ui.key(key)
     assert not b.allocate() and not b.confirm()
     assert b.submissions == before and b.draftPass == 10 and b.throws == 0
+    assert b.selectedLine == "pass"  # arrows do not move the selection under the pause card
     assert b.reasons["confirm"].startswith("Paused")
     ui.key(K.Key_Escape)
     assert not b.paused
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=WAIT_MS)
+    # Enter on the focused Resume resumes and submits nothing.
+    ui.key(K.Key_Escape)
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnResume", timeout=WAIT_MS)
+    ui.key(K.Key_Return)
+    assert not b.paused and b.submissions == before and b.draftPass == 10
     # M mutes and the choice is remembered.
     muted = b.muted
     ui.key(K.Key_M)

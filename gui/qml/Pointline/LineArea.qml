@@ -12,6 +12,8 @@ Rectangle {
     property string reason: ""
     property real fs: 13
     property color tone: "#c0392b"
+    property string outcome: ""
+    property bool focusRing: false
     signal tapped()
 
     radius: 10
@@ -22,25 +24,44 @@ Rectangle {
     Accessible.checkable: true
     Accessible.checked: selected
     Accessible.name: title.charAt(0) + title.slice(1).toLowerCase()
-    Accessible.description: "Contract " + contractAmount + ", " + (phase === "point" && line === "dont_pass" ? "prepared " : "draft ") + draftAmount + (reason ? ". " + reason : "")
+    readonly property bool reducing: phase === "point" && line === "dont_pass" && draftAmount < contractAmount
+    Accessible.description: "Contract " + contractAmount + ", " + (reducing ? "prepared " + draftAmount + ", refund " + (contractAmount - draftAmount) + " when you roll" : "draft " + draftAmount) + (outcome ? ". Last throw: " + outcome : "") + (reason ? ". " + reason : "")
     Accessible.onPressAction: tapped()
 
     property string motto: ""
     MouseArea { anchors.fill: parent; onClicked: area.tapped() }
+    Rectangle {
+        // The keyboard focus ring on the selected line: 3 px white with a dark rim.
+        anchors.fill: parent
+        anchors.margins: -5
+        radius: area.radius + 5
+        visible: area.focusRing
+        color: "transparent"
+        border.width: 3
+        border.color: "#ffffff"
+        Rectangle {
+            anchors.fill: parent; anchors.margins: -2; radius: parent.radius + 2
+            color: "transparent"; border.width: 2; border.color: "#06130d"
+        }
+    }
     Text {
         anchors { horizontalCenter: parent.horizontalCenter; bottom: parent.bottom; bottomMargin: area.fs * 0.5 }
-        visible: area.height > area.fs * 9 && implicitWidth < area.width - area.fs * 2
+        visible: area.height > area.fs * 9 && contentWidth <= width
+        width: area.width - area.fs * 2
+        horizontalAlignment: Text.AlignHCenter
         text: area.motto
         font.family: "DejaVu Serif"
         font.pixelSize: area.fs * 0.9
-        font.letterSpacing: 2
+        fontSizeMode: Text.HorizontalFit
+        minimumPixelSize: Math.max(10, area.fs * 0.6)
+        font.letterSpacing: 1
         color: "#fdf6e3"
         opacity: 0.45
         Accessible.ignored: true
     }
 
     readonly property bool compact: height < fs * 5.2
-    readonly property real textWidth: width - chips.width - fs * 2
+    readonly property real textWidth: width - chips.width - (outcome.length > 0 ? outcomeBadge.width + fs * 0.6 : 0) - fs * 2
     Text {
         id: label
         anchors { left: parent.left; top: parent.top; leftMargin: area.fs * 0.8; topMargin: area.fs * (area.compact ? 0.2 : 0.4) }
@@ -63,9 +84,9 @@ Rectangle {
         color: "#e8f3ec"
         elide: Text.ElideRight
         text: area.phase === "point"
-              ? (area.line === "dont_pass" && area.draftAmount !== area.contractAmount
-                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount
-                                 : "Contract " + area.contractAmount + " → prepared " + area.draftAmount)
+              ? (area.reducing
+                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount + ", refund " + (area.contractAmount - area.draftAmount)
+                                 : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + (area.contractAmount - area.draftAmount) + " when you roll")
                  : "Contract " + area.contractAmount)
               : (area.contractAmount > 0 ? "Contract " + area.contractAmount + " · " : "") + "Draft " + area.draftAmount
     }
@@ -76,7 +97,7 @@ Rectangle {
         text: area.reason
         font.pixelSize: area.fs * 0.82
         font.italic: true
-        color: "#ffd98a"
+        color: "#fff0c2"
         wrapMode: Text.WordWrap
         elide: Text.ElideRight
         maximumLineCount: 2
@@ -85,16 +106,63 @@ Rectangle {
         id: chips
         anchors { right: parent.right; verticalCenter: parent.verticalCenter; rightMargin: area.fs * 0.8 }
         spacing: area.fs * 0.4
-        readonly property real chipSize: Math.min(area.height * 0.62, area.fs * 3.4)
+        readonly property real chipSize: Math.min(area.height * 0.62, area.fs * 4.2)
+        // One stack per line. A Don't Pass reduction is the same stack with its prepared value:
+        // the chip shows what stays, a badge what comes back ("−10 back").
         Chip {
+            id: stack
+            objectName: "chip_" + area.line
             size: chips.chipSize
-            amount: area.contractAmount
+            amount: area.reducing ? area.draftAmount : area.contractAmount
             tone: area.tone
+            visible: amount > 0 || area.reducing
+            Rectangle {
+                visible: area.reducing
+                anchors { right: parent.left; top: parent.top; rightMargin: -width * 0.25; topMargin: -height * 0.3 }
+                width: refundText.implicitWidth + area.fs * 0.6
+                height: refundText.implicitHeight + 4
+                radius: height / 2
+                color: "#fdf6e3"
+                Text {
+                    id: refundText
+                    anchors.centerIn: parent
+                    text: (area.contractAmount - area.draftAmount) + " back"
+                    font.pixelSize: area.fs * 0.7
+                    font.bold: true
+                    color: "#1b1300"
+                }
+            }
         }
         Chip {
+            objectName: "draftChip_" + area.line
             size: chips.chipSize
             draft: true
-            amount: area.draftAmount !== area.contractAmount ? area.draftAmount : 0
+            amount: area.phase !== "point" && area.draftAmount !== area.contractAmount ? area.draftAmount : 0
+        }
+    }
+    // The result moment: this line's outcome over its chips ("+20", "−10", "push", "refund 10").
+    Rectangle {
+        id: outcomeBadge
+        objectName: "outcome_" + area.line
+        visible: area.outcome.length > 0
+        anchors { right: chips.left; verticalCenter: parent.verticalCenter; rightMargin: area.fs * 0.6 }
+        width: outcomeText.implicitWidth + area.fs * 1.2
+        height: outcomeText.implicitHeight + area.fs * 0.4
+        radius: height / 2
+        readonly property bool won: area.outcome.charAt(0) === "+"
+        readonly property bool lost: area.outcome.charAt(0) === "\u2212"
+        color: won ? "#e9f9ee" : lost ? "#3a0d0d" : "#fdf1cf"
+        border.width: 2
+        border.color: won ? "#1e8a4c" : lost ? "#ff9a8a" : "#b8860b"
+        Accessible.role: Accessible.StaticText
+        Accessible.name: "Last throw: " + area.outcome
+        Text {
+            id: outcomeText
+            anchors.centerIn: parent
+            text: area.outcome
+            font.pixelSize: area.fs * 1.25
+            font.bold: true
+            color: outcomeBadge.won ? "#0d5a2e" : outcomeBadge.lost ? "#ffe3de" : "#4a3500"
         }
     }
 }

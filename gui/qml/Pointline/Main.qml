@@ -12,10 +12,24 @@ ApplicationWindow {
     color: "#0b2e20"
 
     readonly property bool portrait: height > width
-    readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
+    readonly property bool phone: Math.min(width, height) < 500
+    readonly property real fs: Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property string freeText: "Free fictional points, no prizes"
-    readonly property string hintText: "Arrows: line · Space: +10 · Enter: confirm · Space/Enter: roll · Backspace: reset · Esc: pause · F1: help · M: sound"
+    readonly property string hintText: bridge.mobile ? "Tap a line, then Allocate"
+        : root.width < 1000 ? "F1 help · Esc pause"
+        : "Arrows pick a line · Space adds 10 · Enter confirms or rolls · Esc pauses · F1 help"
+    // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
+    readonly property real insetTop: Math.max(SafeArea.margins.top, bridge.insets.top || 0)
+    readonly property real insetBottom: Math.max(SafeArea.margins.bottom, bridge.insets.bottom || 0)
+    readonly property real insetLeft: Math.max(SafeArea.margins.left, bridge.insets.left || 0)
+    readonly property real insetRight: Math.max(SafeArea.margins.right, bridge.insets.right || 0)
+    // The balance counts to its new value in the result moment (at once with reduce motion).
+    property real shownBalance: bridge.balance
+    Behavior on shownBalance {
+        enabled: !bridge.reduceMotion
+        NumberAnimation { duration: 550; easing.type: Easing.OutCubic }
+    }
     readonly property bool draftEmpty: bridge.draftPass + bridge.draftDontPass === 0
     readonly property string sitOutText: "Nothing on the lines: Enter or Sit out skips this hand (the dice still roll)."
     property Item lastFocus: null
@@ -34,7 +48,23 @@ ApplicationWindow {
             && (it.objectName === "tableArea" || it.objectName.indexOf("btn") === 0)
             && (!bridge.askingNewSession || it.objectName.indexOf("btnAsk") === 0);
     }
+    // When the focused button turns off (after Remove, say), focus moves to the next legal
+    // control in the Tab order, never silently to nothing.
+    property Item watched: null
+    Connections {
+        target: root.watched
+        ignoreUnknownSignals: true
+        function onEnabledChanged() {
+            var it = root.watched;
+            if (it && !it.enabled) {
+                var next = it.nextItemInFocusChain(true);
+                if (next && root.isReal(next) && next !== it) next.forceActiveFocus();
+                else tableArea.forceActiveFocus();
+            }
+        }
+    }
     onActiveFocusItemChanged: {
+        if (activeFocusItem && activeFocusItem.objectName.indexOf("btn") === 0) root.watched = activeFocusItem;
         if (isReal(activeFocusItem)) {
             if (activeFocusItem !== helpClose && activeFocusItem.objectName.indexOf("btnAsk") !== 0)
                 root.lastFocus = activeFocusItem;
@@ -43,6 +73,11 @@ ApplicationWindow {
         }
     }
     function restoreFocus() {
+        if (bridge.paused && !bridge.helpOpen && !bridge.askingNewSession) {
+            var f = root.activeFocusItem;
+            if (!f || (f.objectName !== "btnResume" && f.objectName !== "btnLeaveFullscreen")) resumeButton.forceActiveFocus();
+            return;
+        }
         if (isReal(root.activeFocusItem) && !bridge.askingNewSession
             && (root.activeFocusItem === helpClose) === bridge.helpOpen) return;
         if (bridge.askingNewSession && root.activeFocusItem && root.activeFocusItem.objectName.indexOf("btnAsk") === 0) return;
@@ -65,15 +100,17 @@ ApplicationWindow {
 
     // ------------------------------------------------------------ shortcuts
     Shortcut { sequence: "F1"; onActivated: bridge.openHelp() }
+    // Android's Back: closes Help or the question, else pauses or resumes (never quits mid-session).
+    Shortcut { sequence: "Back"; onActivated: bridge.back() }
     Shortcut { sequence: "Escape"; onActivated: bridge.escape() }
     Shortcut { sequence: "M"; onActivated: bridge.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; enabled: !bridge.helpOpen; onActivated: bridge.reset() }
+    Shortcut { sequences: ["Backspace", "Delete"]; enabled: !bridge.helpOpen && !bridge.paused; onActivated: bridge.reset() }
     Shortcut {
-        sequences: ["Up", "Left"]; enabled: !bridge.helpOpen
+        sequences: ["Up", "Left"]; enabled: !bridge.helpOpen && !bridge.paused
         onActivated: { bridge.selectLine("pass"); tableArea.forceActiveFocus(); }
     }
     Shortcut {
-        sequences: ["Down", "Right"]; enabled: !bridge.helpOpen
+        sequences: ["Down", "Right"]; enabled: !bridge.helpOpen && !bridge.paused
         onActivated: { bridge.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
     }
 
@@ -81,8 +118,12 @@ ApplicationWindow {
         id: page
         anchors.fill: parent
         anchors.margins: root.gap
+        anchors.topMargin: root.gap + root.insetTop
+        anchors.bottomMargin: root.gap + root.insetBottom
+        anchors.leftMargin: root.gap + root.insetLeft
+        anchors.rightMargin: root.gap + root.insetRight
         spacing: root.gap
-        enabled: !bridge.helpOpen && !bridge.askingNewSession
+        enabled: !bridge.helpOpen && !bridge.askingNewSession && !bridge.paused
 
         // -------------------------------------------------------- header
         GridLayout {
@@ -105,12 +146,12 @@ ApplicationWindow {
                 objectName: "stats"
                 Layout.fillWidth: true
                 horizontalAlignment: root.portrait ? Text.AlignLeft : Text.AlignRight
-                text: "Balance <b>" + bridge.balance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b>   ·   Hand <b>" + bridge.hand + "/" + bridge.hands
+                text: "Balance <b>" + Math.round(root.shownBalance).toLocaleString(Qt.locale("en_US"), "f", 0) + "</b>   ·   Hand <b>" + bridge.hand + "/" + bridge.hands
                       + "</b>   ·   Throw <b>" + bridge.throws + "/" + bridge.throwCap + "</b>"
                 textFormat: Text.StyledText
                 font.pixelSize: root.fs
                 color: "#fdf6e3"
-                elide: Text.ElideRight
+                wrapMode: Text.WordWrap
                 Accessible.role: Accessible.StaticText
                 Accessible.name: "Balance " + bridge.balance + ", hand " + bridge.hand + " of " + bridge.hands + ", throw " + bridge.throws + " of " + bridge.throwCap
             }
@@ -160,15 +201,6 @@ ApplicationWindow {
                             bridge.tableKey("enter"); event.accepted = true;
                         }
                     }
-                    Rectangle {
-                        anchors.fill: parent
-                        anchors.margins: -root.gap * 0.4
-                        color: "transparent"
-                        radius: root.fs * 0.6
-                        border.width: tableArea.activeFocus ? 2 : 0
-                        border.color: "#ffffff"
-                        opacity: 0.6
-                    }
 
                     ColumnLayout {
                         anchors.fill: parent
@@ -196,14 +228,14 @@ ApplicationWindow {
                                     font.pixelSize: root.fs * 1.2
                                     font.bold: true
                                     color: "#fdf6e3"
-                                    elide: Text.ElideRight
+                                    wrapMode: Text.WordWrap
                                 }
                                 RowLayout {
                                     objectName: "pointBoxes"
                                     Layout.fillWidth: true
                                     spacing: 2
                                     Repeater {
-                                        model: [4, 5, 6, 8, 9, 10]
+                                        model: bridge.pointNumbers
                                         Rectangle {
                                             required property int modelData
                                             readonly property bool on: bridge.point === modelData
@@ -231,12 +263,12 @@ ApplicationWindow {
                                 objectName: "dice"
                                 spacing: root.gap
                                 property int serial: bridge.rollSerial
-                                property bool rolling: false
+                                readonly property bool rolling: bridge.revealStage === "rolling"
                                 property int f1: 1
                                 property int f2: 1
                                 property bool live: false
                                 Component.onCompleted: live = true
-                                onSerialChanged: if (live && serial > 0) { rolling = true; shake.restart(); }
+                                onSerialChanged: if (live && serial > 0 && !bridge.reduceMotion) shake.restart()
                                 Timer {
                                     interval: 55; repeat: true; running: diceRow.rolling
                                     onTriggered: { diceRow.f1 = 1 + Math.floor(Math.random() * 6); diceRow.f2 = 1 + Math.floor(Math.random() * 6); }
@@ -246,7 +278,6 @@ ApplicationWindow {
                                     NumberAnimation { target: diceRow; property: "rotation"; from: -12; to: 12; duration: 90 }
                                     NumberAnimation { target: diceRow; property: "rotation"; to: -8; duration: 90 }
                                     NumberAnimation { target: diceRow; property: "rotation"; to: 0; duration: 120 }
-                                    ScriptAction { script: diceRow.rolling = false }
                                 }
                                 Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f1 : bridge.die1 }
                                 Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f2 : bridge.die2 }
@@ -269,6 +300,8 @@ ApplicationWindow {
                             draftAmount: bridge.draftPass
                             contractAmount: bridge.contractPass
                             reason: bridge.lineReasons["pass"] || ""
+                            outcome: bridge.lineOutcomes["pass"] || ""
+                            focusRing: tableArea.activeFocus && selected
                             onTapped: { bridge.selectLine("pass"); tableArea.forceActiveFocus(); }
                         }
                         LineArea {
@@ -287,6 +320,8 @@ ApplicationWindow {
                             draftAmount: bridge.draftDontPass
                             contractAmount: bridge.contractDontPass
                             reason: bridge.lineReasons["dont_pass"] || ""
+                            outcome: bridge.lineOutcomes["dont_pass"] || ""
+                            focusRing: tableArea.activeFocus && selected
                             onTapped: { bridge.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
                         }
 
@@ -303,7 +338,7 @@ ApplicationWindow {
                                 text: bridge.phase === "complete" ? bridge.resultText : "No result: " + bridge.endReason
                                 font.pixelSize: root.fs * 1.3
                                 font.bold: true
-                                color: "#f2c14e"
+                                color: "#fff0c2"
                                 wrapMode: Text.WordWrap
                                 Accessible.role: Accessible.StaticText
                                 Accessible.name: text
@@ -328,41 +363,30 @@ ApplicationWindow {
                         }
                     }
 
-                    // ---------------- pause banner
+                    // ---------------- the felt's message after a throw
                     Rectangle {
-                        id: pauseBanner
-                        objectName: "pauseBanner"
-                        visible: bridge.paused
-                        anchors.centerIn: parent
-                        width: Math.min(parent.width, root.fs * 22)
-                        height: pauseCol.implicitHeight + root.gap * 2
-                        radius: root.fs * 0.6
-                        color: "#e6101d16"
+                        id: feltBanner
+                        objectName: "feltBanner"
+                        visible: bridge.feltMessage.length > 0 && !bridge.isOver && !bridge.paused
+                        anchors.horizontalCenter: parent.horizontalCenter
+                        anchors.bottom: parent.bottom
+                        anchors.bottomMargin: root.gap * 0.3
+                        width: Math.min(parent.width, feltText.implicitWidth + root.fs * 2)
+                        height: feltText.height + root.gap
+                        radius: height / 2
+                        color: "#f0061a10"
                         border.color: "#f2c14e"
                         border.width: 2
-                        ColumnLayout {
-                            id: pauseCol
-                            anchors.fill: parent
-                            anchors.margins: root.gap
-                            Text {
-                                Layout.fillWidth: true
-                                text: "Paused — nothing can be submitted. Press Escape or Resume."
-                                color: "#fdf6e3"
-                                font.pixelSize: root.fs
-                                wrapMode: Text.WordWrap
-                                horizontalAlignment: Text.AlignHCenter
-                            }
-                            GameButton {
-                                id: resumeButton
-                                objectName: "btnResume"
-                                Layout.alignment: Qt.AlignHCenter
-                                Layout.preferredWidth: root.fs * 9
-                                fs: root.fs
-                                primary: true
-                                text: "Resume"
-                                hint: "Resume the session"
-                                onActivated: bridge.resume()
-                            }
+                        Text {
+                            id: feltText
+                            anchors.centerIn: parent
+                            width: Math.min(implicitWidth, feltBanner.parent.width - root.fs * 2)
+                            text: bridge.feltMessage
+                            font.pixelSize: root.fs
+                            font.bold: true
+                            color: "#ffe08a"
+                            wrapMode: Text.WordWrap
+                            horizontalAlignment: Text.AlignHCenter
                         }
                     }
                 }
@@ -381,7 +405,8 @@ ApplicationWindow {
                     objectName: "liveText"
                     Layout.fillWidth: true
                     Layout.minimumHeight: root.fs * 2.6
-                    text: bridge.notice.length > 0 ? bridge.notice
+                    text: bridge.paused ? "Paused."
+                          : bridge.notice.length > 0 ? bridge.notice
                           : (bridge.legal["confirm"] === true && root.draftEmpty) ? root.sitOutText
                           : bridge.announcement
                     color: bridge.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
@@ -392,10 +417,24 @@ ApplicationWindow {
                     Accessible.name: text
                 }
 
+                Item {
+                Layout.fillWidth: true
+                implicitHeight: buttons.implicitHeight
+                // A tap on a button that is off says why (touch has no hover for tooltips):
+                // disabled buttons let the press through to this area behind them.
+                MouseArea {
+                    objectName: "behindButtons"
+                    anchors.fill: parent
+                    onClicked: function(mouse) {
+                        var hit = buttons.childAt(mouse.x, mouse.y);
+                        if (hit && !hit.enabled && hit.reason) bridge.explain(hit.text, hit.reason);
+                    }
+                }
                 GridLayout {
                     id: buttons
                     objectName: "buttons"
-                    Layout.fillWidth: true
+                    anchors.left: parent.left
+                    anchors.right: parent.right
                     columns: root.portrait ? 3 : 2
                     rowSpacing: root.gap * 0.6
                     columnSpacing: root.gap * 0.6
@@ -452,18 +491,20 @@ ApplicationWindow {
                     }
                     GameButton {
                         objectName: "btnHelp"; Layout.fillWidth: true; fs: root.fs
-                        text: "Help (F1)"
+                        text: bridge.mobile ? "Help" : "Help (F1)"
                         hint: "Open the rules; solo pauses while Help is open"
                         onActivated: bridge.openHelp()
                     }
                     GameButton {
                         objectName: "btnMute"; Layout.fillWidth: true; fs: root.fs
-                        text: bridge.muted ? "Sound is off — M turns it on" : "Sound is on — M mutes"
+                        text: bridge.muted ? (bridge.mobile ? "Turn sound on" : "Turn sound on (M)")
+                                           : (bridge.mobile ? "Mute sound" : "Mute sound (M)")
                         hint: bridge.muted ? "Turn sounds on" : "Mute sounds"
                         onActivated: bridge.toggleMute()
                     }
                     GameButton {
                         objectName: "btnWindow"; Layout.fillWidth: true; fs: root.fs
+                        visible: !bridge.mobile
                         text: bridge.windowMode === "standard" ? "Window: Standard"
                               : bridge.windowMode === "theater" ? "Window: Theater" : "Window: Fullscreen"
                         hint: "Switch Standard, Theater and Fullscreen; the session is kept"
@@ -477,31 +518,61 @@ ApplicationWindow {
                         onActivated: bridge.askNewSession()
                     }
                 }
-                Text {
-                    id: whyText
-                    objectName: "whyText"
-                    visible: !root.portrait && !bridge.isOver
+                }
+                // Why some buttons are off: a list in landscape, a collapsible one in portrait.
+                readonly property var whyLines: {
+                    var labels = { allocate: "Allocate", confirm: "Confirm", reset: "Reset",
+                                   reduce: "Don't Pass −10", remove: "Remove Don't Pass", roll: "Roll" };
+                    var r = bridge.reasons, out = [], seen = {};
+                    for (var k in labels) if (r[k]) out.push([labels[k], r[k]]);
+                    // One reason for everything (paused, Help, the dice rolling) is said once.
+                    for (var i = 0; i < out.length; i++) seen[out[i][1]] = true;
+                    if (out.length > 1 && Object.keys(seen).length === 1) return [["All buttons", out[0][1]]];
+                    return out;
+                }
+                property bool whyOpen: !root.portrait
+                GameButton {
+                    id: whyToggle
+                    objectName: "btnWhy"
+                    visible: root.portrait && !bridge.isOver && controls.whyLines.length > 0
                     Layout.fillWidth: true
-                    Layout.fillHeight: true
+                    fs: root.fs * 0.85
+                    text: (controls.whyOpen ? "Hide why buttons are off" : "Why are some buttons off?")
+                    hint: "Show or hide the reasons the dimmed buttons are off now"
+                    onActivated: controls.whyOpen = !controls.whyOpen
+                }
+                Flickable {
+                    id: whyFlick
+                    objectName: "whyFlick"
+                    visible: controls.whyOpen && !bridge.isOver && controls.whyLines.length > 0
+                    Layout.fillWidth: true
+                    Layout.fillHeight: !root.portrait
+                    Layout.preferredHeight: root.portrait ? Math.min(whyText.implicitHeight, root.fs * 6) : -1
                     Layout.topMargin: root.gap * 0.4
                     clip: true
-                    wrapMode: Text.WordWrap
-                    elide: Text.ElideRight
-                    textFormat: Text.StyledText
-                    font.pixelSize: root.fs * 0.8
-                    color: "#cfe3d6"
-                    readonly property var labels: ({ allocate: "Allocate", confirm: "Confirm", reset: "Reset",
-                                                     reduce: "Don't Pass −10", remove: "Remove Don't Pass", roll: "Roll" })
-                    text: {
-                        var r = bridge.reasons, out = [];
-                        for (var k in labels) if (r[k]) out.push("<b>" + labels[k] + "</b>: " + r[k]);
-                        return out.length ? "Not now —<br>" + out.join("<br>") : "";
+                    contentHeight: whyText.implicitHeight
+                    boundsBehavior: Flickable.StopAtBounds
+                    ScrollBar.vertical: ScrollBar { }
+                    Text {
+                        id: whyText
+                        objectName: "whyText"
+                        width: whyFlick.width - 8
+                        wrapMode: Text.WordWrap
+                        textFormat: Text.StyledText
+                        font.pixelSize: root.fs * 0.8
+                        color: "#cfe3d6"
+                        text: {
+                            var out = [];
+                            for (var i = 0; i < controls.whyLines.length; i++)
+                                out.push("<b>" + controls.whyLines[i][0] + "</b>: " + controls.whyLines[i][1]);
+                            return out.length ? "Not now —<br>" + out.join("<br>") : "";
+                        }
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: "Why some buttons are off"
+                        Accessible.description: text.replace(/<[^>]*>/g, " ")
                     }
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: "Why some buttons are off"
-                    Accessible.description: text.replace(/<[^>]*>/g, " ")
                 }
-                Item { Layout.fillHeight: !root.portrait && !whyText.visible; Layout.preferredHeight: 0 }
+                Item { Layout.fillHeight: !root.portrait && !whyFlick.visible; Layout.preferredHeight: 0 }
             }
 
             // ---------------- history
@@ -552,14 +623,42 @@ ApplicationWindow {
                             width: historyList.width - 8
                             text: modelData.text
                             wrapMode: Text.WordWrap
-                            font.pixelSize: root.fs * 0.82
-                            font.bold: modelData.kind === "contract"
-                            color: modelData.kind === "win" ? "#8fe3a7"
+                            font.pixelSize: modelData.kind === "hand" ? root.fs * 0.9 : root.fs * 0.82
+                            font.bold: modelData.kind === "contract" || modelData.kind === "hand"
+                            topPadding: modelData.kind === "hand" ? 4 : 0
+                            color: modelData.kind === "hand" ? "#f2c14e"
+                                 : modelData.kind === "win" ? "#8fe3a7"
                                  : modelData.kind === "loss" ? "#ff9a8a"
                                  : modelData.kind === "refund" || modelData.kind === "change" ? "#ffd98a"
                                  : modelData.kind === "throw" ? "#cfe3d6" : "#fdf6e3"
-                            Accessible.role: Accessible.ListItem
+                            Accessible.role: modelData.kind === "hand" ? Accessible.Heading : Accessible.ListItem
                             Accessible.name: text
+                        }
+                        // The hand being read stays named at the top while its lines scroll.
+                        Rectangle {
+                            id: stickyHand
+                            objectName: "stickyHand"
+                            readonly property int topIndex: historyList.indexAt(4, historyList.contentY + 2)
+                            readonly property var topRow: topIndex >= 0 ? historyList.model[topIndex] : null
+                            visible: topRow !== null && topRow.kind !== "hand"
+                            parent: historyList
+                            x: 0; y: 0; z: 3
+                            width: historyList.width - 8
+                            // Tall enough to hide the row its lower edge would cut in half.
+                            readonly property real textHeight: stickyText.implicitHeight + 4
+                            readonly property int underIndex: historyList.indexAt(4, historyList.contentY + textHeight)
+                            readonly property Item underItem: underIndex >= 0 ? historyList.itemAtIndex(underIndex) : null
+                            height: underItem ? Math.max(textHeight, underItem.y + underItem.height - historyList.contentY) : textHeight
+                            color: "#10251b"
+                            Text {
+                                id: stickyText
+                                anchors.top: parent.top
+                                text: stickyHand.topRow ? "Hand " + stickyHand.topRow.hand : ""
+                                font.pixelSize: root.fs * 0.9
+                                font.bold: true
+                                color: "#f2c14e"
+                                Accessible.ignored: true
+                            }
                         }
                         Text {
                             visible: historyList.count === 0
@@ -579,9 +678,11 @@ ApplicationWindow {
             id: footer
             objectName: "footer"
             Layout.fillWidth: true
-            text: "<b><font color='#f2c14e'>" + root.freeText + "</font></b> — " + root.hintText
+            text: "<b><font color='#f2c14e'>" + root.freeText + "</font></b> · " + root.hintText
+                  + (bridge.windowMode === "fullscreen" && !bridge.mobile ? " · the Window button leaves fullscreen" : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
+            maximumLineCount: root.portrait ? 2 : 1
             font.pixelSize: Math.max(10.5, root.fs * 0.72)
             color: "#d5e6dc"
             Accessible.role: Accessible.StaticText
@@ -596,7 +697,7 @@ ApplicationWindow {
         anchors.fill: parent
         visible: bridge.helpOpen
         color: "#d8061a10"
-        MouseArea { anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
+        MouseArea { objectName: "blockerHelp"; anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
         Rectangle {
             anchors.centerIn: parent
             width: Math.min(parent.width - root.gap * 2, root.fs * 46)
@@ -646,20 +747,100 @@ ApplicationWindow {
                             + "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
                     }
                 }
+                RowLayout {
+                Layout.fillWidth: true
+                spacing: root.gap
+                GameButton {
+                    objectName: "btnMotion"
+                    Layout.fillWidth: true
+                    fs: root.fs * 0.9
+                    text: bridge.reduceMotion ? "Reduce motion: on" : "Reduce motion: off"
+                    hint: bridge.reduceMotion ? "Animate the dice, outcomes and balance again"
+                                              : "Show every throw's result at once, without animation"
+                    onActivated: bridge.setReduceMotion(!bridge.reduceMotion)
+                }
                 GameButton {
                     id: helpClose
                     objectName: "btnHelpClose"
-                    Layout.alignment: Qt.AlignRight
-                    Layout.preferredWidth: root.fs * 10
+                    Layout.preferredWidth: root.fs * 8
                     fs: root.fs
                     primary: true
-                    text: "Close (Esc)"
+                    text: bridge.mobile ? "Close" : "Close (Esc)"
                     hint: "Close Help and return to the table"
                     onActivated: bridge.closeHelp()
+                }
                 }
             }
         }
     }
+    // ------------------------------------------------------------ pause
+    Rectangle {
+        id: pauseOverlay
+        objectName: "pauseOverlay"
+        anchors.fill: parent
+        visible: bridge.paused && !bridge.helpOpen && !bridge.askingNewSession
+        color: "#c8061a10"
+        MouseArea { objectName: "blockerPause"; anchors.fill: parent; acceptedButtons: Qt.AllButtons }
+        Rectangle {
+            anchors.centerIn: parent
+            width: Math.min(parent.width - root.gap * 2, root.fs * 22)
+            height: pauseCol.implicitHeight + root.gap * 2
+            radius: root.fs * 0.6
+            color: "#123d2b"
+            border.color: "#f2c14e"
+            border.width: 2
+            Accessible.role: Accessible.Dialog
+            Accessible.name: "Paused"
+            ColumnLayout {
+                id: pauseCol
+                anchors.fill: parent
+                anchors.margins: root.gap
+                spacing: root.gap
+                Text {
+                    Layout.fillWidth: true
+                    text: "Paused"
+                    font.family: "DejaVu Serif"
+                    font.pixelSize: root.fs * 1.4
+                    font.bold: true
+                    color: "#f2c14e"
+                    horizontalAlignment: Text.AlignHCenter
+                }
+                Text {
+                    Layout.fillWidth: true
+                    text: bridge.mobile ? "Nothing can be played until you resume."
+                          : "Nothing can be played until you resume (Escape or Resume)."
+                    color: "#fdf6e3"
+                    font.pixelSize: root.fs
+                    wrapMode: Text.WordWrap
+                    horizontalAlignment: Text.AlignHCenter
+                }
+                GameButton {
+                    id: resumeButton
+                    objectName: "btnResume"
+                    Layout.alignment: Qt.AlignHCenter
+                    Layout.preferredWidth: root.fs * 9
+                    fs: root.fs
+                    primary: true
+                    text: "Resume"
+                    hint: "Resume the session"
+                    onActivated: bridge.resume()
+                }
+                GameButton {
+                    objectName: "btnLeaveFullscreen"
+                    visible: bridge.windowMode === "fullscreen" && !bridge.mobile
+                    Layout.alignment: Qt.AlignHCenter
+                    Layout.preferredWidth: root.fs * 12
+                    fs: root.fs * 0.9
+                    text: "Leave fullscreen"
+                    hint: "Back to a standard window; the session is kept"
+                    onActivated: bridge.setWindowMode("standard")
+                }
+            }
+        }
+    }
+    onPausedChanged: if (paused) Qt.callLater(function() { resumeButton.forceActiveFocus(); }); else Qt.callLater(root.restoreFocus)
+    readonly property bool paused: bridge.paused
+
     // ------------------------------------------------------------ new-session question
     Rectangle {
         id: askOverlay
@@ -667,7 +848,7 @@ ApplicationWindow {
         anchors.fill: parent
         visible: bridge.askingNewSession
         color: "#d8061a10"
-        MouseArea { anchors.fill: parent; acceptedButtons: Qt.AllButtons }
+        MouseArea { objectName: "blockerAsk"; anchors.fill: parent; acceptedButtons: Qt.AllButtons }
         Rectangle {
             anchors.centerIn: parent
             width: Math.min(parent.width - root.gap * 2, root.fs * 28)

@@ -1,0 +1,436 @@
+"""A layout check the project keeps: render every scene at every size and list the problems.
+
+    pointline --check-layout --size 390x844 --size 1280x720
+
+Each scene (solo and online, reached by really playing) is rendered offscreen once per size;
+the item tree of the window is then read and the rendered image sampled. One line per problem:
+
+- ``overlap``: two enabled interactive items (buttons, tap areas, fields) whose rectangles
+  intersect by more than a pixel, neither inside the other;
+- ``elided``: a text that Qt truncated (``truncated``: elided or cut at ``maximumLineCount``);
+- ``clipped``: a text that does not fit its own box, or lies partly outside the window or
+  outside a clipping ancestor (scrolling lists and pages excepted: their content scrolls);
+- ``small target``: an enabled interactive item under 48x48 at phone sizes (shorter side under
+  500);
+- ``contrast``: text whose colour against the background drawn behind it is under 4.5:1
+  (3:1 for large text: 24 px, or 18.66 px bold), disabled controls excepted as WCAG does.
+
+When an overlay (Help, a question, the pause card) is open, only the overlay is checked: the
+table behind it is inert. The last line reads ``layout: S scenes × Z sizes, P problems``; the
+command exits 1 when P > 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "PHONE_SIDE",
+    "SIZES",
+    "Problem",
+    "check_window",
+    "contrast_ratio",
+    "main",
+    "run_check",
+]
+
+SIZES: tuple[tuple[int, int], ...] = (
+    (360, 640),
+    (390, 844),
+    (412, 915),
+    (844, 390),
+    (915, 412),
+    (1024, 768),
+    (1280, 720),
+    (1920, 1080),
+    (2560, 1440),
+)
+"""The sizes the project keeps clean: phones both ways, a tablet, desktops to 1440p."""
+
+PHONE_SIDE = 500
+"""A window whose shorter side is under this is a phone: touch targets must be 48x48."""
+
+MIN_TARGET = 48
+_INTERACTIVE = ("QQuickAbstractButton", "QQuickMouseArea", "QQuickTextInput")
+_SCROLLERS = ("QQuickFlickable",)  # ListView and Flickable content scrolls: clipping is normal
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str
+    where: str
+    detail: str
+
+    def line(self, scene: str, size: tuple[int, int]) -> str:
+        return f"{scene} {size[0]}x{size[1]}: {self.kind}: {self.where}: {self.detail}"
+
+
+# ---------------------------------------------------------------------- colour
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
+    la, lb = _luminance(a), _luminance(b)
+    hi, lo = max(la, lb), min(la, lb)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+# ---------------------------------------------------------------------- the item tree
+class _Tree:
+    """The item tree under ``root``, read once (parents from the walk, not ``parentItem()``:
+    PySide6 6.12 drops a reference to None on each ``parentItem()`` that returns None)."""
+
+    def __init__(self, root: Any) -> None:
+        self.items: list[Any] = []
+        self._parent: dict[int, Any] = {}
+        stack = [root]
+        while stack:
+            item = stack.pop()
+            self.items.append(item)
+            for child in reversed(item.childItems()):
+                self._parent[id(child)] = item
+                stack.append(child)
+
+    def ancestors(self, item: Any) -> Iterator[Any]:
+        parent = self._parent.get(id(item))
+        while parent is not None:
+            yield parent
+            parent = self._parent.get(id(parent))
+
+
+def _name(item: Any) -> str:
+    name = item.objectName()
+    if name:
+        return str(name)
+    text = item.property("text")
+    kind = (
+        type(item).__name__
+        if type(item).__name__ != "QQuickItem"
+        else item.metaObject().className()
+    )
+    if isinstance(text, str) and text:
+        short = text if len(text) <= 40 else text[:37] + "…"
+        return f"{kind} {short!r}"
+    return str(kind)
+
+
+def _is_interactive(item: Any) -> bool:
+    if item.objectName().startswith(("blocker", "behind")):
+        return False  # an overlay's input blocker, or a tap area behind the buttons
+    return any(
+        item.inherits(cls)
+        for cls in (
+            "QQuickAbstractButton",
+            "QQuickMouseArea",
+            "QQuickTextInput",
+            "QQuickTapHandler",
+        )
+    )
+
+
+def _scene_rect(item: Any) -> tuple[float, float, float, float]:
+    from PySide6.QtCore import QRectF
+
+    r = item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
+    return (r.x(), r.y(), r.width(), r.height())
+
+
+def _effectively_shown(tree: _Tree, item: Any) -> bool:
+    if not item.isVisible() or item.width() <= 0 or item.height() <= 0:
+        return False
+    opacity = item.opacity()
+    for a in tree.ancestors(item):
+        opacity *= a.opacity()
+    return opacity > 0.05
+
+
+def _active_layer(content: Any) -> Any:
+    """The topmost open overlay (objectName ending in 'Overlay'), else the whole window."""
+    layer = content
+    for child in content.childItems():
+        if child.objectName().endswith("Overlay") and child.isVisible():
+            layer = child
+    return layer
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return 0.0 if w <= 0 or h <= 0 else w * h
+
+
+def _intersection(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, max(0.0, x1 - x0), max(0.0, y1 - y0))
+
+
+def _inside(a: tuple[float, ...], b: tuple[float, ...], slack: float = 1.0) -> bool:
+    return (
+        a[0] >= b[0] - slack
+        and a[1] >= b[1] - slack
+        and a[0] + a[2] <= b[0] + b[2] + slack
+        and a[1] + a[3] <= b[1] + b[3] + slack
+    )
+
+
+def _background(image: Any, rect: tuple[float, ...]) -> tuple[int, int, int] | None:
+    """The most common colour in the rectangle of the rendered image (the text's background)."""
+    x0, y0 = max(0, int(rect[0])), max(0, int(rect[1]))
+    x1 = min(image.width(), int(rect[0] + rect[2]))
+    y1 = min(image.height(), int(rect[1] + rect[3]))
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    counts: Counter[int] = Counter()
+    step = max(1, int(min(x1 - x0, y1 - y0) // 24))
+    for y in range(y0, y1, step):
+        for x in range(x0, x1, step):
+            counts[image.pixel(x, y) & 0xFFFFFF] += 1
+    rgb = counts.most_common(1)[0][0]
+    return ((rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255)
+
+
+def check_window(window: Any, image: Any | None = None) -> list[Problem]:
+    """Every layout problem of ``window`` as it is laid out now (``image``: its grab)."""
+    if image is None:
+        image = window.grabWindow()
+    w, h = window.width(), window.height()
+    phone = min(w, h) < PHONE_SIDE
+    win = (0.0, 0.0, float(w), float(h))
+    layer = _active_layer(window.contentItem())
+    problems: list[Problem] = []
+    tree = _Tree(window.contentItem())
+    under = _Tree(layer)
+    shown = [i for i in under.items if _effectively_shown(tree, i)]
+    targets = [i for i in shown if _is_interactive(i) and i.isEnabled()]
+
+    rects = {id(i): _scene_rect(i) for i in targets}
+    for n, a in enumerate(targets):
+        ra = rects[id(a)]
+        if phone and (ra[2] < MIN_TARGET - 0.5 or ra[3] < MIN_TARGET - 0.5):
+            problems.append(
+                Problem("small target", _name(a), f"{ra[2]:.0f}x{ra[3]:.0f}, under 48x48")
+            )
+        if not _inside(ra, win):
+            problems.append(Problem("clipped", _name(a), "partly outside the window"))
+        for b in targets[n + 1 :]:
+            if a in tree.ancestors(b) or b in tree.ancestors(a):
+                continue
+            if _overlap(ra, rects[id(b)]) > 1.0:
+                problems.append(Problem("overlap", _name(a), f"overlaps {_name(b)}"))
+
+    for item in shown:
+        if not item.inherits("QQuickText"):
+            continue
+        text = item.property("text")
+        if not isinstance(text, str) or not text.strip():
+            continue
+        where = _name(item)
+        if item.property("truncated"):
+            problems.append(Problem("elided", where, "the text is cut short"))
+        rect = _scene_rect(item)
+        scrolled = any(a.inherits(_SCROLLERS[0]) for a in tree.ancestors(item))
+        content_w = float(item.property("contentWidth"))
+        content_h = float(item.property("contentHeight"))
+        if not scrolled:
+            if content_w > item.width() + 1.5 or content_h > item.height() + 1.5:
+                problems.append(
+                    Problem(
+                        "clipped",
+                        where,
+                        f"text needs {content_w:.0f}x{content_h:.0f}, "
+                        f"has {item.width():.0f}x{item.height():.0f}",
+                    )
+                )
+            elif not _inside(rect, win):
+                problems.append(Problem("clipped", where, "partly outside the window"))
+            else:
+                for a in tree.ancestors(item):
+                    if a.clip() and not _inside(rect, _scene_rect(a)):
+                        problems.append(Problem("clipped", where, f"cut by {_name(a)}"))
+                        break
+        if not item.isEnabled():
+            continue  # WCAG exempts inactive controls
+        for a in tree.ancestors(item):
+            if a.clip():
+                rect = _intersection(rect, _scene_rect(a))
+        rect = _intersection(rect, win)
+        if rect[2] < 2 or rect[3] < 2:
+            continue  # scrolled out of sight
+        background = _background(image, rect)
+        if background is None:
+            continue
+        colour = item.property("color")
+        fg = (colour.red(), colour.green(), colour.blue())
+        font = item.property("font")
+        px = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF() * 4 / 3
+        large = px >= 24 or (font.bold() and px >= 18.66)
+        need = 3.0 if large else 4.5
+        ratio = contrast_ratio(fg, background)
+        if ratio < need - 0.005:
+            problems.append(
+                Problem(
+                    "contrast",
+                    where,
+                    f"{ratio:.2f}:1 (needs {need:g}:1), text #{colour.name()[1:]} "
+                    f"on #{background[0]:02x}{background[1]:02x}{background[2]:02x}",
+                )
+            )
+    return problems
+
+
+# ---------------------------------------------------------------------- driving scenes
+def _settle(window: Any, ms: int = 60) -> Any:
+    from PySide6.QtCore import QEventLoop, QTimer
+    from PySide6.QtGui import QGuiApplication
+
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+    QGuiApplication.processEvents()
+    return window.grabWindow()
+
+
+Report = Callable[[str, tuple[int, int], list[Problem]], None]
+
+
+def _check_sizes(scene: str, window: Any, sizes: Sequence[tuple[int, int]], report: Report) -> None:
+    window.show()
+    for size in sizes:
+        window.resize(*size)
+        _settle(window)
+        image = _settle(window, 30)
+        report(scene, size, check_window(window, image))
+
+
+def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+    from PySide6.QtCore import QSettings
+
+    from pointline.gui.app import load
+    from pointline.gui.bridge import TableBridge
+    from pointline.gui.scenes import counter_nonces, prepare
+    from pointline.gui.sound import Sounds
+
+    with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
+        for scene in scenes:
+            settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
+            settings.setValue("reduceMotion", True)
+            sounds = Sounds()
+            sounds.muted = True
+            bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
+            prepare(bridge, scene)
+            loaded = load(bridge, sizes[0])
+            _check_sizes(scene, loaded.window, sizes, report)
+            loaded.window.close()
+            del loaded
+
+
+def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+    import qasync
+    from PySide6.QtGui import QGuiApplication
+
+    from pointline.gui.online.app import load_online
+    from pointline.gui.online.bridge import OnlineBridge
+    from pointline.gui.online.scenes import prepare_online
+    from pointline.gui.scenes import counter_nonces
+    from pointline.net.accounts import FAST_HASH
+    from pointline.net.protocol import Timeouts
+    from pointline.net.relay import RelayConfig, running_relay
+
+    app = QGuiApplication.instance()
+    app.setQuitOnLastWindowClosed(False)
+    folder = tempfile.TemporaryDirectory(prefix="pointline-layout-online-")
+    os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+
+    async def one(scene: str, n: int) -> None:
+        config = RelayConfig(hash_params=FAST_HASH)
+        db = Path(folder.name) / f"relay-{n}.sqlite3"
+        async with running_relay(db, config=config) as relay:
+            bridge = OnlineBridge(
+                relay.url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice")
+            )
+            loaded = load_online(bridge, sizes[0])
+            loaded.window.show()
+            peers = await prepare_online(bridge, relay.url, scene)
+            await asyncio.sleep(0.1)
+            for size in sizes:
+                loaded.window.resize(*size)
+                for _ in range(3):
+                    await asyncio.sleep(0.03)
+                    QGuiApplication.processEvents()
+                image = loaded.window.grabWindow()
+                report(scene, size, check_window(loaded.window, image))
+            await bridge.shutdown()
+            for c in peers:
+                await c.close()
+            loaded.window.close()
+
+    async def everything() -> None:
+        for n, scene in enumerate(scenes):
+            await asyncio.wait_for(one(scene, n), 90)
+
+    with loop:
+        try:
+            loop.run_until_complete(everything())
+        finally:
+            pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    folder.cleanup()
+
+
+def run_check(
+    sizes: Sequence[tuple[int, int]] = SIZES,
+    solo_scenes: Sequence[str] | None = None,
+    online_scenes: Sequence[str] | None = None,
+    out: Callable[[str], None] = print,
+) -> int:
+    """Check the scenes at the sizes, print one line per problem and a summary; P."""
+    from pointline.gui.app import prepare_environment
+
+    prepare_environment(offscreen=True)
+    from PySide6.QtGui import QGuiApplication
+
+    from pointline.gui.online.texts import ONLINE_SCENES
+    from pointline.gui.scenes import SCENES
+
+    QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
+    solo = SCENES if solo_scenes is None else solo_scenes
+    online = ONLINE_SCENES if online_scenes is None else online_scenes
+    total = 0
+
+    def report(scene: str, size: tuple[int, int], problems: list[Problem]) -> None:
+        nonlocal total
+        for problem in problems:
+            out(problem.line(scene, size))
+        total += len(problems)
+
+    if solo:
+        _solo(solo, sizes, report)
+    if online:
+        _online(online, sizes, report)
+    count = len(solo) + len(online)
+    out(f"layout: {count} scenes × {len(sizes)} sizes, {total} problems")
+    return total
+
+
+def main(sizes: Sequence[tuple[int, int]]) -> int:
+    return 1 if run_check(sizes or SIZES) else 0
