@@ -16,6 +16,7 @@ from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import REASON_WORDS, settlement_words
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
+from pointline.gui.texts import TEXTS
 from pointline.kernel import (
     POINT_NUMBERS,
     STARTING_POINTS,
@@ -169,8 +170,18 @@ class TableBridge(SeatControls, QObject):
         self._outcomes = {}
         self._felt_message = ""
         if not any(isinstance(e, ThrowSeen) for e in entries):
-            d = self.table.draft(SEAT)
-            self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
+            t = self.table
+            d, c = t.draft(SEAT), t.contracts(SEAT)
+            if t.phase is Phase.POINT and d.dont_pass_amount < c.dont_pass_amount:
+                back = c.dont_pass_amount - d.dont_pass_amount
+                self._announce(
+                    f"Prepared: Don't Pass {c.dont_pass_amount} → {d.dont_pass_amount}; "
+                    f"{back} comes back as a refund when you roll"
+                )
+            elif t.phase is Phase.POINT:
+                self._announce("Nothing prepared: Roll keeps the contracts as they are")
+            else:
+                self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
             self.changed.emit()
             return True
         self._throw(before, entries)
@@ -325,6 +336,9 @@ class TableBridge(SeatControls, QObject):
     """A phone or tablet: desktop-only controls and key hints are hidden."""
     insets = Property("QVariantMap", lambda self: self._insets, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
+    texts = Property("QVariantMap", lambda self: TEXTS, constant=True)
+    """Help, mottos and labels built from the kernel's constants (gui/texts.py)."""
+    startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     pointNumbers = Property("QVariantList", lambda self: list(POINT_NUMBERS), constant=True)
     """The point boxes on the felt, from the kernel (QML keeps no copy of the rules)."""
 
@@ -399,6 +413,14 @@ class TableBridge(SeatControls, QObject):
             self._finish_reveal()
         self._announce("Reduce motion on" if on else "Reduce motion off")
         self.changed.emit()
+
+    def hold_outcome(self) -> bool:
+        """Stop the result moment at its outcome beat, if this throw has one (scenes use it)."""
+        if self._stage != "rolling" or not self._next_outcomes:
+            return False
+        self._advance()
+        self._timer.stop()
+        return True
 
     @Slot()
     def finishReveal(self) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pointline.gui.bridge import TableBridge
 from pointline.kernel import EndReason, Phase
 
-SCENES = ("come-out-draft", "point-reduction", "help", "result", "ended")
+SCENES = ("come-out-draft", "point-reduction", "result-moment", "help", "result", "ended")
 
 
 def counter_nonces(label: bytes) -> Callable[[], bytes]:
@@ -49,6 +49,18 @@ def prepare(bridge: TableBridge, scene: str) -> None:
         _to_point(bridge)
         bridge.reduceDontPass()
         bridge.selectLine("dont_pass")
+    elif scene == "result-moment":
+        # Needs motion on (reduce motion off): stop at the first throw that settles a line.
+        for _ in range(300):
+            if bridge.table.phase is Phase.POINT:
+                bridge.roll()
+            else:
+                _draft(bridge, 30, 20)
+                bridge.confirm()
+            if bridge.hold_outcome():
+                return
+            bridge.finishReveal()
+        raise RuntimeError("no settling throw in 300 throws")
     elif scene == "help":
         _draft(bridge, 20, 10)
         bridge.openHelp()

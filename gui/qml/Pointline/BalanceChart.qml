@@ -11,7 +11,7 @@ Canvas {
         : ""
     property real fs: 12
     // The drawn range, decided once: the labels name exactly what the line is drawn against.
-    readonly property int start: 1000
+    property int start: 0
     readonly property int rawLo: samples.length ? Math.min.apply(null, samples.concat([start])) : start
     readonly property int rawHi: samples.length ? Math.max.apply(null, samples.concat([start])) : start
     readonly property int lo: rawHi - rawLo < 20 ? rawLo - 10 : rawLo

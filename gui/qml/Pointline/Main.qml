@@ -16,9 +16,8 @@ ApplicationWindow {
     readonly property real fs: Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property string freeText: "Free fictional points, no prizes"
-    readonly property string hintText: bridge.mobile ? "Tap a line, then Allocate"
-        : root.width < 1000 ? "F1 help · Esc pause"
-        : "Arrows pick a line · Space adds 10 · Enter confirms or rolls · Esc pauses · F1 help"
+    readonly property string hintText: bridge.mobile ? bridge.texts.keysTouch
+        : root.width < 1000 ? bridge.texts.keysNarrow : bridge.texts.keysWide
     // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
     readonly property real insetTop: Math.max(SafeArea.margins.top, bridge.insets.top || 0)
     readonly property real insetBottom: Math.max(SafeArea.margins.bottom, bridge.insets.bottom || 0)
@@ -193,7 +192,7 @@ ApplicationWindow {
                     Accessible.name: "Table"
                     Accessible.description: bridge.phase === "point"
                         ? "Point is " + bridge.point + ". Enter or Space rolls."
-                        : "Come-out. Space allocates 10 to the selected line, Enter confirms."
+                        : bridge.texts.comeOutTable
                     Keys.onPressed: function(event) {
                         if (event.key === Qt.Key_Space) {
                             bridge.tableKey("space"); event.accepted = true;
@@ -291,7 +290,7 @@ ApplicationWindow {
                             Layout.fillWidth: true
                             Layout.fillHeight: true
                             title: "PASS LINE"
-                            motto: "COME-OUT 7 · 11 WIN · POINT BEFORE 7 · PAYS 1 : 1"
+                            motto: bridge.texts.passMotto
                             line: "pass"
                             fs: root.fs
                             tone: "#c0392b"
@@ -311,7 +310,7 @@ ApplicationWindow {
                             Layout.fillWidth: true
                             Layout.fillHeight: true
                             title: "DON'T PASS BAR"
-                            motto: "COME-OUT 2 · 3 WIN · BAR 12 · 7 BEFORE POINT · PAYS 1 : 1"
+                            motto: bridge.texts.dontPassMotto
                             line: "dont_pass"
                             fs: root.fs
                             tone: "#2c3e50"
@@ -358,6 +357,7 @@ ApplicationWindow {
                                 Layout.fillHeight: true
                                 Layout.minimumHeight: 40
                                 samples: bridge.chart
+                                start: bridge.startingPoints
                                 fs: root.fs
                             }
                         }
@@ -441,8 +441,8 @@ ApplicationWindow {
 
                     GameButton {
                         objectName: "btnAllocate"; Layout.fillWidth: true; fs: root.fs
-                        text: "Allocate 10"; primary: true
-                        hint: "Add 10 to the selected line (" + (bridge.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
+                        text: bridge.texts.allocate; primary: true
+                        hint: "Add to the selected line (" + (bridge.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
                         enabled: bridge.legal["allocate"] === true
                         reason: bridge.reasons["allocate"] || ""
                         onActivated: bridge.allocate()
@@ -467,8 +467,8 @@ ApplicationWindow {
                     }
                     GameButton {
                         objectName: "btnReduce"; Layout.fillWidth: true; fs: root.fs
-                        text: "Don't Pass −10"
-                        hint: "Prepare a Don't Pass reduction of 10, refunded when you roll"
+                        text: bridge.texts.reduce
+                        hint: bridge.texts.reduceHint
                         enabled: bridge.legal["reduce"] === true
                         reason: bridge.reasons["reduce"] || ""
                         onActivated: bridge.reduceDontPass()
@@ -514,7 +514,7 @@ ApplicationWindow {
                         objectName: "btnNew"; Layout.fillWidth: true; fs: root.fs
                         Layout.columnSpan: root.portrait ? 3 : 1
                         text: "New session"
-                        hint: "Start again with 1,000 free fictional points"
+                        hint: bridge.texts.newSessionHint
                         onActivated: bridge.askNewSession()
                     }
                 }
@@ -522,7 +522,7 @@ ApplicationWindow {
                 // Why some buttons are off: a list in landscape, a collapsible one in portrait.
                 readonly property var whyLines: {
                     var labels = { allocate: "Allocate", confirm: "Confirm", reset: "Reset",
-                                   reduce: "Don't Pass −10", remove: "Remove Don't Pass", roll: "Roll" };
+                                   reduce: bridge.texts.reduce, remove: "Remove Don't Pass", roll: "Roll" };
                     var r = bridge.reasons, out = [], seen = {};
                     for (var k in labels) if (r[k]) out.push([labels[k], r[k]]);
                     // One reason for everything (paused, Help, the dice rolling) is said once.
@@ -607,8 +607,18 @@ ApplicationWindow {
                         color: "#fdf6e3"
                         elide: Text.ElideRight
                     }
+                    Text {
+                        objectName: "historyEmpty"
+                        visible: historyList.count === 0
+                        Layout.fillWidth: true
+                        text: "Contracts, throws, settlements and refunds appear here."
+                        wrapMode: Text.WordWrap
+                        font.pixelSize: root.fs * 0.82
+                        color: "#9fb8aa"
+                    }
                     ListView {
                         id: historyList
+                        visible: count > 0
                         objectName: "historyList"
                         Layout.fillWidth: true
                         Layout.fillHeight: true
@@ -659,14 +669,6 @@ ApplicationWindow {
                                 color: "#f2c14e"
                                 Accessible.ignored: true
                             }
-                        }
-                        Text {
-                            visible: historyList.count === 0
-                            width: historyList.width
-                            text: "Contracts, throws, settlements and refunds appear here."
-                            wrapMode: Text.WordWrap
-                            font.pixelSize: root.fs * 0.82
-                            color: "#9fb8aa"
                         }
                     }
                 }
@@ -737,14 +739,7 @@ ApplicationWindow {
                         font.pixelSize: root.fs * 0.9
                         Accessible.role: Accessible.StaticText
                         Accessible.name: "Rules and keys"
-                        text: "<b>Allocate, then confirm and roll.</b> A point stays ON until that number or seven rolls. Pass locks; Don’t Pass may decrease before the next throw. Both pay 1:1 net.<br><br>"
-                            + "<b>Come-out:</b> Pass wins on 7 or 11 and loses on 2, 3 or 12. Don’t Pass wins on 2 or 3, loses on 7 or 11 and pushes on 12. A 4, 5, 6, 8, 9 or 10 sets the point.<br>"
-                            + "<b>Point:</b> the point before seven wins Pass; seven before the point wins Don’t Pass. Other totals change nothing.<br>"
-                            + "<b>Point phase:</b> Pass cannot change. Prepare a Don’t Pass reduction by 10 or remove it; Roll seals and the reduced part comes back as a withdrawal refund with no profit. Nothing increases after sealing.<br>"
-                            + "<b>Session:</b> five resolved hands (a sat-out hand counts), 1,000 free fictional points, at most 100 a hand in units of 10; an empty confirm sits out and still rolls. At most 128 throws, else no result.<br>"
-                            + "<b>Dice:</b> every throw commits a fresh 32-byte nonce with your choices before the reveal; the dice are derived from the revealed nonce (solo is shared-dice practice).<br><br>"
-                            + "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons · on the table Space allocates and Enter confirms at come-out, Enter or Space rolls at the point · a focused button takes Enter/Space · Backspace/Delete reset · Escape closes Help, else pauses/resumes · F1 Help · M mute.<br><br>"
-                            + "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
+                        text: bridge.texts.helpHtml
                     }
                 }
                 RowLayout {
@@ -889,7 +884,7 @@ ApplicationWindow {
                         fs: root.fs
                         primary: true
                         text: "New session"
-                        hint: "End this session and start again with 1,000 points"
+                        hint: bridge.texts.newSessionConfirmHint
                         onActivated: bridge.confirmNewSession()
                     }
                 }

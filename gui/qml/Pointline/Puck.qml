@@ -16,7 +16,7 @@ Rectangle {
         Text {
             anchors.horizontalCenter: parent.horizontalCenter
             text: puck.point > 0 ? "ON" : "OFF"
-            font.pixelSize: puck.size * (puck.point > 0 ? 0.22 : 0.3)
+            font.pixelSize: puck.size * (puck.point > 0 ? 0.22 : 0.24)
             font.bold: true
             color: puck.point > 0 ? "#161616" : "#fdfdfd"
         }

@@ -1,0 +1,73 @@
+"""Every rules-bearing sentence the solo table shows, built from the kernel's constants.
+
+QML keeps no copy of a rule or a number: it reads these through ``bridge.texts``. Change a
+constant in ``pointline.kernel`` and Help, the mottos on the felt and the button labels follow.
+"""
+
+from __future__ import annotations
+
+from pointline.kernel import (
+    HAND_LIMIT,
+    HANDS_PER_SESSION,
+    POINT_NUMBERS,
+    STARTING_POINTS,
+    THROW_CAP,
+    UNIT,
+)
+
+__all__ = ["HELP_HTML", "TEXTS", "words_for_number"]
+
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
+
+
+def words_for_number(n: int) -> str:
+    return _NUMBER_WORDS.get(n, f"{n:,}")
+
+
+def _either(numbers: tuple[int, ...] | list[int]) -> str:
+    items = [str(n) for n in numbers]
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else items[0]
+
+
+POINTS = f"{STARTING_POINTS:,}"
+
+HELP_HTML = (
+    "<b>Allocate, then confirm and roll.</b> A point stays ON until that number or seven rolls. "
+    "Pass locks; Don’t Pass may decrease before the next throw. Both pay 1:1 net.<br><br>"
+    "<b>Come-out:</b> Pass wins on 7 or 11 and loses on 2, 3 or 12. Don’t Pass wins on 2 or 3, "
+    f"loses on 7 or 11 and pushes on 12. A {_either(POINT_NUMBERS)} sets the point.<br>"
+    "<b>Point:</b> the point before seven wins Pass; seven before the point wins Don’t Pass. "
+    "Other totals change nothing.<br>"
+    f"<b>Point phase:</b> Pass cannot change. Prepare a Don’t Pass reduction by {UNIT} or remove "
+    "it; Roll seals and the reduced part comes back as a withdrawal refund with no profit. "
+    "Nothing increases after sealing.<br>"
+    f"<b>Session:</b> {words_for_number(HANDS_PER_SESSION)} resolved hands (a sat-out hand "
+    f"counts), {POINTS} free fictional points, at most {HAND_LIMIT} a hand in units of {UNIT}; "
+    "an empty confirm sits out and still rolls. "
+    f"At most {THROW_CAP} throws, else no result.<br>"
+    "<b>Dice:</b> every throw commits a fresh 32-byte nonce with your choices before the "
+    "reveal; the dice are derived from the revealed nonce (solo is shared-dice practice).<br><br>"
+    "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons · on the table "
+    f"Space allocates {UNIT} and Enter confirms at come-out, Enter or Space rolls at the point · "
+    "a focused button takes Enter/Space · Backspace/Delete reset · Escape closes Help, else "
+    "pauses/resumes · F1 Help · M mute.<br>"
+    "<b>Touch:</b> tap a line to select it; tap a dimmed button to hear why it is off.<br><br>"
+    "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
+)
+
+TEXTS: dict[str, str] = {
+    "helpHtml": HELP_HTML,
+    "passMotto": "COME-OUT 7 · 11 WIN · POINT BEFORE 7 · PAYS 1 : 1",
+    "dontPassMotto": "COME-OUT 2 · 3 WIN · BAR 12 · 7 BEFORE POINT · PAYS 1 : 1",
+    "allocate": f"Allocate {UNIT}",
+    "reduce": f"Don't Pass −{UNIT}",
+    "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
+    "newSessionHint": f"Start again with {POINTS} free fictional points",
+    "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
+    "keysWide": (
+        f"Arrows pick a line · Space adds {UNIT} · Enter confirms or rolls · Esc pauses · F1 help"
+    ),
+    "keysNarrow": "F1 help · Esc pause",
+    "keysTouch": "Tap a line, then Allocate",
+    "comeOutTable": f"Come-out. Space allocates {UNIT} to the selected line, Enter confirms.",
+}
