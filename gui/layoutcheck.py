@@ -329,7 +329,7 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
     with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
         for scene in scenes:
             settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
-            settings.setValue("reduceMotion", True)
+            settings.setValue("reduceMotion", scene != "result-moment")
             sounds = Sounds()
             sounds.muted = True
             bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)

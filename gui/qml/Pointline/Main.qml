@@ -13,6 +13,8 @@ ApplicationWindow {
 
     readonly property bool portrait: height > width
     readonly property bool phone: Math.min(width, height) < 500
+    // A phone on its side with little height left inside the safe area: buttons in 3 columns.
+    readonly property bool shortLandscape: !portrait && height - insetTop - insetBottom < 360
     readonly property real fs: Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property string freeText: "Free fictional points, no prizes"
@@ -396,7 +398,7 @@ ApplicationWindow {
             ColumnLayout {
                 id: controls
                 Layout.fillWidth: root.portrait
-                Layout.preferredWidth: root.portrait ? -1 : Math.max(236, root.fs * 15)
+                Layout.preferredWidth: root.portrait ? -1 : root.shortLandscape ? Math.max(300, root.fs * 22) : Math.max(236, root.fs * 15)
                 Layout.fillHeight: !root.portrait
                 spacing: root.gap * 0.6
 
@@ -435,7 +437,7 @@ ApplicationWindow {
                     objectName: "buttons"
                     anchors.left: parent.left
                     anchors.right: parent.right
-                    columns: root.portrait ? 3 : 2
+                    columns: root.portrait || root.shortLandscape ? 3 : 2
                     rowSpacing: root.gap * 0.6
                     columnSpacing: root.gap * 0.6
 
@@ -512,7 +514,7 @@ ApplicationWindow {
                     }
                     GameButton {
                         objectName: "btnNew"; Layout.fillWidth: true; fs: root.fs
-                        Layout.columnSpan: root.portrait ? 3 : 1
+                        Layout.columnSpan: root.portrait ? 3 : root.shortLandscape ? 2 : 1
                         text: "New session"
                         hint: bridge.texts.newSessionHint
                         onActivated: bridge.askNewSession()
@@ -530,7 +532,7 @@ ApplicationWindow {
                     if (out.length > 1 && Object.keys(seen).length === 1) return [["All buttons", out[0][1]]];
                     return out;
                 }
-                property bool whyOpen: !root.portrait
+                property bool whyOpen: !root.portrait && !root.shortLandscape
                 GameButton {
                     id: whyToggle
                     objectName: "btnWhy"
@@ -544,7 +546,7 @@ ApplicationWindow {
                 Flickable {
                     id: whyFlick
                     objectName: "whyFlick"
-                    visible: controls.whyOpen && !bridge.isOver && controls.whyLines.length > 0
+                    visible: controls.whyOpen && !bridge.isOver && controls.whyLines.length > 0 && !root.shortLandscape
                     Layout.fillWidth: true
                     Layout.fillHeight: !root.portrait
                     Layout.preferredHeight: root.portrait ? Math.min(whyText.implicitHeight, root.fs * 6) : -1
