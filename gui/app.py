@@ -24,6 +24,18 @@ def prepare_environment(offscreen: bool = False) -> None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 
+def gui_application() -> Any:
+    """The running QGuiApplication, created if needed (``instance()`` is typed as the core one)."""
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if app is None:
+        return QGuiApplication(sys.argv)
+    if not isinstance(app, QGuiApplication):
+        raise RuntimeError("a QCoreApplication without a GUI is already running")
+    return app
+
+
 @dataclass
 class Loaded:
     """The pieces of a running table: the engine, its window and the bridge."""
@@ -45,7 +57,11 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     roots = engine.rootObjects()
     if not roots:
         raise RuntimeError("the QML module Pointline failed to load")
+    from PySide6.QtQuick import QQuickWindow
+
     window = roots[0]
+    if not isinstance(window, QQuickWindow):
+        raise RuntimeError("the Pointline module's root is not a window")
     from pointline.gui.keys import guard_auto_repeat
 
     guard_auto_repeat(window)
@@ -61,12 +77,11 @@ def run(
     """Run the solo table until the window closes; returns the exit status."""
     prepare_environment()
     from PySide6.QtCore import QEventLoop, QTimer
-    from PySide6.QtGui import QGuiApplication
 
     from pointline.gui.bridge import TableBridge
     from pointline.gui.session import fresh_nonce
 
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    app = gui_application()
     app.setOrganizationName("Pointline")
     app.setApplicationName("Pointline Table")
     bridge = TableBridge(nonce_source or fresh_nonce)

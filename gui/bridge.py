@@ -11,7 +11,7 @@ import os
 
 from PySide6.QtCore import Property, QObject, QSettings, Qt, QTimer, Signal, Slot
 
-from pointline.gui.controls import SeatControls
+from pointline.gui.controls import QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import REASON_WORDS, settlement_words
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
@@ -77,7 +77,7 @@ class TableBridge(SeatControls, QObject):
         self._nonce_source = nonce_source
         self._settings = settings or QSettings("Pointline", "Pointline Table")
         self.sounds = sounds or Sounds()
-        self.sounds.muted = self._settings.value("muted", False, type=bool)
+        self.sounds.muted = self._settings.value("muted", False, type=bool) is True
         self.session = SoloSession(nonce_source)
         self._paused = False
         self._asking = False
@@ -87,7 +87,7 @@ class TableBridge(SeatControls, QObject):
         """How many actions reached the kernel (tests check that blur or resize adds none)."""
         forced = os.environ.get("POINTLINE_REDUCE_MOTION", "")
         self._reduce_motion = forced == "1" or (
-            forced != "0" and bool(self._settings.value("reduceMotion", False, type=bool))
+            forced != "0" and self._settings.value("reduceMotion", False, type=bool) is True
         )
         self._shown: Table | None = None
         """The table as it was before the throw being revealed (None: show the live table)."""
@@ -326,7 +326,7 @@ class TableBridge(SeatControls, QObject):
     isOver = Property(bool, lambda self: self.shown.is_over, notify=SeatControls.changed)
     revealStage = Property(str, lambda self: self._stage, notify=SeatControls.changed)
     """"" when idle; "rolling", "outcome", "count" during a throw's result moment."""
-    lineOutcomes = Property("QVariantMap", lambda self: self._outcomes, notify=SeatControls.changed)
+    lineOutcomes = Property(QVARIANT_MAP, lambda self: self._outcomes, notify=SeatControls.changed)
     """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
     feltMessage = Property(str, lambda self: self._felt_message, notify=SeatControls.changed)
     """A message on the felt after a throw, e.g. "Point 6 is ON — Space or Enter rolls"."""
@@ -334,12 +334,12 @@ class TableBridge(SeatControls, QObject):
     """Every animation instant (remembered; POINTLINE_REDUCE_MOTION=1/0 forces it)."""
     mobile = Property(bool, lambda self: self._mobile, constant=True)
     """A phone or tablet: desktop-only controls and key hints are hidden."""
-    insets = Property("QVariantMap", lambda self: self._insets, constant=True)
+    insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
-    texts = Property("QVariantMap", lambda self: TEXTS, constant=True)
+    texts = Property(QVARIANT_MAP, lambda self: TEXTS, constant=True)
     """Help, mottos and labels built from the kernel's constants (gui/texts.py)."""
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
-    pointNumbers = Property("QVariantList", lambda self: list(POINT_NUMBERS), constant=True)
+    pointNumbers = Property(QVARIANT_LIST, lambda self: list(POINT_NUMBERS), constant=True)
     """The point boxes on the felt, from the kernel (QML keeps no copy of the rules)."""
 
     # ------------------------------------------------------------------ slots

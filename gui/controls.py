@@ -13,9 +13,9 @@ submitted, the table Allocate is tried on and the seat's ledger.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Property, Signal, Slot
+from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.history import chart_samples, entry_text
 from pointline.kernel import (
@@ -35,8 +35,22 @@ from pointline.kernel import (
 
 ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll")
 
+# Qt's own type names for map and list properties. PySide6's stubs accept only a Python type
+# here, and ``dict`` would do the same, but PySide6 6.12 then converts a dict of bools with a
+# reference-count error that aborts the interpreter at exit. Typed Any on purpose.
+QVARIANT_MAP: Any = "QVariantMap"
+QVARIANT_LIST: Any = "QVariantList"
 
-class SeatControls:
+if TYPE_CHECKING:
+    # For the type checker the mixin is what it always ends up in, a QObject, so
+    # ``self.changed`` is a bound SignalInstance; at run time the mixin must stay a plain class
+    # (see the module docstring).
+    _Mixin = QObject
+else:
+    _Mixin = object
+
+
+class SeatControls(_Mixin):
     """The QML-facing controls of one seat; every state property notifies through ``changed``."""
 
     changed = Signal()
@@ -80,14 +94,16 @@ class SeatControls:
     # ------------------------------------------------------------------ helpers
     def _action(self, name: str) -> Action:
         seat = self._seat_index()
-        return {
-            "allocate": lambda: Allocate(seat, self._line),
-            "confirm": lambda: Confirm(seat),
-            "reset": lambda: Reset(seat),
-            "reduce": lambda: ReduceDontPass(seat),
-            "remove": lambda: RemoveDontPass(seat),
-            "roll": lambda: Roll(seat),
-        }[name]()
+        if name == "allocate":
+            return Allocate(seat, self._line)
+        simple: dict[str, type[Confirm | Reset | ReduceDontPass | RemoveDontPass | Roll]] = {
+            "confirm": Confirm,
+            "reset": Reset,
+            "reduce": ReduceDontPass,
+            "remove": RemoveDontPass,
+            "roll": Roll,
+        }
+        return simple[name](seat)
 
     # ------------------------------------------------------------------ properties
     def _line_reasons(self) -> dict[str, str]:
@@ -126,14 +142,14 @@ class SeatControls:
     throwCap = Property(int, lambda self: THROW_CAP, constant=True)
     selectedLine = Property(str, lambda self: str(self._line.value), notify=changed)
     legal = Property(
-        "QVariantMap", lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=changed
+        QVARIANT_MAP, lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=changed
     )
     reasons = Property(
-        "QVariantMap", lambda self: {n: self.reason(n) for n in ACTIONS}, notify=changed
+        QVARIANT_MAP, lambda self: {n: self.reason(n) for n in ACTIONS}, notify=changed
     )
-    lineReasons = Property("QVariantMap", _line_reasons, notify=changed)
-    history = Property("QVariantList", _history, notify=changed)
-    chart = Property("QVariantList", _chart, notify=changed)
+    lineReasons = Property(QVARIANT_MAP, _line_reasons, notify=changed)
+    history = Property(QVARIANT_LIST, _history, notify=changed)
+    chart = Property(QVARIANT_LIST, _chart, notify=changed)
     die1 = Property(int, lambda self: self._dice[0], notify=changed)
     die2 = Property(int, lambda self: self._dice[1], notify=changed)
     rollSerial = Property(int, lambda self: self._serial, notify=changed)

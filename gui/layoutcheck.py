@@ -153,7 +153,7 @@ def _scene_rect(item: Any) -> tuple[float, float, float, float]:
 def _effectively_shown(tree: _Tree, item: Any) -> bool:
     if not item.isVisible() or item.width() <= 0 or item.height() <= 0:
         return False
-    opacity = item.opacity()
+    opacity = float(item.opacity())
     for a in tree.ancestors(item):
         opacity *= a.opacity()
     return opacity > 0.05
@@ -344,6 +344,7 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     import qasync
     from PySide6.QtGui import QGuiApplication
 
+    from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
     from pointline.gui.online.scenes import prepare_online
@@ -352,7 +353,7 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     from pointline.net.protocol import Timeouts
     from pointline.net.relay import RelayConfig, running_relay
 
-    app = QGuiApplication.instance()
+    app = gui_application()
     app.setQuitOnLastWindowClosed(False)
     folder = tempfile.TemporaryDirectory(prefix="pointline-layout-online-")
     os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")

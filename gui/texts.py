@@ -24,7 +24,7 @@ def words_for_number(n: int) -> str:
     return _NUMBER_WORDS.get(n, f"{n:,}")
 
 
-def _either(numbers: tuple[int, ...] | list[int]) -> str:
+def _either(numbers: list[int]) -> str:
     items = [str(n) for n in numbers]
     return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else items[0]
 
@@ -35,7 +35,7 @@ HELP_HTML = (
     "<b>Allocate, then confirm and roll.</b> A point stays ON until that number or seven rolls. "
     "Pass locks; Don’t Pass may decrease before the next throw. Both pay 1:1 net.<br><br>"
     "<b>Come-out:</b> Pass wins on 7 or 11 and loses on 2, 3 or 12. Don’t Pass wins on 2 or 3, "
-    f"loses on 7 or 11 and pushes on 12. A {_either(POINT_NUMBERS)} sets the point.<br>"
+    f"loses on 7 or 11 and pushes on 12. A {_either(sorted(POINT_NUMBERS))} sets the point.<br>"
     "<b>Point:</b> the point before seven wins Pass; seven before the point wins Don’t Pass. "
     "Other totals change nothing.<br>"
     f"<b>Point phase:</b> Pass cannot change. Prepare a Don’t Pass reduction by {UNIT} or remove "
