@@ -650,22 +650,37 @@ ApplicationWindow {
                         Rectangle {
                             id: stickyHand
                             objectName: "stickyHand"
-                            readonly property int topIndex: historyList.indexAt(4, historyList.contentY + 2)
-                            readonly property var topRow: topIndex >= 0 ? historyList.model[topIndex] : null
-                            visible: topRow !== null && topRow.kind !== "hand"
+                            // Recomputed whenever the list scrolls or its rows change (indexAt is a
+                            // function call, which a binding would not re-run on its own).
+                            property string hand: ""
+                            property real cover: 0
+                            function update() {
+                                var top = historyList.indexAt(4, historyList.contentY + 2);
+                                var row = top >= 0 ? historyList.model[top] : null;
+                                hand = row && row.kind !== "hand" ? row.hand : "";
+                                var under = historyList.indexAt(4, historyList.contentY + textHeight);
+                                var item = under >= 0 ? historyList.itemAtIndex(under) : null;
+                                cover = item ? item.y + item.height - historyList.contentY : 0;
+                            }
+                            Connections {
+                                target: historyList
+                                function onContentYChanged() { stickyHand.update(); }
+                                function onCountChanged() { Qt.callLater(stickyHand.update); }
+                                function onContentHeightChanged() { Qt.callLater(stickyHand.update); }
+                                function onHeightChanged() { Qt.callLater(stickyHand.update); }
+                            }
+                            visible: hand.length > 0
                             parent: historyList
                             x: 0; y: 0; z: 3
                             width: historyList.width - 8
                             // Tall enough to hide the row its lower edge would cut in half.
                             readonly property real textHeight: stickyText.implicitHeight + 4
-                            readonly property int underIndex: historyList.indexAt(4, historyList.contentY + textHeight)
-                            readonly property Item underItem: underIndex >= 0 ? historyList.itemAtIndex(underIndex) : null
-                            height: underItem ? Math.max(textHeight, underItem.y + underItem.height - historyList.contentY) : textHeight
+                            height: Math.max(textHeight, cover)
                             color: "#10251b"
                             Text {
                                 id: stickyText
                                 anchors.top: parent.top
-                                text: stickyHand.topRow ? "Hand " + stickyHand.topRow.hand : ""
+                                text: "Hand " + stickyHand.hand
                                 font.pixelSize: root.fs * 0.9
                                 font.bold: true
                                 color: "#f2c14e"

@@ -6,6 +6,7 @@ Rectangle {
     property int point: 0
     property real size: 52
     width: size; height: size; radius: size / 2
+    implicitWidth: size; implicitHeight: size
     color: point > 0 ? "#fdfdfd" : "#161616"
     border.width: 2
     border.color: point > 0 ? "#161616" : "#fdfdfd"
