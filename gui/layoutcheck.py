@@ -189,19 +189,29 @@ def _inside(a: tuple[float, ...], b: tuple[float, ...], slack: float = 1.0) -> b
     )
 
 
-def _background(image: Any, rect: tuple[float, ...]) -> tuple[int, int, int] | None:
-    """The most common colour in the rectangle of the rendered image (the text's background)."""
+def _background(
+    image: Any, rect: tuple[float, ...], fg: tuple[int, int, int]
+) -> tuple[int, int, int] | None:
+    """The colour behind the text: the most common colour in its box once the glyphs' own
+    pixels (near the text colour) are set aside; when nearly everything is near the text
+    colour, that is the background, and the contrast is low indeed."""
     x0, y0 = max(0, int(rect[0])), max(0, int(rect[1]))
     x1 = min(image.width(), int(rect[0] + rect[2]))
     y1 = min(image.height(), int(rect[1] + rect[3]))
     if x1 - x0 < 2 or y1 - y0 < 2:
         return None
-    counts: Counter[int] = Counter()
+    every: Counter[int] = Counter()
+    apart: Counter[int] = Counter()
     step = max(1, int(min(x1 - x0, y1 - y0) // 24))
     for y in range(y0, y1, step):
         for x in range(x0, x1, step):
-            counts[image.pixel(x, y) & 0xFFFFFF] += 1
-    rgb = counts.most_common(1)[0][0]
+            rgb = image.pixel(x, y) & 0xFFFFFF
+            every[rgb] += 1
+            r, g, b = (rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255
+            if (r - fg[0]) ** 2 + (g - fg[1]) ** 2 + (b - fg[2]) ** 2 > 48**2:
+                apart[rgb] += 1
+    use = apart if apart.total() >= every.total() * 0.2 else every
+    rgb = use.most_common(1)[0][0]
     return ((rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255)
 
 
@@ -272,11 +282,11 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
         rect = _intersection(rect, win)
         if rect[2] < 2 or rect[3] < 2:
             continue  # scrolled out of sight
-        background = _background(image, rect)
-        if background is None:
-            continue
         colour = item.property("color")
         fg = (colour.red(), colour.green(), colour.blue())
+        background = _background(image, rect, fg)
+        if background is None:
+            continue
         font = item.property("font")
         px = font.pixelSize() if font.pixelSize() > 0 else font.pointSizeF() * 4 / 3
         large = px >= 24 or (font.bold() and px >= 18.66)
