@@ -224,7 +224,8 @@ def test_an_expiring_deadline_ends_the_session_even_with_help_open(
             assert 0 < first <= FAST.confirm
             await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
             assert bridge.outcome == "ended" and not bridge.helpOpen
-            assert REASON_TEXT[EndReason.DEADLINE] in bridge.endText and "(you, Seat 1)" in bridge.endText
+            assert REASON_TEXT[EndReason.DEADLINE] in bridge.endText
+            assert "(you, Seat 1)" in bridge.endText
             assert await ended_event(other) == SessionEnded(EndReason.DEADLINE, 0)
             await bridge.shutdown()
             await other.close()
