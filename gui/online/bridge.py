@@ -569,10 +569,23 @@ class OnlineBridge(SeatControls, QObject):
         self._leaving = True
         self._spawn(self._leave_online())
 
+    def windowClosed(self) -> None:
+        """The online window was closed: as Back to solo table, but even mid-session (then the
+        session ends as this seat's departure, as closing the standalone app does)."""
+        if self._leaving:
+            return
+        self._leaving = True
+        self._spawn(self._leave_online())
+
     async def _leave_online(self) -> None:
         client = self.client
         self._set(busy=True)
-        if client is not None and not client.closed.is_set() and client.token is not None:
+        if (
+            client is not None
+            and not client.closed.is_set()
+            and client.token is not None
+            and not self._session_running()
+        ):
             with contextlib.suppress(ClientError, TimeoutError):
                 if self._code:
                     await client.leave()
@@ -1111,6 +1124,10 @@ class OnlineBridge(SeatControls, QObject):
         if self.sounds is not None:
             self.sounds.muted = self._muted
         self._announce("Sound off" if self._muted else "Sound on")
+
+    def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
+        """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
+        self.applicationStateChanged(state.value)
 
     @Slot(int)
     def applicationStateChanged(self, state: int) -> None:
