@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +48,54 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     return LoadedOnline(engine, window, bridge)
 
 
+def _sounds() -> Any:
+    from PySide6.QtCore import QSettings
+
+    from pointline.gui.sound import Sounds
+
+    settings = QSettings("Pointline", "Pointline Table")
+    sounds = Sounds()
+    sounds.muted = bool(settings.value("muted", False, type=bool))
+    return sounds
+
+
+def open_online(
+    app: Any,
+    url: str = DEFAULT_RELAY,
+    ca: str | None = None,
+    on_leave: Callable[[], None] | None = None,
+    *,
+    sounds: Any = None,
+    size: tuple[int, int] | None = None,
+    **bridge_options: Any,
+) -> LoadedOnline:
+    """Open the online window inside a running QGuiApplication and qasync loop (the solo app).
+
+    ``on_leave`` is called when the person chooses "Back to solo table" (offered on the sign-in
+    and lobby screens and after the results, never while a session runs): by then the bridge
+    has signed out and closed its connection. It is called before the online window closes,
+    so the solo window can show first and the application never sees its last window close.
+    Keep the returned ``LoadedOnline`` until then.
+    """
+    from pointline.gui.online.bridge import OnlineBridge
+
+    loaded: LoadedOnline | None = None
+
+    def leave() -> None:
+        if on_leave is not None:
+            on_leave()
+        if loaded is not None:
+            loaded.window.close()
+            loaded.engine.deleteLater()  # the bridge outlives it: `loaded` keeps it
+
+    bridge = OnlineBridge(url, sounds=sounds, ca=ca, on_leave=leave, **bridge_options)
+    loaded = load_online(bridge, size)
+    app.applicationStateChanged.connect(bridge.applicationStateChanged_)
+    loaded.window.closing.connect(lambda _event: bridge.windowClosed())
+    loaded.window.show()
+    return loaded
+
+
 def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     """Run the online app until its window closes; the session (if any) ends as a departure."""
     prepare_environment()
@@ -61,16 +109,9 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     app.setApplicationName("Pointline Table")
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    from PySide6.QtCore import QSettings
-
-    from pointline.gui.sound import Sounds
-
-    settings = QSettings("Pointline", "Pointline Table")
-    sounds = Sounds()
-    sounds.muted = bool(settings.value("muted", False, type=bool))
-    bridge = OnlineBridge(url, sounds=sounds, ca=ca)
+    bridge = OnlineBridge(url, sounds=_sounds(), ca=ca)
     loaded = load_online(bridge)
-    app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
+    app.applicationStateChanged.connect(bridge.applicationStateChanged_)
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)
     app.lastWindowClosed.connect(closing.set)

@@ -11,29 +11,54 @@ choice through ``RelayClient.commit``; the shared table, dice and point only eve
 the peer's own reconstruction. Help stays live and pauses nothing; going to the background
 (application state Suspended or Hidden; losing focus alone is not that) ends the session for
 everyone without a result.
+
+Every property has its own notify signal (or shares one with a small coherent group, such as
+the two draft amounts), emitted only when its value changes: after anything that may change
+state, ``_sync`` reads each group's values and emits the signals of the groups that differ from
+what QML last saw. The seat-control slots of the shared ``SeatControls`` mixin emit its
+``changed``, which runs ``_sync`` here; the mixin's properties are redeclared below with their
+own signals, so no online property notifies through ``changed``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import sys
+import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
-from pointline.gui.controls import SeatControls
+from pointline.gui.controls import ACTIONS, SeatControls
 from pointline.gui.history import settlement_words
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
     FREE_POINTS,
+    HELP_KEYS,
+    HELP_TOUCH,
+    KEY_HINTS,
+    MIN_PEOPLE,
+    NAME_HINT,
     REASON_TEXT,
+    RELAY_LOST,
+    help_html,
+    password_hint,
+    people,
     refusal,
+    seat_label,
+    seconds,
+    sign_in_problem,
     unreachable,
 )
 from pointline.kernel import (
+    MAX_SEATS,
+    POINT_NUMBERS,
+    UNIT,
     EndReason,
     Outcome,
     Phase,
@@ -41,7 +66,7 @@ from pointline.kernel import (
     Table,
     current_choice,
 )
-from pointline.kernel.ledger import Settled
+from pointline.kernel.ledger import Settled, Voided
 from pointline.net.client import (
     ClientError,
     Disconnected,
@@ -67,17 +92,32 @@ from pointline.net.protocol import (
     Thrown,
     Timeouts,
 )
-from pointline.net.verify import verify_transcript
+from pointline.net.verify import Report, verify_transcript
 from pointline.net.wire import RosterEntry
 
 SCREENS = ("signin", "lobby", "table", "results")
+WINDOW_MODES = ("standard", "theater", "fullscreen")
+MOBILE_PLATFORMS = ("android", "ios")
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."
 Connect = Callable[[str], Awaitable[RelayClient]]
+Verify = Callable[[Path], Report]
 
 _BACKGROUND_STATES = (
     Qt.ApplicationState.ApplicationSuspended.value,
     Qt.ApplicationState.ApplicationHidden.value,
 )
+
+
+def is_mobile() -> bool:
+    """True on Android and iOS; ``POINTLINE_FORCE_MOBILE=1`` (or ``0``) decides for tests.
+
+    The same rule as the solo table's (the lead's ``gui/device.py``), so QML asks the bridge
+    (``online.mobile``) instead of checking ``Qt.platform.os`` here and there.
+    """
+    forced = os.environ.get("POINTLINE_FORCE_MOBILE", "")
+    if forced in ("0", "1"):
+        return forced == "1"
+    return sys.platform in MOBILE_PLATFORMS
 
 
 def words_for(session_key_hex: str) -> str:
@@ -88,10 +128,104 @@ def words_for(session_key_hex: str) -> str:
         return "(no valid key)"
 
 
+def verdict_words(report: Report) -> tuple[bool, str]:
+    """What ``pointline verify`` said about the saved transcript, in plain words."""
+    if not report.ok:
+        return False, (
+            "pointline verify found a problem in this transcript: it does not prove this "
+            "session. Run pointline verify on the file for the details."
+        )
+    if report.complete:
+        return True, "pointline verify accepts it: every throw, the dice and the points match."
+    return True, (
+        "pointline verify accepts what it holds, but it is incomplete: a signed receipt is "
+        "missing or does not match."
+    )
+
+
 class OnlineBridge(SeatControls, QObject):
-    """The online screens' state; every property notifies through ``changed``."""
+    """The online screens' state; each property notifies through its own signal."""
 
     ticked = Signal()
+    left = Signal()
+    """The bridge has shut down after ``leave`` (the app returns to the solo table)."""
+
+    # ---- one notify signal per property (or per small coherent group) --------------------
+    screenChanged = Signal()
+    relayUrlChanged = Signal()
+    busyChanged = Signal()
+    errorChanged = Signal()
+    nameChanged = Signal()
+    roomChanged = Signal()  # roomCode, creator, isCreator, mySeat, mySeatLabel
+    rosterChanged = Signal()
+    startChanged = Signal()  # canStart, startReason
+    positionChanged = Signal()  # phase, point, hand, throws
+    balanceChanged = Signal()
+    draftChanged = Signal()  # draftPass, draftDontPass
+    contractsChanged = Signal()  # contractPass, contractDontPass
+    seatsChanged = Signal()
+    committedChanged = Signal()
+    awaitedTextChanged = Signal()
+    secondsLeftChanged = Signal()
+    mutedChanged = Signal()
+    outcomeChanged = Signal()
+    resultsChanged = Signal()
+    endTextChanged = Signal()
+    receiptsTextChanged = Signal()
+    transcriptPathChanged = Signal()
+    verifyChanged = Signal()  # verifying, verifyOk, verifyText
+    selectedLineChanged = Signal()
+    legalChanged = Signal()
+    reasonsChanged = Signal()
+    lineReasonsChanged = Signal()
+    historyChanged = Signal()
+    chartChanged = Signal()
+    diceChanged = Signal()  # die1, die2, rollSerial
+    helpOpenChanged = Signal()
+    announcementChanged = Signal()
+    noticeChanged = Signal()
+    windowModeChanged = Signal()
+    askingLeaveChanged = Signal()
+    keyHintsChanged = Signal()
+
+    _GROUPS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "screenChanged": ("screen",),
+        "relayUrlChanged": ("relayUrl",),
+        "busyChanged": ("busy",),
+        "errorChanged": ("error",),
+        "nameChanged": ("name",),
+        "roomChanged": ("roomCode", "creator", "isCreator", "mySeat", "mySeatLabel"),
+        "rosterChanged": ("roster",),
+        "startChanged": ("canStart", "startReason"),
+        "positionChanged": ("phase", "point", "hand", "throws"),
+        "balanceChanged": ("balance",),
+        "draftChanged": ("draftPass", "draftDontPass"),
+        "contractsChanged": ("contractPass", "contractDontPass"),
+        "seatsChanged": ("seats",),
+        "committedChanged": ("committed",),
+        "awaitedTextChanged": ("awaitedText",),
+        "secondsLeftChanged": ("secondsLeft",),
+        "mutedChanged": ("muted",),
+        "outcomeChanged": ("outcome",),
+        "resultsChanged": ("results",),
+        "endTextChanged": ("endText",),
+        "receiptsTextChanged": ("receiptsText",),
+        "transcriptPathChanged": ("transcriptPath",),
+        "verifyChanged": ("verifying", "verifyOk", "verifyText"),
+        "selectedLineChanged": ("selectedLine",),
+        "legalChanged": ("legal",),
+        "reasonsChanged": ("reasons",),
+        "lineReasonsChanged": ("lineReasons",),
+        "historyChanged": ("history",),
+        "chartChanged": ("chart",),
+        "diceChanged": ("die1", "die2", "rollSerial"),
+        "helpOpenChanged": ("helpOpen",),
+        "announcementChanged": ("announcement",),
+        "noticeChanged": ("notice",),
+        "windowModeChanged": ("windowMode",),
+        "askingLeaveChanged": ("askingLeave",),
+        "keyHintsChanged": ("keyHints",),
+    }
 
     def __init__(
         self,
@@ -101,6 +235,8 @@ class OnlineBridge(SeatControls, QObject):
         nonce_source: Callable[[], bytes] | None = None,
         sounds: Any = None,
         ca: str | None = None,
+        on_leave: Callable[[], None] | None = None,
+        verify: Verify = verify_transcript,
     ) -> None:
         super().__init__()
         self._url = url
@@ -131,13 +267,49 @@ class OnlineBridge(SeatControls, QObject):
         self._end_text = ""
         self._receipts = ""
         self._transcript = ""
+        self._verifying = False
         self._verify_ok = False
         self._verify_text = ""
+        self._verify: Verify = verify
+        self.verify_threads: list[int] = []
+        """The thread id each verification ran on (tests check it is not the GUI thread)."""
+        self._mode = "standard"
+        self._asking_leave = False
+        self._mobile = is_mobile()
+        self._on_leave = on_leave
+        self._leaving = False
+        self._help_html = help_html(self.timeouts)
         self.submissions = 0
         """How many commits reached the client (tests check that blur or resize adds none)."""
+        self._seen: dict[str, tuple[Any, ...]] = {}
+        self._syncing = False
         self._clock = QTimer(self)
         self._clock.setInterval(200)
-        self._clock.timeout.connect(self.ticked)
+        self._clock.timeout.connect(self._tick)
+        self.changed.connect(self._sync)  # the mixin's slots (line, Help) announce through it
+        self._sync()
+
+    # ------------------------------------------------------------------ notification
+    def _sync(self) -> None:
+        """Emit the notify signal of every property group whose value changed since last time."""
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            due = []
+            for signal, names in self._GROUPS.items():
+                values = tuple(getattr(self, n) for n in names)
+                if self._seen.get(signal) != values:
+                    self._seen[signal] = values
+                    due.append(signal)
+        finally:
+            self._syncing = False
+        for signal in due:
+            getattr(self, signal).emit()
+
+    def _tick(self) -> None:
+        self._sync()
+        self.ticked.emit()
 
     # ------------------------------------------------------------------ async plumbing
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -155,12 +327,12 @@ class OnlineBridge(SeatControls, QObject):
     def _set(self, **values: Any) -> None:
         for key, value in values.items():
             setattr(self, f"_{key}", value)
-        self.changed.emit()
+        self._sync()
 
     def _announce(self, text: str) -> None:
         self._announcement = text
         self.announced.emit(text)
-        self.changed.emit()
+        self._sync()
 
     @property
     def peer(self):  # type: ignore[no-untyped-def]
@@ -173,7 +345,15 @@ class OnlineBridge(SeatControls, QObject):
 
     def _refresh_view(self) -> None:
         peer = self.peer
-        self._view = None if peer is None else peer.table
+        if peer is None:
+            if self._screen != "results":
+                self._view = None  # the results keep the last table in sight
+            return
+        self._view = peer.table
+
+    def _session_running(self) -> bool:
+        peer = self.peer
+        return peer is not None and not peer.is_finished
 
     # ------------------------------------------------------------------ sign in
     async def _sign(self, url: str, name: str, password: str, signup: bool) -> None:
@@ -184,10 +364,11 @@ class OnlineBridge(SeatControls, QObject):
                 try:
                     self.client = await asyncio.wait_for(self._connect(url), 12.0)
                 except ClientError as exc:  # unreachable, refused certificate, bad address
-                    self._set(error=exc.text)
+                    text = exc.text if exc.code in ("certificate", "bad_ca", "not_tls") else ""
+                    self._set(error=text or unreachable(url))
                     return
-                except (OSError, TimeoutError) as exc:
-                    self._set(error=unreachable(url, str(exc) or "no answer"))
+                except (OSError, TimeoutError):
+                    self._set(error=unreachable(url))
                     return
                 task = self._spawn(self._pump(self.client))
                 task.set_name("online-pump")
@@ -197,23 +378,78 @@ class OnlineBridge(SeatControls, QObject):
                 else:
                     await self.client.signin(name, password)
             except ClientError as exc:
-                self._set(error=refusal(exc.code, exc.message))
+                self._set(error=refusal(exc.code, exc.text))
                 return
             except TimeoutError:
-                self._set(error=unreachable(url, "the relay did not answer"))
+                self._set(error="The relay did not answer in time: try again.")
                 return
             self._set(name=name, screen="lobby", error="")
             self._announce(f"Signed in as {name}. Create a room or join one by its code.")
         finally:
             self._set(busy=False)
 
+    def _sign_slot(self, url: str, name: str, password: str, signup: bool) -> None:
+        if self._busy:
+            self._set(error=refusal("busy"))
+            return
+        problem = sign_in_problem(name, password)
+        if problem:  # refused here: nothing is sent and nothing changes but the message
+            self._set(error=problem)
+            self._announce(problem)
+            return
+        self._spawn(self._sign(url, name, password, signup))
+
     @Slot(str, str, str)
     def signIn(self, url: str, name: str, password: str) -> None:
-        self._spawn(self._sign(url, name, password, signup=False))
+        self._sign_slot(url, name, password, signup=False)
 
     @Slot(str, str, str)
     def signUp(self, url: str, name: str, password: str) -> None:
-        self._spawn(self._sign(url, name, password, signup=True))
+        self._sign_slot(url, name, password, signup=True)
+
+    @Slot()
+    def signOut(self) -> None:
+        """Revoke this sign-in at the relay and return to the sign-in screen (not mid-session)."""
+        if self._session_running():
+            self._set(error="Leave the table first: signing out is for the lobby.")
+            return
+        self._spawn(self._signout())
+
+    async def _signout(self) -> None:
+        client = self.client
+        self._set(busy=True, error="")
+        note = ""
+        try:
+            if client is not None and not client.closed.is_set():
+                if self._code:
+                    await client.leave()
+                if client.token is not None:
+                    try:
+                        await client.signout()
+                    except (ClientError, TimeoutError):
+                        note = (
+                            "Signed out on this device; the relay did not confirm, so your "
+                            "sign-in there ends when it expires."
+                        )
+            self.client = None
+            if client is not None:
+                await client.close()
+        finally:
+            self._reset_account(error=note)
+        self._announce("Signed out.")
+
+    def _reset_account(self, error: str = "") -> None:
+        self._set(
+            screen="signin",
+            name="",
+            code="",
+            creator="",
+            roster=(),
+            seat=-1,
+            busy=False,
+            error=error,
+            asking_leave=False,
+        )
 
     # ------------------------------------------------------------------ lobby
     async def _request(self, make: Callable[[RelayClient], Awaitable[Any]]) -> Any:
@@ -225,10 +461,10 @@ class OnlineBridge(SeatControls, QObject):
         try:
             return await make(client)
         except ClientError as exc:
-            self._set(error=refusal(exc.code, exc.message))
+            self._set(error=refusal(exc.code, exc.text))
             return None
         except TimeoutError:
-            self._set(error="The relay did not answer in time.")
+            self._set(error="The relay did not answer in time: try again.")
             return None
         finally:
             self._set(busy=False)
@@ -238,7 +474,7 @@ class OnlineBridge(SeatControls, QObject):
         if room is None:
             return
         self._set(code=room.code, creator=room.creator, roster=room.roster, seat=room.seat)
-        self._announce(f"Room {room.code}: you are seat {room.seat + 1}. Share the code.")
+        self._announce(f"Room {room.code}: you are {seat_label(room.seat)}. Share the code.")
 
     @Slot()
     def createRoom(self) -> None:
@@ -263,7 +499,7 @@ class OnlineBridge(SeatControls, QObject):
     async def _leave(self) -> None:
         if self.client is not None:
             await self.client.leave()
-        self._set(code="", creator="", roster=(), seat=-1)
+        self._set(code="", creator="", roster=(), seat=-1, asking_leave=False)
 
     @Slot()
     def leaveRoom(self) -> None:
@@ -286,6 +522,7 @@ class OnlineBridge(SeatControls, QObject):
             transcript="",
             verify_text="",
             verify_ok=False,
+            verifying=False,
             draft=None,
             view=None,
             dice=(0, 0),
@@ -302,12 +539,12 @@ class OnlineBridge(SeatControls, QObject):
             if old is not None:
                 await old.close()
             if old is None or old.token is None:
-                self._set(screen="signin")
+                self._reset_account()
                 return
             try:
                 client = await asyncio.wait_for(self._connect(self._url), 12.0)
-            except Exception as exc:  # unreachable now: back to sign-in with the reason
-                self._set(screen="signin", error=unreachable(self._url, str(exc) or "no answer"))
+            except Exception:  # unreachable now: back to sign-in with the reason
+                self._reset_account(error=unreachable(self._url))
                 return
             client.name, client.token = old.name, old.token
             self.client = client
@@ -315,13 +552,62 @@ class OnlineBridge(SeatControls, QObject):
         finally:
             self._set(busy=False)
 
+    # ------------------------------------------------------------------ leaving online play
+    @Slot()
+    def leave(self) -> None:
+        """Back to the solo table: sign out, close the connection, then call ``on_leave``.
+
+        Offered on the sign-in and lobby screens (and after the results); at a running table
+        it is refused (Leave table ends the session first), so it never ends a session itself.
+        """
+        if self._leaving:
+            return
+        if self._session_running():
+            self._notice = "Leave the table first: the session is still running."
+            self._announce(self._notice)
+            return
+        self._leaving = True
+        self._spawn(self._leave_online())
+
+    def windowClosed(self) -> None:
+        """The online window was closed: as Back to solo table, but even mid-session (then the
+        session ends as this seat's departure, as closing the standalone app does)."""
+        if self._leaving:
+            return
+        self._leaving = True
+        self._spawn(self._leave_online())
+
+    async def _leave_online(self) -> None:
+        client = self.client
+        self._set(busy=True)
+        if (
+            client is not None
+            and not client.closed.is_set()
+            and client.token is not None
+            and not self._session_running()
+        ):
+            with contextlib.suppress(ClientError, TimeoutError):
+                if self._code:
+                    await client.leave()
+                await asyncio.wait_for(client.signout(), 3.0)
+        await self.shutdown()
+        self._reset_account()
+        self.left.emit()
+        if self._on_leave is not None:
+            self._on_leave()
+
+    canLeave = Property(bool, lambda self: self._on_leave is not None, constant=True)
+    """Whether a solo table waits behind this window (``Back to solo table`` is shown)."""
+
     async def shutdown(self) -> None:
         """Close the connection (a departure if a session runs) and stop our tasks."""
         self._clock.stop()
-        if self.client is not None:
-            await self.client.close()
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
         for task in list(self._tasks):
-            task.cancel()
+            if task is not asyncio.current_task():
+                task.cancel()
 
     # ------------------------------------------------------------------ events
     async def _pump(self, client: RelayClient) -> None:
@@ -344,58 +630,74 @@ class OnlineBridge(SeatControls, QObject):
                 self._ledger_mark = 0
                 self._clock.start()
                 self._announce(
-                    f"The session started: {len(roster)} seats, you are seat {seat + 1}. "
-                    "Allocate, then confirm within 45 seconds."
+                    f"The session started: {len(roster)} seats, you are {seat_label(seat)}. "
+                    f"Allocate, then confirm within {seconds(self.timeouts.confirm)}."
                 )
             case RoundOpened():
                 self._fresh_draft()
                 self._announce(self._round_words())
-            case ThrowCommitted(seat, _throw):
-                if seat != self._seat:
-                    self.changed.emit()
+            case ThrowCommitted():
+                pass
             case Thrown():
                 self._on_thrown(event)
             case SessionComplete(result):
                 me = self._seat
-                self._set(outcome="complete", screen="results", help=False)
+                self._set(outcome="complete", screen="results", help=False, asking_leave=False)
                 self._announce(
                     f"Session complete: your final points {result.final[me]:,}, "
                     f"rank {result.ranks[me]} of {len(result.final)}."
                 )
             case SessionEnded(reason, seat):
-                if self._lost_relay(reason, seat):
-                    text = "No result: the connection to the relay was lost."
-                else:
-                    who = "" if seat is None else f" (seat {seat + 1}, {self._seat_name(seat)})"
-                    text = f"No result: {REASON_TEXT[reason]}{who}."
-                self._set(outcome="ended", screen="results", end_text=text, help=False)
+                text = self._ending_words(reason, seat)
+                self._set(
+                    outcome="ended", screen="results", end_text=text, help=False, asking_leave=False
+                )
                 self._clock.stop()
                 self._announce(text)
             case ReceiptsMatched(count):
-                self._set(receipts=f"{count} of {count} signed receipts matched within 8 s.")
+                self._set(
+                    receipts=f"{count} of {count} signed receipts matched within "
+                    f"{seconds(self.timeouts.receipts)}."
+                )
             case ReceiptsMismatch(seats):
-                names = ", ".join(f"seat {s + 1}" for s in seats)
+                names = people([self._who(s) for s in seats])
                 self._set(receipts=f"Receipts differ from yours: {names}.")
             case ReceiptsIncomplete(reason, seat):
-                who = "" if seat is None else f" (seat {seat + 1})"
+                who = "" if seat is None else f" ({self._who(seat)})"
                 self._set(receipts=f"Receipts incomplete: {REASON_TEXT[reason]}{who}.")
             case TranscriptSaved(path):
                 self._clock.stop()
                 self._on_saved(path)
-            case MemberDeparted(seat, name):
+            case MemberDeparted(seat, _name):
                 if self._screen in ("table", "results"):
-                    self._announce(f"{name} (seat {seat + 1}) left.")
+                    self._announce(f"{self._seat_name(seat)} ({seat_label(seat)}) left.")
             case RelayError(code, message):
                 if code == "room_closed":
                     self._set(code="", creator="", roster=(), seat=-1)
                 self._set(error=refusal(code, message))
-            case Disconnected(reason):
+            case Disconnected():
                 self._clock.stop()
                 self.client = None
-                if self._screen in ("lobby",):
-                    self._set(screen="signin", code="", roster=(), seat=-1)
-                self._set(error=f"Disconnected from the relay: {reason}.")
-        self.changed.emit()
+                lost = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
+                if self._screen == "lobby":
+                    self._reset_account(error=lost)
+                elif self._screen != "results":
+                    self._set(error=lost)
+        self._sync()
+
+    def _ending_words(self, reason: EndReason, seat: int | None) -> str:
+        if self._lost_relay(reason, seat):
+            text = f"No result: {RELAY_LOST}."
+        else:
+            who = "" if seat is None else f" ({self._who(seat)})"
+            text = f"No result: {REASON_TEXT[reason]}{who}."
+        if self._voided():
+            text += " Your contracts in the unresolved hand were returned with no profit."
+        return text
+
+    def _voided(self) -> bool:
+        ledger = self._ledger()
+        return ledger is not None and any(isinstance(e, Voided) for e in ledger)
 
     def _lost_relay(self, reason: EndReason, seat: int | None) -> bool:
         """The session ended as my own departure because the relay connection dropped."""
@@ -408,11 +710,29 @@ class OnlineBridge(SeatControls, QObject):
         )
 
     def _on_saved(self, path: Path) -> None:
-        report = verify_transcript(path)
-        verdict = (
-            "pointline verify accepts it." if report.ok else f"pointline verify: {report.problem}"
+        self._set(
+            transcript=str(path),
+            verifying=True,
+            verify_ok=False,
+            verify_text="Checking the transcript with pointline verify…",
         )
-        self._set(transcript=str(path), verify_ok=report.ok, verify_text=verdict)
+        self._spawn(self._verify_saved(path))
+
+    def _verify_in_thread(self, path: Path) -> Report:
+        self.verify_threads.append(threading.get_ident())
+        return self._verify(path)
+
+    async def _verify_saved(self, path: Path) -> None:
+        """Replay the transcript off the GUI thread; the verdict shows when it is done."""
+        try:
+            report = await asyncio.to_thread(self._verify_in_thread, path)
+        except Exception:  # a verifier that breaks is a verdict too, never a traceback
+            ok, text = False, "pointline verify could not read the saved transcript."
+        else:
+            ok, text = verdict_words(report)
+        if self._transcript != str(path):
+            return  # back in the lobby meanwhile: this verdict is for a closed session
+        self._set(verifying=False, verify_ok=ok, verify_text=text)
 
     def _fresh_draft(self) -> None:
         table = self.table
@@ -458,7 +778,12 @@ class OnlineBridge(SeatControls, QObject):
         for entry in self._roster:
             if entry.seat == seat:
                 return entry.name
-        return f"seat {seat + 1}"
+        return seat_label(seat)
+
+    def _who(self, seat: int) -> str:
+        """'you, Seat 1' for my seat, else 'bob, Seat 2': one numbering for people."""
+        name = "you" if seat == self._seat else self._seat_name(seat)
+        return f"{name}, {seat_label(seat)}"
 
     # ------------------------------------------------------------------ the draft
     def _seat_index(self) -> int:
@@ -471,14 +796,12 @@ class OnlineBridge(SeatControls, QObject):
         t = self.table
         return None if t is None or self._seat < 0 else t.seat(self._seat).ledger
 
-    def _live(self) -> bool:
-        peer = self.peer
-        return peer is not None and peer.state is Step.COMMIT and self._draft is not None
-
     def reason(self, name: str) -> str:
         """Why an action is refused now ("" when legal): Help, the step, else the kernel."""
         if self._help:
             return HELP_LIVE
+        if self._asking_leave:
+            return "Answer the question about leaving first."
         peer = self.peer
         if peer is None or self._draft is None:
             return "The session has not started."
@@ -505,7 +828,7 @@ class OnlineBridge(SeatControls, QObject):
             try:
                 client.commit(choice)
             except (PointlineError, NetError, ClientError) as exc:
-                self._notice = str(exc)
+                self._notice = exc.text
                 self._announce(self._notice)
                 return False
             draft.push(action)
@@ -523,7 +846,7 @@ class OnlineBridge(SeatControls, QObject):
         self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
         return True
 
-    # ------------------------------------------------------------------ properties
+    # ------------------------------------------------------------------ property values
     def _phase(self) -> str:
         t = self.table
         return "come_out" if t is None else str(t.phase.value)
@@ -544,6 +867,7 @@ class OnlineBridge(SeatControls, QObject):
         return [
             {
                 "seat": e.seat,
+                "label": seat_label(e.seat),
                 "name": e.name,
                 "words": words_for(e.session_key),
                 "you": e.seat == self._seat,
@@ -563,6 +887,7 @@ class OnlineBridge(SeatControls, QObject):
             rows.append(
                 {
                     "seat": e.seat,
+                    "label": seat_label(e.seat),
                     "name": e.name,
                     "you": e.seat == self._seat,
                     "balance": t.balance(e.seat),
@@ -582,11 +907,15 @@ class OnlineBridge(SeatControls, QObject):
             return ""
         if peer.state is Step.RECEIPTS:
             return "Exchanging signed receipts…"
-        names = ["you" if s == self._seat else self._seat_name(s) for s in peer.awaiting]
-        if not names:
+        waiting = sorted(peer.awaiting)
+        if not waiting:
             return ""
+        names = ["you" if s == self._seat else self._seat_name(s) for s in waiting]
+        if self._seat in waiting:  # "you" first: it is the one a person can act on
+            names.remove("you")
+            names.insert(0, "you")
         step = "choose" if peer.state is Step.COMMIT else "reveal"
-        return "Waiting for " + ", ".join(names) + f" to {step}"
+        return f"Waiting for {people(names)} to {step}"
 
     def _seconds_left(self) -> int:
         peer, client = self.peer, self.client
@@ -607,6 +936,7 @@ class OnlineBridge(SeatControls, QObject):
         rows = [
             {
                 "seat": s,
+                "label": seat_label(s),
                 "name": self._seat_name(s),
                 "final": result.final[s],
                 "rank": result.ranks[s],
@@ -621,71 +951,172 @@ class OnlineBridge(SeatControls, QObject):
             return "Create or join a room first."
         if self._creator != self._name:
             return f"Waiting for {self._creator}, who created the room, to start it."
-        if not 2 <= len(self._roster) <= 8:
-            return "A room starts with 2 to 8 people: wait for at least one more."
+        if not MIN_PEOPLE <= len(self._roster) <= MAX_SEATS:
+            return (
+                f"A room starts with {MIN_PEOPLE} to {MAX_SEATS} people: wait for at least "
+                "one more."
+            )
         return ""
 
-    screen = Property(str, lambda self: self._screen, notify=SeatControls.changed)
-    relayUrl = Property(str, lambda self: self._url, notify=SeatControls.changed)
-    busy = Property(bool, lambda self: self._busy, notify=SeatControls.changed)
-    error = Property(str, lambda self: self._error, notify=SeatControls.changed)
-    name = Property(str, lambda self: self._name, notify=SeatControls.changed)
-    roomCode = Property(str, lambda self: self._code, notify=SeatControls.changed)
-    creator = Property(str, lambda self: self._creator, notify=SeatControls.changed)
+    def _key_hints(self) -> str:
+        return "" if self._mobile else KEY_HINTS.get(self._screen, "")
+
+    # ------------------------------------------------------------------ properties
+    screen = Property(str, lambda self: self._screen, notify=screenChanged)
+    relayUrl = Property(str, lambda self: self._url, notify=relayUrlChanged)
+    busy = Property(bool, lambda self: self._busy, notify=busyChanged)
+    error = Property(str, lambda self: self._error, notify=errorChanged)
+    name = Property(str, lambda self: self._name, notify=nameChanged)
+    roomCode = Property(str, lambda self: self._code, notify=roomChanged)
+    creator = Property(str, lambda self: self._creator, notify=roomChanged)
     isCreator = Property(
-        bool,
-        lambda self: bool(self._code) and self._creator == self._name,
-        notify=SeatControls.changed,
+        bool, lambda self: bool(self._code) and self._creator == self._name, notify=roomChanged
     )
-    roster = Property("QVariantList", _roster_rows, notify=SeatControls.changed)
-    canStart = Property(bool, lambda self: not self._start_reason(), notify=SeatControls.changed)
-    startReason = Property(str, _start_reason, notify=SeatControls.changed)
-    mySeat = Property(int, lambda self: self._seat, notify=SeatControls.changed)
+    mySeat = Property(int, lambda self: self._seat, notify=roomChanged)
+    """The protocol's 0-based index (-1: none); people read ``mySeatLabel``."""
+    mySeatLabel = Property(
+        str, lambda self: seat_label(self._seat) if self._seat >= 0 else "", notify=roomChanged
+    )
+    roster = Property("QVariantList", _roster_rows, notify=rosterChanged)
+    canStart = Property(bool, lambda self: not self._start_reason(), notify=startChanged)
+    startReason = Property(str, _start_reason, notify=startChanged)
 
+    phase = Property(str, lambda self: self._phase(), notify=positionChanged)
     point = Property(
-        int, lambda self: (self.table.point or 0) if self.table else 0, notify=SeatControls.changed
+        int, lambda self: (self.table.point or 0) if self.table else 0, notify=positionChanged
     )
-    hand = Property(
-        int, lambda self: self.table.hand if self.table else 1, notify=SeatControls.changed
-    )
+    hand = Property(int, lambda self: self.table.hand if self.table else 1, notify=positionChanged)
     throws = Property(
-        int, lambda self: self.table.throws if self.table else 0, notify=SeatControls.changed
+        int, lambda self: self.table.throws if self.table else 0, notify=positionChanged
     )
-    balance = Property(int, lambda self: self._my("balance"), notify=SeatControls.changed)
-    draftPass = Property(int, lambda self: self._my("draftPass"), notify=SeatControls.changed)
-    draftDontPass = Property(
-        int, lambda self: self._my("draftDontPass"), notify=SeatControls.changed
-    )
-    contractPass = Property(int, lambda self: self._my("contractPass"), notify=SeatControls.changed)
+    balance = Property(int, lambda self: self._my("balance"), notify=balanceChanged)
+    draftPass = Property(int, lambda self: self._my("draftPass"), notify=draftChanged)
+    draftDontPass = Property(int, lambda self: self._my("draftDontPass"), notify=draftChanged)
+    contractPass = Property(int, lambda self: self._my("contractPass"), notify=contractsChanged)
     contractDontPass = Property(
-        int, lambda self: self._my("contractDontPass"), notify=SeatControls.changed
+        int, lambda self: self._my("contractDontPass"), notify=contractsChanged
     )
-    seats = Property("QVariantList", _seat_rows, notify=SeatControls.changed)
-    committed = Property(bool, lambda self: self._committed, notify=SeatControls.changed)
-    awaitedText = Property(str, _awaited_text, notify=SeatControls.changed)
-    secondsLeft = Property(int, _seconds_left, notify=ticked)
-    confirmSeconds = Property(int, lambda self: round(self.timeouts.confirm), constant=True)
-    muted = Property(bool, lambda self: self._muted, notify=SeatControls.changed)
+    seats = Property("QVariantList", _seat_rows, notify=seatsChanged)
+    committed = Property(bool, lambda self: self._committed, notify=committedChanged)
+    awaitedText = Property(str, _awaited_text, notify=awaitedTextChanged)
+    secondsLeft = Property(int, _seconds_left, notify=secondsLeftChanged)
+    muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
 
-    outcome = Property(str, lambda self: self._outcome, notify=SeatControls.changed)
-    results = Property("QVariantList", _results, notify=SeatControls.changed)
-    endText = Property(str, lambda self: self._end_text, notify=SeatControls.changed)
-    receiptsText = Property(str, lambda self: self._receipts, notify=SeatControls.changed)
-    transcriptPath = Property(str, lambda self: self._transcript, notify=SeatControls.changed)
-    verifyOk = Property(bool, lambda self: self._verify_ok, notify=SeatControls.changed)
-    verifyText = Property(str, lambda self: self._verify_text, notify=SeatControls.changed)
+    selectedLine = Property(str, lambda self: str(self._line.value), notify=selectedLineChanged)
+    legal = Property(
+        "QVariantMap", lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=legalChanged
+    )
+    reasons = Property(
+        "QVariantMap", lambda self: {n: self.reason(n) for n in ACTIONS}, notify=reasonsChanged
+    )
+    lineReasons = Property(
+        "QVariantMap", lambda self: self._line_reasons(), notify=lineReasonsChanged
+    )
+    history = Property("QVariantList", lambda self: self._history(), notify=historyChanged)
+    chart = Property("QVariantList", lambda self: self._chart(), notify=chartChanged)
+    die1 = Property(int, lambda self: self._dice[0], notify=diceChanged)
+    die2 = Property(int, lambda self: self._dice[1], notify=diceChanged)
+    rollSerial = Property(int, lambda self: self._serial, notify=diceChanged)
+    helpOpen = Property(bool, lambda self: self._help, notify=helpOpenChanged)
+    announcement = Property(str, lambda self: self._announcement, notify=announcementChanged)
+    notice = Property(str, lambda self: self._notice, notify=noticeChanged)
+
+    outcome = Property(str, lambda self: self._outcome, notify=outcomeChanged)
+    results = Property("QVariantList", _results, notify=resultsChanged)
+    endText = Property(str, lambda self: self._end_text, notify=endTextChanged)
+    receiptsText = Property(str, lambda self: self._receipts, notify=receiptsTextChanged)
+    transcriptPath = Property(str, lambda self: self._transcript, notify=transcriptPathChanged)
+    verifying = Property(bool, lambda self: self._verifying, notify=verifyChanged)
+    verifyOk = Property(bool, lambda self: self._verify_ok, notify=verifyChanged)
+    verifyText = Property(str, lambda self: self._verify_text, notify=verifyChanged)
+    windowMode = Property(str, lambda self: self._mode, notify=windowModeChanged)
+    askingLeave = Property(bool, lambda self: self._asking_leave, notify=askingLeaveChanged)
+    keyHints = Property(str, _key_hints, notify=keyHintsChanged)
+    """The footer's key hints for the current screen ("" on a phone)."""
+
+    # constants: rules, deadlines and notices from Python, never copied into QML
     casualNotice = Property(str, lambda self: CASUAL_NOTICE, constant=True)
     freeText = Property(str, lambda self: FREE_POINTS, constant=True)
+    confirmSeconds = Property(int, lambda self: round(self.timeouts.confirm), constant=True)
+    helpText = Property(str, lambda self: self._help_html, constant=True)
+    helpKeys = Property(str, lambda self: HELP_TOUCH if self._mobile else HELP_KEYS, constant=True)
+    pointNumbers = Property("QVariantList", lambda self: sorted(POINT_NUMBERS), constant=True)
+    """The totals that set the point (``pointline.kernel.POINT_NUMBERS``), in order."""
+    maxSeats = Property(int, lambda self: MAX_SEATS, constant=True)
+    minPeople = Property(int, lambda self: MIN_PEOPLE, constant=True)
+    unit = Property(int, lambda self: UNIT, constant=True)
+    nameHint = Property(str, lambda self: NAME_HINT, constant=True)
+    passwordHint = Property(str, lambda self: password_hint(), constant=True)
+    mobile = Property(bool, lambda self: self._mobile, constant=True)
+    """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
 
     # ------------------------------------------------------------------ table slots
     @Slot()
     def escape(self) -> None:
-        """Escape closes Help; online nothing pauses, so otherwise it only says so."""
+        """Escape closes Help (or the leave question); online nothing pauses."""
         if self._help:
-            self._help = False
-            self.changed.emit()
+            self._set(help=False)
+        elif self._asking_leave:
+            self._set(asking_leave=False)
         elif self._screen == "table":
             self._announce("Online sessions do not pause: the countdown keeps running.")
+
+    @Slot()
+    def back(self) -> None:
+        """Android Back: closes Help; at the table asks before leaving; in the lobby leaves the
+        room (or goes back to the solo table); at sign-in only goes back to the solo table."""
+        if self._help:
+            self._set(help=False)
+        elif self._asking_leave:
+            self._set(asking_leave=False)
+        elif self._screen == "table":
+            self.askLeave()
+        elif self._screen == "lobby":
+            if self._code:
+                self.leaveRoom()
+            elif self._on_leave is not None:
+                self.leave()
+        elif self._screen == "results":
+            self.backToLobby()
+        elif self._on_leave is not None and not self._busy:
+            self.leave()
+
+    @Slot()
+    def askLeave(self) -> None:
+        """Leaving the table ends the session for everyone: ask first."""
+        if self._screen != "table":
+            return
+        if not self._session_running():
+            self.leaveRoom()
+            return
+        self._set(asking_leave=True)
+        self._announce(
+            "Leave the table? The session ends for everyone without a result. Choose Leave or Stay."
+        )
+
+    @Slot()
+    def confirmLeave(self) -> None:
+        if not self._asking_leave:
+            return
+        self._set(asking_leave=False)
+        self.leaveRoom()
+
+    @Slot()
+    def cancelLeave(self) -> None:
+        if self._asking_leave:
+            self._set(asking_leave=False)
+            self._announce("You stay at the table.")
+
+    @Slot(str)
+    def setWindowMode(self, mode: str) -> None:
+        """Standard, Theater or Fullscreen: only the window changes, the session is kept."""
+        if mode not in WINDOW_MODES:
+            raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
+        self._set(mode=mode)
+
+    @Slot()
+    def cycleWindowMode(self) -> None:
+        self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % 3])
 
     @Slot()
     def toggleMute(self) -> None:
@@ -693,6 +1124,10 @@ class OnlineBridge(SeatControls, QObject):
         if self.sounds is not None:
             self.sounds.muted = self._muted
         self._announce("Sound off" if self._muted else "Sound on")
+
+    def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
+        """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
+        self.applicationStateChanged(state.value)
 
     @Slot(int)
     def applicationStateChanged(self, state: int) -> None:
@@ -704,3 +1139,4 @@ class OnlineBridge(SeatControls, QObject):
             return
         with contextlib.suppress(ClientError):
             client.background()
+        self._sync()

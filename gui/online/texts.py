@@ -1,10 +1,35 @@
-"""Words the online screens show: relay refusals, the casual-results notice, reasons."""
+"""Words the online screens show: relay refusals, Help, key hints, seats, endings.
+
+Every rule and every deadline here is built from the kernel's and the protocol's constants, so
+QML keeps no copy of a rule or a number: it reads them through the bridge's properties.
+No machine code (``bad_password``, ``session_over``) ever reaches a player: a code the table
+below does not know gets a plain sentence of its own. The net layer is imported lazily: the
+CLI's parser imports this module for the scene names and must not load the net code.
+"""
 
 from __future__ import annotations
 
-from pointline.kernel import EndReason
+import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+from pointline.kernel import (
+    HAND_LIMIT,
+    HANDS_PER_SESSION,
+    MAX_SEATS,
+    POINT_NUMBERS,
+    STARTING_POINTS,
+    THROW_CAP,
+    UNIT,
+    EndReason,
+)
+
+if TYPE_CHECKING:
+    from pointline.net.protocol import Timeouts
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765"
+MIN_PEOPLE = 2
+"""An online room starts with 2 to ``MAX_SEATS`` people (the card: exactly 2-8)."""
 
 # `--scene` names rendered by gui.online.scenes (kept here so the CLI parser imports no net code).
 ONLINE_SCENES = (
@@ -22,29 +47,92 @@ CASUAL_NOTICE = (
 
 FREE_POINTS = "Free fictional points · no money, no prizes"
 
-# net.wire.ErrorCode values -> what the person reads.
+NAME_ADVICE = "Use a name of 3 to 24 letters, digits, hyphens or underscores, with no spaces."
+
+
+@cache
+def _account_rules() -> tuple[re.Pattern[str], int, int]:
+    from pointline.net.accounts import MIN_PASSWORD
+    from pointline.net.wire import MAX_PASSWORD, NAME_RULE
+
+    return NAME_RULE, MIN_PASSWORD, MAX_PASSWORD
+
+
+NAME_HINT = "3 to 24 letters, digits, - or _"
+
+
+def password_hint() -> str:
+    _, low, high = _account_rules()
+    return f"{low} to {high:,} characters"
+
+
+def password_advice() -> str:
+    _, low, high = _account_rules()
+    return f"Use a password of {low} to {high:,} characters."
+
+
+RELAY_LOST = "the relay connection was lost"
+
+
+def seat_label(seat: int) -> str:
+    """How a person reads a seat: "Seat 1" to "Seat 8" (the protocol's 0-based index + 1).
+
+    The one numbering for people on every online screen, in the results and in the
+    announcements; the protocol and the transcript keep their 0-based index.
+    """
+    return f"Seat {seat + 1}"
+
+
+def people(names: list[str]) -> str:
+    """'you', 'you and bob', 'you, bob and chen' (a list as a sentence says it)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def either(numbers: list[int]) -> str:
+    items = [str(n) for n in numbers]
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def seconds(value: float) -> str:
+    """45 -> '45 seconds', 600 -> '10 minutes'."""
+    whole = round(value)
+    if whole >= 120 and whole % 60 == 0:
+        return f"{whole // 60} minutes"
+    return f"{whole} second" if whole == 1 else f"{whole} seconds"
+
+
+# net.wire.ErrorCode values (and the client's own codes) -> what the person reads.
 REFUSALS: dict[str, str] = {
+    "bad_name": NAME_ADVICE,
     "bad_credentials": "Wrong name or password.",
     "name_taken": "That name is taken: choose another name, or sign in if it is yours.",
     "signin_limited": "Too many sign-in attempts: wait a minute, then try again.",
     "rate_limited": "Too many requests: wait a moment, then try again.",
     "bad_token": "Your sign-in has expired: sign in again.",
+    "not_signed_in": "Sign in first.",
     "no_room": "No room has that join code: check it with the person who created the room.",
-    "room_full": "That room is full: a room holds at most 8 people.",
+    "room_full": f"That room is full: a room holds at most {MAX_SEATS} people.",
     "room_started": "That room has already started: nobody joins after the start.",
-    "room_closed": "The room was closed.",
+    "room_closed": "The room was closed: its creator left.",
     "in_room": "You are already in a room: leave it first.",
     "duplicate_account": "This account is already in that room: one seat per account.",
-    "duplicate_key": "That session key is already in the room.",
+    "duplicate_key": "That session key is already in the room: leave and join again.",
     "not_creator": "Only the person who created the room can start it.",
-    "too_few": "A room starts with 2 to 8 people: wait for at least one more.",
+    "too_few": f"A room starts with {MIN_PEOPLE} to {MAX_SEATS} people: wait for one more.",
     "not_in_room": "You are not in a room.",
-    "closed": "The connection to the relay is closed.",
+    "not_started": "The room has not started yet.",
+    "closed": "The connection to the relay is closed: sign in again.",
     "busy": "Still waiting for the relay's answer to the last request.",
+    "bad_frame": "The relay did not understand that request: update the app, then try again.",
+    "bad_key": "The relay refused this app's session key: leave and join again.",
+    "bad_reply": "The relay answered something unexpected: try again.",
+    "bad_roster": "The relay sent a roster this app cannot use: leave and try another room.",
 }
 
 REASON_TEXT: dict[EndReason, str] = {
-    EndReason.THROW_CAP: "128 throws were reached before the fifth hand resolved",
+    EndReason.THROW_CAP: f"{THROW_CAP} throws were reached before the last hand resolved",
     EndReason.DEPARTURE: "a player left the table",
     EndReason.BACKGROUND: "an app went to the background",
     EndReason.BAD_REVEAL: "a reveal did not match its commitment",
@@ -56,10 +144,83 @@ REASON_TEXT: dict[EndReason, str] = {
 }
 
 
-def refusal(code: str, message: str) -> str:
-    """The sentence for a relay refusal (the relay's own message when we have none)."""
-    return REFUSALS.get(code, message or code)
+def refusal(code: str, message: str = "") -> str:
+    """The sentence for a relay refusal; an unknown code gets a plain sentence, never the code."""
+    del message  # the relay's own words are for logs: they may be terse or name a code
+    if code == "bad_password":
+        return password_advice()
+    return REFUSALS.get(code, "The relay refused that request: try again in a moment.")
 
 
-def unreachable(url: str, detail: str) -> str:
-    return f"Cannot reach the relay at {url}: {detail}. Is it running (pointline-relay)?"
+def sign_in_problem(name: str, password: str) -> str:
+    """What is wrong with a name and password before anything is sent ("" when nothing)."""
+    if not name.strip():
+        return "Type your name first. " + NAME_ADVICE
+    rule, low, high = _account_rules()
+    if not rule.fullmatch(name):
+        return NAME_ADVICE
+    if not password:
+        return "Type your password first. " + password_advice()
+    if not low <= len(password) <= high:
+        return password_advice()
+    return ""
+
+
+def unreachable(url: str, detail: str = "") -> str:
+    del detail  # the socket's own words are for logs
+    return (
+        f"Cannot reach the relay at {url}. Check the address, and that the relay is running "
+        "(pointline-relay)."
+    )
+
+
+def help_html(timeouts: Timeouts) -> str:
+    """The online Help, built from the kernel's rules and these deadlines."""
+    points = either(sorted(POINT_NUMBERS))
+    return (
+        f"<b>Online:</b> {MIN_PEOPLE} to {MAX_SEATS} people, each signed in on their own "
+        "account and device, share the same dice. For every throw each seat commits its choice "
+        "with a fresh secret; then everyone reveals, every app checks every reveal and derives "
+        "the dice from all of them. Nobody deals; the relay only forwards signed messages.<br><br>"
+        f"<b>Deadlines:</b> {seconds(timeouts.confirm)} to confirm or roll each throw, "
+        f"{seconds(timeouts.response)} for the other apps' answers, "
+        f"{seconds(timeouts.session)} for the session, {seconds(timeouts.receipts)} for the "
+        "signed receipts. A missed deadline, a departure, an app going to the background or a "
+        "bad message ends the session for everyone without a result; the unresolved hand is "
+        "returned with no profit.<br><br>"
+        "<b>Come-out:</b> Pass wins on 7 or 11 and loses on 2, 3 or 12; Don’t Pass wins on 2 or "
+        f"3, loses on 7 or 11 and pushes on 12; a {points} sets the point.<br>"
+        "<b>Point:</b> the point before seven wins Pass; seven before the point wins Don’t Pass. "
+        "Other totals change nothing. Both winning lines pay 1:1 net.<br>"
+        f"<b>Point phase:</b> Pass is locked; Don’t Pass may be reduced by {UNIT} or removed, "
+        "refunded with no profit when you roll.<br>"
+        f"<b>Session:</b> {HANDS_PER_SESSION} resolved hands, {STARTING_POINTS:,} free "
+        f"fictional points each, at most {HAND_LIMIT} a hand in units of {UNIT}; at most "
+        f"{THROW_CAP} throws. Highest final points wins; ties share a rank.<br><br>"
+        "<b>Verification words:</b> four words from each member’s session key; read them out "
+        "loud before the start.<br><br>"
+        f"{CASUAL_NOTICE} Free fictional points only: no money, purchases or prizes."
+    )
+
+
+HELP_KEYS = (
+    "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons · Space "
+    f"allocates {UNIT}, Enter confirms at come-out; Enter or Space roll at the point · "
+    "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute."
+)
+HELP_TOUCH = (
+    "<b>Touch:</b> tap a line to select it, then the buttons; Back closes Help, and at the "
+    "table asks before you leave."
+)
+
+# The footer's key hints, per screen: only what works there (none on a phone).
+KEY_HINTS: dict[str, str] = {
+    "signin": "Tab moves between the fields and buttons · Enter signs in · F1 Help",
+    "lobby": "Tab moves between the fields and buttons · Enter or Space presses the focused "
+    "button · F1 Help",
+    "table": f"Arrows choose the line · Tab visits legal buttons · Space allocates {UNIT}, Enter "
+    "confirms; Enter/Space roll at the point · Backspace/Delete reset · F1 Help (the countdown "
+    "keeps running) · M mute. Going to the background ends the session for everyone.",
+    "results": "Tab moves between the buttons · Enter or Space presses the focused button · "
+    "F1 Help · M mute",
+}

@@ -52,6 +52,14 @@ def play_by_bridge(bridge: OnlineBridge) -> None:
         assert bridge.committed and not bridge.legal["confirm"]
 
 
+async def verified(bridge: OnlineBridge) -> None:
+    """Wait for the saved transcript and its verdict (verify runs off the GUI thread)."""
+    await until(
+        lambda: bridge.transcriptPath and bridge.verifyText and not bridge.verifying,
+        what="the transcript's verdict",
+    )
+
+
 def test_sign_in_errors_are_clear(qapp: Any, tmp_path: Path) -> None:
     async def scenario() -> None:
         dead = f"ws://127.0.0.1:{_free_port()}"
@@ -153,7 +161,7 @@ def test_a_full_two_seat_session_by_the_bridge(qapp: Any, tmp_path: Path) -> Non
                 s: (peer.result.final[s], peer.result.ranks[s]) for s in range(2)
             }
             assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
-            await until(lambda: bridge.transcriptPath, what="the transcript")
+            await verified(bridge)
             assert bridge.receiptsText.startswith("2 of 2 signed receipts matched")
             assert bridge.verifyOk and "accepts" in bridge.verifyText
             assert verify_transcript(Path(bridge.transcriptPath)).ok
@@ -187,8 +195,8 @@ def test_a_peer_leaving_mid_hand_shows_no_result_and_why(qapp: Any, tmp_path: Pa
             await until(lambda: bridge.screen == "results", what="the end")
             assert bridge.outcome == "ended" and bridge.results == []
             assert REASON_TEXT[EndReason.DEPARTURE] in bridge.endText
-            assert "seat 2" in bridge.endText and other_name in bridge.endText
-            await until(lambda: bridge.transcriptPath, what="the transcript")
+            assert f"({other_name}, Seat 2)" in bridge.endText
+            await verified(bridge)
             assert bridge.verifyOk
             await bridge.shutdown()
             await other.close()
@@ -216,7 +224,8 @@ def test_an_expiring_deadline_ends_the_session_even_with_help_open(
             assert 0 < first <= FAST.confirm
             await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
             assert bridge.outcome == "ended" and not bridge.helpOpen
-            assert REASON_TEXT[EndReason.DEADLINE] in bridge.endText and "seat 1" in bridge.endText
+            assert REASON_TEXT[EndReason.DEADLINE] in bridge.endText
+            assert "(you, Seat 1)" in bridge.endText
             assert await ended_event(other) == SessionEnded(EndReason.DEADLINE, 0)
             await bridge.shutdown()
             await other.close()
@@ -252,7 +261,7 @@ def test_background_ends_the_session_but_losing_focus_does_not(qapp: Any, tmp_pa
             assert REASON_TEXT[EndReason.BACKGROUND] in bridge.endText
             assert bridge.submissions == 0
             assert await ended_event(other) == SessionEnded(EndReason.BACKGROUND, 0)
-            await until(lambda: bridge.transcriptPath, what="the transcript")
+            await verified(bridge)
             assert bridge.verifyOk
             await bridge.shutdown()
             await other.close()
@@ -282,7 +291,8 @@ def test_two_bridges_play_a_session_and_show_the_same_ranks(qapp: Any, tmp_path:
                     if bridge.screen == "table":
                         play_by_bridge(bridge)
                 await asyncio.sleep(0.01)
-            await until(lambda: a.transcriptPath and b.transcriptPath, what="transcripts")
+            await verified(a)
+            await verified(b)
             assert a.outcome == b.outcome == "complete"
             assert a.results == [dict(r, you=not r["you"]) for r in b.results]
             assert a.verifyOk and b.verifyOk
@@ -369,7 +379,7 @@ def test_a_relay_that_goes_away_reads_as_a_lost_connection(qapp: Any, tmp_path: 
             peers = await gui_room(running.url, bridge)
             running.server.close()  # the relay stops: every connection drops
             await until(lambda: bridge.screen == "results", what="the ending")
-            assert bridge.endText == "No result: the connection to the relay was lost."
+            assert bridge.endText == "No result: the relay connection was lost."
             assert "seat" not in bridge.endText and "departure" not in bridge.endText.lower()
             for p in peers:
                 await p.close()

@@ -37,6 +37,7 @@ BUTTONS = (
     "btnRoll",
     "btnHelp",
     "btnMute",
+    "btnWindow",
     "btnLeaveTable",
 )
 
@@ -184,7 +185,10 @@ def test_a_full_two_seat_session_played_by_keys(qapp: Any, tmp_path: Path) -> No
                     await ui.key(K.Key_Return)
                 assert bridge.submissions == before + 1
             peer = await asyncio.wait_for(task, 20)
-            await until(lambda: bridge.transcriptPath, what="the transcript")
+            await until(
+                lambda: bridge.transcriptPath and bridge.verifyText and not bridge.verifying,
+                what="the transcript's verdict",
+            )
             assert bridge.screen == "results" and bridge.outcome == "complete"
             assert peer.result is not None
             mine = next(r for r in bridge.results if r["you"])
@@ -294,7 +298,7 @@ def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(
             await until(lambda: bridge.screen == "results", what="the end")
             assert ui.item("resultTitle").property("text") == "No result"
             shown = ui.item("endText").property("text")
-            assert "a player left" in shown and "seat 2" in shown
+            assert "a player left" in shown and "Seat 2" in shown
             assert not ui.item("rankList").isVisible()
             await until(lambda: "accepts" in ui.item("transcriptText").property("text"))
             await bridge.shutdown()
@@ -346,7 +350,13 @@ def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ranks(
                         await ui.key(K.Key_Up)
                         await ui.key(K.Key_Return)
                 await asyncio.sleep(0.01)
-            await until(lambda: a.bridge.transcriptPath and b.bridge.transcriptPath)
+            await until(
+                lambda: all(
+                    ui.bridge.transcriptPath and ui.bridge.verifyText and not ui.bridge.verifying
+                    for ui in (a, b)
+                ),
+                what="both verdicts",
+            )
             assert a.bridge.outcome == b.bridge.outcome == "complete"
 
             def ranks(ui: Window) -> list[tuple[str, int, int]]:

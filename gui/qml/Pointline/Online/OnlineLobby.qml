@@ -37,7 +37,8 @@ FocusScope {
             spacing: screen.gap
             Text {
                 Layout.fillWidth: true
-                text: "Lobby — signed in as " + online.name
+                objectName: "lobbyHeading"
+                text: "Lobby"
                 font.family: "DejaVu Serif"
                 font.pixelSize: screen.fs * 1.3
                 font.bold: true
@@ -46,7 +47,7 @@ FocusScope {
                 Accessible.role: Accessible.Heading
                 Accessible.name: text
             }
-            GameButton {
+            OnlineButton {
                 id: createButton
                 objectName: "btnCreateRoom"
                 visible: !screen.inRoom
@@ -71,7 +72,7 @@ FocusScope {
                     hint: "e.g. QP7TUZ"
                     onAccepted: online.joinRoom(codeField.text)
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnJoinRoom"
                     Layout.alignment: Qt.AlignBottom
                     Layout.preferredWidth: screen.fs * 7
@@ -110,7 +111,7 @@ FocusScope {
                     }
                     Text {
                         Layout.fillWidth: true
-                        text: online.isCreator ? "You created this room: start when 2 to 8 people are in."
+                        text: online.isCreator ? "You created this room: start when " + online.minPeople + " to " + online.maxSeats + " people are in."
                                                : "Waiting for " + online.creator + " to start."
                         wrapMode: Text.WordWrap
                         color: "#e8f3ec"
@@ -122,7 +123,7 @@ FocusScope {
                 visible: screen.inRoom
                 Layout.fillWidth: true
                 spacing: screen.gap
-                GameButton {
+                OnlineButton {
                     id: startButton
                     objectName: "btnStart"
                     Layout.fillWidth: true
@@ -134,7 +135,7 @@ FocusScope {
                     reason: online.startReason
                     onActivated: online.startRoom()
                 }
-                GameButton {
+                OnlineButton {
                     id: leaveButton
                     objectName: "btnLeaveRoom"
                     Layout.fillWidth: true
@@ -142,6 +143,32 @@ FocusScope {
                     text: "Leave room"
                     hint: "Leave this room"
                     onActivated: online.leaveRoom()
+                }
+            }
+            RowLayout {
+                Layout.fillWidth: true
+                spacing: screen.gap
+                OnlineButton {
+                    id: signOutButton
+                    objectName: "btnSignOut"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    text: "Sign out"
+                    hint: screen.inRoom ? "Leave the room and sign out of the relay" : "Sign out of the relay; sign in again to play"
+                    enabled: !online.busy
+                    reason: "Waiting for the relay"
+                    onActivated: online.signOut()
+                }
+                OnlineButton {
+                    objectName: "btnBackToSolo"
+                    visible: online.canLeave
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    text: "Back to solo table"
+                    hint: "Sign out and return to the solo table"
+                    enabled: !online.busy
+                    reason: "Waiting for the relay"
+                    onActivated: online.leave()
                 }
             }
             Text {
@@ -169,14 +196,14 @@ FocusScope {
             color: "#10251b"
             border.color: "#2f5a45"
             Accessible.role: Accessible.List
-            Accessible.name: "Roster: " + online.roster.length + " of 8 seats"
+            Accessible.name: "Roster: " + online.roster.length + " of " + online.maxSeats + " seats"
             ColumnLayout {
                 anchors.fill: parent
                 anchors.margins: screen.gap
                 spacing: screen.gap * 0.5
                 Text {
                     Layout.fillWidth: true
-                    text: "Roster (" + online.roster.length + "/8) — compare the words out loud"
+                    text: "Roster (" + online.roster.length + "/" + online.maxSeats + ") — compare the words out loud"
                     color: "#f2c14e"
                     font.bold: true
                     font.pixelSize: screen.fs
@@ -198,7 +225,7 @@ FocusScope {
                         radius: 6
                         color: modelData.you ? "#1f5a3f" : "#133d2b"
                         Accessible.role: Accessible.ListItem
-                        Accessible.name: "Seat " + (modelData.seat + 1) + ", " + modelData.name
+                        Accessible.name: modelData.label + ", " + modelData.name
                                          + (modelData.you ? ", you" : "") + (modelData.creator ? ", creator" : "")
                         Accessible.description: "Verification words: " + modelData.words
                         ColumnLayout {
@@ -208,7 +235,7 @@ FocusScope {
                             spacing: 0
                             Text {
                                 Layout.fillWidth: true
-                                text: (modelData.seat + 1) + ". " + modelData.name + (modelData.you ? " (you)" : "") + (modelData.creator ? " · creator" : "")
+                                text: modelData.label + " · " + modelData.name + (modelData.you ? " (you)" : "") + (modelData.creator ? " · creator" : "")
                                 color: "#fdf6e3"
                                 font.bold: true
                                 font.pixelSize: screen.fs * 0.95

@@ -17,13 +17,23 @@ ApplicationWindow {
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property string screen: online.screen
     readonly property var screens: ["signin", "lobby", "table", "results"]
-    readonly property string hintText: "Arrows choose the line · Tab visits legal buttons · Space allocates, Enter confirms; Enter/Space roll at the point · Backspace/Delete reset · F1 Help (the countdown keeps running) · M mute. Going to the background ends the session for everyone."
+
+    // ------------------------------------------------------------ window modes (session kept)
+    readonly property string mode: online.windowMode
+    onModeChanged: {
+        var keep = root.activeFocusItem;
+        if (mode === "fullscreen") root.visibility = Window.FullScreen;
+        else if (mode === "theater") root.visibility = Window.Maximized;
+        else root.visibility = Window.Windowed;
+        Qt.callLater(function() { if (keep) keep.forceActiveFocus(); });
+    }
 
     function current() {
         return [signin, lobby, table, results][Math.max(0, screens.indexOf(screen))];
     }
     function restoreFocus() {
         if (online.helpOpen) { helpClose.forceActiveFocus(); return; }
+        if (online.askingLeave) { stayButton.forceActiveFocus(); return; }
         var it = root.activeFocusItem;
         if (it !== null && it !== undefined && it.visible && it.enabled && it !== root.contentItem) return;
         current().focusFirst();
@@ -32,6 +42,10 @@ ApplicationWindow {
     readonly property bool helpOpen: online.helpOpen
     onHelpOpenChanged: Qt.callLater(function() {
         if (online.helpOpen) helpClose.forceActiveFocus(); else current().focusFirst();
+    })
+    readonly property bool askingLeave: online.askingLeave
+    onAskingLeaveChanged: Qt.callLater(function() {
+        if (online.askingLeave) stayButton.forceActiveFocus(); else root.restoreFocus();
     })
     onActiveFocusItemChanged: Qt.callLater(root.restoreFocus)
     Component.onCompleted: Qt.callLater(function() { current().focusFirst(); })
@@ -42,14 +56,16 @@ ApplicationWindow {
     readonly property bool atTable: screen === "table"
     Shortcut { sequence: "F1"; onActivated: online.openHelp() }
     Shortcut { sequence: "Escape"; onActivated: online.escape() }
+    // Android Back: closes Help; at the table asks before leaving; in the lobby leaves the room
+    Shortcut { sequence: "Back"; onActivated: online.back() }
     Shortcut { sequence: "M"; enabled: root.atTable || screen === "results"; onActivated: online.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; enabled: root.atTable && !online.helpOpen; onActivated: online.reset() }
+    Shortcut { sequences: ["Backspace", "Delete"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.reset() }
     Shortcut {
-        sequences: ["Up", "Left"]; enabled: root.atTable && !online.helpOpen
+        sequences: ["Up", "Left"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
         onActivated: { online.selectLine("pass"); table.tableArea.forceActiveFocus(); }
     }
     Shortcut {
-        sequences: ["Down", "Right"]; enabled: root.atTable && !online.helpOpen
+        sequences: ["Down", "Right"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
         onActivated: { online.selectLine("dont_pass"); table.tableArea.forceActiveFocus(); }
     }
 
@@ -57,7 +73,7 @@ ApplicationWindow {
         anchors.fill: parent
         anchors.margins: root.gap
         spacing: root.gap
-        enabled: !online.helpOpen
+        enabled: !online.helpOpen && !online.askingLeave
 
         GridLayout {
             objectName: "onlineHeader"
@@ -81,7 +97,8 @@ ApplicationWindow {
                 text: root.atTable
                       ? "Balance <b>" + online.balance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b> · Hand <b>" + online.hand + "/" + online.hands
                         + "</b> · Throw <b>" + online.throws + "/" + online.throwCap + "</b>"
-                      : (online.name.length > 0 ? "Signed in as <b>" + online.name + "</b>" + (online.roomCode.length > 0 ? " · room <b>" + online.roomCode + "</b>" : "") : "Not signed in")
+                      : (online.name.length > 0 ? "Signed in as <b>" + online.name + "</b>"
+                         + (online.roomCode.length > 0 ? " · room <b>" + online.roomCode + "</b> · you are " + online.mySeatLabel : "") : "Not signed in")
                 textFormat: Text.StyledText
                 font.pixelSize: root.fs
                 color: "#fdf6e3"
@@ -106,13 +123,14 @@ ApplicationWindow {
         Text {
             objectName: "onlineFooter"
             Layout.fillWidth: true
-            text: "<b><font color='#f2c14e'>" + online.freeText + "</font></b> — " + online.casualNotice + " " + root.hintText
+            text: "<b><font color='#f2c14e'>" + online.freeText + "</font></b> — " + online.casualNotice
+                  + (online.keyHints.length > 0 ? "<br>" + online.keyHints : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
             font.pixelSize: Math.max(10.5, root.fs * 0.7)
             color: "#d5e6dc"
             Accessible.role: Accessible.StaticText
-            Accessible.name: online.freeText + ". " + online.casualNotice + " " + root.hintText
+            Accessible.name: online.freeText + ". " + online.casualNotice + " " + online.keyHints
         }
     }
 
@@ -156,7 +174,7 @@ ApplicationWindow {
                     clip: true
                     contentHeight: helpText.implicitHeight
                     boundsBehavior: Flickable.StopAtBounds
-                    ScrollBar.vertical: ScrollBar { }
+                    ScrollIndicator.vertical: ScrollIndicator { }
                     Text {
                         id: helpText
                         width: helpFlick.width - 10
@@ -166,24 +184,89 @@ ApplicationWindow {
                         font.pixelSize: root.fs * 0.9
                         Accessible.role: Accessible.StaticText
                         Accessible.name: "Online rules and keys"
-                        text: "<b>Online:</b> 2 to 8 people, each signed in on their own account and device, share the same dice. Each throw every seat commits its choice with a fresh secret; then everyone reveals, every app checks every reveal and derives the dice from all of them. Nobody deals, the relay only forwards signed messages.<br><br>"
-                            + "<b>Deadlines:</b> 45 s to confirm or roll each throw, 10 s for other answers, 10 minutes for the session, 8 s for the signed receipts. A missed deadline, a departure, an app going to the background or a bad message ends the session for everyone without a result; the hand in flight is voided.<br><br>"
-                            + "<b>Rules:</b> as solo. Come-out: Pass wins on 7 or 11 and loses on 2, 3 or 12; Don’t Pass wins on 2 or 3, loses on 7 or 11, pushes on 12; 4, 5, 6, 8, 9, 10 set the point. Point phase: Pass is locked; Don’t Pass may be reduced by 10 or removed, refunded with no profit when you roll. Five resolved hands; at most 128 throws.<br><br>"
-                            + "<b>Verification words:</b> four words from each member’s session key; read them out loud before the start.<br><br>"
-                            + "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons · Space allocates, Enter confirms at come-out; Enter or Space roll at the point · Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute.<br><br>"
-                            + online.casualNotice + " Free fictional points only: no money, purchases or prizes."
+                        text: online.helpText + "<br><br>" + online.helpKeys
                     }
                 }
-                GameButton {
+                OnlineButton {
                     id: helpClose
                     objectName: "btnHelpClose"
                     Layout.alignment: Qt.AlignRight
                     Layout.preferredWidth: root.fs * 10
                     fs: root.fs
                     primary: true
-                    text: "Close (Esc)"
+                    text: online.mobile ? "Close" : "Close (Esc)"
                     hint: "Close Help and return"
                     onActivated: online.closeHelp()
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ leave the table? (asks first)
+    Rectangle {
+        id: leaveOverlay
+        objectName: "leaveDialog"
+        anchors.fill: parent
+        visible: online.askingLeave
+        color: "#d8061a10"
+        MouseArea { anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
+        Rectangle {
+            anchors.centerIn: parent
+            width: Math.min(parent.width - root.gap * 2, root.fs * 30)
+            height: leaveCol.implicitHeight + root.gap * 2
+            radius: root.fs * 0.6
+            color: "#123d2b"
+            border.color: "#f2c14e"
+            border.width: 2
+            Accessible.role: Accessible.Dialog
+            Accessible.name: "Leave the table?"
+            ColumnLayout {
+                id: leaveCol
+                anchors.fill: parent
+                anchors.margins: root.gap
+                spacing: root.gap
+                Text {
+                    Layout.fillWidth: true
+                    text: "Leave the table?"
+                    font.family: "DejaVu Serif"
+                    font.pixelSize: root.fs * 1.2
+                    font.bold: true
+                    color: "#f2c14e"
+                    wrapMode: Text.WordWrap
+                    Accessible.role: Accessible.Heading
+                    Accessible.name: text
+                }
+                Text {
+                    objectName: "leaveQuestion"
+                    Layout.fillWidth: true
+                    text: "Leaving ends the session for everyone at the table, without a result. The unresolved hand is returned with no profit."
+                    wrapMode: Text.WordWrap
+                    color: "#fdf6e3"
+                    font.pixelSize: root.fs * 0.95
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: text
+                }
+                RowLayout {
+                    Layout.fillWidth: true
+                    spacing: root.gap
+                    OnlineButton {
+                        id: stayButton
+                        objectName: "btnStay"
+                        Layout.fillWidth: true
+                        fs: root.fs
+                        primary: true
+                        text: "Stay"
+                        hint: "Keep playing; nothing is sent"
+                        onActivated: online.cancelLeave()
+                    }
+                    OnlineButton {
+                        objectName: "btnLeaveConfirm"
+                        Layout.fillWidth: true
+                        fs: root.fs
+                        text: "Leave and end it"
+                        hint: "Leave the table: the session ends for everyone without a result"
+                        onActivated: online.confirmLeave()
+                    }
                 }
             }
         }

@@ -38,7 +38,7 @@ Item {
                 objectName: "endText"
                 Layout.fillWidth: true
                 visible: !screen.complete
-                text: online.endText + " The hand in flight was voided and returned with no profit."
+                text: online.endText
                 wrapMode: Text.WordWrap
                 color: "#ffd98a"
                 font.pixelSize: screen.fs
@@ -64,7 +64,7 @@ Item {
                     radius: 6
                     color: modelData.you ? "#1f5a3f" : "#133d2b"
                     Accessible.role: Accessible.ListItem
-                    Accessible.name: "Rank " + modelData.rank + ": " + modelData.name + ", " + modelData.final + " points" + (modelData.you ? ", you" : "")
+                    Accessible.name: "Rank " + modelData.rank + ": " + modelData.name + ", " + modelData.label + ", " + modelData.final + " points" + (modelData.you ? ", you" : "")
                     RowLayout {
                         anchors.fill: parent
                         anchors.leftMargin: screen.gap
@@ -72,7 +72,7 @@ Item {
                         Text { text: "#" + modelData.rank; color: "#f2c14e"; font.bold: true; font.pixelSize: screen.fs * 1.1 }
                         Text {
                             Layout.fillWidth: true
-                            text: modelData.name + (modelData.you ? " (you)" : "")
+                            text: modelData.name + " · " + modelData.label + (modelData.you ? " (you)" : "")
                             color: "#fdf6e3"; font.pixelSize: screen.fs; elide: Text.ElideRight
                         }
                         Text {
@@ -134,12 +134,12 @@ Item {
                       ? "Transcript saved: " + online.transcriptPath + "\n" + online.verifyText + "\nCheck it yourself: pointline verify FILE"
                       : "Saving the transcript…"
                 wrapMode: Text.WrapAnywhere
-                color: online.transcriptPath.length > 0 && !online.verifyOk ? "#ff9a8a" : "#cfe3d6"
+                color: online.transcriptPath.length > 0 && !online.verifying && !online.verifyOk ? "#ff9a8a" : "#cfe3d6"
                 font.pixelSize: screen.fs * 0.8
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
-            GameButton {
+            OnlineButton {
                 id: lobbyButton
                 objectName: "btnBackToLobby"
                 Layout.fillWidth: true
@@ -148,6 +148,16 @@ Item {
                 text: "Back to the lobby"
                 hint: "A new room; nothing carries over between sessions"
                 onActivated: online.backToLobby()
+            }
+            OnlineButton {
+                objectName: "btnResultsBackToSolo"
+                visible: online.canLeave
+                Layout.fillWidth: true
+                fs: screen.fs
+                text: "Back to solo table"
+                hint: "Sign out and return to the solo table"
+                enabled: !online.busy
+                onActivated: online.leave()
             }
             Item { Layout.fillHeight: !screen.portrait; Layout.preferredHeight: 0 }
         }

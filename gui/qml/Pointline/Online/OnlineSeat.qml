@@ -12,7 +12,7 @@ Rectangle {
     border.color: row.awaited ? "#f2c14e" : "#2f5a45"
     implicitHeight: col.implicitHeight + fs
     Accessible.role: Accessible.ListItem
-    Accessible.name: "Seat " + (row.seat + 1) + ", " + row.name + (row.you ? " (you)" : "")
+    Accessible.name: row.label + ", " + row.name + (row.you ? " (you)" : "")
     Accessible.description: "Balance " + row.balance + ", Pass " + row.pass + ", Don't Pass " + row.dontPass
                             + (row.status ? ", " + row.status : "")
     ColumnLayout {
@@ -24,7 +24,7 @@ Rectangle {
             Layout.fillWidth: true
             Text {
                 Layout.fillWidth: true
-                text: (row.seat + 1) + ". " + row.name + (row.you ? " (you)" : "")
+                text: row.name + (row.you ? " (you)" : "")
                 color: "#fdf6e3"
                 font.pixelSize: seat.fs * 0.95
                 font.bold: true
@@ -38,7 +38,7 @@ Rectangle {
         }
         Text {
             Layout.fillWidth: true
-            text: "Balance " + Number(row.balance).toLocaleString(Qt.locale("en_US"), "f", 0)
+            text: row.label + " · Balance " + Number(row.balance).toLocaleString(Qt.locale("en_US"), "f", 0)
             color: "#cfe3d6"
             font.pixelSize: seat.fs * 0.8
             elide: Text.ElideRight

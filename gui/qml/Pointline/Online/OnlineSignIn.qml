@@ -33,7 +33,7 @@ FocusScope {
             }
             Text {
                 Layout.fillWidth: true
-                text: "Sign in to a relay with your account, or sign up for one. 2 to 8 people share the same dice; nobody deals."
+                text: "Sign in to a relay with your account, or sign up for one. " + online.minPeople + " to " + online.maxSeats + " people share the same dice; nobody deals."
                 wrapMode: Text.WordWrap
                 color: "#e8f3ec"
                 font.pixelSize: screen.fs * 0.9
@@ -54,7 +54,7 @@ FocusScope {
                 Layout.fillWidth: true
                 fs: screen.fs
                 label: "Name"
-                hint: "3 to 24 letters, digits, _ or -"
+                hint: online.nameHint
                 onAccepted: passwordField.input.forceActiveFocus()
             }
             OnlineField {
@@ -63,7 +63,7 @@ FocusScope {
                 Layout.fillWidth: true
                 fs: screen.fs
                 label: "Password"
-                hint: "at least 8 characters"
+                hint: online.passwordHint
                 secret: true
                 onAccepted: if (!online.busy) online.signIn(urlField.text, nameField.text, passwordField.text)
             }
@@ -83,7 +83,7 @@ FocusScope {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: screen.gap
-                GameButton {
+                OnlineButton {
                     objectName: "btnSignIn"
                     Layout.fillWidth: true
                     fs: screen.fs
@@ -94,7 +94,7 @@ FocusScope {
                     reason: "Waiting for the relay"
                     onActivated: online.signIn(urlField.text, nameField.text, passwordField.text)
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnSignUp"
                     Layout.fillWidth: true
                     fs: screen.fs
@@ -104,6 +104,17 @@ FocusScope {
                     reason: "Waiting for the relay"
                     onActivated: online.signUp(urlField.text, nameField.text, passwordField.text)
                 }
+            }
+            OnlineButton {
+                objectName: "btnBackToSolo"
+                visible: online.canLeave
+                Layout.fillWidth: true
+                fs: screen.fs
+                text: "Back to solo table"
+                hint: "Close online play and return to the solo table"
+                enabled: !online.busy
+                reason: "Waiting for the relay"
+                onActivated: online.leave()
             }
             Text {
                 Layout.fillWidth: true

@@ -10,6 +10,7 @@ Item {
     property real fs: 14
     property real gap: 8
     readonly property bool portrait: height > width
+    readonly property bool shortLandscape: !portrait && height < 420
     property alias tableArea: tableArea
     function focusFirst() { tableArea.forceActiveFocus(); }
 
@@ -74,14 +75,49 @@ Item {
                             size: Math.max(44, screen.fs * 3.0)
                             point: online.point
                         }
-                        Text {
+                        ColumnLayout {
                             Layout.fillWidth: true
-                            text: online.phase === "point" ? "Point " + online.point : "Come-out"
-                            font.family: "DejaVu Serif"
-                            font.pixelSize: screen.fs * 1.3
-                            font.bold: true
-                            color: "#fdf6e3"
-                            elide: Text.ElideRight
+                            spacing: 2
+                            Text {
+                                objectName: "onlinePhase"
+                                Layout.fillWidth: true
+                                text: online.phase === "point" ? "Point " + online.point : "Come-out"
+                                font.family: "DejaVu Serif"
+                                font.pixelSize: screen.fs * 1.3
+                                font.bold: true
+                                color: "#fdf6e3"
+                                elide: Text.ElideRight
+                            }
+                            RowLayout {
+                                objectName: "onlinePointBoxes"
+                                Layout.fillWidth: true
+                                spacing: 2
+                                Accessible.role: Accessible.StaticText
+                                Accessible.name: online.phase === "point" ? "Point boxes: " + online.point + " is on" : "Point boxes: no point yet"
+                                Repeater {
+                                    model: online.pointNumbers
+                                    Rectangle {
+                                        required property int modelData
+                                        readonly property bool on: online.phase === "point" && online.point === modelData
+                                        objectName: "pointBox" + modelData
+                                        Layout.fillWidth: true
+                                        Layout.maximumWidth: screen.fs * 3.2
+                                        Layout.preferredHeight: Math.max(18, screen.fs * 1.5)
+                                        radius: 3
+                                        color: on ? "#fdfdfd" : "transparent"
+                                        border.color: "#e8e2cf"
+                                        border.width: 1
+                                        Accessible.ignored: true
+                                        Text {
+                                            anchors.centerIn: parent
+                                            text: parent.modelData
+                                            font.pixelSize: screen.fs * 0.95
+                                            font.bold: true
+                                            color: parent.on ? "#8b1a1a" : "#fdf6e3"
+                                        }
+                                    }
+                                }
+                            }
                         }
                         Row {
                             id: diceRow
@@ -214,20 +250,21 @@ Item {
                 Accessible.name: text
             }
             GridLayout {
+                id: buttonGrid
                 objectName: "onlineButtons"
                 Layout.fillWidth: true
-                columns: screen.portrait ? 3 : 2
+                columns: screen.portrait || screen.shortLandscape ? 3 : 2
                 rowSpacing: screen.gap * 0.6
                 columnSpacing: screen.gap * 0.6
-                GameButton {
+                OnlineButton {
                     objectName: "btnAllocate"; Layout.fillWidth: true; fs: screen.fs
-                    text: "Allocate 10"; primary: true
-                    hint: "Add 10 to the selected line (" + (online.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
+                    text: "Allocate " + online.unit; primary: true
+                    hint: "Add " + online.unit + " to the selected line (" + (online.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
                     enabled: online.legal["allocate"] === true
                     reason: online.reasons["allocate"] || ""
                     onActivated: online.allocate()
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnConfirm"; Layout.fillWidth: true; fs: screen.fs
                     text: "Confirm"; primary: true
                     hint: "Commit this draft as your contracts for the throw"
@@ -235,7 +272,7 @@ Item {
                     reason: online.reasons["confirm"] || ""
                     onActivated: online.confirm()
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnReset"; Layout.fillWidth: true; fs: screen.fs
                     text: "Reset"
                     hint: "Restore the draft to what was last sealed"
@@ -243,15 +280,15 @@ Item {
                     reason: online.reasons["reset"] || ""
                     onActivated: online.reset()
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnReduce"; Layout.fillWidth: true; fs: screen.fs
-                    text: "Don't Pass −10"
-                    hint: "Prepare a Don't Pass reduction of 10, refunded when you roll"
+                    text: "Don't Pass −" + online.unit
+                    hint: "Prepare a Don't Pass reduction of " + online.unit + ", refunded when you roll"
                     enabled: online.legal["reduce"] === true
                     reason: online.reasons["reduce"] || ""
                     onActivated: online.reduceDontPass()
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnRemove"; Layout.fillWidth: true; fs: screen.fs
                     text: "Remove Don't Pass"
                     hint: "Prepare removing Don't Pass, refunded when you roll"
@@ -259,7 +296,7 @@ Item {
                     reason: online.reasons["remove"] || ""
                     onActivated: online.removeDontPass()
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnRoll"; Layout.fillWidth: true; fs: screen.fs
                     text: "Roll"; primary: true
                     hint: "Commit your remaining contracts; the shared dice roll when every seat has"
@@ -267,24 +304,32 @@ Item {
                     reason: online.reasons["roll"] || ""
                     onActivated: online.roll()
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnHelp"; Layout.fillWidth: true; fs: screen.fs
-                    text: "Help (F1)"
+                    text: online.mobile ? "Help" : "Help (F1)"
                     hint: "Open the rules; online the countdown keeps running"
                     onActivated: online.openHelp()
                 }
-                GameButton {
+                OnlineButton {
                     objectName: "btnMute"; Layout.fillWidth: true; fs: screen.fs
-                    text: online.muted ? "Sound off (M)" : "Sound on (M)"
+                    text: (online.muted ? "Sound off" : "Sound on") + (online.mobile ? "" : " (M)")
                     hint: online.muted ? "Turn sounds on" : "Mute sounds"
                     onActivated: online.toggleMute()
                 }
-                GameButton {
+                OnlineButton {
+                    objectName: "btnWindow"; Layout.fillWidth: true; fs: screen.fs
+                    visible: !online.mobile
+                    text: online.windowMode === "standard" ? "Window: Standard"
+                          : online.windowMode === "theater" ? "Window: Theater" : "Window: Fullscreen"
+                    hint: "Switch Standard, Theater and Fullscreen; the session is kept"
+                    onActivated: online.cycleWindowMode()
+                }
+                OnlineButton {
                     objectName: "btnLeaveTable"; Layout.fillWidth: true; fs: screen.fs
-                    Layout.columnSpan: screen.portrait ? 1 : 2
+                    Layout.columnSpan: buttonGrid.columns === 2 && online.mobile ? 2 : 1
                     text: "Leave table"
-                    hint: "Leave: the session ends for everyone without a result"
-                    onActivated: online.leaveRoom()
+                    hint: "Asks first: leaving ends the session for everyone without a result"
+                    onActivated: online.askLeave()
                 }
             }
             Item { Layout.fillHeight: !screen.portrait; Layout.preferredHeight: 0 }
@@ -325,18 +370,39 @@ Item {
                     spacing: 4
                     model: online.seats
                     boundsBehavior: Flickable.StopAtBounds
-                    ScrollBar.vertical: ScrollBar { }
+                    ScrollIndicator.vertical: ScrollIndicator { }
                     delegate: OnlineSeat {
                         required property var modelData
-                        width: seatList.width - 6
+                        width: seatList.width - 4
                         fs: screen.fs
                         row: modelData
                     }
+                }
+                Text {
+                    objectName: "onlineHistoryHeading"
+                    Layout.fillWidth: true
+                    text: "Your history"
+                    font.pixelSize: screen.fs * 0.9
+                    font.bold: true
+                    color: "#f2c14e"
+                    elide: Text.ElideRight
+                    Accessible.role: Accessible.Heading
+                    Accessible.name: text
+                }
+                Text {
+                    objectName: "onlineHistoryEmpty"
+                    Layout.fillWidth: true
+                    visible: historyList.count === 0
+                    text: "Your contracts, every throw and every payment appear here."
+                    wrapMode: Text.WordWrap
+                    font.pixelSize: screen.fs * 0.75
+                    color: "#9fb8aa"
                 }
                 ListView {
                     id: historyList
                     objectName: "onlineHistory"
                     Layout.fillWidth: true
+                    visible: count > 0
                     Layout.preferredHeight: screen.portrait ? screen.fs * 3 : seatsPanel.height * 0.3
                     clip: true
                     model: online.history
