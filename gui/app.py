@@ -70,9 +70,42 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     return Loaded(engine, window, bridge)
 
 
+def attach_online(app: Any, loaded: Loaded, relay: str | None, ca: str | None) -> list[Any]:
+    """Wire the solo table's Play online: the online window opens in the same app and loop,
+    the solo window hides (its session paused), and Back to solo table (or closing the online
+    window) shows it again. Returns the list holding the open online window, if any."""
+    from PySide6.QtCore import QTimer
+
+    online: list[Any] = []
+
+    def back_to_solo() -> None:
+        loaded.window.show()
+        loaded.window.requestActivate()
+        QTimer.singleShot(0, online.clear)
+
+    def open_online() -> None:
+        if online:
+            online[0].window.raise_()
+            return
+        from pointline.gui.online.app import open_online as start
+        from pointline.gui.online.texts import DEFAULT_RELAY
+
+        size = (loaded.window.width(), loaded.window.height())
+        sounds = loaded.bridge.sounds
+        opened = start(app, relay or DEFAULT_RELAY, ca, back_to_solo, sounds=sounds, size=size)
+        opened.window.visibleChanged.connect(lambda shown: None if shown else back_to_solo())
+        online.append(opened)
+        loaded.window.hide()
+
+    loaded.bridge.onlineRequested.connect(open_online)
+    return online
+
+
 def run(
     nonce_source: Callable[[], bytes] | None = None,
     exit_after_first_frame: bool = False,
+    relay: str | None = None,
+    ca: str | None = None,
 ) -> int:
     """Run the solo table until the window closes; returns the exit status."""
     prepare_environment()
@@ -114,10 +147,13 @@ def run(
         closing.set()
 
     app.aboutToQuit.connect(stop)
+    online = attach_online(app, loaded, relay, ca)
 
     async def main() -> None:
-        # The online layer (net/) plugs in here: its peer tasks run on this loop.
+        # The online window (Play online) runs its relay connection and peer on this loop.
         await closing.wait()
+        if online:
+            await online[0].bridge.shutdown()
 
     with loop:
         # Tasks are created only once the loop runs; the online layer adds its own to `tasks`.

@@ -66,6 +66,8 @@ class TableBridge(SeatControls, QObject):
     """One solo table for QML. All state properties notify through ``changed``."""
 
     soundPlayed = Signal(str)
+    onlineRequested = Signal()
+    """The person chose Play online: the app opens the online window (gui/app.py)."""
 
     def __init__(
         self,
@@ -376,6 +378,17 @@ class TableBridge(SeatControls, QObject):
             self._announce("Paused" if self._paused else "Resumed")
         self._notice = ""
         self.changed.emit()
+
+    @Slot()
+    def playOnline(self) -> None:
+        """Leave for online play: a session in progress pauses and waits for the return."""
+        self.finishReveal()
+        if not self.table.is_over and (self.table.throws or self.table.draft(SEAT).total):
+            self._paused = True
+        self._help = False
+        self._asking = False
+        self.changed.emit()
+        self.onlineRequested.emit()
 
     @Slot()
     def back(self) -> None:

@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_online(args.relay, args.ca)
     from pointline.gui.app import run
 
-    return run(exit_after_first_frame=args.exit_after_first_frame)
+    return run(exit_after_first_frame=args.exit_after_first_frame, relay=args.relay, ca=args.ca)
 
 
 if __name__ == "__main__":

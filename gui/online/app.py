@@ -91,7 +91,8 @@ def open_online(
     bridge = OnlineBridge(url, sounds=sounds, ca=ca, on_leave=leave, **bridge_options)
     loaded = load_online(bridge, size)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
-    loaded.window.closing.connect(lambda _event: bridge.windowClosed())
+    # ``visibleChanged``, not ``closing``: PySide6 6.11 cannot pass a QQuickCloseEvent to Python.
+    loaded.window.visibleChanged.connect(lambda shown: None if shown else bridge.windowClosed())
     loaded.window.show()
     return loaded
 

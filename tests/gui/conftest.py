@@ -34,6 +34,7 @@ BUTTON_ORDER = (
     "btnHelp",
     "btnMute",
     "btnWindow",
+    "btnOnline",
     "btnNew",
 )
 

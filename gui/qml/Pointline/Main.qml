@@ -14,7 +14,7 @@ ApplicationWindow {
     readonly property bool portrait: height > width
     readonly property bool phone: Math.min(width, height) < 500
     // A phone on its side with little height left inside the safe area: buttons in 3 columns.
-    readonly property bool shortLandscape: !portrait && height - insetTop - insetBottom < 360
+    readonly property bool shortLandscape: !portrait && height - insetTop - insetBottom < 480
     readonly property real fs: Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property string freeText: "Free fictional points, no prizes"
@@ -513,8 +513,14 @@ ApplicationWindow {
                         onActivated: bridge.cycleWindowMode()
                     }
                     GameButton {
+                        objectName: "btnOnline"; Layout.fillWidth: true; fs: root.fs
+                        text: "Play online"
+                        hint: "Play with friends on a relay (2 to 8 people); this table waits, paused"
+                        onActivated: bridge.playOnline()
+                    }
+                    GameButton {
                         objectName: "btnNew"; Layout.fillWidth: true; fs: root.fs
-                        Layout.columnSpan: root.portrait ? 3 : root.shortLandscape ? 2 : 1
+                        Layout.columnSpan: root.portrait || root.shortLandscape ? (bridge.mobile ? 3 : 2) : (bridge.mobile ? 1 : 2)
                         text: "New session"
                         hint: bridge.texts.newSessionHint
                         onActivated: bridge.askNewSession()

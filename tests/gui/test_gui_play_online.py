@@ -1,0 +1,46 @@
+"""Play online from the solo table, and back (issue: a "Play online" entry and a way back)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from pointline.gui.app import attach_online, load
+from pointline.gui.bridge import TableBridge
+from pointline.gui.scenes import counter_nonces
+from tests.gui.test_gui_online_harness import online_data, relay, run_qt, until  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("online_data")
+
+
+def test_play_online_opens_the_online_window_and_back_keeps_the_solo_session(
+    qapp: Any, tmp_path: Path
+) -> None:
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    settings.setValue("reduceMotion", True)
+    bridge = TableBridge(counter_nonces(b"solo"), settings=settings)
+    loaded = load(bridge, (1280, 720))
+    loaded.window.show()
+
+    async def play() -> None:
+        async with relay(tmp_path) as running:
+            online = attach_online(qapp, loaded, running.url, None)
+            bridge.selectLine("pass")
+            bridge.allocate()
+            bridge.confirm()  # a session in progress
+            throws = bridge.throws
+            bridge.playOnline()
+            await until(lambda: bool(online) and online[0].window.isVisible(), 5, "online window")
+            assert not loaded.window.isVisible()
+            assert bridge.paused  # the solo session waits, paused
+            assert online[0].bridge.screen == "signin"
+            online[0].bridge.leave()
+            await until(lambda: loaded.window.isVisible(), 5, "solo window back")
+            await until(lambda: not online, 5, "online window released")
+            assert bridge.throws == throws and bridge.paused  # nothing lost, nothing submitted
+
+    run_qt(qapp, play())
+    loaded.window.close()
