@@ -285,20 +285,29 @@ _REASON_WORDS = {
 }
 
 
+def seat_label(seat: int) -> str:
+    """How people read a seat: "Seat 1" to "Seat 8" (the protocol's 0-based index + 1).
+
+    The one numbering for people: the app's screens, the results and ``pointline verify``'s
+    words all use it; frames and transcripts keep the 0-based index.
+    """
+    return f"Seat {seat + 1}"
+
+
 def ending_text(reason: EndReason, seat: int | None, reporter: int | None, proven: bool) -> str:
     """Plain words for an ending, seats counted from 1 (protocol seats count from 0).
 
-    "seat 4 reported a bad signature from seat 1" when another seat only reported it;
-    "a bad signature from seat 1 (proven)" when the signed evidence is in the transcript.
+    "Seat 4 reported a bad signature from Seat 1" when another seat only reported it;
+    "a bad signature from Seat 1 (proven)" when the signed evidence is in the transcript.
     """
     what = _REASON_WORDS[reason]
     if reason is EndReason.THROW_CAP:
         return what
-    source = f" from seat {seat + 1}" if seat is not None else ""
+    source = f" from {seat_label(seat)}" if seat is not None else ""
     if proven:
         return f"{what}{source} (proven)"
     if reporter is not None:
-        return f"seat {reporter + 1} reported {what}{source}"
+        return f"{seat_label(reporter)} reported {what}{source}"
     return f"{what}{source} (reported)"
 
 

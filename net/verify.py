@@ -41,6 +41,7 @@ from pointline.net.protocol import (
     check_roster,
     ending_text,
     roster_signing_bytes,
+    seat_label,
 )
 from pointline.net.transcript import RecordKind, check_chain, read_records
 
@@ -79,7 +80,7 @@ class Report:
         if self.ok:
             lines = [f"{'OK' if self.complete else 'INCOMPLETE'}: {self.summary}", self.players]
             lines.extend(
-                f"  seat {seat + 1} {name}: {' '.join(words)}" for seat, name, words in self.roster
+                f"  {seat_label(seat)} {name}: {' '.join(words)}" for seat, name, words in self.roster
             )
             return "\n".join(lines)
         where = f"record {self.record}: " if self.record is not None else ""
@@ -164,6 +165,11 @@ def _header(doc: dict[str, Any]) -> _Replay:
     )
 
 
+def _who(sender: object) -> str:
+    """A frame's sender in people's numbering ("Seat 2"), or who it could not be."""
+    return seat_label(sender) if type(sender) is int else "no member seat"
+
+
 def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
     sender, text = body.get("from"), body.get("message")
     if not isinstance(text, str) or type(sender) is not int:
@@ -171,11 +177,11 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
     if type(body.get("at")) not in (int, float):
         raise _Discrepancy(index, "a message record's time is not a number")
     if (kind == RecordKind.SENT.value) != (sender == state.me):
-        raise _Discrepancy(index, f"a {kind} record names seat {sender}")
+        raise _Discrepancy(index, f"a {kind} record names {seat_label(sender)}")
     try:
         message: Message = parse(text, state.table_id, state.keys, len(state.roster))
     except MessageError as error:
-        raise _Discrepancy(index, f"message from seat {sender} fails: {error}") from None
+        raise _Discrepancy(index, f"message from {seat_label(sender)} fails: {error}") from None
     if encode(message) != text:
         raise _Discrepancy(index, "a message is not in canonical form")
     try:
@@ -192,13 +198,13 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
         if not verify_commitment(
             commit.commitment, state.table_id, message.throw, s, message.nonce, message.choice
         ):
-            problem = f"seat {s}'s reveal for throw {message.throw} does not match its commit"
+            problem = f"{seat_label(s)}'s reveal for throw {message.throw} does not match its commit"
             _fault_seen(state, index, s, EndReason.BAD_REVEAL, problem)
         elif message.throw == state.table.throws + 1:
             try:
                 plan(state.table, s, Choice.from_bytes(message.choice))
             except PointlineError as error:
-                problem = f"seat {s}'s choice for throw {message.throw} is illegal: {error}"
+                problem = f"{seat_label(s)}'s choice for throw {message.throw} is illegal: {error}"
                 _fault_seen(state, index, s, EndReason.BAD_REVEAL, problem)
         state.reveals.setdefault(message.throw, {})[s] = message
         state.history.append(message)
@@ -241,7 +247,7 @@ def _throw(state: _Replay, index: int, body: dict[str, Any]) -> None:
                 table.push(action)
         except PointlineError as error:
             raise _Discrepancy(
-                index, f"seat {s}'s choice for throw {n} is illegal: {error}"
+                index, f"{seat_label(s)}'s choice for throw {n} is illegal: {error}"
             ) from None
     die1, die2 = derive_dice(state.table_id, n, [reveals[s].nonce for s in range(seats)])
     if body.get("dice") != [die1, die2] or body.get("total") != die1 + die2:
@@ -383,7 +389,7 @@ def _players(state: _Replay, header: dict[str, Any], relay_key: bytes | None) ->
         raise _Discrepancy(
             0, "the relay's signature of the roster does not verify (names or keys changed)"
         )
-    names = ", ".join(f"seat {m.seat + 1} {m.name}" for m in state.roster)
+    names = ", ".join(f"{seat_label(m.seat)} {m.name}" for m in state.roster)
     return f"players verified by the relay's signature: {names}"
 
 
@@ -420,7 +426,7 @@ def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
                     index,
                     sender if type(sender) is int else None,
                     reason,
-                    f"a frame from seat {sender} was rejected ({code})",
+                    f"a frame from {_who(sender)} was rejected ({code})",
                 )
             elif kind == RecordKind.OUTCOME.value:
                 _outcome(state, index, body)
@@ -436,7 +442,7 @@ def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
     seats = len(state.roster)
     roster = tuple((m.seat, m.name, verification_words(m.public_key)) for m in state.roster)
     base = (
-        f"table {state.table_id}, {seats} seats (this is seat {state.me + 1}), "
+        f"table {state.table_id}, {seats} seats (this is {seat_label(state.me)}), "
         f"{table.throws} throws, {state.messages} signed messages"
     )
     receipts = state.receipts_record.get("status") if state.receipts_record else None

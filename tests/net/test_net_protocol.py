@@ -603,11 +603,11 @@ def test_a_signed_abort_notice_blaming_seat_0_names_its_reporter_and_proves_noth
         assert ending == SessionEnded(EndReason.BAD_SIGNATURE, 0)
         assert (ending.reporter, ending.proven) == (3, False)
         text = ending_text(ending.reason, ending.seat, ending.reporter, ending.proven)
-        assert text == "seat 4 reported a bad signature from seat 1"
+        assert text == "Seat 4 reported a bad signature from Seat 1"
         with tempfile.TemporaryDirectory() as folder:
             report = verify_transcript(p.transcript.save(Path(folder) / "t.jsonl"))
         assert report.ok, report.text()
-        assert "seat 4 reported a bad signature from seat 1" in report.text()
+        assert "Seat 4 reported a bad signature from Seat 1" in report.text()
         assert "proven" not in report.text()
 
 
@@ -628,10 +628,10 @@ def test_a_bad_signature_seen_first_hand_is_proven_and_reported_by_me() -> None:
         assert ending == SessionEnded(EndReason.BAD_SIGNATURE, 2)
         if ending.proven:
             assert ending.reporter == p.seat
-            expected = "a bad signature from seat 3 (proven)"
+            expected = "a bad signature from Seat 3 (proven)"
         else:  # told by a peer that saw it first hand
             assert ending.reporter in first_hand
-            expected = f"seat {ending.reporter + 1} reported a bad signature from seat 3"
+            expected = f"Seat {ending.reporter + 1} reported a bad signature from Seat 3"
         with tempfile.TemporaryDirectory() as folder:
             report = verify_transcript(p.transcript.save(Path(folder) / "t.jsonl"))
         assert report.ok, report.text()

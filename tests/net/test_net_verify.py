@@ -252,7 +252,7 @@ def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Pat
     assert lines[0].startswith("OK: ")
     for member in net.roster:
         words = " ".join(verification_words(member.public_key))
-        assert f"  seat {member.seat + 1} {member.name}: {words}" in lines
+        assert f"  Seat {member.seat + 1} {member.name}: {words}" in lines
 
 
 _HONEST: list[dict[str, Any]] = []
@@ -346,7 +346,7 @@ def test_with_the_relay_key_verify_names_the_players(tmp_path: Path) -> None:
     path = relay_signed_net(tmp_path, relay)
     report = verify_transcript(path, relay.public_key)
     assert report.ok, report.text()
-    assert "players verified by the relay's signature: seat 1 player0, seat 2 player1" in (
+    assert "players verified by the relay's signature: Seat 1 player0, Seat 2 player1" in (
         report.text()
     )
     assert main([str(path), "--relay-key", relay.public_hex]) == 0
