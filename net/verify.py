@@ -80,7 +80,8 @@ class Report:
         if self.ok:
             lines = [f"{'OK' if self.complete else 'INCOMPLETE'}: {self.summary}", self.players]
             lines.extend(
-                f"  {seat_label(seat)} {name}: {' '.join(words)}" for seat, name, words in self.roster
+                f"  {seat_label(seat)} {name}: {' '.join(words)}"
+                for seat, name, words in self.roster
             )
             return "\n".join(lines)
         where = f"record {self.record}: " if self.record is not None else ""
@@ -198,7 +199,9 @@ def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> Non
         if not verify_commitment(
             commit.commitment, state.table_id, message.throw, s, message.nonce, message.choice
         ):
-            problem = f"{seat_label(s)}'s reveal for throw {message.throw} does not match its commit"
+            problem = (
+                f"{seat_label(s)}'s reveal for throw {message.throw} does not match its commit"
+            )
             _fault_seen(state, index, s, EndReason.BAD_REVEAL, problem)
         elif message.throw == state.table.throws + 1:
             try:
