@@ -121,3 +121,34 @@ def test_touch_reaches_the_same_buttons(make_ui) -> None:
     assert ui.bridge.draftDontPass == 10
     tap("btnConfirm")
     assert ui.bridge.throws == 1
+
+
+def test_full_session_by_keys_with_every_result_moment(make_ui, monkeypatch) -> None:
+    """Played as a person plays with animations on: keys pressed while the dice roll do
+    nothing, and each throw's result shows before the next key acts. (The beats are shortened
+    to keep the run short; their order and the lock are what is tested.)"""
+    import pointline.gui.bridge as bridge_module
+
+    for name, ms in (("ROLL_MS", 120), ("OUTCOME_MS", 150), ("COUNT_MS", 80)):
+        monkeypatch.setattr(bridge_module, name, ms)
+    ui = make_ui(label=b"moments", motion=True)
+    b = ui.bridge
+    ignored = 0
+    for _ in range(400):
+        if b.isOver:
+            break
+        if b.phase == "come_out":
+            ui.key(K.Key_Up)
+            ui.key(K.Key_Space)
+            ui.key(K.Key_Return)
+        else:
+            ui.key(K.Key_Space)
+        assert b.revealStage == "rolling"
+        before = b.submissions
+        ui.key(K.Key_Return)  # an impatient second press while the dice tumble
+        ui.key(K.Key_Space)
+        ignored += 1
+        assert b.submissions == before
+        ui.qtbot.waitUntil(lambda: b.revealStage == "", timeout=5000)
+    assert b.isOver and ignored == b.throws
+    _check_session(ui)
