@@ -569,6 +569,7 @@ class OnlineBridge(SeatControls, QObject):
         self._leaving = True
         self._spawn(self._leave_online())
 
+    @Slot()
     def windowClosed(self) -> None:
         """The online window was closed: as Back to solo table, but even mid-session (then the
         session ends as this seat's departure, as closing the standalone app does)."""

@@ -11,6 +11,7 @@ ApplicationWindow {
     visible: true
     title: "Pointline Table — online"
     color: "#0b2e20"
+    onClosing: online.windowClosed()
 
     readonly property bool portrait: height > width
     readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))

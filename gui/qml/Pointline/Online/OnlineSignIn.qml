@@ -106,7 +106,7 @@ FocusScope {
                 }
             }
             OnlineButton {
-                objectName: "btnBackToSolo"
+                objectName: "btnSignInBackToSolo"
                 visible: online.canLeave
                 Layout.fillWidth: true
                 fs: screen.fs
