@@ -497,9 +497,13 @@ class OnlineBridge(SeatControls, QObject):
         self._spawn(self._request(lambda c: c.start()))
 
     async def _leave(self) -> None:
+        running = self._session_running()
         if self.client is not None:
             await self.client.leave()
-        self._set(code="", creator="", roster=(), seat=-1, asking_leave=False)
+        if running:  # the ending names the seats: keep them until the results
+            self._set(asking_leave=False)
+        else:
+            self._set(code="", creator="", roster=(), seat=-1, asking_leave=False)
 
     @Slot()
     def leaveRoom(self) -> None:
@@ -783,8 +787,10 @@ class OnlineBridge(SeatControls, QObject):
 
     def _who(self, seat: int) -> str:
         """'you, Seat 1' for my seat, else 'bob, Seat 2': one numbering for people."""
-        name = "you" if seat == self._seat else self._seat_name(seat)
-        return f"{name}, {seat_label(seat)}"
+        if seat == self._seat:
+            return f"you, {seat_label(seat)}"
+        name = self._seat_name(seat)
+        return name if name == seat_label(seat) else f"{name}, {seat_label(seat)}"
 
     # ------------------------------------------------------------------ the draft
     def _seat_index(self) -> int:

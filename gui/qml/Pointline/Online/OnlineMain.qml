@@ -34,7 +34,10 @@ ApplicationWindow {
     }
     function restoreFocus() {
         if (online.helpOpen) { helpClose.forceActiveFocus(); return; }
-        if (online.askingLeave) { stayButton.forceActiveFocus(); return; }
+        if (online.askingLeave) {
+            if (root.activeFocusItem !== stayButton && root.activeFocusItem !== leaveConfirm) stayButton.forceActiveFocus();
+            return;
+        }
         var it = root.activeFocusItem;
         if (it !== null && it !== undefined && it.visible && it.enabled && it !== root.contentItem) return;
         current().focusFirst();
@@ -261,6 +264,7 @@ ApplicationWindow {
                         onActivated: online.cancelLeave()
                     }
                     OnlineButton {
+                        id: leaveConfirm
                         objectName: "btnLeaveConfirm"
                         Layout.fillWidth: true
                         fs: root.fs
