@@ -85,6 +85,7 @@ def test_during_a_session_each_step_emits_only_what_changed(qapp: Any, tmp_path:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
             (other,) = await gui_room(running.url, bridge)
+            await bridge.idle()  # the start request's own busy flag settles first
             seen = count_signals(bridge)
             bridge.allocate()
             assert seen["draftChanged"] == 1 and seen["screenChanged"] == 0

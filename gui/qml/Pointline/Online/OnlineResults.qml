@@ -88,6 +88,8 @@ Item {
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: 40
+                Layout.maximumHeight: screen.fs * 14
+                Layout.alignment: Qt.AlignTop
                 samples: online.chart
             }
         }
