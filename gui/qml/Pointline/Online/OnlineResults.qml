@@ -92,6 +92,7 @@ Item {
                 Layout.alignment: Qt.AlignTop
                 samples: online.chart
             }
+            Item { visible: !screen.complete; Layout.fillHeight: true; Layout.preferredHeight: 0 }
         }
 
         ColumnLayout {
