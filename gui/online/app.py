@@ -74,8 +74,9 @@ def open_online(
     ``on_leave`` is called when the person chooses "Back to solo table" (offered on the sign-in
     and lobby screens and after the results, never while a session runs): by then the bridge
     has signed out and closed its connection. It is called before the online window closes,
-    so the solo window can show first and the application never sees its last window close.
-    Keep the returned ``LoadedOnline`` until then.
+    so the solo window can show first and the application never sees its last window close;
+    then the online window and its engine are deleted (the bridge lives on in the returned
+    ``LoadedOnline``: keep it until then, drop it after).
     """
     from pointline.gui.online.bridge import OnlineBridge
 
@@ -91,8 +92,6 @@ def open_online(
     bridge = OnlineBridge(url, sounds=sounds, ca=ca, on_leave=leave, **bridge_options)
     loaded = load_online(bridge, size)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
-    # ``visibleChanged``, not ``closing``: PySide6 6.11 cannot pass a QQuickCloseEvent to Python.
-    loaded.window.visibleChanged.connect(lambda shown: None if shown else bridge.windowClosed())
     loaded.window.show()
     return loaded
 

@@ -42,6 +42,7 @@ from pointline.gui.online.texts import (
     HELP_KEYS,
     HELP_TOUCH,
     KEY_HINTS,
+    KEY_HINTS_SHORT,
     MIN_PEOPLE,
     NAME_HINT,
     REASON_TEXT,
@@ -224,7 +225,7 @@ class OnlineBridge(SeatControls, QObject):
         "noticeChanged": ("notice",),
         "windowModeChanged": ("windowMode",),
         "askingLeaveChanged": ("askingLeave",),
-        "keyHintsChanged": ("keyHints",),
+        "keyHintsChanged": ("keyHints", "keyHintsShort"),
     }
 
     def __init__(
@@ -241,11 +242,12 @@ class OnlineBridge(SeatControls, QObject):
         super().__init__()
         self._url = url
         self.timeouts = timeouts or Timeouts()
-        self._connect: Connect = connect or (
-            lambda u: RelayClient.connect(
-                u, timeouts=self.timeouts, nonce_source=nonce_source, ca=ca
-            )
-        )
+        # No lambda over self here: the bridge must not sit in a reference cycle, so that it
+        # is freed on the GUI thread when the app drops it, never by a garbage collection that
+        # happens to run on another thread (a QObject deleted there leaves its timers behind).
+        self._connect_override = connect
+        self._nonce_source = nonce_source
+        self._ca = ca
         self.client: RelayClient | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._screen = "signin"
@@ -288,6 +290,13 @@ class OnlineBridge(SeatControls, QObject):
         self._clock.timeout.connect(self._tick)
         self.changed.connect(self._sync)  # the mixin's slots (line, Help) announce through it
         self._sync()
+
+    def _connect(self, url: str) -> Awaitable[RelayClient]:
+        if self._connect_override is not None:
+            return self._connect_override(url)
+        return RelayClient.connect(
+            url, timeouts=self.timeouts, nonce_source=self._nonce_source, ca=self._ca
+        )
 
     # ------------------------------------------------------------------ notification
     def _sync(self) -> None:
@@ -497,9 +506,13 @@ class OnlineBridge(SeatControls, QObject):
         self._spawn(self._request(lambda c: c.start()))
 
     async def _leave(self) -> None:
+        running = self._session_running()
         if self.client is not None:
             await self.client.leave()
-        self._set(code="", creator="", roster=(), seat=-1, asking_leave=False)
+        if running:  # the ending names the seats: keep them until the results
+            self._set(asking_leave=False)
+        else:
+            self._set(code="", creator="", roster=(), seat=-1, asking_leave=False)
 
     @Slot()
     def leaveRoom(self) -> None:
@@ -569,6 +582,7 @@ class OnlineBridge(SeatControls, QObject):
         self._leaving = True
         self._spawn(self._leave_online())
 
+    @Slot()
     def windowClosed(self) -> None:
         """The online window was closed: as Back to solo table, but even mid-session (then the
         session ends as this seat's departure, as closing the standalone app does)."""
@@ -782,8 +796,10 @@ class OnlineBridge(SeatControls, QObject):
 
     def _who(self, seat: int) -> str:
         """'you, Seat 1' for my seat, else 'bob, Seat 2': one numbering for people."""
-        name = "you" if seat == self._seat else self._seat_name(seat)
-        return f"{name}, {seat_label(seat)}"
+        if seat == self._seat:
+            return f"you, {seat_label(seat)}"
+        name = self._seat_name(seat)
+        return name if name == seat_label(seat) else f"{name}, {seat_label(seat)}"
 
     # ------------------------------------------------------------------ the draft
     def _seat_index(self) -> int:
@@ -961,6 +977,9 @@ class OnlineBridge(SeatControls, QObject):
     def _key_hints(self) -> str:
         return "" if self._mobile else KEY_HINTS.get(self._screen, "")
 
+    def _key_hints_short(self) -> str:
+        return "" if self._mobile else KEY_HINTS_SHORT.get(self._screen, "")
+
     # ------------------------------------------------------------------ properties
     screen = Property(str, lambda self: self._screen, notify=screenChanged)
     relayUrl = Property(str, lambda self: self._url, notify=relayUrlChanged)
@@ -1033,6 +1052,8 @@ class OnlineBridge(SeatControls, QObject):
     askingLeave = Property(bool, lambda self: self._asking_leave, notify=askingLeaveChanged)
     keyHints = Property(str, _key_hints, notify=keyHintsChanged)
     """The footer's key hints for the current screen ("" on a phone)."""
+    keyHintsShort = Property(str, _key_hints_short, notify=keyHintsChanged)
+    """The same in a few words, for a narrow window."""
 
     # constants: rules, deadlines and notices from Python, never copied into QML
     casualNotice = Property(str, lambda self: CASUAL_NOTICE, constant=True)

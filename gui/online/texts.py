@@ -224,3 +224,11 @@ KEY_HINTS: dict[str, str] = {
     "results": "Tab moves between the buttons · Enter or Space presses the focused button · "
     "F1 Help · M mute",
 }
+
+# The same in a few words, for a narrow window (a desktop window the width of a phone).
+KEY_HINTS_SHORT: dict[str, str] = {
+    "signin": "Tab moves · Enter signs in · F1 Help",
+    "lobby": "Tab moves · Enter presses · F1 Help",
+    "table": f"Space +{UNIT} · Enter confirms or rolls · F1 Help · M mute",
+    "results": "Tab moves · Enter presses · F1 Help · M mute",
+}

@@ -231,6 +231,7 @@ def test_the_table_has_a_window_mode_button_that_keeps_the_session(
             bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
             ui = Window(bridge, (1280, 720))
             (other,) = await gui_room(running.url, bridge)
+            await until(lambda: ui.focus() == "tableArea", what="the table laid out")
             bridge.allocate()
             expected = {
                 "theater": QWindow.Visibility.Maximized,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import itertools
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -36,7 +37,14 @@ def fresh_name(prefix: str) -> str:
 
 
 def run_qt(qapp: Any, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
-    """Run ``coro`` on a qasync loop over ``qapp``, failing after ``timeout`` seconds."""
+    """Run ``coro`` on a qasync loop over ``qapp``, failing after ``timeout`` seconds.
+
+    Garbage is collected on this (the GUI) thread before and after: a qasync loop or a bridge
+    left in a reference cycle would otherwise be freed by whichever thread next triggers a
+    collection (the relay hashes passwords in worker threads), and a QObject deleted off its
+    thread leaves its timers registered: the next timer event then crashes the process.
+    """
+    gc.collect()
     loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
     try:
@@ -52,6 +60,8 @@ def run_qt(qapp: Any, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
                 )
         loop.close()
         asyncio.set_event_loop(None)
+        del loop
+        gc.collect()
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:

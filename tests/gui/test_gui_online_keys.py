@@ -90,8 +90,25 @@ class Window:
             await self.key(K.Key_Tab)
         assert self.focus() == name, f"Tab never reached {name} (at {self.focus()})"
 
+    async def frame(self) -> None:
+        """Wait for the next rendered frame: layouts are polished before it, so item positions
+        are current (a click right after a screen change would otherwise aim at stale ones)."""
+        done = asyncio.get_running_loop().create_future()
+
+        def swapped() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        self.window.frameSwapped.connect(swapped)
+        try:
+            self.window.update()
+            await asyncio.wait_for(done, 5.0)
+        finally:
+            self.window.frameSwapped.disconnect(swapped)
+
     async def click(self, name: str) -> None:
         await self.activate()
+        await self.frame()
         item = self.item(name)
         assert item.isVisible() and item.isEnabled(), f"{name} cannot be clicked now"
         p = item.mapToScene(QPointF(item.width() / 2, item.height() / 2))

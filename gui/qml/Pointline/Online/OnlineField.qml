@@ -2,7 +2,7 @@ import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
 
-// A labelled text field for the sign-in and lobby screens (44 px target, accessible name).
+// A labelled text field for the sign-in and lobby screens (48 px target, accessible name).
 ColumnLayout {
     id: field
     property alias text: input.text
@@ -25,7 +25,7 @@ ColumnLayout {
         id: input
         objectName: field.objectName + "Input"
         Layout.fillWidth: true
-        implicitHeight: Math.max(44, field.fs * 2.6)
+        implicitHeight: Math.max(48, field.fs * 2.6)
         font.pixelSize: field.fs
         echoMode: field.secret ? TextInput.Password : TextInput.Normal
         color: "#1b1300"

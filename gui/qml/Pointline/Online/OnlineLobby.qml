@@ -160,7 +160,7 @@ FocusScope {
                     onActivated: online.signOut()
                 }
                 OnlineButton {
-                    objectName: "btnBackToSolo"
+                    objectName: "btnLobbyBackToSolo"
                     visible: online.canLeave
                     Layout.fillWidth: true
                     fs: screen.fs

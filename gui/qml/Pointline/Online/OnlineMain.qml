@@ -11,8 +11,11 @@ ApplicationWindow {
     visible: true
     title: "Pointline Table — online"
     color: "#0b2e20"
+    onClosing: online.windowClosed()
 
     readonly property bool portrait: height > width
+    // the footer's key hints: in a few words when the window is as narrow as a phone
+    readonly property string keysText: width < 600 ? online.keyHintsShort : online.keyHints
     readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property string screen: online.screen
@@ -33,7 +36,10 @@ ApplicationWindow {
     }
     function restoreFocus() {
         if (online.helpOpen) { helpClose.forceActiveFocus(); return; }
-        if (online.askingLeave) { stayButton.forceActiveFocus(); return; }
+        if (online.askingLeave) {
+            if (root.activeFocusItem !== stayButton && root.activeFocusItem !== leaveConfirm) stayButton.forceActiveFocus();
+            return;
+        }
         var it = root.activeFocusItem;
         if (it !== null && it !== undefined && it.visible && it.enabled && it !== root.contentItem) return;
         current().focusFirst();
@@ -123,14 +129,16 @@ ApplicationWindow {
         Text {
             objectName: "onlineFooter"
             Layout.fillWidth: true
-            text: "<b><font color='#f2c14e'>" + online.freeText + "</font></b> — " + online.casualNotice
-                  + (online.keyHints.length > 0 ? "<br>" + online.keyHints : "")
+            // the results show the casual-results notice in a box of their own
+            text: "<b><font color='#f2c14e'>" + online.freeText + "</font></b>"
+                  + (screen === "results" ? "" : " — " + online.casualNotice)
+                  + (root.keysText.length > 0 ? "<br>" + root.keysText : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
             font.pixelSize: Math.max(10.5, root.fs * 0.7)
             color: "#d5e6dc"
             Accessible.role: Accessible.StaticText
-            Accessible.name: online.freeText + ". " + online.casualNotice + " " + online.keyHints
+            Accessible.name: online.freeText + ". " + online.casualNotice + " " + root.keysText
         }
     }
 
@@ -260,6 +268,7 @@ ApplicationWindow {
                         onActivated: online.cancelLeave()
                     }
                     OnlineButton {
+                        id: leaveConfirm
                         objectName: "btnLeaveConfirm"
                         Layout.fillWidth: true
                         fs: root.fs

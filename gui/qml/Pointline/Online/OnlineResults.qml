@@ -88,8 +88,11 @@ Item {
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: 40
+                Layout.maximumHeight: screen.fs * 14
+                Layout.alignment: Qt.AlignTop
                 samples: online.chart
             }
+            Item { visible: !screen.complete; Layout.fillHeight: true; Layout.preferredHeight: 0 }
         }
 
         ColumnLayout {

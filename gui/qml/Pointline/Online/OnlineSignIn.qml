@@ -8,6 +8,8 @@ FocusScope {
     id: screen
     property real fs: 14
     property real gap: 8
+    // a phone held sideways: name and password side by side, so the buttons stay in sight
+    readonly property bool wide: width > height && height < 500
     function focusFirst() { nameField.input.forceActiveFocus(); }
 
     Flickable {
@@ -17,7 +19,7 @@ FocusScope {
         boundsBehavior: Flickable.StopAtBounds
         ColumnLayout {
             id: form
-            width: Math.min(parent.width - screen.gap * 2, screen.fs * 30)
+            width: Math.min(parent.width - screen.gap * 2, screen.fs * (screen.wide ? 50 : 30))
             x: (parent.width - width) / 2
             y: screen.gap
             spacing: screen.gap
@@ -48,24 +50,30 @@ FocusScope {
                 text: online.relayUrl
                 onAccepted: nameField.input.forceActiveFocus()
             }
-            OnlineField {
-                id: nameField
-                objectName: "fieldName"
+            GridLayout {
                 Layout.fillWidth: true
-                fs: screen.fs
-                label: "Name"
-                hint: online.nameHint
-                onAccepted: passwordField.input.forceActiveFocus()
-            }
-            OnlineField {
-                id: passwordField
-                objectName: "fieldPassword"
-                Layout.fillWidth: true
-                fs: screen.fs
-                label: "Password"
-                hint: online.passwordHint
-                secret: true
-                onAccepted: if (!online.busy) online.signIn(urlField.text, nameField.text, passwordField.text)
+                columns: screen.wide ? 2 : 1
+                columnSpacing: screen.gap
+                rowSpacing: screen.gap
+                OnlineField {
+                    id: nameField
+                    objectName: "fieldName"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    label: "Name"
+                    hint: online.nameHint
+                    onAccepted: passwordField.input.forceActiveFocus()
+                }
+                OnlineField {
+                    id: passwordField
+                    objectName: "fieldPassword"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    label: "Password"
+                    hint: online.passwordHint
+                    secret: true
+                    onAccepted: if (!online.busy) online.signIn(urlField.text, nameField.text, passwordField.text)
+                }
             }
             Text {
                 id: errorText
@@ -106,7 +114,7 @@ FocusScope {
                 }
             }
             OnlineButton {
-                objectName: "btnBackToSolo"
+                objectName: "btnSignInBackToSolo"
                 visible: online.canLeave
                 Layout.fillWidth: true
                 fs: screen.fs

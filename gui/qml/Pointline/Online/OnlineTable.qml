@@ -26,8 +26,8 @@ Item {
             objectName: "onlineFelt"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            Layout.minimumHeight: screen.portrait ? Math.max(170, screen.fs * 12) : 0
-            Layout.verticalStretchFactor: 3
+            Layout.minimumHeight: screen.portrait ? Math.max(210, screen.fs * 13) : 0
+            Layout.verticalStretchFactor: screen.portrait ? 2 : 3
             Layout.horizontalStretchFactor: 3
             radius: screen.fs * 1.2
             border.width: Math.max(5, screen.fs * 0.5)
@@ -149,6 +149,7 @@ Item {
                         objectName: "onlineLinePass"
                         Layout.fillWidth: true
                         Layout.fillHeight: true
+                        Layout.minimumHeight: 48
                         title: "PASS LINE"
                         line: "pass"
                         fs: screen.fs
@@ -164,6 +165,7 @@ Item {
                         objectName: "onlineLineDontPass"
                         Layout.fillWidth: true
                         Layout.fillHeight: true
+                        Layout.minimumHeight: 48
                         title: "DON'T PASS BAR"
                         line: "dont_pass"
                         fs: screen.fs
@@ -403,7 +405,7 @@ Item {
                     objectName: "onlineHistory"
                     Layout.fillWidth: true
                     visible: count > 0
-                    Layout.preferredHeight: screen.portrait ? screen.fs * 3 : seatsPanel.height * 0.3
+                    Layout.preferredHeight: screen.portrait ? seatsPanel.height * 0.35 : seatsPanel.height * 0.3
                     clip: true
                     model: online.history
                     spacing: 1

@@ -1,0 +1,148 @@
+"""Per-property notify signals on the online bridge, and verify off the GUI thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pointline.gui.bridge import TableBridge
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.gui.scenes import counter_nonces
+from pointline.net.client import play, steady_choice
+from pointline.net.verify import Report, verify_transcript
+from tests.gui.test_gui_online_bridge import play_by_bridge
+from tests.gui.test_gui_online_harness import (
+    FAST,
+    gui_room,
+    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    relay,
+    run_qt,
+    until,
+)
+
+pytestmark = pytest.mark.usefixtures("online_data")
+
+
+def notify_map(obj: Any) -> dict[str, str]:
+    """Property name -> its notify signal's name (PySide's meta-object has no offset here)."""
+    mo = obj.metaObject()
+    out = {}
+    for i in range(mo.propertyCount()):
+        p = mo.property(i)
+        if p.hasNotifySignal():
+            out[p.name()] = p.notifySignal().name().data().decode()
+    return out
+
+
+def count_signals(bridge: OnlineBridge) -> Counter[str]:
+    seen: Counter[str] = Counter()
+    for signal in set(notify_map(bridge).values()):
+        getattr(bridge, signal).connect(lambda s=signal: seen.update([s]))
+    return seen
+
+
+def test_every_property_has_its_own_small_notify_signal(qapp: Any) -> None:
+    notify = notify_map(OnlineBridge())
+    assert len(notify) >= 40
+    assert "changed" not in notify.values(), [p for p, s in notify.items() if s == "changed"]
+    sharing = Counter(notify.values())
+    assert max(sharing.values()) <= 5, sharing.most_common(3)
+    for prop in ("screen", "error", "busy", "roster", "seats", "legal", "history", "helpOpen"):
+        assert notify[prop] == f"{prop}Changed"
+
+
+def test_a_signal_fires_only_when_its_value_changes(qapp: Any) -> None:
+    bridge = OnlineBridge()
+    seen = count_signals(bridge)
+    bridge.selectLine("pass")  # already selected: nothing changed, nothing emitted
+    assert seen == Counter()
+    bridge.selectLine("dont_pass")
+    assert seen == Counter({"selectedLineChanged": 1})
+    seen.clear()
+    bridge.openHelp()  # Help opens and the reasons change; legality does not (none yet)
+    assert seen == Counter({"helpOpenChanged": 1, "reasonsChanged": 1})
+    seen.clear()
+    bridge.openHelp()
+    assert seen == Counter()
+    bridge.signIn("ws://127.0.0.1:1", "ab", "x")  # refused here: only the error (and its words)
+    assert seen == Counter({"errorChanged": 1, "announcementChanged": 1})
+    assert bridge.screen == "signin" and bridge.client is None
+
+
+def test_the_solo_bridge_keeps_its_changed_signal(qapp: Any) -> None:
+    solo = TableBridge(counter_nonces(b"solo"))
+    notify = notify_map(solo)
+    assert notify["legal"] == "changed" and notify["balance"] == "changed"
+
+
+def test_during_a_session_each_step_emits_only_what_changed(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
+            (other,) = await gui_room(running.url, bridge)
+            await bridge.idle()  # the start request's own busy flag settles first
+            seen = count_signals(bridge)
+            bridge.allocate()
+            assert seen["draftChanged"] == 1 and seen["screenChanged"] == 0
+            assert seen["rosterChanged"] == 0 and seen["contractsChanged"] == 0
+            assert seen["balanceChanged"] == 0 and seen["diceChanged"] == 0
+            seen.clear()
+            await asyncio.sleep(0.5)  # the clock ticks: at most the countdown changes
+            assert set(seen) <= {"secondsLeftChanged"}
+            await bridge.shutdown()
+            await other.close()
+
+    run_qt(qapp, scenario())
+
+
+def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
+    qapp: Any, tmp_path: Path
+) -> None:
+    release = threading.Event()
+    calls: list[int] = []
+
+    def slow_verify(path: Path) -> Report:
+        calls.append(threading.get_ident())
+        release.wait(10)  # the GUI thread would freeze here if verify ran on it
+        return verify_transcript(path)
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST, verify=slow_verify)
+            (other,) = await gui_room(running.url, bridge)
+            task = asyncio.ensure_future(play(other, steady_choice, timeout=40))
+            while bridge.screen == "table":
+                await until(
+                    lambda: (
+                        bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
+                    ),
+                    what="my turn",
+                )
+                if bridge.screen == "table":
+                    play_by_bridge(bridge)
+            await asyncio.wait_for(task, 20)
+            await until(lambda: bridge.transcriptPath and calls, what="verify to start")
+            assert bridge.verifying and "Checking" in bridge.verifyText
+            # the loop (the GUI thread) keeps running while verify waits in its thread
+            ticks = []
+            for _ in range(3):
+                await asyncio.sleep(0.02)
+                ticks.append(bridge.verifying)
+            assert ticks == [True, True, True]
+            assert calls[0] != threading.get_ident()
+            assert bridge.verify_threads == calls
+            release.set()
+            await until(lambda: not bridge.verifying, what="the verdict")
+            assert bridge.verifyOk and "accepts" in bridge.verifyText
+            await bridge.shutdown()
+            await other.close()
+
+    try:
+        run_qt(qapp, scenario(), timeout=50)
+    finally:
+        release.set()

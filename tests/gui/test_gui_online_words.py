@@ -1,0 +1,145 @@
+"""Every string the online screens show is plain English: no machine code, clear refusals."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.gui.online.texts import (
+    NAME_ADVICE,
+    ONLINE_SCENES,
+    REASON_TEXT,
+    REFUSALS,
+    refusal,
+    unreachable,
+)
+from pointline.net.wire import ErrorCode
+from tests.gui.test_gui_online_findings import close_all, scene_window, shown_items
+from tests.gui.test_gui_online_harness import (
+    FAST,
+    PASSWORD,
+    fresh_name,
+    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    relay,
+    run_qt,
+    until,
+)
+from tests.gui.test_gui_online_keys import _delete_windows  # noqa: F401 - fixture
+
+pytestmark = pytest.mark.usefixtures("online_data")
+
+SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+CODE_PREFIX = re.compile(r"(?:^|[.!?]\s+)([a-z][a-z0-9_]*:)\s")
+
+
+def machine_words(text: str) -> list[str]:
+    """snake_case tokens and 'code: text' prefixes in ``text`` (file paths are not words)."""
+    plain = re.sub(r"<[^>]*>", " ", text)
+    words = " ".join(w for w in plain.split() if "/" not in w and "\\" not in w)
+    return SNAKE.findall(words) + CODE_PREFIX.findall(words)
+
+
+def test_the_checker_catches_machine_words() -> None:
+    assert machine_words("No result: session_over") == ["session_over"]
+    assert machine_words("hand_limit reached") == ["hand_limit"]
+    assert machine_words("closed: the connection is closed") == ["closed:"]
+    assert machine_words("Roll now. busy: one request at a time") == ["busy:"]
+    assert machine_words("Transcript saved: /tmp/a_b/c_d.jsonl") == []
+    assert machine_words("No result: a player left the table (bob, Seat 2).") == []
+
+
+def test_every_refusal_and_reason_is_plain_english() -> None:
+    for code in ErrorCode:
+        text = refusal(code.value, f"{code.value}: machine words")
+        assert text and not machine_words(text), (code, text)
+        assert code.value not in text
+    assert refusal("something_new", "something_new: x") == (
+        "The relay refused that request: try again in a moment."
+    )
+    for text in [*REFUSALS.values(), *REASON_TEXT.values(), unreachable("ws://h:1", "errno 111")]:
+        assert not machine_words(text), text
+    assert refusal("bad_password") == "Use a password of 8 to 1,024 characters."
+    assert refusal("bad_name") == NAME_ADVICE
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "expected"),
+    [
+        ("al", PASSWORD, NAME_ADVICE),
+        ("has space", PASSWORD, NAME_ADVICE),
+        ("", PASSWORD, "Type your name first. " + NAME_ADVICE),
+        ("alice", "short", "Use a password of 8 to 1,024 characters."),
+        ("alice", "x" * 1025, "Use a password of 8 to 1,024 characters."),
+        ("alice", "", "Type your password first. Use a password of 8 to 1,024 characters."),
+    ],
+)
+def test_bad_sign_up_input_gets_a_clear_error_and_sends_nothing(
+    qapp: Any, name: str, password: str, expected: str
+) -> None:
+    bridge = OnlineBridge("ws://127.0.0.1:1")
+    for slot in (bridge.signUp, bridge.signIn):
+        slot("ws://127.0.0.1:1", name, password)
+        assert bridge.error == expected
+        assert bridge.client is None and bridge.screen == "signin" and bridge.name == ""
+        assert not bridge.busy and not bridge._tasks
+
+
+def test_the_relay_refusing_a_password_reads_as_advice(qapp: Any, tmp_path: Path) -> None:
+    """Past the local check (a relay with other rules): its code becomes the same advice."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            bridge._spawn(bridge._sign(running.url, fresh_name("pw"), "short", signup=True))
+            await bridge.idle()
+            assert bridge.error == "Use a password of 8 to 1,024 characters."
+            assert bridge.screen == "signin"
+            await bridge.shutdown()
+
+    run_qt(qapp, scenario())
+
+
+async def _walk(ui: Any, where: str) -> list[tuple[str, str, list[str]]]:
+    found = []
+    read = 0
+    for item in shown_items(ui):
+        for prop in ("text", "placeholderText"):
+            value = item.property(prop)
+            if isinstance(value, str) and value:
+                read += 1
+                bad = machine_words(value)
+                if bad:
+                    found.append((where, value, bad))
+    assert read >= 8, f"only {read} strings shown on {where}: is the walk reaching the page?"
+    return found
+
+
+@pytest.mark.parametrize("scene", ONLINE_SCENES)
+def test_no_machine_code_on_any_online_screen(qapp: Any, tmp_path: Path, scene: str) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            ui, peers = await scene_window(running.url, scene, (1280, 720))
+            if scene == "online-results":
+                await until(lambda: not ui.bridge.verifying, what="the verdict")
+            found = await _walk(ui, scene)
+            ui.bridge.openHelp()
+            await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+            found += await _walk(ui, scene + " with Help")
+            ui.bridge.closeHelp()
+            if scene == "online-table":
+                ui.bridge.askLeave()
+                await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
+                found += await _walk(ui, scene + " asking to leave")
+                ui.bridge.cancelLeave()
+            for size in ((390, 844), (844, 390)):
+                ui.window.resize(*size)
+                await until(lambda s=size: (ui.window.width(), ui.window.height()) == s)
+                found += await _walk(ui, f"{scene} at {size}")
+            assert found == []
+            await close_all(ui, peers)
+
+    run_qt(qapp, scenario(), timeout=60)
