@@ -31,7 +31,8 @@ def build(only: set[str] | None = None) -> dict[str, bytes]:
         if only and name not in only:
             continue
         cases: list[dict[str, Any]] = [c.document() for c in make()]
-        files[f"{name}.json"] = render_file(name, description, cases)
+        protocol = topics.TOPIC_PROTOCOL.get(name, 1)
+        files[f"{name}.json"] = render_file(name, description, cases, protocol)
     return files
 
 

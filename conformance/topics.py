@@ -1153,6 +1153,12 @@ def _sessions_witness() -> list[Case]:
     return witnesses.cases()
 
 
+def _loading() -> list[Case]:
+    from pointline.conformance import loading
+
+    return loading.cases()
+
+
 def _random() -> list[Case]:
     from pointline.conformance import sessions
 
@@ -1164,6 +1170,10 @@ def _hypothesis() -> list[Case]:
 
     return sessions.hypothesis_cases()
 
+
+TOPIC_PROTOCOL = {"15_loading": 2}
+"""Topics whose cases need a newer adapter protocol than 1 (the runner skips them, and says so,
+for an implementation that speaks an older one)."""
 
 TOPICS: list[tuple[str, str, Callable[[], list[Any]]]] = [
     ("01_dice", "dice derivation vectors incl. rejection sampling", dice),
@@ -1184,6 +1194,11 @@ TOPICS: list[tuple[str, str, Callable[[], list[Any]]]] = [
     ("12_session", "five resolved hands, sit-outs and the result", session),
     ("13_abort", "every abort reason in every phase", aborts),
     ("14_witnesses", "z3 witnesses at the invariants' edges", _sessions_witness),
+    (
+        "15_loading",
+        "positions loaded with load_state (protocol 2): valid ones play on, invalid ones refused",
+        _loading,
+    ),
     ("20_random", "long random sessions from a seeded generator", _random),
     ("21_hypothesis", "random sessions drawn by hypothesis (derandomized)", _hypothesis),
 ]
