@@ -47,8 +47,11 @@ def test_there_are_the_mutants_of_every_kind_of_case() -> None:
 
 
 def test_every_mutant_is_killed() -> None:
+    # The targeted mutants are killed by a subset of the cases (the test below), so by the whole
+    # suite too: running them here again would only double the time.
+    others = [name for name in MUTANTS if name not in TARGETED]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(run_mutant, MUTANTS))
+        results = list(pool.map(run_mutant, others))
     survivors = [name for name, killed, _, _ in results if not killed]
     assert survivors == []
 
