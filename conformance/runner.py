@@ -1,10 +1,13 @@
 """Run the conformance fixtures against an implementation that speaks PROTOCOL.md.
 
 ``python -m pointline.conformance.runner [--impl "COMMAND"] [--junit FILE] [--json FILE] [-k TEXT]
-[--timeout S] [--max-failures N]``. The default implementation is the reference adapter.
+[--timeout S] [--max-failures N] [--protocol N]``. The default implementation is the reference
+adapter.
 A crash, garbage output or a hang becomes a reported failure (each request has a time limit);
-the implementation is restarted and the run goes on. The last line is ``N passed, N failed``;
-the exit status is 1 if anything failed. Standard library and ``kernel`` only.
+the implementation is restarted and the run goes on. The last line is ``N passed, N failed``
+(``, N not run`` after it when cases were left out: the run stopped early, or their topic needs
+a newer protocol than the implementation speaks); the exit status is 1 if anything failed or
+the run stopped early. Standard library and ``kernel`` only.
 """
 
 from __future__ import annotations
