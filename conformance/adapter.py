@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from pointline import kernel
-from pointline.conformance.codec import PROTOCOL, BadAction, action_from_json
+from pointline.conformance.codec import PROTOCOL, PROTOCOLS, BadAction, action_from_json
 from pointline.conformance.fasthash import StateHasher
-from pointline.kernel import MalformedAction, PointlineError, Table, to_document
+from pointline.kernel import MalformedAction, PointlineError, Table, from_document, to_document
+from pointline.kernel.canonical import dumps
 from pointline.kernel.dice import DiceInputError
 
 IMPLEMENTATION = "pointline-reference"
@@ -47,6 +48,8 @@ class Adapter:
         self.name = name
         self.table: Table | None = None
         self.hasher: StateHasher | None = None
+        self.protocol = PROTOCOL
+        """The version ``hello`` agreed on (before any hello: the newest)."""
         self.ops: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
             "hello": self.hello,
             "new_table": self.new_table,
@@ -55,7 +58,10 @@ class Adapter:
             "derive_dice": self.derive_dice,
             "commitment": self.commitment,
             "verify_commitment": self.verify_commitment,
+            "load_state": self.load_state,
         }
+        self.since: dict[str, int] = {"load_state": 2}
+        """Ops that a version-1 session does not have (there they are unknown ops)."""
 
     # ------------------------------------------------------------------ plumbing
     def handle(self, request: Any) -> dict[str, Any]:
@@ -63,7 +69,10 @@ class Adapter:
         try:
             if not isinstance(request, dict):
                 raise ProtocolError("a request is a JSON object")
-            op = self.ops.get(request.get("op"))  # type: ignore[arg-type]
+            name = request.get("op")
+            op = self.ops.get(name)  # type: ignore[arg-type]
+            if op is not None and self.protocol < self.since.get(name, 1):  # type: ignore[arg-type]
+                op = None
             if op is None:
                 raise ProtocolError(f"unknown op {request.get('op')!r}")
             response = op(request)
@@ -90,6 +99,10 @@ class Adapter:
             response["state"] = self.current_state()
         return response
 
+    def parse(self, line: str) -> Any:
+        """One request line as JSON values (``-0`` is the integer 0, ``1e1`` the float 10.0)."""
+        return json.loads(line)
+
     def current_hash(self) -> str:
         """SHA-256 (hex) of the canonical bytes of the table's state."""
         assert self.hasher is not None
@@ -108,11 +121,12 @@ class Adapter:
     # ------------------------------------------------------------------ ops
     def hello(self, request: dict[str, Any]) -> dict[str, Any]:
         version = request.get("protocol")
-        if type(version) is not int or version != PROTOCOL:  # JSON true is never the number 1
-            raise ProtocolError(f"this adapter speaks protocol {PROTOCOL}")
+        if type(version) is not int or version not in PROTOCOLS:  # JSON true is never 1
+            raise ProtocolError(f"this adapter speaks protocols {', '.join(map(str, PROTOCOLS))}")
+        self.protocol = version
         return {
             "ok": True,
-            "protocol": PROTOCOL,
+            "protocol": version,
             "implementation": self.name,
             "language": LANGUAGE,
             "version": VERSION,
@@ -131,6 +145,21 @@ class Adapter:
 
     def make_table(self, seats: Any, table_id: Any) -> Table:
         return Table(seats, table_id)
+
+    def load_state(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Protocol 2: the table becomes the position ``state`` describes, if it is valid."""
+        self._check_reply(request)
+        try:
+            table = self.load_table(request.get("state"))
+        except PointlineError as error:
+            self.table = self.hasher = None
+            return _error("bad_state", "malformed", error.text)
+        self.table = table
+        self.hasher = StateHasher(table)
+        return self._reply(request, {"ok": True})
+
+    def load_table(self, doc: Any) -> Table:
+        return from_document(doc)
 
     def apply(self, request: dict[str, Any]) -> dict[str, Any]:
         table = self._table()
@@ -217,13 +246,21 @@ class Adapter:
         return kernel.verify_commitment(digest, *fields)
 
 
+def response_line(response: dict[str, Any]) -> str:
+    """One response as a line of JSON: ``id`` first, a ``state`` in canonical key order."""
+    line = {"id": response.get("id"), **{k: v for k, v in response.items() if k != "id"}}
+    if isinstance(line.get("state"), dict):
+        line["state"] = json.loads(dumps(line["state"]))
+    return json.dumps(line, separators=(",", ":"), ensure_ascii=False)
+
+
 def serve(adapter: Adapter, stdin: IO[str], stdout: IO[str]) -> None:
     """Answer every request line until end of input."""
     for line in stdin:
         if not line.strip():
             continue
         try:
-            request = json.loads(line)
+            request = adapter.parse(line)
         except ValueError:
             response = _error("bad_request", "protocol", "a request is one line of JSON")
             response["id"] = None
@@ -233,7 +270,7 @@ def serve(adapter: Adapter, stdin: IO[str], stdout: IO[str]) -> None:
             except Exception as error:  # never die on a request: answer it and go on
                 response = _error("bad_request", "protocol", f"cannot handle the request: {error}")
                 response["id"] = request.get("id") if isinstance(request, dict) else None
-        stdout.write(json.dumps(response, separators=(",", ":"), ensure_ascii=False) + "\n")
+        stdout.write(response_line(response) + "\n")
         stdout.flush()
 
 

@@ -34,6 +34,9 @@ from pointline.kernel import (
 )
 from pointline.kernel.rules import TRANSITIONS
 
+REPLY_OPS = ("new_table", "apply", "load_state")
+"""Requests that take ``reply`` (PROTOCOL.md)."""
+
 KERNEL_ACTIONS = (Allocate, Reset, Confirm, ReduceDontPass, RemoveDontPass, Roll, Throw, Abort)
 
 HASH_DIGITS = 16
@@ -95,13 +98,15 @@ class Case:
         seats: Any = 1,
         table_id: Any = "t",
         full_start: bool = False,
+        start: dict[str, Any] | None = None,
     ) -> None:
         self.id = case_id
         self.description = description
         self.rules = set(rules)
         self.adapter = Adapter()
         self.steps: list[dict[str, Any]] = []
-        self.request({"op": "new_table", "seats": seats, "table_id": table_id}, full=full_start)
+        first = start or {"op": "new_table", "seats": seats, "table_id": table_id}
+        self.request(first, full=full_start)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -111,9 +116,30 @@ class Case:
 
     # ------------------------------------------------------------------ recording
     def request(self, request: dict[str, Any], full: bool = False) -> dict[str, Any]:
-        if request["op"] in ("new_table", "apply"):
+        """Send ``request`` and record it with the answer it must get. A request that names its
+        own ``reply`` keeps it (the runner sends it as it is); otherwise the runner asks for the
+        state where ``full``, else for the hash."""
+        own_reply = "reply" in request
+        if request["op"] in REPLY_OPS and not own_reply:
             request = dict(request, reply="state" if full else "hash")
         response = self.adapter.handle(request)
+        step = {k: v for k, v in request.items() if k != "op" or v != "apply"}
+        if not own_reply:
+            step.pop("reply", None)
+        step["expect"] = self._expect(request, response)
+        self.steps.append(step)
+        return response
+
+    def raw(self, text: str) -> dict[str, Any]:
+        """Send a request line exactly as written (number tokens such as ``1e1`` or ``-0``
+        that a JSON encoder would not write back as they are); the runner adds the ``id``."""
+        assert text.startswith("{") and not text.startswith("{}"), text
+        request = json.loads(text)
+        response = self.adapter.handle(request)
+        self.steps.append({"raw": text, "expect": self._expect(request, response)})
+        return response
+
+    def _expect(self, request: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
         expect: dict[str, Any] = {}
         for key, value in response.items():
             if key in ("id", "ok"):
@@ -130,11 +156,9 @@ class Case:
                     expect["summary"] = summary(value)
             else:
                 expect[key] = value
-        step = {k: v for k, v in request.items() if k not in ("reply", "op") or v != "apply"}
-        step.pop("reply", None)
-        step["expect"] = expect
-        self.steps.append(step)
-        return response
+        if request.get("reply") == "none" and response.get("ok") is not None:
+            expect["absent"] = ["hash", "state"]
+        return expect
 
     def do(self, action: Any, full: bool = False) -> dict[str, Any]:
         """Apply an action (a kernel action or a raw protocol object, malformed or not)."""
@@ -244,7 +268,9 @@ def split_file(data: bytes) -> tuple[bytes, bytes]:
     return head, body
 
 
-def render_file(topic: str, description: str, cases: list[dict[str, Any]]) -> bytes:
+def render_file(
+    topic: str, description: str, cases: list[dict[str, Any]], protocol: int = 1
+) -> bytes:
     """The fixture file: a header line, then one case per line (compact, diff-friendly)."""
     ids = [c["id"] for c in cases]
     if len(set(ids)) != len(ids):
@@ -266,6 +292,7 @@ def render_file(topic: str, description: str, cases: list[dict[str, Any]]) -> by
         "case_count": len(cases),
         "step_count": sum(len(c["steps"]) for c in cases),
         "hash_digits": HASH_DIGITS,
+        "protocol": protocol,
     }
     head = json.dumps(header, sort_keys=True, ensure_ascii=False)[:-1] + ', "cases": ['
     return head.encode("utf-8") + b"\n" + body

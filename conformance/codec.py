@@ -23,8 +23,10 @@ from pointline.kernel import (
     Throw,
 )
 
-PROTOCOL = 1
-"""The adapter protocol version (PROTOCOL.md)."""
+PROTOCOLS = (1, 2)
+"""The adapter protocol versions (PROTOCOL.md): 2 adds ``load_state``; 1 is kept exactly."""
+PROTOCOL = PROTOCOLS[-1]
+"""The newest adapter protocol version, the one the runner asks for first."""
 
 _SEAT_ONLY: dict[str, Callable[[Any], Action]] = {
     "reset": Reset,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pointline.conformance import topics
+from pointline.conformance import sessions, topics
 from pointline.conformance.casebook import COVERAGE, render_file
 from pointline.kernel.rules import TRANSITIONS, Code
 
@@ -27,11 +27,17 @@ balance guard never binds before the 100-point hand limit (PROTOCOL.md, "Coverag
 def build(only: set[str] | None = None) -> dict[str, bytes]:
     """Every fixture file's name and bytes."""
     files: dict[str, bytes] = {}
+    if only is None or "21_hypothesis" in only:
+        sessions.hypothesis_params()  # first: see sessions.hypothesis_params
     for name, description, make in topics.TOPICS:
         if only and name not in only:
             continue
+        # Each topic starts from the same global random state, whatever ran before it in this
+        # process (hypothesis draws from it): ``--only`` and a full run give the same bytes.
+        random.seed(f"pointline-conformance/{name}")
         cases: list[dict[str, Any]] = [c.document() for c in make()]
-        files[f"{name}.json"] = render_file(name, description, cases)
+        protocol = topics.TOPIC_PROTOCOL.get(name, 1)
+        files[f"{name}.json"] = render_file(name, description, cases, protocol)
     return files
 
 

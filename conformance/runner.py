@@ -1,10 +1,13 @@
 """Run the conformance fixtures against an implementation that speaks PROTOCOL.md.
 
 ``python -m pointline.conformance.runner [--impl "COMMAND"] [--junit FILE] [--json FILE] [-k TEXT]
-[--timeout S] [--max-failures N]``. The default implementation is the reference adapter.
+[--timeout S] [--max-failures N] [--protocol N]``. The default implementation is the reference
+adapter.
 A crash, garbage output or a hang becomes a reported failure (each request has a time limit);
-the implementation is restarted and the run goes on. The last line is ``N passed, N failed``;
-the exit status is 1 if anything failed. Standard library and ``kernel`` only.
+the implementation is restarted and the run goes on. The last line is ``N passed, N failed``
+(``, N not run`` after it when cases were left out: the run stopped early, or their topic needs
+a newer protocol than the implementation speaks); the exit status is 1 if anything failed or
+the run stopped early. Standard library and ``kernel`` only.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import difflib
 import json
 import os
 import queue
+import re
 import shlex
 import subprocess
 import sys
@@ -29,7 +33,7 @@ from typing import IO, Any
 
 import pointline
 from pointline.conformance.casebook import content_hash, split_file, summary
-from pointline.conformance.codec import PROTOCOL
+from pointline.conformance.codec import PROTOCOL, PROTOCOLS
 
 ROOT = Path(pointline.__file__).resolve().parent.parent
 """The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
@@ -69,6 +73,8 @@ class Fixture:
             head.decode("utf-8").rsplit(', "cases": [', 1)[0] + "}"
         )
         self.topic: str = self.header.get("topic", path.stem)
+        self.protocol: int = self.header.get("protocol", 1)
+        """The adapter protocol version the file's cases need (2: ``load_state``)."""
         self.case_count: int = self.header.get("case_count", 0)
         self._cases: list[dict[str, Any]] | None = None
         self._problems: list[str] = []
@@ -116,9 +122,12 @@ def default_command() -> list[str]:
 class Implementation:
     """A running implementation: requests out on stdin, responses in from stdout."""
 
-    def __init__(self, argv: list[str], timeout: float) -> None:
+    def __init__(self, argv: list[str], timeout: float, protocol: int = PROTOCOL) -> None:
         self.argv = argv
         self.timeout = timeout
+        self.max_protocol = protocol
+        self.protocol: int | None = None
+        """The version agreed on at the first handshake (kept for every restart)."""
         self.proc: subprocess.Popen[bytes] | None = None
         self.lines: queue.Queue[Any] = queue.Queue()
         self.stderr: deque[str] = deque(maxlen=30)
@@ -128,6 +137,29 @@ class Implementation:
 
     # ------------------------------------------------------------------ process
     def start(self) -> None:
+        """Start the implementation and shake hands.
+
+        The first start asks for the newest protocol; an implementation that refuses it is
+        started again and asked for protocol 1 (a version-1 adapter refuses any other). Every
+        later start asks for the version agreed on then."""
+        want = self.protocol or self.max_protocol
+        reply = self._launch(want)
+        refused = not isinstance(reply, dict) or reply.get("ok") is not True
+        if refused and self.protocol is None and want > 1:
+            want = 1
+            reply = self._launch(want)
+        if not isinstance(reply, dict) or reply.get("ok") is not True:
+            raise ImplFailure(f"handshake refused: {reply!r}")
+        got = reply.get("protocol")
+        if type(got) is not int or got not in PROTOCOLS or got > want:
+            raise ImplFailure(f"handshake: protocol {got!r}, want {want}")
+        if self.protocol is not None and got != self.protocol:
+            raise ImplFailure(f"handshake: protocol {got!r}, agreed on {self.protocol} before")
+        self.protocol = got
+        self.hello = {k: reply.get(k) for k in ("implementation", "language", "version")}
+
+    def _launch(self, protocol: int) -> Any:
+        """A fresh process and its answer to ``hello`` for ``protocol``."""
         self.stop()
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
@@ -149,12 +181,7 @@ class Implementation:
             target=self._read, args=(self.proc.stdout, self.lines), daemon=True
         ).start()
         threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
-        reply = self.call([{"op": "hello", "protocol": PROTOCOL}])[0]
-        if not isinstance(reply, dict) or reply.get("ok") is not True:
-            raise ImplFailure(f"handshake refused: {reply!r}")
-        if reply.get("protocol") != PROTOCOL:
-            raise ImplFailure(f"handshake: protocol {reply.get('protocol')!r}, want {PROTOCOL}")
-        self.hello = {k: reply.get(k) for k in ("implementation", "language", "version")}
+        return self.call([{"op": "hello", "protocol": protocol}])[0]
 
     @staticmethod
     def _read(stream: IO[bytes], lines: queue.Queue[Any]) -> None:
@@ -193,7 +220,13 @@ class Implementation:
         if self.proc is None or self.proc.stdin is None:
             raise ImplFailure("the implementation is not running")
         self.next_id += 1
-        data = json.dumps(dict(request, id=self.next_id), separators=(",", ":"), ensure_ascii=False)
+        raw = request.get("raw")
+        if isinstance(raw, str):  # sent as written: number tokens such as 1e1, -0 or 10.0
+            data = f'{{"id":{self.next_id},{raw[1:]}'
+        else:
+            data = json.dumps(
+                dict(request, id=self.next_id), separators=(",", ":"), ensure_ascii=False
+            )
         try:
             self.proc.stdin.write(data.encode("utf-8") + b"\n")
             self.proc.stdin.flush()
@@ -251,13 +284,35 @@ class Implementation:
 
 
 # ---------------------------------------------------------------------- checking
+REPLY_OPS = ("apply", "new_table", "load_state")
+
+
 def request_of(step: dict[str, Any]) -> dict[str, Any]:
+    """The request a step sends: a ``raw`` step is its text as written; otherwise the step's
+    members (``op`` defaults to ``apply``) and, unless the step names its own ``reply``, the
+    reply its expectation needs."""
     request = {k: v for k, v in step.items() if k != "expect"}
+    if "raw" in request:
+        return request
     op = request.setdefault("op", "apply")
-    if op in ("apply", "new_table"):
+    if op in REPLY_OPS and "reply" not in request:
         expect = step["expect"]
         request["reply"] = "state" if ("state" in expect or "summary" in expect) else "hash"
     return request
+
+
+def hash_only(step: dict[str, Any]) -> dict[str, Any]:
+    """The step's request asking for the hash only (to replay a case up to a step)."""
+    request = request_of(step)
+    if "raw" not in request and "reply" not in step and request["op"] in REPLY_OPS:
+        request["reply"] = "hash"
+    return request
+
+
+def parsed(request: dict[str, Any]) -> Any:
+    """A request as the implementation reads it (a raw step's text parsed)."""
+    raw = request.get("raw")
+    return json.loads(raw) if isinstance(raw, str) else request
 
 
 def check(expect: dict[str, Any], response: dict[str, Any]) -> str | None:
@@ -291,6 +346,10 @@ def check(expect: dict[str, Any], response: dict[str, Any]) -> str | None:
         elif key == "state":
             if got != want:
                 return "the canonical state differs"
+        elif key == "absent":
+            present = [name for name in want if name in response]
+            if present:
+                return f"answered {', '.join(present)}, which this request does not ask for"
         elif got != want or type(got) is not type(want):
             return f"{key} is {got!r}, expected {want!r}"
     return None
@@ -317,7 +376,7 @@ def reference_state(steps: list[dict[str, Any]], upto: int) -> Any:
 
     adapter = Adapter()
     for step in steps[: upto + 1]:
-        adapter.handle(dict(request_of(step), reply="hash"))
+        adapter.handle(parsed(hash_only(step)))
     return adapter.handle({"op": "state"}).get("state")
 
 
@@ -391,14 +450,8 @@ class Runner:
             # Replay the case up to here to show the whole states side by side.
             try:
                 want = reference_state(steps, index)
-                actual = list(
-                    self.impl.stream(
-                        [
-                            *(dict(request_of(s), reply="hash") for s in steps[: index + 1]),
-                            {"op": "state"},
-                        ]
-                    )
-                )[-1]
+                replay = [hash_only(s) for s in steps[: index + 1]]
+                actual = list(self.impl.stream([*replay, {"op": "state"}]))[-1]
                 outcome.diff = diff(want, actual.get("state"))
             except ImplFailure as error:
                 outcome.diff = f"(could not fetch the state: {error})"
@@ -428,7 +481,13 @@ class Runner:
             w(f"\n(only the first {self.show} failures are shown; see --json for all)\n")
 
 
-def write_junit(path: Path, outcomes: list[Outcome], seconds: float) -> None:
+def write_junit(
+    path: Path,
+    outcomes: list[Outcome],
+    seconds: float,
+    too_new: dict[str, int] | None = None,
+    protocol: int | None = None,
+) -> None:
     suites = ET.Element("testsuites", name="pointline-conformance", time=f"{seconds:.3f}")
     by_topic: dict[str, list[Outcome]] = {}
     for o in outcomes:
@@ -463,6 +522,23 @@ def write_junit(path: Path, outcomes: list[Outcome], seconds: float) -> None:
                         o.diff,
                     ]
                 )
+    for topic, count in (too_new or {}).items():
+        suite = ET.SubElement(
+            suites,
+            "testsuite",
+            name=topic,
+            tests=str(count),
+            failures="0",
+            errors="0",
+            skipped=str(count),
+            time="0",
+        )
+        tc = ET.SubElement(suite, "testcase", classname=f"conformance.{topic}", name=topic)
+        ET.SubElement(
+            tc,
+            "skipped",
+            message=f"{count} case(s) need a newer protocol; the implementation speaks {protocol}",
+        )
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
 
 
@@ -473,14 +549,20 @@ def write_json(
     hello: Any,
     command: list[str],
     not_run: int,
+    protocol: int | None = None,
+    stopped: int = 0,
+    too_new: dict[str, int] | None = None,
 ) -> None:
     doc = {
         "command": command,
         "implementation": hello,
+        "protocol": protocol,
         "seconds": round(seconds, 3),
         "passed": sum(o.passed for o in outcomes),
         "failed": sum(not o.passed for o in outcomes),
         "not_run": not_run,
+        "not_run_stopped": stopped,
+        "not_run_protocol": too_new or {},
         "cases": [
             {"topic": o.topic, "id": o.case_id, "passed": o.passed, "seconds": round(o.seconds, 4)}
             | (
@@ -499,6 +581,24 @@ def write_json(
         ],
     }
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def summary_line(passed: int, failed: int, not_run: int) -> str:
+    """The last line of a run: ``N passed, N failed`` and, when cases were left out,
+    ``, N not run``."""
+    line = f"{passed} passed, {failed} failed"
+    return f"{line}, {not_run} not run" if not_run else line
+
+
+SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed(?:, (\d+) not run)?$")
+
+
+def parse_summary(line: str) -> tuple[int, int, int] | None:
+    """(passed, failed, not run) from a summary line, or None if it is not one."""
+    match = SUMMARY.match(line.strip())
+    if match is None:
+        return None
+    return int(match[1]), int(match[2]), int(match[3] or 0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -526,6 +626,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--show", type=int, default=20, help="failures to print in full (default 20)"
     )
+    parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=PROTOCOLS,
+        default=PROTOCOL,
+        help=f"the newest protocol version to ask for (default {PROTOCOL})",
+    )
     parser.add_argument("--fixtures", type=Path, default=FIXTURES, help=argparse.SUPPRESS)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
@@ -545,7 +652,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     fixtures = fixture_files(folder)
     outcomes: list[Outcome] = []
-    impl = Implementation(command, args.timeout)
+    impl = Implementation(command, args.timeout, protocol=args.protocol)
     runner = Runner(impl, show=args.show, out=out)
 
     def select(fx: Fixture) -> list[dict[str, Any]]:
@@ -562,11 +669,27 @@ def main(argv: list[str] | None = None) -> int:
             f"conformance: {total} cases from {len(fixtures)} files against {shlex.join(command)}\n"
         )
         out.flush()
-    not_run = 0
+    stopped = 0
+    """Cases left out because the run stopped early (--max-failures)."""
+    too_new: dict[str, int] = {}
+    """Cases left out because their topic needs a newer protocol than the implementation's."""
     stop = False
+    if total:
+        runner.ensure_running()  # the handshake settles the protocol before any topic is chosen
     for fx in fixtures:
         if stop:
-            not_run += len(select(fx)) if args.k else fx.case_count
+            stopped += len(select(fx)) if args.k else fx.case_count
+            continue
+        speaks = impl.protocol
+        if speaks is not None and fx.protocol > speaks:
+            count = len(select(fx)) if args.k else fx.case_count
+            if count:
+                too_new[fx.topic] = count
+                if not args.quiet:
+                    out.write(
+                        f"{fx.topic:<16} {count:>5} cases  not run: they need protocol"
+                        f" {fx.protocol}, the implementation speaks {speaks}\n"
+                    )
             continue
         cases = select(fx)
         for problem in fx.problems:
@@ -576,9 +699,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         t0 = time.monotonic()
         failed_here = 0
+        done = 0
         for i, case in enumerate(cases):
             if stop:
-                not_run += len(cases) - i
+                stopped += len(cases) - i
                 break
             if runner.broken >= 3:
                 outcome = Outcome(
@@ -590,12 +714,12 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 outcome = runner.run_case(fx.topic, case)
             outcomes.append(outcome)
+            done += 1
             failed_here += not outcome.passed
             runner.report(outcome)
             if args.max_failures and sum(not o.passed for o in outcomes) >= args.max_failures:
                 stop = True
         if not args.quiet:
-            done = len(cases) - (not_run if stop else 0)
             out.write(
                 f"{fx.topic:<16} {done:>5} cases  {failed_here:>4} failed"
                 f"  {time.monotonic() - t0:6.1f} s\n"
@@ -605,21 +729,40 @@ def main(argv: list[str] | None = None) -> int:
     seconds = time.monotonic() - started
     passed = sum(o.passed for o in outcomes)
     failed = len(outcomes) - passed
+    not_run = stopped + sum(too_new.values())
     if args.junit:
-        write_junit(args.junit, outcomes, seconds)
+        write_junit(args.junit, outcomes, seconds, too_new, impl.protocol)
     if args.json:
-        write_json(args.json, outcomes, seconds, impl.hello, command, not_run)
+        write_json(
+            args.json,
+            outcomes,
+            seconds,
+            impl.hello,
+            command,
+            not_run,
+            protocol=impl.protocol,
+            stopped=stopped,
+            too_new=too_new,
+        )
     if not args.quiet:
         who = impl.hello or {}
         out.write(
             f"implementation: {who.get('implementation')} ({who.get('language')}"
-            f" {who.get('version')}); {seconds:.1f} s\n"
+            f" {who.get('version')}), protocol {impl.protocol}; {seconds:.1f} s\n"
         )
-        if not_run:
-            out.write(f"stopped after {failed} failure(s); {not_run} case(s) not run\n")
-    out.write(f"{passed} passed, {failed} failed\n")
+    if stopped:
+        out.write(f"stopped after {failed} failure(s); {stopped} case(s) not run\n")
+    if too_new:
+        topics = ", ".join(f"{topic} ({n})" for topic, n in too_new.items())
+        out.write(
+            f"not run, the implementation speaks protocol {impl.protocol}: {topics}"
+            f" ({sum(too_new.values())} case(s))\n"
+        )
+    out.write(summary_line(passed, failed, not_run) + "\n")
     out.flush()
-    return 1 if failed or not_run else 0
+    # Topics of a newer protocol than the implementation speaks do not fail the run (it conforms
+    # to the version it speaks, and says which); stopping early does.
+    return 1 if failed or stopped else 0
 
 
 if __name__ == "__main__":

@@ -130,13 +130,21 @@ def random_cases(count: int = 230) -> list[Case]:
     return cases
 
 
-def hypothesis_cases(count: int = 40) -> list[Case]:
-    """Sessions whose seat count, style and seed hypothesis draws (derandomized, no database)."""
+_DRAWN: dict[int, list[tuple[int, str, int, str]]] = {}
+
+
+def hypothesis_params(count: int = 40) -> list[tuple[int, str, int, str]]:
+    """The (seats, style, seed, table id) of each session, drawn by hypothesis (derandomized,
+    no database). Drawn once per process and before any session is driven: what hypothesis
+    draws must not depend on what else the process ran before (``generate`` draws them first,
+    so ``--only`` and a full run give the same bytes)."""
+    if count in _DRAWN:
+        return _DRAWN[count]
     from hypothesis import HealthCheck, given, settings
     from hypothesis import Phase as HPhase
     from hypothesis import strategies as st
 
-    cases: list[Case] = []
+    drawn: list[tuple[int, str, int, str]] = []
     params = st.tuples(
         st.integers(1, 8),
         st.sampled_from(sorted(STYLES)),
@@ -154,7 +162,17 @@ def hypothesis_cases(count: int = 40) -> list[Case]:
     )
     @given(params)
     def run(p: tuple[int, str, int, str]) -> None:
-        seats, style, seed, table_id = p
+        drawn.append(p)
+
+    run()
+    _DRAWN[count] = drawn
+    return drawn
+
+
+def hypothesis_cases(count: int = 40) -> list[Case]:
+    """Sessions whose seat count, style and seed hypothesis draws (``hypothesis_params``)."""
+    cases: list[Case] = []
+    for seats, style, seed, table_id in hypothesis_params(count):
         c = Case(
             f"hypothesis.{len(cases):03d}.{style}.{seats}seat",
             f"a {style} session of {seats} seat(s), table {table_id!r}, seed {seed}",
@@ -164,6 +182,4 @@ def hypothesis_cases(count: int = 40) -> list[Case]:
         )
         drive(c, random.Random(seed), STYLES[style])
         cases.append(c)
-
-    run()
     return cases

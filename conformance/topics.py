@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from pointline.conformance import edges
 from pointline.conformance.casebook import ALL_PAIRS, DICE_FOR, Case, DiceCase
 from pointline.kernel import (
     Abort,
@@ -152,7 +153,7 @@ def rows() -> list[Case]:
                 prep(c)
                 c.do(action, full=True)
                 cases.append(c)
-    return cases
+    return cases + edges.guard_order()
 
 
 MALFORMED: list[tuple[str, dict[str, Any]]] = [
@@ -239,6 +240,10 @@ def malformed() -> list[Case]:
             table_id=bad_id,
         )
         cases.append(c)
+    cases += edges.new_table_members()
+    cases += edges.replies()
+    cases += edges.abort_without_seat()
+    cases += edges.numbers()
     return cases
 
 
@@ -253,6 +258,7 @@ def canonical() -> list[Case]:
         "🎲 dice",
         "\u2028sep",
         "\x7f\x1f",
+        *edges.ESCAPED_IDS,
     ):
         c = Case(
             f"canonical.table_id_{tid.encode('unicode_escape').decode('ascii')}",
@@ -997,7 +1003,7 @@ def dice() -> list[DiceCase]:
     _derive(c, "t", 1, [_nonce("many", i) for i in range(255)])
     _derive(c, "t", 1, [_nonce("many", i) for i in range(256)])
     cases.append(c)
-    return cases
+    return cases + edges.dice_boundaries()
 
 
 def _commit_request(
@@ -1144,13 +1150,19 @@ def commitments() -> list[DiceCase]:
         _commit_request("verify_commitment", "t", 1, 0, nonce, choices, 1, digest.hex().upper())
     )
     cases.append(c)
-    return cases
+    return cases + edges.empty_choices()
 
 
 def _sessions_witness() -> list[Case]:
     from pointline.conformance import witnesses
 
     return witnesses.cases()
+
+
+def _loading() -> list[Case]:
+    from pointline.conformance import loading
+
+    return loading.cases()
 
 
 def _random() -> list[Case]:
@@ -1164,6 +1176,10 @@ def _hypothesis() -> list[Case]:
 
     return sessions.hypothesis_cases()
 
+
+TOPIC_PROTOCOL = {"15_loading": 2}
+"""Topics whose cases need a newer adapter protocol than 1 (the runner skips them, and says so,
+for an implementation that speaks an older one)."""
 
 TOPICS: list[tuple[str, str, Callable[[], list[Any]]]] = [
     ("01_dice", "dice derivation vectors incl. rejection sampling", dice),
@@ -1184,6 +1200,11 @@ TOPICS: list[tuple[str, str, Callable[[], list[Any]]]] = [
     ("12_session", "five resolved hands, sit-outs and the result", session),
     ("13_abort", "every abort reason in every phase", aborts),
     ("14_witnesses", "z3 witnesses at the invariants' edges", _sessions_witness),
+    (
+        "15_loading",
+        "positions loaded with load_state (protocol 2): valid ones play on, invalid ones refused",
+        _loading,
+    ),
     ("20_random", "long random sessions from a seeded generator", _random),
     ("21_hypothesis", "random sessions drawn by hypothesis (derandomized)", _hypothesis),
 ]

@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from pointline.kernel.errors import BadState
+from pointline.kernel.errors import BadState, MalformedAction
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -221,7 +221,9 @@ def entry_from_document(doc: Any) -> Entry:
 
 def from_document(doc: Any) -> Table:
     """Rebuild a table from its canonical document; raises ``BadState`` if it is not one."""
-    if not isinstance(doc, dict) or doc.get("version") != STATE_VERSION:
+    if not isinstance(doc, dict) or type(doc.get("version")) is not int:
+        raise BadState("bad_state", f"not a version {STATE_VERSION} state document")
+    if doc["version"] != STATE_VERSION:
         raise BadState("bad_state", f"not a version {STATE_VERSION} state document")
     seats_doc = doc.get("seats")
     if not isinstance(seats_doc, list) or not 1 <= len(seats_doc) <= MAX_SEATS:
@@ -229,7 +231,10 @@ def from_document(doc: Any) -> Table:
     table_id = doc.get("table_id")
     if not isinstance(table_id, str):
         raise BadState("bad_state", "table_id is a string")
-    table = Table(len(seats_doc), table_id)
+    try:
+        table = Table(len(seats_doc), table_id)
+    except MalformedAction as error:  # a table id that is not Unicode text (a lone surrogate)
+        raise BadState("bad_state", error.text) from None
     table._enter(_enum(Phase, doc.get("phase"), "phase"))
     table._point = _opt_int(doc, "point")
     if (table._point is not None or table.phase is Phase.POINT) and (
@@ -250,7 +255,13 @@ def from_document(doc: Any) -> Table:
     problem = invariant_broken(table)
     if problem is not None:
         raise BadState("bad_state", f"impossible state: {problem}")
-    if to_document(table) != doc:
+    # Compared as canonical bytes, not as Python values: ``true == 1`` and ``1.0 == 1`` in
+    # Python, but a document holding them does not re-encode to itself (R28).
+    try:
+        same = dumps(to_document(table)) == dumps(doc)
+    except (UnicodeEncodeError, TypeError, ValueError):
+        same = False
+    if not same:
         raise BadState("bad_state", "the document is not canonical (result or fields disagree)")
     return table
 

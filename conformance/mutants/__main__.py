@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pointline
 from pointline.conformance.mutants import MUTANTS
+from pointline.conformance.runner import parse_summary
 
 ROOT = Path(pointline.__file__).resolve().parent.parent
 """The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
@@ -47,12 +48,8 @@ def run_mutant(
     )
     lines = proc.stdout.strip().splitlines()
     fail = next((line for line in lines if line.startswith("FAIL ")), "")
-    killed = (
-        proc.returncode != 0
-        and bool(lines)
-        and lines[-1].endswith(" failed")
-        and not lines[-1].endswith(" 0 failed")
-    )
+    counts = parse_summary(lines[-1]) if lines else None
+    killed = proc.returncode != 0 and counts is not None and counts[1] > 0
     return name, killed, time.monotonic() - started, fail
 
 

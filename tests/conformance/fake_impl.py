@@ -2,7 +2,8 @@
 
 ``crash`` exits on its fourth table action, ``garbage`` writes a non-JSON line for every
 throw, ``hang`` stops answering at the first throw, ``refuse`` refuses the handshake,
-``silent`` never answers anything.
+``silent`` never answers anything, ``v1only`` speaks protocol 1 only (it refuses a hello for any
+other version, as a version-1 adapter must).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ def main() -> None:
         request = json.loads(line)
         if mode == "silent":
             time.sleep(3600)
-        if mode == "refuse" and request.get("op") == "hello":
+        wrong_version = mode == "v1only" and request.get("protocol") != 1
+        if (mode == "refuse" or wrong_version) and request.get("op") == "hello":
             out = {
                 "id": request["id"],
                 "ok": False,

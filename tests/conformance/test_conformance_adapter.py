@@ -52,7 +52,40 @@ def test_a_lone_surrogate_table_id_is_refused_and_the_adapter_goes_on() -> None:
     assert fine["ok"] is True
 
 
-@pytest.mark.parametrize("version", [True, 1.0, "1"])
+def test_load_state_is_a_version_2_op() -> None:
+    load = json.dumps({"id": 2, "op": "load_state", "state": {"version": 1}})
+    v1 = _talk(json.dumps({"id": 1, "op": "hello", "protocol": 1}), load)
+    assert v1[1]["ok"] is False and v1[1]["error"]["code"] == "bad_request"
+    v2 = _talk(json.dumps({"id": 1, "op": "hello", "protocol": 2}), load)
+    assert v2[0]["protocol"] == 2
+    assert v2[1]["ok"] is False and v2[1]["error"] == {
+        "code": "bad_state",
+        "class": "malformed",
+        "message": v2[1]["error"]["message"],
+    }
+
+
+def test_a_refused_load_state_leaves_no_table() -> None:
+    new = json.dumps({"id": 1, "op": "new_table", "seats": 1, "table_id": "t"})
+    load = json.dumps({"id": 2, "op": "load_state", "state": {"version": 1}})
+    state = json.dumps({"id": 3, "op": "state"})
+    _, refused, after = _talk(new, load, state)
+    assert refused["error"]["code"] == "bad_state"
+    assert after["error"]["code"] == "bad_request"
+
+
+def test_responses_put_the_id_first_and_the_state_in_canonical_order() -> None:
+    new = json.dumps({"id": 1, "op": "new_table", "seats": 1, "table_id": "t", "reply": "state"})
+    out = io.StringIO()
+    serve(Adapter(), io.StringIO(new + "\n"), out)
+    line = out.getvalue()
+    assert line.startswith('{"id":1,"ok":true,')
+    state = json.loads(line)["state"]
+    assert list(state) == sorted(state)
+    assert list(state["seats"][0]) == sorted(state["seats"][0])
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1", 3, 0])
 def test_hello_takes_the_protocol_as_a_number_only(version: Any) -> None:
     (reply,) = _talk(json.dumps({"id": 1, "op": "hello", "protocol": version}))
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -25,11 +26,18 @@ def run(*args: str, timeout: float = 240) -> subprocess.CompletedProcess[str]:
     )
 
 
-def counts(proc: subprocess.CompletedProcess[str]) -> tuple[int, int]:
+def counts3(proc: subprocess.CompletedProcess[str]) -> tuple[int, int, int]:
+    """(passed, failed, not run) from the last line, ``N passed, N failed[, N not run]``."""
     last = proc.stdout.strip().splitlines()[-1]
-    passed, failed = last.split(", ")
-    assert passed.endswith(" passed") and failed.endswith(" failed"), last
-    return int(passed.split()[0]), int(failed.split()[0])
+    match = re.fullmatch(r"(\d+) passed, (\d+) failed(?:, (\d+) not run)?", last)
+    assert match, last
+    return int(match[1]), int(match[2]), int(match[3] or 0)
+
+
+def counts(proc: subprocess.CompletedProcess[str]) -> tuple[int, int]:
+    passed, failed, not_run = counts3(proc)
+    assert not_run == 0, proc.stdout[-2000:]
+    return passed, failed
 
 
 def fake(mode: str) -> str:
@@ -104,13 +112,57 @@ def test_missing_command_is_a_failure_not_a_crash() -> None:
     assert "cannot start" in proc.stdout
 
 
-def test_max_failures_stops_early_and_counts_not_run() -> None:
+def test_max_failures_stops_early_and_counts_not_run(tmp_path: Path) -> None:
     impl = f"{sys.executable} -m pointline.conformance.mutants.adapter dice_modulo_bias"
-    proc = run("--impl", impl, "--max-failures", "1", "-k", "dice.")
+    report = tmp_path / "r.json"
+    proc = run("--impl", impl, "--max-failures", "1", "-k", "dice.", "--json", str(report))
     assert proc.returncode == 1
-    _, failed = counts(proc)
-    assert failed == 1
-    assert "not run" in proc.stdout
+    passed, failed, not_run = counts3(proc)
+    selected = run("-k", "dice.", "-q")
+    (total, _) = counts(selected)
+    # The summary reads "N passed, N failed, N not run" and the three add up to the selection.
+    assert failed == 1 and not_run > 0 and passed + failed + not_run == total
+    assert proc.stdout.strip().splitlines()[-1] == f"{passed} passed, 1 failed, {not_run} not run"
+    assert f"{not_run} case(s) not run" in proc.stdout
+    doc = json.loads(report.read_text())
+    assert (doc["passed"], doc["failed"], doc["not_run"]) == (passed, failed, not_run)
+    assert doc["not_run_stopped"] == not_run and doc["not_run_protocol"] == {}
+
+
+def test_a_version_1_implementation_runs_version_1_topics_and_is_told_what_it_skipped(
+    tmp_path: Path,
+) -> None:
+    # The fake refuses "hello 2" as version 1 requires; the runner starts it again with
+    # "hello 1", runs every version-1 case and reports the version-2 topic as not run.
+    report, junit = tmp_path / "r.json", tmp_path / "r.xml"
+    proc = run(
+        "--impl",
+        fake("v1only"),
+        "-k",
+        "rows.1seat.fresh.",
+        "-k",
+        "loading.",
+        "--json",
+        str(report),
+        "--junit",
+        str(junit),
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    passed, failed, not_run = counts3(proc)
+    assert (passed, failed) == (21, 0) and not_run > 0
+    assert "not run: they need protocol 2, the implementation speaks 1" in proc.stdout
+    assert f"not run, the implementation speaks protocol 1: 15_loading ({not_run})" in proc.stdout
+    doc = json.loads(report.read_text())
+    assert doc["protocol"] == 1 and doc["not_run_protocol"] == {"15_loading": not_run}
+    skipped = [s for s in ET.parse(junit).getroot() if s.get("name") == "15_loading"]
+    assert skipped and skipped[0].get("skipped") == str(not_run)
+
+
+def test_the_reference_asked_for_protocol_1_behaves_as_version_1() -> None:
+    proc = run("--protocol", "1", "-k", "loading.", "-k", "rows.1seat.fresh.")
+    assert proc.returncode == 0
+    passed, failed, not_run = counts3(proc)
+    assert (passed, failed) == (21, 0) and not_run > 0
 
 
 def test_divergence_shows_expected_actual_and_a_diff() -> None:

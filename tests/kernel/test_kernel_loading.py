@@ -121,3 +121,44 @@ def test_every_reached_state_loads_back_and_breaks_nothing(seed: int) -> None:
         assert invariant_broken(table) is None
         again = from_document(to_document(table))
         assert to_document(again) == to_document(table)
+
+
+def _complete_doc() -> Doc:
+    table = Table(2, "t")
+    for _ in range(5):
+        table.push(Allocate(0, Line.PASS))
+        table.push(Confirm(0))
+        table.push(Confirm(1))
+        table.push(Throw(3, 4))
+    return to_document(table)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _set("version", True),
+        _set("version", 1.0),
+        _set("table_id", "a\ud800"),
+        _set("seats.0.sealed", 0),
+    ],
+    ids=["version true", "version 1.0", "lone surrogate id", "sealed 0"],
+)
+def test_values_python_takes_as_equal_are_refused(edit: Callable[[Doc], None]) -> None:
+    with pytest.raises(BadState):
+        from_document(_edit(edit))
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"final": [1050.0, 1000], "ranks": [1, 2]},
+        {"final": [1050, 1000], "ranks": [True, 2]},
+        {"final": [1050, 1000], "ranks": [1.0, 2]},
+    ],
+)
+def test_a_result_spelled_with_floats_or_booleans_is_refused(result: Doc) -> None:
+    doc = _complete_doc()
+    assert doc["result"] == {"final": [1050, 1000], "ranks": [1, 2]}
+    from_document(copy.deepcopy(doc))
+    with pytest.raises(BadState):
+        from_document({**doc, "result": result})
