@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
@@ -34,6 +32,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
 from pointline.gui.controls import ACTIONS, SeatControls
+from pointline.gui.device import is_mobile
 from pointline.gui.history import settlement_words
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
@@ -59,6 +58,7 @@ from pointline.gui.online.texts import (
 from pointline.kernel import (
     MAX_SEATS,
     POINT_NUMBERS,
+    STARTING_POINTS,
     UNIT,
     EndReason,
     Outcome,
@@ -107,18 +107,6 @@ _BACKGROUND_STATES = (
     Qt.ApplicationState.ApplicationSuspended.value,
     Qt.ApplicationState.ApplicationHidden.value,
 )
-
-
-def is_mobile() -> bool:
-    """True on Android and iOS; ``POINTLINE_FORCE_MOBILE=1`` (or ``0``) decides for tests.
-
-    The same rule as the solo table's (the lead's ``gui/device.py``), so QML asks the bridge
-    (``online.mobile``) instead of checking ``Qt.platform.os`` here and there.
-    """
-    forced = os.environ.get("POINTLINE_FORCE_MOBILE", "")
-    if forced in ("0", "1"):
-        return forced == "1"
-    return sys.platform in MOBILE_PLATFORMS
 
 
 def words_for(session_key_hex: str) -> str:
@@ -857,9 +845,18 @@ class OnlineBridge(SeatControls, QObject):
             )
             return True
         draft.push(action)
-        d = draft.draft(self._seat)
+        d, c = draft.draft(self._seat), draft.contracts(self._seat)
         self._notice = ""
-        self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
+        if draft.phase is Phase.POINT and d.dont_pass_amount < c.dont_pass_amount:
+            back = c.dont_pass_amount - d.dont_pass_amount
+            self._announce(
+                f"Prepared: Don't Pass {c.dont_pass_amount} → {d.dont_pass_amount}; "
+                f"{back} comes back as a refund when you roll"
+            )
+        elif draft.phase is Phase.POINT:
+            self._announce("Nothing prepared: Roll keeps your contracts as they are")
+        else:
+            self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
         return True
 
     # ------------------------------------------------------------------ property values
@@ -1066,6 +1063,7 @@ class OnlineBridge(SeatControls, QObject):
     maxSeats = Property(int, lambda self: MAX_SEATS, constant=True)
     minPeople = Property(int, lambda self: MIN_PEOPLE, constant=True)
     unit = Property(int, lambda self: UNIT, constant=True)
+    startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
     passwordHint = Property(str, lambda self: password_hint(), constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)

@@ -61,6 +61,14 @@ def _account_rules() -> tuple[re.Pattern[str], int, int]:
 NAME_HINT = "3 to 24 letters, digits, - or _"
 
 
+def seat_label(seat: int) -> str:
+    """How a person reads a seat ("Seat 2" for protocol seat 1), as decided once in
+    ``pointline.net.protocol.seat_label`` (imported here lazily: see the module docstring)."""
+    from pointline.net.protocol import seat_label as decided
+
+    return decided(seat)
+
+
 def password_hint() -> str:
     _, low, high = _account_rules()
     return f"{low} to {high:,} characters"
@@ -72,15 +80,6 @@ def password_advice() -> str:
 
 
 RELAY_LOST = "the relay connection was lost"
-
-
-def seat_label(seat: int) -> str:
-    """How a person reads a seat: "Seat 1" to "Seat 8" (the protocol's 0-based index + 1).
-
-    The one numbering for people on every online screen, in the results and in the
-    announcements; the protocol and the transcript keep their 0-based index.
-    """
-    return f"Seat {seat + 1}"
 
 
 def people(names: list[str]) -> str:

@@ -33,6 +33,9 @@ Button {
         verticalAlignment: Text.AlignVCenter
         wrapMode: Text.WordWrap
         maximumLineCount: 2
+        // A long label in a narrow column shrinks a little rather than being cut.
+        fontSizeMode: Text.Fit
+        minimumPixelSize: Math.max(11, control.fs * 0.7)
         elide: Text.ElideRight
     }
     background: Rectangle {

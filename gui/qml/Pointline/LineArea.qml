@@ -61,7 +61,8 @@ Rectangle {
     }
 
     readonly property bool compact: height < fs * 5.2
-    readonly property real textWidth: width - chips.width - (outcome.length > 0 ? outcomeBadge.width + fs * 0.6 : 0) - fs * 2
+    readonly property real textWidth: width - chips.width - (outcome.length > 0 ? outcomeBadge.width + fs * 0.6 : 0) - (reducing ? refundBadgeWidth : 0) - fs * 2
+    property real refundBadgeWidth: 0
     Text {
         id: label
         anchors { left: parent.left; top: parent.top; leftMargin: area.fs * 0.8; topMargin: area.fs * (area.compact ? 0.2 : 0.4) }
@@ -82,11 +83,14 @@ Rectangle {
         width: area.compact ? area.textWidth - label.width - area.fs * 0.6 : label.width
         font.pixelSize: area.fs * 0.9
         color: "#e8f3ec"
+        wrapMode: area.compact ? Text.NoWrap : Text.WordWrap
+        fontSizeMode: area.compact ? Text.HorizontalFit : Text.FixedSize
+        minimumPixelSize: Math.max(10, area.fs * 0.6)
         elide: Text.ElideRight
         text: area.phase === "point"
               ? (area.reducing
                  ? (area.compact ? area.contractAmount + " → " + area.draftAmount + ", refund " + (area.contractAmount - area.draftAmount)
-                                 : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + (area.contractAmount - area.draftAmount) + " when you roll")
+                                 : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + (area.contractAmount - area.draftAmount) + (area.textWidth > area.fs * 22 ? " when you roll" : ""))
                  : "Contract " + area.contractAmount)
               : (area.contractAmount > 0 ? "Contract " + area.contractAmount + " · " : "") + "Draft " + area.draftAmount
     }
@@ -99,6 +103,8 @@ Rectangle {
         font.italic: true
         color: "#fff0c2"
         wrapMode: Text.WordWrap
+        fontSizeMode: Text.Fit
+        minimumPixelSize: Math.max(10, area.fs * 0.6)
         elide: Text.ElideRight
         maximumLineCount: 2
     }
@@ -120,6 +126,7 @@ Rectangle {
                 visible: area.reducing
                 anchors { right: parent.left; top: parent.top; rightMargin: -width * 0.25; topMargin: -height * 0.3 }
                 width: refundText.implicitWidth + area.fs * 0.6
+                onWidthChanged: area.refundBadgeWidth = width * 0.75
                 height: refundText.implicitHeight + 4
                 radius: height / 2
                 color: "#fdf6e3"

@@ -173,7 +173,7 @@ ApplicationWindow {
                 objectName: "felt"
                 Layout.fillWidth: true
                 Layout.fillHeight: true
-                Layout.minimumHeight: root.portrait ? Math.max(180, root.fs * 14) : 0
+                Layout.minimumHeight: root.portrait ? Math.max(200, root.fs * 16) : 0
                 Layout.verticalStretchFactor: 3
                 Layout.horizontalStretchFactor: 3
                 radius: root.fs * 1.2

@@ -47,6 +47,16 @@ FocusScope {
                 Accessible.role: Accessible.Heading
                 Accessible.name: text
             }
+            Text {
+                objectName: "lobbyCasualNotice"
+                Layout.fillWidth: true
+                text: online.casualNotice
+                wrapMode: Text.WordWrap
+                font.pixelSize: screen.fs * 0.8
+                color: "#ffe08a"
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
             OnlineButton {
                 id: createButton
                 objectName: "btnCreateRoom"

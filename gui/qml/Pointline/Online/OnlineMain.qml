@@ -15,7 +15,7 @@ ApplicationWindow {
 
     readonly property bool portrait: height > width
     // the footer's key hints: in a few words when the window is as narrow as a phone
-    readonly property string keysText: width < 600 ? online.keyHintsShort : online.keyHints
+    readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
     readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property string screen: online.screen
@@ -129,16 +129,16 @@ ApplicationWindow {
         Text {
             objectName: "onlineFooter"
             Layout.fillWidth: true
-            // the results show the casual-results notice in a box of their own
+            // One line (two on a narrow screen): the casual-results notice has its own box in
+            // the lobby and the results, and a paragraph in Help.
             text: "<b><font color='#f2c14e'>" + online.freeText + "</font></b>"
-                  + (screen === "results" ? "" : " — " + online.casualNotice)
-                  + (root.keysText.length > 0 ? "<br>" + root.keysText : "")
+                  + (root.keysText.length > 0 ? " · " + root.keysText : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
             font.pixelSize: Math.max(10.5, root.fs * 0.7)
             color: "#d5e6dc"
             Accessible.role: Accessible.StaticText
-            Accessible.name: online.freeText + ". " + online.casualNotice + " " + root.keysText
+            Accessible.name: online.freeText + ". " + root.keysText
         }
     }
 

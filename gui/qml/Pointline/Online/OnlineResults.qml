@@ -22,6 +22,7 @@ Item {
         ColumnLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
+            Layout.preferredWidth: screen.portrait ? -1 : Math.max(screen.fs * 18, screen.width * 0.4)
             spacing: screen.gap * 0.6
             Text {
                 objectName: "resultTitle"
@@ -91,6 +92,7 @@ Item {
                 Layout.maximumHeight: screen.fs * 14
                 Layout.alignment: Qt.AlignTop
                 samples: online.chart
+                start: online.startingPoints
             }
             Item { visible: !screen.complete; Layout.fillHeight: true; Layout.preferredHeight: 0 }
         }

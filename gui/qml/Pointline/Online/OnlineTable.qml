@@ -185,7 +185,7 @@ Item {
         ColumnLayout {
             id: controls
             Layout.fillWidth: screen.portrait
-            Layout.preferredWidth: screen.portrait ? -1 : Math.max(236, screen.fs * 15)
+            Layout.preferredWidth: screen.portrait ? -1 : screen.shortLandscape ? Math.max(300, screen.fs * 22) : Math.max(236, screen.fs * 15)
             Layout.fillHeight: !screen.portrait
             spacing: screen.gap * 0.6
             Rectangle {
@@ -240,13 +240,11 @@ Item {
                 id: liveText
                 objectName: "onlineLiveText"
                 Layout.fillWidth: true
-                Layout.preferredHeight: screen.fs * 2.6
+                Layout.minimumHeight: screen.fs * 2.6
                 text: online.notice.length > 0 ? online.notice : online.announcement
                 color: online.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
                 font.pixelSize: screen.fs * 0.9
                 wrapMode: Text.WordWrap
-                maximumLineCount: 2
-                elide: Text.ElideRight
                 verticalAlignment: Text.AlignVCenter
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
@@ -314,7 +312,7 @@ Item {
                 }
                 OnlineButton {
                     objectName: "btnMute"; Layout.fillWidth: true; fs: screen.fs
-                    text: (online.muted ? "Sound off" : "Sound on") + (online.mobile ? "" : " (M)")
+                    text: (online.muted ? "Turn sound on" : "Mute sound") + (online.mobile ? "" : " (M)")
                     hint: online.muted ? "Turn sounds on" : "Mute sounds"
                     onActivated: online.toggleMute()
                 }
