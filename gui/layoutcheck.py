@@ -366,7 +366,8 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     app = gui_application()
     app.setQuitOnLastWindowClosed(False)
     folder = tempfile.TemporaryDirectory(prefix="pointline-layout-online-")
-    os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")
+    previous = os.environ.get("POINTLINE_DATA_DIR")
+    os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")  # transcripts go here
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 
@@ -405,6 +406,10 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
             for task in pending:
                 task.cancel()
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+    if previous is None:
+        os.environ.pop("POINTLINE_DATA_DIR", None)
+    else:
+        os.environ["POINTLINE_DATA_DIR"] = previous
     folder.cleanup()
 
 

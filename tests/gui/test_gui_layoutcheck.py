@@ -63,3 +63,13 @@ def test_every_solo_scene_is_clean_at_every_size(qapp) -> None:
     problems = run_check(SIZES, solo_scenes=SCENES, online_scenes=(), out=lines.append)
     assert problems == 0, "\n".join(lines)
     assert lines[-1] == f"layout: {len(SCENES)} scenes × {len(SIZES)} sizes, 0 problems"
+
+
+def test_every_online_scene_is_clean_on_phones_and_a_desktop(qapp, tmp_path, monkeypatch) -> None:
+    from pointline.gui.online.texts import ONLINE_SCENES
+
+    monkeypatch.setenv("POINTLINE_DATA_DIR", str(tmp_path / "data"))
+    sizes = [(360, 640), (844, 390), (1280, 720)]
+    lines: list[str] = []
+    problems = run_check(sizes, solo_scenes=(), online_scenes=ONLINE_SCENES, out=lines.append)
+    assert problems == 0, "\n".join(lines)
