@@ -39,7 +39,11 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     roots = engine.rootObjects()
     if not roots:
         raise RuntimeError(f"the QML module {MODULE} failed to load")
+    from PySide6.QtQuick import QQuickWindow
+
     window = roots[0]
+    if not isinstance(window, QQuickWindow):
+        raise RuntimeError(f"the {MODULE} module's root is not a window")
     from pointline.gui.keys import guard_auto_repeat
 
     guard_auto_repeat(window)
@@ -100,11 +104,11 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     """Run the online app until its window closes; the session (if any) ends as a departure."""
     prepare_environment()
     import qasync
-    from PySide6.QtGui import QGuiApplication
 
+    from pointline.gui.app import gui_application
     from pointline.gui.online.bridge import OnlineBridge
 
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    app = gui_application()
     app.setOrganizationName("Pointline")
     app.setApplicationName("Pointline Table")
     loop = qasync.QEventLoop(app)

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
-from pointline.gui.controls import ACTIONS, SeatControls
+from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import is_mobile
 from pointline.gui.history import settlement_words
 from pointline.gui.online.texts import (
@@ -993,7 +993,7 @@ class OnlineBridge(SeatControls, QObject):
     mySeatLabel = Property(
         str, lambda self: seat_label(self._seat) if self._seat >= 0 else "", notify=roomChanged
     )
-    roster = Property("QVariantList", _roster_rows, notify=rosterChanged)
+    roster = Property(QVARIANT_LIST, _roster_rows, notify=rosterChanged)
     canStart = Property(bool, lambda self: not self._start_reason(), notify=startChanged)
     startReason = Property(str, _start_reason, notify=startChanged)
 
@@ -1012,7 +1012,7 @@ class OnlineBridge(SeatControls, QObject):
     contractDontPass = Property(
         int, lambda self: self._my("contractDontPass"), notify=contractsChanged
     )
-    seats = Property("QVariantList", _seat_rows, notify=seatsChanged)
+    seats = Property(QVARIANT_LIST, _seat_rows, notify=seatsChanged)
     committed = Property(bool, lambda self: self._committed, notify=committedChanged)
     awaitedText = Property(str, _awaited_text, notify=awaitedTextChanged)
     secondsLeft = Property(int, _seconds_left, notify=secondsLeftChanged)
@@ -1020,16 +1020,16 @@ class OnlineBridge(SeatControls, QObject):
 
     selectedLine = Property(str, lambda self: str(self._line.value), notify=selectedLineChanged)
     legal = Property(
-        "QVariantMap", lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=legalChanged
+        QVARIANT_MAP, lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=legalChanged
     )
     reasons = Property(
-        "QVariantMap", lambda self: {n: self.reason(n) for n in ACTIONS}, notify=reasonsChanged
+        QVARIANT_MAP, lambda self: {n: self.reason(n) for n in ACTIONS}, notify=reasonsChanged
     )
     lineReasons = Property(
-        "QVariantMap", lambda self: self._line_reasons(), notify=lineReasonsChanged
+        QVARIANT_MAP, lambda self: self._line_reasons(), notify=lineReasonsChanged
     )
-    history = Property("QVariantList", lambda self: self._history(), notify=historyChanged)
-    chart = Property("QVariantList", lambda self: self._chart(), notify=chartChanged)
+    history = Property(QVARIANT_LIST, lambda self: self._history(), notify=historyChanged)
+    chart = Property(QVARIANT_LIST, lambda self: self._chart(), notify=chartChanged)
     die1 = Property(int, lambda self: self._dice[0], notify=diceChanged)
     die2 = Property(int, lambda self: self._dice[1], notify=diceChanged)
     rollSerial = Property(int, lambda self: self._serial, notify=diceChanged)
@@ -1038,7 +1038,7 @@ class OnlineBridge(SeatControls, QObject):
     notice = Property(str, lambda self: self._notice, notify=noticeChanged)
 
     outcome = Property(str, lambda self: self._outcome, notify=outcomeChanged)
-    results = Property("QVariantList", _results, notify=resultsChanged)
+    results = Property(QVARIANT_LIST, _results, notify=resultsChanged)
     endText = Property(str, lambda self: self._end_text, notify=endTextChanged)
     receiptsText = Property(str, lambda self: self._receipts, notify=receiptsTextChanged)
     transcriptPath = Property(str, lambda self: self._transcript, notify=transcriptPathChanged)
@@ -1058,7 +1058,7 @@ class OnlineBridge(SeatControls, QObject):
     confirmSeconds = Property(int, lambda self: round(self.timeouts.confirm), constant=True)
     helpText = Property(str, lambda self: self._help_html, constant=True)
     helpKeys = Property(str, lambda self: HELP_TOUCH if self._mobile else HELP_KEYS, constant=True)
-    pointNumbers = Property("QVariantList", lambda self: sorted(POINT_NUMBERS), constant=True)
+    pointNumbers = Property(QVARIANT_LIST, lambda self: sorted(POINT_NUMBERS), constant=True)
     """The totals that set the point (``pointline.kernel.POINT_NUMBERS``), in order."""
     maxSeats = Property(int, lambda self: MAX_SEATS, constant=True)
     minPeople = Property(int, lambda self: MIN_PEOPLE, constant=True)

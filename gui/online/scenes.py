@@ -40,7 +40,10 @@ async def _autoplay(client: RelayClient) -> None:
             client.commit(steady_choice(peer.table, peer.seat))
 
 
-def _my_step(bridge: OnlineBridge) -> None:
+def _my_step(ui: OnlineBridge) -> None:
+    # Qt properties read from Python are plain values at run time; PySide6's stubs type the
+    # class attributes as Property, so the bridge is read through Any here and below.
+    bridge: Any = ui
     if bridge.legal["roll"]:
         bridge.roll()
     elif bridge.legal["confirm"]:
@@ -53,8 +56,9 @@ def _my_step(bridge: OnlineBridge) -> None:
         bridge.confirm()
 
 
-async def prepare_online(bridge: OnlineBridge, url: str, scene: str) -> list[RelayClient]:
+async def prepare_online(ui: OnlineBridge, url: str, scene: str) -> list[RelayClient]:
     """Bring the bridge to ``scene`` on the relay at ``url``; returns the headless peers."""
+    bridge: Any = ui
     if scene not in ONLINE_SCENES:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(ONLINE_SCENES)}")
     if scene == "online-signin":
@@ -79,7 +83,7 @@ async def prepare_online(bridge: OnlineBridge, url: str, scene: str) -> list[Rel
     bridge.startRoom()
     await _until(lambda: bridge.screen == "table")
     tasks = [asyncio.ensure_future(_autoplay(c)) for c in peers]
-    bridge._scene_tasks = tasks  # type: ignore[attr-defined]  # kept alive until shutdown
+    bridge._scene_tasks = tasks  # kept alive until shutdown
     if scene == "online-table":
         while True:
             await _until(lambda: bridge.legal["confirm"] or bridge.legal["roll"])
@@ -116,11 +120,11 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
 
     prepare_environment(offscreen=True)
     import qasync
-    from PySide6.QtGui import QGuiApplication
 
+    from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
 
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    app = gui_application()
     app.setQuitOnLastWindowClosed(False)
     folder = tempfile.TemporaryDirectory(prefix="pointline-online-shot-")
     os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")
