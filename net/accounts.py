@@ -120,6 +120,10 @@ def check_password(password: str) -> str:
     return password
 
 
+def _failure_key(folded: str, address: str) -> str:
+    return f"{folded}\x00{address}"
+
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -198,12 +202,16 @@ class Accounts:
                 ) from None
         return self._issue(name.casefold())
 
-    def signin(self, name: str, password: str) -> tuple[str, str]:
-        """``(account name, token)`` for a correct password; ``AccountError`` otherwise."""
+    def signin(self, name: str, password: str, address: str = "") -> tuple[str, str]:
+        """``(account name, token)`` for a correct password; ``AccountError`` otherwise.
+
+        Failures are counted per (name, source address): guesses from one address never lock
+        the right password out from another."""
         folded = name.casefold()
+        failure_key = _failure_key(folded, address)
         # Counted before hashing, so simultaneous guesses cannot all pass the check; a correct
         # password clears the count.
-        if not self.failures.take(folded):
+        if not self.failures.take(failure_key):
             raise AccountError(
                 ErrorCode.SIGNIN_LIMITED, "too many failed sign-ins for this name; wait a minute"
             )
@@ -219,7 +227,7 @@ class Accounts:
             ok = False
         if not ok:
             raise AccountError(ErrorCode.BAD_CREDENTIALS, "wrong name or password")
-        self.failures.clear(folded)
+        self.failures.clear(failure_key)
         if self._hasher.check_needs_rehash(stored):
             with self._lock:
                 self._db.execute(
@@ -236,7 +244,7 @@ class Accounts:
             )
         return cursor.rowcount > 0
 
-    def change_password(self, token: str, old: str, new: str) -> str:
+    def change_password(self, token: str, old: str, new: str, address: str = "") -> str:
         """Set a new password for the token's account after checking the old one; every token
         of the account is revoked and a new one is returned (``AccountError`` otherwise)."""
         name = self.lookup(token)
@@ -248,11 +256,16 @@ class Accounts:
             row = self._db.execute(
                 "SELECT password_hash FROM accounts WHERE folded = ?", (folded,)
             ).fetchone()
+        failure_key = _failure_key(folded, address)
+        if not self.failures.take(failure_key):
+            raise AccountError(
+                ErrorCode.SIGNIN_LIMITED, "too many failed password checks; wait a minute"
+            )
         try:
             self._hasher.verify(str(row[0]), old)
         except (VerificationError, InvalidHashError):
-            self.failures.record(folded)
             raise AccountError(ErrorCode.BAD_CREDENTIALS, "the current password is wrong") from None
+        self.failures.clear(failure_key)
         digest = self._hasher.hash(new)
         with self._lock:
             self._db.execute(

@@ -21,13 +21,15 @@ import secrets
 import signal
 import ssl
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed, InvalidState
+from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from pointline.net.accounts import Accounts, HashParams, RateLimiter
@@ -59,19 +61,37 @@ from pointline.net.wire import (
 )
 
 log = logging.getLogger("pointline.relay")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
 class RelayConfig:
-    """Limits; the defaults suit a public relay, tests make them smaller or faster."""
+    """Limits; the defaults suit a public relay, tests make them smaller or faster.
+
+    Every limit is also a ``pointline-relay`` flag (``build_parser``)."""
 
     max_size: int = 64 * 1024  # bytes per frame
     message_rate: float = 100.0  # frames per second per connection (sustained)
     message_burst: float = 200.0  # frames a connection may send at once
     auth_attempts: int = 10  # sign-up/sign-in attempts per connection per auth_window
     auth_window: float = 60.0
-    failures_per_name: int = 5  # failed sign-ins per name per auth_window
+    failures_per_name: int = 5  # failed sign-ins per (name, address) per auth_window
     hash_params: HashParams = field(default_factory=HashParams)
+    max_connections: int = 4096  # open sockets in total (handshake included)
+    connections_per_address: int = 16  # open sockets per source address
+    signin_deadline: float = 30.0  # seconds from connect to a sign-in (or a valid token)
+    auth_per_address: int = 30  # sign-ups/sign-ins per source address per auth_window
+    hash_workers: int = 2  # argon2 hashes computed at once
+    hash_queue: int = 16  # requests waiting for a hashing slot; more get "busy"
+    accept_log_interval: float = 60.0  # seconds between two "out of descriptors" log lines
+
+
+LOOPBACK_TESTS: Final[dict[str, Any]] = {
+    "connections_per_address": 10_000,
+    "auth_per_address": 100_000,
+}
+"""Per-address limits raised for tests and benchmarks, where every client is 127.0.0.1:
+``RelayConfig(**LOOPBACK_TESTS)``."""
 
 
 class Outbox:
@@ -151,7 +171,171 @@ class Connection:
     id: int
     ws: ServerConnection
     bucket: TokenBucket
+    address: str = ""
     name: str | None = None  # account bound by the last create/join
+
+
+class RelayConnection(ServerConnection):
+    """A server connection that counts itself against the relay's connection limits from
+    the moment the socket is accepted (before the handshake) until it is gone, and that is
+    closed when nobody signs in on it within ``signin_deadline``.
+
+    ``running_relay`` makes a subclass with ``gate`` set (websockets builds the connection)."""
+
+    gate: ConnectionGate
+    address: str = ""
+    refusal: str | None = None  # why this connection is refused (answered with HTTP 503)
+    signed_in: bool = False
+    _counted: bool = False
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else ""
+        self.refusal = self.gate.admit(self.address)
+        self._counted = self.refusal is None
+        super().connection_made(transport)
+        deadline = self.gate.config.signin_deadline
+        if self.refusal is not None:
+            deadline = min(deadline, REFUSED_GRACE)
+        self._deadline = self.loop.call_later(deadline, self._deadline_passed)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        if self._counted:
+            self._counted = False
+            self.gate.release(self.address)
+
+    def mark_signed_in(self) -> None:
+        self.signed_in = True
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _deadline_passed(self) -> None:
+        self._deadline = None
+        if self.signed_in:
+            return
+        if self.protocol.state is State.OPEN and self.refusal is None:
+            self.gate.idle_closed += 1
+            seconds = f"{self.gate.config.signin_deadline:g}"
+            task = self.loop.create_task(self.close(1008, f"sign in within {seconds} s"))
+            self.gate.tasks.add(task)
+            task.add_done_callback(self.gate.tasks.discard)
+        else:  # still in the handshake (or refused and lingering): no more waiting
+            self.transport.abort()
+
+
+REFUSED_GRACE: Final = 2.0  # seconds a refused socket may take to read its HTTP 503
+
+
+class ConnectionGate:
+    """Counts open sockets in total and per source address; refuses those over the limits."""
+
+    def __init__(self, config: RelayConfig) -> None:
+        self.config = config
+        self.total = 0
+        self.by_address: dict[str, int] = {}
+        self.refused = 0
+        self.idle_closed = 0
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def admit(self, address: str) -> str | None:
+        """None (and counted) when a new socket from ``address`` is within the limits, else
+        the plain words of the refusal (not counted)."""
+        if self.total >= self.config.max_connections:
+            self.refused += 1
+            return "The relay is full; try again in a few minutes."
+        if self.by_address.get(address, 0) >= self.config.connections_per_address:
+            self.refused += 1
+            return (
+                f"Too many connections from your address (at most "
+                f"{self.config.connections_per_address}); close some and try again."
+            )
+        self.total += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        self.total -= 1
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+
+class HashGate:
+    """At most ``workers`` argon2 computations at once and ``queue`` waiting for a slot; a
+    request beyond that is refused at once with ``busy`` (the client says: try again)."""
+
+    def __init__(self, workers: int, queue: int) -> None:
+        self.workers, self.queue = workers, queue
+        self._slots = asyncio.Semaphore(workers)
+        self.active = 0
+        self.waiting = 0
+        self.refused = 0
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.active + self.waiting >= self.workers + self.queue:
+            self.refused += 1
+            raise WireError(
+                ErrorCode.BUSY, "The relay is busy signing people in; try again in a few seconds."
+            )
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        self.active += 1
+        try:
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            self.active -= 1
+            self._slots.release()
+
+
+ACCEPT_EXHAUSTED: Final = "socket.accept() out of system resource"
+
+
+class AcceptLogFilter:
+    """An event loop exception handler: asyncio reports a failed ``accept()`` (no descriptors
+    left) and retries a second later; this logs that at most once per ``interval`` seconds and
+    passes everything else to the previous handler."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, interval: float, clock: Callable[[], float]
+    ) -> None:
+        self.interval = interval
+        self._clock = clock
+        self._previous = loop.get_exception_handler()
+        self._last: float | None = None
+        self.suppressed = 0
+        self.logged = 0
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") != ACCEPT_EXHAUSTED:
+            if self._previous is not None:
+                self._previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = self._clock()
+        if self._last is not None and now - self._last < self.interval:
+            self.suppressed += 1
+            return
+        self._last = now
+        self.logged += 1
+        more = f" ({self.suppressed} more since the last report)" if self.suppressed else ""
+        self.suppressed = 0
+        log.error(
+            "cannot accept connections: %s; new connections wait%s",
+            context.get("exception"),
+            more,
+        )
 
 
 class Relay:
@@ -164,8 +348,27 @@ class Relay:
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
         self._auth = RateLimiter(self.config.auth_attempts, self.config.auth_window)
+        self._auth_by_address = RateLimiter(self.config.auth_per_address, self.config.auth_window)
+        self.gate = ConnectionGate(self.config)
+        self._hashing: HashGate | None = None
         self.outbox = Outbox()
         self.frames_forwarded = 0
+
+    @property
+    def hashing(self) -> HashGate:
+        """The bound on argon2 work (made on first use, inside the running loop)."""
+        if self._hashing is None:
+            self._hashing = HashGate(self.config.hash_workers, self.config.hash_queue)
+        return self._hashing
+
+    def process_request(self, ws: ServerConnection, request: Request) -> Response | None:
+        """websockets' handshake hook: a socket over the connection limits gets HTTP 503."""
+        refusal = getattr(ws, "refusal", None)
+        if refusal is None:
+            return None
+        response = ws.respond(HTTPStatus.SERVICE_UNAVAILABLE, refusal + "\n")
+        response.headers["Retry-After"] = "30"
+        return response
 
     async def handler(self, ws: ServerConnection) -> None:
         loop = asyncio.get_running_loop()
@@ -173,6 +376,7 @@ class Relay:
             next(self._ids),
             ws,
             TokenBucket(self.config.message_rate, self.config.message_burst, loop.time()),
+            getattr(ws, "address", ""),
         )
         self.connections[conn.id] = conn
         try:
@@ -202,33 +406,51 @@ class Relay:
             if conn is not None:
                 self.outbox.put(conn.ws, data)
 
-    def _account(self, token: str) -> str:
+    def _account(self, conn: Connection, token: str) -> str:
         name = self.accounts.lookup(token)
         if name is None:
             raise WireError(ErrorCode.BAD_TOKEN, "sign in again: this token is not valid")
+        self._signed_in(conn)
         return name
+
+    @staticmethod
+    def _signed_in(conn: Connection) -> None:
+        if isinstance(conn.ws, RelayConnection):
+            conn.ws.mark_signed_in()
+
+    def _count_auth(self, conn: Connection) -> None:
+        """One sign-up/sign-in/password check: limited per connection and per address."""
+        key = str(conn.id)
+        if not self._auth.allowed(key):
+            raise WireError(ErrorCode.SIGNIN_LIMITED, "too many sign-in attempts; wait")
+        if not self._auth_by_address.take(conn.address):
+            raise WireError(
+                ErrorCode.SIGNIN_LIMITED,
+                "too many sign-ins from your address; wait a minute and try again",
+            )
+        self._auth.record(key)
 
     async def dispatch(self, conn: Connection, frame: ClientFrame) -> None:
         match frame:
             case Send(payload):
                 self._forward(conn, payload)
             case Signup(name, password) | Signin(name, password):
-                key = str(conn.id)
-                if not self._auth.allowed(key):
-                    raise WireError(ErrorCode.SIGNIN_LIMITED, "too many sign-in attempts; wait")
-                self._auth.record(key)
+                self._count_auth(conn)
                 if isinstance(frame, Signup):
-                    token = await asyncio.to_thread(self.accounts.signup, name, password)
+                    token = await self.hashing.run(self.accounts.signup, name, password)
                 else:
-                    name, token = await asyncio.to_thread(self.accounts.signin, name, password)
+                    name, token = await self.hashing.run(
+                        self.accounts.signin, name, password, conn.address
+                    )
+                self._signed_in(conn)
                 await self._reply(conn, SignedIn(name, token))
             case CreateRoom(token, key):
-                name = self._account(token)
+                name = self._account(conn, token)
                 room = self.rooms.create(conn.id, name, key)
                 conn.name = name
                 await self._reply(conn, RoomJoined(room.code, 0, room.creator, room.roster()))
             case JoinRoom(token, code, key):
-                name = self._account(token)
+                name = self._account(conn, token)
                 room = self.rooms.join(conn.id, name, key, code)
                 conn.name = name
                 seat = room.seat_of(conn.id)
@@ -236,7 +458,7 @@ class Relay:
                 await self._reply(conn, RoomJoined(room.code, seat, room.creator, room.roster()))
                 self._roster(room, exclude=conn.id)
             case Start(token):
-                name = self._account(token)
+                name = self._account(conn, token)
                 room = self.rooms.start(conn.id, name, secrets.token_hex(8))
                 assert room.table_id is not None
                 roster = room.roster()
@@ -248,11 +470,11 @@ class Relay:
                     raise WireError(ErrorCode.BAD_TOKEN, "that token was not signed in")
                 await self._reply(conn, SignedOut())
             case ChangePassword(token, old, new):
-                key = str(conn.id)
-                if not self._auth.allowed(key):
-                    raise WireError(ErrorCode.SIGNIN_LIMITED, "too many sign-in attempts; wait")
-                self._auth.record(key)
-                fresh = await asyncio.to_thread(self.accounts.change_password, token, old, new)
+                self._count_auth(conn)
+                fresh = await self.hashing.run(
+                    self.accounts.change_password, token, old, new, conn.address
+                )
+                self._signed_in(conn)
                 account = self.accounts.lookup(fresh)
                 assert account is not None
                 await self._reply(conn, SignedIn(account, fresh))
@@ -322,6 +544,10 @@ async def running_relay(
         config.auth_window,
     )
     relay = Relay(accounts, config)
+    loop = asyncio.get_running_loop()
+    previous_handler = loop.get_exception_handler()
+    loop.set_exception_handler(AcceptLogFilter(loop, config.accept_log_interval, loop.time))
+    connection_class = type("BoundRelayConnection", (RelayConnection,), {"gate": relay.gate})
     try:
         async with serve(
             relay.handler,
@@ -330,6 +556,9 @@ async def running_relay(
             max_size=config.max_size,
             ssl=ssl_context,
             compression=None,
+            open_timeout=config.signin_deadline,
+            process_request=relay.process_request,
+            create_connection=connection_class,
         ) as server:
             sock = next(iter(server.sockets))
             bound_host, bound_port = sock.getsockname()[:2]
@@ -337,6 +566,7 @@ async def running_relay(
             shown = f"[{bound_host}]" if ":" in bound_host else bound_host
             yield RunningRelay(relay, server, f"{scheme}://{shown}:{bound_port}", host, bound_port)
     finally:
+        loop.set_exception_handler(previous_handler)
         accounts.close()
 
 
@@ -380,9 +610,95 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--cert", help="TLS certificate chain (PEM); serves wss://")
     parser.add_argument("--key", help="TLS private key (PEM), with --cert")
-    parser.add_argument("--max-size", type=int, default=64 * 1024, help="frame cap in bytes")
+    d = RelayConfig()
+    parser.add_argument("--max-size", type=int, default=d.max_size, help="frame cap in bytes")
+    limits = parser.add_argument_group("abuse limits")
+    limits.add_argument(
+        "--max-connections",
+        type=int,
+        default=d.max_connections,
+        help=f"open sockets in total ({d.max_connections})",
+    )
+    limits.add_argument(
+        "--connections-per-address",
+        type=int,
+        default=d.connections_per_address,
+        help=f"open sockets per source address ({d.connections_per_address})",
+    )
+    limits.add_argument(
+        "--signin-deadline",
+        type=float,
+        default=d.signin_deadline,
+        help=f"seconds to sign in after connecting, else closed ({d.signin_deadline:g})",
+    )
+    limits.add_argument(
+        "--auth-per-address",
+        type=int,
+        default=d.auth_per_address,
+        help=f"sign-ins and sign-ups per source address per window ({d.auth_per_address})",
+    )
+    limits.add_argument(
+        "--auth-per-connection",
+        type=int,
+        default=d.auth_attempts,
+        help=f"sign-ins and sign-ups per connection per window ({d.auth_attempts})",
+    )
+    limits.add_argument(
+        "--failures-per-name",
+        type=int,
+        default=d.failures_per_name,
+        help=f"failed sign-ins per name and address per window ({d.failures_per_name})",
+    )
+    limits.add_argument(
+        "--auth-window",
+        type=float,
+        default=d.auth_window,
+        help=f"the sliding window of the sign-in limits, seconds ({d.auth_window:g})",
+    )
+    limits.add_argument(
+        "--hash-workers",
+        type=int,
+        default=d.hash_workers,
+        help=f"password hashes computed at once ({d.hash_workers})",
+    )
+    limits.add_argument(
+        "--hash-queue",
+        type=int,
+        default=d.hash_queue,
+        help=f"sign-ins waiting for a hashing slot; more are told 'busy' ({d.hash_queue})",
+    )
+    limits.add_argument(
+        "--message-rate",
+        type=float,
+        default=d.message_rate,
+        help=f"frames per second per connection ({d.message_rate:g})",
+    )
+    limits.add_argument(
+        "--accept-log-interval",
+        type=float,
+        default=d.accept_log_interval,
+        help=f"seconds between 'out of descriptors' log lines ({d.accept_log_interval:g})",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every room event")
     return parser
+
+
+def config_from_args(args: argparse.Namespace) -> RelayConfig:
+    return RelayConfig(
+        max_size=args.max_size,
+        max_connections=args.max_connections,
+        connections_per_address=args.connections_per_address,
+        signin_deadline=args.signin_deadline,
+        auth_per_address=args.auth_per_address,
+        auth_attempts=args.auth_per_connection,
+        failures_per_name=args.failures_per_name,
+        auth_window=args.auth_window,
+        hash_workers=args.hash_workers,
+        hash_queue=args.hash_queue,
+        message_rate=args.message_rate,
+        message_burst=2 * args.message_rate,
+        accept_log_interval=args.accept_log_interval,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -395,7 +711,7 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(name)s %(message)s",
     )
     context = tls_context(args.cert, args.key) if args.cert else None
-    config = RelayConfig(max_size=args.max_size)
+    config = config_from_args(args)
     try:
         asyncio.run(serve_forever(args.db, args.host, args.port, context, config))
     except KeyboardInterrupt:

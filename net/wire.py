@@ -47,6 +47,7 @@ class ErrorCode(StrEnum):
     TOO_FEW = "too_few"
     NOT_IN_ROOM = "not_in_room"
     NOT_STARTED = "not_started"
+    BUSY = "busy"
 
 
 class WireError(Exception):

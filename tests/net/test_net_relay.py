@@ -165,17 +165,18 @@ def test_taken_names_short_passwords_and_wrong_passwords_are_refused(tmp_path: P
     assert accounts.count() == 1
 
 
-def test_sign_in_failures_per_name_are_limited(tmp_path: Path) -> None:
+def test_sign_in_failures_per_name_are_limited_per_address(tmp_path: Path) -> None:
     accounts = Accounts(tmp_path / "a.sqlite3", FAST_HASH, failures_per_name=3)
     accounts.signup("erin", PASSWORD)
     for _ in range(3):
         with pytest.raises(AccountError):
-            accounts.signin("erin", "bad-password")
+            accounts.signin("erin", "bad-password", "203.0.113.9")
     with pytest.raises(AccountError) as caught:
-        accounts.signin("erin", PASSWORD)  # even the right password waits
+        accounts.signin("erin", PASSWORD, "203.0.113.9")  # the guessing address waits
     assert caught.value.code is ErrorCode.SIGNIN_LIMITED
-    accounts.failures.clear("erin")
-    assert accounts.signin("erin", PASSWORD)[0] == "erin"
+    # the guesses never lock the right password out from another address
+    assert accounts.signin("erin", PASSWORD, "198.51.100.7")[0] == "erin"
+    assert accounts.signin("ERIN", PASSWORD, "198.51.100.7")[0] == "erin"
 
 
 def test_rate_limiter_window_slides() -> None:
