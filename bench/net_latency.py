@@ -55,8 +55,10 @@ PACES = (1.0, 3.0)  # seconds between one table's rounds (people need seconds to
 _RELAY = """
 import asyncio, sys
 from pointline.net.accounts import FAST_HASH
-from pointline.net.relay import RelayConfig, serve_forever
-config = RelayConfig(hash_params=FAST_HASH, message_rate=1000.0, message_burst=2000.0)
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, serve_forever
+config = RelayConfig(
+    hash_params=FAST_HASH, message_rate=1000.0, message_burst=2000.0, **LOOPBACK_TESTS
+)
 asyncio.run(serve_forever(sys.argv[1], "127.0.0.1", 0, None, config))
 """
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from pointline.kernel import Choice, Phase, Table
 from pointline.kernel.errors import PointlineError
@@ -227,6 +227,11 @@ class RelayClient:
                 f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
                 "a self-signed certificate, trust it with --ca FILE.",
             ) from exc
+        except InvalidStatus as exc:
+            body = exc.response.body.decode("utf-8", "replace").strip()[:200]
+            if exc.response.status_code == 503 and body:
+                raise ClientError("refused", f"The relay refused the connection: {body}") from exc
+            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
             raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         return cls(ws, timeouts, nonce_source)

@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 from pointline.net.accounts import FAST_HASH, AccountError, Accounts, RateLimiter
 from pointline.net.keys import SigningKey
-from pointline.net.relay import RelayConfig, RunningRelay, running_relay
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, RunningRelay, running_relay
 from pointline.net.rooms import MAX_MEMBERS
 from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode
 from tests.net.conftest import run
@@ -27,7 +27,7 @@ WAIT = 5.0
 
 
 def fast_config(**changes: Any) -> RelayConfig:
-    return RelayConfig(hash_params=FAST_HASH, **changes)
+    return RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **changes})
 
 
 class Raw:

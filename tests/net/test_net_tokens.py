@@ -8,7 +8,7 @@ import pytest
 
 from pointline.net.accounts import FAST_HASH
 from pointline.net.client import ClientError, RelayClient
-from pointline.net.relay import RelayConfig, running_relay
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
 from tests.net.conftest import run
 
 PASSWORD = "password-123"
@@ -16,7 +16,7 @@ PASSWORD = "password-123"
 
 def test_signout_revokes_the_token(tmp_path: Path) -> None:
     async def scenario() -> None:
-        config = RelayConfig(hash_params=FAST_HASH)
+        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
         async with running_relay(tmp_path / "r.db", config=config) as relay:
             client = await RelayClient.connect(relay.url)
             try:
@@ -39,7 +39,7 @@ def test_signout_revokes_the_token(tmp_path: Path) -> None:
 
 def test_a_password_change_revokes_every_token_of_the_account(tmp_path: Path) -> None:
     async def scenario() -> None:
-        config = RelayConfig(hash_params=FAST_HASH)
+        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
         async with running_relay(tmp_path / "r.db", config=config) as relay:
             phone = await RelayClient.connect(relay.url)
             laptop = await RelayClient.connect(relay.url)
