@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import secrets
@@ -32,7 +33,13 @@ from websockets.exceptions import ConnectionClosed, InvalidState
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from pointline.net.accounts import Accounts, HashParams, RateLimiter
+from pointline.net.accounts import (
+    TOKEN_TTL,
+    TOKENS_PER_ACCOUNT,
+    Accounts,
+    HashParams,
+    RateLimiter,
+)
 from pointline.net.rooms import Room, Rooms
 from pointline.net.wire import (
     ChangePassword,
@@ -84,6 +91,8 @@ class RelayConfig:
     hash_workers: int = 2  # argon2 hashes computed at once
     hash_queue: int = 16  # requests waiting for a hashing slot; more get "busy"
     accept_log_interval: float = 60.0  # seconds between two "out of descriptors" log lines
+    token_ttl: float = TOKEN_TTL  # seconds a sign-in token lives
+    tokens_per_account: int = TOKENS_PER_ACCOUNT  # live tokens; a new sign-in revokes the oldest
 
 
 LOOPBACK_TESTS: Final[dict[str, Any]] = {
@@ -537,11 +546,15 @@ async def running_relay(
     """Serve a relay for the duration of the block (port 0 picks a free port)."""
     config = config or RelayConfig()
     accounts = await asyncio.to_thread(
-        Accounts,
-        db_path,
-        config.hash_params,
-        config.failures_per_name,
-        config.auth_window,
+        functools.partial(
+            Accounts,
+            db_path,
+            config.hash_params,
+            config.failures_per_name,
+            config.auth_window,
+            token_ttl=config.token_ttl,
+            tokens_per_account=config.tokens_per_account,
+        )
     )
     relay = Relay(accounts, config)
     loop = asyncio.get_running_loop()
@@ -674,6 +687,18 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"frames per second per connection ({d.message_rate:g})",
     )
     limits.add_argument(
+        "--token-ttl",
+        type=float,
+        default=d.token_ttl,
+        help=f"seconds a sign-in token lives ({d.token_ttl:g})",
+    )
+    limits.add_argument(
+        "--tokens-per-account",
+        type=int,
+        default=d.tokens_per_account,
+        help=f"live tokens per account; a new sign-in revokes the oldest ({d.tokens_per_account})",
+    )
+    limits.add_argument(
         "--accept-log-interval",
         type=float,
         default=d.accept_log_interval,
@@ -698,6 +723,8 @@ def config_from_args(args: argparse.Namespace) -> RelayConfig:
         message_rate=args.message_rate,
         message_burst=2 * args.message_rate,
         accept_log_interval=args.accept_log_interval,
+        token_ttl=args.token_ttl,
+        tokens_per_account=args.tokens_per_account,
     )
 
 

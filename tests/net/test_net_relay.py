@@ -15,7 +15,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from pointline.net.accounts import FAST_HASH, AccountError, Accounts, RateLimiter
+from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts, RateLimiter
 from pointline.net.keys import SigningKey
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, RunningRelay, running_relay
 from pointline.net.rooms import MAX_MEMBERS
@@ -119,10 +119,10 @@ def test_accounts_file_is_created_in_wal_mode_with_a_schema_version(tmp_path: Pa
     assert path.exists()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     db.close()
     reopened = Accounts(path, FAST_HASH)
-    assert reopened.count() == 1 and reopened.schema_version == 1
+    assert reopened.count() == 1 and reopened.schema_version == SCHEMA_VERSION
     name, token = reopened.signin("ALICE", PASSWORD)
     assert name == "alice" and reopened.lookup(token) == "alice"
     reopened.close()
