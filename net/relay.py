@@ -390,13 +390,22 @@ class Relay:
         self.connections[conn.id] = conn
         try:
             async for message in ws:
-                if not conn.bucket.take(loop.time()):
-                    await self._reply(conn, error(ErrorCode.RATE_LIMITED, "slow down"))
-                    continue
+                allowed = conn.bucket.take(loop.time())
+                frame: ClientFrame | None = None
                 try:
-                    await self.dispatch(conn, parse_client(message))
+                    frame = parse_client(message)
+                    if not allowed:
+                        raise WireError(ErrorCode.RATE_LIMITED, "slow down")
+                    await self.dispatch(conn, frame)
                 except WireError as exc:
-                    await self._reply(conn, error(exc.code, exc.message))
+                    # the answer names the request it refuses (its id), when it had one
+                    request_id = exc.request_id if frame is None else frame.id
+                    code, text = (
+                        (exc.code, exc.message)
+                        if allowed
+                        else (ErrorCode.RATE_LIMITED, "slow down")
+                    )
+                    await self._reply(conn, error(code, text, request_id))
         except ConnectionClosed:
             pass
         finally:
@@ -452,19 +461,23 @@ class Relay:
                         self.accounts.signin, name, password, conn.address
                     )
                 self._signed_in(conn)
-                await self._reply(conn, SignedIn(name, token))
+                await self._reply(conn, SignedIn(name, token, frame.id))
             case CreateRoom(token, key):
                 name = self._account(conn, token)
                 room = self.rooms.create(conn.id, name, key)
                 conn.name = name
-                await self._reply(conn, RoomJoined(room.code, 0, room.creator, room.roster()))
+                await self._reply(
+                    conn, RoomJoined(room.code, 0, room.creator, room.roster(), frame.id)
+                )
             case JoinRoom(token, code, key):
                 name = self._account(conn, token)
                 room = self.rooms.join(conn.id, name, key, code)
                 conn.name = name
                 seat = room.seat_of(conn.id)
                 assert seat is not None
-                await self._reply(conn, RoomJoined(room.code, seat, room.creator, room.roster()))
+                await self._reply(
+                    conn, RoomJoined(room.code, seat, room.creator, room.roster(), frame.id)
+                )
                 self._roster(room, exclude=conn.id)
             case Start(token):
                 name = self._account(conn, token)
@@ -472,12 +485,15 @@ class Relay:
                 assert room.table_id is not None
                 roster = room.roster()
                 for seat, member in enumerate(room.members):
-                    self._broadcast([member.conn], Started(room.code, room.table_id, seat, roster))
+                    answer = frame.id if member.conn == conn.id else None  # the creator asked
+                    self._broadcast(
+                        [member.conn], Started(room.code, room.table_id, seat, roster, answer)
+                    )
                 log.info("room %s started with %d seats", room.code, len(roster))
             case Signout(token):
                 if not await asyncio.to_thread(self.accounts.signout, token):
                     raise WireError(ErrorCode.BAD_TOKEN, "that token was not signed in")
-                await self._reply(conn, SignedOut())
+                await self._reply(conn, SignedOut(frame.id))
             case ChangePassword(token, old, new):
                 self._count_auth(conn)
                 fresh = await self.hashing.run(
@@ -486,7 +502,7 @@ class Relay:
                 self._signed_in(conn)
                 account = self.accounts.lookup(fresh)
                 assert account is not None
-                await self._reply(conn, SignedIn(account, fresh))
+                await self._reply(conn, SignedIn(account, fresh, frame.id))
             case Leave():
                 if self.rooms.room_of(conn.id) is None:
                     raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
