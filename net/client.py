@@ -521,9 +521,16 @@ class RelayClient:
             return
         try:
             roster = roster_from_wire(_roster_docs(frame.roster))
+            signature = bytes.fromhex(frame.roster_sig)  # into the transcript header
             if self._nonce_source is None:
                 peer = Peer(
-                    frame.table_id, roster, frame.seat, self.signing_key, self.timeouts, now
+                    frame.table_id,
+                    roster,
+                    frame.seat,
+                    self.signing_key,
+                    self.timeouts,
+                    now,
+                    roster_sig=signature,
                 )
             else:
                 peer = Peer(
@@ -534,6 +541,7 @@ class RelayClient:
                     self.timeouts,
                     now,
                     self._nonce_source,
+                    roster_sig=signature,
                 )
         except NetError as exc:
             self._queue.put_nowait(RelayError("bad_roster", str(exc)))

@@ -20,6 +20,7 @@ import itertools
 import logging
 import secrets
 import signal
+import sqlite3
 import ssl
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -40,6 +41,8 @@ from pointline.net.accounts import (
     HashParams,
     RateLimiter,
 )
+from pointline.net.keys import SigningKey
+from pointline.net.protocol import roster_from_wire, roster_signing_bytes
 from pointline.net.rooms import Room, Rooms
 from pointline.net.wire import (
     ChangePassword,
@@ -53,6 +56,7 @@ from pointline.net.wire import (
     RelayFrame,
     RoomJoined,
     Roster,
+    RosterEntry,
     Send,
     SignedIn,
     SignedOut,
@@ -157,6 +161,16 @@ class Outbox:
         elif ws.transport.get_write_buffer_size() > self.max_buffer:
             log.warning("cutting a connection that stopped reading")
             ws.transport.abort()
+
+
+def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...]) -> str:
+    """The relay's signature (hex) of a started room's roster: over exactly the bytes
+    ``pointline verify --relay-key`` checks (``net.protocol.roster_signing_bytes`` of the roster
+    as the transcript header holds it), so it binds each session key to its account name."""
+    members = roster_from_wire(
+        [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
+    )
+    return key.sign(roster_signing_bytes(table_id, members)).hex()
 
 
 class TokenBucket:
@@ -356,6 +370,8 @@ class Relay:
         self.rooms = Rooms()
         self.connections: dict[int, Connection] = {}
         self._ids = itertools.count(1)
+        self.key = accounts.relay_key()
+        """The relay's Ed25519 key (kept in its database): it signs every started roster."""
         self._auth = RateLimiter(self.config.auth_attempts, self.config.auth_window)
         self._auth_by_address = RateLimiter(self.config.auth_per_address, self.config.auth_window)
         self.gate = ConnectionGate(self.config)
@@ -484,11 +500,11 @@ class Relay:
                 room = self.rooms.start(conn.id, name, secrets.token_hex(8))
                 assert room.table_id is not None
                 roster = room.roster()
+                signature = sign_roster(self.key, room.table_id, roster)
                 for seat, member in enumerate(room.members):
                     answer = frame.id if member.conn == conn.id else None  # the creator asked
-                    self._broadcast(
-                        [member.conn], Started(room.code, room.table_id, seat, roster, answer)
-                    )
+                    started = Started(room.code, room.table_id, seat, roster, signature, answer)
+                    self._broadcast([member.conn], started)
                 log.info("room %s started with %d seats", room.code, len(roster))
             case Signout(token):
                 if not await asyncio.to_thread(self.accounts.signout, token):
@@ -721,7 +737,26 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"seconds between 'out of descriptors' log lines ({d.accept_log_interval:g})",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every room event")
+    parser.add_argument(
+        "--print-key",
+        action="store_true",
+        help="print the relay's public key (for pointline verify --relay-key) and exit",
+    )
     return parser
+
+
+def print_key(db: str) -> int:
+    """``--print-key``: the relay's public key, made (and kept in ``db``) if it has none yet."""
+    try:
+        accounts = Accounts(db)
+    except (OSError, sqlite3.Error, RuntimeError) as exc:
+        print(f"pointline-relay: cannot open {db}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        print(accounts.relay_key().public_hex)
+    finally:
+        accounts.close()
+    return 0
 
 
 def config_from_args(args: argparse.Namespace) -> RelayConfig:
@@ -746,6 +781,8 @@ def config_from_args(args: argparse.Namespace) -> RelayConfig:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.print_key:
+        return print_key(args.db)
     if bool(args.cert) != bool(args.key):
         print("pointline-relay: --cert and --key go together", file=sys.stderr)
         return 2

@@ -30,6 +30,7 @@ CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 CODE_LENGTH: Final = 6
 MAX_PASSWORD: Final = 1024
 MAX_TEXT: Final = 256
+SIGNATURE_HEX_LENGTH: Final = 128  # an Ed25519 signature, hex
 MAX_ID: Final = 2**53 - 1  # request ids: exact in every JSON implementation
 
 
@@ -177,10 +178,14 @@ class Roster:
 
 @dataclass(frozen=True, slots=True)
 class Started:
+    """The room started: my seat, the roster, and the relay's Ed25519 signature of the roster
+    (``roster_sig``, 128 hex digits over ``net.protocol.roster_signing_bytes``)."""
+
     code: str
     table_id: str
     seat: int
     roster: tuple[RosterEntry, ...]
+    roster_sig: str
     id: int | None = None
 
 
@@ -268,13 +273,14 @@ def _document(frame: Frame) -> dict[str, Any]:
             }
         case Roster(code, creator, roster):
             return {"op": "roster", "code": code, "creator": creator, "roster": _roster_doc(roster)}
-        case Started(code, table_id, seat, roster, _):
+        case Started(code, table_id, seat, roster, roster_sig, _):
             return {
                 "op": "started",
                 "code": code,
                 "table_id": table_id,
                 "seat": seat,
                 "roster": _roster_doc(roster),
+                "roster_sig": roster_sig,
             }
         case Deliver(from_seat, payload):
             return {"op": "deliver", "from_seat": from_seat, "payload": payload}
@@ -342,6 +348,17 @@ def _object(doc: dict[str, Any], name: str) -> dict[str, Any]:
     value = doc[name]
     if not isinstance(value, dict):
         raise WireError(ErrorCode.BAD_FRAME, f"{name} is a JSON object")
+    return value
+
+
+def _hex(doc: dict[str, Any], name: str, length: int) -> str:
+    value = doc[name]
+    if (
+        not isinstance(value, str)
+        or len(value) != length
+        or any(c not in "0123456789abcdef" for c in value)
+    ):
+        raise WireError(ErrorCode.BAD_FRAME, f"{name} is {length} lowercase hex digits")
     return value
 
 
@@ -452,8 +469,14 @@ def _parse_relay(doc: dict[str, Any]) -> RelayFrame:
         _fields(doc, "code", "creator", "roster")
         return Roster(_text(doc, "code"), _text(doc, "creator"), _roster(doc))
     if op == "started":
-        _fields(doc, "code", "table_id", "seat", "roster")
-        return Started(_text(doc, "code"), _text(doc, "table_id"), _int(doc, "seat"), _roster(doc))
+        _fields(doc, "code", "table_id", "seat", "roster", "roster_sig")
+        return Started(
+            _text(doc, "code"),
+            _text(doc, "table_id"),
+            _int(doc, "seat"),
+            _roster(doc),
+            _hex(doc, "roster_sig", SIGNATURE_HEX_LENGTH),
+        )
     if op == "deliver":
         _fields(doc, "from_seat", "payload")
         return Deliver(_int(doc, "from_seat"), _object(doc, "payload"))
