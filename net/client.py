@@ -10,9 +10,11 @@
 
 The client feeds every delivered payload to ``peer.receive``, sends ``peer.outgoing()``,
 calls ``peer.tick`` at ``peer.next_deadline()`` (``loop.time()`` is the peer's clock) and
-turns a relay ``departed`` into ``peer.depart``. From the start on, the transcript is written
-record by record to the user data folder (``net.paths``), and closed whatever ends the session:
-completion, a fault, socket loss, cancellation or an exception.
+turns a relay ``departed`` into ``peer.depart``. From the start on, the peer's transcript
+records (``peer.records()``) are written record by record to the user data folder
+(``net.paths``) by a ``TranscriptWriter``, and the file is closed whatever ends the session:
+completion, a fault, socket loss, cancellation or an exception. A disk error ends the session
+(this seat leaves) with ``TranscriptFailed``; the records written before it are kept.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from pointline.net.protocol import (
     Timeouts,
     roster_from_wire,
 )
+from pointline.net.transcript import TranscriptWriteError, TranscriptWriter
 from pointline.net.wire import (
     ChangePassword,
     CreateRoom,
@@ -151,9 +154,21 @@ class TranscriptSaved:
 Request: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Signout | ChangePassword
 """A client frame that gets an answer (it carries a request id)."""
 
+
+@dataclass(frozen=True, slots=True)
+class TranscriptFailed:
+    """The transcript could not be written (``reason``, plain words): the session ended, and
+    the records written before the error are kept at ``path``."""
+
+    path: Path
+    reason: str
+
+
 ClientEvent: TypeAlias = (
-    Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected
-) | TranscriptSaved
+    (Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected)
+    | TranscriptSaved
+    | TranscriptFailed
+)
 
 
 def _roster_docs(roster: tuple[RosterEntry, ...]) -> list[dict[str, Any]]:
@@ -196,6 +211,9 @@ class RelayClient:
         """True once the relay connection dropped without this client closing it: a session it
         ends is recorded as this seat's departure, and shown as a lost connection."""
         self._timer: asyncio.TimerHandle | None = None
+        self._writer_file: TranscriptWriter | None = None
+        self.transcript_error: str | None = None
+        """Why the transcript could not be written (the session ended for it), or None."""
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
 
@@ -431,7 +449,7 @@ class RelayClient:
         while True:
             event = await self._queue.get()
             yield event
-            if isinstance(event, TranscriptSaved) or (
+            if isinstance(event, TranscriptSaved | TranscriptFailed) or (
                 isinstance(event, Disconnected) and self.peer is None
             ):
                 return
@@ -547,7 +565,8 @@ class RelayClient:
             self._queue.put_nowait(RelayError("bad_roster", str(exc)))
             return
         path = paths.transcript_path(frame.table_id, frame.seat)
-        self.transcript_path = peer.transcript.attach(path)
+        self.transcript_path = path
+        self._writer_file = TranscriptWriter(path)
         self.peer = peer
         self.started = SessionStarted(frame.code, frame.table_id, frame.seat, frame.roster, path)
         self._queue.put_nowait(self.started)
@@ -555,10 +574,12 @@ class RelayClient:
         self._after()
 
     def _after(self) -> None:
-        """Send what the peer has to send, pass its events on, and re-arm its timer."""
+        """Write the peer's new transcript records, send what it has to send, pass its events
+        on, and re-arm its timer."""
         peer = self.peer
         if peer is None:
             return
+        self._write_records(peer)
         for payload in peer.outgoing():
             for frame in self.outbound(payload):
                 self._out.put_nowait(encode(Send(frame)))
@@ -573,6 +594,24 @@ class RelayClient:
         deadline = peer.next_deadline()
         if deadline is not None:
             self._timer = self.loop.call_at(deadline, self._on_timer)
+
+    def _write_records(self, peer: Peer) -> None:
+        """Put the peer's new records on disk. A disk error ends the session (this seat
+        leaves, so everyone sees a departure) with a clear reason; it never escapes into the
+        reader task, and the records written before it stay in the file."""
+        writer = self._writer_file
+        records = peer.records()
+        if writer is None:
+            return
+        try:
+            writer.write(records)
+        except TranscriptWriteError as exc:
+            log.error("%s; ending the session", exc.text)
+            self.transcript_error = exc.text  # TranscriptFailed follows the session's ending
+            if not peer.is_finished:
+                peer.depart(peer.seat, self.loop.time())  # ends it: my seat leaves
+                self._out.put_nowait(encode(Leave()))
+                self.room = None
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -603,10 +642,15 @@ class RelayClient:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.peer.transcript.detach()
+        self._write_records(self.peer)
+        writer = self._writer_file
+        if writer is not None:
+            writer.close()
         self.finished.set()
-        if self.transcript_path is not None:
-            self._queue.put_nowait(TranscriptSaved(self.transcript_path))
+        if writer is not None and self.transcript_error is not None:
+            self._queue.put_nowait(TranscriptFailed(writer.path, self.transcript_error))
+        elif writer is not None:
+            self._queue.put_nowait(TranscriptSaved(writer.path))
 
     async def wait_finished(self, timeout: float) -> Peer:
         """Wait until the session is over (result, fault or lost connection)."""
@@ -654,6 +698,8 @@ def describe(event: ClientEvent) -> str:
             return f"receipts: {event!r}"
         case TranscriptSaved(path):
             return f"transcript saved: {path}  (check: pointline verify {path})"
+        case TranscriptFailed(path, reason):
+            return f"the session ended: {reason}; what was written before is kept in {path}"
     return repr(event)
 
 
