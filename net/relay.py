@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.exceptions import ConnectionClosed, InvalidState
+from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
@@ -95,6 +95,8 @@ class RelayConfig:
     hash_workers: int = 2  # argon2 hashes computed at once
     hash_queue: int = 16  # requests waiting for a hashing slot; more get "busy"
     accept_log_interval: float = 60.0  # seconds between two "out of descriptors" log lines
+    outbox_frames: int = 256  # frames waiting for one reader; more and it is cut
+    send_timeout: float = 10.0  # seconds one frame may wait for a reader; longer and it is cut
     token_ttl: float = TOKEN_TTL  # seconds a sign-in token lives
     tokens_per_account: int = TOKENS_PER_ACCOUNT  # live tokens; a new sign-in revokes the oldest
 
@@ -107,60 +109,70 @@ LOOPBACK_TESTS: Final[dict[str, Any]] = {
 ``RelayConfig(**LOOPBACK_TESTS)``."""
 
 
-class Outbox:
-    """Frames to other connections, coalesced: one socket write per connection per loop turn.
+class Sender:
+    """One connection's outgoing frames: an asyncio queue drained by one task doing
+    ``await ws.send`` (websockets' public API only), so frames keep their order and a reader
+    that stops reading holds up nobody but itself.
 
-    On loopback and small machines the cost of forwarding is mostly one ``send`` system call
-    per frame and recipient; the reveals of a round arrive together, so writing each
-    connection's frames of one loop iteration at once saves most of those calls. Frames keep
-    their order (they go through the connection's own websockets protocol object). A
-    connection whose unsent data exceeds ``max_buffer`` (a peer that stopped reading) is cut.
+    A consumer is too slow when more than ``limit`` frames wait for it, or when one send waits
+    more than ``timeout`` seconds for its socket to drain: then ``on_cut`` runs (the relay
+    announces the departure at once), the queue is dropped, and the connection is closed.
     """
 
-    def __init__(self, max_buffer: int = 4 * 1024 * 1024) -> None:
-        self.max_buffer = max_buffer
-        self._dirty: dict[int, ServerConnection] = {}
-        self._scheduled = False
-        self.writes = 0
+    def __init__(
+        self,
+        ws: ServerConnection,
+        limit: int,
+        timeout: float,
+        on_cut: Callable[[], None],
+    ) -> None:
+        self.ws = ws
+        self.limit = limit
+        self.timeout = timeout
+        self._on_cut = on_cut
+        self._queue: asyncio.Queue[str | bytes] = asyncio.Queue()
+        self.cut: str | None = None
+        self.sent = 0
+        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._closing: asyncio.Task[None] | None = None
 
-    def put(self, ws: ServerConnection, data: bytes) -> None:
-        if ws.protocol.state is not State.OPEN or ws.transport.is_closing():
+    def put(self, data: str | bytes) -> None:
+        """Queue one text frame (``bytes``: already UTF-8 encoded)."""
+        if self.cut is not None:
             return
+        if self._queue.qsize() >= self.limit:
+            self._cut(f"more than {self.limit} frames waiting")
+            return
+        self._queue.put_nowait(data)
+
+    async def _run(self) -> None:
         try:
-            ws.protocol.send_text(data)
-        except InvalidState:
-            return
-        self._dirty[id(ws)] = ws
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+            while True:
+                data = await self._queue.get()
+                async with asyncio.timeout(self.timeout):
+                    await self.ws.send(data, text=True)
+                self.sent += 1
+        except TimeoutError:
+            self._cut(f"one frame waited more than {self.timeout:g} s")
+        except ConnectionClosed:
+            pass
 
-    def flush(self) -> None:
-        self._scheduled = False
-        dirty, self._dirty = self._dirty, {}
-        for ws in dirty.values():
-            try:
-                self._write(ws)
-            except Exception:  # one broken connection never holds up the others
-                log.exception("writing to a connection failed; cutting it")
-                ws.transport.abort()
-
-    def _write(self, ws: ServerConnection) -> None:
-        chunks = ws.protocol.data_to_send()
-        if ws.transport.is_closing():
+    def _cut(self, why: str) -> None:
+        if self.cut is not None:
             return
-        data = b"".join(chunks)
-        if data:
-            ws.transport.write(data)
-            self.writes += 1
-        if any(not chunk for chunk in chunks):  # the protocol asks for end of stream
-            if ws.transport.can_write_eof():
-                ws.transport.write_eof()
-            else:  # pragma: no cover - TLS
-                ws.transport.close()
-        elif ws.transport.get_write_buffer_size() > self.max_buffer:
-            log.warning("cutting a connection that stopped reading")
-            ws.transport.abort()
+        self.cut = why
+        log.warning("closing a connection that stopped reading (%s)", why)
+        self._queue = asyncio.Queue()
+        if asyncio.current_task() is not self._task:
+            self._task.cancel()
+        self._on_cut()
+        self._closing = asyncio.get_running_loop().create_task(
+            self.ws.close(1008, "too slow: frames were not read")
+        )
+
+    def stop(self) -> None:
+        """The connection is gone: stop sending."""
+        self._task.cancel()
 
 
 def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...]) -> str:
@@ -194,6 +206,7 @@ class Connection:
     id: int
     ws: ServerConnection
     bucket: TokenBucket
+    sender: Sender
     address: str = ""
     name: str | None = None  # account bound by the last create/join
 
@@ -376,7 +389,6 @@ class Relay:
         self._auth_by_address = RateLimiter(self.config.auth_per_address, self.config.auth_window)
         self.gate = ConnectionGate(self.config)
         self._hashing: HashGate | None = None
-        self.outbox = Outbox()
         self.frames_forwarded = 0
 
     @property
@@ -397,10 +409,17 @@ class Relay:
 
     async def handler(self, ws: ServerConnection) -> None:
         loop = asyncio.get_running_loop()
+        conn_id = next(self._ids)
         conn = Connection(
-            next(self._ids),
+            conn_id,
             ws,
             TokenBucket(self.config.message_rate, self.config.message_burst, loop.time()),
+            Sender(
+                ws,
+                self.config.outbox_frames,
+                self.config.send_timeout,
+                lambda: self._cut(conn_id),
+            ),
             getattr(ws, "address", ""),
         )
         self.connections[conn.id] = conn
@@ -425,20 +444,27 @@ class Relay:
         except ConnectionClosed:
             pass
         finally:
+            conn.sender.stop()
             self._leave(conn)
             self._auth.clear(str(conn.id))
             del self.connections[conn.id]
 
+    def _cut(self, conn_id: int) -> None:
+        """A too-slow consumer was cut: its seat is gone now (announced to the others)."""
+        conn = self.connections.get(conn_id)
+        if conn is not None:
+            self._leave(conn)
+
     async def _reply(self, conn: Connection, frame: RelayFrame) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            await conn.ws.send(encode(frame))
+        """Answer ``conn`` (through its sender, in order with everything else it gets)."""
+        conn.sender.put(encode(frame))
 
     def _broadcast(self, conns: list[int], frame: RelayFrame) -> None:
         data = encode(frame).encode("utf-8")
         for c in conns:
             conn = self.connections.get(c)
             if conn is not None:
-                self.outbox.put(conn.ws, data)
+                conn.sender.put(data)
 
     def _account(self, conn: Connection, token: str) -> str:
         name = self.accounts.lookup(token)
@@ -719,6 +745,18 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"frames per second per connection ({d.message_rate:g})",
     )
     limits.add_argument(
+        "--outbox-frames",
+        type=int,
+        default=d.outbox_frames,
+        help=f"frames waiting for one slow reader before it is cut ({d.outbox_frames})",
+    )
+    limits.add_argument(
+        "--send-timeout",
+        type=float,
+        default=d.send_timeout,
+        help=f"seconds one frame may wait for a reader before it is cut ({d.send_timeout:g})",
+    )
+    limits.add_argument(
         "--token-ttl",
         type=float,
         default=d.token_ttl,
@@ -776,6 +814,8 @@ def config_from_args(args: argparse.Namespace) -> RelayConfig:
         accept_log_interval=args.accept_log_interval,
         token_ttl=args.token_ttl,
         tokens_per_account=args.tokens_per_account,
+        outbox_frames=args.outbox_frames,
+        send_timeout=args.send_timeout,
     )
 
 

@@ -310,3 +310,46 @@ def test_descriptor_exhaustion_is_logged_once_and_does_not_spin(tmp_path: Path) 
 def _cpu(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_a_reader_that_stalls_one_send_past_the_timeout_is_cut(tmp_path: Path) -> None:
+    """The outbox is a queue and a task doing ``await ws.send`` per connection: a send that
+    waits longer than ``send_timeout`` cuts that reader, and its seat is announced at once."""
+
+    async def go() -> None:
+        cfg = config(outbox_frames=100_000, send_timeout=0.5, message_burst=5000.0)
+        async with running_relay(tmp_path / "r.db", config=cfg) as relay:
+            talker, sleeper = await connect(relay.url), await connect(relay.url)
+            token = (await ask(talker, {"op": "signup", "name": "talker", "password": PASSWORD}))[
+                "token"
+            ]
+            other = (await ask(sleeper, {"op": "signup", "name": "sleeper", "password": PASSWORD}))[
+                "token"
+            ]
+            key1, key2 = "a1" * 32, "b2" * 32
+            room = await ask(talker, {"op": "create_room", "token": token, "session_key": key1})
+            join = {"op": "join_room", "token": other, "code": room["code"], "session_key": key2}
+            assert (await ask(sleeper, join))["op"] == "room"
+            assert (await ask(talker, {"op": "start", "token": token}))["op"] in (
+                "roster",
+                "started",
+            )
+            sleeper.transport.pause_reading()  # never reads again
+            chunk = json.dumps({"op": "send", "payload": {"pad": "x" * 60_000}})
+            departed = None
+            async with asyncio.timeout(20):
+                while departed is None:
+                    await talker.send(chunk)
+                    try:
+                        doc = json.loads(await asyncio.wait_for(talker.recv(), 0.01))
+                    except TimeoutError:
+                        continue
+                    if doc["op"] == "departed":
+                        departed = doc
+            assert departed == {"op": "departed", "seat": 1, "name": "sleeper"}
+            cut = [c.sender.cut for c in relay.relay.connections.values() if c.sender.cut]
+            assert cut and "waited more than 0.5 s" in cut[0]
+            sleeper.transport.abort()
+            await talker.close()
+
+    run(go())

@@ -475,7 +475,9 @@ def test_data_folder_follows_the_override_then_xdg(
 
 def test_a_member_that_stops_reading_is_cut_and_announced(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with relay_and_clients(tmp_path, 2, message_burst=2000.0) as (relay, clients):
+        async with relay_and_clients(
+            tmp_path, 2, message_burst=2000.0, outbox_frames=8, send_timeout=2.0
+        ) as (relay, clients):
             sender, sleeper = clients
             await room_of(clients)
             await sender.send({"op": "start", "token": sender.token})
@@ -490,7 +492,6 @@ def test_a_member_that_stops_reading_is_cut_and_announced(tmp_path: Path) -> Non
                     socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
                 )
             sleeper.ws.transport.pause_reading()  # never reads again
-            relay.relay.outbox.max_buffer = 256 * 1024
             chunk = {"op": "send", "payload": {"pad": "x" * 60_000}}
             departed = None
             for _ in range(100):
