@@ -20,9 +20,11 @@ import itertools
 import logging
 import secrets
 import signal
+import socket
 import sqlite3
 import ssl
 import sys
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -109,14 +111,19 @@ LOOPBACK_TESTS: Final[dict[str, Any]] = {
 ``RelayConfig(**LOOPBACK_TESTS)``."""
 
 
-class Sender:
-    """One connection's outgoing frames: an asyncio queue drained by one task doing
-    ``await ws.send`` (websockets' public API only), so frames keep their order and a reader
-    that stops reading holds up nobody but itself.
+_TCP_CORK: Final[int | None] = getattr(socket, "TCP_CORK", None)
 
-    A consumer is too slow when more than ``limit`` frames wait for it, or when one send waits
-    more than ``timeout`` seconds for its socket to drain: then ``on_cut`` runs (the relay
-    announces the departure at once), the queue is dropped, and the connection is closed.
+
+class Sender:
+    """One connection's outgoing frames: a queue drained by one task doing ``await ws.send``
+    (websockets' public API only), so frames keep their order and a reader that stops reading
+    holds up nobody but itself.
+
+    The task sends everything queued before it sleeps again (``ws.send`` returns at once while
+    the socket keeps up, so a burst costs one wake-up). A consumer is too slow when more than
+    ``limit`` frames wait for it, or when one send has waited more than ``timeout`` seconds for
+    its socket to drain (``Relay.watch_senders`` checks): then ``on_cut`` runs (the relay
+    announces the departure at once), the queue is dropped and the connection is closed.
     """
 
     def __init__(
@@ -130,43 +137,76 @@ class Sender:
         self.limit = limit
         self.timeout = timeout
         self._on_cut = on_cut
-        self._queue: asyncio.Queue[str | bytes] = asyncio.Queue()
+        self._queue: deque[str | bytes] = deque()
+        self._loop = asyncio.get_running_loop()
+        self._wake: asyncio.Future[None] | None = None
+        self.sending_since: float | None = None  # when the send in progress began
         self.cut: str | None = None
         self.sent = 0
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._task = self._loop.create_task(self._run())
         self._closing: asyncio.Task[None] | None = None
 
     def put(self, data: str | bytes) -> None:
         """Queue one text frame (``bytes``: already UTF-8 encoded)."""
         if self.cut is not None:
             return
-        if self._queue.qsize() >= self.limit:
-            self._cut(f"more than {self.limit} frames waiting")
+        if len(self._queue) >= self.limit:
+            self.cut_off(f"more than {self.limit} frames waiting")
             return
-        self._queue.put_nowait(data)
+        self._queue.append(data)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
 
     async def _run(self) -> None:
+        queue, loop = self._queue, self._loop
         try:
             while True:
-                data = await self._queue.get()
-                async with asyncio.timeout(self.timeout):
-                    await self.ws.send(data, text=True)
-                self.sent += 1
-        except TimeoutError:
-            self._cut(f"one frame waited more than {self.timeout:g} s")
+                while not queue:
+                    self._wake = loop.create_future()
+                    await self._wake
+                self.sending_since = loop.time()
+                corked = len(queue) > 1 and self._cork(True)
+                try:
+                    while queue:
+                        await self.ws.send(queue.popleft(), text=True)
+                        self.sent += 1
+                finally:
+                    if corked:
+                        self._cork(False)
+                self.sending_since = None
         except ConnectionClosed:
             pass
 
-    def _cut(self, why: str) -> None:
+    def _cork(self, on: bool) -> bool:
+        """Hold (or release) the frames of a burst in the kernel so they leave as one TCP
+        segment: each ``ws.send`` is still one write, but on loopback and busy hosts the
+        per-segment work is what costs. Linux ``TCP_CORK`` on the transport's socket (asyncio's
+        public ``get_extra_info``); elsewhere, and on any error, nothing happens."""
+        if _TCP_CORK is None:
+            return False
+        sock = self.ws.transport.get_extra_info("socket")
+        if sock is None:
+            return False
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, _TCP_CORK, 1 if on else 0)
+        except OSError:
+            return False
+        return True
+
+    def stalled(self, now: float) -> bool:
+        """Whether the send in progress has waited longer than ``timeout``."""
+        return self.sending_since is not None and now - self.sending_since > self.timeout
+
+    def cut_off(self, why: str) -> None:
         if self.cut is not None:
             return
         self.cut = why
         log.warning("closing a connection that stopped reading (%s)", why)
-        self._queue = asyncio.Queue()
-        if asyncio.current_task() is not self._task:
-            self._task.cancel()
+        self._queue.clear()
+        self._task.cancel()
         self._on_cut()
-        self._closing = asyncio.get_running_loop().create_task(
+        self._closing = self._loop.create_task(
             self.ws.close(1008, "too slow: frames were not read")
         )
 
@@ -449,6 +489,20 @@ class Relay:
             self._auth.clear(str(conn.id))
             del self.connections[conn.id]
 
+    async def watch_senders(self) -> None:
+        """Cut every reader whose send has waited longer than ``send_timeout`` (checked a few
+        times per timeout, at most once a second)."""
+        period = min(1.0, self.config.send_timeout / 4)
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(period)
+            now = loop.time()
+            for conn in list(self.connections.values()):
+                if conn.sender.stalled(now):
+                    conn.sender.cut_off(
+                        f"one frame waited more than {self.config.send_timeout:g} s"
+                    )
+
     def _cut(self, conn_id: int) -> None:
         """A too-slow consumer was cut: its seat is gone now (announced to the others)."""
         conn = self.connections.get(conn_id)
@@ -631,11 +685,17 @@ async def running_relay(
             process_request=relay.process_request,
             create_connection=connection_class,
         ) as server:
+            watchdog = asyncio.create_task(relay.watch_senders(), name="relay-send-watchdog")
             sock = next(iter(server.sockets))
             bound_host, bound_port = sock.getsockname()[:2]
             scheme = "wss" if ssl_context else "ws"
             shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-            yield RunningRelay(relay, server, f"{scheme}://{shown}:{bound_port}", host, bound_port)
+            try:
+                yield RunningRelay(
+                    relay, server, f"{scheme}://{shown}:{bound_port}", host, bound_port
+                )
+            finally:
+                watchdog.cancel()
     finally:
         loop.set_exception_handler(previous_handler)
         accounts.close()
