@@ -132,6 +132,19 @@ class RateLimiter:
     def clear(self, key: str) -> None:
         self._events.pop(key, None)
 
+    def purge(self) -> int:
+        """Forget every key with no event inside the window (keeps memory bounded by the
+        keys seen in one window); returns how many were dropped."""
+        with self._take_lock:
+            now = self._clock()
+            stale = [k for k, ev in self._events.items() if not ev or ev[-1] <= now - self.window]
+            for key in stale:
+                del self._events[key]
+        return len(stale)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
     def take(self, key: str) -> bool:
         """Check and record in one step (safe across threads): False when over the limit."""
         with self._take_lock:

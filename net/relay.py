@@ -494,14 +494,23 @@ class Relay:
         times per timeout, at most once a second)."""
         period = min(1.0, self.config.send_timeout / 4)
         loop = asyncio.get_running_loop()
+        next_purge = loop.time() + self.config.auth_window
         while True:
             await asyncio.sleep(period)
             now = loop.time()
+            if now >= next_purge:  # forget addresses and names that went quiet
+                next_purge = now + self.config.auth_window
+                self.purge_limits()
             for conn in list(self.connections.values()):
                 if conn.sender.stalled(now):
                     conn.sender.cut_off(
                         f"one frame waited more than {self.config.send_timeout:g} s"
                     )
+
+    def purge_limits(self) -> int:
+        """Drop the sign-in counts that have left their window (all three limiters)."""
+        limiters = (self._auth, self._auth_by_address, self.accounts.failures)
+        return sum(limiter.purge() for limiter in limiters)
 
     def _cut(self, conn_id: int) -> None:
         """A too-slow consumer was cut: its seat is gone now (announced to the others)."""

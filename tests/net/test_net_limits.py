@@ -17,7 +17,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from pointline.net.accounts import FAST_HASH
+from pointline.net.accounts import FAST_HASH, RateLimiter
 from pointline.net.client import ClientError, RelayClient
 from pointline.net.relay import (
     ACCEPT_EXHAUSTED,
@@ -264,7 +264,7 @@ def test_accept_exhaustion_is_logged_once_per_interval(caplog: pytest.LogCapture
 
 _EXHAUST = """
 import asyncio, resource, sys
-from pointline.net.accounts import FAST_HASH
+from pointline.net.accounts import FAST_HASH, RateLimiter
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, serve_forever
 resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))
 config = RelayConfig(hash_params=FAST_HASH, accept_log_interval=60.0, **LOOPBACK_TESTS)
@@ -353,3 +353,16 @@ def test_a_reader_that_stalls_one_send_past_the_timeout_is_cut(tmp_path: Path) -
             await talker.close()
 
     run(go())
+
+
+def test_sign_in_counts_are_forgotten_after_their_window() -> None:
+    clock = [0.0]
+    limiter = RateLimiter(3, 60.0, lambda: clock[0])
+    for address in ("192.0.2.1", "192.0.2.2", "192.0.2.3"):
+        assert limiter.take(address)
+    clock[0] = 30.0
+    assert limiter.take("192.0.2.3")
+    clock[0] = 61.0
+    assert limiter.purge() == 2 and len(limiter) == 1  # .3 still has an event in the window
+    clock[0] = 91.0
+    assert limiter.purge() == 1 and len(limiter) == 0
