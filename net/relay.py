@@ -738,6 +738,26 @@ async def serve_forever(
         await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: a positive number of seconds")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pointline-relay",
@@ -751,95 +771,97 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--cert", help="TLS certificate chain (PEM); serves wss://")
     parser.add_argument("--key", help="TLS private key (PEM), with --cert")
     d = RelayConfig()
-    parser.add_argument("--max-size", type=int, default=d.max_size, help="frame cap in bytes")
+    parser.add_argument(
+        "--max-size", type=_positive_int, default=d.max_size, help="frame cap in bytes"
+    )
     limits = parser.add_argument_group("abuse limits")
     limits.add_argument(
         "--max-connections",
-        type=int,
+        type=_positive_int,
         default=d.max_connections,
         help=f"open sockets in total ({d.max_connections})",
     )
     limits.add_argument(
         "--connections-per-address",
-        type=int,
+        type=_positive_int,
         default=d.connections_per_address,
         help=f"open sockets per source address ({d.connections_per_address})",
     )
     limits.add_argument(
         "--signin-deadline",
-        type=float,
+        type=_positive_float,
         default=d.signin_deadline,
         help=f"seconds to sign in after connecting, else closed ({d.signin_deadline:g})",
     )
     limits.add_argument(
         "--auth-per-address",
-        type=int,
+        type=_positive_int,
         default=d.auth_per_address,
         help=f"sign-ins and sign-ups per source address per window ({d.auth_per_address})",
     )
     limits.add_argument(
         "--auth-per-connection",
-        type=int,
+        type=_positive_int,
         default=d.auth_attempts,
         help=f"sign-ins and sign-ups per connection per window ({d.auth_attempts})",
     )
     limits.add_argument(
         "--failures-per-name",
-        type=int,
+        type=_positive_int,
         default=d.failures_per_name,
         help=f"failed sign-ins per name and address per window ({d.failures_per_name})",
     )
     limits.add_argument(
         "--auth-window",
-        type=float,
+        type=_positive_float,
         default=d.auth_window,
         help=f"the sliding window of the sign-in limits, seconds ({d.auth_window:g})",
     )
     limits.add_argument(
         "--hash-workers",
-        type=int,
+        type=_positive_int,
         default=d.hash_workers,
         help=f"password hashes computed at once ({d.hash_workers})",
     )
     limits.add_argument(
         "--hash-queue",
-        type=int,
+        type=_positive_int,
         default=d.hash_queue,
         help=f"sign-ins waiting for a hashing slot; more are told 'busy' ({d.hash_queue})",
     )
     limits.add_argument(
         "--message-rate",
-        type=float,
+        type=_positive_float,
         default=d.message_rate,
         help=f"frames per second per connection ({d.message_rate:g})",
     )
     limits.add_argument(
         "--outbox-frames",
-        type=int,
+        type=_positive_int,
         default=d.outbox_frames,
         help=f"frames waiting for one slow reader before it is cut ({d.outbox_frames})",
     )
     limits.add_argument(
         "--send-timeout",
-        type=float,
+        type=_positive_float,
         default=d.send_timeout,
         help=f"seconds one frame may wait for a reader before it is cut ({d.send_timeout:g})",
     )
     limits.add_argument(
         "--token-ttl",
-        type=float,
+        type=_positive_float,
         default=d.token_ttl,
         help=f"seconds a sign-in token lives ({d.token_ttl:g})",
     )
     limits.add_argument(
         "--tokens-per-account",
-        type=int,
+        type=_positive_int,
         default=d.tokens_per_account,
         help=f"live tokens per account; a new sign-in revokes the oldest ({d.tokens_per_account})",
     )
     limits.add_argument(
         "--accept-log-interval",
-        type=float,
+        type=_positive_float,
         default=d.accept_log_interval,
         help=f"seconds between 'out of descriptors' log lines ({d.accept_log_interval:g})",
     )

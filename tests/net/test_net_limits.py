@@ -366,3 +366,15 @@ def test_sign_in_counts_are_forgotten_after_their_window() -> None:
     assert limiter.purge() == 2 and len(limiter) == 1  # .3 still has an event in the window
     clock[0] = 91.0
     assert limiter.purge() == 1 and len(limiter) == 0
+
+
+@pytest.mark.parametrize(
+    "flag", ["--hash-queue=0", "--signin-deadline=-1", "--max-connections=x", "--send-timeout=nan"]
+)
+def test_a_nonsense_limit_is_refused_by_the_command_line(
+    flag: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        build_parser().parse_args([flag])
+    assert caught.value.code == 2
+    assert flag.split("=")[0] in capsys.readouterr().err
