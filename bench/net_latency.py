@@ -16,7 +16,8 @@
 Goals: 8-seat p99 <= 30 ms; cpu per peer per throw <= 3 ms; >= 200 tables at p99 <= 250 ms.
 Run: ``python -m bench net_latency``.
 
-Measured 2026-12-02 on the 2-core CI machine when quiet (load average about 1):
+Measured 2026-12-02 on the 2-core CI machine when quiet (load average about 1), with the old
+coalescing outbox (one socket write per connection per loop turn):
 (a) 2 seats p50 4.2 ms, p99 7.5 ms; 8 seats p50 62 ms, p99 122 ms (goal missed: the eight peers
     share one process, 8.6 ms of CPU each per throw, mostly signature checks and canonical JSON
     in the protocol core; on eight devices each pays only its own share);
@@ -24,6 +25,16 @@ Measured 2026-12-02 on the 2-core CI machine when quiet (load average about 1):
     relay at 71% and the load generator at 82%); 1 round per 3 s: 150 tables at p99 24 ms (the
     time budget ended there). With other jobs loading the machine (load average 5-6) the
     figures are several times worse: 50 tables at p99 <= 250 ms.
+
+Measured 2026-12-03 on the same machine, busy (load average 3.5-4.5 from other jobs), with the
+relay's outbox on websockets' public API (a queue and a sender task per connection doing
+``await ws.send``, bursts corked) and the abuse limits on (``LOOPBACK_TESTS`` per-address
+limits): cpu per peer per throw 1.84 ms; (a) 2 seats p50 2.0 ms, p99 12.0 ms; 8 seats p50
+51 ms, p99 97 ms; (b) 1 round/s: 200 tables at p99 195 ms, 300 at p99 241 ms (relay CPU 42%),
+400 at p99 622 ms; 1 round per 3 s: 150 tables at p99 16 ms (budget ended). Side by side on
+the busy machine (1 round/s, 200 tables) the public-API sender costs the relay about 1.45x the
+CPU of the old coalescing outbox (35% vs 24%): one ``ws.send`` (one write) per frame and
+recipient instead of one write per recipient per loop turn.
 """
 
 from __future__ import annotations
@@ -55,8 +66,10 @@ PACES = (1.0, 3.0)  # seconds between one table's rounds (people need seconds to
 _RELAY = """
 import asyncio, sys
 from pointline.net.accounts import FAST_HASH
-from pointline.net.relay import RelayConfig, serve_forever
-config = RelayConfig(hash_params=FAST_HASH, message_rate=1000.0, message_burst=2000.0)
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, serve_forever
+config = RelayConfig(
+    hash_params=FAST_HASH, message_rate=1000.0, message_burst=2000.0, **LOOPBACK_TESTS
+)
 asyncio.run(serve_forever(sys.argv[1], "127.0.0.1", 0, None, config))
 """
 

@@ -1,9 +1,22 @@
-"""Relay accounts in SQLite: sign-up, sign-in, session tokens, sign-in rate limits.
+"""The relay's database in SQLite: accounts, session tokens, sign-in limits, the relay key.
 
 Passwords are stored only as Argon2id hashes (argon2-cffi, memory-hard). Names are 3–24
-letters, digits, ``_`` or ``-``, unique ignoring case. Sign-in returns a random token
-(``secrets``); only its SHA-256 is stored. The database file is created on first use, in WAL
-mode, with a schema version in ``PRAGMA user_version``.
+letters, digits, ``_`` or ``-``, unique ignoring case.
+
+Tokens: sign-in returns a random token (``secrets``, 256 bits); only its SHA-256 is stored,
+with the account, its purpose (``Purpose``: a token is accepted only for the purpose it was
+issued for), when it was issued and when it expires (``token_ttl``). An account holds at most
+``tokens_per_account`` live tokens of a purpose: a new sign-in revokes the oldest.
+
+Failed sign-ins are counted per (name, source address) before the password is hashed, so
+guesses from one address never lock the right password out from another.
+
+The relay's own Ed25519 key (it signs each room's roster) is generated once and kept here.
+
+The file is created on first use, in WAL mode, with a schema version in ``PRAGMA
+user_version``; an older file is migrated in place, in one transaction, and never loses an
+account: 1 -> 2 adds the token purpose and issue time (live tokens stay valid as session
+tokens) and the relay key table.
 """
 
 from __future__ import annotations
@@ -16,19 +29,23 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from pointline.net.keys import SigningKey
 from pointline.net.wire import MAX_PASSWORD, NAME_RULE, ErrorCode, WireError
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 MIN_PASSWORD: Final = 8
 TOKEN_TTL: Final = 12 * 3600.0
+TOKENS_PER_ACCOUNT: Final = 5
 
-_SCHEMA = """
+# Version 1 exactly as it shipped: a new file is made at 1, then migrated like an old one.
+_SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS accounts (
     name TEXT NOT NULL,
     folded TEXT NOT NULL PRIMARY KEY,
@@ -41,6 +58,26 @@ CREATE TABLE IF NOT EXISTS sessions (
     expires REAL NOT NULL
 );
 """
+
+_MIGRATE_V2 = f"""
+ALTER TABLE sessions ADD COLUMN purpose TEXT NOT NULL DEFAULT 'session';
+ALTER TABLE sessions ADD COLUMN issued REAL NOT NULL DEFAULT 0;
+UPDATE sessions SET issued = expires - {TOKEN_TTL!r};
+CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (folded, purpose, issued);
+CREATE TABLE IF NOT EXISTS relay_key (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    private_key BLOB NOT NULL,
+    created REAL NOT NULL
+);
+"""
+
+_MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_V1, 2: _MIGRATE_V2}
+
+
+class Purpose(StrEnum):
+    """What a token may be used for; a token is accepted only for its own purpose."""
+
+    SESSION = "session"  # from sign-in/sign-up: rooms, sign-out, password change
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +132,19 @@ class RateLimiter:
     def clear(self, key: str) -> None:
         self._events.pop(key, None)
 
+    def purge(self) -> int:
+        """Forget every key with no event inside the window (keeps memory bounded by the
+        keys seen in one window); returns how many were dropped."""
+        with self._take_lock:
+            now = self._clock()
+            stale = [k for k, ev in self._events.items() if not ev or ev[-1] <= now - self.window]
+            for key in stale:
+                del self._events[key]
+        return len(stale)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
     def take(self, key: str) -> bool:
         """Check and record in one step (safe across threads): False when over the limit."""
         with self._take_lock:
@@ -120,6 +170,10 @@ def check_password(password: str) -> str:
     return password
 
 
+def _failure_key(folded: str, address: str) -> str:
+    return f"{folded}\x00{address}"
+
+
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
@@ -135,6 +189,7 @@ class Accounts:
         failure_window: float = 60.0,
         token_ttl: float = TOKEN_TTL,
         clock: Callable[[], float] = time.time,
+        tokens_per_account: int = TOKENS_PER_ACCOUNT,
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -142,6 +197,7 @@ class Accounts:
         self._lock = threading.Lock()
         self._clock = clock
         self._token_ttl = token_ttl
+        self._tokens_per_account = max(1, tokens_per_account)
         self.failures = RateLimiter(failures_per_name, failure_window)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
@@ -157,8 +213,11 @@ class Accounts:
                 raise RuntimeError(
                     f"{self.path}: schema version {version} is newer than {SCHEMA_VERSION}"
                 )
-            if version < 1:
-                self._db.executescript("BEGIN;" + _SCHEMA + "PRAGMA user_version=1; COMMIT;")
+            for target in range(version + 1, SCHEMA_VERSION + 1):
+                # one transaction per step: a failed step leaves the file at the previous one
+                self._db.executescript(
+                    f"BEGIN; {_MIGRATIONS[target]} PRAGMA user_version={target}; COMMIT;"
+                )
 
     def close(self) -> None:
         with self._lock:
@@ -198,12 +257,16 @@ class Accounts:
                 ) from None
         return self._issue(name.casefold())
 
-    def signin(self, name: str, password: str) -> tuple[str, str]:
-        """``(account name, token)`` for a correct password; ``AccountError`` otherwise."""
+    def signin(self, name: str, password: str, address: str = "") -> tuple[str, str]:
+        """``(account name, token)`` for a correct password; ``AccountError`` otherwise.
+
+        Failures are counted per (name, source address): guesses from one address never lock
+        the right password out from another."""
         folded = name.casefold()
+        failure_key = _failure_key(folded, address)
         # Counted before hashing, so simultaneous guesses cannot all pass the check; a correct
         # password clears the count.
-        if not self.failures.take(folded):
+        if not self.failures.take(failure_key):
             raise AccountError(
                 ErrorCode.SIGNIN_LIMITED, "too many failed sign-ins for this name; wait a minute"
             )
@@ -219,7 +282,7 @@ class Accounts:
             ok = False
         if not ok:
             raise AccountError(ErrorCode.BAD_CREDENTIALS, "wrong name or password")
-        self.failures.clear(folded)
+        self.failures.clear(failure_key)
         if self._hasher.check_needs_rehash(stored):
             with self._lock:
                 self._db.execute(
@@ -236,7 +299,7 @@ class Accounts:
             )
         return cursor.rowcount > 0
 
-    def change_password(self, token: str, old: str, new: str) -> str:
+    def change_password(self, token: str, old: str, new: str, address: str = "") -> str:
         """Set a new password for the token's account after checking the old one; every token
         of the account is revoked and a new one is returned (``AccountError`` otherwise)."""
         name = self.lookup(token)
@@ -248,11 +311,16 @@ class Accounts:
             row = self._db.execute(
                 "SELECT password_hash FROM accounts WHERE folded = ?", (folded,)
             ).fetchone()
+        failure_key = _failure_key(folded, address)
+        if not self.failures.take(failure_key):
+            raise AccountError(
+                ErrorCode.SIGNIN_LIMITED, "too many failed password checks; wait a minute"
+            )
         try:
             self._hasher.verify(str(row[0]), old)
         except (VerificationError, InvalidHashError):
-            self.failures.record(folded)
             raise AccountError(ErrorCode.BAD_CREDENTIALS, "the current password is wrong") from None
+        self.failures.clear(failure_key)
         digest = self._hasher.hash(new)
         with self._lock:
             self._db.execute(
@@ -261,23 +329,65 @@ class Accounts:
             self._db.execute("DELETE FROM sessions WHERE folded = ?", (folded,))
         return self._issue(folded)
 
-    def _issue(self, folded: str) -> str:
+    def _issue(self, folded: str, purpose: Purpose = Purpose.SESSION) -> str:
+        """A new token; beyond ``tokens_per_account`` live ones the oldest are revoked."""
         token = secrets.token_urlsafe(32)
         now = self._clock()
         with self._lock:
-            self._db.execute("DELETE FROM sessions WHERE expires < ?", (now,))
-            self._db.execute(
-                "INSERT INTO sessions (token_hash, folded, expires) VALUES (?,?,?)",
-                (_token_hash(token), folded, now + self._token_ttl),
-            )
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("DELETE FROM sessions WHERE expires < ?", (now,))
+                self._db.execute(
+                    "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
+                    "WHERE folded = ? AND purpose = ? ORDER BY issued DESC, rowid DESC "
+                    "LIMIT -1 OFFSET ?)",
+                    (folded, purpose.value, self._tokens_per_account - 1),
+                )
+                self._db.execute(
+                    "INSERT INTO sessions (token_hash, folded, expires, purpose, issued) "
+                    "VALUES (?,?,?,?,?)",
+                    (_token_hash(token), folded, now + self._token_ttl, purpose.value, now),
+                )
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
         return token
 
-    def lookup(self, token: str) -> str | None:
-        """The account name a live token belongs to, or None."""
+    def lookup(self, token: str, purpose: Purpose = Purpose.SESSION) -> str | None:
+        """The account name a live token of ``purpose`` belongs to, or None."""
         with self._lock:
             row = self._db.execute(
                 "SELECT a.name FROM sessions s JOIN accounts a ON a.folded = s.folded "
-                "WHERE s.token_hash = ? AND s.expires >= ?",
-                (_token_hash(token), self._clock()),
+                "WHERE s.token_hash = ? AND s.purpose = ? AND s.expires >= ?",
+                (_token_hash(token), purpose.value, self._clock()),
             ).fetchone()
         return None if row is None else str(row[0])
+
+    def live_tokens(self, name: str, purpose: Purpose = Purpose.SESSION) -> int:
+        """How many live tokens of ``purpose`` the account holds."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM sessions WHERE folded = ? AND purpose = ? AND expires >= ?",
+                (name.casefold(), purpose.value, self._clock()),
+            ).fetchone()
+        return int(row[0])
+
+    def stored_token_hashes(self) -> list[str]:
+        """Every stored token digest (for tests and audits: tokens themselves are never kept)."""
+        with self._lock:
+            rows = self._db.execute("SELECT token_hash FROM sessions").fetchall()
+        return [str(r[0]) for r in rows]
+
+    def relay_key(self) -> SigningKey:
+        """The relay's Ed25519 signing key: made on first use and kept in this file."""
+        with self._lock:
+            row = self._db.execute("SELECT private_key FROM relay_key WHERE id = 1").fetchone()
+            if row is None:
+                key = SigningKey.generate()
+                self._db.execute(
+                    "INSERT OR IGNORE INTO relay_key (id, private_key, created) VALUES (1, ?, ?)",
+                    (key.private_bytes(), self._clock()),
+                )
+                row = self._db.execute("SELECT private_key FROM relay_key WHERE id = 1").fetchone()
+        return SigningKey.from_bytes(bytes(row[0]))

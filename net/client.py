@@ -10,9 +10,11 @@
 
 The client feeds every delivered payload to ``peer.receive``, sends ``peer.outgoing()``,
 calls ``peer.tick`` at ``peer.next_deadline()`` (``loop.time()`` is the peer's clock) and
-turns a relay ``departed`` into ``peer.depart``. From the start on, the transcript is written
-record by record to the user data folder (``net.paths``), and closed whatever ends the session:
-completion, a fault, socket loss, cancellation or an exception.
+turns a relay ``departed`` into ``peer.depart``. From the start on, the peer's transcript
+records (``peer.records()``) are written record by record to the user data folder
+(``net.paths``) by a ``TranscriptWriter``, and the file is closed whatever ends the session:
+completion, a fault, socket loss, cancellation or an exception. A disk error ends the session
+(this seat leaves) with ``TranscriptFailed``; the records written before it are kept.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
+import itertools
 import logging
 import os
 import ssl
@@ -30,7 +34,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from pointline.kernel import Choice, Phase, Table
 from pointline.kernel.errors import PointlineError
@@ -49,6 +53,7 @@ from pointline.net.protocol import (
     Timeouts,
     roster_from_wire,
 )
+from pointline.net.transcript import TranscriptWriteError, TranscriptWriter
 from pointline.net.wire import (
     ChangePassword,
     CreateRoom,
@@ -146,9 +151,24 @@ class TranscriptSaved:
     path: Path
 
 
+Request: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Signout | ChangePassword
+"""A client frame that gets an answer (it carries a request id)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TranscriptFailed:
+    """The transcript could not be written (``reason``, plain words): the session ended, and
+    the records written before the error are kept at ``path``."""
+
+    path: Path
+    reason: str
+
+
 ClientEvent: TypeAlias = (
-    Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected
-) | TranscriptSaved
+    (Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected)
+    | TranscriptSaved
+    | TranscriptFailed
+)
 
 
 def _roster_docs(roster: tuple[RosterEntry, ...]) -> list[dict[str, Any]]:
@@ -166,6 +186,7 @@ class RelayClient:
     ) -> None:
         self.ws = ws
         self.timeouts = timeouts or Timeouts()
+        self.request_timeout = REQUEST_TIMEOUT
         self._nonce_source = nonce_source
         self.loop = asyncio.get_running_loop()
         self.name: str | None = None
@@ -181,12 +202,18 @@ class RelayClient:
         self._wake = asyncio.Event()
         self._queue: asyncio.Queue[ClientEvent] = asyncio.Queue()
         self._out: asyncio.Queue[str | None] = asyncio.Queue()
-        self._pending: asyncio.Future[RelayFrame] | None = None
+        self._pending: dict[int, asyncio.Future[RelayFrame]] = {}
+        self._ids = itertools.count(1)
+        self.late_replies = 0
+        """Answers that came after their request had timed out (logged and dropped)."""
         self._closing = False
         self.connection_lost = False
         """True once the relay connection dropped without this client closing it: a session it
         ends is recorded as this seat's departure, and shown as a lost connection."""
         self._timer: asyncio.TimerHandle | None = None
+        self._writer_file: TranscriptWriter | None = None
+        self.transcript_error: str | None = None
+        """Why the transcript could not be written (the session ended for it), or None."""
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
 
@@ -227,6 +254,11 @@ class RelayClient:
                 f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
                 "a self-signed certificate, trust it with --ca FILE.",
             ) from exc
+        except InvalidStatus as exc:
+            body = exc.response.body.decode("utf-8", "replace").strip()[:200]
+            if exc.response.status_code == 503 and body:
+                raise ClientError("refused", f"The relay refused the connection: {body}") from exc
+            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
             raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         return cls(ws, timeouts, nonce_source)
@@ -239,40 +271,49 @@ class RelayClient:
 
     # ---- requests -----------------------------------------------------------------------------
 
-    async def _request(self, text: str, timeout: float = REQUEST_TIMEOUT) -> RelayFrame:
-        if self._pending is not None:
-            raise ClientError("busy", "one request at a time")
+    async def _request(self, frame: Request, timeout: float | None = None) -> RelayFrame:
+        """Send ``frame`` with a fresh id and wait for the relay's answer carrying that id.
+
+        Only the answer with this id resolves this request: an error the relay sends on its own
+        never does, and an answer that arrives after ``timeout`` is logged and dropped, never
+        given to a later request."""
         if self.closed.is_set():
-            raise ClientError("closed", "the connection to the relay is closed")
+            raise ClientError("closed", "The connection to the relay is closed.")
+        request_id = next(self._ids)
         future: asyncio.Future[RelayFrame] = self.loop.create_future()
-        self._pending = future
-        self._out.put_nowait(text)
+        self._pending[request_id] = future
+        self._out.put_nowait(encode(dataclasses.replace(frame, id=request_id)))
+        limit = self.request_timeout if timeout is None else timeout
         try:
-            reply = await asyncio.wait_for(asyncio.shield(future), timeout)
+            reply = await asyncio.wait_for(future, limit)
+        except TimeoutError:
+            raise ClientError(
+                "timeout", f"The relay did not answer within {limit:g} s; try again."
+            ) from None
         finally:
-            self._pending = None
+            self._pending.pop(request_id, None)
         if isinstance(reply, Error):
             raise ClientError(reply.code, reply.message)
         return reply
 
     async def signup(self, name: str, password: str) -> str:
         """Create an account; returns (and keeps) the session token."""
-        return self._signed(await self._request(encode(Signup(name, password))))
+        return self._signed(await self._request(Signup(name, password)))
 
     async def signin(self, name: str, password: str) -> str:
         """Sign in; returns (and keeps) the session token."""
-        return self._signed(await self._request(encode(Signin(name, password))))
+        return self._signed(await self._request(Signin(name, password)))
 
     async def signout(self) -> None:
         """Revoke this client's token at the relay (then sign in again to play)."""
-        reply = await self._request(encode(Signout(self._token())))
+        reply = await self._request(Signout(self._token()))
         if not isinstance(reply, SignedOut):
             raise ClientError("bad_reply", f"expected signed_out, got {reply!r}")
         self.token = None
 
     async def change_password(self, old: str, new: str) -> str:
         """Change the password; every older token is revoked; returns (and keeps) a new one."""
-        return self._signed(await self._request(encode(ChangePassword(self._token(), old, new))))
+        return self._signed(await self._request(ChangePassword(self._token(), old, new)))
 
     def _token(self) -> str:
         if self.token is None:
@@ -305,7 +346,7 @@ class RelayClient:
         # once, and the reader must be able to begin the session as soon as `started` arrives,
         # even before this coroutine resumes with the `room` reply.
         try:
-            reply = await self._request(encode(frame(key.public_hex)))
+            reply = await self._request(frame(key.public_hex))
         except BaseException:
             self.signing_key = previous
             raise
@@ -319,7 +360,7 @@ class RelayClient:
 
     async def start(self) -> SessionStarted:
         """Start my room (creator only, 2-8 members); returns once the session runs."""
-        reply = await self._request(encode(Start(self._need_token())))
+        reply = await self._request(Start(self._need_token()))
         if not isinstance(reply, Started) or self.started is None:
             raise ClientError("bad_reply", f"expected started, got {reply!r}")
         return self.started
@@ -408,7 +449,7 @@ class RelayClient:
         while True:
             event = await self._queue.get()
             yield event
-            if isinstance(event, TranscriptSaved) or (
+            if isinstance(event, TranscriptSaved | TranscriptFailed) or (
                 isinstance(event, Disconnected) and self.peer is None
             ):
                 return
@@ -444,8 +485,9 @@ class RelayClient:
         finally:
             self.closed.set()
             self._wake.set()
-            if self._pending is not None and not self._pending.done():
-                self._pending.set_result(Error("closed", reason))
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_result(Error("closed", f"The connection to the relay {reason}."))
             self.connection_lost = not self._closing
             self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))
@@ -464,32 +506,49 @@ class RelayClient:
                     self._after()
             case Started():
                 self._begin(frame, now)
-                self._answer(frame)
+                if frame.id is not None:
+                    self._answer(frame.id, frame)
             case Roster(code, creator, roster):
                 self.roster = roster
                 self._queue.put_nowait(RosterChanged(code, creator, roster))
-            case Error(code, message):
-                if not self._answer(frame):
+            case Error(code, message, request_id):
+                if request_id is None:  # the relay's own notice, not an answer
                     self._queue.put_nowait(RelayError(code, message))
+                else:  # an answer: to its request, or dropped when nobody waits any more
+                    self._answer(request_id, frame)
                 if code == "room_closed":
                     self.room = None
             case SignedIn() | RoomJoined() | SignedOut():
-                self._answer(frame)
+                if frame.id is None:
+                    log.warning("dropped an answer without a request id: %r", frame)
+                else:
+                    self._answer(frame.id, frame)
 
-    def _answer(self, frame: RelayFrame) -> bool:
-        if self._pending is not None and not self._pending.done():
-            self._pending.set_result(frame)
-            return True
-        return False
+    def _answer(self, request_id: int, frame: RelayFrame) -> bool:
+        """Resolve the request ``request_id``; an answer nobody waits for is dropped."""
+        future = self._pending.pop(request_id, None)
+        if future is None or future.done():
+            self.late_replies += 1
+            log.warning("dropped a late answer to request %d: %s", request_id, type(frame).__name__)
+            return False
+        future.set_result(frame)
+        return True
 
     def _begin(self, frame: Started, now: float) -> None:
         if self.peer is not None or self.signing_key is None:
             return
         try:
             roster = roster_from_wire(_roster_docs(frame.roster))
+            signature = bytes.fromhex(frame.roster_sig)  # into the transcript header
             if self._nonce_source is None:
                 peer = Peer(
-                    frame.table_id, roster, frame.seat, self.signing_key, self.timeouts, now
+                    frame.table_id,
+                    roster,
+                    frame.seat,
+                    self.signing_key,
+                    self.timeouts,
+                    now,
+                    roster_sig=signature,
                 )
             else:
                 peer = Peer(
@@ -500,12 +559,14 @@ class RelayClient:
                     self.timeouts,
                     now,
                     self._nonce_source,
+                    roster_sig=signature,
                 )
         except NetError as exc:
             self._queue.put_nowait(RelayError("bad_roster", str(exc)))
             return
         path = paths.transcript_path(frame.table_id, frame.seat)
-        self.transcript_path = peer.transcript.attach(path)
+        self.transcript_path = path
+        self._writer_file = TranscriptWriter(path)
         self.peer = peer
         self.started = SessionStarted(frame.code, frame.table_id, frame.seat, frame.roster, path)
         self._queue.put_nowait(self.started)
@@ -513,10 +574,12 @@ class RelayClient:
         self._after()
 
     def _after(self) -> None:
-        """Send what the peer has to send, pass its events on, and re-arm its timer."""
+        """Write the peer's new transcript records, send what it has to send, pass its events
+        on, and re-arm its timer."""
         peer = self.peer
         if peer is None:
             return
+        self._write_records(peer)
         for payload in peer.outgoing():
             for frame in self.outbound(payload):
                 self._out.put_nowait(encode(Send(frame)))
@@ -531,6 +594,24 @@ class RelayClient:
         deadline = peer.next_deadline()
         if deadline is not None:
             self._timer = self.loop.call_at(deadline, self._on_timer)
+
+    def _write_records(self, peer: Peer) -> None:
+        """Put the peer's new records on disk. A disk error ends the session (this seat
+        leaves, so everyone sees a departure) with a clear reason; it never escapes into the
+        reader task, and the records written before it stay in the file."""
+        writer = self._writer_file
+        records = peer.records()
+        if writer is None:
+            return
+        try:
+            writer.write(records)
+        except TranscriptWriteError as exc:
+            log.error("%s; ending the session", exc.text)
+            self.transcript_error = exc.text  # TranscriptFailed follows the session's ending
+            if not peer.is_finished:
+                peer.depart(peer.seat, self.loop.time())  # ends it: my seat leaves
+                self._out.put_nowait(encode(Leave()))
+                self.room = None
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -561,10 +642,15 @@ class RelayClient:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        self.peer.transcript.detach()
+        self._write_records(self.peer)
+        writer = self._writer_file
+        if writer is not None:
+            writer.close()
         self.finished.set()
-        if self.transcript_path is not None:
-            self._queue.put_nowait(TranscriptSaved(self.transcript_path))
+        if writer is not None and self.transcript_error is not None:
+            self._queue.put_nowait(TranscriptFailed(writer.path, self.transcript_error))
+        elif writer is not None:
+            self._queue.put_nowait(TranscriptSaved(writer.path))
 
     async def wait_finished(self, timeout: float) -> Peer:
         """Wait until the session is over (result, fault or lost connection)."""
@@ -612,15 +698,21 @@ def describe(event: ClientEvent) -> str:
             return f"receipts: {event!r}"
         case TranscriptSaved(path):
             return f"transcript saved: {path}  (check: pointline verify {path})"
+        case TranscriptFailed(path, reason):
+            return f"the session ended: {reason}; what was written before is kept in {path}"
     return repr(event)
+
+
+_NOT_REFUSALS = frozenset({"timeout", "closed", "unreachable", "certificate", "bad_ca", "not_tls"})
 
 
 async def _headless(args: argparse.Namespace) -> int:
     try:
         client = await RelayClient.connect(args.url, ca=args.ca)
     except ClientError as exc:
-        print(exc.text, file=sys.stderr)
+        print(f"pointline-client: {exc.text}", file=sys.stderr)
         return 2
+    client.request_timeout = args.timeout
     try:
         try:
             await client.signin(args.name, args.password)
@@ -645,11 +737,15 @@ async def _headless(args: argparse.Namespace) -> int:
         peer = await play(client, on_event=lambda e: print(describe(e), flush=True))
         return 0 if peer.result is not None else 1
     except ClientError as exc:
-        print(f"refused: {exc.text}", file=sys.stderr)
+        said = exc.text if exc.code in _NOT_REFUSALS else f"refused: {exc.text}"
+        print(f"pointline-client: {said}", file=sys.stderr)
         return 2
-    except TimeoutError:
+    except TimeoutError:  # (an OSError: before that clause)
         print(f"Nobody else joined within {args.wait:g} s; the room is closed.", file=sys.stderr)
         return 1
+    except (OSError, ConnectionClosed, NetError) as exc:
+        print(f"pointline-client: the session stopped: {exc}", file=sys.stderr)
+        return 2
     finally:
         await client.close()
 
@@ -672,10 +768,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--join", metavar="CODE", help="join this room (else create one)")
     parser.add_argument("--seats", type=int, default=2, help="start when this many are in")
     parser.add_argument("--wait", type=float, default=600.0, help="seconds to wait for people")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=REQUEST_TIMEOUT,
+        help=f"seconds to wait for each answer of the relay ({REQUEST_TIMEOUT:g})",
+    )
     args = parser.parse_args(argv)
     if not args.password:
         parser.error("give --password or set POINTLINE_PASSWORD")
-    return asyncio.run(_headless(args))
+    try:
+        return asyncio.run(_headless(args))
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -91,7 +91,7 @@ from pointline.net.messages import (
     to_frame,
 )
 from pointline.net.ordering import OrderChecker
-from pointline.net.transcript import RecordKind, Transcript
+from pointline.net.transcript import Record, RecordKind, Transcript
 
 NONCE_BYTES = 32
 
@@ -434,6 +434,12 @@ class Peer:
         self._open_round(now)
 
     # ------------------------------------------------------------------ reading
+    def records(self) -> list[Record]:
+        """The transcript records made since the last call (the header first), in order: the
+        caller puts them on disk (``net.transcript.TranscriptWriter``); the peer writes no
+        file. The whole log stays in ``transcript``."""
+        return self.transcript.drain()
+
     @property
     def table(self) -> Table:
         """This peer's own reconstruction of the table (a copy: callers cannot change it)."""

@@ -20,13 +20,13 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from pointline.net.errors import MalformedMessage, TranscriptError
+from pointline.net.errors import MalformedMessage, NetError, TranscriptError
 from pointline.net.messages import canonical_json, strict_loads
 
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
@@ -90,16 +90,16 @@ class Record:
 class Transcript:
     """Records in the order this peer saw them; ``append`` is the only way to add one.
 
-    ``attach(path)`` makes every later record reach the file at once (written and flushed
-    record by record), so an abort path or a crash never loses what came before; ``save(path)``
-    writes the whole log atomically (a temporary file, fsync, then rename).
+    No file I/O happens here (the protocol core is sans-IO): ``drain()`` hands out the records
+    appended since the last call, for a ``TranscriptWriter`` to put on disk; ``save(path)``
+    writes the whole log atomically (a temporary file, fsync, then rename) for tools and tests.
     """
 
-    __slots__ = ("_file", "_records")
+    __slots__ = ("_fresh", "_records")
 
     def __init__(self, header: Mapping[str, Any]) -> None:
         self._records: list[Record] = []
-        self._file: IO[str] | None = None
+        self._fresh: list[Record] = []
         self.append(RecordKind.HEADER, header)
 
     # ---------------------------------------------------------------------- reading
@@ -133,10 +133,13 @@ class Transcript:
         frozen = json.loads(text)  # a private JSON copy: later edits can't leak in
         record = Record(index, prev, kind, frozen, _chain_hash(index, prev, kind.value, text))
         self._records.append(record)
-        if self._file is not None:
-            self._file.write(record.to_line() + "\n")
-            self._file.flush()
+        self._fresh.append(record)
         return record
+
+    def drain(self) -> list[Record]:
+        """The records appended since the last ``drain`` (the header first), in order."""
+        fresh, self._fresh = self._fresh, []
+        return fresh
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write every record to ``path`` atomically: temporary file, fsync, rename."""
@@ -156,22 +159,6 @@ class Transcript:
             raise
         return target
 
-    def attach(self, path: str | os.PathLike[str]) -> Path:
-        """Save now, then append each later record to ``path`` and flush it immediately."""
-        target = self.save(path)
-        self.detach()
-        self._file = open(target, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
-        return target
-
-    def detach(self) -> None:
-        """Stop writing to the attached file (fsync and close it)."""
-        if self._file is not None:
-            with contextlib.suppress(OSError):
-                self._file.flush()
-                os.fsync(self._file.fileno())
-            self._file.close()
-            self._file = None
-
     # ---------------------------------------------------------------------- loading
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> Transcript:
@@ -181,12 +168,83 @@ class Transcript:
         if problem is not None:
             raise TranscriptError(problem)
         self = cls.__new__(cls)
-        self._file = None
+        self._fresh = []
         self._records = [
             Record(d["index"], d["prev"], RecordKind(d["kind"]), d["body"], d["hash"])
             for d in records
         ]
         return self
+
+
+class TranscriptWriteError(NetError):
+    """The transcript file could not be written (disk full, permissions, a removed folder)."""
+
+    code: str = "transcript_write"
+
+
+class TranscriptWriter:
+    """Puts a session's records on disk as they happen: ``write(records)`` appends each one
+    and flushes, so an abort path or a crash never loses what came before.
+
+    The first ``write`` creates the file atomically (temporary file, fsync, rename). Any
+    ``OSError`` becomes ``TranscriptWriteError``; the writer is then ``failed``: it writes
+    nothing more and leaves the records written so far in place.
+    """
+
+    __slots__ = ("_file", "failed", "path", "written")
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self._file: IO[str] | None = None
+        self.failed: str | None = None
+        self.written = 0
+
+    def write(self, records: Sequence[Record]) -> None:
+        if self.failed is not None or not records:
+            return
+        try:
+            if self._file is None:
+                self._create(records)
+            else:
+                self._file.write("".join(r.to_line() + "\n" for r in records))
+                self._file.flush()
+        except OSError as error:
+            self.failed = f"{error.strerror or error} ({self.path})"
+            self._close_quietly()
+            raise TranscriptWriteError(
+                f"the transcript could not be written: {self.failed}"
+            ) from None
+        self.written += len(records)
+
+    def _create(self, records: Sequence[Record]) -> None:
+        target = self.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+                out.write("".join(r.to_line() + "\n" for r in records))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+        self._file = open(target, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+
+    def close(self) -> None:
+        """fsync and close the file (errors here lose nothing already flushed)."""
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.flush()
+                os.fsync(self._file.fileno())
+            self._close_quietly()
+
+    def _close_quietly(self) -> None:
+        if self._file is not None:
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
 
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

@@ -4,10 +4,18 @@ Each frame is a JSON object with an ``"op"``. ``parse_client``/``parse_relay`` t
 a frozen dataclass or raise ``WireError`` (with a stable ``code``); ``encode`` turns a frame
 into compact JSON text. A ``Send``/``Deliver`` payload is a protocol frame: any JSON object,
 opaque here and never altered.
+
+Request ids: every client request carries an ``"id"`` (an integer 0..2^53-1 the client picks,
+optional on the wire for older clients); the relay's answer to it (``signed_in``, ``room``,
+``started`` to the creator, ``signed_out``, or an ``error``) carries the same ``"id"``. Frames
+the relay sends on its own (``roster``, ``deliver``, ``departed``, ``started`` to the other
+members, an error it cannot tie to a request) carry none. The dataclasses hold it as their last
+field, ``id`` (``None``: absent).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass
@@ -22,6 +30,8 @@ CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 CODE_LENGTH: Final = 6
 MAX_PASSWORD: Final = 1024
 MAX_TEXT: Final = 256
+SIGNATURE_HEX_LENGTH: Final = 128  # an Ed25519 signature, hex
+MAX_ID: Final = 2**53 - 1  # request ids: exact in every JSON implementation
 
 
 class ErrorCode(StrEnum):
@@ -47,15 +57,17 @@ class ErrorCode(StrEnum):
     TOO_FEW = "too_few"
     NOT_IN_ROOM = "not_in_room"
     NOT_STARTED = "not_started"
+    BUSY = "busy"
 
 
 class WireError(Exception):
     """A frame that breaks the wire format (or a refused request), with a stable code."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, request_id: int | None = None) -> None:
         super().__init__(f"{code.value}: {message}")
         self.code = code
         self.message = message
+        self.request_id = request_id  # the id of the request it answers, when known
 
 
 # ---- client -> relay -------------------------------------------------------------------------
@@ -65,18 +77,21 @@ class WireError(Exception):
 class Signup:
     name: str
     password: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Signin:
     name: str
     password: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class CreateRoom:
     token: str
     session_key: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,21 +99,24 @@ class JoinRoom:
     token: str
     code: str
     session_key: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
     token: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Send:
     payload: dict[str, Any]
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    pass
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +124,7 @@ class Signout:
     """Revoke this token (the relay answers ``signed_out``)."""
 
     token: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +134,7 @@ class ChangePassword:
     token: str
     old_password: str
     new_password: str
+    id: int | None = None
 
 
 ClientFrame: TypeAlias = (
@@ -135,6 +155,7 @@ class RosterEntry:
 class SignedIn:
     name: str
     token: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +166,7 @@ class RoomJoined:
     seat: int
     creator: str
     roster: tuple[RosterEntry, ...]
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,10 +178,15 @@ class Roster:
 
 @dataclass(frozen=True, slots=True)
 class Started:
+    """The room started: my seat, the roster, and the relay's Ed25519 signature of the roster
+    (``roster_sig``, 128 hex digits over ``net.protocol.roster_signing_bytes``)."""
+
     code: str
     table_id: str
     seat: int
     roster: tuple[RosterEntry, ...]
+    roster_sig: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,11 +205,12 @@ class Departed:
 class Error:
     code: str
     message: str
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class SignedOut:
-    pass
+    id: int | None = None
 
 
 RelayFrame: TypeAlias = (
@@ -198,7 +226,15 @@ def _roster_doc(roster: tuple[RosterEntry, ...]) -> list[dict[str, Any]]:
 
 
 def to_document(frame: Frame) -> dict[str, Any]:
-    """The JSON object of a frame."""
+    """The JSON object of a frame (with ``"id"`` when the frame has one)."""
+    doc = _document(frame)
+    request_id = getattr(frame, "id", None)
+    if request_id is not None:
+        doc["id"] = request_id
+    return doc
+
+
+def _document(frame: Frame) -> dict[str, Any]:
     match frame:
         case Signup(name, password):
             return {"op": "signup", "name": name, "password": password}
@@ -216,7 +252,7 @@ def to_document(frame: Frame) -> dict[str, Any]:
             return {"op": "leave"}
         case Signout(token):
             return {"op": "signout", "token": token}
-        case ChangePassword(token, old, new):
+        case ChangePassword(token, old, new, _):
             return {
                 "op": "change_password",
                 "token": token,
@@ -237,19 +273,20 @@ def to_document(frame: Frame) -> dict[str, Any]:
             }
         case Roster(code, creator, roster):
             return {"op": "roster", "code": code, "creator": creator, "roster": _roster_doc(roster)}
-        case Started(code, table_id, seat, roster):
+        case Started(code, table_id, seat, roster, roster_sig, _):
             return {
                 "op": "started",
                 "code": code,
                 "table_id": table_id,
                 "seat": seat,
                 "roster": _roster_doc(roster),
+                "roster_sig": roster_sig,
             }
         case Deliver(from_seat, payload):
             return {"op": "deliver", "from_seat": from_seat, "payload": payload}
         case Departed(seat, name):
             return {"op": "departed", "seat": seat, "name": name}
-        case Error(code, message):
+        case Error(code, message, _):
             return {"op": "error", "code": code, "message": message}
     raise TypeError(f"not a frame: {frame!r}")  # pragma: no cover
 
@@ -259,8 +296,8 @@ def encode(frame: Frame) -> str:
     return json.dumps(to_document(frame), separators=(",", ":"), ensure_ascii=False)
 
 
-def error(code: ErrorCode, message: str) -> Error:
-    return Error(code.value, message)
+def error(code: ErrorCode, message: str, request_id: int | None = None) -> Error:
+    return Error(code.value, message, request_id)
 
 
 # ---- parsing ---------------------------------------------------------------------------------
@@ -283,6 +320,8 @@ def _load(text: str | bytes) -> dict[str, Any]:
 
 def _fields(doc: dict[str, Any], *names: str) -> None:
     expected = {"op", *names}
+    if "id" in doc:
+        expected.add("id")
     if set(doc) != expected:
         extra = sorted(set(doc) - expected)
         missing = sorted(expected - set(doc))
@@ -312,6 +351,27 @@ def _object(doc: dict[str, Any], name: str) -> dict[str, Any]:
     return value
 
 
+def _hex(doc: dict[str, Any], name: str, length: int) -> str:
+    value = doc[name]
+    if (
+        not isinstance(value, str)
+        or len(value) != length
+        or any(c not in "0123456789abcdef" for c in value)
+    ):
+        raise WireError(ErrorCode.BAD_FRAME, f"{name} is {length} lowercase hex digits")
+    return value
+
+
+def _request_id(doc: dict[str, Any]) -> int | None:
+    """The frame's ``"id"``: None when absent; ``WireError`` when not an integer in range."""
+    if "id" not in doc:
+        return None
+    value = doc["id"]
+    if type(value) is not int or not 0 <= value <= MAX_ID:
+        raise WireError(ErrorCode.BAD_FRAME, f"id is an integer 0..{MAX_ID}")
+    return value
+
+
 def check_key(key: str) -> str:
     """A session key: 64 lowercase hex digits (an Ed25519 public key)."""
     if (
@@ -324,8 +384,18 @@ def check_key(key: str) -> str:
 
 
 def parse_client(text: str | bytes) -> ClientFrame:
-    """A client frame, or ``WireError``."""
+    """A client frame, or ``WireError`` (carrying the frame's id when it had a valid one)."""
     doc = _load(text)
+    request_id = _request_id(doc)
+    try:
+        frame = _parse_client(doc)
+    except WireError as exc:
+        exc.request_id = request_id
+        raise
+    return dataclasses.replace(frame, id=request_id) if request_id is not None else frame
+
+
+def _parse_client(doc: dict[str, Any]) -> ClientFrame:
     op = doc["op"]
     if op in ("signup", "signin"):
         _fields(doc, "name", "password")
@@ -378,6 +448,14 @@ def _roster(doc: dict[str, Any]) -> tuple[RosterEntry, ...]:
 def parse_relay(text: str | bytes) -> RelayFrame:
     """A relay frame, or ``WireError``."""
     doc = _load(text)
+    request_id = _request_id(doc)
+    frame = _parse_relay(doc)
+    if request_id is None or isinstance(frame, Roster | Deliver | Departed):
+        return frame  # these are never answers
+    return dataclasses.replace(frame, id=request_id)
+
+
+def _parse_relay(doc: dict[str, Any]) -> RelayFrame:
     op = doc["op"]
     if op == "signed_in":
         _fields(doc, "name", "token")
@@ -391,8 +469,14 @@ def parse_relay(text: str | bytes) -> RelayFrame:
         _fields(doc, "code", "creator", "roster")
         return Roster(_text(doc, "code"), _text(doc, "creator"), _roster(doc))
     if op == "started":
-        _fields(doc, "code", "table_id", "seat", "roster")
-        return Started(_text(doc, "code"), _text(doc, "table_id"), _int(doc, "seat"), _roster(doc))
+        _fields(doc, "code", "table_id", "seat", "roster", "roster_sig")
+        return Started(
+            _text(doc, "code"),
+            _text(doc, "table_id"),
+            _int(doc, "seat"),
+            _roster(doc),
+            _hex(doc, "roster_sig", SIGNATURE_HEX_LENGTH),
+        )
     if op == "deliver":
         _fields(doc, "from_seat", "payload")
         return Deliver(_int(doc, "from_seat"), _object(doc, "payload"))

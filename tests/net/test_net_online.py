@@ -265,12 +265,12 @@ def test_a_session_over_tls(tmp_path: Path) -> None:
     import ssl
 
     from pointline.net.accounts import FAST_HASH
-    from pointline.net.relay import RelayConfig, running_relay, tls_context
+    from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay, tls_context
 
     cert, key = _self_signed(tmp_path)
 
     async def scenario() -> None:
-        config = RelayConfig(hash_params=FAST_HASH)
+        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
         async with running_relay(
             tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
         ) as running:

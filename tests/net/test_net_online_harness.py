@@ -19,7 +19,7 @@ from pointline.net.accounts import FAST_HASH
 from pointline.net.client import ClientEvent, RelayClient, SessionStarted, TranscriptSaved
 from pointline.net.messages import parse, sign, to_frame
 from pointline.net.protocol import Peer, RoundOpened, Timeouts
-from pointline.net.relay import RelayConfig, RunningRelay, running_relay
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, RunningRelay, running_relay
 from pointline.net.verify import verify_transcript
 from tests.net.conftest import run
 
@@ -49,7 +49,7 @@ def random_chooser(seed: int) -> Chooser:
 
 @asynccontextmanager
 async def relay(tmp_path: Path, **config: Any) -> AsyncIterator[RunningRelay]:
-    cfg = RelayConfig(hash_params=FAST_HASH, **config)
+    cfg = RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **config})
     async with running_relay(tmp_path / "relay.sqlite3", config=cfg) as running:
         yield running
 

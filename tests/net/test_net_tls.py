@@ -15,7 +15,7 @@ import pytest
 
 from pointline.net.accounts import FAST_HASH
 from pointline.net.client import ClientError, RelayClient, tls_client_context
-from pointline.net.relay import RelayConfig, running_relay, tls_context
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay, tls_context
 from tests.net.conftest import run
 from tests.net.test_net_online import _self_signed
 
@@ -23,7 +23,7 @@ PASSWORD = "password-123"
 
 
 def _tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untyped-def]
-    config = RelayConfig(hash_params=FAST_HASH)
+    config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     return running_relay(
         tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
     )

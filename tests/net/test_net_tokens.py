@@ -1,14 +1,17 @@
-"""Sign-out revokes the token; a password change revokes every token of the account."""
+"""Tokens: sign-out, password change, lifetime, hashed storage, purpose, the per-account cap,
+and the schema migration that keeps every account."""
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 from pathlib import Path
 
 import pytest
 
-from pointline.net.accounts import FAST_HASH
+from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, Accounts, Purpose
 from pointline.net.client import ClientError, RelayClient
-from pointline.net.relay import RelayConfig, running_relay
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
 from tests.net.conftest import run
 
 PASSWORD = "password-123"
@@ -16,7 +19,7 @@ PASSWORD = "password-123"
 
 def test_signout_revokes_the_token(tmp_path: Path) -> None:
     async def scenario() -> None:
-        config = RelayConfig(hash_params=FAST_HASH)
+        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
         async with running_relay(tmp_path / "r.db", config=config) as relay:
             client = await RelayClient.connect(relay.url)
             try:
@@ -39,7 +42,7 @@ def test_signout_revokes_the_token(tmp_path: Path) -> None:
 
 def test_a_password_change_revokes_every_token_of_the_account(tmp_path: Path) -> None:
     async def scenario() -> None:
-        config = RelayConfig(hash_params=FAST_HASH)
+        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
         async with running_relay(tmp_path / "r.db", config=config) as relay:
             phone = await RelayClient.connect(relay.url)
             laptop = await RelayClient.connect(relay.url)
@@ -92,3 +95,122 @@ def test_simultaneous_guesses_are_counted_before_hashing(tmp_path: Path) -> None
         assert codes.count("signin_limited") == 9
     finally:
         accounts.close()
+
+
+# ---- token lifetime, storage, purpose, cap; schema migration -----------------------------------
+
+_V1_SCHEMA = """
+CREATE TABLE accounts (
+    name TEXT NOT NULL,
+    folded TEXT NOT NULL PRIMARY KEY,
+    password_hash TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE sessions (
+    token_hash TEXT NOT NULL PRIMARY KEY,
+    folded TEXT NOT NULL REFERENCES accounts(folded),
+    expires REAL NOT NULL
+);
+"""
+
+
+def test_tokens_expire_after_the_ttl(tmp_path: Path) -> None:
+    now = [1000.0]
+    accounts = Accounts(tmp_path / "a.db", FAST_HASH, token_ttl=60.0, clock=lambda: now[0])
+    token = accounts.signup("timed", PASSWORD)
+    now[0] += 59.0
+    assert accounts.lookup(token) == "timed"
+    now[0] += 2.0
+    assert accounts.lookup(token) is None
+    accounts.close()
+
+
+def test_tokens_are_stored_hashed_only(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path / "a.db", FAST_HASH)
+    token = accounts.signup("hashed", PASSWORD)
+    digests = accounts.stored_token_hashes()
+    assert digests == [hashlib.sha256(token.encode()).hexdigest()]
+    accounts.close()
+    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.is_file())
+    assert token.encode() not in raw
+
+
+def test_a_token_is_accepted_only_for_its_purpose(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path / "a.db", FAST_HASH)
+    token = accounts.signup("purposed", PASSWORD)
+    assert accounts.lookup(token, Purpose.SESSION) == "purposed"
+    db = sqlite3.connect(tmp_path / "a.db")
+    db.execute("UPDATE sessions SET purpose = 'reset'")  # a token issued for something else
+    db.commit()
+    db.close()
+    assert accounts.lookup(token) is None
+    accounts.close()
+
+
+def test_a_new_sign_in_revokes_the_oldest_beyond_the_cap(tmp_path: Path) -> None:
+    now = [1000.0]
+    accounts = Accounts(tmp_path / "a.db", FAST_HASH, clock=lambda: now[0], tokens_per_account=3)
+    tokens = [accounts.signup("capped", PASSWORD)]
+    for _ in range(4):
+        now[0] += 1.0
+        tokens.append(accounts.signin("capped", PASSWORD)[1])
+    assert accounts.live_tokens("capped") == 3
+    assert [accounts.lookup(t) for t in tokens] == [None, None, "capped", "capped", "capped"]
+    accounts.close()
+
+
+def test_the_relay_caps_tokens_per_account(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        config = RelayConfig(hash_params=FAST_HASH, tokens_per_account=2, **LOOPBACK_TESTS)
+        async with running_relay(tmp_path / "r.db", config=config) as relay:
+            clients = [await RelayClient.connect(relay.url) for _ in range(3)]
+            try:
+                await clients[0].signup("devices", PASSWORD)
+                for c in clients[1:]:
+                    await c.signin("devices", PASSWORD)
+                with pytest.raises(ClientError) as caught:
+                    await clients[0].create_room()  # the oldest token was revoked
+                assert caught.value.code == "bad_token"
+                assert (await clients[2].create_room()).code
+            finally:
+                for c in clients:
+                    await c.close()
+
+    run(scenario())
+
+
+def test_a_version_1_file_is_migrated_and_keeps_its_accounts_and_tokens(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    hasher = FAST_HASH.hasher()
+    token = "an-old-token-from-version-1"
+    db = sqlite3.connect(path)
+    db.executescript(_V1_SCHEMA)
+    row = ("Old_Timer", "old_timer", hasher.hash(PASSWORD), 1)
+    db.execute("INSERT INTO accounts VALUES (?,?,?,?)", row)
+    db.execute(
+        "INSERT INTO sessions VALUES (?,?,?)",
+        (hashlib.sha256(token.encode()).hexdigest(), "old_timer", 4e12),
+    )
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    accounts = Accounts(path, FAST_HASH)
+    assert accounts.schema_version == SCHEMA_VERSION == 2
+    assert accounts.count() == 1
+    assert accounts.lookup(token) == "Old_Timer"  # a live token stays a session token
+    assert accounts.signin("old_timer", PASSWORD)[0] == "Old_Timer"
+    key = accounts.relay_key().public_hex
+    accounts.close()
+    again = Accounts(path, FAST_HASH)  # opening again migrates nothing and keeps the key
+    assert again.schema_version == 2 and again.count() == 1
+    assert again.relay_key().public_hex == key
+    again.close()
+
+
+def test_a_newer_file_is_refused_not_rewritten(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=99")
+    db.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        Accounts(path, FAST_HASH)

@@ -20,7 +20,7 @@ from pointline.net.errors import TranscriptError
 from pointline.net.keys import SigningKey, verification_words
 from pointline.net.messages import encode, parse, sign
 from pointline.net.protocol import Peer, roster_signing_bytes
-from pointline.net.transcript import Transcript, record_hash
+from pointline.net.transcript import Transcript, TranscriptWriter, record_hash
 from pointline.net.verify import main, verify_transcript
 
 
@@ -213,16 +213,22 @@ def test_unreadable_files_fail(tmp_path: Path, capsys: Any) -> None:
     assert capsys.readouterr().out.startswith("FAIL")
 
 
-def test_attach_writes_every_record_as_it_happens(tmp_path: Path) -> None:
+def test_a_writer_puts_every_record_on_disk_as_it_happens(tmp_path: Path) -> None:
     net = Net(2, seed=4)
     path = tmp_path / "live" / "t.jsonl"
-    net.peers[0].transcript.attach(path)
+    writer = TranscriptWriter(path)
+    peer = net.peers[0]
+    writer.write(peer.records())
+    assert len(path.read_text().splitlines()) == 1  # the header
+    assert peer.records() == []  # drained: each record is handed out once
     net.round()
-    assert len(path.read_text().splitlines()) == len(net.peers[0].transcript)
-    net.peers[0].background(net.now)
-    # the abort path is on disk at once, before any save or detach
-    assert len(path.read_text().splitlines()) == len(net.peers[0].transcript)
-    net.peers[0].transcript.detach()
+    writer.write(peer.records())
+    assert len(path.read_text().splitlines()) == len(peer.transcript)
+    peer.background(net.now)
+    writer.write(peer.records())
+    # the abort path is on disk at once, before close
+    assert len(path.read_text().splitlines()) == len(peer.transcript)
+    writer.close()
     assert verify_transcript(path).ok
     assert sorted(p.name for p in path.parent.iterdir()) == ["t.jsonl"]
 
