@@ -44,6 +44,8 @@ QML_SOURCE = ROOT / "gui" / "qml"
 QML_TARGET = "pointline/gui/qml"
 QMLDIRS = (f"{QML_TARGET}/Pointline/qmldir", f"{QML_TARGET}/Pointline/Online/qmldir")
 SIZE_GOAL_MB = 150
+BUILD_LOCK = ROOT / "dist" / ".pointline-build.pid"
+"""Held while ``build`` runs: pyside6-deploy, even with --dry-run, deletes deployment/ first."""
 
 # What Nuitka never copies from a data directory (nuitka/freezer/IncludedDataFiles.py).
 CODE_SUFFIXES = (".py", ".pyw", ".pyc", ".pyo", ".pyi", ".so", ".pyd", ".pyx", ".dll")
@@ -345,8 +347,26 @@ def check_plan(result: Plan) -> list[str]:
     return problems
 
 
+def build_running() -> int | None:
+    """The pid of a ``build`` still running in this checkout, if any."""
+    try:
+        pid = int(BUILD_LOCK.read_text())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return None
+    return pid
+
+
 def check(_: argparse.Namespace) -> int:
     started = time.monotonic()
+    pid = build_running()
+    if pid is not None:
+        print(
+            f"desktop-check: a desktop build (pid {pid}) is running here; pyside6-deploy would "
+            "delete its deployment/ folder. Run the check when it is done.",
+            file=sys.stderr,
+        )
+        return 1
     parser = read_spec()
     problems = check_spec(parser)
     try:
@@ -480,11 +500,14 @@ def build(args: argparse.Namespace) -> int:
     if DIST.exists():
         shutil.rmtree(DIST)
     started = time.monotonic()
+    BUILD_LOCK.parent.mkdir(exist_ok=True)
+    BUILD_LOCK.write_text(str(os.getpid()))
     try:
         deploy = subprocess.run(
             [tool, "-c", str(SPEC), "--no-warn", "-f", *args.deploy_args], cwd=ROOT, check=False
         )
     finally:
+        BUILD_LOCK.unlink(missing_ok=True)
         if SPEC.read_bytes() != saved:
             SPEC.write_bytes(saved)
     elapsed = time.monotonic() - started
