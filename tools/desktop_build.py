@@ -41,7 +41,8 @@ SPEC = ROOT / "pysidedeploy.spec"
 TITLE = "pointline"
 DIST = ROOT / "dist" / f"{TITLE}.dist"
 QML_SOURCE = ROOT / "gui" / "qml"
-QML_TARGET = "pointline/gui/qml"
+QML_TARGET = "qml"
+"""Where the QML module ships, next to the binary (main.py points the app there)."""
 QMLDIRS = (f"{QML_TARGET}/Pointline/qmldir", f"{QML_TARGET}/Pointline/Online/qmldir")
 SIZE_GOAL_MB = 150
 BUILD_LOCK = ROOT / "dist" / ".pointline-build.pid"
@@ -254,12 +255,13 @@ def plan(command: Sequence[str]) -> Plan:
     candidates: list[tuple[str, Path]] = []
     for value in result.values("--include-data-dir"):
         source, _, dest = value.partition("=")
-        for file in walk_data(Path(source)):
-            target = Path(dest) / file.relative_to(source)
+        folder = ROOT / source  # relative paths are relative to the checkout (pyside6-deploy's cwd)
+        for file in walk_data(folder):
+            target = Path(dest) / file.relative_to(folder)
             candidates.append((os.path.normpath(target).replace(os.sep, "/"), file))
     for value in result.values("--include-data-files"):
         source, _, dest = value.partition("=")
-        candidates.append((os.path.normpath(dest).replace(os.sep, "/"), Path(source)))
+        candidates.append((os.path.normpath(dest).replace(os.sep, "/"), ROOT / source))
     for value in result.values("--include-package-data"):
         name = value.split(":", 1)[0]
         folder = package_dir(name)
@@ -310,6 +312,9 @@ def check_plan(result: Plan) -> list[str]:
         problems.append(f"no .qml files found under {QML_SOURCE}")
     for path in sorted(expected - shipped):
         problems.append(f"QML module file missing from the plan: {path}")
+    for path in sorted(shipped):
+        if path == TITLE or path.startswith(f"{TITLE}/"):
+            problems.append(f"{path} would collide with the binary {TITLE}")
     for path in sorted(shipped - expected):
         problems.append(f"unexpected file in the plan: {path} (from {result.data[path]})")
     for path, source in result.data.items():
@@ -509,6 +514,7 @@ def build(args: argparse.Namespace) -> int:
     finally:
         BUILD_LOCK.unlink(missing_ok=True)
         if SPEC.read_bytes() != saved:
+            print("desktop: pyside6-deploy rewrote pysidedeploy.spec; the committed one is back")
             SPEC.write_bytes(saved)
     elapsed = time.monotonic() - started
     binary = DIST / TITLE
