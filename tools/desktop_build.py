@@ -352,6 +352,26 @@ def check_plan(result: Plan) -> list[str]:
     return problems
 
 
+MUTANTS = {
+    "the fixtures ship": lambda word: word == "--noinclude-data-files=conformance",
+    "the QML module is left out": lambda word: word == "--include-data-dir=gui/qml=qml",
+    "WebEngine ships": lambda word: "libQt6WebEngine" in word,
+}
+"""Broken variants of the real command (these words dropped) that the check must reject."""
+
+
+def self_test(command: Sequence[str]) -> list[str]:
+    """The check must fail each broken variant of the command: it is not vacuous."""
+    problems = []
+    for label, drop in MUTANTS.items():
+        variant = [word for word in command if not drop(word)]
+        if len(variant) == len(command):
+            problems.append(f"self-test: nothing to drop for {label!r} (spec changed?)")
+        elif not check_plan(plan(variant)):
+            problems.append(f"self-test: the check passes a plan where {label}")
+    return problems
+
+
 def build_running() -> int | None:
     """The pid of a ``build`` still running in this checkout, if any."""
     try:
@@ -378,6 +398,7 @@ def check(_: argparse.Namespace) -> int:
         command = dry_run_command()
         result = plan(command)
         problems += check_plan(result)
+        problems += self_test(command)
     except CheckFailed as error:
         problems.append(str(error))
         result = Plan()
@@ -394,6 +415,7 @@ def check(_: argparse.Namespace) -> int:
         f"{len(result.values('--noinclude-dlls'))} library exclusions "
         f"({time.monotonic() - started:.1f} s)"
     )
+    print(f"desktop-check: it rejects all {len(MUTANTS)} broken variants ({', '.join(MUTANTS)})")
     print("desktop-check: ok")
     return 0
 
