@@ -66,6 +66,24 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def qt_app_data_dir() -> str:
+    """Qt's writable folder for this app's files (Android: the app's private files folder)."""
+    from PySide6.QtCore import QStandardPaths
+
+    return QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+
+
+def use_qt_data_dir() -> None:
+    """Where there is no home folder (Android, iOS), save transcripts in Qt's app data folder.
+
+    The net layer never imports Qt, so the folder is handed over here, as a callable that is
+    asked only when a transcript is first written (after the app object exists).
+    """
+    from pointline.net import paths
+
+    paths.set_app_data_dir(qt_app_data_dir)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["verify"]:
@@ -96,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return screenshot(args.screenshot, size, args.scene)
     from pointline.gui.preflight import check
 
+    use_qt_data_dir()
     if not check():
         return 1
     if args.online:

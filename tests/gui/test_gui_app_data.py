@@ -1,0 +1,75 @@
+"""The app on a phone: its data folder comes from Qt, and it runs without argon2 installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QStandardPaths
+from PySide6.QtGui import QGuiApplication
+
+from pointline.gui import cli
+from pointline.net import paths
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_without_home_transcripts_go_to_qts_app_data_folder(
+    qapp: QGuiApplication, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    QStandardPaths.setTestModeEnabled(True)
+    try:
+        monkeypatch.delenv(paths.ENV_DATA_DIR, raising=False)
+        monkeypatch.delenv("HOME", raising=False)
+        monkeypatch.setattr(sys, "platform", "android")
+        cli.use_qt_data_dir()
+        expected = cli.qt_app_data_dir()
+        assert expected
+        assert paths.data_dir(create=False) == Path(expected)
+    finally:
+        paths.set_app_data_dir(None)
+        QStandardPaths.setTestModeEnabled(False)
+
+
+BLOCK_ARGON2 = """
+import importlib, pkgutil, sys
+
+class NoArgon2:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("argon2", "_argon2_cffi_bindings"):
+            raise ImportError(f"{name} is not installed on the phone")
+
+sys.meta_path.insert(0, NoArgon2())
+import pointline.gui
+# gui.online.scenes renders the online scenes against a real relay in-process (a developer's
+# tool behind `--screenshot --scene online-...`), so it is the one module that needs argon2.
+names = [
+    m.name
+    for m in pkgutil.walk_packages(pointline.gui.__path__, "pointline.gui.")
+    if m.name != "pointline.gui.online.scenes"
+]
+for name in names + ["pointline.net.client", "pointline.net.verify"]:
+    importlib.import_module(name)
+from pointline.gui.cli import main
+code = main(["--screenshot", sys.argv[1], "--size", "390x844", "--scene", "come-out-draft"])
+assert "argon2" not in sys.modules, "argon2 was imported"
+print("imported", len(names), "gui modules without argon2")
+sys.exit(code)
+"""
+
+
+def test_the_app_needs_no_argon2(tmp_path: Path) -> None:
+    """Only the relay hashes passwords; the phone build leaves argon2-cffi out."""
+    run = subprocess.run(
+        [sys.executable, "-c", BLOCK_ARGON2, str(tmp_path / "shot.png")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "without argon2" in run.stdout
+    assert (tmp_path / "shot.png").is_file()

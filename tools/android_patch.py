@@ -1,0 +1,300 @@
+"""Step 2 of the Android build: patch the buildozer.spec that pyside6-android-deploy wrote.
+
+    pyside6-android-deploy --init --keep-deployment-files --wheel-pyside=... --wheel-shiboken=...
+    python tools/android_patch.py buildozer.spec       # this file
+    pyside6-android-deploy -c pysidedeploy.spec --keep-deployment-files
+
+pyside6-android-deploy writes ``requirements = python3,shiboken6,PySide6``, one portrait
+orientation, Qt's permissions and the whole checkout as sources. The patch adds the pure-Python
+and recipe-built packages online play needs (``qasync``, ``websockets``, ``cryptography``; never
+``argon2-cffi``: only the relay hashes passwords), the INTERNET permission (and drops the camera
+and microphone ones QtMultimedia declares: the app only plays short sounds), both orientations,
+the app's title, version and icon, and limits the sources to the app (``main.py`` and
+``pointline/`` without the relay, the spec proofs or the conformance suite). It checks that
+the python-for-android pin is the one the installed PySide6's deploy tool pins.
+
+``python tools/android_patch.py check`` (``tox -e android-check``) checks every requirement
+against the pinned python-for-android release installed from PyPI. Standard library only
+(the check also reads the installed PySide6 and python-for-android); not part of the wheel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import configparser
+import io
+import re
+import sys
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TITLE = "Pointline Table"
+ICON = "docs/icon/pointline.png"
+
+
+@dataclass(frozen=True)
+class Requirement:
+    name: str
+    kind: str
+    """``p4a``: a python-for-android recipe builds it; ``local``: pyside6-android-deploy writes
+    its recipe (p4a.local_recipes); ``pure``: pure Python, pip installs it as is."""
+    why: str
+
+
+REQUIREMENTS = (
+    Requirement("python3", "p4a", "the interpreter"),
+    Requirement("shiboken6", "local", "from Qt's Android wheel"),
+    Requirement("PySide6", "local", "from Qt's Android wheel"),
+    Requirement("qasync", "pure", "asyncio inside Qt's event loop"),
+    Requirement(
+        "websockets",
+        "pure",
+        "the relay connection; its optional C speedups fall back to pure Python",
+    ),
+    Requirement("cryptography", "p4a", "Ed25519 session keys, TLS certificates"),
+)
+NOT_ON_THE_PHONE = ("argon2-cffi", "argon2_cffi", "argon2")
+PERMISSIONS_ADDED = ("android.permission.INTERNET",)
+PERMISSIONS_DROPPED = ("android.permission.CAMERA", "android.permission.RECORD_AUDIO")
+ORIENTATIONS = ("landscape", "portrait", "landscape-reverse", "portrait-reverse")
+INCLUDE_EXTS = ("py", "qml", "js", "png")
+EXCLUDE_DIRS = (
+    # the card's folders appear twice in a checkout: as themselves and through pointline/<name>
+    "kernel",
+    "net",
+    "gui",
+    "spec",
+    "conformance",
+    "pointline/spec",
+    "pointline/conformance",
+    "tests",
+    "bench",
+    "docs",
+    "tools",
+    "deployment",
+    "dist",
+    "build",
+    "bin",
+)
+EXCLUDE_PATTERNS = (
+    # relay side (argon2 password hashes, rooms) and the online screenshot harness
+    "pointline/net/relay.py",
+    "pointline/net/accounts.py",
+    "pointline/net/rooms.py",
+    "pointline/gui/online/scenes.py",
+    "*/__pycache__/*",
+    "*.egg-info/",
+)
+P4A_RELEASES = {"58d21141f17c889bf8585f5665921d72028f8831": "2026.5.9"}
+"""python-for-android commits PySide6's deploy tool pins -> the PyPI release of that commit."""
+
+
+class PatchError(Exception):
+    """The spec cannot be patched safely (the message says why)."""
+
+
+def new_parser() -> configparser.ConfigParser:
+    # As pyside6-android-deploy reads and writes buildozer.spec (values kept verbatim).
+    parser = configparser.ConfigParser(
+        comment_prefixes="#", strict=False, allow_no_value=True, interpolation=None
+    )
+    parser.optionxform = str  # type: ignore[assignment,method-assign]
+    return parser
+
+
+def split(value: str | None) -> list[str]:
+    return [item.strip() for item in (value or "").split(",") if item.strip()]
+
+
+def merged(existing: Iterable[str], wanted: Iterable[str], dropped: Iterable[str] = ()) -> str:
+    out: list[str] = []
+    gone = {item.lower() for item in dropped}
+    for item in [*existing, *wanted]:
+        if item.lower() not in gone and item.lower() not in {o.lower() for o in out}:
+            out.append(item)
+    return ",".join(out)
+
+
+def deploy_tool_p4a_commit() -> str:
+    """The python-for-android commit the installed PySide6's pyside6-android-deploy pins."""
+    import PySide6
+
+    buildozer_py = (
+        Path(next(iter(PySide6.__path__))) / "scripts" / "deploy_lib" / "android" / "buildozer.py"
+    )
+    match = re.search(r'^P4A_COMMIT\s*=\s*"([0-9a-f]+)"', buildozer_py.read_text(), re.MULTILINE)
+    if not match:
+        raise PatchError(f"no P4A_COMMIT in {buildozer_py}")
+    return match.group(1)
+
+
+def project_version() -> str:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return str(data["project"]["version"])
+
+
+def patch(text: str, p4a_commit: str | None = None) -> str:
+    """``text`` (a buildozer.spec as pyside6-android-deploy wrote it) patched for Pointline."""
+    parser = new_parser()
+    parser.read_string(text)
+    if not parser.has_section("app"):
+        raise PatchError("no [app] section: is this a buildozer.spec?")
+    app = parser["app"]
+    requirements = split(app.get("requirements"))
+    if "PySide6" not in requirements or "shiboken6" not in requirements:
+        raise PatchError(
+            "requirements lack PySide6/shiboken6: run pyside6-android-deploy --init first"
+        )
+    app["requirements"] = merged(
+        requirements, [r.name for r in REQUIREMENTS], dropped=NOT_ON_THE_PHONE
+    )
+    app["android.permissions"] = merged(
+        split(app.get("android.permissions")), PERMISSIONS_ADDED, dropped=PERMISSIONS_DROPPED
+    )
+    app["orientation"] = ",".join(ORIENTATIONS)
+    app["title"] = TITLE
+    app["version"] = project_version()
+    app["icon.filename"] = f"%(source.dir)s/{ICON}"
+    app["source.dir"] = "."
+    app["source.include_exts"] = merged(split(app.get("source.include_exts")), INCLUDE_EXTS)
+    app["source.exclude_dirs"] = ",".join(EXCLUDE_DIRS)
+    app["source.exclude_patterns"] = ",".join(EXCLUDE_PATTERNS)
+    wanted = p4a_commit or deploy_tool_p4a_commit()
+    if wanted not in P4A_RELEASES:
+        raise PatchError(
+            f"PySide6's deploy tool pins python-for-android {wanted}, which this script does not "
+            "know: add its PyPI release to P4A_RELEASES (and the tox android-check pin)"
+        )
+    got = app.get("p4a.commit")
+    if got and got != wanted:
+        raise PatchError(f"p4a.commit is {got}, but the installed PySide6 expects {wanted}")
+    app["p4a.commit"] = wanted
+    out = io.StringIO()
+    parser.write(out, space_around_delimiters=True)
+    return out.getvalue()
+
+
+def recipe_depends(recipe_file: Path) -> list[str]:
+    """The ``depends`` list of a python-for-android recipe, read without importing it."""
+    for node in ast.walk(ast.parse(recipe_file.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "depends" for t in node.targets
+        ):
+            names = []
+            for item in ast.literal_eval(node.value):
+                # ('a', 'b') in a depends list means either will do; the first is p4a's default
+                names.append(item[0] if isinstance(item, tuple | list) else item)
+            return names
+    return []
+
+
+def recipe_version(recipe_file: Path) -> str | None:
+    match = re.search(r"^\s+version\s*=\s*['\"]([^'\"]+)['\"]", recipe_file.read_text(), re.M)
+    return match.group(1) if match else None
+
+
+def check_recipes(spec_text: str) -> list[str]:
+    """Every requirement of the patched spec is buildable with the pinned python-for-android."""
+    import importlib.metadata
+
+    import pythonforandroid
+
+    problems = []
+    parser = new_parser()
+    parser.read_string(spec_text)
+    requirements = split(parser["app"].get("requirements"))
+    recipes = Path(next(iter(pythonforandroid.__path__))) / "recipes"
+    p4a_version = importlib.metadata.version("python-for-android")
+    commit = parser["app"].get("p4a.commit", "")
+    if P4A_RELEASES.get(commit) != p4a_version:
+        problems.append(
+            f"p4a.commit {commit} is release {P4A_RELEASES.get(commit)}, "
+            f"but python-for-android {p4a_version} is installed"
+        )
+    import PySide6
+
+    local = Path(next(iter(PySide6.__path__))) / "scripts" / "deploy_lib" / "android" / "recipes"
+    kinds = {r.name: r.kind for r in REQUIREMENTS}
+    seen: set[str] = set()
+    todo = list(requirements)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        kind = kinds.get(name, "p4a")
+        if name.lower() in NOT_ON_THE_PHONE:
+            problems.append(f"{name} is a requirement but must not ship on the phone")
+        elif kind == "local":
+            if not (local / name / "__init__.tmpl.py").is_file():
+                problems.append(f"{name}: no recipe template in PySide6's deploy tool ({local})")
+        elif kind == "p4a":
+            recipe = recipes / name / "__init__.py"
+            if not recipe.is_file():
+                problems.append(f"{name} needs a python-for-android recipe; {p4a_version} has none")
+                continue
+            todo.extend(recipe_depends(recipe))
+        elif (recipes / name).is_dir():
+            problems.append(f"{name} is listed as pure Python but p4a has a recipe for it")
+    python_recipe = recipe_version(recipes / "python3" / "__init__.py")
+    from importlib import import_module
+
+    sys.path.insert(0, str(Path(next(iter(PySide6.__path__))) / "scripts"))
+    utilities = import_module("deploy_lib.android.android_utilities")
+    if python_recipe != utilities.ANDROID_TARGET_PYTHON_FULL_VERSION:
+        problems.append(
+            f"p4a builds Python {python_recipe}; PySide6's Android wheels target "
+            f"{utilities.ANDROID_TARGET_PYTHON_FULL_VERSION}"
+        )
+    crypto = recipe_version(recipes / "cryptography" / "__init__.py") or ""
+    from packaging.requirements import Requirement as Spec
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    for line in data["project"]["dependencies"]:
+        spec = Spec(line)
+        if spec.name == "cryptography" and crypto not in spec.specifier:
+            problems.append(f"p4a builds cryptography {crypto}, outside {spec.specifier}")
+    pure = sorted(name for name in seen if kinds.get(name) == "pure")
+    local_names = sorted(name for name in seen if kinds.get(name) == "local")
+    built = sorted(seen - set(pure) - set(local_names))
+    print(
+        f"android-check: python-for-android {p4a_version} (commit {commit[:7]}) has recipes for "
+        f"{', '.join(built)}; PySide6's deploy tool writes {', '.join(local_names)}; pip "
+        f"installs {', '.join(pure)} (pure Python); Python {python_recipe}, cryptography {crypto}"
+    )
+    return problems
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("spec", nargs="?", default="buildozer.spec", help="patched in place")
+    parser.add_argument(
+        "--check", action="store_true", help="check the (patched) spec's recipes and pins"
+    )
+    args = parser.parse_args(None if argv is None else list(argv))
+    path = Path(args.spec)
+    text = path.read_text(encoding="utf-8")
+    if args.check:
+        problems = check_recipes(text)
+        for problem in problems:
+            print(f"android-check: {problem}", file=sys.stderr)
+        if problems:
+            return 1
+        print("android-check: ok")
+        return 0
+    try:
+        patched = patch(text)
+    except PatchError as error:
+        print(f"android_patch: {error}", file=sys.stderr)
+        return 1
+    path.write_text(patched, encoding="utf-8")
+    print(f"android_patch: patched {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""tools/android_patch.py against a buildozer.spec made the way pyside6-android-deploy makes it.
+
+The fixture runs ``buildozer init`` (buildozer's own template, the pinned release) and then
+PySide6's own ``BuildozerConfig`` from the installed deploy tool, with a stand-in for the
+Android wheel's data: Qt's dependency files for the app's modules and the bindings jar.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import android_patch  # noqa: E402
+
+MULTIMEDIA_DEPENDENCIES = """<rules><dependencies><lib name="Qt6Multimedia"><depends>
+<jar file="jar/Qt6AndroidMultimedia.jar"
+ initClass="org.qtproject.qt.android.multimedia.QtMultimediaUtils"/>
+<permission name="android.permission.CAMERA"/>
+<permission name="android.permission.RECORD_AUDIO"/>
+<lib file="plugins/multimedia/libplugins_multimedia_ffmpegmediaplugin_arm64-v8a.so"/>
+</depends></lib></dependencies></rules>"""
+
+
+def deploy_lib() -> Path:
+    import PySide6
+
+    return Path(next(iter(PySide6.__path__))) / "scripts"
+
+
+@pytest.fixture(scope="module")
+def generated_spec(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """buildozer.spec as `pyside6-android-deploy --init` leaves it for this project."""
+    work = tmp_path_factory.mktemp("android")
+    # buildozer asks "are you sure" when run as root (CI containers): answer it
+    subprocess.run(
+        [sys.executable, "-m", "buildozer", "init"], cwd=work, input="y\n", text=True, check=True
+    )
+    sys.path.insert(0, str(deploy_lib()))
+    from deploy_lib.android.buildozer import BuildozerConfig
+
+    jars = work / "deployment" / "jar" / "PySide6" / "jar"
+    jars.mkdir(parents=True)
+    for jar in ("Qt6AndroidBindings.jar", "Qt6AndroidMultimedia.jar"):
+        (jars / jar).write_bytes(b"PK")
+    wheel = work / "fake-android-wheel.zip"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(
+            "PySide6/Qt/lib/Qt6Multimedia_arm64-v8a-android-dependencies.xml",
+            MULTIMEDIA_DEPENDENCIES,
+        )
+    dependency = zipfile.Path(
+        wheel, "PySide6/Qt/lib/Qt6Multimedia_arm64-v8a-android-dependencies.xml"
+    )
+    config = SimpleNamespace(
+        title="pointline",
+        ndk_path=work / "android-ndk-r28c",
+        sdk_path=None,
+        arch="arm64-v8a",
+        recipe_dir=work / "deployment" / "recipes",
+        dependency_files=[dependency],
+        jars_dir=jars,
+        modules=["Core", "Gui", "Multimedia", "Qml", "Quick", "QuickControls2"],
+        local_libs=["plugins_multimedia_ffmpegmediaplugin", "plugins_platforms_qtforandroid"],
+        exe_dir=work,
+        icon=str(deploy_lib() / "deploy_lib" / "pyside_icon.jpg"),
+    )
+    BuildozerConfig(work / "buildozer.spec", config)
+    text = (work / "buildozer.spec").read_text(encoding="utf-8")
+    keep = os.environ.get("ANDROID_CHECK_SPEC")
+    if keep:  # tox -e android-check then runs `android_patch.py --check` on the patched spec
+        Path(keep).write_text(android_patch.patch(text), encoding="utf-8")
+    return text
+
+
+def app_section(text: str) -> dict[str, str]:
+    parser = android_patch.new_parser()
+    parser.read_string(text)
+    return dict(parser["app"])
+
+
+def test_the_fixture_is_what_the_deploy_tool_writes(generated_spec: str) -> None:
+    app = app_section(generated_spec)
+    assert app["requirements"] == "python3,shiboken6,PySide6"
+    assert app["p4a.bootstrap"] == "qt"
+    assert "android.permission.CAMERA" in app["android.permissions"]
+    assert app["orientation"] == "portrait"
+
+
+def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) -> None:
+    app = app_section(android_patch.patch(generated_spec))
+    requirements = app["requirements"].split(",")
+    assert requirements == [
+        "python3",
+        "shiboken6",
+        "PySide6",
+        "qasync",
+        "websockets",
+        "cryptography",
+    ]
+    permissions = android_patch.split(app["android.permissions"])
+    assert "android.permission.INTERNET" in permissions
+    assert "android.permission.CAMERA" not in permissions
+    assert "android.permission.RECORD_AUDIO" not in permissions
+    assert set(app["orientation"].split(",")) >= {"landscape", "portrait"}
+    assert app["title"] == "Pointline Table"
+    assert app["icon.filename"] == "%(source.dir)s/docs/icon/pointline.png"
+    assert app["p4a.commit"] == android_patch.deploy_tool_p4a_commit()
+    assert app["p4a.bootstrap"] == "qt"  # the deploy tool's settings stay
+    assert app["p4a.extra_args"].startswith("--qt-libs=")
+
+
+def test_patch_removes_argon2_and_is_idempotent(generated_spec: str) -> None:
+    spec = generated_spec.replace(
+        "requirements = python3,shiboken6,PySide6",
+        "requirements = python3,shiboken6,PySide6,argon2-cffi",
+    )
+    once = android_patch.patch(spec)
+    assert "argon2" not in app_section(once)["requirements"]
+    assert android_patch.patch(once) == once
+
+
+def test_patch_refuses_a_foreign_spec_and_a_wrong_p4a_pin(generated_spec: str) -> None:
+    with pytest.raises(android_patch.PatchError, match="pyside6-android-deploy --init"):
+        android_patch.patch("[app]\nrequirements = python3,kivy\n")
+    wrong = generated_spec.replace(
+        android_patch.deploy_tool_p4a_commit(), "0123456789abcdef0123456789abcdef01234567"
+    )
+    with pytest.raises(android_patch.PatchError, match=r"p4a\.commit"):
+        android_patch.patch(wrong)
+
+
+def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> None:
+    """Run buildozer's own source copy with the patched spec over this checkout."""
+    from buildozer import Buildozer
+
+    spec = tmp_path / "buildozer.spec"
+    text = android_patch.patch(generated_spec)
+    spec.write_text(text.replace("[buildozer]", f"[buildozer]\nbuild_dir = {tmp_path / 'b'}"))
+    buildozer = Buildozer(filename=str(spec))
+    buildozer.targetname = "android"
+    buildozer.config.set("app", "source.dir", str(ROOT))
+    buildozer._copy_application_sources()
+    app = Path(buildozer.app_dir)
+    files = sorted(p.relative_to(app).as_posix() for p in app.rglob("*") if p.is_file())
+    assert "main.py" in files
+    assert "pointline/gui/qml/Pointline/qmldir" in files
+    assert "pointline/gui/qml/Pointline/Online/qmldir" in files
+    qml = {f for f in files if f.endswith(".qml")}
+    assert qml == {
+        "pointline/" + p.relative_to(ROOT).as_posix() for p in (ROOT / "gui").rglob("*.qml")
+    }
+    for package in ("kernel", "net", "gui"):
+        assert f"pointline/{package}/__init__.py" in files
+    assert "pointline/net/client.py" in files and "pointline/net/relay.py" not in files
+    assert "pointline/net/accounts.py" not in files
+    top = {f.split("/")[0] for f in files}
+    assert top <= {"main.py", "pointline"}, top
+    for forbidden in ("fixtures", "tests", "bench", "docs", "spec", "conformance", "tools"):
+        assert not [f for f in files if forbidden in f.split("/")], forbidden
+    assert not [f for f in files if f.endswith((".json", ".md", ".pyc"))]
+    shutil.rmtree(tmp_path / "b")
+
+
+def test_the_app_sources_on_the_phone_import_without_the_relay(tmp_path: Path) -> None:
+    """What buildozer ships (no relay, no accounts, no argon2) still imports and starts."""
+    check = (
+        "import importlib, sys\n"
+        "sys.modules['argon2'] = None\n"
+        "for name in ('pointline.net.relay', 'pointline.net.accounts', 'pointline.net.rooms'):\n"
+        "    sys.modules[name] = None\n"
+        "import pointline.gui.cli, pointline.gui.online.bridge, pointline.net.client\n"
+        "print('ok')\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if "No module named 'PySide6.QtQml'" in run.stderr:
+        pytest.skip("this environment has only PySide6_Essentials' deploy tool")
+    assert run.returncode == 0, run.stderr
+
+
+def test_websockets_works_without_its_c_speedups() -> None:
+    """p4a has no websockets recipe: pip installs it, and it must run as pure Python."""
+    check = (
+        "import sys\n"
+        "sys.modules['websockets.speedups'] = None\n"
+        "from websockets.frames import Frame, Opcode\n"
+        "from websockets.utils import apply_mask\n"
+        "assert apply_mask(b'abcd', b'\\x01\\x02\\x03\\x04') == b'````'\n"
+        "import qasync\n"
+        "print('ok')\n"
+    )
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
