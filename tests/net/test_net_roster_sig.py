@@ -67,7 +67,7 @@ def test_verify_with_the_relay_key_names_the_players(tmp_path: Path) -> None:
         report = verify_transcript(path, public_key_from_hex(key))
         assert report.ok, report.problem
         assert report.players.startswith("players verified by the relay's signature: Seat 1 sig")
-        assert report.players.count("seat ") == 3 and report.players.endswith("_2")
+        assert report.players.count("Seat ") == 3 and report.players.endswith("_2")
     assert verify_main([str(paths[0]), "--relay-key", key]) == 0
     other = Accounts(tmp_path / "other.db", FAST_HASH).relay_key().public_hex
     wrong = verify_transcript(paths[0], public_key_from_hex(other))
