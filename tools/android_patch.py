@@ -90,6 +90,8 @@ EXCLUDE_PATTERNS = (
     "*.egg-info/",
 )
 P4A_RELEASES = {"58d21141f17c889bf8585f5665921d72028f8831": "2026.5.9"}
+DEVELOP_RELEASE = "58d21141f17c889bf8585f5665921d72028f8831"
+"""What to pin when the deploy tool names only p4a's develop branch (PySide6 6.11)."""
 """python-for-android commits PySide6's deploy tool pins -> the PyPI release of that commit."""
 
 
@@ -126,10 +128,16 @@ def deploy_tool_p4a_commit() -> str:
     buildozer_py = (
         Path(next(iter(PySide6.__path__))) / "scripts" / "deploy_lib" / "android" / "buildozer.py"
     )
-    match = re.search(r'^P4A_COMMIT\s*=\s*"([0-9a-f]+)"', buildozer_py.read_text(), re.MULTILINE)
-    if not match:
-        raise PatchError(f"no P4A_COMMIT in {buildozer_py}")
-    return match.group(1)
+    source = buildozer_py.read_text()
+    match = re.search(r'^P4A_COMMIT\s*=\s*"([0-9a-f]+)"', source, re.MULTILINE)
+    if match:
+        return match.group(1)
+    if re.search(r'"p4a\.branch",\s*"develop"', source):
+        # PySide6 6.11's tool follows python-for-android's develop branch, a moving target.
+        # Pin the release PySide6 6.12's tool pins (it has the qt bootstrap 6.11 waits for),
+        # so that every build takes the same python-for-android.
+        return DEVELOP_RELEASE
+    raise PatchError(f"no P4A_COMMIT and no p4a.branch in {buildozer_py}")
 
 
 def project_version() -> str:
@@ -245,10 +253,12 @@ def check_recipes(spec_text: str) -> list[str]:
 
     sys.path.insert(0, str(Path(next(iter(PySide6.__path__))) / "scripts"))
     utilities = import_module("deploy_lib.android.android_utilities")
-    if python_recipe != utilities.ANDROID_TARGET_PYTHON_FULL_VERSION:
+    # PySide6 6.12's tool names the Python its Android wheels target; 6.11's does not (there the
+    # wheels' own cpXY tag must match, which only a build with the wheels can check).
+    target = getattr(utilities, "ANDROID_TARGET_PYTHON_FULL_VERSION", None)
+    if target is not None and python_recipe != target:
         problems.append(
-            f"p4a builds Python {python_recipe}; PySide6's Android wheels target "
-            f"{utilities.ANDROID_TARGET_PYTHON_FULL_VERSION}"
+            f"p4a builds Python {python_recipe}; PySide6's Android wheels target {target}"
         )
     crypto = recipe_version(recipes / "cryptography" / "__init__.py") or ""
     from packaging.requirements import Requirement as Spec

@@ -88,6 +88,12 @@ class CheckFailed(Exception):
     """One or more planned-build checks failed (the message lists them)."""
 
 
+def quiet_flags(tool: str) -> list[str]:
+    """``--no-warn`` where the deploy tool has it (PySide6 6.12 does, 6.11 does not)."""
+    shown = subprocess.run([tool, "--help"], capture_output=True, text=True, check=False)
+    return ["--no-warn"] if "--no-warn" in shown.stdout else []
+
+
 def read_spec(path: Path = SPEC) -> configparser.ConfigParser:
     """The spec parsed the way pyside6-deploy parses it ('#' lines are keys without values)."""
     parser = configparser.ConfigParser(comment_prefixes="/", strict=False, allow_no_value=True)
@@ -182,7 +188,7 @@ def dry_run_command() -> list[str]:
         )
     before = SPEC.read_bytes()
     result = subprocess.run(
-        [tool, "-c", str(SPEC), "--dry-run", "--no-warn"],
+        [tool, "-c", str(SPEC), "--dry-run", *quiet_flags(tool)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -531,7 +537,9 @@ def build(args: argparse.Namespace) -> int:
     BUILD_LOCK.write_text(str(os.getpid()))
     try:
         deploy = subprocess.run(
-            [tool, "-c", str(SPEC), "--no-warn", "-f", *args.deploy_args], cwd=ROOT, check=False
+            [tool, "-c", str(SPEC), *quiet_flags(tool), "-f", *args.deploy_args],
+            cwd=ROOT,
+            check=False,
         )
     finally:
         BUILD_LOCK.unlink(missing_ok=True)
