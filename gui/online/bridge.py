@@ -23,6 +23,7 @@ own signals, so no online property notifies through ``changed``.
 from __future__ import annotations
 
 import asyncio
+import re
 import contextlib
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
@@ -76,6 +77,7 @@ from pointline.net.client import (
     RelayError,
     RosterChanged,
     SessionStarted,
+    TranscriptFailed,
     TranscriptSaved,
 )
 from pointline.net.errors import NetError
@@ -670,6 +672,19 @@ class OnlineBridge(SeatControls, QObject):
             case TranscriptSaved(path):
                 self._clock.stop()
                 self._on_saved(path)
+            case TranscriptFailed(path, reason):
+                # The disk refused the transcript: the session ended (as this seat leaving);
+                # say why in plain words, and where the part already written is.
+                self._clock.stop()
+                reason = re.sub(r"\[Errno \d+\]\s*", "", reason)  # people read no errno
+                text = (
+                    f"No result: your transcript could not be saved ({reason}), so you left "
+                    f"the table. What was written before the error is in {path}."
+                )
+                self._set(
+                    outcome="ended", screen="results", end_text=text, help=False, asking_leave=False
+                )
+                self._announce(text)
             case MemberDeparted(seat, _name):
                 if self._screen in ("table", "results"):
                     self._announce(f"{self._seat_name(seat)} ({seat_label(seat)}) left.")

@@ -315,3 +315,19 @@ def test_application_state_is_passed_from_the_enum(qapp: Any) -> None:
     bridge = OnlineBridge()
     bridge.applicationStateChanged_(Qt.ApplicationState.ApplicationSuspended)  # no session: no-op
     assert bridge.screen == "signin"
+
+
+def test_a_transcript_disk_error_reads_as_its_own_ending(qapp: Any) -> None:
+    """The client reports TranscriptFailed last (after its departure): the screen says why."""
+    from pointline.net.client import TranscriptFailed
+    from pointline.net.protocol import SessionEnded
+
+    bridge = OnlineBridge("ws://127.0.0.1:1")
+    bridge._on_event(SessionEnded(EndReason.DEPARTURE, 0))
+    path = Path("/tmp/pointline-transcript.jsonl")
+    reason = "the transcript could not be written: [Errno 28] No space left on device"
+    bridge._on_event(TranscriptFailed(path, reason))
+    assert bridge.screen == "results"
+    assert bridge.endText.startswith("No result: your transcript could not be saved (")
+    assert str(path) in bridge.endText and "No space left on device" in bridge.endText
+    assert "Errno" not in bridge.endText
