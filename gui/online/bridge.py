@@ -23,8 +23,8 @@ own signals, so no online property notifies through ``changed``.
 from __future__ import annotations
 
 import asyncio
-import re
 import contextlib
+import re
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
