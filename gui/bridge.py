@@ -13,7 +13,7 @@ from PySide6.QtCore import Property, QObject, QSettings, Qt, QTimer, Signal, Slo
 
 from pointline.gui.controls import QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
-from pointline.gui.history import REASON_WORDS, settlement_words
+from pointline.gui.history import REASON_WORDS, draft_words, settlement_words
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import TEXTS
@@ -172,18 +172,7 @@ class TableBridge(SeatControls, QObject):
         self._outcomes = {}
         self._felt_message = ""
         if not any(isinstance(e, ThrowSeen) for e in entries):
-            t = self.table
-            d, c = t.draft(SEAT), t.contracts(SEAT)
-            if t.phase is Phase.POINT and d.dont_pass_amount < c.dont_pass_amount:
-                back = c.dont_pass_amount - d.dont_pass_amount
-                self._announce(
-                    f"Prepared: Don't Pass {c.dont_pass_amount} → {d.dont_pass_amount}; "
-                    f"{back} comes back as a refund when you roll"
-                )
-            elif t.phase is Phase.POINT:
-                self._announce("Nothing prepared: Roll keeps the contracts as they are")
-            else:
-                self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
+            self._announce(draft_words(self.table, SEAT))
             self.changed.emit()
             return True
         self._throw(before, entries)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pointline.kernel import STARTING_POINTS, EndReason, Line, Outcome, Phase
+from pointline.kernel import STARTING_POINTS, EndReason, Line, Outcome, Phase, Table
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -81,3 +81,17 @@ def chart_samples(entries: Iterable[Entry]) -> list[int]:
         elif isinstance(entry, ThrowSeen):
             samples.append(points)
     return samples
+
+
+def draft_words(table: Table, seat: int) -> str:
+    """What the status line says after a change to the seat's draft (no throw yet)."""
+    d, c = table.draft(seat), table.contracts(seat)
+    if table.phase is Phase.POINT and d.dont_pass_amount < c.dont_pass_amount:
+        back = c.dont_pass_amount - d.dont_pass_amount
+        return (
+            f"Prepared: Don't Pass {c.dont_pass_amount} → {d.dont_pass_amount}; "
+            f"{back} comes back as a refund when you roll"
+        )
+    if table.phase is Phase.POINT:
+        return "Nothing prepared: Roll keeps your contracts as they are"
+    return f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}"

@@ -34,7 +34,7 @@ from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import is_mobile
-from pointline.gui.history import settlement_words
+from pointline.gui.history import draft_words, settlement_words
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
@@ -860,18 +860,8 @@ class OnlineBridge(SeatControls, QObject):
             )
             return True
         draft.push(action)
-        d, c = draft.draft(self._seat), draft.contracts(self._seat)
         self._notice = ""
-        if draft.phase is Phase.POINT and d.dont_pass_amount < c.dont_pass_amount:
-            back = c.dont_pass_amount - d.dont_pass_amount
-            self._announce(
-                f"Prepared: Don't Pass {c.dont_pass_amount} → {d.dont_pass_amount}; "
-                f"{back} comes back as a refund when you roll"
-            )
-        elif draft.phase is Phase.POINT:
-            self._announce("Nothing prepared: Roll keeps your contracts as they are")
-        else:
-            self._announce(f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}")
+        self._announce(draft_words(draft, self._seat))
         return True
 
     # ------------------------------------------------------------------ property values
