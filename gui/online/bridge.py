@@ -33,7 +33,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
-from pointline.gui.device import is_mobile
+from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import draft_words, settlement_words
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
@@ -268,6 +268,7 @@ class OnlineBridge(SeatControls, QObject):
         self._mode = "standard"
         self._asking_leave = False
         self._mobile = is_mobile()
+        self._insets = fake_insets()
         self._on_leave = on_leave
         self._leaving = False
         self._help_html = help_html(self.timeouts)
@@ -1072,6 +1073,8 @@ class OnlineBridge(SeatControls, QObject):
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
     passwordHint = Property(str, lambda self: password_hint(), constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)
+    insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
+    """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
     """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
 
     # ------------------------------------------------------------------ table slots

@@ -184,3 +184,29 @@ def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_nothing(
             ui.close()
 
     run_qt(qapp, scenario())
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_the_online_table_stays_inside_faked_safe_area_insets(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    from PySide6.QtCore import QRectF
+
+    monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
+    monkeypatch.setenv("POINTLINE_FAKE_INSETS", "47,0,34,0")
+
+    def rect(item: Any) -> QRectF:
+        return item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            ui, peers = await scene_window(running.url, "online-table", size)
+            height = ui.window.height()
+            page = rect(ui.item("onlinePage"))
+            assert page.top() >= 47 and page.bottom() <= height - 34
+            for name in ("btnRoll", "btnLeaveTable"):
+                r = rect(ui.item(name))
+                assert r.top() >= 47 and r.bottom() <= height - 34, name
+            await close_all(ui, peers)
+
+    run_qt(qapp, scenario(), timeout=60)

@@ -18,6 +18,11 @@ ApplicationWindow {
     readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
     readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
+    // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
+    readonly property real insetTop: Math.max(SafeArea.margins.top, online.insets.top || 0)
+    readonly property real insetBottom: Math.max(SafeArea.margins.bottom, online.insets.bottom || 0)
+    readonly property real insetLeft: Math.max(SafeArea.margins.left, online.insets.left || 0)
+    readonly property real insetRight: Math.max(SafeArea.margins.right, online.insets.right || 0)
     readonly property string screen: online.screen
     readonly property var screens: ["signin", "lobby", "table", "results"]
 
@@ -76,8 +81,13 @@ ApplicationWindow {
     }
 
     ColumnLayout {
+        objectName: "onlinePage"
         anchors.fill: parent
         anchors.margins: root.gap
+        anchors.topMargin: root.gap + root.insetTop
+        anchors.bottomMargin: root.gap + root.insetBottom
+        anchors.leftMargin: root.gap + root.insetLeft
+        anchors.rightMargin: root.gap + root.insetRight
         spacing: root.gap
         enabled: !online.helpOpen && !online.askingLeave
 
