@@ -13,7 +13,7 @@ from PySide6.QtCore import Property, QObject, QSettings, Qt, QTimer, Signal, Slo
 
 from pointline.gui.controls import QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
-from pointline.gui.history import REASON_WORDS, draft_words, settlement_words
+from pointline.gui.history import REASON_WORDS, draft_words, line_outcomes, settlement_words
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import TEXTS
@@ -27,7 +27,7 @@ from pointline.kernel import (
     PointlineError,
     Table,
 )
-from pointline.kernel.ledger import Entry, Refunded, Settled, ThrowSeen, Voided
+from pointline.kernel.ledger import Entry, Settled, ThrowSeen
 
 PAUSED_TEXT = "Paused: press Escape or Resume to continue."
 HELP_TEXT = "Help is open: close it to play."
@@ -41,25 +41,6 @@ OUTCOME_MS = 1100
 """How long each line's outcome shows over its chips before they pay or are swept."""
 COUNT_MS = 600
 """How long the balance counts to its new value; input is locked until it ends."""
-
-
-def line_outcomes(entries: tuple[Entry, ...]) -> dict[str, str]:
-    """What each line shows on the felt after a throw: "+20", "−10", "push", "refund 10"."""
-    out: dict[str, list[str]] = {}
-    for entry in entries:
-        if isinstance(entry, Refunded):
-            out.setdefault("dont_pass", []).append(f"refund {entry.amount}")
-        elif isinstance(entry, Settled):
-            if entry.outcome is Outcome.PUSH:
-                words = "push"
-            elif entry.net > 0:
-                words = f"+{entry.net}"
-            else:
-                words = f"\u2212{abs(entry.net)}"
-            out.setdefault(entry.line.value, []).append(words)
-        elif isinstance(entry, Voided):
-            out.setdefault(entry.line.value, []).append(f"{entry.amount} returned")
-    return {line: " · ".join(words) for line, words in out.items()}
 
 
 class TableBridge(SeatControls, QObject):
@@ -159,7 +140,8 @@ class TableBridge(SeatControls, QObject):
             self.changed.emit()
             return False
         action = self._action(name)
-        before = self.table.copy()
+        # The pre-throw table is shown while a throw is revealed: copied only when one can come.
+        before = self.table.copy() if name in ("confirm", "roll") else self.table
         try:
             entries = self.session.submit(action)
         except PointlineError as error:

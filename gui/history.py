@@ -95,3 +95,22 @@ def draft_words(table: Table, seat: int) -> str:
     if table.phase is Phase.POINT:
         return "Nothing prepared: Roll keeps your contracts as they are"
     return f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}"
+
+
+def line_outcomes(entries: tuple[Entry, ...]) -> dict[str, str]:
+    """What each line shows on the felt after a throw: "+20", "−10", "push", "refund 10"."""
+    out: dict[str, list[str]] = {}
+    for entry in entries:
+        if isinstance(entry, Refunded):
+            out.setdefault("dont_pass", []).append(f"refund {entry.amount}")
+        elif isinstance(entry, Settled):
+            if entry.outcome is Outcome.PUSH:
+                words = "push"
+            elif entry.net > 0:
+                words = f"+{entry.net}"
+            else:
+                words = f"\u2212{abs(entry.net)}"
+            out.setdefault(entry.line.value, []).append(words)
+        elif isinstance(entry, Voided):
+            out.setdefault(entry.line.value, []).append(f"{entry.amount} returned")
+    return {line: " · ".join(words) for line, words in out.items()}

@@ -34,7 +34,7 @@ from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
 
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
-from pointline.gui.history import draft_words, settlement_words
+from pointline.gui.history import draft_words, line_outcomes, settlement_words
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
@@ -175,6 +175,7 @@ class OnlineBridge(SeatControls, QObject):
     helpOpenChanged = Signal()
     announcementChanged = Signal()
     noticeChanged = Signal()
+    lineOutcomesChanged = Signal()
     windowModeChanged = Signal()
     askingLeaveChanged = Signal()
     keyHintsChanged = Signal()
@@ -213,6 +214,7 @@ class OnlineBridge(SeatControls, QObject):
         "helpOpenChanged": ("helpOpen",),
         "announcementChanged": ("announcement",),
         "noticeChanged": ("notice",),
+        "lineOutcomesChanged": ("lineOutcomes",),
         "windowModeChanged": ("windowMode",),
         "askingLeaveChanged": ("askingLeave",),
         "keyHintsChanged": ("keyHints", "keyHintsShort"),
@@ -257,6 +259,7 @@ class OnlineBridge(SeatControls, QObject):
         self._ledger_mark = 0
         self._outcome = ""  # "complete" | "ended" | ""
         self._end_text = ""
+        self._outcomes: dict[str, str] = {}
         self._receipts = ""
         self._transcript = ""
         self._verifying = False
@@ -633,6 +636,7 @@ class OnlineBridge(SeatControls, QObject):
             case SessionStarted(code, _table_id, seat, roster, _path):
                 self._set(code=code, seat=seat, roster=roster, screen="table", committed=False)
                 self._ledger_mark = 0
+                self._outcomes = {}
                 self._clock.start()
                 self._announce(
                     f"The session started: {len(roster)} seats, you are {seat_label(seat)}. "
@@ -765,6 +769,7 @@ class OnlineBridge(SeatControls, QObject):
         entries = table.ledger_since(self._seat, self._ledger_mark)
         self._ledger_mark = table.ledger_length(self._seat)
         settled = [e for e in entries if isinstance(e, Settled)]
+        self._outcomes = line_outcomes(entries)  # shown on the felt until my next change
         words.extend(settlement_words(e) for e in settled)
         self._play("dice")
         outcomes = {e.outcome for e in settled}
@@ -862,6 +867,7 @@ class OnlineBridge(SeatControls, QObject):
             return True
         draft.push(action)
         self._notice = ""
+        self._outcomes = {}
         self._announce(draft_words(draft, self._seat))
         return True
 
@@ -1042,6 +1048,8 @@ class OnlineBridge(SeatControls, QObject):
     helpOpen = Property(bool, lambda self: self._help, notify=helpOpenChanged)
     announcement = Property(str, lambda self: self._announcement, notify=announcementChanged)
     notice = Property(str, lambda self: self._notice, notify=noticeChanged)
+    lineOutcomes = Property(QVARIANT_MAP, lambda self: self._outcomes, notify=lineOutcomesChanged)
+    """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
 
     outcome = Property(str, lambda self: self._outcome, notify=outcomeChanged)
     results = Property(QVARIANT_LIST, _results, notify=resultsChanged)

@@ -331,3 +331,19 @@ def test_a_transcript_disk_error_reads_as_its_own_ending(qapp: Any) -> None:
     assert bridge.endText.startswith("No result: your transcript could not be saved (")
     assert str(path) in bridge.endText and "No space left on device" in bridge.endText
     assert "Errno" not in bridge.endText
+
+
+def test_each_line_shows_its_outcome_on_the_felt_online(qapp: Any, tmp_path: Path) -> None:
+    """After a throw that settles my lines, the felt says how each went until I change my draft."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            ui, peers = await scene_window(running.url, "online-results")
+            history = ui.bridge.history
+            assert any(r["kind"] in ("win", "loss", "push") for r in history)
+            assert ui.bridge.lineOutcomes  # the last throw settled the session's last hand
+            for value in ui.bridge.lineOutcomes.values():
+                assert re.fullmatch(r"(refund \d+ · )?([+\u2212]\d+|push)", value), value
+            await close_all(ui, peers)
+
+    run_qt(qapp, scenario(), timeout=60)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 
-from pointline.gui.bridge import REVEAL_TEXT, TableBridge, line_outcomes
+from pointline.gui.bridge import REVEAL_TEXT, TableBridge
+from pointline.gui.history import line_outcomes
 from pointline.gui.scenes import counter_nonces
 from pointline.kernel import Line, Outcome
 from pointline.kernel.ledger import Refunded, Settled

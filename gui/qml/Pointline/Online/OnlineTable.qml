@@ -159,6 +159,7 @@ Item {
                         draftAmount: online.draftPass
                         contractAmount: online.contractPass
                         reason: online.lineReasons["pass"] || ""
+                        outcome: online.lineOutcomes["pass"] || ""
                         onTapped: { online.selectLine("pass"); tableArea.forceActiveFocus(); }
                     }
                     LineArea {
@@ -175,6 +176,7 @@ Item {
                         draftAmount: online.draftDontPass
                         contractAmount: online.contractDontPass
                         reason: online.lineReasons["dont_pass"] || ""
+                        outcome: online.lineOutcomes["dont_pass"] || ""
                         onTapped: { online.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
                     }
                 }
