@@ -93,3 +93,14 @@ def test_large_windows_use_larger_type(make_ui) -> None:
     assert fs_large > fs_small * 1.3
     puck = large.item("puck")
     assert puck.width() >= fs_large * 3.1  # the puck keeps its size in its row
+
+
+def test_an_empty_history_keeps_its_heading_and_hint_at_the_top(make_ui) -> None:
+    from PySide6.QtCore import QRectF
+
+    ui = make_ui(size=(844, 390))
+    panel = ui.item("history")
+    hint = ui.item("historyEmpty")
+    top = panel.mapRectToScene(QRectF(0, 0, panel.width(), panel.height())).top()
+    hint_top = hint.mapRectToScene(QRectF(0, 0, hint.width(), hint.height())).top()
+    assert hint.isVisible() and hint_top - top < ui.window.property("fs") * 4

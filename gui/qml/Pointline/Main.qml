@@ -619,6 +619,8 @@ ApplicationWindow {
                         objectName: "historyEmpty"
                         visible: historyList.count === 0
                         Layout.fillWidth: true
+                        Layout.fillHeight: true  // takes the list's place, so the heading stays on top
+                        verticalAlignment: Text.AlignTop
                         text: "Contracts, throws, settlements and refunds appear here."
                         wrapMode: Text.WordWrap
                         font.pixelSize: root.fs * 0.82
