@@ -1,0 +1,206 @@
+"""The ``pointline-relay`` command line: flags for every limit, ``--print-key``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+import sys
+
+from pointline.net.accounts import Accounts
+from pointline.net.relay_conn import RelayConfig, tls_context
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: a positive number of seconds")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pointline-relay",
+        description="Relay for Pointline Table online rooms (free fictional points only).",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765, help="port to bind (8765; 0 = any)")
+    parser.add_argument(
+        "--db", default="pointline-relay.sqlite3", help="accounts database file (created)"
+    )
+    parser.add_argument("--cert", help="TLS certificate chain (PEM); serves wss://")
+    parser.add_argument("--key", help="TLS private key (PEM), with --cert")
+    d = RelayConfig()
+    parser.add_argument(
+        "--max-size", type=_positive_int, default=d.max_size, help="frame cap in bytes"
+    )
+    limits = parser.add_argument_group("abuse limits")
+    limits.add_argument(
+        "--max-connections",
+        type=_positive_int,
+        default=d.max_connections,
+        help=f"open sockets in total ({d.max_connections})",
+    )
+    limits.add_argument(
+        "--connections-per-address",
+        type=_positive_int,
+        default=d.connections_per_address,
+        help=f"open sockets per source address ({d.connections_per_address})",
+    )
+    limits.add_argument(
+        "--signin-deadline",
+        type=_positive_float,
+        default=d.signin_deadline,
+        help=f"seconds to sign in after connecting, else closed ({d.signin_deadline:g})",
+    )
+    limits.add_argument(
+        "--auth-per-address",
+        type=_positive_int,
+        default=d.auth_per_address,
+        help=f"sign-ins and sign-ups per source address per window ({d.auth_per_address})",
+    )
+    limits.add_argument(
+        "--auth-per-connection",
+        type=_positive_int,
+        default=d.auth_attempts,
+        help=f"sign-ins and sign-ups per connection per window ({d.auth_attempts})",
+    )
+    limits.add_argument(
+        "--failures-per-name",
+        type=_positive_int,
+        default=d.failures_per_name,
+        help=f"failed sign-ins per name and address per window ({d.failures_per_name})",
+    )
+    limits.add_argument(
+        "--auth-window",
+        type=_positive_float,
+        default=d.auth_window,
+        help=f"the sliding window of the sign-in limits, seconds ({d.auth_window:g})",
+    )
+    limits.add_argument(
+        "--hash-workers",
+        type=_positive_int,
+        default=d.hash_workers,
+        help=f"password hashes computed at once ({d.hash_workers})",
+    )
+    limits.add_argument(
+        "--hash-queue",
+        type=_positive_int,
+        default=d.hash_queue,
+        help=f"sign-ins waiting for a hashing slot; more are told 'busy' ({d.hash_queue})",
+    )
+    limits.add_argument(
+        "--message-rate",
+        type=_positive_float,
+        default=d.message_rate,
+        help=f"frames per second per connection ({d.message_rate:g})",
+    )
+    limits.add_argument(
+        "--outbox-frames",
+        type=_positive_int,
+        default=d.outbox_frames,
+        help=f"frames waiting for one slow reader before it is cut ({d.outbox_frames})",
+    )
+    limits.add_argument(
+        "--send-timeout",
+        type=_positive_float,
+        default=d.send_timeout,
+        help=f"seconds one frame may wait for a reader before it is cut ({d.send_timeout:g})",
+    )
+    limits.add_argument(
+        "--token-ttl",
+        type=_positive_float,
+        default=d.token_ttl,
+        help=f"seconds a sign-in token lives ({d.token_ttl:g})",
+    )
+    limits.add_argument(
+        "--tokens-per-account",
+        type=_positive_int,
+        default=d.tokens_per_account,
+        help=f"live tokens per account; a new sign-in revokes the oldest ({d.tokens_per_account})",
+    )
+    limits.add_argument(
+        "--accept-log-interval",
+        type=_positive_float,
+        default=d.accept_log_interval,
+        help=f"seconds between 'out of descriptors' log lines ({d.accept_log_interval:g})",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log every room event")
+    parser.add_argument(
+        "--print-key",
+        action="store_true",
+        help="print the relay's public key (for pointline verify --relay-key) and exit",
+    )
+    return parser
+
+
+def print_key(db: str) -> int:
+    """``--print-key``: the relay's public key, made (and kept in ``db``) if it has none yet."""
+    try:
+        accounts = Accounts(db)
+    except (OSError, sqlite3.Error, RuntimeError) as exc:
+        print(f"pointline-relay: cannot open {db}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        print(accounts.relay_key().public_hex)
+    finally:
+        accounts.close()
+    return 0
+
+
+def config_from_args(args: argparse.Namespace) -> RelayConfig:
+    return RelayConfig(
+        max_size=args.max_size,
+        max_connections=args.max_connections,
+        connections_per_address=args.connections_per_address,
+        signin_deadline=args.signin_deadline,
+        auth_per_address=args.auth_per_address,
+        auth_attempts=args.auth_per_connection,
+        failures_per_name=args.failures_per_name,
+        auth_window=args.auth_window,
+        hash_workers=args.hash_workers,
+        hash_queue=args.hash_queue,
+        message_rate=args.message_rate,
+        message_burst=2 * args.message_rate,
+        accept_log_interval=args.accept_log_interval,
+        token_ttl=args.token_ttl,
+        tokens_per_account=args.tokens_per_account,
+        outbox_frames=args.outbox_frames,
+        send_timeout=args.send_timeout,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.print_key:
+        return print_key(args.db)
+    if bool(args.cert) != bool(args.key):
+        print("pointline-relay: --cert and --key go together", file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(name)s %(message)s",
+    )
+    from pointline.net.relay import serve_forever  # the server imports this module
+
+    context = tls_context(args.cert, args.key) if args.cert else None
+    config = config_from_args(args)
+    try:
+        asyncio.run(serve_forever(args.db, args.host, args.port, context, config))
+    except KeyboardInterrupt:
+        return 0
+    return 0
