@@ -384,14 +384,16 @@ async def running_relay(
     loop = asyncio.get_running_loop()
     previous_handler = loop.get_exception_handler()
     loop.set_exception_handler(AcceptLogFilter(loop, config.accept_log_interval, loop.time))
-    connection_class = type("BoundRelayConnection", (RelayConnection,), {"gate": relay.gate})
+    connection_class = type(
+        "BoundRelayConnection", (RelayConnection,), {"gate": relay.gate, "tls": ssl_context}
+    )
     try:
         async with serve(
             relay.handler,
             host,
             port,
             max_size=config.max_size,
-            ssl=ssl_context,
+            ssl=None,  # TLS is RelayConnection's: counted, under its own deadline
             compression=None,
             open_timeout=config.signin_deadline,
             process_request=relay.process_request,
@@ -408,6 +410,8 @@ async def running_relay(
                 )
             finally:
                 watchdog.cancel()
+                for task in list(relay.gate.tasks):
+                    task.cancel()
     finally:
         loop.set_exception_handler(previous_handler)
         accounts.close()

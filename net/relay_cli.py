@@ -7,9 +7,12 @@ import asyncio
 import logging
 import sqlite3
 import sys
+from typing import Final
 
 from pointline.net.accounts import Accounts
 from pointline.net.relay_conn import RelayConfig, tls_context
+
+DEFAULT_DB: Final = "pointline-relay.sqlite3"
 
 
 def _positive_int(text: str) -> int:
@@ -40,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (127.0.0.1)")
     parser.add_argument("--port", type=int, default=8765, help="port to bind (8765; 0 = any)")
     parser.add_argument(
-        "--db", default="pointline-relay.sqlite3", help="accounts database file (created)"
+        "--db",
+        default=DEFAULT_DB,
+        help=f"accounts database file, created if missing ({DEFAULT_DB} in the current folder)",
     )
     parser.add_argument("--cert", help="TLS certificate chain (PEM); serves wss://")
     parser.add_argument("--key", help="TLS private key (PEM), with --cert")
@@ -66,6 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_float,
         default=d.signin_deadline,
         help=f"seconds to sign in after connecting, else closed ({d.signin_deadline:g})",
+    )
+    limits.add_argument(
+        "--tls-handshake-deadline",
+        type=_positive_float,
+        default=d.tls_handshake_deadline,
+        help=f"seconds to finish the TLS handshake after connecting, with --cert, else dropped "
+        f"({d.tls_handshake_deadline:g})",
     )
     limits.add_argument(
         "--auth-per-address",
@@ -168,6 +180,7 @@ def config_from_args(args: argparse.Namespace) -> RelayConfig:
         max_connections=args.max_connections,
         connections_per_address=args.connections_per_address,
         signin_deadline=args.signin_deadline,
+        tls_handshake_deadline=args.tls_handshake_deadline,
         auth_per_address=args.auth_per_address,
         auth_attempts=args.auth_per_connection,
         failures_per_name=args.failures_per_name,

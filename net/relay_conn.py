@@ -40,6 +40,7 @@ class RelayConfig:
     max_connections: int = 4096  # open sockets in total (handshake included)
     connections_per_address: int = 16  # open sockets per source address
     signin_deadline: float = 30.0  # seconds from connect to a sign-in (or a valid token)
+    tls_handshake_deadline: float = 10.0  # seconds from connect to a finished TLS handshake
     auth_per_address: int = 30  # sign-ups/sign-ins per source address per auth_window
     hash_workers: int = 2  # argon2 hashes computed at once
     hash_queue: int = 16  # requests waiting for a hashing slot; more get "busy"
@@ -190,16 +191,23 @@ class Connection:
 
 class RelayConnection(ServerConnection):
     """A server connection that counts itself against the relay's connection limits from
-    the moment the socket is accepted (before the handshake) until it is gone, and that is
-    closed when nobody signs in on it within ``signin_deadline``.
+    the moment the socket is accepted (before any TLS or websocket handshake) until it is gone,
+    and that is closed when nobody signs in on it within ``signin_deadline``.
 
-    ``running_relay`` makes a subclass with ``gate`` set (websockets builds the connection)."""
+    With ``tls`` set, the TLS handshake is done here (asyncio's public ``loop.start_tls``) on
+    the counted socket, under its own deadline (``tls_handshake_deadline``): a client that opens
+    TCP and never starts TLS holds one of its address's places for that long, then is dropped.
+
+    ``running_relay`` makes a subclass with ``gate`` and ``tls`` set (websockets builds the
+    connection)."""
 
     gate: ConnectionGate
+    tls: ssl.SSLContext | None = None
     address: str = ""
     refusal: str | None = None  # why this connection is refused (answered with HTTP 503)
     signed_in: bool = False
     _counted: bool = False
+    _opened: bool = False
     _deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -207,20 +215,58 @@ class RelayConnection(ServerConnection):
         self.address = str(peer[0]) if peer else ""
         self.refusal = self.gate.admit(self.address)
         self._counted = self.refusal is None
+        if self.tls is None:
+            self._open(transport)
+            return
+        assert isinstance(transport, asyncio.Transport)
+        transport.pause_reading()  # nothing reaches the websocket before TLS is up
+        task = self.loop.create_task(self._start_tls(transport, self.tls))
+        self.gate.tasks.add(task)
+        task.add_done_callback(self.gate.tasks.discard)
+
+    async def _start_tls(self, raw: asyncio.Transport, context: ssl.SSLContext) -> None:
+        deadline = self.gate.config.tls_handshake_deadline
+        if self.refusal is not None:
+            deadline = min(deadline, REFUSED_GRACE)
+        try:
+            wrapped = await self.loop.start_tls(
+                raw, self, context, server_side=True, ssl_handshake_timeout=deadline
+            )
+        except asyncio.CancelledError:  # the relay is shutting down
+            raw.abort()
+            self._release()
+            raise
+        except (OSError, ssl.SSLError, TimeoutError) as exc:
+            raw.abort()
+            self.gate.tls_failed += 1
+            log.info("TLS handshake from %s failed: %s", self.address or "?", exc or "deadline")
+            self._release()
+            return
+        if wrapped is None:  # the socket closed during the handshake
+            self._release()
+            return
+        self._open(wrapped)
+
+    def _open(self, transport: asyncio.BaseTransport) -> None:
+        self._opened = True
         super().connection_made(transport)
         deadline = self.gate.config.signin_deadline
         if self.refusal is not None:
             deadline = min(deadline, REFUSED_GRACE)
         self._deadline = self.loop.call_later(deadline, self._deadline_passed)
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
+    def _release(self) -> None:
         if self._counted:
             self._counted = False
             self.gate.release(self.address)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._opened:
+            super().connection_lost(exc)
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        self._release()
 
     def mark_signed_in(self) -> None:
         self.signed_in = True
@@ -254,6 +300,7 @@ class ConnectionGate:
         self.by_address: dict[str, int] = {}
         self.refused = 0
         self.idle_closed = 0
+        self.tls_failed = 0  # TLS handshakes that failed or missed their deadline
         self.tasks: set[asyncio.Task[None]] = set()
 
     def admit(self, address: str) -> str | None:

@@ -378,3 +378,13 @@ def test_a_nonsense_limit_is_refused_by_the_command_line(
         build_parser().parse_args([flag])
     assert caught.value.code == 2
     assert flag.split("=")[0] in capsys.readouterr().err
+
+
+def test_help_shows_where_the_accounts_database_goes_by_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines anywhere
+    assert "pointline-relay.sqlite3 in the current folder" in help_text.replace("- ", "-")
+    assert build_parser().parse_args([]).db == "pointline-relay.sqlite3"
