@@ -196,6 +196,10 @@ class Accounts:
         return self._db.shared
 
     @property
+    def database(self) -> Database:
+        return self._db
+
+    @property
     def label(self) -> str:
         return self._db.label
 

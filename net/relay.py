@@ -24,17 +24,18 @@ import secrets
 import signal
 import ssl
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from pointline.net.accounts import Accounts, RateLimiter
+from pointline.net.cluster import ClusterConfig, PresenceUnavailable, Router
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import roster_from_wire, roster_signing_bytes
 from pointline.net.relay_cli import build_parser, config_from_args, main, print_key
@@ -53,6 +54,7 @@ from pointline.net.relay_conn import (
     tls_context,
 )
 from pointline.net.rooms import Room, Rooms
+from pointline.net.store import Database
 from pointline.net.wire import (
     ChangePassword,
     ClientFrame,
@@ -62,6 +64,7 @@ from pointline.net.wire import (
     ErrorCode,
     JoinRoom,
     Leave,
+    Redirect,
     RelayFrame,
     RoomJoined,
     Roster,
@@ -105,6 +108,7 @@ __all__ = [
 ]
 
 log = logging.getLogger("pointline.relay")
+T = TypeVar("T")
 
 
 def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...]) -> str:
@@ -120,8 +124,15 @@ def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...])
 class Relay:
     """The relay's logic for one server: call ``handler`` for each websocket connection."""
 
-    def __init__(self, accounts: Accounts, config: RelayConfig | None = None) -> None:
+    def __init__(
+        self,
+        accounts: Accounts,
+        config: RelayConfig | None = None,
+        router: Router | None = None,
+    ) -> None:
         self.accounts = accounts
+        self.router = router
+        """The cluster's routing (None: a single relay, every room is here)."""
         self.config = config or RelayConfig()
         self.rooms = Rooms()
         self.connections: dict[int, Connection] = {}
@@ -129,7 +140,9 @@ class Relay:
         self.key = accounts.relay_key()
         """The relay's Ed25519 key (kept in its database): it signs every started roster."""
         self._auth = RateLimiter(self.config.auth_attempts, self.config.auth_window)
-        self._auth_by_address = RateLimiter(self.config.auth_per_address, self.config.auth_window)
+        self._auth_by_address = accounts.limiter(
+            "address", self.config.auth_per_address, self.config.auth_window
+        )
         self.gate = ConnectionGate(self.config)
         self._hashing: HashGate | None = None
         self.frames_forwarded = 0
@@ -203,7 +216,8 @@ class Relay:
             now = loop.time()
             if now >= next_purge:  # forget addresses and names that went quiet
                 next_purge = now + self.config.auth_window
-                self.purge_limits()
+                with contextlib.suppress(WireError):  # a shared store may be away
+                    await self._store(self.purge_limits)
             for conn in list(self.connections.values()):
                 if conn.sender.stalled(now):
                     conn.sender.cut_off(
@@ -232,8 +246,15 @@ class Relay:
             if conn is not None:
                 conn.sender.put(data)
 
-    def _account(self, conn: Connection, token: str) -> str:
-        name = self.accounts.lookup(token)
+    async def _store(self, fn: Callable[..., T], *args: Any) -> T:
+        """Call the account store: at once for the relay's own SQLite file (as a single relay
+        always did), in a worker thread for a shared database (a network round trip)."""
+        if self.accounts.shared:
+            return await asyncio.to_thread(fn, *args)
+        return fn(*args)
+
+    async def _account(self, conn: Connection, token: str) -> str:
+        name = await self._store(self.accounts.lookup, token)
         if name is None:
             raise WireError(ErrorCode.BAD_TOKEN, "sign in again: this token is not valid")
         self._signed_in(conn)
@@ -244,12 +265,13 @@ class Relay:
         if isinstance(conn.ws, RelayConnection):
             conn.ws.mark_signed_in()
 
-    def _count_auth(self, conn: Connection) -> None:
-        """One sign-up/sign-in/password check: limited per connection and per address."""
+    async def _count_auth(self, conn: Connection) -> None:
+        """One sign-up/sign-in/password check: limited per connection and per address (the
+        address's count is the cluster's when the store is shared)."""
         key = str(conn.id)
         if not self._auth.allowed(key):
             raise WireError(ErrorCode.SIGNIN_LIMITED, "too many sign-in attempts; wait")
-        if not self._auth_by_address.take(conn.address):
+        if not await self._store(self._auth_by_address.take, conn.address):
             raise WireError(
                 ErrorCode.SIGNIN_LIMITED,
                 "too many sign-ins from your address; wait a minute and try again",
@@ -261,7 +283,7 @@ class Relay:
             case Send(payload):
                 self._forward(conn, payload)
             case Signup(name, password) | Signin(name, password):
-                self._count_auth(conn)
+                await self._count_auth(conn)
                 if isinstance(frame, Signup):
                     token = await self.hashing.run(self.accounts.signup, name, password)
                 else:
@@ -271,14 +293,28 @@ class Relay:
                 self._signed_in(conn)
                 await self._reply(conn, SignedIn(name, token, frame.id))
             case CreateRoom(token, key):
-                name = self._account(conn, token)
-                room = self.rooms.create(conn.id, name, key)
+                name = await self._account(conn, token)
+                if self.rooms.room_of(conn.id) is not None:
+                    raise WireError(ErrorCode.IN_ROOM, "leave your current room first")
+                code = None
+                if self.router is not None:
+                    elsewhere = self.router.for_create(conn.redirects, self.rooms.seats())
+                    if elsewhere is not None:
+                        await self._reply(conn, Redirect(elsewhere, frame.id))
+                        return
+                    code = await self.router.claim_code(self.rooms.free_code)
+                room = self.rooms.create(conn.id, name, key, code)
                 conn.name = name
                 await self._reply(
                     conn, RoomJoined(room.code, 0, room.creator, room.roster(), frame.id)
                 )
             case JoinRoom(token, code, key):
-                name = self._account(conn, token)
+                name = await self._account(conn, token)
+                if self.router is not None and self.rooms.get(code) is None:
+                    elsewhere = await self.router.for_join(conn.redirects, code)
+                    if elsewhere is not None:
+                        await self._reply(conn, Redirect(elsewhere, frame.id))
+                        return
                 room = self.rooms.join(conn.id, name, key, code)
                 conn.name = name
                 seat = room.seat_of(conn.id)
@@ -288,7 +324,7 @@ class Relay:
                 )
                 self._roster(room, exclude=conn.id)
             case Start(token):
-                name = self._account(conn, token)
+                name = await self._account(conn, token)
                 room = self.rooms.start(conn.id, name, secrets.token_hex(8))
                 assert room.table_id is not None
                 roster = room.roster()
@@ -303,12 +339,12 @@ class Relay:
                     raise WireError(ErrorCode.BAD_TOKEN, "that token was not signed in")
                 await self._reply(conn, SignedOut(frame.id))
             case ChangePassword(token, old, new):
-                self._count_auth(conn)
+                await self._count_auth(conn)
                 fresh = await self.hashing.run(
                     self.accounts.change_password, token, old, new, conn.address
                 )
                 self._signed_in(conn)
-                account = self.accounts.lookup(fresh)
+                account = await self._store(self.accounts.lookup, fresh)
                 assert account is not None
                 await self._reply(conn, SignedIn(account, fresh, frame.id))
             case Leave():
@@ -337,6 +373,10 @@ class Relay:
         if gone is None:
             return
         room = gone.room
+        if gone.closed and self.router is not None:
+            task = asyncio.get_running_loop().create_task(self.router.presence.release(room.code))
+            self.gate.tasks.add(task)
+            task.add_done_callback(self.gate.tasks.discard)
         if room.started:
             self._broadcast([m.conn for m in room.present()], Departed(gone.seat, gone.name))
         elif gone.closed:
@@ -366,13 +406,23 @@ async def running_relay(
     port: int = 0,
     config: RelayConfig | None = None,
     ssl_context: ssl.SSLContext | None = None,
+    cluster: ClusterConfig | None = None,
 ) -> AsyncIterator[RunningRelay]:
-    """Serve a relay for the duration of the block (port 0 picks a free port)."""
+    """Serve a relay for the duration of the block (port 0 picks a free port).
+
+    ``cluster`` with ``store`` keeps the accounts in PostgreSQL instead of ``db_path``; with
+    ``presence`` the relay joins the Redis directory and routes rooms (``net.cluster``)."""
     config = config or RelayConfig()
+    cluster = cluster or ClusterConfig()
+    store: str | Path | Database = db_path
+    if cluster.store:
+        from pointline.net.store_pg import PostgresDatabase  # the driver is the cluster extra
+
+        store = await asyncio.to_thread(PostgresDatabase, cluster.store)
     accounts = await asyncio.to_thread(
         functools.partial(
             Accounts,
-            db_path,
+            store,
             config.hash_params,
             config.failures_per_name,
             config.auth_window,
@@ -404,17 +454,44 @@ async def running_relay(
             bound_host, bound_port = sock.getsockname()[:2]
             scheme = "wss" if ssl_context else "ws"
             shown = f"[{bound_host}]" if ":" in bound_host else bound_host
-            try:
-                yield RunningRelay(
-                    relay, server, f"{scheme}://{shown}:{bound_port}", host, bound_port
-                )
-            finally:
-                watchdog.cancel()
-                for task in list(relay.gate.tasks):
-                    task.cancel()
+            url = f"{scheme}://{shown}:{bound_port}"
+            async with contextlib.AsyncExitStack() as stack:
+                if cluster.presence:
+                    await stack.enter_async_context(
+                        _in_directory(relay, cluster.presence, cluster.public_url or url, cluster)
+                    )
+                try:
+                    yield RunningRelay(relay, server, url, host, bound_port)
+                finally:
+                    watchdog.cancel()
+                    for task in list(relay.gate.tasks):
+                        task.cancel()
     finally:
         loop.set_exception_handler(previous_handler)
         accounts.close()
+
+
+@contextlib.asynccontextmanager
+async def _in_directory(
+    relay: Relay, redis_url: str, public_url: str, cluster: ClusterConfig
+) -> AsyncIterator[None]:
+    """The relay's entry in the Redis directory, kept alive by a heartbeat, removed at the end
+    (a relay that dies instead drops out within the TTL)."""
+    from pointline.net.presence import Presence, heartbeat  # the driver is the cluster extra
+
+    presence = Presence(redis_url, public_url, cluster.presence_ttl)
+    relay.router = Router(presence)
+    with contextlib.suppress(PresenceUnavailable):  # Redis away: rooms here still work
+        await presence.beat(relay.rooms.seats(), relay.rooms.codes())
+    beating = asyncio.create_task(
+        heartbeat(presence, relay.rooms.seats, relay.rooms.codes), name="relay-heartbeat"
+    )
+    try:
+        yield
+    finally:
+        beating.cancel()
+        await presence.leave()
+        await presence.close()
 
 
 async def serve_forever(
@@ -423,6 +500,7 @@ async def serve_forever(
     port: int,
     ssl_context: ssl.SSLContext | None = None,
     config: RelayConfig | None = None,
+    cluster: ClusterConfig | None = None,
 ) -> None:
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
@@ -433,8 +511,12 @@ async def serve_forever(
 
     with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
         loop.add_signal_handler(signal.SIGTERM, on_term)
-    async with running_relay(db_path, host, port, config, ssl_context) as running:
-        print(f"pointline-relay listening on {running.url} (accounts in {db_path})", flush=True)
+    async with running_relay(db_path, host, port, config, ssl_context, cluster) as running:
+        where = running.relay.accounts.label
+        more = ""
+        if running.relay.router is not None:
+            more = f", room directory in Redis as {running.relay.router.presence.public_url}"
+        print(f"pointline-relay listening on {running.url} (accounts in {where}{more})", flush=True)
         await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
 
 

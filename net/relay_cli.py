@@ -1,4 +1,6 @@
-"""The ``pointline-relay`` command line: flags for every limit, ``--print-key``."""
+"""The ``pointline-relay`` command line: flags for every limit and the cluster, ``--print-key``,
+and ``pointline-relay migrate`` (bring a store's schema up to date; copy a SQLite relay's
+accounts into PostgreSQL with ``--from-sqlite``)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,13 @@ import sqlite3
 import sys
 from typing import Final
 
-from pointline.net.accounts import Accounts
+from pointline.net.accounts import Accounts, HashParams
+from pointline.net.cluster import DEFAULT_TTL, ClusterConfig
 from pointline.net.relay_conn import RelayConfig, tls_context
+from pointline.net.wire import WireError
 
 DEFAULT_DB: Final = "pointline-relay.sqlite3"
+CLUSTER_EXTRA: Final = "a relay cluster needs pip install 'pointline-table[cluster]'"
 
 
 def _positive_int(text: str) -> int:
@@ -151,6 +156,42 @@ def build_parser() -> argparse.ArgumentParser:
         default=d.accept_log_interval,
         help=f"seconds between 'out of descriptors' log lines ({d.accept_log_interval:g})",
     )
+    limits.add_argument(
+        "--hash-time-cost",
+        type=_positive_int,
+        default=d.hash_params.time_cost,
+        help=f"argon2id passes per password hash ({d.hash_params.time_cost})",
+    )
+    limits.add_argument(
+        "--hash-memory",
+        type=_positive_int,
+        default=d.hash_params.memory_cost,
+        help=f"argon2id memory per password hash, KiB ({d.hash_params.memory_cost})",
+    )
+    cluster = parser.add_argument_group(
+        "cluster (README: Running a relay cluster; needs pip install 'pointline-table[cluster]')"
+    )
+    cluster.add_argument(
+        "--store",
+        metavar="URL",
+        help="postgresql://... : accounts, tokens, relay key and sign-in limits shared by every "
+        "relay (instead of --db)",
+    )
+    cluster.add_argument(
+        "--presence", metavar="URL", help="redis://... : the room directory every relay shares"
+    )
+    cluster.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="how players reach this relay, e.g. wss://relay2.example.org:8765 (default: the "
+        "address it listens on)",
+    )
+    cluster.add_argument(
+        "--presence-ttl",
+        type=_positive_float,
+        default=DEFAULT_TTL,
+        help=f"seconds a relay that stopped is still listed, its rooms too ({DEFAULT_TTL:g})",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every room event")
     parser.add_argument(
         "--print-key",
@@ -160,12 +201,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def print_key(db: str) -> int:
-    """``--print-key``: the relay's public key, made (and kept in ``db``) if it has none yet."""
+def _open_store(db: str, store: str | None = None) -> Accounts | None:
+    """The accounts at ``store`` (PostgreSQL) or ``db`` (SQLite), migrated; None (said on
+    stderr in plain words) when they cannot be opened."""
+    where = db
     try:
-        accounts = Accounts(db)
+        if store:
+            from pointline.net.store_pg import PostgresDatabase, redacted
+
+            where = redacted(store)
+            return Accounts(PostgresDatabase(store))
+        return Accounts(db)
+    except ImportError as exc:
+        print(f"pointline-relay: {exc.name} is missing: {CLUSTER_EXTRA}", file=sys.stderr)
+    except WireError as exc:
+        print(f"pointline-relay: cannot open {where}: {_detail(exc)}", file=sys.stderr)
     except (OSError, sqlite3.Error, RuntimeError) as exc:
-        print(f"pointline-relay: cannot open {db}: {exc}", file=sys.stderr)
+        print(f"pointline-relay: cannot open {where}: {exc}", file=sys.stderr)
+    return None
+
+
+def _detail(exc: WireError) -> str:
+    return str(getattr(exc, "detail", exc.message)).strip().splitlines()[-1]
+
+
+def print_key(db: str, store: str | None = None) -> int:
+    """``--print-key``: the relay's public key, made (and kept in the store) if it has none."""
+    accounts = _open_store(db, store)
+    if accounts is None:
         return 2
     try:
         print(accounts.relay_key().public_hex)
@@ -194,13 +257,72 @@ def config_from_args(args: argparse.Namespace) -> RelayConfig:
         tokens_per_account=args.tokens_per_account,
         outbox_frames=args.outbox_frames,
         send_timeout=args.send_timeout,
+        hash_params=HashParams(
+            time_cost=args.hash_time_cost,
+            memory_cost=args.hash_memory,
+            parallelism=HashParams().parallelism,
+        ),
     )
 
 
+def cluster_from_args(args: argparse.Namespace) -> ClusterConfig:
+    return ClusterConfig(args.store, args.presence, args.public_url, args.presence_ttl)
+
+
+def migrate_main(argv: list[str]) -> int:
+    """``pointline-relay migrate``: bring the store's schema up to date, and with
+    ``--from-sqlite FILE`` copy that relay's accounts, live tokens and key into ``--store``."""
+    parser = argparse.ArgumentParser(
+        prog="pointline-relay migrate",
+        description="Bring a relay store's schema up to date (SQLite --db or PostgreSQL "
+        "--store); with --from-sqlite, copy a SQLite relay's accounts into --store once.",
+    )
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"SQLite file ({DEFAULT_DB})")
+    parser.add_argument("--store", metavar="URL", help="postgresql://... (instead of --db)")
+    parser.add_argument(
+        "--from-sqlite", metavar="FILE", help="copy this SQLite relay's accounts into --store"
+    )
+    args = parser.parse_args(argv)
+    if args.from_sqlite and not args.store:
+        parser.error("--from-sqlite copies into a --store postgresql://... database")
+    accounts = _open_store(args.db, args.store)  # opening migrates
+    if accounts is None:
+        return 2
+    try:
+        print(f"{accounts.label}: schema version {accounts.schema_version}", flush=True)
+        if args.from_sqlite:
+            from pointline.net.store_pg import copy_accounts
+
+            try:
+                done = copy_accounts(args.from_sqlite, accounts.database)
+            except (OSError, sqlite3.Error, RuntimeError, WireError) as exc:
+                text = _detail(exc) if isinstance(exc, WireError) else str(exc)
+                print(f"pointline-relay: cannot copy {args.from_sqlite}: {text}", file=sys.stderr)
+                return 2
+            keys = {
+                "copied": "the relay key was copied (old transcripts keep verifying)",
+                "same": "the relay key was there already",
+                "different": "PostgreSQL keeps its own relay key (rosters signed before "
+                "show the old one)",
+                "none": "the file had no relay key",
+            }
+            print(
+                f"copied {done.accounts} accounts ({done.accounts_present} names were there "
+                f"already and kept) and {done.tokens} live tokens; {keys[done.key]}",
+                flush=True,
+            )
+    finally:
+        accounts.close()
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["migrate"]:
+        return migrate_main(argv[1:])
     args = build_parser().parse_args(argv)
     if args.print_key:
-        return print_key(args.db)
+        return print_key(args.db, args.store)
     if bool(args.cert) != bool(args.key):
         print("pointline-relay: --cert and --key go together", file=sys.stderr)
         return 2
@@ -212,8 +334,15 @@ def main(argv: list[str] | None = None) -> int:
 
     context = tls_context(args.cert, args.key) if args.cert else None
     config = config_from_args(args)
+    cluster = cluster_from_args(args)
     try:
-        asyncio.run(serve_forever(args.db, args.host, args.port, context, config))
+        asyncio.run(serve_forever(args.db, args.host, args.port, context, config, cluster))
     except KeyboardInterrupt:
         return 0
+    except ImportError as exc:
+        print(f"pointline-relay: {exc.name} is missing: {CLUSTER_EXTRA}", file=sys.stderr)
+        return 2
+    except WireError as exc:  # the store cannot be reached at the start
+        print(f"pointline-relay: {exc.message} ({_detail(exc)})", file=sys.stderr)
+        return 2
     return 0

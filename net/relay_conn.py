@@ -18,6 +18,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
 from pointline.net.accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, HashParams
+from pointline.net.cluster import Redirects
 from pointline.net.wire import ErrorCode, WireError
 
 log = logging.getLogger("pointline.relay")
@@ -187,6 +188,7 @@ class Connection:
     sender: Sender
     address: str = ""
     name: str | None = None  # account bound by the last create/join
+    redirects: Redirects = field(default_factory=Redirects)  # where a cluster sent it
 
 
 class RelayConnection(ServerConnection):
