@@ -268,10 +268,12 @@ class Accounts:
             raise AccountError(
                 ErrorCode.SIGNIN_LIMITED, "too many failed sign-ins for this name; wait a minute"
             )
-        with self._lock:
-            row = self._db.one(
-                "SELECT name, password_hash FROM accounts WHERE folded = ?", (folded,)
-            )
+        row = None
+        if NAME_RULE.fullmatch(name):  # no account has another name: only the hash is done
+            with self._lock:
+                row = self._db.one(
+                    "SELECT name, password_hash FROM accounts WHERE folded = ?", (folded,)
+                )
         stored = self._dummy_hash if row is None else str(row[1])
         try:
             self._hasher.verify(stored, password)
@@ -328,7 +330,7 @@ class Accounts:
         token = secrets.token_urlsafe(32)
         now = self._clock()
         with self._lock, self._db.transaction():
-            self._db.lock(f"tokens\x00{folded}")
+            self._db.lock(f"tokens {folded}")
             self._db.run("DELETE FROM sessions WHERE expires < ?", (now,))
             self._db.run(
                 "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "

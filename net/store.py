@@ -133,6 +133,10 @@ class SharedLimiter:
         self.db, self._lock, self.kind = db, lock, kind
         self.limit, self.window, self._clock = limit, window, clock
 
+    @staticmethod
+    def _key(key: str) -> str:
+        return key.replace("\x00", " ")  # text columns hold no NUL; names hold no space
+
     def _count(self, key: str, now: float) -> int:
         self.db.run(
             "DELETE FROM limit_events WHERE kind = ? AND key = ? AND at <= ?",
@@ -145,9 +149,10 @@ class SharedLimiter:
 
     def take(self, key: str) -> bool:
         """Check and record in one step: False when over the limit."""
+        key = self._key(key)
         now = self._clock()
         with self._lock, self.db.transaction():
-            self.db.lock(f"{self.kind}\x00{key}")
+            self.db.lock(f"{self.kind} {key}")
             if self._count(key, now) >= self.limit:
                 return False
             self.db.run(
@@ -156,10 +161,12 @@ class SharedLimiter:
         return True
 
     def allowed(self, key: str) -> bool:
+        key = self._key(key)
         with self._lock, self.db.transaction():
             return self._count(key, self._clock()) < self.limit
 
     def record(self, key: str) -> None:
+        key = self._key(key)
         with self._lock:
             self.db.run(
                 "INSERT INTO limit_events (kind, key, at) VALUES (?, ?, ?)",
@@ -167,6 +174,7 @@ class SharedLimiter:
             )
 
     def clear(self, key: str) -> None:
+        key = self._key(key)
         with self._lock:
             self.db.run("DELETE FROM limit_events WHERE kind = ? AND key = ?", (self.kind, key))
 

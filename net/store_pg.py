@@ -122,6 +122,8 @@ class PostgresDatabase(Database):
             return conn.execute(sql.replace("?", "%s"), tuple(params))
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             raise self._lost(exc) from None
+        except psycopg.DataError as exc:  # e.g. a NUL in a name asked for: nothing matches
+            raise StoreUnavailable(f"{self.label}: {exc}") from None
 
     def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         row = self._execute(sql, params).fetchone()

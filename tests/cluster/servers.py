@@ -1,0 +1,258 @@
+"""Real Redis and PostgreSQL servers for the cluster tests and ``python -m bench relay_cluster``.
+
+Debian's ``redis-server`` and PostgreSQL 15 binaries, started in a fresh temporary folder on a
+free loopback port, never a system service, and stopped at the end. PostgreSQL's ``initdb``
+and ``postgres`` refuse to run as root (CI runs as root on a fresh machine), so as root they
+run as ``nobody`` through ``setpriv`` (util-linux; it execs, so the process is the server
+itself) in a folder handed to that user; as a normal user they
+run as that user. ``kill()`` is ``kill -9``; ``start()`` again reuses the same data and port.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+PG_BIN_DIRS = [Path(f"/usr/lib/postgresql/{v}/bin") for v in (17, 16, 15, 14, 13)]
+UNPRIVILEGED = "nobody"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def pg_bin(name: str) -> str | None:
+    for folder in PG_BIN_DIRS:
+        if (folder / name).exists():
+            return str(folder / name)
+    return shutil.which(name)
+
+
+def missing() -> str | None:
+    """Why the servers cannot run here (None: they can)."""
+    if shutil.which("redis-server") is None:
+        return "redis-server is not installed (apt-get install redis-server)"
+    if pg_bin("initdb") is None or pg_bin("postgres") is None:
+        return "PostgreSQL is not installed (apt-get install postgresql)"
+    if os.geteuid() == 0 and shutil.which("setpriv") is None:
+        return "setpriv is missing (util-linux): PostgreSQL cannot run as root"
+    return None
+
+
+def _wait(check: object, what: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    last: Exception | None = None
+    while time.monotonic() < deadline:
+        try:
+            if check():  # type: ignore[operator]
+                return
+        except Exception as exc:
+            last = exc
+        time.sleep(0.05)
+    raise RuntimeError(f"{what} did not come up within {timeout:g} s: {last}")
+
+
+class RedisServer:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait(self._ping, "redis-server", 15)
+
+    def _ping(self) -> bool:
+        with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+            self.proc = None
+
+
+class PostgresServer:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.data = folder / "data"
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self._as: list[str] = []
+        if os.geteuid() == 0:  # initdb and postgres refuse root
+            uid, gid = _ids(UNPRIVILEGED)
+            self._as = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--clear-groups", "--"]
+            os.chown(folder, uid, gid)
+        initdb = pg_bin("initdb")
+        assert initdb is not None
+        subprocess.run(
+            [
+                *self._as,
+                initdb,
+                "-D",
+                str(self.data),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "-E",
+                "UTF8",
+                "--locale=C",
+                "--no-sync",
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        self._databases = 0
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        postgres = pg_bin("postgres")
+        assert postgres is not None
+        command = [*self._as, postgres, "-D", str(self.data), "-p", str(self.port)]
+        command += ["-k", str(self.folder), "-c", "listen_addresses=127.0.0.1"]
+        # fsync off: a killed server loses nothing (the OS still holds every write), only a
+        # crash of the whole machine could; commits stay synchronous
+        command += ["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
+        for attempt in range(50):  # after kill -9 the old server's children may still exit
+            self.proc = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            try:
+                _wait(self._ready, "postgres", 20)
+                return
+            except RuntimeError:
+                if self.proc.poll() is None or attempt == 49:
+                    raise
+                time.sleep(0.1)
+
+    def _ready(self) -> bool:
+        import psycopg
+
+        if self.proc is not None and self.proc.poll() is not None:
+            raise RuntimeError(f"postgres exited with {self.proc.returncode}")
+        with psycopg.connect(self.url(), connect_timeout=2) as conn:
+            conn.execute("SELECT 1")
+        return True
+
+    def new_database(self) -> str:
+        """A fresh empty database; its URL."""
+        import psycopg
+
+        self._databases += 1
+        name = f"pointline_{os.getpid()}_{self._databases}"
+        with psycopg.connect(self.url(), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            pg_ctl = pg_bin("pg_ctl")
+            assert pg_ctl is not None
+            subprocess.run(
+                [*self._as, pg_ctl, "-D", str(self.data), "stop", "-m", "fast", "-w"],
+                check=False,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(15)
+            if self.proc.poll() is None:
+                self.kill()
+            self.proc = None
+
+
+def _ids(user: str) -> tuple[int, int]:
+    import pwd
+
+    entry = pwd.getpwnam(user)
+    return entry.pw_uid, entry.pw_gid
+
+
+@contextlib.contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A fresh folder in the system's temporary folder (reachable by ``nobody``, unlike
+    pytest's private ``tmp_path``), removed at the end."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def redis_server() -> Iterator[RedisServer]:
+    with scratch("pointline-redis-") as folder:
+        server = RedisServer(folder)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@contextlib.contextmanager
+def postgres_server() -> Iterator[PostgresServer]:
+    with scratch("pointline-pg-") as folder:
+        server = PostgresServer(folder)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":  # a quick manual check: both come up and go down
+    with redis_server() as r, postgres_server() as p:
+        print(r.url, p.new_database(), file=sys.stderr)
