@@ -71,7 +71,10 @@ class Presence:
         )
         self.peers: dict[str, Peer] = {}
         self.round_trips = 0
-        """Commands (or pipelines) sent to Redis: the bench prints them per request."""
+        """Round trips to Redis for requests (claim, lookup, release): per join, in the bench."""
+        self.heartbeat_round_trips = 0
+        """Round trips of the heartbeats (write, scan, read): every ``ttl / 3`` s, whatever
+        the traffic."""
         self.available = True
 
     @property
@@ -81,8 +84,11 @@ class Presence:
     def _key(self, kind: str, name: str) -> str:
         return f"{self.prefix}{kind}:{name}"
 
-    async def _do(self, what: str, fn: Callable[[], Any]) -> Any:
-        self.round_trips += 1
+    async def _do(self, what: str, fn: Callable[[], Any], trips: int = 1) -> Any:
+        if what == "heartbeat":
+            self.heartbeat_round_trips += trips
+        else:
+            self.round_trips += trips
         try:
             result = await fn()
         except (RedisError, OSError) as exc:
@@ -118,7 +124,7 @@ class Presence:
                     peers.append(Peer(relay_id, str(doc["url"]), int(doc["load"])))
             return peers
 
-        peers = await self._do("heartbeat", run)
+        peers = await self._do("heartbeat", run, 3)
         self.peers = {p.relay_id: p for p in peers}
 
     async def claim(self, code: str) -> bool:
@@ -138,7 +144,7 @@ class Presence:
                 await self.redis.delete(key)
 
         with contextlib.suppress(PresenceUnavailable):  # it expires within the TTL anyway
-            await self._do("release", run)
+            await self._do("release", run, 2)
 
     async def owner(self, code: str) -> str | None:
         """The public url of the relay that holds room ``code``, or None."""

@@ -508,3 +508,35 @@ def test_a_member_that_stops_reading_is_cut_and_announced(tmp_path: Path) -> Non
             sleeper.ws.transport.abort()  # it cannot read the closing handshake any more
 
     run(scenario())
+
+
+def test_a_payload_with_duplicate_keys_or_non_numbers_deep_inside_is_refused_not_forwarded(
+    tmp_path: Path,
+) -> None:
+    """The relay never re-encodes a lax payload into something else (last key winning, NaN as
+    non-JSON): it answers the sender with a plain ``bad_frame`` and forwards nothing."""
+    commit = '{"kind":"commit","seat":0,"body":{"throw":1,"throw":2}}'
+    frames = {
+        "duplicate key in a nested object": '{"op":"send","payload":' + commit + "}",
+        "NaN in a nested list": '{"op":"send","payload":{"kind":"x","v":[1,NaN]}}',
+        "Infinity as a value": '{"op":"send","payload":{"kind":"x","v":Infinity}}',
+        "a number too large for a double": '{"op":"send","payload":{"kind":"x","v":1e999}}',
+    }
+
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 2) as (_, clients):
+            a, b = clients
+            await room_of(clients)
+            await a.send({"op": "start", "token": a.token})
+            for x in clients:
+                await drain(x, "started")
+            for name, text in frames.items():
+                await b.send(text)
+                reply = await b.recv()
+                assert (reply["op"], reply["code"]) == ("error", "bad_frame"), name
+                assert "not strict JSON" in reply["message"], name
+                assert await a.silent(0.05), name
+            await b.send('{"op":"send","payload":{"kind":"x","v":[1.5,-0.0,1e300]}}')
+            assert (await a.recv())["payload"] == {"kind": "x", "v": [1.5, -0.0, 1e300]}
+
+    run(scenario())
