@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from pointline.net.rooms import RoomError, normalize_code
-from pointline.net.wire import ErrorCode, WireError
+from pointline.net.store import Unavailable
+from pointline.net.wire import ErrorCode
 
 if TYPE_CHECKING:  # the redis client is needed only when a cluster runs
     from pointline.net.presence import Presence
@@ -30,15 +31,10 @@ __all__ = ["DEFAULT_TTL", "ClusterConfig", "PresenceUnavailable", "Redirects", "
 DEFAULT_TTL: Final = 10.0
 
 
-class PresenceUnavailable(WireError):
-    """Redis cannot be reached now: rooms on other relays cannot be found (try again)."""
+class PresenceUnavailable(Unavailable):
+    """Redis cannot be reached now: rooms on other relays cannot be found."""
 
-    def __init__(self, detail: str) -> None:
-        super().__init__(
-            ErrorCode.BUSY,
-            "The relay cannot reach the room directory right now; try again in a moment.",
-        )
-        self.detail = detail
+    what: ClassVar[str] = "the room directory"
 
 
 @dataclass(frozen=True, slots=True)

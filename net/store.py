@@ -35,6 +35,7 @@ __all__ = [
     "SharedLimiter",
     "SqliteDatabase",
     "StoreUnavailable",
+    "Unavailable",
     "migrate",
 ]
 
@@ -44,15 +45,23 @@ TOKEN_TTL_V1: Final = 12 * 3600.0  # the token lifetime version 1 used (for its 
 Row = tuple[Any, ...]
 
 
-class StoreUnavailable(WireError):
-    """The accounts database cannot be reached now (the relay keeps running; try again)."""
+class Unavailable(WireError):
+    """A server the relay needs cannot be reached now (``what`` names it); the relay keeps
+    running and the player is told to try again. ``detail``: the driver's words, for logs."""
+
+    what: ClassVar[str] = "a server it needs"
 
     def __init__(self, detail: str) -> None:
         super().__init__(
-            ErrorCode.BUSY,
-            "The relay cannot reach its accounts database right now; try again in a moment.",
+            ErrorCode.BUSY, f"The relay cannot reach {self.what} right now; try again in a moment."
         )
         self.detail = detail
+
+
+class StoreUnavailable(Unavailable):
+    """The accounts database cannot be reached now."""
+
+    what: ClassVar[str] = "its accounts database"
 
 
 class Database(ABC):

@@ -62,12 +62,32 @@ def _wait(check: object, what: str, timeout: float) -> None:
     raise RuntimeError(f"{what} did not come up within {timeout:g} s: {last}")
 
 
-class RedisServer:
+class Server:
+    """A server process in ``folder`` on a free loopback ``port``."""
+
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
 
+    def kill(self) -> None:
+        """``kill -9``."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.proc = None
+
+
+class RedisServer(Server):
     @property
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
@@ -97,29 +117,11 @@ class RedisServer:
             sock.sendall(b"PING\r\n")
             return sock.recv(16).startswith(b"+PONG")
 
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait(10)
-            self.proc = None
 
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-            self.proc = None
-
-
-class PostgresServer:
+class PostgresServer(Server):
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
+        super().__init__(folder)
         self.data = folder / "data"
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
         self._as: list[str] = []
         if os.geteuid() == 0:  # initdb and postgres refuse root
             uid, gid = _ids(UNPRIVILEGED)
@@ -188,12 +190,6 @@ class PostgresServer:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait(10)
-            self.proc = None
 
     def stop(self) -> None:
         if self.proc is not None:

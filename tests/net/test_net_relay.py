@@ -100,6 +100,15 @@ async def room_of(clients: list[Raw]) -> str:
     return str(room["code"])
 
 
+async def started_room(clients: list[Raw]) -> list[Raw]:
+    """Everyone in one room, started by the first (every ``started`` read)."""
+    await room_of(clients)
+    await clients[0].send({"op": "start", "token": clients[0].token})
+    for c in clients:
+        await drain(c, "started")
+    return clients
+
+
 async def drain(c: Raw, op: str) -> dict[str, Any]:
     """Frames until one with ``op``."""
     while True:
@@ -525,11 +534,7 @@ def test_a_payload_with_duplicate_keys_or_non_numbers_deep_inside_is_refused_not
 
     async def scenario() -> None:
         async with relay_and_clients(tmp_path, 2) as (_, clients):
-            a, b = clients
-            await room_of(clients)
-            await a.send({"op": "start", "token": a.token})
-            for x in clients:
-                await drain(x, "started")
+            a, b = await started_room(clients)
             for name, text in frames.items():
                 await b.send(text)
                 reply = await b.recv()
