@@ -15,9 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
+import redis.asyncio
 
 from pointline.net.accounts import FAST_HASH, Accounts
 from pointline.net.client import ClientError, RelayClient
+from pointline.net.protocol import RoundOpened
 from pointline.net.store_pg import PostgresDatabase
 from pointline.net.verify import verify_transcript
 from tests.cluster.conftest import (
@@ -221,11 +223,11 @@ def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> No
             await players[1].join_room(room.code)
             await players[0].start()
             await players[1].wait_started(10)
-            ends: list[object] = []
-            for p in players:  # wait for the first round, then kill B
-                while not any(type(e).__name__ == "RoundOpened" for e in ends):
-                    ends.append(await p.next_event(10))
+            for p in players:  # the first round is open at every seat: kill B
+                while not isinstance(await p.next_event(10), RoundOpened):
+                    pass
             b.kill()
+            killed = asyncio.get_running_loop().time()
             for p in players:
                 await p.wait_finished(10)
                 ended_without_result(p)
@@ -236,7 +238,18 @@ def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> No
             assert survivor.url == a.url and fresh.code != room.code
             # ... the dead relay's room leaves the directory within the TTL ...
             seeker = await signed_in(a.url)
-            await asyncio.sleep(TTL + 0.5)  # the TTL itself is what is tested here
+            directory = redis.asyncio.Redis.from_url(backends.presence)
+            gone: list[int] = []
+
+            async def listed() -> bool:
+                gone.append(await directory.exists(f"pointline:room:{room.code}"))
+                return bool(gone[-1])
+
+            async with asyncio.timeout(TTL + 2):
+                while await listed():
+                    await asyncio.sleep(0.05)
+            assert asyncio.get_running_loop().time() - killed <= TTL + 1.5
+            await directory.aclose()
             with pytest.raises(ClientError) as caught:
                 await seeker.join_room(room.code)
             assert caught.value.code == "no_room"
@@ -290,7 +303,6 @@ def test_kill_9_of_postgresql_mid_session(
     tmp_path: Path, own_postgres: PostgresServer, shared_redis: RedisServer
 ) -> None:
     backends = Backends(own_postgres.new_database(), shared_redis.url)
-    import redis
 
     redis.Redis.from_url(shared_redis.url).flushall()
 
