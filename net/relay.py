@@ -28,7 +28,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -121,6 +121,25 @@ def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...])
     return key.sign(roster_signing_bytes(table_id, members)).hex()
 
 
+_SEND_PREFIX: Final = '{"op":"send","payload":'
+
+
+def received_payload(message: str | bytes, frame: Send) -> str | None:
+    """The payload's own text inside ``message`` (a frame ``parse_client`` accepted as
+    ``frame``), or None when it cannot be cut out exactly. It can when the frame is laid out as
+    the client writes it: ``"op"`` first, ``"payload"`` last, no ``"id"``: strict parsing has
+    checked that the frame holds exactly those two members, so everything between the prefix
+    and the closing brace is the payload, already strict JSON."""
+    if frame.id is not None or not isinstance(message, str):
+        return None
+    if not message.startswith(_SEND_PREFIX):
+        return None
+    body = message.rstrip()
+    if not body.endswith("}"):
+        return None
+    return body[len(_SEND_PREFIX) : -1].strip()
+
+
 class Relay:
     """The relay's logic for one server: call ``handler`` for each websocket connection."""
 
@@ -187,7 +206,10 @@ class Relay:
                     frame = parse_client(message)
                     if not allowed:
                         raise WireError(ErrorCode.RATE_LIMITED, "slow down")
-                    await self.dispatch(conn, frame)
+                    if isinstance(frame, Send):  # the hot path: no await, bytes kept
+                        self._forward(conn, frame.payload, received_payload(message, frame))
+                    else:
+                        await self.dispatch(conn, frame)
                 except WireError as exc:
                     # the answer names the request it refuses (its id), when it had one
                     request_id = exc.request_id if frame is None else frame.id
@@ -352,7 +374,10 @@ class Relay:
                     raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
                 self._leave(conn)
 
-    def _forward(self, conn: Connection, payload: dict[str, Any]) -> None:
+    def _forward(self, conn: Connection, payload: dict[str, Any], raw: str | None = None) -> None:
+        """Deliver ``payload`` to the room's other present members: as the bytes received
+        (``raw``, the payload's text cut out of the strictly parsed frame) when given, so the
+        peers get exactly what the sender wrote and the relay encodes nothing twice."""
         room = self.rooms.room_of(conn.id)
         if room is None:
             raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
@@ -361,7 +386,14 @@ class Relay:
         seat = room.seat_of(conn.id)
         assert seat is not None
         others = [m.conn for m in room.present() if m.conn != conn.id]
-        self._broadcast(others, Deliver(seat, payload))
+        if raw is None:
+            self._broadcast(others, Deliver(seat, payload))
+        else:
+            data = f'{{"op":"deliver","from_seat":{seat},"payload":{raw}}}'.encode()
+            for c in others:
+                other = self.connections.get(c)
+                if other is not None:
+                    other.sender.put(data)
         self.frames_forwarded += 1
 
     def _roster(self, room: Room, exclude: int | None = None) -> None:

@@ -545,3 +545,23 @@ def test_a_payload_with_duplicate_keys_or_non_numbers_deep_inside_is_refused_not
             assert (await a.recv())["payload"] == {"kind": "x", "v": [1.5, -0.0, 1e300]}
 
     run(scenario())
+
+
+def test_a_payload_is_forwarded_as_the_bytes_received(tmp_path: Path) -> None:
+    """The peers get exactly what the sender wrote (spacing, escapes, number spelling): the
+    relay cuts the payload out of the frame it parsed strictly and never encodes it again."""
+    payload = '{"kind": "commit", "name": "caf\\u00e9", "n": 1.50, "list": [ 1 ,2 ]}'
+
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3) as (_, clients):
+            a, b, c = await started_room(clients)
+            await b.send('{"op":"send","payload":' + payload + "}")
+            for other in (a, c):
+                text = await asyncio.wait_for(other.ws.recv(), WAIT)
+                assert text == '{"op":"deliver","from_seat":1,"payload":' + payload + "}"
+            # laid out otherwise (an id, members in another order): re-encoded, same values
+            await b.send('{"payload":{"kind":"x","v":"caf\\u00e9"},"op":"send"}')
+            assert (await a.recv())["payload"] == {"kind": "x", "v": "café"}
+            assert (await c.recv())["from_seat"] == 1
+
+    run(scenario())
