@@ -127,8 +127,8 @@ def migrate(db: Database, target: int = SCHEMA_VERSION) -> int:
 class SharedLimiter:
     """``RateLimiter``'s shape, counted in the shared database: at most ``limit`` events per
     ``window`` seconds per key for every relay together (a sliding window over wall-clock
-    times in the ``limit_events`` table; each check is one transaction under a per-key lock,
-    so two relays cannot both take the last place)."""
+    times in the ``limit_events`` table; each ``take`` is one transaction under a per-key
+    lock, so two relays cannot both take the last place)."""
 
     def __init__(
         self,
@@ -146,33 +146,29 @@ class SharedLimiter:
     def _key(key: str) -> str:
         return key.replace("\x00", " ")  # text columns hold no NUL; names hold no space
 
-    def _count(self, key: str, now: float) -> int:
-        self.db.run(
-            "DELETE FROM limit_events WHERE kind = ? AND key = ? AND at <= ?",
-            (self.kind, key, now - self.window),
-        )
-        row = self.db.one(
-            "SELECT COUNT(*) FROM limit_events WHERE kind = ? AND key = ?", (self.kind, key)
-        )
-        return 0 if row is None else int(row[0])
+    _IN_WINDOW: ClassVar[str] = (
+        "SELECT COUNT(*) FROM limit_events WHERE kind = ? AND key = ? AND at > ?"
+    )
 
     def take(self, key: str) -> bool:
-        """Check and record in one step: False when over the limit."""
+        """Check and record in one step: False when over the limit. One statement under the
+        key's lock (events older than the window are not counted; ``purge`` drops them)."""
         key = self._key(key)
         now = self._clock()
         with self._lock, self.db.transaction():
             self.db.lock(f"{self.kind} {key}")
-            if self._count(key, now) >= self.limit:
-                return False
-            self.db.run(
-                "INSERT INTO limit_events (kind, key, at) VALUES (?, ?, ?)", (self.kind, key, now)
+            added = self.db.run(
+                f"INSERT INTO limit_events (kind, key, at) SELECT ?, ?, ? "
+                f"WHERE ({self._IN_WINDOW}) < ?",
+                (self.kind, key, now, self.kind, key, now - self.window, self.limit),
             )
-        return True
+        return added > 0
 
     def allowed(self, key: str) -> bool:
         key = self._key(key)
-        with self._lock, self.db.transaction():
-            return self._count(key, self._clock()) < self.limit
+        with self._lock:
+            row = self.db.one(self._IN_WINDOW, (self.kind, key, self._clock() - self.window))
+        return (0 if row is None else int(row[0])) < self.limit
 
     def record(self, key: str) -> None:
         key = self._key(key)
