@@ -7,9 +7,10 @@ loopback ports, stopped at the end) and ``pointline-relay --store --presence`` p
     table playing one round a second. Each table's seats connect to the relays in turn; the
     creator's relay sends the room to the least-loaded relay and every seat follows the
     redirect there, as the real client does. Tables step up until the round p99 exceeds
-    250 ms; printed: tables held at p99 <= 250 ms per relay count, and the scaling ratio
-    (goal: 2 relays >= 1.7x one). The load generator is this one process (its CPU is
-    printed): on a 2-core machine it and the relays share the cores.
+    250 ms; printed: tables held at p99 <= 250 ms per relay count, the scaling ratio (goal:
+    2 relays >= 1.7x one), and the relays' CPU per table round (what capacity per core
+    follows from). The peers run in ``GENERATORS`` processes of their own (their CPU is
+    printed): on a 2-core machine they and the relays share the cores.
 (b) Round trips to Redis and to PostgreSQL per sign-in, per create, per join (asked on one
     relay, redirected to the owner) and per throw (a real 2-seat session with the real
     client), counted by the relays themselves (heartbeats apart).
@@ -47,6 +48,7 @@ ROUNDS_PER_STEP = 5
 PACE = 1.0
 GOAL_RATIO = 1.7
 TTL = 3.0
+GENERATORS = 2  # load-generator processes (one per core here)
 
 
 Relay = tuple[subprocess.Popen[str], str]  # a relay process and its url
@@ -101,34 +103,89 @@ async def _table(urls: list[str], n: int) -> list[Light]:
     return peers
 
 
-async def _capacity(urls: list[str], pids: list[int]) -> list[tuple[int, float, float]]:
-    rows: list[tuple[int, float, float]] = []
+async def _generator(urls: list[str]) -> None:
+    """A load-generator process: ``grow N`` (hold N tables; answers ``ok``), ``play R`` (R
+    rounds of every table at once; answers the round times and its CPU seconds as JSON)."""
+    loop = asyncio.get_running_loop()
     tables: list[list[Light]] = []
-    deadline = time.monotonic() + BUDGET
-    for step in STEPS:
-        if time.monotonic() > deadline:
-            break
-        while len(tables) < step:
-            tables.append(await _table(urls, len(tables)))
-        samples: list[float] = []
-        wall, own = time.monotonic(), time.process_time()
-        relay_cpu = [cpu_seconds(pid) for pid in pids]
-        await asyncio.gather(*(_play_table(t, ROUNDS_PER_STEP, PACE, samples) for t in tables))
-        wall = time.monotonic() - wall
-        loads = [(cpu_seconds(pid) - c) / wall for pid, c in zip(pids, relay_cpu, strict=True)]
-        rows.append((step, pct(samples, 0.5), pct(samples, 0.99)))
-        shown = " ".join(f"{x:4.0%}" for x in loads)
-        print(
-            f"    {step:4d} tables: round p50 {rows[-1][1] * 1e3:7.1f} ms, p99 "
-            f"{rows[-1][2] * 1e3:7.1f} ms; CPU relays {shown}, load generator "
-            f"{(time.process_time() - own) / wall:4.0%}",
-            flush=True,
-        )
-        if rows[-1][2] > CAPACITY_P99:
-            break
+    while line := await loop.run_in_executor(None, sys.stdin.readline):
+        command, arg = line.split()
+        if command == "grow":
+            while len(tables) < int(arg):
+                tables.append(await _table(urls, len(tables) + secrets.randbelow(10**6)))
+            print("ok", flush=True)
+        elif command == "play":
+            samples: list[float] = []
+            cpu = time.process_time()
+            await asyncio.gather(*(_play_table(t, int(arg), PACE, samples) for t in tables))
+            print(json.dumps({"samples": samples, "cpu": time.process_time() - cpu}), flush=True)
     for t in tables:
         for p in t:
             await p.ws.close()
+
+
+class Generators:
+    """``GENERATORS`` load-generator processes (so the peers' side is not one busy loop)."""
+
+    def __init__(self, urls: list[str]) -> None:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        command = [sys.executable, "-m", "bench.relay_cluster", "generator", ",".join(urls)]
+        self.procs = [
+            subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
+            )
+            for _ in range(GENERATORS)
+        ]
+
+    def ask(self, lines: list[str]) -> list[str]:
+        for proc, line in zip(self.procs, lines, strict=True):
+            assert proc.stdin is not None
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        answers = []
+        for proc in self.procs:
+            assert proc.stdout is not None
+            answers.append(proc.stdout.readline())
+        return answers
+
+    def close(self) -> None:
+        for proc in self.procs:
+            assert proc.stdin is not None
+            proc.stdin.close()
+        for proc in self.procs:
+            proc.wait(30)
+
+
+def _capacity(urls: list[str], pids: list[int]) -> list[tuple[int, float, float]]:
+    rows: list[tuple[int, float, float]] = []
+    deadline = time.monotonic() + BUDGET
+    generators = Generators(urls)
+    try:
+        for step in STEPS:
+            if time.monotonic() > deadline:
+                break
+            shares = [step // GENERATORS + (i < step % GENERATORS) for i in range(GENERATORS)]
+            generators.ask([f"grow {n}" for n in shares])
+            wall = time.monotonic()
+            relay_cpu = [cpu_seconds(pid) for pid in pids]
+            played = generators.ask([f"play {ROUNDS_PER_STEP}"] * GENERATORS)
+            answers = [json.loads(a) for a in played]
+            wall = time.monotonic() - wall
+            samples = [x for a in answers for x in a["samples"]]
+            used = [cpu_seconds(pid) - c for pid, c in zip(pids, relay_cpu, strict=True)]
+            rows.append((step, pct(samples, 0.5), pct(samples, 0.99)))
+            per_round = sum(used) / (step * ROUNDS_PER_STEP) * 1e3
+            print(
+                f"    {step:4d} tables: round p50 {rows[-1][1] * 1e3:7.1f} ms, p99 "
+                f"{rows[-1][2] * 1e3:7.1f} ms; CPU relays "
+                f"{' '.join(f'{u / wall:4.0%}' for u in used)} ({per_round:.2f} ms per table "
+                f"round), load generators {sum(a['cpu'] for a in answers) / wall:4.0%}",
+                flush=True,
+            )
+            if rows[-1][2] > CAPACITY_P99:
+                break
+    finally:
+        generators.close()
     return rows
 
 
@@ -231,7 +288,7 @@ def main() -> None:
                 client.flushall()
             with _cluster(count, pg.new_database(), redis.url) as relays:
                 print(f"  {count} relay process(es):", flush=True)
-                rows = asyncio.run(_capacity([u for _, u in relays], [p.pid for p, _ in relays]))
+                rows = _capacity([u for _, u in relays], [p.pid for p, _ in relays])
             ok = [n for n, _, p99 in rows if p99 <= CAPACITY_P99]
             held[count] = max(ok) if ok else 0
             print(f"    held with p99 <= {CAPACITY_P99 * 1e3:.0f} ms: {held[count]} tables")
@@ -244,4 +301,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["generator"]:
+        asyncio.run(_generator(sys.argv[2].split(",")))
+    else:
+        main()

@@ -406,8 +406,7 @@ class RelayClient:
         self._moving = True
         for task in (self._reader, self._writer):
             task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-            await asyncio.gather(self._reader, self._writer)
+        await asyncio.wait([self._reader, self._writer])
         self._moving = False
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")

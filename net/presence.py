@@ -164,10 +164,11 @@ class Presence:
         self.peers[best.relay_id] = Peer(best.relay_id, best.url, best.load + REDIRECT_MARGIN)
         return best.url
 
-    async def leave(self) -> None:
-        """A clean shutdown: remove this relay's entry at once."""
+    async def leave(self, codes: Iterable[str] = ()) -> None:
+        """A clean shutdown: remove this relay's entry and its rooms' entries at once."""
+        keys = [self._key("relay", self.relay_id), *(self._key("room", c) for c in codes)]
         with contextlib.suppress(PresenceUnavailable):
-            await self._do("leave", lambda: self.redis.delete(self._key("relay", self.relay_id)))
+            await self._do("leave", lambda: self.redis.delete(*keys))
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -522,7 +522,7 @@ async def _in_directory(
         yield
     finally:
         beating.cancel()
-        await presence.leave()
+        await presence.leave(relay.rooms.codes())
         await presence.close()
 
 

@@ -102,3 +102,27 @@ def test_the_headless_client_follows_a_redirect_with_no_new_step(backends: Backe
         assert f"joined room {code}" in joiner.stdout
         assert "session complete" in joiner.stdout and "session complete" in out
         assert "redirect" not in joiner.stdout.lower()  # nothing of the cluster is shown
+
+
+def test_a_relay_that_stops_cleanly_leaves_the_directory_at_once(
+    tmp_path: Path, backends: Backends
+) -> None:
+    import redis.asyncio
+
+    from pointline.net.cluster import ClusterConfig
+    from pointline.net.relay import running_relay
+    from tests.cluster.conftest import relay_config
+
+    async def scenario() -> None:
+        directory = redis.asyncio.Redis.from_url(backends.presence, decode_responses=True)
+        cluster = ClusterConfig(backends.store, backends.presence, None, 60.0)
+        async with running_relay(tmp_path / "x.db", config=relay_config(), cluster=cluster) as r:
+            creator = await signed_in(r.url)
+            room = await creator.create_room()
+            assert await directory.get(f"pointline:room:{room.code}") == r.url
+            assert len(await directory.keys("pointline:relay:*")) == 1
+        assert await directory.keys("pointline:*") == []  # not 60 s later: now
+        await creator.close()
+        await directory.aclose()
+
+    run(scenario())
