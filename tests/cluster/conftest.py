@@ -30,6 +30,7 @@ from tests.cluster.servers import (
     postgres_server,
     redis_server,
 )
+from tests.net.conftest import data_dir  # noqa: F401  (transcripts in a private folder)
 
 TTL = 1.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,13 +40,6 @@ ROOT = Path(__file__).resolve().parents[2]
 class Backends:
     store: str  # postgresql://...
     presence: str  # redis://...
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "data"
-    monkeypatch.setenv("POINTLINE_DATA_DIR", str(folder))
-    return folder
 
 
 def _need_servers() -> None:
