@@ -351,6 +351,13 @@ def test_migrate_copies_a_sqlite_relays_accounts_into_postgresql(
         [*command, "--from-sqlite", str(path)], capture_output=True, text=True, cwd=ROOT
     )
     assert "copied 0 accounts (1 names were there already" in again.stdout
+    printed = subprocess.run(  # every relay of the cluster signs with the copied key
+        [sys.executable, "-m", "pointline.net.relay", "--print-key", "--store", backends.store],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert printed.stdout.strip() == key
     accounts = Accounts(PostgresDatabase(backends.store), FAST_HASH)
     try:
         assert accounts.count() == 1 and accounts.schema_version == 2
