@@ -16,6 +16,16 @@ from pointline.net.cluster import DEFAULT_TTL, ClusterConfig
 from pointline.net.relay_conn import RelayConfig, tls_context
 from pointline.net.wire import WireError
 
+__all__ = [
+    "DEFAULT_DB",
+    "build_parser",
+    "cluster_from_args",
+    "config_from_args",
+    "main",
+    "migrate_main",
+    "print_key",
+]
+
 DEFAULT_DB: Final = "pointline-relay.sqlite3"
 CLUSTER_EXTRA: Final = "a relay cluster needs pip install 'pointline-table[cluster]'"
 

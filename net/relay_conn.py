@@ -21,6 +21,21 @@ from pointline.net.accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, HashParams
 from pointline.net.cluster import Redirects
 from pointline.net.wire import ErrorCode, WireError
 
+__all__ = [
+    "ACCEPT_EXHAUSTED",
+    "LOOPBACK_TESTS",
+    "REFUSED_GRACE",
+    "AcceptLogFilter",
+    "Connection",
+    "ConnectionGate",
+    "HashGate",
+    "RelayConfig",
+    "RelayConnection",
+    "Sender",
+    "TokenBucket",
+    "tls_context",
+]
+
 log = logging.getLogger("pointline.relay")
 T = TypeVar("T")
 
