@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -49,6 +50,10 @@ def missing() -> str | None:
     return None
 
 
+class Exited(RuntimeError):
+    """The server process ended while it was awaited."""
+
+
 def _wait(check: object, what: str, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     last: Exception | None = None
@@ -56,6 +61,8 @@ def _wait(check: object, what: str, timeout: float) -> None:
         try:
             if check():  # type: ignore[operator]
                 return
+        except Exited:
+            raise
         except Exception as exc:
             last = exc
         time.sleep(0.05)
@@ -161,6 +168,8 @@ class PostgresServer(Server):
         # fsync off: a killed server loses nothing (the OS still holds every write), only a
         # crash of the whole machine could; commits stay synchronous
         command += ["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
+        # small and container-friendly: no large shared memory, none of it in /dev/shm
+        command += ["-c", "shared_buffers=16MB", "-c", "dynamic_shared_memory_type=mmap"]
         for attempt in range(50):  # after kill -9 the old server's children may still exit
             self.proc = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -175,7 +184,7 @@ class PostgresServer(Server):
 
     def _ready(self) -> bool:
         if self.proc is not None and self.proc.poll() is not None:
-            raise RuntimeError(f"postgres exited with {self.proc.returncode}")
+            raise Exited(f"postgres exited with {self.proc.returncode}")
         isready = pg_bin("pg_isready")
         assert isready is not None
         probe = [isready, "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
@@ -190,6 +199,19 @@ class PostgresServer(Server):
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def kill(self) -> None:
+        """``kill -9`` of the whole server: the postmaster and every backend at once (a backend
+        left alone would answer one more query before it notices its postmaster is gone)."""
+        if self.proc is None:
+            return
+        family = [self.proc.pid, *_children(self.proc.pid)]
+        for pid in family:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc = None
+        _wait(lambda: not any(Path(f"/proc/{pid}").exists() for pid in family[1:]), "exit", 10)
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -206,6 +228,16 @@ class PostgresServer(Server):
             if self.proc.poll() is None:
                 self.kill()
             self.proc = None
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
 
 
 def _ids(user: str) -> tuple[int, int]:
