@@ -336,6 +336,19 @@ def main(argv: list[str] | None = None) -> int:
     if bool(args.cert) != bool(args.key):
         print("pointline-relay: --cert and --key go together", file=sys.stderr)
         return 2
+    if args.presence and not args.store:
+        print(
+            "pointline-relay: --presence needs --store: the relays of a cluster share their "
+            "accounts, so that a sign-in on one works on the others",
+            file=sys.stderr,
+        )
+        return 2
+    if args.public_url and not args.presence:
+        print("pointline-relay: --public-url goes with --presence", file=sys.stderr)
+        return 2
+    if args.public_url and not args.public_url.startswith(("ws://", "wss://")):
+        print("pointline-relay: --public-url is a ws:// or wss:// address", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(message)s",
