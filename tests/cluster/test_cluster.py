@@ -26,6 +26,7 @@ from tests.cluster.conftest import (
     ROOT,
     TTL,
     Backends,
+    RelayProcess,
     relay_processes,
     relays,
     until,
@@ -259,6 +260,18 @@ def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> No
                 again = await RelayClient.connect(a.url)
                 assert await again.signin(p.name, PASSWORD)
                 await again.close()
+            # ... and a relay started again joins the cluster: rooms there are found from A
+            back = RelayProcess(backends)
+            try:
+                host = await signed_in(back.url)
+                there = await host.create_room()
+                guest = await signed_in(a.url)
+                joined = await guest.join_room(there.code)  # its code is in the directory
+                assert joined.code == there.code and guest.url == back.url
+                for c in (host, guest):
+                    await c.close()
+            finally:
+                back.stop()
             for c in (*players, survivor, seeker):
                 await c.close()
 
