@@ -101,6 +101,7 @@ __all__ = [
     "config_from_args",
     "main",
     "print_key",
+    "received_payload",
     "running_relay",
     "serve_forever",
     "sign_roster",
