@@ -40,7 +40,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.cluster.servers import missing, postgres_server, redis_server  # noqa: E402
+from tests.cluster.servers import (  # noqa: E402
+    child_env,
+    missing,
+    postgres_server,
+    redis_server,
+)
 
 STEPS = (25, 50, 75, 100, 150, 200, 250, 300, 400)
 BUDGET = 75.0  # seconds of capacity steps per relay count
@@ -55,7 +60,7 @@ Relay = tuple[subprocess.Popen[str], str]  # a relay process and its url
 
 
 def start_relays(count: int, store: str, presence: str) -> list[Relay]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = child_env()
     flags = ["--port", "0", "--store", store, "--presence", presence, "--presence-ttl", str(TTL)]
     flags += ["--hash-time-cost", "1", "--hash-memory", "1024", "--message-rate", "1000"]
     flags += ["--connections-per-address", "100000", "--auth-per-address", "1000000"]
@@ -128,7 +133,7 @@ class Generators:
     """``GENERATORS`` load-generator processes (so the peers' side is not one busy loop)."""
 
     def __init__(self, urls: list[str]) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = child_env()
         command = [sys.executable, "-m", "bench.relay_cluster", "generator", ",".join(urls)]
         self.procs = [
             subprocess.Popen(

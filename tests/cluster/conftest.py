@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
@@ -26,6 +25,7 @@ from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, RunningRelay, runni
 from tests.cluster.servers import (
     PostgresServer,
     RedisServer,
+    child_env,
     missing,
     postgres_server,
     redis_server,
@@ -130,7 +130,7 @@ class RelayProcess:
         command += ["--store", backends.store, "--presence", backends.presence]
         command += ["--presence-ttl", str(TTL), "--hash-time-cost", "1", "--hash-memory", "1024"]
         command += ["--connections-per-address", "10000", "--auth-per-address", "100000"]
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        env = child_env()
         self.proc = subprocess.Popen(
             [*command, *flags],
             stdout=subprocess.PIPE,

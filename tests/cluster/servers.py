@@ -26,6 +26,16 @@ PG_BIN_DIRS = [Path(f"/usr/lib/postgresql/{v}/bin") for v in (17, 16, 15, 14, 13
 UNPRIVILEGED = "nobody"
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def child_env() -> dict[str, str]:
+    """The environment for a relay or a helper started from here: the checkout first on
+    ``PYTHONPATH`` (for ``tests`` and ``bench``), then whatever the caller had there."""
+    kept = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *kept])}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
