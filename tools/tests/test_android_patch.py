@@ -177,13 +177,14 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
 
 
 def test_the_app_sources_on_the_phone_import_without_the_relay(tmp_path: Path) -> None:
-    android_patch.stage(tmp_path / "stage")
     """What buildozer ships (no relay, no accounts, no argon2) still imports and starts."""
+    android_patch.stage(tmp_path / "stage")
     check = (
         "import importlib, sys\n"
         "sys.modules['argon2'] = None\n"
-        "for name in ('pointline.net.relay', 'pointline.net.accounts', 'pointline.net.rooms'):\n"
-        "    sys.modules[name] = None\n"
+        "for name in ('relay', 'accounts', 'rooms', 'relay_conn', 'relay_cli', 'store',\n"
+        "             'store_pg', 'presence', 'cluster'):\n"
+        "    sys.modules['pointline.net.' + name] = None\n"
         "import pointline.gui.cli, pointline.gui.online.bridge, pointline.net.client\n"
         "print('ok')\n"
     )
