@@ -55,6 +55,9 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     engine = QQmlApplicationEngine()
     engine.addImportPath(str(QML_DIR))
     engine.setInitialProperties({"bridge": bridge})
+    # The engine owns the bridge: it outlives every binding that reads it (no "of null" errors
+    # when Python drops its reference first), and goes when the engine goes.
+    bridge.setParent(engine)
     engine.loadFromModule("Pointline", "Main")
     roots = engine.rootObjects()
     if not roots:

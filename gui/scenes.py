@@ -41,7 +41,14 @@ def _to_point(bridge: TableBridge) -> None:
 
 
 def prepare(bridge: TableBridge, scene: str) -> None:
-    """Bring a fresh bridge to the named scene."""
+    """Bring a fresh bridge to the named scene (every throw's result shown, but in the scenes
+    of the result moment itself)."""
+    _play(bridge, scene)
+    if scene not in ("result-moment",):
+        bridge.finishReveal()
+
+
+def _play(bridge: TableBridge, scene: str) -> None:
     if scene == "come-out-draft":
         _draft(bridge, 30, 20)
         bridge.selectLine("pass")

@@ -20,6 +20,7 @@ Row {
     onSerialChanged: if (live && serial > 0 && !table.reduceMotion) throwAnimation.restart()
     NumberAnimation {
         id: throwAnimation
+        objectName: "throwAnimation"
         target: dice; property: "flight"; from: 0; to: 1; duration: 850
         paused: running && dice.frozen
     }
