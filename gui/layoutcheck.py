@@ -426,12 +426,15 @@ def _check_sizes(
         image = _settle(window, 30)
         problems = check_window(window, image)
         if bridge is not None and not bridge.isOver:
-            status = bridge.status
-            problems += moved_controls(
-                window,
-                lambda: bridge.publish(status=LONG_STATUS[: len(LONG_STATUS) * 2 // 3]),
-                lambda s=status: bridge.publish(status=s),
-            )
+            status = str(bridge.status)
+
+            def grow() -> None:
+                bridge.publish(status=LONG_STATUS[: len(LONG_STATUS) * 2 // 3])
+
+            def shrink(back: str = status) -> None:
+                bridge.publish(status=back)
+
+            problems += moved_controls(window, grow, shrink)
         report(scene, size, problems)
 
 
