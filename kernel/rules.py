@@ -187,6 +187,15 @@ class Effect(Enum):
     KEEP_POINT = "Nothing changes: same point, same contracts; every seat chooses again."
     VOID_HAND = "Return every contract in play with no profit and end without a result."
 
+    @property
+    def seals(self) -> bool:
+        """Whether this effect seals the seat's choices for the next throw (Confirm, Roll)."""
+        return self in SEALING_EFFECTS
+
+
+SEALING_EFFECTS = frozenset({Effect.SEAL_CONTRACTS, Effect.SEAL_ROLL})
+"""The effects that seal a seat's choices: once every seat has applied one, the dice are due."""
+
 
 @dataclass(frozen=True, slots=True)
 class Transition:

@@ -411,6 +411,20 @@ class Table:
     def is_legal(self, action: Action) -> bool:
         return self.rejection(action) is None
 
+    def would_throw(self, action: Action) -> bool:
+        """Whether pushing ``action`` now seals its seat's choices for the next throw.
+
+        True exactly for a legal action whose row's effect seals (``Effect.seals``: Confirm at
+        come-out, Roll on the point), so a caller knows to commit the choice and expect the dice.
+        False for anything ill formed or illegal now, and for the throw itself.
+        """
+        try:
+            step, seat = self._resolve(action)
+        except MalformedAction:
+            return False
+        effect = step.row.effect
+        return effect is not None and effect.seals and step.verdict(self, seat, action) is None
+
     def legal_actions(self, seat: int) -> list[SeatAction]:
         """What ``seat`` may do now, in button order (Allocate Pass, Allocate Don't Pass, …)."""
         candidates = _CANDIDATES[seat] if type(seat) is int and 0 <= seat < MAX_SEATS else None

@@ -89,3 +89,42 @@ def test_push_follows_the_row() -> None:
             else:
                 assert code in {g.code for g in row.guards}
     assert Phase.POINT in {t.phase for t in _tables()}
+
+
+def test_would_throw_is_true_exactly_for_the_legal_actions_that_seal() -> None:
+    """``would_throw`` agrees with what pushing does: the seat goes from open to sealed."""
+    sealed = _tables()
+    for table in sealed:
+        if not table.is_over:
+            seal_all(table)
+    answers = set()
+    for table in [*_tables(), *sealed]:
+        for action in _actions():
+            seat = getattr(action, "seat", None)
+            if not table.is_legal(action) or isinstance(action, (Throw, Abort)):
+                expected = False
+            else:
+                assert isinstance(seat, int)
+                trial = table.copy()
+                trial.push(action)
+                expected = not table.is_sealed(seat) and trial.is_sealed(seat)
+            assert table.would_throw(action) is expected, (table.phase, action)
+            answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_would_throw_names_confirm_and_roll_and_refuses_the_rest() -> None:
+    table = Table(2)
+    assert table.would_throw(Confirm(0))
+    assert not table.would_throw(Roll(0))  # illegal at come-out
+    assert not table.would_throw(Allocate(0, Line.PASS))
+    assert not table.would_throw(Confirm(5))  # no such seat: malformed, never raises
+    assert not table.would_throw(Allocate(0, Line.PASS, 15))
+    come_out(table, 0, 0, 20)
+    assert not table.would_throw(Confirm(0))  # already sealed
+    table.push(Confirm(1))
+    assert not table.would_throw(dice_for(7))
+    table.push(dice_for(6))
+    assert table.would_throw(Roll(0)) and table.would_throw(Roll(1))
+    assert not table.would_throw(ReduceDontPass(0))
+    assert not table.would_throw(Confirm(0))
