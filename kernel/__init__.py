@@ -45,11 +45,22 @@ from pointline.kernel.ledger import (
     replay_balance,
 )
 from pointline.kernel.rules import TRANSITIONS, Code, Effect, Guard, Transition, When
-from pointline.kernel.table import Contracts, Ending, Result, SeatState, Table, competition_ranks
+from pointline.kernel.table import (
+    Contracts,
+    Ending,
+    Result,
+    SeatState,
+    Standing,
+    Table,
+    competition_ranks,
+)
 from pointline.kernel.values import (
     HAND_LIMIT,
     HANDS_PER_SESSION,
     MAX_SEATS,
+    MIN_SEATS,
+    ONLINE_SEATS_MAX,
+    ONLINE_SEATS_MIN,
     POINT_NUMBERS,
     STARTING_POINTS,
     THROW_CAP,
@@ -58,12 +69,16 @@ from pointline.kernel.values import (
     Line,
     Outcome,
     Phase,
+    is_online_seat_count,
 )
 
 __all__ = [
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
     "MAX_SEATS",
+    "MIN_SEATS",
+    "ONLINE_SEATS_MAX",
+    "ONLINE_SEATS_MIN",
     "POINT_NUMBERS",
     "PROTOCOL_VERSION",
     "SEAT_KINDS",
@@ -102,6 +117,7 @@ __all__ = [
     "SeatAction",
     "SeatState",
     "Settled",
+    "Standing",
     "Table",
     "Throw",
     "ThrowSeen",
@@ -115,6 +131,7 @@ __all__ = [
     "dice_from_seed",
     "dice_seed",
     "from_document",
+    "is_online_seat_count",
     "loads",
     "plan",
     "replay_balance",

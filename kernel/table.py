@@ -100,6 +100,15 @@ class Ending:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """One seat's line of a result: the seat (from 0), its final points and its rank."""
+
+    seat: int
+    points: int
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """A completed session: final points per seat and their competition ranks (1, 1, 3)."""
 
@@ -110,6 +119,12 @@ class Result:
     def standings(self) -> tuple[int, ...]:
         """Seats ranked highest first; tied seats keep seat order."""
         return tuple(sorted(range(len(self.final)), key=lambda s: (-self.final[s], s)))
+
+    @property
+    def ranking(self) -> tuple[Standing, ...]:
+        """Every seat's seat, points and rank, in rank order (ties in seat order): what a
+        results screen lists, top to bottom, with no sorting of its own."""
+        return tuple(Standing(s, self.final[s], self.ranks[s]) for s in self.standings)
 
 
 def competition_ranks(points: tuple[int, ...]) -> tuple[int, ...]:

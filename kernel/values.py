@@ -15,9 +15,19 @@ HANDS_PER_SESSION = 5
 THROW_CAP = 128
 """A session has at most 128 throws (R22)."""
 MIN_SEATS = 1
+"""A table has 1 to 8 seats; solo is one seat (R1)."""
 MAX_SEATS = 8
+ONLINE_SEATS_MIN = 2
+"""An online room starts with at least 2 signed-in people (the card: exactly 2-8)."""
+ONLINE_SEATS_MAX = MAX_SEATS
+"""An online room holds at most 8 people, one seat each."""
 POINT_NUMBERS = frozenset({4, 5, 6, 8, 9, 10})
 """Totals that become the point on the come-out (R11)."""
+
+
+def is_online_seat_count(people: int) -> bool:
+    """Whether an online room of ``people`` may start: 2 to 8, the one place this is decided."""
+    return type(people) is int and ONLINE_SEATS_MIN <= people <= ONLINE_SEATS_MAX
 
 
 class Line(Enum):
