@@ -48,13 +48,14 @@ from pointline.kernel.values import (
     HANDS_PER_SESSION,
     MAX_SEATS,
     MIN_SEATS,
+    NET_MULTIPLE,
     POINT_NUMBERS,
+    RETURNED_MULTIPLE,
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
     EndReason,
     Line,
-    Outcome,
     Phase,
 )
 
@@ -188,10 +189,8 @@ _CLASS_OF_KIND: dict[ActionKind, type] = {
 }
 _ACTION_TYPES = frozenset(_CLASS_OF_KIND.values())
 
-_RETURNED = {Outcome.WIN: 2, Outcome.PUSH: 1, Outcome.LOSS: 0}
-"""What a settled line gives back, as a multiple of its contract (R16)."""
-_NET = {Outcome.WIN: 1, Outcome.PUSH: 0, Outcome.LOSS: -1}
-"""A settled line's net, as a multiple of its contract (R16)."""
+_RETURNED = RETURNED_MULTIPLE
+_NET = NET_MULTIPLE
 
 
 class _Step:

@@ -73,3 +73,9 @@ class EndReason(Enum):
 
 ABORT_REASONS = frozenset(EndReason) - {EndReason.THROW_CAP}
 """Reasons a caller may give in an ``Abort``; the throw cap is reached only by throwing (R22)."""
+
+
+RETURNED_MULTIPLE = {Outcome.WIN: 2, Outcome.PUSH: 1, Outcome.LOSS: 0}
+"""What a settled line gives back, as a multiple of its contract (R16)."""
+NET_MULTIPLE = {Outcome.WIN: 1, Outcome.PUSH: 0, Outcome.LOSS: -1}
+"""A settled line's net, as a multiple of its contract (R16)."""
