@@ -287,6 +287,53 @@ def numbers() -> list[Case]:
     return cases
 
 
+DUPLICATE_ACTIONS: list[tuple[str, str]] = [
+    # A member named twice inside the action: bad_action, whichever value comes first or last.
+    ("seat", '{"kind":"confirm","seat":0,"seat":1}'),
+    ("kind", '{"kind":"roll","kind":"confirm","seat":0}'),
+    ("amount", '{"kind":"allocate","seat":0,"line":"pass","amount":15,"amount":10}'),
+    ("line", '{"kind":"allocate","seat":0,"line":"pass","line":"pass","amount":10}'),
+]
+DUPLICATE_REQUESTS: list[tuple[str, str]] = [
+    # A member of the request itself named twice (or twice in an object outside action and
+    # state): not a request, bad_request, and nothing is applied or replaced.
+    ("reply", '{"op":"apply","action":{"kind":"confirm","seat":0},"reply":"all","reply":"hash"}'),
+    ("op", '{"op":"state","op":"apply","action":{"kind":"confirm","seat":0}}'),
+    (
+        "action",
+        '{"op":"apply","action":{"kind":"roll","seat":0},"action":{"kind":"confirm","seat":0}}',
+    ),
+    ("new_table.seats", '{"op":"new_table","seats":9,"seats":2,"table_id":"t2"}'),
+    ("new_table.table_id", '{"op":"new_table","seats":2,"table_id":"a","table_id":"b"}'),
+    ("unknown_member", '{"op":"apply","action":{"kind":"confirm","seat":0},"x":{"a":1,"a":2}}'),
+]
+
+
+def duplicate_members() -> list[Case]:
+    """Requests that name a member twice (PROTOCOL.md, "Duplicate member names")."""
+    cases = []
+    for name, action in DUPLICATE_ACTIONS:
+        c = Case(
+            f"malformed.duplicate.action.{name}",
+            f"an action naming {name} twice is bad_action, whichever value would win",
+            ("R3",),
+            seats=2,
+        )
+        c.raw(_raw_action(action))
+        c.request({"op": "state"})
+        cases.append(c)
+    for name, text in DUPLICATE_REQUESTS:
+        c = Case(
+            f"malformed.duplicate.request.{name}",
+            f"a request naming {name} twice is not a request: bad_request, nothing changes",
+            ("R5",),
+        )
+        c.raw(text)
+        c.request({"op": "state"})
+        cases.append(c)
+    return cases
+
+
 # ---------------------------------------------------------------------- 03_canonical
 ESCAPED_IDS = (
     "/",

@@ -244,6 +244,7 @@ def malformed() -> list[Case]:
     cases += edges.replies()
     cases += edges.abort_without_seat()
     cases += edges.numbers()
+    cases += edges.duplicate_members()
     return cases
 
 

@@ -589,14 +589,21 @@ def _seal_roll(t: Table, s: _Seat, a: Any, step: _Step) -> None:
     s.sealed = True
 
 
-def _see_throw(t: Table, a: Any) -> None:
-    """Every throw: count it, write it to every seat's ledger, open every seat again."""
+def see_throw(t: Table, a: Throw) -> None:
+    """Every throw: count it, write it to every seat's ledger, open every seat again.
+
+    Public for tools that build positions play cannot reach (the conformance suite's invalid
+    documents); play itself reaches it only through ``Table.push``."""
     n = t._throws = t._throws + 1
     d1, d2 = a.die1, a.die2
     seen = _new(ThrowSeen, (t._resolved + 1, n, d1, d2, d1 + d2, t._phase, t._point))
     for x in t._seats:
         x.ledger.append(seen)
         x.sealed = False
+
+
+_see_throw = see_throw
+"""The older, private name of ``see_throw``."""
 
 
 def _cap(t: Table) -> None:
@@ -607,7 +614,7 @@ def _cap(t: Table) -> None:
 
 def _settle_hand(t: Table, s: None, a: Any, step: _Step) -> None:
     """R10-R12, R16: settle every seat's lines by the row's outcomes, then the next hand."""
-    _see_throw(t, a)
+    see_throw(t, a)
     hand, n = t._resolved + 1, t._throws
     po, pr, pn, do, dr, dn = step.settles  # type: ignore[misc]
     for x in t._seats:
@@ -631,7 +638,7 @@ def _settle_hand(t: Table, s: None, a: Any, step: _Step) -> None:
 
 def _establish_point(t: Table, s: None, a: Any, step: _Step) -> None:
     """R10: a come-out 4, 5, 6, 8, 9 or 10 becomes the point."""
-    _see_throw(t, a)
+    see_throw(t, a)
     t._point = a.die1 + a.die2
     t._enter(_POINT)
     _cap(t)
@@ -639,7 +646,7 @@ def _establish_point(t: Table, s: None, a: Any, step: _Step) -> None:
 
 def _keep_point(t: Table, s: None, a: Any, step: _Step) -> None:
     """R12: any other total in the point phase changes nothing but the throw count."""
-    _see_throw(t, a)
+    see_throw(t, a)
     _cap(t)
 
 
