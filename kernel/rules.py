@@ -14,6 +14,21 @@ from enum import Enum, StrEnum
 from pointline.kernel.actions import ActionKind
 from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
 
+__all__ = [
+    "CODES_BY_NAME",
+    "MALFORMED_CODES",
+    "SEALING_EFFECTS",
+    "TRANSITIONS",
+    "Code",
+    "Effect",
+    "Guard",
+    "Then",
+    "Transition",
+    "When",
+    "row_for",
+    "rows_for",
+]
+
 
 class Code(StrEnum):
     """Every rejection the kernel can give: its stable machine code (the member's string value,
@@ -197,6 +212,19 @@ SEALING_EFFECTS = frozenset({Effect.SEAL_CONTRACTS, Effect.SEAL_ROLL})
 """The effects that seal a seat's choices: once every seat has applied one, the dice are due."""
 
 
+class Then(Enum):
+    """Where an accepting row leaves the table: the phase after its effect (R17, R20, R22)."""
+
+    STAY = "the same phase"
+    POINT = "the point phase; ended instead after the 128th throw (R22)"
+    SAME_POINT = "the same point phase; ended instead after the 128th throw (R22)"
+    NEXT_HAND = (
+        "complete after the fifth resolved hand (R20); else the next hand's come-out,"
+        " ended instead after the 128th throw (R22)"
+    )
+    ENDED = "ended without a result"
+
+
 @dataclass(frozen=True, slots=True)
 class Transition:
     """One row of the table."""
@@ -210,6 +238,8 @@ class Transition:
     pass_outcome: Outcome | None
     dont_pass_outcome: Outcome | None
     rules: tuple[str, ...]
+    then: Then | None = None
+    """The phase after an accepting row (None for a rejecting row: nothing changes)."""
 
     @property
     def accepts(self) -> bool:
@@ -226,7 +256,10 @@ def _row(
     when: When = When.ALWAYS,
     settles: tuple[Outcome, Outcome] | None = None,
     rules: tuple[str, ...] = (),
+    then: Then | None = None,
 ) -> Transition:
+    if effect is not None and then is None:
+        then = Then.STAY
     return Transition(
         phase=phase,
         kind=kind,
@@ -237,6 +270,7 @@ def _row(
         pass_outcome=settles[0] if settles else None,
         dont_pass_outcome=settles[1] if settles else None,
         rules=rules,
+        then=then,
     )
 
 
@@ -279,6 +313,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_W, _L),
         rules=("R8", "R9", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _C,
@@ -288,6 +323,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_L, _W),
         rules=("R8", "R10", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _C,
@@ -297,6 +333,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_L, _U),
         rules=("R8", "R10", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _C,
@@ -305,8 +342,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         guards=(G.EVERY_SEAT_SEALED,),
         effect=Effect.ESTABLISH_POINT,
         rules=("R8", "R11"),
+        then=Then.POINT,
     ),
-    _row(_C, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",)),
+    _row(_C, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",), then=Then.ENDED),
     # --- Point phase: Pass is locked; Don't Pass may come down before each throw.
     _row(
         _P,
@@ -352,6 +390,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_W, _L),
         rules=("R8", "R18", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _P,
@@ -361,6 +400,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_L, _W),
         rules=("R8", "R18", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _P,
@@ -369,8 +409,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         guards=(G.EVERY_SEAT_SEALED,),
         effect=Effect.KEEP_POINT,
         rules=("R8", "R19"),
+        then=Then.SAME_POINT,
     ),
-    _row(_P, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",)),
+    _row(_P, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",), then=Then.ENDED),
     # --- Over: nothing more happens in this session.
     *(
         _row(phase, kind, reject=Code.SESSION_OVER, rules=("R25",))

@@ -1,8 +1,9 @@
 """An abstract table in z3, and the card's rules as a transition relation.
 
-This module is written from the card (``READING.md``), not from ``kernel/table.py``: the
-kernel's transition table is used only to name the rows (phase, action kind, totals) and the
-codes they reject with. Every guard and effect below is the rule in z3 terms.
+This module is written from the card and its reading (``../shared/card/READING.md``, beside
+the repository), not from ``kernel/table.py``: the kernel's transition table is used only to
+name the rows (phase, action kind, totals) and the codes they reject with. Every guard and
+effect below is the rule in z3 terms.
 
 A state is a table (phase, point, throws, resolved hands, ending reason) and its seats
 (balance, draft on each line, current contracts on each line, sealed, plus ghost counters

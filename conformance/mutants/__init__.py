@@ -385,7 +385,7 @@ class AbortAfterOver(Adapter):
 class CapReason(Adapter):
     def push(self, table: Table, action: Any) -> None:
         if isinstance(action, Abort) and action.reason is EndReason.THROW_CAP and not table.is_over:
-            table._void(Ending(EndReason.THROW_CAP, action.seat))
+            table._end(Ending(EndReason.THROW_CAP, action.seat))
             return
         table.push(action)
 

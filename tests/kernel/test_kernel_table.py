@@ -6,6 +6,8 @@ from __future__ import annotations
 from _kernel_support import come_out, dice_for, seal_all
 
 from pointline.kernel import (
+    HANDS_PER_SESSION,
+    THROW_CAP,
     TRANSITIONS,
     Abort,
     Action,
@@ -19,9 +21,10 @@ from pointline.kernel import (
     Reset,
     Roll,
     Table,
+    Then,
     Throw,
+    row_for,
 )
-from pointline.kernel.rules import row_for
 
 
 def _tables() -> list[Table]:
@@ -128,3 +131,50 @@ def test_would_throw_names_confirm_and_roll_and_refuses_the_rest() -> None:
     assert table.would_throw(Roll(0)) and table.would_throw(Roll(1))
     assert not table.would_throw(ReduceDontPass(0))
     assert not table.would_throw(Confirm(0))
+
+
+def _after(table: Table, then: Then) -> set[Phase]:
+    """The phases a row's ``then`` allows after it applies to ``table``."""
+    capped = table.throws + 1 >= THROW_CAP
+    if then is Then.STAY:
+        return {table.phase}
+    if then in (Then.POINT, Then.SAME_POINT):
+        return {Phase.ENDED} if capped else {Phase.POINT}
+    if then is Then.NEXT_HAND:
+        if table.hands_resolved + 1 == HANDS_PER_SESSION:
+            return {Phase.COMPLETE}
+        return {Phase.ENDED} if capped else {Phase.COME_OUT}
+    return {Phase.ENDED}
+
+
+def test_the_phase_after_an_accepted_action_is_the_rows_then() -> None:
+    """The next phase is data in the table (``Transition.then``), and push follows it."""
+    sealed = _tables()
+    for table in sealed:
+        if not table.is_over:
+            seal_all(table)
+    near_cap = Table(1)
+    come_out(near_cap, 0, 10, 0)
+    near_cap.push(dice_for(6))
+    while near_cap.throws < THROW_CAP - 1:
+        seal_all(near_cap)
+        near_cap.push(dice_for(8))
+    seal_all(near_cap)
+    four = Table(1)
+    for _ in range(4):
+        seal_all(four)
+        four.push(dice_for(7))
+    seal_all(four)
+    thens = set()
+    for table in [*_tables(), *sealed, near_cap, four]:
+        for action in _actions():
+            row = table.row(action)
+            if not table.is_legal(action):
+                continue
+            assert row.then is not None
+            trial = table.copy()
+            trial.push(action)
+            assert trial.phase in _after(table, row.then), (table.phase, action, row.then)
+            thens.add(row.then)
+    assert thens == set(Then)
+    assert all((row.then is None) == (row.effect is None) for row in TRANSITIONS)
