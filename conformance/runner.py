@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-import pointline
 from pointline.conformance.casebook import content_hash, split_file, summary
 from pointline.conformance.codec import PROTOCOL, PROTOCOLS
 from pointline.conformance.errors import FixturesMissing, ImplFailure
@@ -53,9 +52,6 @@ __all__ = [
     "summary_line",
 ]
 
-ROOT = Path(pointline.__file__).resolve().parent.parent
-"""The folder that holds the ``pointline`` package: put on the adapter's ``PYTHONPATH`` so the
-reference adapter imports the same package (never used to find repository files)."""
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 """Where the fixtures are in a checkout and an sdist (an app wheel ships none)."""
 WINDOW = 32
@@ -197,7 +193,6 @@ class Implementation:
         """A fresh process and its answer to ``hello`` for ``protocol``."""
         self.stop()
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
         self.lines = queue.Queue()
         self.starts += 1
         try:

@@ -14,16 +14,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pointline
 from pointline.conformance.errors import FixturesMissing
 from pointline.conformance.mutants import MUTANTS
 from pointline.conformance.runner import find_fixtures, parse_summary
 
 __all__ = ["main", "run_mutant"]
-
-ROOT = Path(pointline.__file__).resolve().parent.parent
-"""The folder that holds the ``pointline`` package: the runs' working directory, so the
-runner and the mutant adapters import the same package (never used to find fixtures)."""
 
 
 def run_mutant(
@@ -51,9 +46,7 @@ def run_mutant(
         *(extra or []),
     ]
     started = time.monotonic()
-    proc = subprocess.run(
-        argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
-    )
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
     lines = proc.stdout.strip().splitlines()
     fail = next((line for line in lines if line.startswith("FAIL ")), "")
     counts = parse_summary(lines[-1]) if lines else None
