@@ -26,6 +26,25 @@ from pointline.kernel import (
 )
 from pointline.kernel.rules import TRANSITIONS
 
+__all__ = [
+    "BAD_REPLIES",
+    "BOUNDARY_BYTES",
+    "DUPLICATE_ACTIONS",
+    "DUPLICATE_REQUESTS",
+    "ESCAPED_IDS",
+    "NUMBER_TOKENS",
+    "D",
+    "P",
+    "abort_without_seat",
+    "dice_boundaries",
+    "duplicate_members",
+    "empty_choices",
+    "guard_order",
+    "new_table_members",
+    "numbers",
+    "replies",
+]
+
 P, D = Line.PASS, Line.DONT_PASS
 
 

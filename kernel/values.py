@@ -4,6 +4,27 @@ from __future__ import annotations
 
 from enum import Enum
 
+__all__ = [
+    "ABORT_REASONS",
+    "HANDS_PER_SESSION",
+    "HAND_LIMIT",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "NET_MULTIPLE",
+    "ONLINE_SEATS_MAX",
+    "ONLINE_SEATS_MIN",
+    "POINT_NUMBERS",
+    "RETURNED_MULTIPLE",
+    "STARTING_POINTS",
+    "THROW_CAP",
+    "UNIT",
+    "EndReason",
+    "Line",
+    "Outcome",
+    "Phase",
+    "is_online_seat_count",
+]
+
 STARTING_POINTS = 1000
 """Every seat starts a session with 1,000 free fictional points (R1)."""
 UNIT = 10

@@ -22,6 +22,21 @@ from pointline.kernel.rules import TRANSITIONS, Code, Guard, Transition
 from pointline.kernel.table import Table
 from pointline.kernel.values import ABORT_REASONS, EndReason, Line
 
+__all__ = [
+    "EXAMPLE_NONCES",
+    "EXAMPLE_TABLE",
+    "RULES_PATH",
+    "SECTIONS",
+    "canonical_example",
+    "codes",
+    "dice_example",
+    "main",
+    "reasons",
+    "render",
+    "stale_sections",
+    "transitions",
+]
+
 RULES_PATH = Path(__file__).with_name("RULES.md")
 _BLOCK = re.compile(
     r"(<!-- BEGIN GENERATED: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)"

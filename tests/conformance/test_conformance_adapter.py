@@ -111,3 +111,19 @@ def test_hello_takes_the_protocol_as_a_number_only(version: Any) -> None:
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request"
     (good,) = _talk(json.dumps({"id": 1, "op": "hello", "protocol": 1}))
     assert good["ok"] is True
+
+
+def test_the_curated_surfaces_export_what_they_list() -> None:
+    """Every name in ``pointline.conformance.__all__`` and ``pointline.spec.__all__`` resolves
+    (the lazy ones too), and the conformance errors hang under the project's one root."""
+    import pointline.conformance as conformance
+    import pointline.spec as spec
+    from pointline.kernel import PointlineError
+
+    for package in (conformance, spec):
+        for name in package.__all__:
+            assert getattr(package, name) is not None, name
+    assert callable(spec.render_rules) and not isinstance(spec.render_rules, type(conformance))
+    for error in (conformance.BadAction, conformance.ImplFailure, conformance.FixturesMissing):
+        assert issubclass(error, PointlineError)
+        assert error("x").code == error.default_code and error("x").text == "x"
