@@ -274,21 +274,37 @@ NUMBER_TOKENS: list[tuple[str, str]] = [
 ]
 
 
+def _as_written(
+    case_id: str,
+    description: str,
+    rules: tuple[str, ...],
+    text: str,
+    seats: int = 1,
+    sealed: bool = False,
+) -> Case:
+    """A case that sends one request line as written (every seat sealed first if ``sealed``)
+    and then asks for the whole state: a refused request must have changed nothing."""
+    c = Case(case_id, description, rules, seats=seats)
+    if sealed:
+        c.seal_all([(10, 0)] * seats)
+    c.raw(text)
+    c.request({"op": "state"})
+    return c
+
+
 def numbers() -> list[Case]:
     """Number tokens sent exactly as written (``10.0``, ``1e1``, ``-0``) and big integers."""
-    cases = []
-    for name, action in NUMBER_TOKENS:
-        c = Case(
+    cases = [
+        _as_written(
             f"malformed.numbers.{name}",
             f"the token {name.split('_', 1)[1]} sent as written",
             ("R3", "R8"),
+            _raw_action(action),
             seats=3,
+            sealed='"throw"' in action,
         )
-        if '"throw"' in action:
-            c.seal_all([(10, 0)] * 3)
-        c.raw(_raw_action(action))
-        c.request({"op": "state"})
-        cases.append(c)
+        for name, action in NUMBER_TOKENS
+    ]
     for name, text in (
         ("seats_1.0", '{"op":"new_table","seats":1.0,"table_id":"t"}'),
         ("seats_2e0", '{"op":"new_table","seats":2e0,"table_id":"t"}'),
@@ -330,27 +346,26 @@ DUPLICATE_REQUESTS: list[tuple[str, str]] = [
 
 def duplicate_members() -> list[Case]:
     """Requests that name a member twice (PROTOCOL.md, "Duplicate member names")."""
-    cases = []
-    for name, action in DUPLICATE_ACTIONS:
-        c = Case(
+    actions = [
+        _as_written(
             f"malformed.duplicate.action.{name}",
             f"an action naming {name} twice is bad_action, whichever value would win",
             ("R3",),
+            _raw_action(action),
             seats=2,
         )
-        c.raw(_raw_action(action))
-        c.request({"op": "state"})
-        cases.append(c)
-    for name, text in DUPLICATE_REQUESTS:
-        c = Case(
+        for name, action in DUPLICATE_ACTIONS
+    ]
+    requests = [
+        _as_written(
             f"malformed.duplicate.request.{name}",
             f"a request naming {name} twice is not a request: bad_request, nothing changes",
             ("R5",),
+            text,
         )
-        c.raw(text)
-        c.request({"op": "state"})
-        cases.append(c)
-    return cases
+        for name, text in DUPLICATE_REQUESTS
+    ]
+    return actions + requests
 
 
 # ---------------------------------------------------------------------- 03_canonical

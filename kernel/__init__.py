@@ -55,6 +55,7 @@ from pointline.kernel.errors import (
     PointlineError,
     RulesError,
     StateCode,
+    WordedCode,
 )
 from pointline.kernel.invariants import invariant_broken, ledger_broken
 from pointline.kernel.ledger import (
@@ -175,6 +176,7 @@ __all__ = [
     "Transition",
     "Voided",
     "When",
+    "WordedCode",
     "canonical_bytes",
     "canonical_text",
     "commitment",

@@ -23,7 +23,7 @@ code is a ``StrEnum`` member, so it compares equal to its string (``Code.HAND_LI
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from pointline.kernel.rules import Code
@@ -38,6 +38,7 @@ __all__ = [
     "PointlineError",
     "RulesError",
     "StateCode",
+    "WordedCode",
 ]
 
 
@@ -84,25 +85,31 @@ class IllegalAction(RulesError):
         super().__init__(code, text)
 
 
+class WordedCode(StrEnum):
+    """A code enum whose members are ``(code, plain words)``: the member is its code string
+    (``Code.HAND_LIMIT == "hand_limit"``) and ``text`` its words. Subclassed by every layer's
+    code enums that carry words (``kernel.rules.Code``, ``Invariant``)."""
+
+    text: str
+
+    def __new__(cls, code: str, text: str) -> Self:
+        member = str.__new__(cls, code)
+        member._value_ = code
+        member.text = text
+        return member
+
+
 class StateCode(StrEnum):
     """The code of every refused state document (the sub-code is in ``BadState.invariant``)."""
 
     BAD_STATE = "bad_state"
 
 
-class Invariant(StrEnum):
+class Invariant(WordedCode):
     """Which check a refused state document fails: its stable sub-code and its plain words.
 
     Checked in this order; the first that fails names the refusal (PROTOCOL.md, ``load_state``).
     """
-
-    text: str
-
-    def __new__(cls, code: str, text: str) -> Invariant:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.text = text
-        return member
 
     # The document itself.
     NOT_JSON = ("not_json", "The text is not JSON.")

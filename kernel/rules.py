@@ -9,9 +9,10 @@ these rows to step the table and ``spec/RULES.md`` is rendered from them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 
 from pointline.kernel.actions import ActionKind
+from pointline.kernel.errors import WordedCode
 from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
 
 __all__ = [
@@ -30,17 +31,9 @@ __all__ = [
 ]
 
 
-class Code(StrEnum):
+class Code(WordedCode):
     """Every rejection the kernel can give: its stable machine code (the member's string value,
     so ``Code.HAND_LIMIT == "hand_limit"``) and its plain words (``text``)."""
-
-    text: str
-
-    def __new__(cls, code: str, text: str) -> Code:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.text = text
-        return member
 
     # Malformed: no state makes the action legal.
     BAD_ACTION = ("bad_action", "That is not an action of this table.")
