@@ -7,8 +7,7 @@ them. "Repeat last bet" is the last hand's original contracts placed again the s
 
 from __future__ import annotations
 
-from pointline.kernel import HAND_LIMIT, UNIT, Allocate, Code, Line, Phase, Table
-from pointline.kernel.ledger import Contracted
+from pointline.kernel import HAND_LIMIT, UNIT, Allocate, Code, Contracted, Line, Phase, Table
 
 __all__ = ["CHIP_VALUES", "chip_actions", "chip_rejection", "last_bet", "plan_rejection"]
 

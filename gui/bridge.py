@@ -35,7 +35,7 @@ from pointline.gui.history import (
     settlement_words,
 )
 from pointline.gui.seat_table import SeatTable, state_property
-from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce, would_throw
+from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
 from pointline.kernel import (
@@ -47,6 +47,7 @@ from pointline.kernel import (
     Action,
     Confirm,
     EndReason,
+    Entry,
     Line,
     Outcome,
     Phase,
@@ -55,9 +56,10 @@ from pointline.kernel import (
     RemoveDontPass,
     Reset,
     Roll,
+    Settled,
     Table,
+    ThrowSeen,
 )
-from pointline.kernel.ledger import Entry, Settled, ThrowSeen
 
 QML_IMPORT_NAME = "Pointline.Seat"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -385,7 +387,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             self.announced.emit(sit_out_ask(self._mobile))
             return False
         action = self._kernel_action(name)
-        return self._submit_all([action], would_throw(self.table, action))
+        return self._submit_all([action], self.table.would_throw(action))
 
     @Slot(str, result=bool)
     def placeChip(self, line: str) -> bool:

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pointline.kernel import STARTING_POINTS, EndReason, Line, Outcome, Phase, Table
-from pointline.kernel.ledger import (
+from pointline.kernel import (
+    STARTING_POINTS,
     ContractChanged,
     Contracted,
+    EndReason,
     Entry,
+    Line,
+    Outcome,
+    Phase,
     Refunded,
     Settled,
+    Table,
     ThrowSeen,
     Voided,
 )
