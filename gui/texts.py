@@ -50,7 +50,7 @@ _SOME_POINT = min(POINT_NUMBERS)
 def _totals(phase: Phase, line: str, outcome: Outcome) -> list[int]:
     """The throw totals whose row in ``TRANSITIONS`` gives ``line`` the ``outcome``."""
     point = None if phase is Phase.COME_OUT else _SOME_POINT
-    out = set()
+    out: set[int] = set()
     for row in TRANSITIONS:
         if row.phase is not phase or row.kind is not ActionKind.THROW:
             continue
