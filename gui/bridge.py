@@ -493,6 +493,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             return
         self._shown = before
         self._stage = "rolling"
+        self._said = SOLO_WORDS["rolling"]
         self._sync()
         self._clock.start(ROLL_MS, self._advance)
         self._freeze_if_blocked()
@@ -561,6 +562,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._advance()
         self._clock.stop()
         return True
+
+    def hold(self) -> None:
+        """Stop the result moment at its current beat (the scenes' pictures use it)."""
+        self._clock.stop()
 
     @Slot()
     def finishReveal(self) -> None:

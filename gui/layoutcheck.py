@@ -443,18 +443,21 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
 
     from pointline.gui.app import load
     from pointline.gui.bridge import TableBridge
-    from pointline.gui.scenes import counter_nonces, prepare
+    from pointline.gui.scenes import MOTION_SCENES, counter_nonces, pose, prepare
     from pointline.gui.sound import Sounds
 
     with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
         for scene in scenes:
             settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
-            settings.setValue("reduceMotion", scene != "result-moment")
+            settings.setValue("reduceMotion", scene not in MOTION_SCENES)
             sounds = Sounds()
             sounds.muted = True
             bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
             prepare(bridge, scene)
             loaded = load(bridge, sizes[0])
+            loaded.window.show()
+            _settle(loaded.window)
+            pose(loaded.window, bridge, scene)
             _check_sizes(scene, loaded.window, sizes, report, bridge)
             loaded.window.close()
             loaded.engine.deleteLater()

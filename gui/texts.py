@@ -136,6 +136,7 @@ ACTION_LABELS: dict[str, str] = {
 SOLO_WORDS: dict[str, str] = {
     "newSession": f"New session: {POINTS} free fictional points. Place chips, then confirm.",
     "revealing": "The dice are rolling: wait for the result.",
+    "rolling": "The dice are rolling…",
     "asking": "Answer the new-session question first.",
     "help": "Help is open: close it to play.",
     "paused": "Paused: press Escape or Resume to continue.",

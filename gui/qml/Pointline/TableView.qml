@@ -111,6 +111,7 @@ Item {
                         id: topRow
                         Layout.fillWidth: true
                         spacing: view.gap
+                        z: 2  // the dice fly over the lines
                         Puck {
                             id: puck
                             objectName: "puck"
@@ -176,7 +177,8 @@ Item {
                             table: view.table
                             size: puck.size * 0.92
                             spacing: view.gap
-                            travel: felt.width * 0.55
+                            travel: felt.width * 0.6
+                            drop: Math.max(0, passArea.height + dpArea.height) * 0.6
                             frozen: view.frozen
                         }
                     }
