@@ -32,6 +32,16 @@ def _shown_texts(window) -> list[str]:
     return out
 
 
+def _rolling(make_ui, label: bytes) -> tuple[object, ManualClock]:
+    """A table with motion on whose first come-out (Pass 10) is being thrown now."""
+    clock = ManualClock()
+    ui = make_ui(motion=True, clock=clock, label=label)
+    ui.key(K.Key_Space)
+    ui.key(K.Key_Return)
+    assert ui.bridge.revealStage == "rolling"
+    return ui, clock
+
+
 def _reveal(ui, clock: ManualClock) -> None:
     """Let the result moment run out, beat by beat."""
     while clock.advance():
@@ -88,12 +98,8 @@ def test_enter_through_the_point_never_sits_out_the_next_hand(make_ui) -> None:
 
 # ------------------------------------------------------------------ 3. pause
 def test_pause_freezes_the_result_moment(make_ui) -> None:
-    clock = ManualClock()
-    ui = make_ui(motion=True, clock=clock, label=b"pause")
+    ui, clock = _rolling(make_ui, b"pause")
     b = ui.bridge
-    ui.key(K.Key_Space)
-    ui.key(K.Key_Return)
-    assert b.revealStage == "rolling"
     shown = (b.balance, len(b.history), b.revealStage)
     ui.key(K.Key_Escape)
     assert b.paused
@@ -102,7 +108,7 @@ def test_pause_freezes_the_result_moment(make_ui) -> None:
     flight = dice.property("flight")
     for _ in range(3):
         assert not clock.advance()  # the beats wait
-    ui.qtbot.wait(30)
+    ui.qtbot.wait(30)  # a few frames: a running animation would have moved the dice
     assert (b.balance, len(b.history), b.revealStage) == shown
     assert dice.property("flight") == flight
     ui.key(K.Key_Escape)
@@ -113,12 +119,8 @@ def test_pause_freezes_the_result_moment(make_ui) -> None:
 
 # ------------------------------------------------------------------ 4. stale status
 def test_no_stale_reason_after_the_dice_or_during_a_come_out_throw(make_ui) -> None:
-    clock = ManualClock()
-    ui = make_ui(motion=True, clock=clock, label=b"stale")
+    ui, clock = _rolling(make_ui, b"stale")
     b = ui.bridge
-    ui.key(K.Key_Space)
-    ui.key(K.Key_Return)
-    assert b.revealStage == "rolling"
     # The come-out is still on screen: no point-phase reason on the lines yet.
     assert set(b.lineReasons.values()) == {""}
     assert not any("locked while the point" in t for t in _shown_texts(ui.window))
