@@ -468,6 +468,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     def _set_blockers(self, *, paused: bool, help_open: bool, asking: bool) -> None:
         self._paused, self._help, self._asking = paused, help_open, asking
         self._notice = ""
+        self._need_release = False  # a card took the keys: the next press is a fresh one
         self._freeze_if_blocked()
         self._sync()
 
