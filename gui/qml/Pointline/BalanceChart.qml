@@ -22,7 +22,9 @@ Canvas {
     // Labels: the start and the session's high and low on the left, at their heights; the
     // last value on the right, at its height. A label that would touch another is left out.
     readonly property real labelHeight: fs * 0.8 * 1.4
-    readonly property real startY: clampY(yOf(start))
+    // Just above the dashed start line (below it when the line is at the top), off the curve.
+    readonly property real startY: yOf(start) - labelHeight - 1 >= 0
+        ? yOf(start) - labelHeight - 1 : clampY(yOf(start) + labelHeight / 2 + 1)
     function clampY(y) { return Math.max(0, Math.min(height - labelHeight, y - labelHeight / 2)); }
     function apart(a, b) { return Math.abs(a - b) >= labelHeight; }
     Text {
