@@ -107,17 +107,11 @@ TEXTS: dict[str, str] = {
         f"COME-OUT {' · '.join(map(str, DP_WINS))} WIN · BAR {' · '.join(map(str, DP_PUSHES))} · "
         f"{' · '.join(map(str, SEVEN_OUT))} BEFORE POINT · PAYS 1 : 1"
     ),
-    "allocate": f"Allocate {UNIT}",
     "reduce": f"Don't Pass −{UNIT}",
     "repeat": "Repeat last bet",
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
-    "keysWide": (
-        f"Arrows pick a line · Space adds {UNIT} · Enter confirms or rolls · Esc pauses · F1 help"
-    ),
-    "keysNarrow": "F1 help · Esc pause",
-    "keysTouch": "Tap a line, then Allocate",
 }
 
 ACTION_LABELS: dict[str, str] = {
