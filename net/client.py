@@ -39,7 +39,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from pointline.kernel import Choice, Phase, Table
 from pointline.kernel.errors import PointlineError
 from pointline.net import paths
-from pointline.net.errors import NetError
+from pointline.net.errors import ClientCode, ClientError, NetError
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import (
     Event,
@@ -85,23 +85,14 @@ DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver e
 REQUEST_TIMEOUT = 15.0
 
 
-class ClientError(PointlineError):
-    """The relay refused a request or cannot be reached (``code``: a ``net.wire.ErrorCode``
-    value, or ``certificate``, ``unreachable``, ``bad_ca``, ``not_tls``; ``text``: plain words).
-    """
-
-    code: str
-
-    def __init__(self, code: str, text: str) -> None:
-        super().__init__(code, text)
-
-
 def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
     """The TLS settings for ``wss://``: the system trust store, or only ``ca`` when given."""
     try:
         return ssl.create_default_context(cafile=ca)
     except (OSError, ssl.SSLError) as exc:
-        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {exc}") from exc
+        raise ClientError(
+            ClientCode.BAD_CA, f"Cannot read the certificate file {ca}: {exc}"
+        ) from exc
 
 
 # ---- events of our own (the protocol's events pass through unchanged) -------------------------
@@ -238,7 +229,9 @@ class RelayClient:
         if url.startswith("wss://"):
             options["ssl"] = ssl_context or tls_client_context(ca)
         elif ssl_context is not None or ca is not None:
-            raise ClientError("not_tls", "A certificate needs a wss:// address for the relay.")
+            raise ClientError(
+                ClientCode.NOT_TLS, "A certificate needs a wss:// address for the relay."
+            )
         try:
             ws = await connect(
                 url,
@@ -250,17 +243,23 @@ class RelayClient:
             )
         except ssl.SSLCertVerificationError as exc:
             raise ClientError(
-                "certificate",
+                ClientCode.CERTIFICATE,
                 f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
                 "a self-signed certificate, trust it with --ca FILE.",
             ) from exc
         except InvalidStatus as exc:
             body = exc.response.body.decode("utf-8", "replace").strip()[:200]
             if exc.response.status_code == 503 and body:
-                raise ClientError("refused", f"The relay refused the connection: {body}") from exc
-            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+                raise ClientError(
+                    ClientCode.REFUSED, f"The relay refused the connection: {body}"
+                ) from exc
+            raise ClientError(
+                ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
+            ) from exc
         except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
-            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+            raise ClientError(
+                ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
+            ) from exc
         return cls(ws, timeouts, nonce_source)
 
     async def __aenter__(self) -> RelayClient:
@@ -278,7 +277,7 @@ class RelayClient:
         never does, and an answer that arrives after ``timeout`` is logged and dropped, never
         given to a later request."""
         if self.closed.is_set():
-            raise ClientError("closed", "The connection to the relay is closed.")
+            raise ClientError(ClientCode.CLOSED, "The connection to the relay is closed.")
         request_id = next(self._ids)
         future: asyncio.Future[RelayFrame] = self.loop.create_future()
         self._pending[request_id] = future
@@ -288,7 +287,7 @@ class RelayClient:
             reply = await asyncio.wait_for(future, limit)
         except TimeoutError:
             raise ClientError(
-                "timeout", f"The relay did not answer within {limit:g} s; try again."
+                ClientCode.TIMEOUT, f"The relay did not answer within {limit:g} s; try again."
             ) from None
         finally:
             self._pending.pop(request_id, None)
@@ -308,7 +307,7 @@ class RelayClient:
         """Revoke this client's token at the relay (then sign in again to play)."""
         reply = await self._request(Signout(self._token()))
         if not isinstance(reply, SignedOut):
-            raise ClientError("bad_reply", f"expected signed_out, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected signed_out, got {reply!r}")
         self.token = None
 
     async def change_password(self, old: str, new: str) -> str:
@@ -317,18 +316,18 @@ class RelayClient:
 
     def _token(self) -> str:
         if self.token is None:
-            raise ClientError("not_signed_in", "Sign in first.")
+            raise ClientError(ClientCode.NOT_SIGNED_IN, "Sign in first.")
         return self.token
 
     def _signed(self, reply: RelayFrame) -> str:
         if not isinstance(reply, SignedIn):
-            raise ClientError("bad_reply", f"expected signed_in, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected signed_in, got {reply!r}")
         self.name, self.token = reply.name, reply.token
         return reply.token
 
     def _need_token(self) -> str:
         if self.token is None:
-            raise ClientError("bad_token", "sign in first")
+            raise ClientError(ClientCode.BAD_TOKEN, "sign in first")
         return self.token
 
     async def create_room(self) -> RoomJoined:
@@ -352,7 +351,7 @@ class RelayClient:
             raise
         if not isinstance(reply, RoomJoined):
             self.signing_key = previous
-            raise ClientError("bad_reply", f"expected room, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected room, got {reply!r}")
         self.room = reply
         if self.started is None:
             self.roster = reply.roster
@@ -362,7 +361,7 @@ class RelayClient:
         """Start my room (creator only, 2-8 members); returns once the session runs."""
         reply = await self._request(Start(self._need_token()))
         if not isinstance(reply, Started) or self.started is None:
-            raise ClientError("bad_reply", f"expected started, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected started, got {reply!r}")
         return self.started
 
     async def wait_started(self, timeout: float) -> SessionStarted:
@@ -370,7 +369,7 @@ class RelayClient:
         async with asyncio.timeout(timeout):
             while self.started is None:
                 if self.closed.is_set():
-                    raise ClientError("closed", "the connection closed before the start")
+                    raise ClientError(ClientCode.CLOSED, "the connection closed before the start")
                 self._wake.clear()
                 await self._wake.wait()
         return self.started
@@ -379,7 +378,7 @@ class RelayClient:
 
     def _live_peer(self) -> Peer:
         if self.peer is None:
-            raise ClientError("not_started", "the session has not started")
+            raise ClientError(ClientCode.NOT_STARTED, "the session has not started")
         return self.peer
 
     def commit(self, choice: Choice) -> None:
@@ -487,7 +486,9 @@ class RelayClient:
             self._wake.set()
             for future in self._pending.values():
                 if not future.done():
-                    future.set_result(Error("closed", f"The connection to the relay {reason}."))
+                    future.set_result(
+                        Error(ClientCode.CLOSED, f"The connection to the relay {reason}.")
+                    )
             self.connection_lost = not self._closing
             self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))
@@ -703,7 +704,16 @@ def describe(event: ClientEvent) -> str:
     return repr(event)
 
 
-_NOT_REFUSALS = frozenset({"timeout", "closed", "unreachable", "certificate", "bad_ca", "not_tls"})
+_NOT_REFUSALS = frozenset(
+    {
+        ClientCode.TIMEOUT,
+        ClientCode.CLOSED,
+        ClientCode.UNREACHABLE,
+        ClientCode.CERTIFICATE,
+        ClientCode.BAD_CA,
+        ClientCode.NOT_TLS,
+    }
+)
 
 
 async def _headless(args: argparse.Namespace) -> int:

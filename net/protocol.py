@@ -56,6 +56,7 @@ from pointline.kernel import (
     Phase,
     PointlineError,
     Result,
+    SeatAction,
     Table,
     Throw,
     commitment,
@@ -84,10 +85,9 @@ from pointline.net.messages import (
     Receipt,
     Reveal,
     canonical_json,
-    encode,
     parse_encoded,
-    session_digest,
-    sign,
+    session_digest_encoded,
+    sign_encoded,
     to_frame,
 )
 from pointline.net.ordering import OrderChecker
@@ -406,16 +406,18 @@ class Peer:
         self._out: list[dict[str, Any]] = []
         self._events: list[Event] = []
         self._my_seq = 0
-        self._inbox: dict[int, deque[Message]] = {s: deque() for s in range(self._n)}
+        self._inbox: dict[int, deque[tuple[Message, str]]] = {s: deque() for s in range(self._n)}
         self._order = OrderChecker(self._n, seat)
         self._last_commit: dict[int, Commit | None] = dict.fromkeys(range(self._n))
-        self._screened: dict[int, Choice] = {}
+        self._screened: dict[int, tuple[Choice, tuple[SeatAction, ...]]] = {}
+        """Each seat's checked reveal: its choice and the actions that seal it (planned once)."""
         self._commits: dict[int, Commit] = {}
         self._reveals: dict[int, Reveal] = {}
-        self._choices: dict[int, Choice] = {}
+        self._choices: dict[int, tuple[Choice, tuple[SeatAction, ...]]] = {}
         self._my_nonce = b""
         self._my_choice = b""
-        self._history: list[Commit | Reveal] = []
+        self._my_plan: tuple[SeatAction, ...] = ()
+        self._history: list[tuple[Commit | Reveal, str]] = []
         self._receipts: dict[int, Receipt] = {}
         self._my_receipt: Receipt | None = None
         self._ending: SessionEnded | None = None
@@ -524,14 +526,14 @@ class Peer:
             raise NotNow("the session is not waiting for my commit")
         if not isinstance(choice, Choice):
             raise NotNow("a commit takes a kernel Choice")
-        plan(self._table, self.seat, choice)  # raises IllegalAction / MalformedAction
+        actions = plan(self._table, self.seat, choice)  # raises IllegalAction / MalformedAction
         nonce = self._nonce_source()
         if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
             raise RosterError("the nonce source must give 32 bytes")
         throw = self.throw_index
         data = choice.to_bytes()
         digest = commitment(self.table_id, throw, self.seat, nonce, data)
-        self._my_nonce, self._my_choice = nonce, data
+        self._my_nonce, self._my_choice, self._my_plan = nonce, data, actions
         message = Commit(self.table_id, self.seat, self._my_seq, throw, digest)
         signed = self._send(message, now)
         assert isinstance(signed, Commit)
@@ -567,7 +569,7 @@ class Peer:
             except _Fault as fault:
                 self._fault(fault.reason, fault.seat, now, proven=True)
                 return
-        self._inbox[from_seat].append(message)
+        self._inbox[from_seat].append((message, text))
         self._pump(now)
 
     def depart(self, seat: int, now: float) -> None:
@@ -599,15 +601,13 @@ class Peer:
 
     # ------------------------------------------------------------------ internals
     def _send(self, message: Message, now: float) -> Message:
-        signed = sign(message, self._key)
+        signed, text = sign_encoded(message, self._key)
         self._order.accept(signed, self.seat)  # my own order: the same rules as everyone's
         self._my_seq += 1
         self._out.append(to_frame(signed))
-        self.transcript.append(
-            RecordKind.SENT, {"from": self.seat, "at": now, "message": encode(signed)}
-        )
+        self.transcript.append(RecordKind.SENT, {"from": self.seat, "at": now, "message": text})
         if isinstance(signed, (Commit, Reveal)):
-            self._history.append(signed)
+            self._history.append((signed, text))
         return signed
 
     def _reject(
@@ -667,13 +667,13 @@ class Peer:
         inbox = self._inbox[s]
         if not inbox:
             return False
-        head = inbox[0]
+        head, text = inbox[0]
         throw = self.throw_index
         if self._step is Step.COMMIT:
             if isinstance(head, Commit) and head.throw == throw and s not in self._commits:
                 inbox.popleft()
                 self._commits[s] = head
-                self._history.append(head)
+                self._history.append((head, text))
                 self._events.append(ThrowCommitted(s, throw))
                 return True
             if isinstance(head, Receipt):
@@ -682,7 +682,7 @@ class Peer:
         if self._step is Step.REVEAL:
             if isinstance(head, Reveal) and head.throw == throw and s not in self._reveals:
                 inbox.popleft()
-                self._accept_reveal(head)
+                self._accept_reveal(head, text)
                 return True
             # a Receipt waits: this throw may complete the session (the sender saw every
             # reveal first); if it does not, the commit step refuses it
@@ -706,18 +706,17 @@ class Peer:
             raise _Fault(EndReason.BAD_REVEAL, s)
         try:
             choice = Choice.from_bytes(reveal.choice)
-            plan(self._table, s, choice)
+            actions = plan(self._table, s, choice)
         except PointlineError:
             raise _Fault(EndReason.BAD_REVEAL, s) from None
-        self._screened[s] = choice
+        self._screened[s] = (choice, actions)
 
-    def _accept_reveal(self, reveal: Reveal) -> None:
+    def _accept_reveal(self, reveal: Reveal, text: str) -> None:
         s = reveal.seat
-        choice = self._screened.pop(s)
+        self._choices[s] = screened = self._screened.pop(s)
         self._reveals[s] = reveal
-        self._choices[s] = choice
-        self._history.append(reveal)
-        self._events.append(Revealed(s, reveal.throw, choice))
+        self._history.append((reveal, text))
+        self._events.append(Revealed(s, reveal.throw, screened[0]))
 
     def _all_committed(self, now: float) -> None:
         throw = self.throw_index
@@ -732,14 +731,14 @@ class Peer:
         assert isinstance(signed, Reveal)
         self._reveals[self.seat] = signed
         choice = Choice.from_bytes(self._my_choice)
-        self._choices[self.seat] = choice
+        self._choices[self.seat] = (choice, self._my_plan)
         self._events.append(Revealed(self.seat, throw, choice))
 
     def _apply_round(self, now: float) -> None:
         throw = self.throw_index
         table = self._table
-        for s in range(self._n):
-            for action in plan(table, s, self._choices[s]):
+        for s in range(self._n):  # each seat's plan touches only its own seat: planned once
+            for action in self._choices[s][1]:
                 table.push(action)
         nonces = [self._reveals[s].nonce for s in range(self._n)]
         die1, die2 = derive_dice(self.table_id, throw, nonces)
@@ -773,7 +772,7 @@ class Peer:
                 "ranks": list(result.ranks),
             },
         )
-        digest = session_digest(self._history)
+        digest = session_digest_encoded(self._history)
         message = Receipt(
             self.table_id, self.seat, self._my_seq, self._table.throws, result.final, digest
         )

@@ -26,12 +26,15 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from pointline.net.errors import MalformedMessage, NetError, TranscriptError
+from pointline.net.errors import MalformedMessage, NetCode, TranscriptError
 from pointline.net.messages import canonical_json, strict_loads
 
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
 GENESIS = "0" * 64
 MAX_REJECTED_CHARS = 4096
+
+
+_SCALARS = frozenset({int, float, str, bool, type(None)})
 
 
 class RecordKind(Enum):
@@ -53,16 +56,11 @@ def _chain_hash(index: int, prev: str, kind: str, body_json: bytes) -> str:
     """``record_hash`` from the body's canonical JSON, without encoding the body again.
 
     The keys of a record sorted are body, index, kind, prev, so the canonical JSON of the
-    whole record is the body's text spliced into a fixed frame.
+    whole record is the body's text spliced into a fixed frame (``kind`` is a record kind's
+    name and ``prev`` hex digits: JSON strings that need no escape).
     """
     head = b'{"body":'
-    tail = (
-        f',"index":{index},"kind":'.encode()
-        + canonical_json(kind)
-        + b',"prev":'
-        + canonical_json(prev)
-        + b"}"
-    )
+    tail = f',"index":{index},"kind":"{kind}","prev":"{prev}"}}'.encode("ascii")
     return hashlib.sha256(TRANSCRIPT_DOMAIN + head + body_json + tail).hexdigest()
 
 
@@ -130,7 +128,10 @@ class Transcript:
         index = len(self._records)
         prev = self._records[-1].hash if self._records else GENESIS
         text = canonical_json(body)
-        frozen = json.loads(text)  # a private JSON copy: later edits can't leak in
+        # a private JSON copy, so later edits can't leak in: a shallow one when every value is
+        # a number, string or null (the sent, received and throw-free records), else a re-read
+        flat = all(type(v) in _SCALARS for v in body.values())
+        frozen = dict(body) if flat else json.loads(text)
         record = Record(index, prev, kind, frozen, _chain_hash(index, prev, kind.value, text))
         self._records.append(record)
         self._fresh.append(record)
@@ -176,10 +177,10 @@ class Transcript:
         return self
 
 
-class TranscriptWriteError(NetError):
+class TranscriptWriteError(TranscriptError):
     """The transcript file could not be written (disk full, permissions, a removed folder)."""
 
-    code: str = "transcript_write"
+    code: str = NetCode.TRANSCRIPT_WRITE
 
 
 class TranscriptWriter:
