@@ -37,7 +37,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from pointline.kernel import Choice, Phase, Table
-from pointline.kernel.errors import PointlineError
 from pointline.net import paths
 from pointline.net.errors import ClientCode, ClientError, NetError
 from pointline.net.keys import SigningKey

@@ -124,6 +124,7 @@ _FIELDS = {
     "receipt": frozenset({"throws", "final", "digest"}),
     "abort": frozenset({"reason", "blame"}),
 }
+_FRAME_FIELDS = {kind: frozenset({*COMMON, "sig", *names}) for kind, names in _FIELDS.items()}
 
 
 def body(message: Message) -> dict[str, Any]:
@@ -329,8 +330,8 @@ def parse_encoded(
     kind = doc.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         raise MalformedMessage("unknown message kind")
-    expected = {*COMMON, "sig", *_FIELDS[kind]}
-    if set(doc) != expected:
+    expected = _FRAME_FIELDS[kind]
+    if doc.keys() != expected:
         missing = sorted(expected - set(doc))
         extra = sorted(str(k) for k in set(doc) - expected)
         raise MalformedMessage(f"fields: missing {missing}, unexpected {extra}")

@@ -41,6 +41,7 @@ During the receipt exchange the result stands: a fault there gives ``ReceiptsInc
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -353,6 +354,13 @@ class _Fault(Exception):
         self.seat = seat
 
 
+@functools.lru_cache(maxsize=256)
+def _choice(data: bytes) -> Choice:
+    """``Choice.from_bytes``, read once per distinct text: seats reveal the same few choices
+    throw after throw (a refusal raises and is not kept)."""
+    return Choice.from_bytes(data)
+
+
 def _default_nonce() -> bytes:
     return os.urandom(NONCE_BYTES)
 
@@ -559,7 +567,7 @@ class Peer:
         except MessageError as error:
             self._reject(frame, from_seat, error, now)
             return
-        self.transcript.append(RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": text})
+        self.transcript.append_message(RecordKind.RECEIVED, from_seat, now, text)
         if isinstance(message, AbortNotice):
             self._fault(message.reason, message.blame, now, notify=False, reporter=message.seat)
             return
@@ -570,7 +578,7 @@ class Peer:
                 self._fault(fault.reason, fault.seat, now, proven=True)
                 return
         self._inbox[from_seat].append((message, text))
-        self._pump(now)
+        self._pump(now, from_seat)
 
     def depart(self, seat: int, now: float) -> None:
         """``seat`` left the room: the relay announced it, or it is my own seat (I leave, or
@@ -605,7 +613,7 @@ class Peer:
         self._order.accept(signed, self.seat)  # my own order: the same rules as everyone's
         self._my_seq += 1
         self._out.append(to_frame(signed))
-        self.transcript.append(RecordKind.SENT, {"from": self.seat, "at": now, "message": text})
+        self.transcript.append_message(RecordKind.SENT, self.seat, now, text)
         if isinstance(signed, (Commit, Reveal)):
             self._history.append((signed, text))
         return signed
@@ -643,20 +651,23 @@ class Peer:
         self._deadline_kind = DeadlineKind.CONFIRM
         self._events.append(RoundOpened(self.throw_index, self._deadline))
 
-    def _pump(self, now: float) -> None:
+    def _pump(self, now: float, sender: int | None = None) -> None:
+        """Take what the queues hold for this step, and move on while steps complete. After a
+        delivery from ``sender`` only its queue can have changed, until the step does."""
+        seats = self._others if sender is None else (sender,)
         try:
             progressed = True
             while progressed and not self.is_finished:
                 progressed = False
-                for s in self._others:
+                for s in seats:
                     if self._take(s, now):
                         progressed = True
                 if self._step is Step.COMMIT and len(self._commits) == self._n:
                     self._all_committed(now)
-                    progressed = True
+                    progressed, seats = True, self._others
                 elif self._step is Step.REVEAL and len(self._reveals) == self._n:
                     self._apply_round(now)
-                    progressed = True
+                    progressed, seats = True, self._others
                 elif self._step is Step.RECEIPTS and len(self._receipts) == self._n - 1:
                     self._compare_receipts()
         except _Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
@@ -705,7 +716,7 @@ class Peer:
         ):
             raise _Fault(EndReason.BAD_REVEAL, s)
         try:
-            choice = Choice.from_bytes(reveal.choice)
+            choice = _choice(reveal.choice)
             actions = plan(self._table, s, choice)
         except PointlineError:
             raise _Fault(EndReason.BAD_REVEAL, s) from None
@@ -730,7 +741,7 @@ class Peer:
         signed = self._send(message, now)
         assert isinstance(signed, Reveal)
         self._reveals[self.seat] = signed
-        choice = Choice.from_bytes(self._my_choice)
+        choice = _choice(self._my_choice)
         self._choices[self.seat] = (choice, self._my_plan)
         self._events.append(Revealed(self.seat, throw, choice))
 

@@ -35,6 +35,8 @@ MAX_REJECTED_CHARS = 4096
 
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
+_INF = float("inf")
+_json_string = json.encoder.encode_basestring  # JSON's own string writer
 
 
 class RecordKind(Enum):
@@ -133,6 +135,30 @@ class Transcript:
         flat = all(type(v) in _SCALARS for v in body.values())
         frozen = dict(body) if flat else json.loads(text)
         record = Record(index, prev, kind, frozen, _chain_hash(index, prev, kind.value, text))
+        self._records.append(record)
+        self._fresh.append(record)
+        return record
+
+    def append_message(self, kind: RecordKind, sender: int | None, at: float, text: str) -> Record:
+        """``append(kind, {"from": sender, "at": at, "message": text})`` for a sent or received
+        message, its canonical JSON written directly: the keys in order, ``at`` as JSON writes a
+        number, ``text`` as a JSON string (the same bytes; one per message of every throw)."""
+        if (
+            type(at) not in (int, float)
+            or at != at
+            or at in (_INF, -_INF)
+            or (sender is not None and type(sender) is not int)
+        ):
+            return self.append(kind, {"from": sender, "at": at, "message": text})
+        body = {"at": at, "from": sender, "message": text}
+        index = len(self._records)
+        prev = self._records[-1].hash if self._records else GENESIS
+        data = b'{"at":%s,"from":%s,"message":%s}' % (
+            repr(at).encode("ascii"),
+            b"null" if sender is None else b"%d" % sender,
+            _json_string(text).encode("utf-8"),
+        )
+        record = Record(index, prev, kind, body, _chain_hash(index, prev, kind.value, data))
         self._records.append(record)
         self._fresh.append(record)
         return record
