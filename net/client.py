@@ -468,12 +468,7 @@ class RelayClient:
         reason = "closed"
         try:
             async for message in self.ws:
-                try:
-                    frame = parse_relay(message)
-                except WireError as exc:
-                    log.warning("bad frame from the relay: %s", exc)
-                    continue
-                self._handle(frame)
+                self._on_text(message)
             reason = f"closed by the relay ({self.ws.close_code})"
         except ConnectionClosed as exc:
             reason = f"connection lost ({exc})"
@@ -491,6 +486,17 @@ class RelayClient:
             self.connection_lost = not self._closing
             self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))
+
+    def _on_text(self, message: str | bytes) -> None:
+        """One frame as the relay sent it: parsed strictly, then handled. A payload that names
+        a member twice still reaches the peer, which ends the session on it (malformed, naming
+        the sender); any other bad frame is logged and dropped."""
+        try:
+            frame = parse_relay(message)
+        except WireError as exc:
+            log.warning("bad frame from the relay: %s", exc)
+            return
+        self._handle(frame)
 
     def _handle(self, frame: RelayFrame) -> None:
         now = self.loop.time()

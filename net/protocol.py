@@ -34,6 +34,8 @@ Faults, and the (reason, seat) they end with (``seat`` is the relay's ``from_sea
 - the whole session past ``session`` ............................. DEADLINE, None
 - ``depart(seat)`` (relay announcement, or my own seat leaving) .. DEPARTURE, that seat
 - ``background()`` ............................................... BACKGROUND, my seat
+- another seat's signed notice accusing a third seat, which this peer cannot check (see
+  ``Peer._reported``) ...... its reason, the reporter (``accused`` kept, never proven)
 - the 128th throw without completion (every peer sees it, no notice) ... THROW_CAP, None
 
 During the receipt exchange the result stands: a fault there gives ``ReceiptsIncomplete``.
@@ -262,15 +264,24 @@ class SessionEnded:
     (this peer's own seat, or the sender of the abort notice it received); ``proven`` is True
     only when this peer's transcript holds the signed evidence of the fault (the rejected
     frame, or a reveal against its signed commitment), False when it was only reported or
-    observed (a deadline, a departure). Seats count from 0 here; ``ending_text`` counts from 1.
-    Equality compares what ended (reason and seat): honest peers agree on it even when each
-    reports it from its own view.
+    observed (a deadline, a departure). ``accused`` is set when another seat's notice accused
+    a seat this peer cannot convict from what it holds: the ending then names the reporter
+    (``seat`` is the reporter) and the accusation stands only as reported, never proven.
+    Seats count from 0 here; ``text`` (``ending_text``) counts from 1. Equality compares what
+    ended (reason and seat): honest peers agree on it even when each reports it from its own
+    view.
     """
 
     reason: EndReason
     seat: int | None
     reporter: int | None = field(default=None, compare=False)
     proven: bool = field(default=False, compare=False)
+    accused: int | None = field(default=None, compare=False)
+
+    @property
+    def text(self) -> str:
+        """Plain words for people, seats counted from 1 (``ending_text``)."""
+        return ending_text(self.reason, self.seat, self.reporter, self.proven, self.accused)
 
 
 _REASON_WORDS = {
@@ -295,15 +306,25 @@ def seat_label(seat: int) -> str:
     return f"Seat {seat + 1}"
 
 
-def ending_text(reason: EndReason, seat: int | None, reporter: int | None, proven: bool) -> str:
+def ending_text(
+    reason: EndReason,
+    seat: int | None,
+    reporter: int | None,
+    proven: bool,
+    accused: int | None = None,
+) -> str:
     """Plain words for an ending, seats counted from 1 (protocol seats count from 0).
 
     "Seat 4 reported a bad signature from Seat 1" when another seat only reported it;
-    "a bad signature from Seat 1 (proven)" when the signed evidence is in the transcript.
+    "a bad signature from Seat 1 (proven)" when the signed evidence is in the transcript;
+    "Seat 4 reported a bad signature from Seat 1; not proven" when the ending names the
+    reporter of an accusation (``accused``) nobody else could check.
     """
     what = _REASON_WORDS[reason]
     if reason is EndReason.THROW_CAP:
         return what
+    if accused is not None and reporter is not None:
+        return f"{seat_label(reporter)} reported {what} from {seat_label(accused)}; not proven"
     source = f" from {seat_label(seat)}" if seat is not None else ""
     if proven:
         return f"{what}{source} (proven)"
@@ -569,7 +590,7 @@ class Peer:
             return
         self.transcript.append_message(RecordKind.RECEIVED, from_seat, now, text)
         if isinstance(message, AbortNotice):
-            self._fault(message.reason, message.blame, now, notify=False, reporter=message.seat)
+            self._reported(message, now)
             return
         if isinstance(message, Reveal):
             try:
@@ -579,6 +600,26 @@ class Peer:
                 return
         self._inbox[from_seat].append((message, text))
         self._pump(now, from_seat)
+
+    def _reported(self, notice: AbortNotice, now: float) -> None:
+        """End on another seat's signed abort notice, believing only what this peer can check.
+
+        A notice naming its own sender (its departure, its app in the background) or nobody
+        ends as it says. So does a missed deadline by a seat this step still awaits here: this
+        peer sees the same silence. Any other accusation of another seat (a bad signature, a
+        malformed or replayed message, a bad reveal, a departure or deadline this peer did not
+        see) comes with no signed evidence this peer holds: had the accused's message been bad
+        here, this peer would have ended on it first. So the ending names the reporter, and the
+        accusation is kept as reported, not proven.
+        """
+        reporter, accused = notice.seat, notice.blame
+        agrees = notice.reason is EndReason.DEADLINE and accused in self.awaiting
+        if accused is None or accused == reporter or agrees:
+            self._fault(notice.reason, accused, now, notify=False, reporter=reporter)
+        else:
+            self._fault(
+                notice.reason, reporter, now, notify=False, reporter=reporter, accused=accused
+            )
 
     def depart(self, seat: int, now: float) -> None:
         """``seat`` left the room: the relay announced it, or it is my own seat (I leave, or
@@ -831,6 +872,7 @@ class Peer:
         notify: bool = True,
         reporter: int | None = None,
         proven: bool = False,
+        accused: int | None = None,
     ) -> None:
         if self.is_finished:
             return
@@ -841,15 +883,22 @@ class Peer:
             self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
             return
         self._table.push(Abort(reason, seat))
-        self._finish_ended(reason, seat, self.seat if reporter is None else reporter, proven)
+        self._finish_ended(
+            reason, seat, self.seat if reporter is None else reporter, proven, accused
+        )
 
     def _finish_ended(
-        self, reason: EndReason, seat: int | None, reporter: int, proven: bool
+        self,
+        reason: EndReason,
+        seat: int | None,
+        reporter: int,
+        proven: bool,
+        accused: int | None = None,
     ) -> None:
         self._step = Step.ENDED
         self._deadline = None
         self._deadline_kind = None
-        self._ending = SessionEnded(reason, seat, reporter, proven)
+        self._ending = SessionEnded(reason, seat, reporter, proven, accused)
         self._events.append(self._ending)
         self.transcript.append(
             RecordKind.OUTCOME,
@@ -860,6 +909,7 @@ class Peer:
                 "seat": seat,
                 "reporter": reporter,
                 "proven": proven,
+                **({} if accused is None else {"accused": accused}),
             },
         )
 
