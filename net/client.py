@@ -51,8 +51,18 @@ from pointline.net.protocol import (
     SessionEnded,
     Timeouts,
     roster_from_wire,
+    roster_signing_bytes,
 )
 from pointline.net.transcript import TranscriptWriteError, TranscriptWriter
+from pointline.net.trust import (
+    CertificateNotTrusted,
+    KnownRelays,
+    RelayKeyChanged,
+    certificate_fingerprint,
+    fetch_certificate,
+    pinned_tls_context,
+    relay_address,
+)
 from pointline.net.wire import (
     ChangePassword,
     CreateRoom,
@@ -79,6 +89,10 @@ from pointline.net.wire import (
 )
 
 log = logging.getLogger("pointline.client")
+_FORGED = (
+    "The room's list of players is not signed by the relay key this device pinned, so the "
+    "session was not started. Leave and check which relay you are connected to."
+)
 
 DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
 REQUEST_TIMEOUT = 15.0
@@ -204,6 +218,13 @@ class RelayClient:
         self._writer_file: TranscriptWriter | None = None
         self.transcript_error: str | None = None
         """Why the transcript could not be written (the session ended for it), or None."""
+        self.known_relays: KnownRelays | None = None
+        """Where the relay's key is pinned (``connect_trusted`` sets it; None: no pinning)."""
+        self.address = ""
+        """The relay's address in ``known_relays`` (``net.trust.relay_address``)."""
+        self.relay_key: str | None = None
+        """The key the relay said it signs with, at sign-in (None: it did not say)."""
+        self._key_change: RelayKeyChanged | None = None
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
 
@@ -322,7 +343,22 @@ class RelayClient:
         if not isinstance(reply, SignedIn):
             raise ClientError(ClientCode.BAD_REPLY, f"expected signed_in, got {reply!r}")
         self.name, self.token = reply.name, reply.token
+        if reply.relay_key is not None and self.known_relays is not None:
+            self.relay_key = reply.relay_key
+            try:
+                self.known_relays.check_relay_key(self.address, reply.relay_key)
+            except RelayKeyChanged as changed:
+                self._key_change = changed
+                raise
         return reply.token
+
+    def accept_relay_key(self) -> None:
+        """The player accepted the relay's new key (after ``RelayKeyChanged``): pin it, and
+        rooms open again."""
+        changed = self._key_change
+        if changed is not None and self.known_relays is not None:
+            self.known_relays.pin_relay_key(changed.address, changed.new)
+        self._key_change = None
 
     def _need_token(self) -> str:
         if self.token is None:
@@ -338,6 +374,8 @@ class RelayClient:
         return await self._enter(lambda key: JoinRoom(self._need_token(), code, key))
 
     async def _enter(self, frame: Callable[[str], CreateRoom | JoinRoom]) -> RoomJoined:
+        if self._key_change is not None:
+            raise self._key_change  # not accepted yet: no room with a relay not trusted
         key = SigningKey.generate()  # a fresh key per session
         previous, self.signing_key = self.signing_key, key
         # The key is in place before the request leaves: the creator may start the room at
@@ -546,6 +584,12 @@ class RelayClient:
         try:
             roster = roster_from_wire(_roster_docs(frame.roster))
             signature = bytes.fromhex(frame.roster_sig)  # into the transcript header
+            if self.known_relays is not None and self._key_change is None:
+                signed = roster_signing_bytes(frame.table_id, roster)
+                if self.known_relays.roster_signed(self.address, signature, signed) is False:
+                    self._queue.put_nowait(RelayError(ClientCode.BAD_ROSTER_SIGNATURE, _FORGED))
+                    self._out.put_nowait(encode(Leave()))
+                    return
             if self._nonce_source is None:
                 peer = Peer(
                     frame.table_id,
@@ -662,6 +706,37 @@ class RelayClient:
         """Wait until the session is over (result, fault or lost connection)."""
         await asyncio.wait_for(self.finished.wait(), timeout)
         return self._live_peer()
+
+
+async def connect_trusted(url: str, known: KnownRelays, **options: Any) -> RelayClient:
+    """``RelayClient.connect`` with the relay's key and certificate pinned in ``known``.
+
+    ``wss://`` to an address with a pinned certificate trusts exactly that certificate (and
+    checks its fingerprint once connected); otherwise the system's trust store, and a refused
+    certificate raises ``CertificateNotTrusted`` with its fingerprint: once the player accepts
+    it (``known.pin_certificate(error.address, error.pem)``), connect again. The client checks
+    the relay's key at sign-in (``RelayKeyChanged``) and every roster against it.
+    """
+    address = relay_address(url)
+    pinned = known.certificate(address) if url.startswith("wss://") else None
+    if pinned is not None and "ssl_context" not in options and "ca" not in options:
+        options["ssl_context"] = pinned_tls_context(pinned[0])
+    try:
+        client = await RelayClient.connect(url, **options)
+    except ClientError as exc:
+        if exc.code != ClientCode.CERTIFICATE:
+            raise
+        pem, fingerprint = await fetch_certificate(url)
+        raise CertificateNotTrusted(address, fingerprint, pem, pinned is not None) from exc
+    if pinned is not None:
+        sslobj = client.ws.transport.get_extra_info("ssl_object")
+        der = sslobj.getpeercert(binary_form=True) if sslobj is not None else b""
+        if certificate_fingerprint(der or b"") != pinned[1]:
+            await client.close()
+            pem = ssl.DER_cert_to_PEM_cert(der) if der else ""
+            raise CertificateNotTrusted(address, certificate_fingerprint(der or b""), pem, True)
+    client.known_relays, client.address = known, address
+    return client
 
 
 # ---- a headless player (two terminals: relay and clients) ------------------------------------

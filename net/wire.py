@@ -156,9 +156,13 @@ class RosterEntry:
 
 @dataclass(frozen=True, slots=True)
 class SignedIn:
+    """Signed in: the account's name, a token, and the relay's Ed25519 public key (64 hex
+    digits; optional on the wire) that signs every started roster, for the client to pin."""
+
     name: str
     token: str
     id: int | None = None
+    relay_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,8 +268,9 @@ def _document(frame: Frame) -> dict[str, Any]:
             }
         case SignedOut():
             return {"op": "signed_out"}
-        case SignedIn(name, token):
-            return {"op": "signed_in", "name": name, "token": token}
+        case SignedIn(name, token, _, relay_key):
+            doc = {"op": "signed_in", "name": name, "token": token}
+            return doc if relay_key is None else {**doc, "relay_key": relay_key}
         case RoomJoined(code, seat, creator, roster):
             return {
                 "op": "room",
@@ -518,6 +523,10 @@ def parse_relay(text: str | bytes) -> RelayFrame:
 def _parse_relay(doc: dict[str, Any]) -> RelayFrame:
     op = doc["op"]
     if op == "signed_in":
+        if "relay_key" in doc:
+            _fields(doc, "name", "token", "relay_key")
+            key = _hex(doc, "relay_key", KEY_HEX_LENGTH)
+            return SignedIn(_text(doc, "name"), _text(doc, "token"), relay_key=key)
         _fields(doc, "name", "token")
         return SignedIn(_text(doc, "name"), _text(doc, "token"))
     if op == "room":
