@@ -19,13 +19,11 @@ completion, a fault, socket loss, cancellation or an exception. A disk error end
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import dataclasses
 import itertools
 import logging
-import os
 import ssl
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -43,12 +41,7 @@ from pointline.net.keys import SigningKey
 from pointline.net.protocol import (
     Event,
     Peer,
-    ReceiptsIncomplete,
-    ReceiptsMatched,
-    ReceiptsMismatch,
     RoundOpened,
-    SessionComplete,
-    SessionEnded,
     Timeouts,
     roster_from_wire,
     roster_signing_bytes,
@@ -767,110 +760,11 @@ async def play(
     return client._live_peer()
 
 
-def describe(event: ClientEvent) -> str:
-    match event:
-        case SessionComplete(result):
-            return f"session complete: final {list(result.final)}, ranks {list(result.ranks)}"
-        case SessionEnded(reason, seat):
-            return f"session ended without a result: {reason.value} (seat {seat})"
-        case ReceiptsMatched(count):
-            return f"receipts matched ({count})"
-        case ReceiptsMismatch() | ReceiptsIncomplete():
-            return f"receipts: {event!r}"
-        case TranscriptSaved(path):
-            return f"transcript saved: {path}  (check: pointline verify {path})"
-        case TranscriptFailed(path, reason):
-            return f"the session ended: {reason}; what was written before is kept in {path}"
-    return repr(event)
-
-
-_NOT_REFUSALS = frozenset(
-    {
-        ClientCode.TIMEOUT,
-        ClientCode.CLOSED,
-        ClientCode.UNREACHABLE,
-        ClientCode.CERTIFICATE,
-        ClientCode.BAD_CA,
-        ClientCode.NOT_TLS,
-    }
-)
-
-
-async def _headless(args: argparse.Namespace) -> int:
-    try:
-        client = await RelayClient.connect(args.url, ca=args.ca)
-    except ClientError as exc:
-        print(f"pointline-client: {exc.text}", file=sys.stderr)
-        return 2
-    client.request_timeout = args.timeout
-    try:
-        try:
-            await client.signin(args.name, args.password)
-        except ClientError as exc:
-            if exc.code != "bad_credentials" or not args.signup:
-                raise
-            await client.signup(args.name, args.password)
-        if args.join:
-            room = await client.join_room(args.join)
-            print(f"joined room {room.code} as seat {room.seat}; waiting for the start", flush=True)
-            await client.wait_started(args.wait)
-        else:
-            room = await client.create_room()
-            print(f"room code: {room.code}  (waiting for {args.seats} people)", flush=True)
-            async with asyncio.timeout(args.wait):
-                while len(client.roster) < args.seats:
-                    event = await client.next_event()
-                    if isinstance(event, RosterChanged):
-                        print(f"  {len(event.roster)} in the room", flush=True)
-            await client.start()
-        print("started; free fictional points only, casual results, unverified", flush=True)
-        peer = await play(client, on_event=lambda e: print(describe(e), flush=True))
-        return 0 if peer.result is not None else 1
-    except ClientError as exc:
-        said = exc.text if exc.code in _NOT_REFUSALS else f"refused: {exc.text}"
-        print(f"pointline-client: {said}", file=sys.stderr)
-        return 2
-    except TimeoutError:  # (an OSError: before that clause)
-        print(f"Nobody else joined within {args.wait:g} s; the room is closed.", file=sys.stderr)
-        return 1
-    except (OSError, ConnectionClosed, NetError) as exc:
-        print(f"pointline-client: the session stopped: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        await client.close()
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m pointline.net.client", description="A headless Pointline online player."
-    )
-    parser.add_argument("--url", default="ws://127.0.0.1:8765")
-    parser.add_argument(
-        "--ca", metavar="FILE", help="trust this certificate (PEM) for a self-signed wss:// relay"
-    )
-    parser.add_argument("--name", required=True)
-    parser.add_argument(
-        "--password",
-        default=os.environ.get("POINTLINE_PASSWORD"),
-        help="the account's password (default: $POINTLINE_PASSWORD, kept out of ps)",
-    )
-    parser.add_argument("--signup", action="store_true", help="create the account if needed")
-    parser.add_argument("--join", metavar="CODE", help="join this room (else create one)")
-    parser.add_argument("--seats", type=int, default=2, help="start when this many are in")
-    parser.add_argument("--wait", type=float, default=600.0, help="seconds to wait for people")
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=REQUEST_TIMEOUT,
-        help=f"seconds to wait for each answer of the relay ({REQUEST_TIMEOUT:g})",
-    )
-    args = parser.parse_args(argv)
-    if not args.password:
-        parser.error("give --password or set POINTLINE_PASSWORD")
-    try:
-        return asyncio.run(_headless(args))
-    except KeyboardInterrupt:
-        return 130
+    """``python -m pointline.net.client`` (and ``pointline-client``): ``net.headless.main``."""
+    from pointline.net.headless import main as headless  # it imports this module
+
+    return headless(argv)
 
 
 if __name__ == "__main__":
