@@ -47,9 +47,7 @@ import functools
 import os
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 from pointline.kernel import (
     PROTOCOL_VERSION,
@@ -67,19 +65,33 @@ from pointline.kernel import (
     plan,
     verify_commitment,
 )
-from pointline.kernel.values import MAX_SEATS
 from pointline.net.errors import (
     MessageError,
     NonMemberSeat,
     NotNow,
     RosterError,
 )
-from pointline.net.keys import (
-    PUBLIC_KEY_BYTES,
-    SIGNATURE_BYTES,
-    SigningKey,
-    public_key_from_hex,
+from pointline.net.events import (
+    AllCommitted,
+    DeadlineKind,
+    Event,
+    HandResolved,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    ReceiptStatus,
+    Revealed,
+    RoundOpened,
+    SessionComplete,
+    SessionEnded,
+    Step,
+    ThrowCommitted,
+    Thrown,
+    Timeouts,
+    ending_text,
+    seat_label,
 )
+from pointline.net.keys import SIGNATURE_BYTES, SigningKey
 from pointline.net.messages import (
     MAX_FRAME_BYTES,
     AbortNotice,
@@ -94,278 +106,49 @@ from pointline.net.messages import (
     to_frame,
 )
 from pointline.net.ordering import OrderChecker
+from pointline.net.roster import (
+    ROSTER_DOMAIN,
+    Member,
+    Roster,
+    check_roster,
+    roster_from_wire,
+    roster_signing_bytes,
+    roster_to_document,
+)
 from pointline.net.transcript import Record, RecordKind, Transcript
 
-NONCE_BYTES = 32
-
-
-# ---------------------------------------------------------------------------- roster
-
-
-@dataclass(frozen=True, slots=True)
-class Member:
-    """One seat of the roster the relay sends at the start."""
-
-    seat: int
-    name: str
-    public_key: bytes
-
-
-Roster = tuple[Member, ...]
-
-
-def roster_from_wire(items: object) -> Roster:
-    """A roster from the relay's ``started`` frame: ``[{"seat","name","session_key"}, ...]``."""
-    if not isinstance(items, list):
-        raise RosterError("the roster is a list")
-    members: list[Member] = []
-    for item in items:
-        if not isinstance(item, dict) or not {"seat", "name", "session_key"} <= set(item):
-            raise RosterError("each roster entry has seat, name and session_key")
-        seat, name = item["seat"], item["name"]
-        if type(seat) is not int or not isinstance(name, str):
-            raise RosterError("a roster seat is an integer and a name a string")
-        members.append(Member(seat, name, public_key_from_hex(item["session_key"])))
-    roster = tuple(sorted(members, key=lambda m: m.seat))
-    check_roster(roster)
-    return roster
-
-
-def roster_to_document(roster: Roster) -> list[dict[str, Any]]:
-    return [{"seat": m.seat, "name": m.name, "public_key": m.public_key.hex()} for m in roster]
-
-
-ROSTER_DOMAIN = b"pointline/roster/v1\x00"
-
-
-def roster_signing_bytes(table_id: str, roster: Roster) -> bytes:
-    """What the relay's ``roster_sig`` covers: the domain, then the canonical JSON of
-    ``{"table_id", "roster"}`` (the roster as the transcript header writes it), binding each
-    session key to an account name for that table."""
-    return ROSTER_DOMAIN + canonical_json(
-        {"table_id": table_id, "roster": roster_to_document(roster)}
-    )
-
-
-def check_roster(roster: Roster) -> None:
-    """Seats 0..n-1 in order, 1..8 of them, distinct 32-byte keys; raises ``RosterError``."""
-    if not isinstance(roster, tuple) or not 1 <= len(roster) <= MAX_SEATS:
-        raise RosterError("a roster holds 1 to 8 members")
-    for position, member in enumerate(roster):
-        if not isinstance(member, Member) or member.seat != position:
-            raise RosterError("roster seats are 0, 1, 2, ... in order")
-        if not isinstance(member.public_key, bytes) or len(member.public_key) != PUBLIC_KEY_BYTES:
-            raise RosterError("a member's public key is 32 bytes")
-    if len({m.public_key for m in roster}) != len(roster):
-        raise RosterError("two members share a public key")
-
-
-# ---------------------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True, slots=True)
-class Timeouts:
-    """Deadlines in seconds (the card's values by default; tests make them short)."""
-
-    confirm: float = 45.0
-    response: float = 10.0
-    session: float = 600.0
-    receipts: float = 8.0
-
-    def to_document(self) -> dict[str, float]:
-        return {
-            "confirm": self.confirm,
-            "response": self.response,
-            "session": self.session,
-            "receipts": self.receipts,
-        }
-
-
-class Step(Enum):
-    """What the peer is doing: the first three are live, the last two final."""
-
-    COMMIT = "commit"
-    REVEAL = "reveal"
-    RECEIPTS = "receipts"
-    COMPLETE = "complete"
-    ENDED = "ended"
-
-
-class DeadlineKind(Enum):
-    """Which deadline the countdown shows."""
-
-    CONFIRM = "confirm"
-    RESPONSE = "response"
-    RECEIPTS = "receipts"
-
-
-class ReceiptStatus(Enum):
-    MATCHED = "matched"
-    MISMATCH = "mismatch"
-    INCOMPLETE = "incomplete"
-
-
-# ---------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class RoundOpened:
-    """Throw ``throw`` waits for every seat's commit until ``deadline``."""
-
-    throw: int
-    deadline: float
-
-
-@dataclass(frozen=True, slots=True)
-class ThrowCommitted:
-    seat: int
-    throw: int
-
-
-@dataclass(frozen=True, slots=True)
-class AllCommitted:
-    throw: int
-
-
-@dataclass(frozen=True, slots=True)
-class Revealed:
-    seat: int
-    throw: int
-    choice: Choice
-
-
-@dataclass(frozen=True, slots=True)
-class Thrown:
-    """The dice of throw ``throw``, applied to the table after every seat's choices."""
-
-    throw: int
-    die1: int
-    die2: int
-    total: int
-    phase: Phase
-    point: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class HandResolved:
-    hands_resolved: int
-
-
-@dataclass(frozen=True, slots=True)
-class SessionComplete:
-    result: Result
-
-
-@dataclass(frozen=True, slots=True)
-class SessionEnded:
-    """The session ended without a result.
-
-    ``seat`` is the seat the reason names (or none); ``reporter`` the seat that found the fault
-    (this peer's own seat, or the sender of the abort notice it received); ``proven`` is True
-    only when this peer's transcript holds the signed evidence of the fault (the rejected
-    frame, or a reveal against its signed commitment), False when it was only reported or
-    observed (a deadline, a departure). ``accused`` is set when another seat's notice accused
-    a seat this peer cannot convict from what it holds: the ending then names the reporter
-    (``seat`` is the reporter) and the accusation stands only as reported, never proven.
-    Seats count from 0 here; ``text`` (``ending_text``) counts from 1. Equality compares what
-    ended (reason and seat): honest peers agree on it even when each reports it from its own
-    view.
-    """
-
-    reason: EndReason
-    seat: int | None
-    reporter: int | None = field(default=None, compare=False)
-    proven: bool = field(default=False, compare=False)
-    accused: int | None = field(default=None, compare=False)
-
-    @property
-    def text(self) -> str:
-        """Plain words for people, seats counted from 1 (``ending_text``)."""
-        return ending_text(self.reason, self.seat, self.reporter, self.proven, self.accused)
-
-
-_REASON_WORDS = {
-    EndReason.THROW_CAP: "the throw limit was reached",
-    EndReason.DEPARTURE: "a departure",
-    EndReason.BACKGROUND: "the app going to the background",
-    EndReason.BAD_REVEAL: "a reveal that does not match its commitment",
-    EndReason.DEADLINE: "a missed deadline",
-    EndReason.BAD_SIGNATURE: "a bad signature",
-    EndReason.REPLAY: "a replayed or out-of-order message",
-    EndReason.NON_MEMBER: "a message from a seat not in the room",
-    EndReason.MALFORMED: "a malformed message",
-}
-
-
-def seat_label(seat: int) -> str:
-    """How people read a seat: "Seat 1" to "Seat 8" (the protocol's 0-based index + 1).
-
-    The one numbering for people: the app's screens, the results and ``pointline verify``'s
-    words all use it; frames and transcripts keep the 0-based index.
-    """
-    return f"Seat {seat + 1}"
-
-
-def ending_text(
-    reason: EndReason,
-    seat: int | None,
-    reporter: int | None,
-    proven: bool,
-    accused: int | None = None,
-) -> str:
-    """Plain words for an ending, seats counted from 1 (protocol seats count from 0).
-
-    "Seat 4 reported a bad signature from Seat 1" when another seat only reported it;
-    "a bad signature from Seat 1 (proven)" when the signed evidence is in the transcript;
-    "Seat 4 reported a bad signature from Seat 1; not proven" when the ending names the
-    reporter of an accusation (``accused``) nobody else could check.
-    """
-    what = _REASON_WORDS[reason]
-    if reason is EndReason.THROW_CAP:
-        return what
-    if accused is not None and reporter is not None:
-        return f"{seat_label(reporter)} reported {what} from {seat_label(accused)}; not proven"
-    source = f" from {seat_label(seat)}" if seat is not None else ""
-    if proven:
-        return f"{what}{source} (proven)"
-    if reporter is not None:
-        return f"{seat_label(reporter)} reported {what}{source}"
-    return f"{what}{source} (reported)"
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptsMatched:
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptsMismatch:
-    """Seats whose receipt differs from this peer's (final points or digest)."""
-
-    seats: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptsIncomplete:
-    """The receipt exchange stopped (deadline, departure, bad message); the result stands."""
-
-    reason: EndReason
-    seat: int | None
-
-
-Event = Union[  # noqa: UP007 - a runtime alias
-    RoundOpened,
-    ThrowCommitted,
-    AllCommitted,
-    Revealed,
-    Thrown,
-    HandResolved,
-    SessionComplete,
-    SessionEnded,
-    ReceiptsMatched,
-    ReceiptsMismatch,
-    ReceiptsIncomplete,
+__all__ = [
+    "NONCE_BYTES",
+    "ROSTER_DOMAIN",
+    "AllCommitted",
+    "DeadlineKind",
+    "Event",
+    "HandResolved",
+    "Member",
+    "Peer",
+    "ReceiptStatus",
+    "ReceiptsIncomplete",
+    "ReceiptsMatched",
+    "ReceiptsMismatch",
+    "Revealed",
+    "Roster",
+    "RoundOpened",
+    "SessionComplete",
+    "SessionEnded",
+    "Step",
+    "ThrowCommitted",
+    "Thrown",
+    "Timeouts",
+    "check_roster",
+    "encode_any",
+    "ending_text",
+    "roster_from_wire",
+    "roster_signing_bytes",
+    "roster_to_document",
+    "seat_label",
 ]
+
+NONCE_BYTES = 32
 
 
 class _Fault(Exception):
