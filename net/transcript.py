@@ -21,7 +21,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import IO, Any
@@ -73,6 +73,8 @@ class Record:
     kind: RecordKind
     body: Mapping[str, Any]
     hash: str
+    line: str = field(default="", compare=False, repr=False)
+    """The record's canonical JSON line, when it was made with its hash (else computed)."""
 
     def to_document(self) -> dict[str, Any]:
         return {
@@ -84,7 +86,23 @@ class Record:
         }
 
     def to_line(self) -> str:
-        return canonical_json(self.to_document()).decode("utf-8")
+        return self.line or canonical_json(self.to_document()).decode("utf-8")
+
+
+def _record(
+    index: int, prev: str, kind: RecordKind, body: Mapping[str, Any], body_json: bytes
+) -> Record:
+    """A record, its hash and its line from the body's canonical JSON, encoded once: the line's
+    keys sorted are body, hash, index, kind, prev, so it is that text spliced into a frame."""
+    digest = _chain_hash(index, prev, kind.value, body_json)
+    line = b'{"body":%s,"hash":"%s","index":%d,"kind":"%s","prev":"%s"}' % (
+        body_json,
+        digest.encode("ascii"),
+        index,
+        kind.value.encode("ascii"),
+        prev.encode("ascii"),
+    )
+    return Record(index, prev, kind, body, digest, line.decode("utf-8"))
 
 
 class Transcript:
@@ -134,7 +152,7 @@ class Transcript:
         # a number, string or null (the sent, received and throw-free records), else a re-read
         flat = all(type(v) in _SCALARS for v in body.values())
         frozen = dict(body) if flat else json.loads(text)
-        record = Record(index, prev, kind, frozen, _chain_hash(index, prev, kind.value, text))
+        record = _record(index, prev, kind, frozen, text)
         self._records.append(record)
         self._fresh.append(record)
         return record
@@ -158,7 +176,7 @@ class Transcript:
             b"null" if sender is None else b"%d" % sender,
             _json_string(text).encode("utf-8"),
         )
-        record = Record(index, prev, kind, body, _chain_hash(index, prev, kind.value, data))
+        record = _record(index, prev, kind, body, data)
         self._records.append(record)
         self._fresh.append(record)
         return record

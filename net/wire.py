@@ -334,6 +334,16 @@ def _refuse_constant(name: str) -> Any:
     raise strictjson.StrictJSONError(f"{name} is not a JSON number")
 
 
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (_INF, -_INF):  # 1e999: too large for a float
+        raise strictjson.StrictJSONError(f"{text[:20]} is out of range")
+    return value
+
+
+_INF = float("inf")
+
+
 def _load_relay(text: str | bytes) -> dict[str, Any]:
     """A relay frame parsed strictly, except that a ``deliver`` payload naming a member twice
     is kept as a ``RepeatedMembers`` (the peer refuses it as malformed, naming the sender);
@@ -355,8 +365,13 @@ def _load_relay(text: str | bytes) -> dict[str, Any]:
         return marked
 
     try:
-        doc = json.loads(text, object_pairs_hook=pairs, parse_constant=_refuse_constant)
-        strictjson.check(doc)
+        doc = json.loads(
+            text, object_pairs_hook=pairs, parse_constant=_refuse_constant, parse_float=_float
+        )
+        # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
+        # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
+        if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
+            strictjson.check(doc)
     except strictjson.StrictJSONError as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc}") from None
     except (ValueError, RecursionError) as exc:

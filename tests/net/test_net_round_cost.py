@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -12,12 +13,14 @@ from pointline.net.messages import (
     Commit,
     Receipt,
     Reveal,
+    canonical_json,
     encode,
     sign,
     sign_encoded,
     signed_text,
 )
 from pointline.net.transcript import RecordKind, Transcript, record_hash
+from pointline.net.wire import WireError, parse_relay
 
 KEY = SigningKey.from_bytes(bytes(range(32)))
 
@@ -83,3 +86,25 @@ def test_message_records_hash_as_general_records_do(
     b = general.append(kind, {"from": sender, "at": at, "message": text})
     assert a.hash == b.hash == record_hash(a.index, a.prev, kind.value, dict(b.body))
     assert a.to_line() == b.to_line()
+
+
+def test_a_records_line_made_with_its_hash_is_its_canonical_json() -> None:
+    log = Transcript({"version": 1, "table_id": "t", "roster": [{"seat": 0, "name": "é"}]})
+    log.append_message(RecordKind.SENT, 0, 1000.5, '{"kind":"commit"}')
+    log.append(RecordKind.OUTCOME, {"status": "ended", "final": [1, 2], "seat": None})
+    for record in log.records:
+        assert record.line
+        assert record.to_line() == canonical_json(record.to_document()).decode("utf-8")
+
+
+def test_relay_frames_stay_strict_on_the_fast_path() -> None:
+    deep = '{"op":"deliver","from_seat":1,"payload":{"a":' + "[" * 40 + "]" * 40 + "}}"
+    for raw in (
+        '{"op":"deliver","from_seat":1,"payload":{"table":"\\ud800"}}',
+        '{"op":"deliver","from_seat":1,"payload":{"seq":1e999}}',
+        '{"op":"deliver","from_seat":1,"payload":{"seq":NaN}}',
+        deep,
+    ):
+        with pytest.raises(WireError):
+            parse_relay(raw)
+    assert parse_relay('{"op":"deliver","from_seat":1,"payload":{"a":"[[[{{"}}')
