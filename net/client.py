@@ -628,13 +628,15 @@ class RelayClient:
                 self._out.put_nowait(encode(Send(frame)))
         for event in peer.events():
             self._queue.put_nowait(event)
+        deadline = None if peer.is_finished else peer.next_deadline()
         if self._timer is not None:
+            if deadline is not None and self._timer.when() == deadline:
+                return  # armed for this deadline already (most frames leave it as it is)
             self._timer.cancel()
             self._timer = None
         if peer.is_finished:
             self._finish_transcript()
             return
-        deadline = peer.next_deadline()
         if deadline is not None:
             self._timer = self.loop.call_at(deadline, self._on_timer)
 
