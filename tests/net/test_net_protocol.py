@@ -625,8 +625,9 @@ def test_a_signed_abort_notice_blaming_seat_0_names_its_reporter_and_proves_noth
 
 @pytest.mark.xfail(
     strict=True,
-    reason="net/verify.py (engineer online-ref) still checks endings itself and wants a notice "
-    "naming the outcome's seat; it passes once verify replays through the protocol core",
+    reason="net/verify.py (engineer online-ref) words an ending with ending_text(reason, seat, "
+    "reporter, proven), without the accused seat: it passes once verify uses SessionEnded.text "
+    "(remove this mark then)",
 )
 def test_verify_words_a_false_blame_as_the_core_does() -> None:
     net = Net(4)
