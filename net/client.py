@@ -62,6 +62,7 @@ from pointline.net.wire import (
     Deliver,
     Departed,
     Error,
+    ErrorCode,
     JoinRoom,
     Leave,
     RelayFrame,
@@ -89,6 +90,14 @@ _FORGED = (
 
 DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
 REQUEST_TIMEOUT = 15.0
+
+
+def _relay_code(code: str) -> str:
+    """The relay's error code as its ``ErrorCode`` (a StrEnum), or as sent when unknown."""
+    try:
+        return ErrorCode(code)
+    except ValueError:
+        return code
 
 
 def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
@@ -305,7 +314,7 @@ class RelayClient:
         finally:
             self._pending.pop(request_id, None)
         if isinstance(reply, Error):
-            raise ClientError(reply.code, reply.message)
+            raise ClientError(_relay_code(reply.code), reply.message)
         return reply
 
     async def signup(self, name: str, password: str) -> str:
