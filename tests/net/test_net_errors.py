@@ -41,6 +41,7 @@ def test_every_net_error_class_is_in_the_one_tree() -> None:
         RoomError(ErrorCode.NO_ROOM, "no such room"),
         AccountError(ErrorCode.BAD_CREDENTIALS, "wrong password"),
         errors.ClientError(errors.ClientCode.TIMEOUT, "too slow"),
+        errors.ClientError("unreachable", "Cannot reach the relay."),
         RelayKeyChanged("ws://a:1", "a" * 64, "b" * 64),
     ],
 )
