@@ -146,8 +146,12 @@ class Adapter:
 
     def parse(self, line: str) -> Any:
         """One request line as JSON values (``-0`` is the integer 0, ``1e1`` the float 10.0);
-        an object naming a member twice is kept as a ``Twice``."""
-        return json.loads(line, object_pairs_hook=_pairs)
+        an object naming a member twice is kept as a ``Twice``. Raises ``ValueError`` for a
+        line that is not JSON, nesting too deep for the parser included."""
+        try:
+            return json.loads(line, object_pairs_hook=_pairs)
+        except RecursionError:
+            raise ValueError("the request nests too deep") from None
 
     def current_hash(self) -> str:
         """SHA-256 (hex) of the canonical bytes of the table's state."""
