@@ -33,8 +33,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
-from pointline.kernel import EndReason
-from pointline.kernel.errors import PointlineError
+from pointline.kernel import EndReason, PointlineError
 
 
 class NetCode(StrEnum):

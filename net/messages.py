@@ -227,7 +227,7 @@ def check_strict(doc: Any, what: str = "the frame") -> None:
     try:
         strictjson.check(doc, MAX_DEPTH)
     except strictjson.StrictJSONError as exc:
-        raise MalformedMessage(f"{what}: {exc}") from None
+        raise MalformedMessage(f"{what}: {exc.text}") from None
 
 
 def strict_loads(text: str, what: str = "the frame") -> Any:
@@ -239,7 +239,7 @@ def strict_loads(text: str, what: str = "the frame") -> Any:
     try:
         return strictjson.loads(text, MAX_DEPTH)
     except strictjson.StrictJSONError as exc:
-        raise MalformedMessage(f"{what} is not strict JSON: {exc}") from None
+        raise MalformedMessage(f"{what} is not strict JSON: {exc.text}") from None
 
 
 def load_frame(frame: object) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pointline.kernel.values import MAX_SEATS
+from pointline.kernel import MAX_SEATS
 from pointline.net.errors import RosterError
 from pointline.net.keys import PUBLIC_KEY_BYTES, public_key_from_hex
 from pointline.net.messages import canonical_json

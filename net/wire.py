@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, TypeAlias
 
-from pointline.kernel.errors import PointlineError
+from pointline.kernel import PointlineError
 from pointline.net import strictjson
 from pointline.net.errors import NetError
 from pointline.net.messages import RepeatedMembers
@@ -328,7 +328,7 @@ def _load(text: str | bytes) -> dict[str, Any]:
     try:
         doc = strictjson.loads(text)
     except strictjson.StrictJSONError as exc:
-        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc}") from None
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
     return _named(doc)
 
 
@@ -384,7 +384,7 @@ def _load_relay(text: str | bytes) -> dict[str, Any]:
         if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
             strictjson.check(doc)
     except strictjson.StrictJSONError as exc:
-        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc}") from None
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
     except (ValueError, RecursionError) as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: not JSON ({exc})") from None
     doc = _named(doc)
