@@ -101,6 +101,8 @@ from pointline.net.wire import RosterEntry
 SCREENS = ("signin", "lobby", "table", "results")
 WINDOW_MODES = ("standard", "theater", "fullscreen")
 MOBILE_PLATFORMS = ("android", "ios")
+CREATOR_SEAT = 0
+"""The relay seats a room's creator at seat 0 of its roster (net/rooms.py)."""
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."
 Connect = Callable[[str], Awaitable[RelayClient]]
 Verify = Callable[[Path], Report]
@@ -386,6 +388,7 @@ class OnlineBridge(SeatControls, QObject):
             except TimeoutError:
                 self._set(error="The relay did not answer in time: try again.")
                 return
+            name = self.client.name or name  # the account's own spelling, as the relay has it
             self._set(name=name, screen="lobby", error="")
             self._announce(f"Signed in as {name}. Create a room or join one by its code.")
         finally:
@@ -631,7 +634,13 @@ class OnlineBridge(SeatControls, QObject):
         self._refresh_view()
         match event:
             case RosterChanged(code, creator, roster):
-                self._set(code=code, creator=creator, roster=roster)
+                seat = self._roster_seat(roster)  # seats close up when one leaves
+                self._set(
+                    code=code,
+                    creator=creator,
+                    roster=roster,
+                    seat=self._seat if seat is None else seat,
+                )
                 self._announce(f"{len(roster)} in room {code}")
             case SessionStarted(code, _table_id, seat, roster, _path):
                 self._set(code=code, seat=seat, roster=roster, screen="table", committed=False)
@@ -896,10 +905,21 @@ class OnlineBridge(SeatControls, QObject):
                 "name": e.name,
                 "words": words_for(e.session_key),
                 "you": e.seat == self._seat,
-                "creator": e.name == self._creator,
+                "creator": e.seat == CREATOR_SEAT,
             }
             for e in self._roster
         ]
+
+    def _roster_seat(self, roster: tuple[RosterEntry, ...]) -> int | None:
+        """My seat in a roster the relay sent, found by my session key (None: not in it)."""
+        key = None if self.client is None else self.client.signing_key
+        mine = [e.seat for e in roster if key is not None and e.session_key == key.public_hex]
+        return mine[0] if len(mine) == 1 else None
+
+    def _is_creator(self) -> bool:
+        """Whether I created this room: the relay seats its creator at seat 0 of the roster it
+        sends (the relay alone decides, folding the case of names as it does)."""
+        return bool(self._code) and self._roster_seat(self._roster) == CREATOR_SEAT
 
     def _seat_rows(self) -> list[dict[str, Any]]:
         t, peer = self.table, self.peer
@@ -974,7 +994,7 @@ class OnlineBridge(SeatControls, QObject):
     def _start_reason(self) -> str:
         if not self._code:
             return "Create or join a room first."
-        if self._creator != self._name:
+        if not self._is_creator():
             return f"Waiting for {self._creator}, who created the room, to start it."
         if not MIN_PEOPLE <= len(self._roster) <= MAX_SEATS:
             return (
@@ -997,9 +1017,7 @@ class OnlineBridge(SeatControls, QObject):
     name = Property(str, lambda self: self._name, notify=nameChanged)
     roomCode = Property(str, lambda self: self._code, notify=roomChanged)
     creator = Property(str, lambda self: self._creator, notify=roomChanged)
-    isCreator = Property(
-        bool, lambda self: bool(self._code) and self._creator == self._name, notify=roomChanged
-    )
+    isCreator = Property(bool, lambda self: self._is_creator(), notify=roomChanged)
     mySeat = Property(int, lambda self: self._seat, notify=roomChanged)
     """The protocol's 0-based index (-1: none); people read ``mySeatLabel``."""
     mySeatLabel = Property(
