@@ -45,6 +45,7 @@ from pointline.gui.online.texts import (
     KEY_HINTS_SHORT,
     MIN_PEOPLE,
     NAME_HINT,
+    NO_RELAY_YET,
     REASON_TEXT,
     RELAY_LOST,
     help_html,
@@ -103,6 +104,7 @@ WINDOW_MODES = ("standard", "theater", "fullscreen")
 MOBILE_PLATFORMS = ("android", "ios")
 CREATOR_SEAT = 0
 """The relay seats a room's creator at seat 0 of its roster (net/rooms.py)."""
+SIT_OUT_ASK = "Sit out this hand? Press Sit out (or Enter) again to sit it out, or allocate first."
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."
 Connect = Callable[[str], Awaitable[RelayClient]]
 Verify = Callable[[Path], Report]
@@ -158,6 +160,7 @@ class OnlineBridge(SeatControls, QObject):
     contractsChanged = Signal()  # contractPass, contractDontPass
     seatsChanged = Signal()
     committedChanged = Signal()
+    confirmLabelChanged = Signal()
     awaitedTextChanged = Signal()
     secondsLeftChanged = Signal()
     mutedChanged = Signal()
@@ -197,6 +200,7 @@ class OnlineBridge(SeatControls, QObject):
         "contractsChanged": ("contractPass", "contractDontPass"),
         "seatsChanged": ("seats",),
         "committedChanged": ("committed",),
+        "confirmLabelChanged": ("confirmLabel",),
         "awaitedTextChanged": ("awaitedText",),
         "secondsLeftChanged": ("secondsLeft",),
         "mutedChanged": ("muted",),
@@ -255,6 +259,8 @@ class OnlineBridge(SeatControls, QObject):
         self._draft: Table | None = None
         self._view: Table | None = None
         self._committed = False
+        self._sit_out_armed = False
+        """Confirm was pressed once on an empty draft: the next press sits the hand out."""
         self.sounds = sounds
         """A ``gui.sound.Sounds`` (the app passes one; tests and screenshots play nothing)."""
         self._muted = bool(getattr(sounds, "muted", False))
@@ -369,8 +375,8 @@ class OnlineBridge(SeatControls, QObject):
                 try:
                     self.client = await asyncio.wait_for(self._connect(url), 12.0)
                 except ClientError as exc:  # unreachable, refused certificate, bad address
-                    text = exc.text if exc.code in ("certificate", "bad_ca", "not_tls") else ""
-                    self._set(error=text or unreachable(url))
+                    known = exc.code in ("certificate", "bad_ca", "not_tls")
+                    self._set(error=refusal(exc.code) if known else unreachable(url))
                     return
                 except (OSError, TimeoutError):
                     self._set(error=unreachable(url))
@@ -769,6 +775,7 @@ class OnlineBridge(SeatControls, QObject):
         table = self.table
         self._draft = None if table is None else table.copy()
         self._committed = False
+        self._sit_out_armed = False
         self._notice = ""
 
     def _on_thrown(self, event: Thrown) -> None:
@@ -857,6 +864,13 @@ class OnlineBridge(SeatControls, QObject):
         draft, client = self._draft, self.client
         assert draft is not None and client is not None
         action = self._action(name)
+        if name == "confirm" and self._empty_draft() and not self._sit_out_armed:
+            # An empty Confirm sits the hand out: only a second, deliberate press does it.
+            self._sit_out_armed = True
+            self._notice = SIT_OUT_ASK
+            self._announce(SIT_OUT_ASK)
+            return False
+        self._sit_out_armed = False
         if name in ("confirm", "roll"):
             choice = current_choice(draft, self._seat)
             try:
@@ -879,6 +893,17 @@ class OnlineBridge(SeatControls, QObject):
         self._outcomes = {}
         self._announce(draft_words(draft, self._seat))
         return True
+
+    def _empty_draft(self) -> bool:
+        """At come-out with nothing allocated: Confirm would sit this hand out."""
+        draft = self._draft
+        if draft is None or self._seat < 0 or draft.phase is not Phase.COME_OUT:
+            return False
+        d = draft.draft(self._seat)
+        return d.pass_amount + d.dont_pass_amount == 0
+
+    def _confirm_label(self) -> str:
+        return "Sit out" if self._empty_draft() else "Confirm"
 
     # ------------------------------------------------------------------ property values
     def _phase(self) -> str:
@@ -1044,6 +1069,8 @@ class OnlineBridge(SeatControls, QObject):
     )
     seats = Property(QVARIANT_LIST, _seat_rows, notify=seatsChanged)
     committed = Property(bool, lambda self: self._committed, notify=committedChanged)
+    confirmLabel = Property(str, lambda self: self._confirm_label(), notify=confirmLabelChanged)
+    """"Sit out" for an empty come-out draft (it asks for a second press), else "Confirm"."""
     awaitedText = Property(str, _awaited_text, notify=awaitedTextChanged)
     secondsLeft = Property(int, _seconds_left, notify=secondsLeftChanged)
     muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
@@ -1097,6 +1124,7 @@ class OnlineBridge(SeatControls, QObject):
     unit = Property(int, lambda self: UNIT, constant=True)
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
+    noRelayText = Property(str, lambda self: NO_RELAY_YET, constant=True)
     passwordHint = Property(str, lambda self: password_hint(), constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)
     insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)

@@ -128,7 +128,18 @@ REFUSALS: dict[str, str] = {
     "bad_key": "The relay refused this app's session key: leave and join again.",
     "bad_reply": "The relay answered something unexpected: try again.",
     "bad_roster": "The relay sent a roster this app cannot use: leave and try another room.",
+    # connecting: the player's own words, never the command line's (no flags on a phone)
+    "certificate": "This device does not trust the relay's certificate, so nothing was sent. "
+    "Check the address with the person who runs the relay.",
+    "bad_ca": "The certificate this app was given for the relay cannot be read: ask the person "
+    "who runs the relay for it again.",
+    "not_tls": "A trusted certificate needs a secure relay address: one that starts with wss://.",
 }
+
+NO_RELAY_YET = (
+    "No relay yet? One person on your network runs the Pointline relay on a computer; type "
+    "that computer's address above, for example ws://192.168.1.20:8765."
+)
 
 REASON_TEXT: dict[EndReason, str] = {
     EndReason.THROW_CAP: f"{THROW_CAP} throws were reached before the last hand resolved",
@@ -169,7 +180,7 @@ def unreachable(url: str, detail: str = "") -> str:
     del detail  # the socket's own words are for logs
     return (
         f"Cannot reach the relay at {url}. Check the address, and that the relay is running "
-        "(pointline-relay)."
+        "on that computer."
     )
 
 

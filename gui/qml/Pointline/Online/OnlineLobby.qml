@@ -11,14 +11,16 @@ FocusScope {
     property real gap: 8
     readonly property bool portrait: height > width
     readonly property bool inRoom: online.roomCode.length > 0
+    // In a room, focus rests on the join code (an action only when it is the one to take:
+    // Start, once it is legal); never on Leave room, which a stray Enter would press.
     function focusFirst() {
         if (screen.inRoom) {
-            if (startButton.enabled) startButton.forceActiveFocus(); else leaveButton.forceActiveFocus();
+            if (startButton.enabled) startButton.forceActiveFocus(); else roomCodeBox.forceActiveFocus();
         } else createButton.forceActiveFocus();
     }
     onInRoomChanged: Qt.callLater(focusFirst)
     readonly property bool canStart: online.canStart
-    onCanStartChanged: if (canStart && inRoom) Qt.callLater(focusFirst)
+    onCanStartChanged: if (canStart && inRoom && roomCodeBox.activeFocus) Qt.callLater(focusFirst)
 
     GridLayout {
         anchors.fill: parent
@@ -94,14 +96,16 @@ FocusScope {
                 }
             }
             Rectangle {
+                id: roomCodeBox
                 visible: screen.inRoom
                 objectName: "roomCodeBox"
                 Layout.fillWidth: true
                 implicitHeight: codeCol.implicitHeight + screen.gap * 2
                 radius: 10
                 color: "#10251b"
-                border.color: "#f2c14e"
-                border.width: 2
+                activeFocusOnTab: visible
+                border.color: activeFocus ? "#ffffff" : "#f2c14e"
+                border.width: activeFocus ? 3 : 2
                 Accessible.role: Accessible.StaticText
                 Accessible.name: "Room join code " + online.roomCode.split("").join(" ")
                 ColumnLayout {

@@ -126,7 +126,8 @@ FocusScope {
             }
             Text {
                 Layout.fillWidth: true
-                text: "No relay yet? Start one on this network: pointline-relay --host 0.0.0.0"
+                objectName: "noRelayText"
+                text: online.noRelayText
                 wrapMode: Text.WordWrap
                 color: "#9fb8aa"
                 font.pixelSize: screen.fs * 0.8

@@ -268,8 +268,9 @@ Item {
                 }
                 OnlineButton {
                     objectName: "btnConfirm"; Layout.fillWidth: true; fs: screen.fs
-                    text: "Confirm"; primary: true
-                    hint: "Commit this draft as your contracts for the throw"
+                    text: online.confirmLabel; primary: true
+                    hint: online.confirmLabel === "Confirm" ? "Commit this draft as your contracts for the throw"
+                                                            : "Sit this hand out (press twice); the dice still roll"
                     enabled: online.legal["confirm"] === true
                     reason: online.reasons["confirm"] || ""
                     onActivated: online.confirm()
