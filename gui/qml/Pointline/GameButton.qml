@@ -1,5 +1,6 @@
 import QtQuick
 import QtQuick.Controls.Basic
+import QtQuick.Layouts
 
 // A table button: legal now or disabled and out of the Tab chain, with the kernel's reason.
 Button {
@@ -14,6 +15,9 @@ Button {
     activeFocusOnTab: enabled
     implicitHeight: Math.max(48, fs * 2.9)
     implicitWidth: 48
+    // never under a thumb's 48 x 48 px, even when a layout squeezes it
+    Layout.minimumWidth: 48
+    Layout.minimumHeight: 48
     padding: 4
     font.pixelSize: fs
     font.bold: true

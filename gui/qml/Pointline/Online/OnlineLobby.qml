@@ -59,7 +59,7 @@ FocusScope {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
-            OnlineButton {
+            GameButton {
                 id: createButton
                 objectName: "btnCreateRoom"
                 visible: !screen.inRoom
@@ -84,7 +84,7 @@ FocusScope {
                     hint: "e.g. QP7TUZ"
                     onAccepted: online.joinRoom(codeField.text)
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnJoinRoom"
                     Layout.alignment: Qt.AlignBottom
                     Layout.preferredWidth: screen.fs * 7
@@ -137,7 +137,7 @@ FocusScope {
                 visible: screen.inRoom
                 Layout.fillWidth: true
                 spacing: screen.gap
-                OnlineButton {
+                GameButton {
                     id: startButton
                     objectName: "btnStart"
                     Layout.fillWidth: true
@@ -149,7 +149,7 @@ FocusScope {
                     reason: online.startReason
                     onActivated: online.startRoom()
                 }
-                OnlineButton {
+                GameButton {
                     id: leaveButton
                     objectName: "btnLeaveRoom"
                     Layout.fillWidth: true
@@ -162,7 +162,7 @@ FocusScope {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: screen.gap
-                OnlineButton {
+                GameButton {
                     id: signOutButton
                     objectName: "btnSignOut"
                     Layout.fillWidth: true
@@ -173,7 +173,7 @@ FocusScope {
                     reason: "Waiting for the relay"
                     onActivated: online.signOut()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnLobbyBackToSolo"
                     visible: online.canLeave
                     Layout.fillWidth: true

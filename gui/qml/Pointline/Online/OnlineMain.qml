@@ -62,7 +62,7 @@ ApplicationWindow {
     Component.onCompleted: Qt.callLater(function() { current().focusFirst(); })
 
     readonly property string announcement: online.announcement
-    onAnnouncementChanged: { try { liveRegion.Accessible.announce(announcement); } catch (e) { } }
+    onAnnouncementChanged: liveRegion.Accessible.announce(announcement)
 
     readonly property bool atTable: screen === "table"
     Shortcut { sequence: "F1"; onActivated: online.openHelp() }
@@ -205,7 +205,7 @@ ApplicationWindow {
                         text: online.helpText + "<br><br>" + online.helpKeys
                     }
                 }
-                OnlineButton {
+                GameButton {
                     id: helpClose
                     objectName: "btnHelpClose"
                     Layout.alignment: Qt.AlignRight
@@ -267,7 +267,7 @@ ApplicationWindow {
                 RowLayout {
                     Layout.fillWidth: true
                     spacing: root.gap
-                    OnlineButton {
+                    GameButton {
                         id: stayButton
                         objectName: "btnStay"
                         Layout.fillWidth: true
@@ -277,7 +277,7 @@ ApplicationWindow {
                         hint: "Keep playing; nothing is sent"
                         onActivated: online.cancelLeave()
                     }
-                    OnlineButton {
+                    GameButton {
                         id: leaveConfirm
                         objectName: "btnLeaveConfirm"
                         Layout.fillWidth: true

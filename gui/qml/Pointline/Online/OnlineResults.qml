@@ -144,7 +144,7 @@ Item {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
-            OnlineButton {
+            GameButton {
                 id: lobbyButton
                 objectName: "btnBackToLobby"
                 Layout.fillWidth: true
@@ -154,7 +154,7 @@ Item {
                 hint: "A new room; nothing carries over between sessions"
                 onActivated: online.backToLobby()
             }
-            OnlineButton {
+            GameButton {
                 objectName: "btnResultsBackToSolo"
                 visible: online.canLeave
                 Layout.fillWidth: true

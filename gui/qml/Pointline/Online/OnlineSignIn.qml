@@ -91,7 +91,7 @@ FocusScope {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: screen.gap
-                OnlineButton {
+                GameButton {
                     objectName: "btnSignIn"
                     Layout.fillWidth: true
                     fs: screen.fs
@@ -102,7 +102,7 @@ FocusScope {
                     reason: "Waiting for the relay"
                     onActivated: online.signIn(urlField.text, nameField.text, passwordField.text)
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnSignUp"
                     Layout.fillWidth: true
                     fs: screen.fs
@@ -113,7 +113,7 @@ FocusScope {
                     onActivated: online.signUp(urlField.text, nameField.text, passwordField.text)
                 }
             }
-            OnlineButton {
+            GameButton {
                 objectName: "btnSignInBackToSolo"
                 visible: online.canLeave
                 Layout.fillWidth: true

@@ -258,7 +258,7 @@ Item {
                 columns: screen.portrait || screen.shortLandscape ? 3 : 2
                 rowSpacing: screen.gap * 0.6
                 columnSpacing: screen.gap * 0.6
-                OnlineButton {
+                GameButton {
                     objectName: "btnAllocate"; Layout.fillWidth: true; fs: screen.fs
                     text: "Allocate " + online.unit; primary: true
                     hint: "Add " + online.unit + " to the selected line (" + (online.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
@@ -266,7 +266,7 @@ Item {
                     reason: online.reasons["allocate"] || ""
                     onActivated: online.allocate()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnConfirm"; Layout.fillWidth: true; fs: screen.fs
                     text: online.confirmLabel; primary: true
                     hint: online.confirmLabel === "Confirm" ? "Commit this draft as your contracts for the throw"
@@ -275,7 +275,7 @@ Item {
                     reason: online.reasons["confirm"] || ""
                     onActivated: online.confirm()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnReset"; Layout.fillWidth: true; fs: screen.fs
                     text: "Reset"
                     hint: "Restore the draft to what was last sealed"
@@ -283,7 +283,7 @@ Item {
                     reason: online.reasons["reset"] || ""
                     onActivated: online.reset()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnReduce"; Layout.fillWidth: true; fs: screen.fs
                     text: "Don't Pass −" + online.unit
                     hint: "Prepare a Don't Pass reduction of " + online.unit + ", refunded when you roll"
@@ -291,7 +291,7 @@ Item {
                     reason: online.reasons["reduce"] || ""
                     onActivated: online.reduceDontPass()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnRemove"; Layout.fillWidth: true; fs: screen.fs
                     text: "Remove Don't Pass"
                     hint: "Prepare removing Don't Pass, refunded when you roll"
@@ -299,7 +299,7 @@ Item {
                     reason: online.reasons["remove"] || ""
                     onActivated: online.removeDontPass()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnRoll"; Layout.fillWidth: true; fs: screen.fs
                     text: "Roll"; primary: true
                     hint: "Commit your remaining contracts; the shared dice roll when every seat has"
@@ -307,19 +307,19 @@ Item {
                     reason: online.reasons["roll"] || ""
                     onActivated: online.roll()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnHelp"; Layout.fillWidth: true; fs: screen.fs
                     text: online.mobile ? "Help" : "Help (F1)"
                     hint: "Open the rules; online the countdown keeps running"
                     onActivated: online.openHelp()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnMute"; Layout.fillWidth: true; fs: screen.fs
                     text: (online.muted ? "Turn sound on" : "Mute sound") + (online.mobile ? "" : " (M)")
                     hint: online.muted ? "Turn sounds on" : "Mute sounds"
                     onActivated: online.toggleMute()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnWindow"; Layout.fillWidth: true; fs: screen.fs
                     visible: !online.mobile
                     text: online.windowMode === "standard" ? "Window: Standard"
@@ -327,7 +327,7 @@ Item {
                     hint: "Switch Standard, Theater and Fullscreen; the session is kept"
                     onActivated: online.cycleWindowMode()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnLeaveTable"; Layout.fillWidth: true; fs: screen.fs
                     Layout.columnSpan: buttonGrid.columns === 2 && online.mobile ? 2 : 1
                     text: "Leave table"
