@@ -30,11 +30,14 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 
+from pointline.gui.bridge import REVEAL_TEXT
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import draft_words, line_outcomes, settlement_words
+from pointline.gui.online.countdown import Clock, Countdown
+from pointline.gui.online.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
@@ -115,6 +118,11 @@ _BACKGROUND_STATES = (
 )
 
 
+def loop_time() -> float:
+    """The running event loop's clock: the one the protocol's deadlines are kept in."""
+    return asyncio.get_event_loop().time()
+
+
 def words_for(session_key_hex: str) -> str:
     """A roster member's verification words, to compare out loud."""
     try:
@@ -141,7 +149,6 @@ def verdict_words(report: Report) -> tuple[bool, str]:
 class OnlineBridge(SeatControls, QObject):
     """The online screens' state; each property notifies through its own signal."""
 
-    ticked = Signal()
     left = Signal()
     """The bridge has shut down after ``leave`` (the app returns to the solo table)."""
 
@@ -162,7 +169,6 @@ class OnlineBridge(SeatControls, QObject):
     committedChanged = Signal()
     confirmLabelChanged = Signal()
     awaitedTextChanged = Signal()
-    secondsLeftChanged = Signal()
     mutedChanged = Signal()
     outcomeChanged = Signal()
     resultsChanged = Signal()
@@ -177,6 +183,7 @@ class OnlineBridge(SeatControls, QObject):
     historyChanged = Signal()
     chartChanged = Signal()
     diceChanged = Signal()  # die1, die2, rollSerial
+    revealChanged = Signal()  # revealStage, the result moment's beat
     helpOpenChanged = Signal()
     announcementChanged = Signal()
     noticeChanged = Signal()
@@ -202,7 +209,6 @@ class OnlineBridge(SeatControls, QObject):
         "committedChanged": ("committed",),
         "confirmLabelChanged": ("confirmLabel",),
         "awaitedTextChanged": ("awaitedText",),
-        "secondsLeftChanged": ("secondsLeft",),
         "mutedChanged": ("muted",),
         "outcomeChanged": ("outcome",),
         "resultsChanged": ("results",),
@@ -217,6 +223,7 @@ class OnlineBridge(SeatControls, QObject):
         "historyChanged": ("history",),
         "chartChanged": ("chart",),
         "diceChanged": ("die1", "die2", "rollSerial"),
+        "revealChanged": ("revealStage",),
         "helpOpenChanged": ("helpOpen",),
         "announcementChanged": ("announcement",),
         "noticeChanged": ("notice",),
@@ -236,7 +243,11 @@ class OnlineBridge(SeatControls, QObject):
         ca: str | None = None,
         on_leave: Callable[[], None] | None = None,
         verify: Verify = verify_transcript,
+        clock: Clock | None = None,
+        reduce_motion: bool | None = None,
     ) -> None:
+        """``clock`` is what the countdown reads (default: the event loop's time, which the
+        protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting."""
         super().__init__()
         self._url = url
         self.timeouts = timeouts or Timeouts()
@@ -287,9 +298,17 @@ class OnlineBridge(SeatControls, QObject):
         """How many commits reached the client (tests check that blur or resize adds none)."""
         self._seen: dict[str, tuple[Any, ...]] = {}
         self._syncing = False
-        self._clock = QTimer(self)
-        self._clock.setInterval(200)
-        self._clock.timeout.connect(self._tick)
+        self._shown: Table | None = None
+        """My table as it was before the throw whose result moment is showing (else None)."""
+        self._next_outcomes: dict[str, str] = {}
+        self._next_words = ""
+        self._next_sound = ""
+        self._after_moment = ""
+        """The screen to show when the moment ends (the last throw completed the session)."""
+        self._countdown = Countdown(clock or loop_time, self)
+        motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
+        self._moment = ResultMoment(self, reduce_motion=motion)
+        self._moment.stageChanged.connect(self._on_beat)
         self.changed.connect(self._sync)  # the mixin's slots (line, Help) announce through it
         self._sync()
 
@@ -317,10 +336,6 @@ class OnlineBridge(SeatControls, QObject):
             self._syncing = False
         for signal in due:
             getattr(self, signal).emit()
-
-    def _tick(self) -> None:
-        self._sync()
-        self.ticked.emit()
 
     # ------------------------------------------------------------------ async plumbing
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -353,6 +368,19 @@ class OnlineBridge(SeatControls, QObject):
     def table(self) -> Table | None:
         """The peer's reconstruction as of the last event (``Peer.table`` copies: cache it)."""
         return self._view
+
+    @property
+    def shown(self) -> Table | None:
+        """The table the screen shows: my pre-throw table while a result moment runs."""
+        return self._shown if self._shown is not None else self._view
+
+    def _refresh_countdown(self) -> None:
+        """Count to the confirm deadline while choices are open; hidden during the moment."""
+        peer = self.peer
+        running = peer is not None and not peer.is_finished
+        confirm = running and peer.deadline_kind is DeadlineKind.CONFIRM
+        self._countdown.hold(self._moment.running)
+        self._countdown.run_to(peer.next_deadline() if confirm and peer else None)
 
     def _refresh_view(self) -> None:
         peer = self.peer
@@ -530,7 +558,10 @@ class OnlineBridge(SeatControls, QObject):
         account token (the relay's tokens belong to the account, not to a connection).
         """
         self._spawn(self._reconnect())
+        self._moment.finish()
         self._set(
+            shown=None,
+            after_moment="",
             screen="lobby",
             outcome="",
             end_text="",
@@ -618,7 +649,7 @@ class OnlineBridge(SeatControls, QObject):
 
     async def shutdown(self) -> None:
         """Close the connection (a departure if a session runs) and stop our tasks."""
-        self._clock.stop()
+        self._countdown.run_to(None)
         client, self.client = self.client, None
         if client is not None:
             await client.close()
@@ -652,31 +683,37 @@ class OnlineBridge(SeatControls, QObject):
                 self._set(code=code, seat=seat, roster=roster, screen="table", committed=False)
                 self._ledger_mark = 0
                 self._outcomes = {}
-                self._clock.start()
                 self._announce(
                     f"The session started: {len(roster)} seats, you are {seat_label(seat)}. "
                     f"Allocate, then confirm within {seconds(self.timeouts.confirm)}."
                 )
             case RoundOpened():
                 self._fresh_draft()
-                self._announce(self._round_words())
+                if self._moment.running:  # said when the throw's result is shown
+                    self._next_words = f"{self._next_words} {self._round_words()}"
+                else:
+                    self._announce(self._round_words())
             case ThrowCommitted():
                 pass
             case Thrown():
                 self._on_thrown(event)
             case SessionComplete(result):
                 me = self._seat
-                self._set(outcome="complete", screen="results", help=False, asking_leave=False)
+                screen = "results"
+                if self._moment.running:  # the last throw's result shows first
+                    self._after_moment, screen = "results", self._screen
+                self._set(outcome="complete", screen=screen, help=False, asking_leave=False)
                 self._announce(
                     f"Session complete: your final points {result.final[me]:,}, "
                     f"rank {result.ranks[me]} of {len(result.final)}."
                 )
             case SessionEnded(reason, seat):
+                self._moment.finish()  # an ending shows at once
                 text = self._ending_words(reason, seat)
                 self._set(
                     outcome="ended", screen="results", end_text=text, help=False, asking_leave=False
                 )
-                self._clock.stop()
+                self._countdown.run_to(None)
                 self._announce(text)
             case ReceiptsMatched(count):
                 self._set(
@@ -690,12 +727,12 @@ class OnlineBridge(SeatControls, QObject):
                 who = "" if seat is None else f" ({self._who(seat)})"
                 self._set(receipts=f"Receipts incomplete: {REASON_TEXT[reason]}{who}.")
             case TranscriptSaved(path):
-                self._clock.stop()
+                self._countdown.run_to(None)
                 self._on_saved(path)
             case TranscriptFailed(path, reason):
                 # The disk refused the transcript: the session ended (as this seat leaving);
                 # say why in plain words, and where the part already written is.
-                self._clock.stop()
+                self._countdown.run_to(None)
                 reason = re.sub(r"\[Errno \d+\]\s*", "", reason)  # people read no errno
                 text = (
                     f"No result: your transcript could not be saved ({reason}), so you left "
@@ -713,13 +750,14 @@ class OnlineBridge(SeatControls, QObject):
                     self._set(code="", creator="", roster=(), seat=-1)
                 self._set(error=refusal(code, message))
             case Disconnected():
-                self._clock.stop()
+                self._countdown.run_to(None)
                 self.client = None
                 lost = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
                 if self._screen == "lobby":
                     self._reset_account(error=lost)
                 elif self._screen != "results":
                     self._set(error=lost)
+        self._refresh_countdown()
         self._sync()
 
     def _ending_words(self, reason: EndReason, seat: int | None) -> str:
@@ -779,27 +817,54 @@ class OnlineBridge(SeatControls, QObject):
         self._notice = ""
 
     def _on_thrown(self, event: Thrown) -> None:
+        """A throw was revealed: its result moment shows it beat by beat (gui/online/moment)."""
         table = self.table
         assert table is not None
+        before = self._draft if self._draft is not None else self.shown
         words = [f"Throw {event.throw}: {event.die1} and {event.die2}, total {event.total}"]
         entries = table.ledger_since(self._seat, self._ledger_mark)
         self._ledger_mark = table.ledger_length(self._seat)
         settled = [e for e in entries if isinstance(e, Settled)]
-        self._outcomes = line_outcomes(entries)  # shown on the felt until my next change
         words.extend(settlement_words(e) for e in settled)
-        self._play("dice")
         outcomes = {e.outcome for e in settled}
-        for outcome in (Outcome.WIN, Outcome.LOSS, Outcome.PUSH):
-            if outcome in outcomes:
-                self._play(outcome.value)
-                break
+        first = [o for o in (Outcome.WIN, Outcome.LOSS, Outcome.PUSH) if o in outcomes]
+        self._next_sound = first[0].value if first else ""
         if table.phase is Phase.POINT and event.phase is not Phase.POINT:
             words.append(f"Point is {table.point}")
+        self._next_words = ". ".join(words) + "."
+        self._next_outcomes = line_outcomes(entries)  # shown on the felt until my next change
+        self._outcomes = {}
         self._dice = (event.die1, event.die2)
         self._serial += 1
         self._fresh_draft()
+        self._shown = before.copy() if before is not None else None
+        self._play("dice")
         self.rolled.emit()
-        self._announce(". ".join(words) + ".")
+        self._moment.start(bool(self._next_outcomes))
+
+    def _on_beat(self) -> None:
+        """The result moment moved on: outcomes on the felt, then the pay-out, then choices."""
+        stage = self._moment.beat
+        if stage == "outcome":
+            self._outcomes = self._next_outcomes
+            self._sound_outcome()
+        elif stage == "count":
+            self._sound_outcome()
+            self._shown = None  # chips pay or are swept, the balance counts
+            self._outcomes = self._next_outcomes
+            self._announce(self._next_words)
+        elif not stage:
+            self._shown = None
+            if self._after_moment:
+                self._after_moment, screen = "", self._after_moment
+                self._set(screen=screen)
+        self._refresh_countdown()
+        self._sync()
+
+    def _sound_outcome(self) -> None:
+        sound, self._next_sound = self._next_sound, ""
+        if sound:
+            self._play(sound)
 
     def _play(self, name: str) -> None:
         if self.sounds is not None and not self._muted:
@@ -834,7 +899,7 @@ class OnlineBridge(SeatControls, QObject):
         return self._draft
 
     def _ledger(self) -> Any:
-        t = self.table
+        t = self.shown
         return None if t is None or self._seat < 0 else t.seat(self._seat).ledger
 
     def reason(self, name: str) -> str:
@@ -846,6 +911,8 @@ class OnlineBridge(SeatControls, QObject):
         peer = self.peer
         if peer is None or self._draft is None:
             return "The session has not started."
+        if self._moment.running:
+            return REVEAL_TEXT
         if peer.is_finished or peer.state in (Step.COMPLETE, Step.ENDED):
             return "The session is over."
         if self._committed or peer.has_committed:
@@ -907,19 +974,20 @@ class OnlineBridge(SeatControls, QObject):
 
     # ------------------------------------------------------------------ property values
     def _phase(self) -> str:
-        t = self.table
+        t = self.shown
         return "come_out" if t is None else str(t.phase.value)
 
     def _my(self, what: str) -> int:
-        t = self._draft if self._draft is not None else self.table
+        shown = self.shown
+        t = self._draft if self._draft is not None and self._shown is None else shown
         if t is None or self._seat < 0:
-            return 1000 if what == "balance" else 0
+            return STARTING_POINTS if what == "balance" else 0
         if what == "balance":
-            return (self.table or t).balance(self._seat)
+            return (shown or t).balance(self._seat)
         if what in ("draftPass", "draftDontPass"):
             d = t.draft(self._seat)
             return d.pass_amount if what == "draftPass" else d.dont_pass_amount
-        c = (self.table or t).contracts(self._seat)
+        c = (shown or t).contracts(self._seat)
         return c.pass_amount if what == "contractPass" else c.dont_pass_amount
 
     def _roster_rows(self) -> list[dict[str, Any]]:
@@ -947,7 +1015,7 @@ class OnlineBridge(SeatControls, QObject):
         return bool(self._code) and self._roster_seat(self._roster) == CREATOR_SEAT
 
     def _seat_rows(self) -> list[dict[str, Any]]:
-        t, peer = self.table, self.peer
+        t, peer = self.shown, self.peer
         if t is None or peer is None:
             return []
         awaiting = set(peer.awaiting) if peer.state is Step.COMMIT else set()
@@ -986,17 +1054,6 @@ class OnlineBridge(SeatControls, QObject):
             names.insert(0, "you")
         step = "choose" if peer.state is Step.COMMIT else "reveal"
         return f"Waiting for {people(names)} to {step}"
-
-    def _seconds_left(self) -> int:
-        peer, client = self.peer, self.client
-        if peer is None or client is None or peer.is_finished:
-            return 0
-        if peer.deadline_kind is not DeadlineKind.CONFIRM:
-            return 0
-        deadline = peer.next_deadline()
-        if deadline is None:
-            return 0
-        return max(0, int(deadline - client.loop.time() + 0.999))
 
     def _results(self) -> list[dict[str, Any]]:
         t = self.table
@@ -1054,11 +1111,11 @@ class OnlineBridge(SeatControls, QObject):
 
     phase = Property(str, lambda self: self._phase(), notify=positionChanged)
     point = Property(
-        int, lambda self: (self.table.point or 0) if self.table else 0, notify=positionChanged
+        int, lambda self: (self.shown.point or 0) if self.shown else 0, notify=positionChanged
     )
-    hand = Property(int, lambda self: self.table.hand if self.table else 1, notify=positionChanged)
+    hand = Property(int, lambda self: self.shown.hand if self.shown else 1, notify=positionChanged)
     throws = Property(
-        int, lambda self: self.table.throws if self.table else 0, notify=positionChanged
+        int, lambda self: self.shown.throws if self.shown else 0, notify=positionChanged
     )
     balance = Property(int, lambda self: self._my("balance"), notify=balanceChanged)
     draftPass = Property(int, lambda self: self._my("draftPass"), notify=draftChanged)
@@ -1072,7 +1129,11 @@ class OnlineBridge(SeatControls, QObject):
     confirmLabel = Property(str, lambda self: self._confirm_label(), notify=confirmLabelChanged)
     """"Sit out" for an empty come-out draft (it asks for a second press), else "Confirm"."""
     awaitedText = Property(str, _awaited_text, notify=awaitedTextChanged)
-    secondsLeft = Property(int, _seconds_left, notify=secondsLeftChanged)
+    countdown = Property(QObject, lambda self: self._countdown, constant=True)
+    """The seconds left to choose (``countdown.secondsLeft``; 0 while the result shows)."""
+    moment = Property(QObject, lambda self: self._moment, constant=True)
+    """The result moment (``moment.stage``, ``moment.reduceMotion``)."""
+    revealStage = Property(str, lambda self: self._moment.beat, notify=revealChanged)
     muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
 
     selectedLine = Property(str, lambda self: str(self._line.value), notify=selectedLineChanged)
@@ -1132,6 +1193,24 @@ class OnlineBridge(SeatControls, QObject):
     """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
 
     # ------------------------------------------------------------------ table slots
+    @Slot(str, result=bool)
+    def tableKey(self, key: str) -> bool:
+        """Space or Enter on the table; during a result moment a fresh press only ends the
+        moment (the result shows at once) and submits nothing: the next press acts."""
+        if self._moment.running:
+            self._moment.finish()
+            return False
+        return bool(super().tableKey(key))
+
+    @Slot(bool)
+    def setReduceMotion(self, on: bool) -> None:
+        """Reduce motion: every result shows at once (remembered, as on the solo table)."""
+        settings = QSettings("Pointline", "Pointline Table")
+        settings.setValue("reduceMotion", bool(on))
+        settings.sync()
+        self._moment.set_reduce_motion(bool(on))
+        self._announce("Reduce motion on" if on else "Reduce motion off")
+
     @Slot()
     def escape(self) -> None:
         """Escape closes Help (or the leave question); online nothing pauses."""

@@ -151,7 +151,7 @@ def test_a_full_two_seat_session_by_the_bridge(qapp: Any, tmp_path: Path) -> Non
                     what="my turn",
                 )
                 if bridge.screen == "table":
-                    seen_countdown.append(bridge.secondsLeft)
+                    seen_countdown.append(bridge.countdown.secondsLeft)
                     play_by_bridge(bridge)
             peer = await asyncio.wait_for(task, 20)
             assert bridge.outcome == "complete"
@@ -220,7 +220,7 @@ def test_an_expiring_deadline_ends_the_session_even_with_help_open(
                 and "countdown keeps running" in bridge.reasons["confirm"]
             )
             assert not bridge.confirm() and bridge.submissions == 0
-            first = bridge.secondsLeft
+            first = bridge.countdown.secondsLeft
             assert 0 < first <= FAST.confirm
             await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
             assert bridge.outcome == "ended" and not bridge.helpOpen

@@ -78,6 +78,8 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str =
 def online_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "data"
     monkeypatch.setenv("POINTLINE_DATA_DIR", str(folder))
+    # Results show at once unless a test is about the result moment (it passes reduce_motion).
+    monkeypatch.setenv("POINTLINE_REDUCE_MOTION", "1")
     return folder
 
 

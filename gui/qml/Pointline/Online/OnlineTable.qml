@@ -45,14 +45,21 @@ Item {
                 Accessible.role: Accessible.Pane
                 Accessible.name: "Online table"
                 Accessible.description: online.phase === "point"
-                    ? "Point is " + online.point + ". Enter or Space rolls. " + online.secondsLeft + " seconds left."
-                    : "Come-out. Space allocates 10 to the selected line, Enter confirms. " + online.secondsLeft + " seconds left."
+                    ? "Point is " + online.point + ". Enter or Space rolls. " + online.countdown.secondsLeft + " seconds left."
+                    : "Come-out. Space allocates 10 to the selected line, Enter confirms. " + online.countdown.secondsLeft + " seconds left."
                 Keys.onPressed: function(event) {
                     if (event.key === Qt.Key_Space) {
                         online.tableKey("space"); event.accepted = true;
                     } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                         online.tableKey("enter"); event.accepted = true;
                     }
+                }
+                MouseArea {
+                    objectName: "feltSkipMoment"
+                    anchors.fill: parent
+                    enabled: online.revealStage !== ""
+                    z: 10
+                    onClicked: online.moment.finish()
                 }
                 Rectangle {
                     anchors.fill: parent
@@ -124,10 +131,11 @@ Item {
                             objectName: "onlineDice"
                             spacing: screen.gap
                             property int serial: online.rollSerial
-                            property bool rolling: false
+                            // the result moment's first beat: the dice tumble (none under Reduce motion)
+                            readonly property bool rolling: online.revealStage === "rolling"
                             property int f1: 1
                             property int f2: 1
-                            onSerialChanged: if (serial > 0) { rolling = true; shake.restart(); }
+                            onSerialChanged: if (serial > 0 && !online.moment.reduceMotion) shake.restart()
                             Accessible.role: Accessible.Graphic
                             Accessible.name: online.die1 > 0 ? "Shared dice " + online.die1 + " and " + online.die2 : "Shared dice not thrown yet"
                             Timer {
@@ -139,7 +147,6 @@ Item {
                                 NumberAnimation { target: diceRow; property: "rotation"; from: -12; to: 12; duration: 90 }
                                 NumberAnimation { target: diceRow; property: "rotation"; to: -8; duration: 90 }
                                 NumberAnimation { target: diceRow; property: "rotation"; to: 0; duration: 120 }
-                                ScriptAction { script: diceRow.rolling = false }
                             }
                             Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f1 : online.die1 }
                             Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f2 : online.die2 }
@@ -196,10 +203,10 @@ Item {
                 implicitHeight: cdCol.implicitHeight + screen.gap
                 radius: 8
                 color: "#10251b"
-                border.color: online.secondsLeft > 0 && online.secondsLeft <= 10 ? "#ff9a8a" : "#2f5a45"
+                border.color: online.countdown.secondsLeft > 0 && online.countdown.secondsLeft <= 10 ? "#ff9a8a" : "#2f5a45"
                 Accessible.role: Accessible.ProgressBar
                 Accessible.name: "Time to choose"
-                Accessible.description: online.secondsLeft + " of " + online.confirmSeconds + " seconds left. " + online.awaitedText
+                Accessible.description: online.countdown.secondsLeft + " of " + online.confirmSeconds + " seconds left. " + online.awaitedText
                 ColumnLayout {
                     id: cdCol
                     anchors.fill: parent
@@ -207,9 +214,9 @@ Item {
                     spacing: 2
                     Text {
                         Layout.fillWidth: true
-                        text: online.secondsLeft > 0 ? online.secondsLeft + " s left for throw " + (online.throws + 1)
+                        text: online.countdown.secondsLeft > 0 ? online.countdown.secondsLeft + " s left for throw " + (online.throws + 1)
                                                      : "Throw " + (online.throws + 1)
-                        color: online.secondsLeft > 0 && online.secondsLeft <= 10 ? "#ff9a8a" : "#fdf6e3"
+                        color: online.countdown.secondsLeft > 0 && online.countdown.secondsLeft <= 10 ? "#ff9a8a" : "#fdf6e3"
                         font.pixelSize: screen.fs
                         font.bold: true
                         elide: Text.ElideRight
@@ -222,8 +229,8 @@ Item {
                         Rectangle {
                             height: parent.height
                             radius: height / 2
-                            width: parent.width * Math.min(1, online.secondsLeft / Math.max(1, online.confirmSeconds))
-                            color: online.secondsLeft <= 10 ? "#ff9a8a" : "#f2c14e"
+                            width: parent.width * Math.min(1, online.countdown.secondsLeft / Math.max(1, online.confirmSeconds))
+                            color: online.countdown.secondsLeft <= 10 ? "#ff9a8a" : "#f2c14e"
                         }
                     }
                     Text {
