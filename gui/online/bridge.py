@@ -35,8 +35,9 @@ from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 from pointline.gui.bridge import REVEAL_TEXT
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
-from pointline.gui.history import draft_words, line_outcomes, settlement_words
+from pointline.gui.history import chart_samples, draft_words, line_outcomes, settlement_words
 from pointline.gui.online.countdown import Clock, Countdown
+from pointline.gui.online.models import RowsModel
 from pointline.gui.online.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
@@ -105,6 +106,9 @@ from pointline.net.wire import RosterEntry
 SCREENS = ("signin", "lobby", "table", "results")
 WINDOW_MODES = ("standard", "theater", "fullscreen")
 MOBILE_PLATFORMS = ("android", "ios")
+SEAT_KEYS = ("seat", "label", "name", "you", "balance", "pass", "dontPass", "awaited", "status")
+STANDING_KEYS = ("seat", "label", "name", "final", "rank", "you", "chart")
+"""A standing's ``rank`` is 0 when the session ended without a result (no ranks then)."""
 CREATOR_SEAT = 0
 """The relay seats a room's creator at seat 0 of its roster (net/rooms.py)."""
 SIT_OUT_ASK = "Sit out this hand? Press Sit out (or Enter) again to sit it out, or allocate first."
@@ -135,8 +139,7 @@ def verdict_words(report: Report) -> tuple[bool, str]:
     """What ``pointline verify`` said about the saved transcript, in plain words."""
     if not report.ok:
         return False, (
-            "pointline verify found a problem in this transcript: it does not prove this "
-            "session. Run pointline verify on the file for the details."
+            "pointline verify found a problem in this transcript: it does not prove this session."
         )
     if report.complete:
         return True, "pointline verify accepts it: every throw, the dice and the points match."
@@ -165,13 +168,11 @@ class OnlineBridge(SeatControls, QObject):
     balanceChanged = Signal()
     draftChanged = Signal()  # draftPass, draftDontPass
     contractsChanged = Signal()  # contractPass, contractDontPass
-    seatsChanged = Signal()
     committedChanged = Signal()
     confirmLabelChanged = Signal()
     awaitedTextChanged = Signal()
     mutedChanged = Signal()
     outcomeChanged = Signal()
-    resultsChanged = Signal()
     endTextChanged = Signal()
     receiptsTextChanged = Signal()
     transcriptPathChanged = Signal()
@@ -205,13 +206,11 @@ class OnlineBridge(SeatControls, QObject):
         "balanceChanged": ("balance",),
         "draftChanged": ("draftPass", "draftDontPass"),
         "contractsChanged": ("contractPass", "contractDontPass"),
-        "seatsChanged": ("seats",),
         "committedChanged": ("committed",),
         "confirmLabelChanged": ("confirmLabel",),
         "awaitedTextChanged": ("awaitedText",),
         "mutedChanged": ("muted",),
         "outcomeChanged": ("outcome",),
-        "resultsChanged": ("results",),
         "endTextChanged": ("endText",),
         "receiptsTextChanged": ("receiptsText",),
         "transcriptPathChanged": ("transcriptPath",),
@@ -309,6 +308,8 @@ class OnlineBridge(SeatControls, QObject):
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
         self._moment = ResultMoment(self, reduce_motion=motion)
         self._moment.stageChanged.connect(self._on_beat)
+        self._seats = RowsModel(SEAT_KEYS, self)
+        self._standings = RowsModel(STANDING_KEYS, self)
         self.changed.connect(self._sync)  # the mixin's slots (line, Help) announce through it
         self._sync()
 
@@ -336,6 +337,8 @@ class OnlineBridge(SeatControls, QObject):
             self._syncing = False
         for signal in due:
             getattr(self, signal).emit()
+        self._seats.set_rows(self._seat_rows())
+        self._standings.set_rows(self._standing_rows())
 
     # ------------------------------------------------------------------ async plumbing
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
@@ -1055,23 +1058,29 @@ class OnlineBridge(SeatControls, QObject):
         step = "choose" if peer.state is Step.COMMIT else "reveal"
         return f"Waiting for {people(names)} to {step}"
 
-    def _results(self) -> list[dict[str, Any]]:
-        t = self.table
-        result = None if t is None else t.result
-        if result is None:
+    def _standing_rows(self) -> list[dict[str, Any]]:
+        """Each seat's final points and rank in the kernel's standings order (highest first,
+        ties in seat order), with its balance over the throws; after an ending without a
+        result: seat order and no rank, and no chart when no throw was made."""
+        if self._screen != "results":
             return []
-        rows = [
+        t = self.table
+        if t is None:
+            return []
+        result = t.result
+        order = result.standings if result is not None else range(len(self._roster))
+        return [
             {
                 "seat": s,
                 "label": seat_label(s),
                 "name": self._seat_name(s),
-                "final": result.final[s],
-                "rank": result.ranks[s],
+                "final": result.final[s] if result is not None else t.balance(s),
+                "rank": result.ranks[s] if result is not None else 0,
                 "you": s == self._seat,
+                "chart": chart_samples(t.seat(s).ledger) if t.throws else [],
             }
-            for s in range(len(result.final))
+            for s in order
         ]
-        return sorted(rows, key=lambda r: (r["rank"], r["seat"]))
 
     def _start_reason(self) -> str:
         if not self._code:
@@ -1124,7 +1133,8 @@ class OnlineBridge(SeatControls, QObject):
     contractDontPass = Property(
         int, lambda self: self._my("contractDontPass"), notify=contractsChanged
     )
-    seats = Property(QVARIANT_LIST, _seat_rows, notify=seatsChanged)
+    seats = Property(QObject, lambda self: self._seats, constant=True)
+    """Every seat at the table (a ``RowsModel`` with the roles of ``SEAT_KEYS``)."""
     committed = Property(bool, lambda self: self._committed, notify=committedChanged)
     confirmLabel = Property(str, lambda self: self._confirm_label(), notify=confirmLabelChanged)
     """"Sit out" for an empty come-out draft (it asks for a second press), else "Confirm"."""
@@ -1158,7 +1168,8 @@ class OnlineBridge(SeatControls, QObject):
     """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
 
     outcome = Property(str, lambda self: self._outcome, notify=outcomeChanged)
-    results = Property(QVARIANT_LIST, _results, notify=resultsChanged)
+    standings = Property(QObject, lambda self: self._standings, constant=True)
+    """The results page's rows (``STANDING_KEYS``), each with its balance chart."""
     endText = Property(str, lambda self: self._end_text, notify=endTextChanged)
     receiptsText = Property(str, lambda self: self._receipts, notify=receiptsTextChanged)
     transcriptPath = Property(str, lambda self: self._transcript, notify=transcriptPathChanged)

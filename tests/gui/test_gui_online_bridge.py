@@ -156,7 +156,7 @@ def test_a_full_two_seat_session_by_the_bridge(qapp: Any, tmp_path: Path) -> Non
             peer = await asyncio.wait_for(task, 20)
             assert bridge.outcome == "complete"
             assert peer.result is not None
-            rows = bridge.results
+            rows = bridge.standings
             assert {r["seat"]: (r["final"], r["rank"]) for r in rows} == {
                 s: (peer.result.final[s], peer.result.ranks[s]) for s in range(2)
             }
@@ -193,7 +193,8 @@ def test_a_peer_leaving_mid_hand_shows_no_result_and_why(qapp: Any, tmp_path: Pa
                         break
             await other.leave()
             await until(lambda: bridge.screen == "results", what="the end")
-            assert bridge.outcome == "ended" and bridge.results == []
+            assert bridge.outcome == "ended"
+            assert [r["rank"] for r in bridge.standings] == [0, 0]  # no ranks
             assert REASON_TEXT[EndReason.DEPARTURE] in bridge.endText
             assert f"({other_name}, Seat 2)" in bridge.endText
             await verified(bridge)
@@ -294,7 +295,7 @@ def test_two_bridges_play_a_session_and_show_the_same_ranks(qapp: Any, tmp_path:
             await verified(a)
             await verified(b)
             assert a.outcome == b.outcome == "complete"
-            assert a.results == [dict(r, you=not r["you"]) for r in b.results]
+            assert list(a.standings) == [dict(r, you=not r["you"]) for r in b.standings]
             assert a.verifyOk and b.verifyOk
             await a.shutdown()
             await b.shutdown()

@@ -208,7 +208,7 @@ def test_a_full_two_seat_session_played_by_keys(qapp: Any, tmp_path: Path) -> No
             )
             assert bridge.screen == "results" and bridge.outcome == "complete"
             assert peer.result is not None
-            mine = next(r for r in bridge.results if r["you"])
+            mine = next(r for r in bridge.standings if r["you"])
             assert (mine["final"], mine["rank"]) == (
                 peer.result.final[bridge.mySeat],
                 peer.result.ranks[bridge.mySeat],
@@ -382,7 +382,7 @@ def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ranks(
             assert a.bridge.outcome == b.bridge.outcome == "complete"
 
             def ranks(ui: Window) -> list[tuple[str, int, int]]:
-                return [(r["name"], r["final"], r["rank"]) for r in ui.bridge.results]
+                return [(r["name"], r["final"], r["rank"]) for r in ui.bridge.standings]
 
             assert ranks(a) == ranks(b)
             assert a.bridge.verifyOk and b.bridge.verifyOk

@@ -52,8 +52,13 @@ def test_every_property_has_its_own_small_notify_signal(qapp: Any) -> None:
     assert "changed" not in notify.values(), [p for p, s in notify.items() if s == "changed"]
     sharing = Counter(notify.values())
     assert max(sharing.values()) <= 5, sharing.most_common(3)
-    for prop in ("screen", "error", "busy", "roster", "seats", "legal", "history", "helpOpen"):
+    for prop in ("screen", "error", "busy", "roster", "legal", "history", "helpOpen"):
         assert notify[prop] == f"{prop}Changed"
+    # the seats and the standings are list models (their rows notify), the countdown and the
+    # result moment objects of their own: constant properties of the bridge
+    bridge = OnlineBridge()
+    for prop in ("seats", "standings", "countdown", "moment"):
+        assert prop not in notify and getattr(bridge, prop) is getattr(bridge, prop)
 
 
 def test_a_signal_fires_only_when_its_value_changes(qapp: Any) -> None:

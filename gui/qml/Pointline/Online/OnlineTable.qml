@@ -365,7 +365,7 @@ Item {
                 spacing: screen.gap * 0.4
                 Text {
                     Layout.fillWidth: true
-                    text: "Seats (" + online.seats.length + ")"
+                    text: "Seats (" + online.seats.count + ")"
                     font.pixelSize: screen.fs * 0.9
                     font.bold: true
                     color: "#f2c14e"
@@ -382,10 +382,10 @@ Item {
                     boundsBehavior: Flickable.StopAtBounds
                     ScrollIndicator.vertical: ScrollIndicator { }
                     delegate: OnlineSeat {
-                        required property var modelData
+                        required property var model
                         width: seatList.width - 4
                         fs: screen.fs
-                        row: modelData
+                        row: model
                     }
                 }
                 Text {
