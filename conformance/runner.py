@@ -31,12 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-import pointline
 from pointline.conformance.casebook import content_hash, split_file, summary
 from pointline.conformance.codec import PROTOCOL, PROTOCOLS
 
-ROOT = Path(pointline.__file__).resolve().parent.parent
-"""The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WINDOW = 32
 """Requests sent ahead of the responses read (well inside any pipe buffer)."""
@@ -107,6 +104,24 @@ def fixture_files(directory: Path) -> list[Fixture]:
     return [Fixture(path) for path in sorted(directory.glob("*.json"))]
 
 
+NO_FIXTURES = (
+    "pointline-conformance: no fixtures found. The fixtures ship in the source repository and "
+    "the sdist (conformance/fixtures/), not in the app wheel: run this from a checkout "
+    "(tox -e conformance), or pass --fixtures DIR."
+)
+
+
+def find_fixtures(folder: Path = FIXTURES) -> Path | None:
+    """``folder`` if it holds fixtures, else the checkout's in the working folder, else None.
+
+    An installed app wheel carries no fixtures: run from a checkout, its folder is used.
+    """
+    for candidate in (folder, Path.cwd() / "conformance" / "fixtures"):
+        if any(candidate.glob("*.json")):
+            return candidate
+    return None
+
+
 def load_fixtures(directory: Path) -> list[Fixture]:
     """Every fixture file, loaded, with any content-hash mismatch found."""
     fixtures = fixture_files(directory)
@@ -162,7 +177,6 @@ class Implementation:
         """A fresh process and its answer to ``hello`` for ``protocol``."""
         self.stop()
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
         self.lines = queue.Queue()
         self.starts += 1
         try:
@@ -639,16 +653,9 @@ def main(argv: list[str] | None = None) -> int:
     command = shlex.split(args.impl) if args.impl else default_command()
     out = sys.stdout
     started = time.monotonic()
-    folder = args.fixtures
-    if not any(folder.glob("*.json")):
-        # An installed app wheel carries no fixtures: use the checkout's when run from one.
-        folder = Path.cwd() / "conformance" / "fixtures"
-    if not any(folder.glob("*.json")):
-        print(
-            "pointline-conformance: no fixtures found. The fixtures ship in the source checkout "
-            "and the sdist, not in the app wheel: run this from a checkout (tox -e conformance).",
-            file=sys.stderr,
-        )
+    folder = find_fixtures(args.fixtures)
+    if folder is None:
+        print(NO_FIXTURES, file=sys.stderr)
         return 2
     fixtures = fixture_files(folder)
     outcomes: list[Outcome] = []

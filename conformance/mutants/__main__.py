@@ -14,12 +14,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pointline
 from pointline.conformance.mutants import MUTANTS
-from pointline.conformance.runner import parse_summary
-
-ROOT = Path(pointline.__file__).resolve().parent.parent
-"""The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
+from pointline.conformance.runner import FIXTURES, NO_FIXTURES, find_fixtures, parse_summary
 
 
 def run_mutant(
@@ -43,9 +39,7 @@ def run_mutant(
         *(extra or []),
     ]
     started = time.monotonic()
-    proc = subprocess.run(
-        argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
-    )
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
     lines = proc.stdout.strip().splitlines()
     fail = next((line for line in lines if line.startswith("FAIL ")), "")
     counts = parse_summary(lines[-1]) if lines else None
@@ -57,11 +51,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pointline.conformance.mutants")
     parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--fixtures", type=Path, default=FIXTURES, help="the fixtures folder")
     args = parser.parse_args(argv)
+    folder = find_fixtures(args.fixtures)
+    if folder is None:
+        # No mutant can be killed without the cases: say so instead of "0/59 killed".
+        print(NO_FIXTURES, file=sys.stderr)
+        return 2
     names = args.names or list(MUTANTS)
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(run_mutant, names))
+        results = list(pool.map(lambda n: run_mutant(n, extra=["--fixtures", str(folder)]), names))
     for name, killed, seconds, fail in results:
         verdict = "killed  " if killed else "SURVIVED"
         print(f"{verdict} {name:<30} {seconds:5.1f} s  {MUTANTS[name][0]}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from _kernel_support import conserved, random_session
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from pointline.kernel import (
     plan,
     replay_balance,
 )
+from tests.kernel._kernel_support import conserved, random_session
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -3,8 +3,6 @@ action in any phase is the very row of the data, and push/rejection follow that 
 
 from __future__ import annotations
 
-from _kernel_support import come_out, dice_for, seal_all
-
 from pointline.kernel import (
     TRANSITIONS,
     Abort,
@@ -22,6 +20,7 @@ from pointline.kernel import (
     Throw,
 )
 from pointline.kernel.rules import row_for
+from tests.kernel._kernel_support import come_out, dice_for, seal_all
 
 
 def _tables() -> list[Table]:
