@@ -50,9 +50,11 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
     from PySide6.QtQml import QQmlApplicationEngine
 
+    import pointline.gui.bridge  # noqa: F401  (registers the QML types of Pointline.Seat)
+
     engine = QQmlApplicationEngine()
     engine.addImportPath(str(QML_DIR))
-    engine.rootContext().setContextProperty("bridge", bridge)
+    engine.setInitialProperties({"bridge": bridge})
     engine.loadFromModule("Pointline", "Main")
     roots = engine.rootObjects()
     if not roots:

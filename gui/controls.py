@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from pointline.gui.history import chart_samples, entry_text
+from pointline.gui.history import chart_samples, history_rows
 from pointline.kernel import (
     HANDS_PER_SESSION,
     THROW_CAP,
@@ -121,17 +121,7 @@ class SeatControls(_Mixin):
     def _history(self) -> list[dict[str, str]]:
         """The ledger in words, a heading row before each hand (the list keeps it in sight)."""
         ledger = self._ledger()
-        if ledger is None:
-            return []
-        rows = []
-        hand = 0
-        for entry in ledger:
-            if entry.hand != hand:
-                hand = entry.hand
-                rows.append({"kind": "hand", "text": f"Hand {hand}", "hand": str(hand)})
-            kind, text = entry_text(entry)
-            rows.append({"kind": kind, "text": text, "hand": str(hand)})
-        return rows
+        return [] if ledger is None else history_rows(ledger)
 
     def _chart(self) -> list[int]:
         ledger = self._ledger()

@@ -30,6 +30,30 @@ REASON_WORDS = {
 }
 
 
+MINUS = "\u2212"
+"""The one minus sign the table writes (felt, history, announcements): U+2212, not a hyphen."""
+
+
+def signed(amount: int) -> str:
+    """An amount with its sign: "+20", "\u221210", "0"."""
+    if amount > 0:
+        return f"+{amount:,}"
+    return f"{MINUS}{abs(amount):,}" if amount < 0 else "0"
+
+
+def history_rows(ledger: Iterable[Entry]) -> list[dict[str, str]]:
+    """The ledger in words, a heading row (kind "hand") before each hand."""
+    rows = []
+    hand = 0
+    for entry in ledger:
+        if entry.hand != hand:
+            hand = entry.hand
+            rows.append({"kind": "hand", "text": f"Hand {hand}", "hand": str(hand)})
+        kind, text = entry_text(entry)
+        rows.append({"kind": kind, "text": text, "hand": str(hand)})
+    return rows
+
+
 def entry_text(entry: Entry) -> tuple[str, str]:
     """(kind, words) for one ledger entry."""
     if isinstance(entry, Contracted):
@@ -50,10 +74,9 @@ def entry_text(entry: Entry) -> tuple[str, str]:
             f"Throw {entry.throw}: {entry.die1} + {entry.die2} = {entry.total} ({where})"
         )
     if isinstance(entry, Settled):
-        sign = "+" if entry.net > 0 else ""
         return entry.outcome.value, (
             f"{LINE_NAMES[entry.line]} {entry.contract} {OUTCOME_WORDS[entry.outcome]}: "
-            f"{entry.returned} back ({sign}{entry.net})"
+            f"{entry.returned} back ({signed(entry.net)})"
         )
     if isinstance(entry, Voided):
         return "void", (
@@ -104,12 +127,7 @@ def line_outcomes(entries: tuple[Entry, ...]) -> dict[str, str]:
         if isinstance(entry, Refunded):
             out.setdefault("dont_pass", []).append(f"refund {entry.amount}")
         elif isinstance(entry, Settled):
-            if entry.outcome is Outcome.PUSH:
-                words = "push"
-            elif entry.net > 0:
-                words = f"+{entry.net}"
-            else:
-                words = f"\u2212{abs(entry.net)}"
+            words = "push" if entry.outcome is Outcome.PUSH else signed(entry.net)
             out.setdefault(entry.line.value, []).append(words)
         elif isinstance(entry, Voided):
             out.setdefault(entry.line.value, []).append(f"{entry.amount} returned")

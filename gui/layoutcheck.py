@@ -160,11 +160,16 @@ def _effectively_shown(tree: _Tree, item: Any) -> bool:
 
 
 def _active_layer(content: Any) -> Any:
-    """The topmost open overlay (objectName ending in 'Overlay'), else the whole window."""
+    """The topmost open card: a modal popup in the window's overlay, or an item whose
+    objectName ends in 'Overlay' (the online screens); else the whole window."""
     layer = content
     for child in content.childItems():
         if child.objectName().endswith("Overlay") and child.isVisible():
             layer = child
+        if child.inherits("QQuickOverlay"):
+            for card in child.childItems():
+                if card.inherits("QQuickPopupItem") and card.isVisible():
+                    layer = card
     return layer
 
 

@@ -24,10 +24,10 @@ def counter_nonces(label: bytes) -> Callable[[], bytes]:
 def _draft(bridge: TableBridge, pass_amount: int, dont_pass: int) -> None:
     bridge.selectLine("pass")
     for _ in range(pass_amount // 10):
-        bridge.allocate()
+        bridge.act("allocate")
     bridge.selectLine("dont_pass")
     for _ in range(dont_pass // 10):
-        bridge.allocate()
+        bridge.act("allocate")
 
 
 def _to_point(bridge: TableBridge) -> None:
@@ -36,7 +36,7 @@ def _to_point(bridge: TableBridge) -> None:
         if bridge.table.phase is Phase.POINT:
             return
         _draft(bridge, 20, 30)
-        bridge.confirm()
+        bridge.act("confirm")
     raise RuntimeError("no point after 200 come-outs")
 
 
@@ -47,16 +47,16 @@ def prepare(bridge: TableBridge, scene: str) -> None:
         bridge.selectLine("pass")
     elif scene == "point-reduction":
         _to_point(bridge)
-        bridge.reduceDontPass()
+        bridge.act("reduce")
         bridge.selectLine("dont_pass")
     elif scene == "result-moment":
         # Needs motion on (reduce motion off): stop at the first throw that settles a line.
         for _ in range(300):
             if bridge.table.phase is Phase.POINT:
-                bridge.roll()
+                bridge.act("roll")
             else:
                 _draft(bridge, 30, 20)
-                bridge.confirm()
+                bridge.act("confirm")
             if bridge.hold_outcome():
                 return
             bridge.finishReveal()
@@ -67,13 +67,13 @@ def prepare(bridge: TableBridge, scene: str) -> None:
     elif scene == "result":
         while not bridge.table.is_over:
             if bridge.table.phase is Phase.POINT:
-                bridge.roll()
+                bridge.act("roll")
             else:
                 _draft(bridge, 30, 20)
-                bridge.confirm()
+                bridge.act("confirm")
     elif scene == "ended":
         _to_point(bridge)
-        bridge.roll()
+        bridge.act("roll")
         bridge.end_without_result(EndReason.BACKGROUND)
     else:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(SCENES)}")

@@ -33,6 +33,11 @@ SEAT = 0
 _SEALING = frozenset({Effect.SEAL_CONTRACTS, Effect.SEAL_ROLL})
 
 
+def would_throw(table: Table, action: Action) -> bool:
+    """Whether ``action`` seals the seat's choices, so that the dice are thrown after it."""
+    return table.rejection(action) is None and table.row(action).effect in _SEALING
+
+
 def fresh_nonce() -> bytes:
     """32 bytes from the operating system's random source."""
     return os.urandom(32)
@@ -61,6 +66,8 @@ class SoloSession:
         self.table_id = table_id
         self.table = Table(seats=1, table_id=table_id)
         self.reveals: list[Reveal] = []
+        self.actions = 0
+        """How many seat actions the kernel accepted in this session."""
 
     def rejection(self, action: Action) -> Code | None:
         return self.table.rejection(action)
@@ -75,8 +82,8 @@ class SoloSession:
         code = table.rejection(action)
         if code is not None:
             raise IllegalAction(code, code.text)
-        seals = table.row(action).effect in _SEALING
-        if not seals:
+        self.actions += 1
+        if not would_throw(table, action):
             table.push(action)
             return table.ledger_since(SEAT, start)
         throw_index = table.throws + 1

@@ -13,9 +13,18 @@ from pointline.kernel import (
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
+    Phase,
 )
 
-__all__ = ["HELP_HTML", "TEXTS", "words_for_number"]
+__all__ = [
+    "ACTION_LABELS",
+    "HELP_HTML",
+    "SOLO_WORDS",
+    "TEXTS",
+    "keys_hint",
+    "sit_out_ask",
+    "words_for_number",
+]
 
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 
@@ -61,6 +70,7 @@ TEXTS: dict[str, str] = {
     "dontPassMotto": "COME-OUT 2 · 3 WIN · BAR 12 · 7 BEFORE POINT · PAYS 1 : 1",
     "allocate": f"Allocate {UNIT}",
     "reduce": f"Don't Pass −{UNIT}",
+    "repeat": "Repeat last bet",
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
@@ -71,3 +81,65 @@ TEXTS: dict[str, str] = {
     "keysTouch": "Tap a line, then Allocate",
     "comeOutTable": f"Come-out. Space allocates {UNIT} to the selected line, Enter confirms.",
 }
+
+ACTION_LABELS: dict[str, str] = {
+    "allocate": "Add chip",
+    "confirm": "Confirm",
+    "sitOut": "Sit out",
+    "reset": "Reset",
+    "reduce": f"Don't Pass −{UNIT}",
+    "remove": "Remove Don't Pass",
+    "roll": "Roll",
+    "repeat": "Repeat last bet",
+    "chip": "Chip",
+}
+"""What each control is called on screen and in the reasons said for it."""
+
+SOLO_WORDS: dict[str, str] = {
+    "newSession": f"New session: {POINTS} free fictional points. Place chips, then confirm.",
+    "revealing": "The dice are rolling: wait for the result.",
+    "asking": "Answer the new-session question first.",
+    "help": "Help is open: close it to play.",
+    "paused": "Paused: press Escape or Resume to continue.",
+    "pausedShort": "Paused.",
+    "resumed": "Resumed.",
+    "soundOn": "Sound on.",
+    "soundOff": "Sound off.",
+    "nothingToRepeat": "There is no earlier bet to repeat, or chips are already on the lines.",
+    "handsResolved": f"{words_for_number(HANDS_PER_SESSION).capitalize()} hands resolved.",
+    "chartComplete": "Points across the session's throws:",
+    "chartEnded": (
+        "The hand in flight was voided and returned with no profit. Points across the throws:"
+    ),
+    "historyEmpty": "Contracts, throws, settlements and refunds appear here.",
+    "freeText": "Free fictional points, no prizes",
+}
+"""Solo sentences QML and the bridge show (QML keeps no literal of its own)."""
+
+
+def sit_out_ask(mobile: bool) -> str:
+    """What an empty Confirm's first press says: the second, deliberate press sits out."""
+    again = "Tap Sit out again" if mobile else "Enter again"
+    return f"Sit out this hand? {again} (the dice still roll)."
+
+
+def keys_hint(phase: Phase, mobile: bool, chip: int) -> str:
+    """The footer's key hint for what the keys do now."""
+    if mobile:
+        return "Pick a chip, tap a line" if phase is Phase.COME_OUT else "Tap Roll"
+    if phase is Phase.COME_OUT:
+        return (
+            f"Arrows pick a line · Space adds {chip} · R repeats · Enter confirms · "
+            "Esc pauses · F1 help"
+        )
+    if phase is Phase.POINT:
+        return "Enter or Space rolls · Arrows pick a line · Esc pauses · F1 help"
+    return "New session starts again · F1 help"
+
+
+TEXTS.update(
+    {
+        key: SOLO_WORDS[key]
+        for key in ("freeText", "historyEmpty", "handsResolved", "chartComplete", "chartEnded")
+    }
+)

@@ -25,12 +25,16 @@ from pointline.gui.scenes import counter_nonces, prepare
 WAIT_MS = 3000
 
 BUTTON_ORDER = (
+    "chip10",
+    "chip50",
+    "chip100",
     "btnAllocate",
     "btnConfirm",
-    "btnReset",
+    "btnRepeat",
     "btnReduce",
     "btnRemove",
     "btnRoll",
+    "btnReset",
     "btnHelp",
     "btnMute",
     "btnWindow",
