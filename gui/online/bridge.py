@@ -32,7 +32,6 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 
-from pointline.gui.bridge import REVEAL_TEXT
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import chart_samples, draft_words, line_outcomes, settlement_words
@@ -61,6 +60,7 @@ from pointline.gui.online.texts import (
     sign_in_problem,
     unreachable,
 )
+from pointline.gui.texts import SOLO_WORDS
 from pointline.kernel import (
     MAX_SEATS,
     POINT_NUMBERS,
@@ -915,7 +915,7 @@ class OnlineBridge(SeatControls, QObject):
         if peer is None or self._draft is None:
             return "The session has not started."
         if self._moment.running:
-            return REVEAL_TEXT
+            return SOLO_WORDS["revealing"]  # the same words as on the solo table
         if peer.is_finished or peer.state in (Step.COMPLETE, Step.ENDED):
             return "The session is over."
         if self._committed or peer.has_committed:

@@ -10,9 +10,7 @@ from typing import Any
 
 import pytest
 
-from pointline.gui.bridge import TableBridge
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.scenes import counter_nonces
 from pointline.net.client import play, steady_choice
 from pointline.net.verify import Report, verify_transcript
 from tests.gui.test_gui_online_bridge import play_by_bridge
@@ -77,12 +75,6 @@ def test_a_signal_fires_only_when_its_value_changes(qapp: Any) -> None:
     bridge.signIn("ws://127.0.0.1:1", "ab", "x")  # refused here: only the error (and its words)
     assert seen == Counter({"errorChanged": 1, "announcementChanged": 1})
     assert bridge.screen == "signin" and bridge.client is None
-
-
-def test_the_solo_bridge_keeps_its_changed_signal(qapp: Any) -> None:
-    solo = TableBridge(counter_nonces(b"solo"))
-    notify = notify_map(solo)
-    assert notify["legal"] == "changed" and notify["balance"] == "changed"
 
 
 def test_during_a_session_each_step_emits_only_what_changed(qapp: Any, tmp_path: Path) -> None:
