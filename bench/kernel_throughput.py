@@ -21,6 +21,20 @@ from collections.abc import Callable
 
 from pointline.kernel import Allocate, Confirm, Line, Phase, ReduceDontPass, Roll, Table, Throw
 
+__all__ = [
+    "GOAL",
+    "OOError",
+    "OOSeat",
+    "OOTable",
+    "bare_loop",
+    "eight_seats",
+    "main",
+    "measure",
+    "one_seat",
+    "oo_eight_seats",
+    "oo_one_seat",
+]
+
 GOAL = 300_000
 """Throws per second the kernel aims for on workload (a)."""
 

@@ -18,6 +18,16 @@ from pointline.conformance import sessions, topics
 from pointline.conformance.casebook import COVERAGE, render_file
 from pointline.kernel.rules import TRANSITIONS, Code
 
+__all__ = [
+    "FIXTURES",
+    "UNREACHABLE_CODES",
+    "Maker",
+    "build",
+    "check_coverage",
+    "main",
+    "write",
+]
+
 FIXTURES = Path(__file__).parent / "fixtures"
 UNREACHABLE_CODES = {Code.OVER_BALANCE.code}
 """Under the standard 1,000-point session a seat never has less than 600 at a come-out, so the

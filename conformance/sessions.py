@@ -22,6 +22,17 @@ from pointline.kernel import (
 )
 from pointline.kernel.values import ABORT_REASONS
 
+__all__ = [
+    "NOISE",
+    "REASONS",
+    "STYLES",
+    "Style",
+    "drive",
+    "hypothesis_cases",
+    "hypothesis_params",
+    "random_cases",
+]
+
 REASONS = sorted(ABORT_REASONS, key=lambda r: r.value)
 NOISE: list[dict[str, Any]] = [
     {"kind": "allocate", "seat": 0, "line": "pass", "amount": 15},

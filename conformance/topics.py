@@ -29,6 +29,30 @@ from pointline.kernel import (
 )
 from pointline.kernel.values import ABORT_REASONS
 
+__all__ = [
+    "MALFORMED",
+    "NO_DECISION",
+    "REASONS",
+    "STATES",
+    "TOPICS",
+    "TOPIC_PROTOCOL",
+    "D",
+    "P",
+    "aborts",
+    "allocation",
+    "canonical",
+    "commitments",
+    "dice",
+    "dont_pass",
+    "malformed",
+    "ranks",
+    "rows",
+    "seats",
+    "session",
+    "throw_cap",
+    "totals",
+]
+
 P, D = Line.PASS, Line.DONT_PASS
 REASONS = sorted((r for r in ABORT_REASONS), key=lambda r: r.value)
 NO_DECISION = {4: 6, 5: 6, 6: 8, 8: 6, 9: 6, 10: 6}
@@ -244,6 +268,7 @@ def malformed() -> list[Case]:
     cases += edges.replies()
     cases += edges.abort_without_seat()
     cases += edges.numbers()
+    cases += edges.duplicate_members()
     return cases
 
 

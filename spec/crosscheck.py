@@ -36,6 +36,14 @@ from pointline.kernel.values import Line, Outcome, Phase
 from pointline.spec import model
 from pointline.spec.model import ActionVars, Expr, SeatVars, TableVars
 
+__all__ = [
+    "abstract",
+    "action_vars",
+    "check_step",
+    "expected",
+    "push_and_check",
+]
+
 _SEAT_ACTIONS = (Allocate, Reset, Confirm, ReduceDontPass, RemoveDontPass, Roll)
 
 

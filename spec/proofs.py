@@ -34,6 +34,32 @@ from pointline.spec.model import (
     TableVars,
 )
 
+__all__ = [
+    "DEPTH",
+    "SEATS",
+    "SEAT_INVARIANTS",
+    "STEP_PROPERTIES",
+    "TABLE_INVARIANTS",
+    "TENS",
+    "WITNESS_DEPTH",
+    "Proof",
+    "SeatInv",
+    "StepProp",
+    "TableInv",
+    "invariant",
+    "invariants",
+    "prove_bounded",
+    "prove_complete",
+    "prove_deterministic",
+    "prove_inductive",
+    "prove_init",
+    "prove_progress",
+    "prove_rejections_change_nothing",
+    "prove_rows_match",
+    "run",
+    "step_properties",
+]
+
 SEATS = 2
 """Seats in the symbolic table of the inductive proofs and the bounded model check."""
 DEPTH = 4

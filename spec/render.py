@@ -22,6 +22,21 @@ from pointline.kernel.rules import TRANSITIONS, Code, Guard, Transition
 from pointline.kernel.table import Table
 from pointline.kernel.values import ABORT_REASONS, EndReason, Line
 
+__all__ = [
+    "EXAMPLE_NONCES",
+    "EXAMPLE_TABLE",
+    "RULES_PATH",
+    "SECTIONS",
+    "canonical_example",
+    "codes",
+    "dice_example",
+    "main",
+    "reasons",
+    "render",
+    "stale_sections",
+    "transitions",
+]
+
 RULES_PATH = Path(__file__).with_name("RULES.md")
 _BLOCK = re.compile(
     r"(<!-- BEGIN GENERATED: (?P<name>[a-z-]+) -->\n)(?P<body>.*?)"
@@ -48,6 +63,7 @@ def _row_line(n: int, row: Transition) -> str:
     outcomes = "—"
     if row.pass_outcome is not None and row.dont_pass_outcome is not None:
         outcomes = f"Pass {row.pass_outcome.value}, Don't Pass {row.dont_pass_outcome.value}"
+    then = "—" if row.then is None else row.then.value
     cells = [
         f"T{n}",
         f"`{row.phase.value}`",
@@ -56,6 +72,7 @@ def _row_line(n: int, row: Transition) -> str:
         guards,
         result,
         outcomes,
+        then,
         ", ".join(row.rules),
     ]
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
@@ -63,8 +80,9 @@ def _row_line(n: int, row: Transition) -> str:
 
 def transitions() -> str:
     head = [
-        "| row | phase | action | when | guards, in order → code | result | settles | rules |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| row | phase | action | when | guards, in order → code | result | settles | then |"
+        " rules |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     return "\n".join(head + [_row_line(i, r) for i, r in enumerate(TRANSITIONS, 1)]) + "\n"
 
