@@ -46,6 +46,7 @@ from pointline.gui.online.texts import (
     HELP_TOUCH,
     KEY_HINTS,
     KEY_HINTS_SHORT,
+    MAX_PEOPLE,
     MIN_PEOPLE,
     NAME_HINT,
     NO_RELAY_YET,
@@ -62,7 +63,6 @@ from pointline.gui.online.texts import (
 )
 from pointline.gui.texts import SOLO_WORDS
 from pointline.kernel import (
-    MAX_SEATS,
     POINT_NUMBERS,
     STARTING_POINTS,
     UNIT,
@@ -70,8 +70,10 @@ from pointline.kernel import (
     Outcome,
     Phase,
     PointlineError,
+    Standing,
     Table,
     current_choice,
+    is_online_seat_count,
 )
 from pointline.kernel.ledger import Settled, Voided
 from pointline.net.client import (
@@ -1068,18 +1070,22 @@ class OnlineBridge(SeatControls, QObject):
         if t is None:
             return []
         result = t.result
-        order = result.standings if result is not None else range(len(self._roster))
+        ranking = (
+            result.ranking
+            if result is not None
+            else tuple(Standing(s, t.balance(s), 0) for s in range(len(self._roster)))
+        )
         return [
             {
-                "seat": s,
-                "label": seat_label(s),
-                "name": self._seat_name(s),
-                "final": result.final[s] if result is not None else t.balance(s),
-                "rank": result.ranks[s] if result is not None else 0,
-                "you": s == self._seat,
-                "chart": chart_samples(t.seat(s).ledger) if t.throws else [],
+                "seat": row.seat,
+                "label": seat_label(row.seat),
+                "name": self._seat_name(row.seat),
+                "final": row.points,
+                "rank": row.rank,
+                "you": row.seat == self._seat,
+                "chart": chart_samples(t.seat(row.seat).ledger) if t.throws else [],
             }
-            for s in order
+            for row in ranking
         ]
 
     def _start_reason(self) -> str:
@@ -1087,9 +1093,9 @@ class OnlineBridge(SeatControls, QObject):
             return "Create or join a room first."
         if not self._is_creator():
             return f"Waiting for {self._creator}, who created the room, to start it."
-        if not MIN_PEOPLE <= len(self._roster) <= MAX_SEATS:
+        if not is_online_seat_count(len(self._roster)):
             return (
-                f"A room starts with {MIN_PEOPLE} to {MAX_SEATS} people: wait for at least "
+                f"A room starts with {MIN_PEOPLE} to {MAX_PEOPLE} people: wait for at least "
                 "one more."
             )
         return ""
@@ -1191,7 +1197,7 @@ class OnlineBridge(SeatControls, QObject):
     helpKeys = Property(str, lambda self: HELP_TOUCH if self._mobile else HELP_KEYS, constant=True)
     pointNumbers = Property(QVARIANT_LIST, lambda self: sorted(POINT_NUMBERS), constant=True)
     """The totals that set the point (``pointline.kernel.POINT_NUMBERS``), in order."""
-    maxSeats = Property(int, lambda self: MAX_SEATS, constant=True)
+    maxSeats = Property(int, lambda self: MAX_PEOPLE, constant=True)
     minPeople = Property(int, lambda self: MIN_PEOPLE, constant=True)
     unit = Property(int, lambda self: UNIT, constant=True)
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 from pointline.kernel import (
     HAND_LIMIT,
     HANDS_PER_SESSION,
-    MAX_SEATS,
+    ONLINE_SEATS_MAX,
+    ONLINE_SEATS_MIN,
     POINT_NUMBERS,
     STARTING_POINTS,
     THROW_CAP,
@@ -28,8 +29,9 @@ if TYPE_CHECKING:
     from pointline.net.protocol import Timeouts
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765"
-MIN_PEOPLE = 2
-"""An online room starts with 2 to ``MAX_SEATS`` people (the card: exactly 2-8)."""
+MIN_PEOPLE = ONLINE_SEATS_MIN
+MAX_PEOPLE = ONLINE_SEATS_MAX
+"""An online room starts with 2 to 8 people: the kernel's one constant (the card: exactly 2-8)."""
 
 # `--scene` names rendered by gui.online.scenes (kept here so the CLI parser imports no net code).
 ONLINE_SCENES = (
@@ -112,14 +114,14 @@ REFUSALS: dict[str, str] = {
     "bad_token": "Your sign-in has expired: sign in again.",
     "not_signed_in": "Sign in first.",
     "no_room": "No room has that join code: check it with the person who created the room.",
-    "room_full": f"That room is full: a room holds at most {MAX_SEATS} people.",
+    "room_full": f"That room is full: a room holds at most {MAX_PEOPLE} people.",
     "room_started": "That room has already started: nobody joins after the start.",
     "room_closed": "The room was closed: its creator left.",
     "in_room": "You are already in a room: leave it first.",
     "duplicate_account": "This account is already in that room: one seat per account.",
     "duplicate_key": "That session key is already in the room: leave and join again.",
     "not_creator": "Only the person who created the room can start it.",
-    "too_few": f"A room starts with {MIN_PEOPLE} to {MAX_SEATS} people: wait for one more.",
+    "too_few": f"A room starts with {MIN_PEOPLE} to {MAX_PEOPLE} people: wait for one more.",
     "not_in_room": "You are not in a room.",
     "not_started": "The room has not started yet.",
     "closed": "The connection to the relay is closed: sign in again.",
@@ -188,7 +190,7 @@ def help_html(timeouts: Timeouts) -> str:
     """The online Help, built from the kernel's rules and these deadlines."""
     points = either(sorted(POINT_NUMBERS))
     return (
-        f"<b>Online:</b> {MIN_PEOPLE} to {MAX_SEATS} people, each signed in on their own "
+        f"<b>Online:</b> {MIN_PEOPLE} to {MAX_PEOPLE} people, each signed in on their own "
         "account and device, share the same dice. For every throw each seat commits its choice "
         "with a fresh secret; then everyone reveals, every app checks every reveal and derives "
         "the dice from all of them. Nobody deals; the relay only forwards signed messages.<br><br>"

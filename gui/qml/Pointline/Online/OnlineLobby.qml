@@ -67,7 +67,7 @@ FocusScope {
                 fs: screen.fs
                 primary: true
                 text: "Create a room"
-                hint: "Open a room; share its join code with 1 to 7 others"
+                hint: "Open a room; share its join code with " + (online.minPeople - 1) + " to " + (online.maxSeats - 1) + " others"
                 enabled: !online.busy && !screen.inRoom
                 onActivated: online.createRoom()
             }
