@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 
+from pointline.gui.clock import Clock as BeatClock
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import chart_samples, draft_words, line_outcomes, settlement_words
@@ -246,9 +247,11 @@ class OnlineBridge(SeatControls, QObject):
         verify: Verify = verify_transcript,
         clock: Clock | None = None,
         reduce_motion: bool | None = None,
+        beats: BeatClock | None = None,
     ) -> None:
         """``clock`` is what the countdown reads (default: the event loop's time, which the
-        protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting."""
+        protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting;
+        ``beats`` runs the result moment's beats (default: a ``QtClock``)."""
         super().__init__()
         self._url = url
         self.timeouts = timeouts or Timeouts()
@@ -308,7 +311,7 @@ class OnlineBridge(SeatControls, QObject):
         """The screen to show when the moment ends (the last throw completed the session)."""
         self._countdown = Countdown(clock or loop_time, self)
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
-        self._moment = ResultMoment(self, reduce_motion=motion)
+        self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
         self._moment.stageChanged.connect(self._on_beat)
         self._seats = RowsModel(SEAT_KEYS, self)
         self._standings = RowsModel(STANDING_KEYS, self)
@@ -968,7 +971,7 @@ class OnlineBridge(SeatControls, QObject):
 
     def _empty_draft(self) -> bool:
         """At come-out with nothing allocated: Confirm would sit this hand out."""
-        draft = self._draft
+        draft = self._shown if self._shown is not None else self._draft
         if draft is None or self._seat < 0 or draft.phase is not Phase.COME_OUT:
             return False
         d = draft.draft(self._seat)
@@ -1023,7 +1026,8 @@ class OnlineBridge(SeatControls, QObject):
         t, peer = self.shown, self.peer
         if t is None or peer is None:
             return []
-        awaiting = set(peer.awaiting) if peer.state is Step.COMMIT else set()
+        choosing = peer.state is Step.COMMIT and not self._moment.running
+        awaiting = set(peer.awaiting) if choosing else set()
         rows = []
         for e in self._roster:
             c = t.contracts(e.seat)
@@ -1038,7 +1042,7 @@ class OnlineBridge(SeatControls, QObject):
                     "dontPass": c.dont_pass_amount,
                     "awaited": e.seat in awaiting,
                     "status": ("choosing" if e.seat in awaiting else "committed")
-                    if peer.state is Step.COMMIT
+                    if choosing
                     else "",
                 }
             )
@@ -1048,6 +1052,8 @@ class OnlineBridge(SeatControls, QObject):
         peer = self.peer
         if peer is None or peer.is_finished:
             return ""
+        if self._moment.running:
+            return "The dice landed: the result shows, then the next throw's countdown starts."
         if peer.state is Step.RECEIPTS:
             return "Exchanging signed receipts…"
         waiting = sorted(peer.awaiting)

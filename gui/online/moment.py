@@ -6,18 +6,20 @@ history shows the throw and the countdown for the next one starts). Input is loc
 beat runs; a fresh key press or a tap on the felt ends the moment at once (it never submits),
 so the moment never keeps a person from choosing. Reduce motion skips every beat.
 
-The beats' lengths are the solo table's (``gui.bridge``), so both tables feel the same. Each
-beat is a single-shot ``QTimer``; tests end the moment by ``finish`` or wait on ``stage``.
+The beats' lengths are the solo table's (``gui.bridge``), so both tables feel the same. The
+beats run on a ``gui.clock.Clock`` (a ``QtClock`` unless one is injected: a screenshot holds a
+beat with a clock that never fires); tests end the moment by ``finish`` or wait on ``stage``.
 """
 
 from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Property, QObject, QSettings, QTimer, Signal, Slot
+from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.bridge import COUNT_MS, OUTCOME_MS, ROLL_MS
+from pointline.gui.clock import Clock, QtClock
 
 QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -46,14 +48,18 @@ class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     finished = Signal()
     """The moment ended (at once under Reduce motion): the next choice may start."""
 
-    def __init__(self, parent: QObject | None = None, *, reduce_motion: bool = False) -> None:
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        reduce_motion: bool = False,
+        clock: Clock | None = None,
+    ) -> None:
         super().__init__(parent)
         self._stage = ""
         self._has_outcome = False
         self._reduce = reduce_motion
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._advance)
+        self._clock: Clock = clock if clock is not None else QtClock(self)
 
     # ------------------------------------------------------------------ state
     def _set_stage(self, stage: str) -> None:
@@ -88,25 +94,30 @@ class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
 
     reduceMotion = Property(bool, _get_reduce, set_reduce_motion, notify=reduceMotionChanged)
 
+    def set_clock(self, clock: Clock) -> None:
+        """Run the next beats on ``clock`` (a screenshot holds a beat with one that waits)."""
+        self._clock.stop()
+        self._clock = clock
+
     # ------------------------------------------------------------------ beats
     def start(self, has_outcome: bool) -> None:
         """A throw was revealed: run its beats (``has_outcome``: some line settled)."""
-        self._timer.stop()
+        self._clock.stop()
         self._has_outcome = has_outcome
         if self._reduce:
             self._set_stage("count")  # the one beat that shows the result, then idle
             self._set_stage("")
             return
         self._set_stage("rolling")
-        self._timer.start(ROLL_MS)
+        self._clock.start(ROLL_MS, self._advance)
 
     def _advance(self) -> None:
         if self._stage == "rolling" and self._has_outcome:
             self._set_stage("outcome")
-            self._timer.start(OUTCOME_MS)
+            self._clock.start(OUTCOME_MS, self._advance)
         elif self._stage in ("rolling", "outcome"):
             self._set_stage("count")
-            self._timer.start(COUNT_MS)
+            self._clock.start(COUNT_MS, self._advance)
         else:
             self._set_stage("")
 
@@ -115,7 +126,7 @@ class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         """End the moment now: every remaining beat shows at once (a fresh key press, a tap)."""
         if not self._stage:
             return
-        self._timer.stop()
+        self._clock.stop()
         if self._stage != "count":
             self._set_stage("count")
         self._set_stage("")

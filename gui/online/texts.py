@@ -38,6 +38,7 @@ ONLINE_SCENES = (
     "online-signin",
     "online-lobby",
     "online-table",
+    "online-moment",
     "online-results",
     "online-ended",
 )
