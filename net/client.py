@@ -19,13 +19,11 @@ completion, a fault, socket loss, cancellation or an exception. A disk error end
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import dataclasses
 import itertools
 import logging
-import os
 import ssl
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -37,23 +35,27 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from pointline.kernel import Choice, Phase, Table
-from pointline.kernel.errors import PointlineError
 from pointline.net import paths
-from pointline.net.errors import NetError
+from pointline.net.errors import ClientCode, ClientError, NetError
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import (
     Event,
     Peer,
-    ReceiptsIncomplete,
-    ReceiptsMatched,
-    ReceiptsMismatch,
     RoundOpened,
-    SessionComplete,
-    SessionEnded,
     Timeouts,
     roster_from_wire,
+    roster_signing_bytes,
 )
 from pointline.net.transcript import TranscriptWriteError, TranscriptWriter
+from pointline.net.trust import (
+    CertificateNotTrusted,
+    KnownRelays,
+    RelayKeyChanged,
+    certificate_fingerprint,
+    fetch_certificate,
+    pinned_tls_context,
+    relay_address,
+)
 from pointline.net.wire import (
     ChangePassword,
     CreateRoom,
@@ -80,20 +82,13 @@ from pointline.net.wire import (
 )
 
 log = logging.getLogger("pointline.client")
+_FORGED = (
+    "The room's list of players is not signed by the relay key this device pinned, so the "
+    "session was not started. Leave and check which relay you are connected to."
+)
 
 DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
 REQUEST_TIMEOUT = 15.0
-
-
-class ClientError(PointlineError):
-    """The relay refused a request or cannot be reached (``code``: a ``net.wire.ErrorCode``
-    value, or ``certificate``, ``unreachable``, ``bad_ca``, ``not_tls``; ``text``: plain words).
-    """
-
-    code: str
-
-    def __init__(self, code: str, text: str) -> None:
-        super().__init__(code, text)
 
 
 def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
@@ -101,7 +96,9 @@ def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
     try:
         return ssl.create_default_context(cafile=ca)
     except (OSError, ssl.SSLError) as exc:
-        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {exc}") from exc
+        raise ClientError(
+            ClientCode.BAD_CA, f"Cannot read the certificate file {ca}: {exc}"
+        ) from exc
 
 
 # ---- events of our own (the protocol's events pass through unchanged) -------------------------
@@ -214,6 +211,13 @@ class RelayClient:
         self._writer_file: TranscriptWriter | None = None
         self.transcript_error: str | None = None
         """Why the transcript could not be written (the session ended for it), or None."""
+        self.known_relays: KnownRelays | None = None
+        """Where the relay's key is pinned (``connect_trusted`` sets it; None: no pinning)."""
+        self.address = ""
+        """The relay's address in ``known_relays`` (``net.trust.relay_address``)."""
+        self.relay_key: str | None = None
+        """The key the relay said it signs with, at sign-in (None: it did not say)."""
+        self._key_change: RelayKeyChanged | None = None
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
 
@@ -238,7 +242,9 @@ class RelayClient:
         if url.startswith("wss://"):
             options["ssl"] = ssl_context or tls_client_context(ca)
         elif ssl_context is not None or ca is not None:
-            raise ClientError("not_tls", "A certificate needs a wss:// address for the relay.")
+            raise ClientError(
+                ClientCode.NOT_TLS, "A certificate needs a wss:// address for the relay."
+            )
         try:
             ws = await connect(
                 url,
@@ -250,17 +256,23 @@ class RelayClient:
             )
         except ssl.SSLCertVerificationError as exc:
             raise ClientError(
-                "certificate",
+                ClientCode.CERTIFICATE,
                 f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
                 "a self-signed certificate, trust it with --ca FILE.",
             ) from exc
         except InvalidStatus as exc:
             body = exc.response.body.decode("utf-8", "replace").strip()[:200]
             if exc.response.status_code == 503 and body:
-                raise ClientError("refused", f"The relay refused the connection: {body}") from exc
-            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+                raise ClientError(
+                    ClientCode.REFUSED, f"The relay refused the connection: {body}"
+                ) from exc
+            raise ClientError(
+                ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
+            ) from exc
         except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
-            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+            raise ClientError(
+                ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
+            ) from exc
         return cls(ws, timeouts, nonce_source)
 
     async def __aenter__(self) -> RelayClient:
@@ -278,7 +290,7 @@ class RelayClient:
         never does, and an answer that arrives after ``timeout`` is logged and dropped, never
         given to a later request."""
         if self.closed.is_set():
-            raise ClientError("closed", "The connection to the relay is closed.")
+            raise ClientError(ClientCode.CLOSED, "The connection to the relay is closed.")
         request_id = next(self._ids)
         future: asyncio.Future[RelayFrame] = self.loop.create_future()
         self._pending[request_id] = future
@@ -288,7 +300,7 @@ class RelayClient:
             reply = await asyncio.wait_for(future, limit)
         except TimeoutError:
             raise ClientError(
-                "timeout", f"The relay did not answer within {limit:g} s; try again."
+                ClientCode.TIMEOUT, f"The relay did not answer within {limit:g} s; try again."
             ) from None
         finally:
             self._pending.pop(request_id, None)
@@ -308,7 +320,7 @@ class RelayClient:
         """Revoke this client's token at the relay (then sign in again to play)."""
         reply = await self._request(Signout(self._token()))
         if not isinstance(reply, SignedOut):
-            raise ClientError("bad_reply", f"expected signed_out, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected signed_out, got {reply!r}")
         self.token = None
 
     async def change_password(self, old: str, new: str) -> str:
@@ -317,18 +329,33 @@ class RelayClient:
 
     def _token(self) -> str:
         if self.token is None:
-            raise ClientError("not_signed_in", "Sign in first.")
+            raise ClientError(ClientCode.NOT_SIGNED_IN, "Sign in first.")
         return self.token
 
     def _signed(self, reply: RelayFrame) -> str:
         if not isinstance(reply, SignedIn):
-            raise ClientError("bad_reply", f"expected signed_in, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected signed_in, got {reply!r}")
         self.name, self.token = reply.name, reply.token
+        if reply.relay_key is not None and self.known_relays is not None:
+            self.relay_key = reply.relay_key
+            try:
+                self.known_relays.check_relay_key(self.address, reply.relay_key)
+            except RelayKeyChanged as changed:
+                self._key_change = changed
+                raise
         return reply.token
+
+    def accept_relay_key(self) -> None:
+        """The player accepted the relay's new key (after ``RelayKeyChanged``): pin it, and
+        rooms open again."""
+        changed = self._key_change
+        if changed is not None and self.known_relays is not None:
+            self.known_relays.pin_relay_key(changed.address, changed.new)
+        self._key_change = None
 
     def _need_token(self) -> str:
         if self.token is None:
-            raise ClientError("bad_token", "sign in first")
+            raise ClientError(ClientCode.BAD_TOKEN, "sign in first")
         return self.token
 
     async def create_room(self) -> RoomJoined:
@@ -340,6 +367,8 @@ class RelayClient:
         return await self._enter(lambda key: JoinRoom(self._need_token(), code, key))
 
     async def _enter(self, frame: Callable[[str], CreateRoom | JoinRoom]) -> RoomJoined:
+        if self._key_change is not None:
+            raise self._key_change  # not accepted yet: no room with a relay not trusted
         key = SigningKey.generate()  # a fresh key per session
         previous, self.signing_key = self.signing_key, key
         # The key is in place before the request leaves: the creator may start the room at
@@ -352,7 +381,7 @@ class RelayClient:
             raise
         if not isinstance(reply, RoomJoined):
             self.signing_key = previous
-            raise ClientError("bad_reply", f"expected room, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected room, got {reply!r}")
         self.room = reply
         if self.started is None:
             self.roster = reply.roster
@@ -362,7 +391,7 @@ class RelayClient:
         """Start my room (creator only, 2-8 members); returns once the session runs."""
         reply = await self._request(Start(self._need_token()))
         if not isinstance(reply, Started) or self.started is None:
-            raise ClientError("bad_reply", f"expected started, got {reply!r}")
+            raise ClientError(ClientCode.BAD_REPLY, f"expected started, got {reply!r}")
         return self.started
 
     async def wait_started(self, timeout: float) -> SessionStarted:
@@ -370,7 +399,7 @@ class RelayClient:
         async with asyncio.timeout(timeout):
             while self.started is None:
                 if self.closed.is_set():
-                    raise ClientError("closed", "the connection closed before the start")
+                    raise ClientError(ClientCode.CLOSED, "the connection closed before the start")
                 self._wake.clear()
                 await self._wake.wait()
         return self.started
@@ -379,7 +408,7 @@ class RelayClient:
 
     def _live_peer(self) -> Peer:
         if self.peer is None:
-            raise ClientError("not_started", "the session has not started")
+            raise ClientError(ClientCode.NOT_STARTED, "the session has not started")
         return self.peer
 
     def commit(self, choice: Choice) -> None:
@@ -470,12 +499,7 @@ class RelayClient:
         reason = "closed"
         try:
             async for message in self.ws:
-                try:
-                    frame = parse_relay(message)
-                except WireError as exc:
-                    log.warning("bad frame from the relay: %s", exc)
-                    continue
-                self._handle(frame)
+                self._on_text(message)
             reason = f"closed by the relay ({self.ws.close_code})"
         except ConnectionClosed as exc:
             reason = f"connection lost ({exc})"
@@ -487,10 +511,23 @@ class RelayClient:
             self._wake.set()
             for future in self._pending.values():
                 if not future.done():
-                    future.set_result(Error("closed", f"The connection to the relay {reason}."))
+                    future.set_result(
+                        Error(ClientCode.CLOSED, f"The connection to the relay {reason}.")
+                    )
             self.connection_lost = not self._closing
             self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))
+
+    def _on_text(self, message: str | bytes) -> None:
+        """One frame as the relay sent it: parsed strictly, then handled. A payload that names
+        a member twice still reaches the peer, which ends the session on it (malformed, naming
+        the sender); any other bad frame is logged and dropped."""
+        try:
+            frame = parse_relay(message)
+        except WireError as exc:
+            log.warning("bad frame from the relay: %s", exc)
+            return
+        self._handle(frame)
 
     def _handle(self, frame: RelayFrame) -> None:
         now = self.loop.time()
@@ -540,6 +577,12 @@ class RelayClient:
         try:
             roster = roster_from_wire(_roster_docs(frame.roster))
             signature = bytes.fromhex(frame.roster_sig)  # into the transcript header
+            if self.known_relays is not None and self._key_change is None:
+                signed = roster_signing_bytes(frame.table_id, roster)
+                if self.known_relays.roster_signed(self.address, signature, signed) is False:
+                    self._queue.put_nowait(RelayError(ClientCode.BAD_ROSTER_SIGNATURE, _FORGED))
+                    self._out.put_nowait(encode(Leave()))
+                    return
             if self._nonce_source is None:
                 peer = Peer(
                     frame.table_id,
@@ -585,13 +628,15 @@ class RelayClient:
                 self._out.put_nowait(encode(Send(frame)))
         for event in peer.events():
             self._queue.put_nowait(event)
+        deadline = None if peer.is_finished else peer.next_deadline()
         if self._timer is not None:
+            if deadline is not None and self._timer.when() == deadline:
+                return  # armed for this deadline already (most frames leave it as it is)
             self._timer.cancel()
             self._timer = None
         if peer.is_finished:
             self._finish_transcript()
             return
-        deadline = peer.next_deadline()
         if deadline is not None:
             self._timer = self.loop.call_at(deadline, self._on_timer)
 
@@ -658,6 +703,37 @@ class RelayClient:
         return self._live_peer()
 
 
+async def connect_trusted(url: str, known: KnownRelays, **options: Any) -> RelayClient:
+    """``RelayClient.connect`` with the relay's key and certificate pinned in ``known``.
+
+    ``wss://`` to an address with a pinned certificate trusts exactly that certificate (and
+    checks its fingerprint once connected); otherwise the system's trust store, and a refused
+    certificate raises ``CertificateNotTrusted`` with its fingerprint: once the player accepts
+    it (``known.pin_certificate(error.address, error.pem)``), connect again. The client checks
+    the relay's key at sign-in (``RelayKeyChanged``) and every roster against it.
+    """
+    address = relay_address(url)
+    pinned = known.certificate(address) if url.startswith("wss://") else None
+    if pinned is not None and "ssl_context" not in options and "ca" not in options:
+        options["ssl_context"] = pinned_tls_context(pinned[0])
+    try:
+        client = await RelayClient.connect(url, **options)
+    except ClientError as exc:
+        if exc.code != ClientCode.CERTIFICATE:
+            raise
+        pem, fingerprint = await fetch_certificate(url)
+        raise CertificateNotTrusted(address, fingerprint, pem, pinned is not None) from exc
+    if pinned is not None:
+        sslobj = client.ws.transport.get_extra_info("ssl_object")
+        der = sslobj.getpeercert(binary_form=True) if sslobj is not None else b""
+        if certificate_fingerprint(der or b"") != pinned[1]:
+            await client.close()
+            pem = ssl.DER_cert_to_PEM_cert(der) if der else ""
+            raise CertificateNotTrusted(address, certificate_fingerprint(der or b""), pem, True)
+    client.known_relays, client.address = known, address
+    return client
+
+
 # ---- a headless player (two terminals: relay and clients) ------------------------------------
 
 
@@ -686,101 +762,11 @@ async def play(
     return client._live_peer()
 
 
-def describe(event: ClientEvent) -> str:
-    match event:
-        case SessionComplete(result):
-            return f"session complete: final {list(result.final)}, ranks {list(result.ranks)}"
-        case SessionEnded(reason, seat):
-            return f"session ended without a result: {reason.value} (seat {seat})"
-        case ReceiptsMatched(count):
-            return f"receipts matched ({count})"
-        case ReceiptsMismatch() | ReceiptsIncomplete():
-            return f"receipts: {event!r}"
-        case TranscriptSaved(path):
-            return f"transcript saved: {path}  (check: pointline verify {path})"
-        case TranscriptFailed(path, reason):
-            return f"the session ended: {reason}; what was written before is kept in {path}"
-    return repr(event)
-
-
-_NOT_REFUSALS = frozenset({"timeout", "closed", "unreachable", "certificate", "bad_ca", "not_tls"})
-
-
-async def _headless(args: argparse.Namespace) -> int:
-    try:
-        client = await RelayClient.connect(args.url, ca=args.ca)
-    except ClientError as exc:
-        print(f"pointline-client: {exc.text}", file=sys.stderr)
-        return 2
-    client.request_timeout = args.timeout
-    try:
-        try:
-            await client.signin(args.name, args.password)
-        except ClientError as exc:
-            if exc.code != "bad_credentials" or not args.signup:
-                raise
-            await client.signup(args.name, args.password)
-        if args.join:
-            room = await client.join_room(args.join)
-            print(f"joined room {room.code} as seat {room.seat}; waiting for the start", flush=True)
-            await client.wait_started(args.wait)
-        else:
-            room = await client.create_room()
-            print(f"room code: {room.code}  (waiting for {args.seats} people)", flush=True)
-            async with asyncio.timeout(args.wait):
-                while len(client.roster) < args.seats:
-                    event = await client.next_event()
-                    if isinstance(event, RosterChanged):
-                        print(f"  {len(event.roster)} in the room", flush=True)
-            await client.start()
-        print("started; free fictional points only, casual results, unverified", flush=True)
-        peer = await play(client, on_event=lambda e: print(describe(e), flush=True))
-        return 0 if peer.result is not None else 1
-    except ClientError as exc:
-        said = exc.text if exc.code in _NOT_REFUSALS else f"refused: {exc.text}"
-        print(f"pointline-client: {said}", file=sys.stderr)
-        return 2
-    except TimeoutError:  # (an OSError: before that clause)
-        print(f"Nobody else joined within {args.wait:g} s; the room is closed.", file=sys.stderr)
-        return 1
-    except (OSError, ConnectionClosed, NetError) as exc:
-        print(f"pointline-client: the session stopped: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        await client.close()
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m pointline.net.client", description="A headless Pointline online player."
-    )
-    parser.add_argument("--url", default="ws://127.0.0.1:8765")
-    parser.add_argument(
-        "--ca", metavar="FILE", help="trust this certificate (PEM) for a self-signed wss:// relay"
-    )
-    parser.add_argument("--name", required=True)
-    parser.add_argument(
-        "--password",
-        default=os.environ.get("POINTLINE_PASSWORD"),
-        help="the account's password (default: $POINTLINE_PASSWORD, kept out of ps)",
-    )
-    parser.add_argument("--signup", action="store_true", help="create the account if needed")
-    parser.add_argument("--join", metavar="CODE", help="join this room (else create one)")
-    parser.add_argument("--seats", type=int, default=2, help="start when this many are in")
-    parser.add_argument("--wait", type=float, default=600.0, help="seconds to wait for people")
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=REQUEST_TIMEOUT,
-        help=f"seconds to wait for each answer of the relay ({REQUEST_TIMEOUT:g})",
-    )
-    args = parser.parse_args(argv)
-    if not args.password:
-        parser.error("give --password or set POINTLINE_PASSWORD")
-    try:
-        return asyncio.run(_headless(args))
-    except KeyboardInterrupt:
-        return 130
+    """``python -m pointline.net.client`` (and ``pointline-client``): ``net.headless.main``."""
+    from pointline.net.headless import main as headless  # it imports this module
+
+    return headless(argv)
 
 
 if __name__ == "__main__":
