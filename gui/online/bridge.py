@@ -62,6 +62,7 @@ from pointline.gui.online.texts import (
     sign_in_problem,
     unreachable,
 )
+from pointline.gui.online.trust import RelayTrust
 from pointline.gui.texts import SOLO_WORDS
 from pointline.kernel import (
     POINT_NUMBERS,
@@ -78,7 +79,6 @@ from pointline.kernel import (
 )
 from pointline.kernel.ledger import Settled, Voided
 from pointline.net.client import (
-    ClientError,
     Disconnected,
     MemberDeparted,
     RelayClient,
@@ -87,9 +87,11 @@ from pointline.net.client import (
     SessionStarted,
     TranscriptFailed,
     TranscriptSaved,
+    connect_trusted,
 )
-from pointline.net.errors import NetError
+from pointline.net.errors import ClientError, NetError
 from pointline.net.keys import verification_words
+from pointline.net.paths import data_dir
 from pointline.net.protocol import (
     DeadlineKind,
     ReceiptsIncomplete,
@@ -103,6 +105,7 @@ from pointline.net.protocol import (
     Thrown,
     Timeouts,
 )
+from pointline.net.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
 from pointline.net.verify import Report, verify_transcript
 from pointline.net.wire import RosterEntry
 
@@ -114,6 +117,7 @@ STANDING_KEYS = ("seat", "label", "name", "final", "rank", "you", "chart")
 """A standing's ``rank`` is 0 when the session ended without a result (no ranks then)."""
 CREATOR_SEAT = 0
 """The relay seats a room's creator at seat 0 of its roster (net/rooms.py)."""
+DECLINED_TRUST = "Nothing was trusted and nothing was sent: check the relay's address."
 SIT_OUT_ASK = "Sit out this hand? Press Sit out (or Enter) again to sit it out, or allocate first."
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."
 Connect = Callable[[str], Awaitable[RelayClient]]
@@ -298,6 +302,9 @@ class OnlineBridge(SeatControls, QObject):
         self._on_leave = on_leave
         self._leaving = False
         self._help_html = help_html(self.timeouts)
+        self._trust = RelayTrust(self)
+        self._pending: tuple[str, str, str, bool] | None = None
+        """The sign-in waiting for the player to trust the relay's certificate."""
         self.submissions = 0
         """How many commits reached the client (tests check that blur or resize adds none)."""
         self._seen: dict[str, tuple[Any, ...]] = {}
@@ -319,11 +326,14 @@ class OnlineBridge(SeatControls, QObject):
         self._sync()
 
     def _connect(self, url: str) -> Awaitable[RelayClient]:
+        """Connect with the relay's key and certificate pinned on first use (``net.trust``,
+        kept in the app's data folder); a certificate given as ``ca`` is trusted instead."""
         if self._connect_override is not None:
             return self._connect_override(url)
-        return RelayClient.connect(
-            url, timeouts=self.timeouts, nonce_source=self._nonce_source, ca=self._ca
-        )
+        options: dict[str, Any] = {"timeouts": self.timeouts, "nonce_source": self._nonce_source}
+        if self._ca is not None:
+            options["ca"] = self._ca
+        return connect_trusted(url, KnownRelays(data_dir()), **options)
 
     # ------------------------------------------------------------------ notification
     def _sync(self) -> None:
@@ -410,6 +420,11 @@ class OnlineBridge(SeatControls, QObject):
             if self.client is None or self.client.closed.is_set():
                 try:
                     self.client = await asyncio.wait_for(self._connect(url), 12.0)
+                except CertificateNotTrusted as exc:  # ask: "Trust this relay's certificate"
+                    self._pending = (url, name, password, signup)
+                    self._trust.ask_certificate(exc)
+                    self._announce(exc.text)
+                    return
                 except ClientError as exc:  # unreachable, refused certificate, bad address
                     known = exc.code in ("certificate", "bad_ca", "not_tls")
                     self._set(error=refusal(exc.code) if known else unreachable(url))
@@ -424,17 +439,64 @@ class OnlineBridge(SeatControls, QObject):
                     await self.client.signup(name, password)
                 else:
                     await self.client.signin(name, password)
+            except RelayKeyChanged as exc:  # signed in, but the lobby waits for the player
+                self._trust.ask_key(exc)
+                self._announce(exc.text)
+                return
             except ClientError as exc:
                 self._set(error=refusal(exc.code, exc.text))
                 return
             except TimeoutError:
                 self._set(error="The relay did not answer in time: try again.")
                 return
-            name = self.client.name or name  # the account's own spelling, as the relay has it
-            self._set(name=name, screen="lobby", error="")
-            self._announce(f"Signed in as {name}. Create a room or join one by its code.")
+            self._signed_in(name)
         finally:
             self._set(busy=False)
+
+    def _signed_in(self, typed: str) -> None:
+        name = (self.client.name if self.client else None) or typed  # the account's spelling
+        self._set(name=name, screen="lobby", error="")
+        self._announce(f"Signed in as {name}. Create a room or join one by its code.")
+
+    @Slot()
+    def trustCertificate(self) -> None:
+        """The player compared the fingerprint and trusts it: pin it, then sign in again."""
+        certificate, pending = self._trust.certificate, self._pending
+        self._trust.clear()
+        self._pending = None
+        if certificate is None or pending is None:
+            return
+        try:
+            KnownRelays(data_dir()).pin_certificate(certificate.address, certificate.pem)
+        except ClientError as exc:
+            self._set(error=exc.text)
+            return
+        self._spawn(self._sign(*pending))
+
+    @Slot()
+    def acceptRelayKey(self) -> None:
+        """The player accepts the relay's new key (its owner said it changed): the lobby opens."""
+        if self._trust.key_change is None or self.client is None:
+            return
+        self._trust.clear()
+        self.client.accept_relay_key()
+        self._signed_in(self._name)
+
+    @Slot()
+    def declineTrust(self) -> None:
+        """Not trusted: nothing is pinned, and no sign-in stays open."""
+        asking = self._trust.asking
+        self._trust.clear()
+        self._pending = None
+        if not asking:
+            return
+        self._set(error=DECLINED_TRUST)
+        self._spawn(self._drop_connection())
+
+    async def _drop_connection(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
 
     def _sign_slot(self, url: str, name: str, password: str, signup: bool) -> None:
         if self._busy:
@@ -1154,6 +1216,8 @@ class OnlineBridge(SeatControls, QObject):
     countdown = Property(QObject, lambda self: self._countdown, constant=True)
     """The seconds left to choose (``countdown.secondsLeft``; 0 while the result shows)."""
     moment = Property(QObject, lambda self: self._moment, constant=True)
+    trust = Property(QObject, lambda self: self._trust, constant=True)
+    """The open question about trusting the relay (``trust.asking``, ``text``, ``fingerprint``)."""
     """The result moment (``moment.stage``, ``moment.reduceMotion``)."""
     revealStage = Property(str, lambda self: self._moment.beat, notify=revealChanged)
     muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
