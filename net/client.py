@@ -62,6 +62,7 @@ from pointline.net.wire import (
     Deliver,
     Departed,
     Error,
+    ErrorCode,
     JoinRoom,
     Leave,
     RelayFrame,
@@ -91,14 +92,20 @@ DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver e
 REQUEST_TIMEOUT = 15.0
 
 
+def _relay_code(code: str) -> str:
+    """The relay's error code as its ``ErrorCode`` (a StrEnum), or as sent when unknown."""
+    try:
+        return ErrorCode(code)
+    except ValueError:
+        return code
+
+
 def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
     """The TLS settings for ``wss://``: the system trust store, or only ``ca`` when given."""
     try:
         return ssl.create_default_context(cafile=ca)
     except (OSError, ssl.SSLError) as exc:
-        raise ClientError(
-            ClientCode.BAD_CA, f"Cannot read the certificate file {ca}: {exc}"
-        ) from exc
+        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {exc}") from exc
 
 
 # ---- events of our own (the protocol's events pass through unchanged) -------------------------
@@ -242,9 +249,7 @@ class RelayClient:
         if url.startswith("wss://"):
             options["ssl"] = ssl_context or tls_client_context(ca)
         elif ssl_context is not None or ca is not None:
-            raise ClientError(
-                ClientCode.NOT_TLS, "A certificate needs a wss:// address for the relay."
-            )
+            raise ClientError("not_tls", "A certificate needs a wss:// address for the relay.")
         try:
             ws = await connect(
                 url,
@@ -256,23 +261,17 @@ class RelayClient:
             )
         except ssl.SSLCertVerificationError as exc:
             raise ClientError(
-                ClientCode.CERTIFICATE,
+                "certificate",
                 f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
                 "a self-signed certificate, trust it with --ca FILE.",
             ) from exc
         except InvalidStatus as exc:
             body = exc.response.body.decode("utf-8", "replace").strip()[:200]
             if exc.response.status_code == 503 and body:
-                raise ClientError(
-                    ClientCode.REFUSED, f"The relay refused the connection: {body}"
-                ) from exc
-            raise ClientError(
-                ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
-            ) from exc
+                raise ClientError("refused", f"The relay refused the connection: {body}") from exc
+            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
-            raise ClientError(
-                ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
-            ) from exc
+            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         return cls(ws, timeouts, nonce_source)
 
     async def __aenter__(self) -> RelayClient:
@@ -290,7 +289,7 @@ class RelayClient:
         never does, and an answer that arrives after ``timeout`` is logged and dropped, never
         given to a later request."""
         if self.closed.is_set():
-            raise ClientError(ClientCode.CLOSED, "The connection to the relay is closed.")
+            raise ClientError("closed", "The connection to the relay is closed.")
         request_id = next(self._ids)
         future: asyncio.Future[RelayFrame] = self.loop.create_future()
         self._pending[request_id] = future
@@ -300,12 +299,12 @@ class RelayClient:
             reply = await asyncio.wait_for(future, limit)
         except TimeoutError:
             raise ClientError(
-                ClientCode.TIMEOUT, f"The relay did not answer within {limit:g} s; try again."
+                "timeout", f"The relay did not answer within {limit:g} s; try again."
             ) from None
         finally:
             self._pending.pop(request_id, None)
         if isinstance(reply, Error):
-            raise ClientError(reply.code, reply.message)
+            raise ClientError(_relay_code(reply.code), reply.message)
         return reply
 
     async def signup(self, name: str, password: str) -> str:
@@ -320,7 +319,7 @@ class RelayClient:
         """Revoke this client's token at the relay (then sign in again to play)."""
         reply = await self._request(Signout(self._token()))
         if not isinstance(reply, SignedOut):
-            raise ClientError(ClientCode.BAD_REPLY, f"expected signed_out, got {reply!r}")
+            raise ClientError("bad_reply", f"expected signed_out, got {reply!r}")
         self.token = None
 
     async def change_password(self, old: str, new: str) -> str:
@@ -329,12 +328,12 @@ class RelayClient:
 
     def _token(self) -> str:
         if self.token is None:
-            raise ClientError(ClientCode.NOT_SIGNED_IN, "Sign in first.")
+            raise ClientError("not_signed_in", "Sign in first.")
         return self.token
 
     def _signed(self, reply: RelayFrame) -> str:
         if not isinstance(reply, SignedIn):
-            raise ClientError(ClientCode.BAD_REPLY, f"expected signed_in, got {reply!r}")
+            raise ClientError("bad_reply", f"expected signed_in, got {reply!r}")
         self.name, self.token = reply.name, reply.token
         if reply.relay_key is not None and self.known_relays is not None:
             self.relay_key = reply.relay_key
@@ -355,7 +354,7 @@ class RelayClient:
 
     def _need_token(self) -> str:
         if self.token is None:
-            raise ClientError(ClientCode.BAD_TOKEN, "sign in first")
+            raise ClientError("bad_token", "sign in first")
         return self.token
 
     async def create_room(self) -> RoomJoined:
@@ -381,7 +380,7 @@ class RelayClient:
             raise
         if not isinstance(reply, RoomJoined):
             self.signing_key = previous
-            raise ClientError(ClientCode.BAD_REPLY, f"expected room, got {reply!r}")
+            raise ClientError("bad_reply", f"expected room, got {reply!r}")
         self.room = reply
         if self.started is None:
             self.roster = reply.roster
@@ -391,7 +390,7 @@ class RelayClient:
         """Start my room (creator only, 2-8 members); returns once the session runs."""
         reply = await self._request(Start(self._need_token()))
         if not isinstance(reply, Started) or self.started is None:
-            raise ClientError(ClientCode.BAD_REPLY, f"expected started, got {reply!r}")
+            raise ClientError("bad_reply", f"expected started, got {reply!r}")
         return self.started
 
     async def wait_started(self, timeout: float) -> SessionStarted:
@@ -399,7 +398,7 @@ class RelayClient:
         async with asyncio.timeout(timeout):
             while self.started is None:
                 if self.closed.is_set():
-                    raise ClientError(ClientCode.CLOSED, "the connection closed before the start")
+                    raise ClientError("closed", "the connection closed before the start")
                 self._wake.clear()
                 await self._wake.wait()
         return self.started
@@ -408,7 +407,7 @@ class RelayClient:
 
     def _live_peer(self) -> Peer:
         if self.peer is None:
-            raise ClientError(ClientCode.NOT_STARTED, "the session has not started")
+            raise ClientError("not_started", "the session has not started")
         return self.peer
 
     def commit(self, choice: Choice) -> None:
@@ -511,9 +510,7 @@ class RelayClient:
             self._wake.set()
             for future in self._pending.values():
                 if not future.done():
-                    future.set_result(
-                        Error(ClientCode.CLOSED, f"The connection to the relay {reason}.")
-                    )
+                    future.set_result(Error("closed", f"The connection to the relay {reason}."))
             self.connection_lost = not self._closing
             self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))

@@ -166,4 +166,9 @@ class ClientError(NetError):
     code: str = NetCode.NET_ERROR
 
     def __init__(self, code: str, text: str) -> None:
+        if code in _CLIENT_CODES:
+            code = ClientCode(code)  # a StrEnum whether a caller wrote the member or its value
         PointlineError.__init__(self, code, text)
+
+
+_CLIENT_CODES = frozenset(c.value for c in ClientCode)

@@ -38,7 +38,7 @@ COMMON = ("v", "kind", "table", "seat", "seq")
 def canonical_json(doc: Mapping[str, Any]) -> bytes:
     """Sorted keys, no spaces, UTF-8: the one byte form every peer computes (the kernel's
     encoder, ``kernel.canonical.dumps``; what the net layer encodes was checked strict first)."""
-    return dumps(dict(doc))
+    return dumps(doc if type(doc) is dict else dict(doc))
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,7 +404,9 @@ def parse_encoded(
     key = roster_keys.get(seat)
     if key is None:
         raise NonMemberSeat(f"seat {seat} is not in this table's roster")
-    body_text = canonical_json(body(message))
+    unsigned = dict(doc)  # every field checked: the body is the frame without its "sig"
+    del unsigned["sig"]
+    body_text = canonical_json(unsigned)
     if not verify_signature(key, sig, SIGN_DOMAIN + body_text):
         raise BadSignature(f"the signature does not verify for seat {seat}")
     return message, signed_text(body_text, sig).decode("utf-8")
