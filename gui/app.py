@@ -135,9 +135,9 @@ def run(
     QTimer.singleShot(300, bridge.sounds.preload)
     import asyncio
 
-    import qasync
+    from pointline.gui.online.loop import event_loop
 
-    loop = qasync.QEventLoop(app)
+    loop = event_loop(app)
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()
     tasks: list[asyncio.Task[Any]] = []

@@ -1115,7 +1115,7 @@ class OnlineBridge(SeatControls, QObject):
         if peer is None or peer.is_finished:
             return ""
         if self._moment.running:
-            return "The dice landed: the result shows, then the next throw's countdown starts."
+            return "The result shows first, then the countdown starts."
         if peer.state is Step.RECEIPTS:
             return "Exchanging signed receipts…"
         waiting = sorted(peer.awaiting)

@@ -3,7 +3,7 @@
 Beats: ``rolling`` (the dice tumble), ``outcome`` (each line's outcome on the felt, only when a
 line settled), ``count`` (chips pay or are swept, the balance counts), then ``""`` (idle: the
 history shows the throw and the countdown for the next one starts). Input is locked while a
-beat runs; a fresh key press or a tap on the felt ends the moment at once (it never submits),
+beat runs; a fresh key press or a tap on a line ends the moment at once (it never submits),
 so the moment never keeps a person from choosing. Reduce motion skips every beat.
 
 The beats' lengths are the solo table's (``gui.bridge``), so both tables feel the same. The

@@ -13,6 +13,11 @@ Item {
     readonly property bool shortLandscape: !portrait && height < 420
     property alias tableArea: tableArea
     function focusFirst() { tableArea.forceActiveFocus(); }
+    // a tap on a line during the result moment only ends the moment (as a fresh key press does)
+    function tapLine(line) {
+        if (online.revealStage !== "") online.moment.finish(); else online.selectLine(line);
+        tableArea.forceActiveFocus();
+    }
 
     GridLayout {
         anchors.fill: parent
@@ -53,13 +58,6 @@ Item {
                     } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                         online.tableKey("enter"); event.accepted = true;
                     }
-                }
-                MouseArea {
-                    objectName: "feltSkipMoment"
-                    anchors.fill: parent
-                    enabled: online.revealStage !== ""
-                    z: 10
-                    onClicked: online.moment.finish()
                 }
                 Rectangle {
                     anchors.fill: parent
@@ -167,7 +165,7 @@ Item {
                         contractAmount: online.contractPass
                         reason: online.lineReasons["pass"] || ""
                         outcome: online.lineOutcomes["pass"] || ""
-                        onTapped: { online.selectLine("pass"); tableArea.forceActiveFocus(); }
+                        onTapped: screen.tapLine("pass")
                     }
                     LineArea {
                         objectName: "onlineLineDontPass"
@@ -184,7 +182,7 @@ Item {
                         contractAmount: online.contractDontPass
                         reason: online.lineReasons["dont_pass"] || ""
                         outcome: online.lineOutcomes["dont_pass"] || ""
-                        onTapped: { online.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
+                        onTapped: screen.tapLine("dont_pass")
                     }
                 }
             }
