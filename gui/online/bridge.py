@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 
+from pointline.gui.bridge import WINDOW_MODES
 from pointline.gui.clock import Clock as BeatClock
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
@@ -109,9 +110,6 @@ from pointline.net.trust import CertificateNotTrusted, KnownRelays, RelayKeyChan
 from pointline.net.verify import Report, verify_transcript
 from pointline.net.wire import RosterEntry
 
-SCREENS = ("signin", "lobby", "table", "results")
-WINDOW_MODES = ("standard", "theater", "fullscreen")
-MOBILE_PLATFORMS = ("android", "ios")
 SEAT_KEYS = ("seat", "label", "name", "you", "balance", "pass", "dontPass", "awaited", "status")
 STANDING_KEYS = ("seat", "label", "name", "final", "rank", "you", "chart")
 """A standing's ``rank`` is 0 when the session ended without a result (no ranks then)."""

@@ -39,9 +39,11 @@ Canvas {
         text: "start " + chart.fmt(chart.start)
         color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
     }
+    // the last value's label (off where the final points are written beside the chart)
+    property bool showLast: true
     Text {
         anchors { right: parent.right; top: parent.top; margins: 4 }
-        visible: chart.samples.length > 0
+        visible: chart.showLast && chart.samples.length > 0
         text: "after throw " + (chart.samples.length - 1) + ": " + (chart.samples.length ? chart.fmt(chart.samples[chart.samples.length - 1]) : "")
         color: "#f2c14e"; font.pixelSize: chart.fs * 0.8; font.bold: true
     }

@@ -115,6 +115,7 @@ Item {
                             fs: screen.fs
                             samples: standing.model.chart
                             start: online.startingPoints
+                            showLast: false  // the final points are written above the chart
                         }
                     }
                 }
@@ -164,7 +165,7 @@ Item {
                 text: online.transcriptPath.length > 0
                       ? "Transcript saved: " + online.transcriptPath + "\n" + online.verifyText
                       : "Saving the transcript…"
-                wrapMode: Text.WrapAnywhere
+                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                 color: online.transcriptPath.length > 0 && !online.verifying && !online.verifyOk ? "#ff9a8a" : "#cfe3d6"
                 font.pixelSize: screen.fs * 0.8
                 Accessible.role: Accessible.StaticText
