@@ -15,6 +15,8 @@ from collections.abc import Callable
 from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
+__all__ = ["Clock", "Countdown"]
+
 QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
 

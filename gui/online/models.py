@@ -23,6 +23,8 @@ from PySide6.QtCore import (
 )
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
+__all__ = ["RowsModel"]
+
 QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
 

@@ -21,6 +21,8 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 from pointline.gui.bridge import COUNT_MS, OUTCOME_MS, ROLL_MS
 from pointline.gui.clock import Clock, QtClock
 
+__all__ = ["MOMENT_MS", "ResultMoment", "reduce_motion_setting"]
+
 QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
 

@@ -18,6 +18,8 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.net.trust import CertificateNotTrusted, RelayKeyChanged, spaced
 
+__all__ = ["RelayTrust"]
+
 QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
 
