@@ -11,11 +11,13 @@ import pytest
 
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.net.client import play, steady_choice
+from tests.gui.test_gui_online_bridge import play_by_bridge
 from tests.gui.test_gui_online_findings import shown_items, visible_texts
 from tests.gui.test_gui_online_harness import (
     FAST,
     gui_room,
     online_data,  # noqa: F401 - the fixture, used by pytestmark
+    play_through,
     relay,
     run_qt,
     until,
@@ -36,20 +38,7 @@ def test_a_complete_session_shows_ranks_and_a_chart_per_seat(qapp: Any, tmp_path
             ui = Window(bridge, (1280, 720))
             (other,) = await gui_room(running.url, bridge)
             task = asyncio.ensure_future(play(other, steady_choice, timeout=40))
-            while bridge.screen == "table":
-                await until(
-                    lambda: (
-                        bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
-                    ),
-                    what="my turn",
-                )
-                if bridge.screen != "table":
-                    break
-                if bridge.legal["roll"]:
-                    assert bridge.roll()
-                else:
-                    bridge.selectLine("dont_pass")
-                    assert bridge.allocate() and bridge.confirm()
+            await play_through(bridge, play_by_bridge)
             peer = await asyncio.wait_for(task, 20)
             result = peer.result
             assert result is not None and bridge.outcome == "complete"
