@@ -55,7 +55,6 @@ from pointline.gui.online.texts import (
     MIN_PEOPLE,
     NAME_HINT,
     NO_RELAY_YET,
-    REASON_TEXT,
     RELAY_LOST,
     help_html,
     password_hint,
@@ -91,6 +90,7 @@ from pointline.net.protocol import (
     ThrowCommitted,
     Thrown,
     Timeouts,
+    ending_text,
 )
 from pointline.net.verify import verify_transcript
 from pointline.net.wire import RosterEntry
@@ -314,9 +314,9 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
                     f"Session complete: your final points {result.final[me]:,}, "
                     f"rank {result.ranks[me]} of {len(result.final)}."
                 )
-            case SessionEnded(reason, seat):
+            case SessionEnded():
                 self._moment.finish()  # an ending shows at once
-                text = self._ending_words(reason, seat)
+                text = self._ending_words(event)
                 self._set(
                     outcome="ended", screen="results", end_text=text, help=False, asking_leave=False
                 )
@@ -331,8 +331,8 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
                 names = people([self._who(s) for s in seats])
                 self._set(receipts=f"Receipts differ from yours: {names}.")
             case ReceiptsIncomplete(reason, seat):
-                who = "" if seat is None else f" ({self._who(seat)})"
-                self._set(receipts=f"Receipts incomplete: {REASON_TEXT[reason]}{who}.")
+                words = ending_text(reason, seat, None, proven=False)
+                self._set(receipts=f"Receipts incomplete: {words}.")
             case TranscriptSaved(path):
                 self._countdown.run_to(None)
                 self._on_saved(path)

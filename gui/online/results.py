@@ -12,7 +12,6 @@ from typing import Any
 from pointline.gui.history import chart_samples
 from pointline.gui.online.state import OnlineState, verdict_words
 from pointline.gui.online.texts import (
-    REASON_TEXT,
     RELAY_LOST,
     seat_label,
 )
@@ -21,6 +20,7 @@ from pointline.kernel import (
     Standing,
 )
 from pointline.kernel.ledger import Voided
+from pointline.net.protocol import SessionEnded
 from pointline.net.verify import Report
 
 __all__ = ["ResultsPart"]
@@ -29,12 +29,13 @@ __all__ = ["ResultsPart"]
 class ResultsPart(OnlineState):
     """Endings, receipts, the saved transcript's verdict and the standings."""
 
-    def _ending_words(self, reason: EndReason, seat: int | None) -> str:
-        if self._lost_relay(reason, seat):
+    def _ending_words(self, ended: SessionEnded) -> str:
+        """The ending in the protocol's own words (``SessionEnded.text``: who reported it,
+        whether it is proven, seats counted from 1), then which seat is mine."""
+        if self._lost_relay(ended.reason, ended.seat):
             text = f"No result: {RELAY_LOST}."
         else:
-            who = "" if seat is None else f" ({self._who(seat)})"
-            text = f"No result: {REASON_TEXT[reason]}{who}."
+            text = f"No result: {ended.text}. You are {seat_label(self._seat)}."
         if self._voided():
             text += " Your contracts in the unresolved hand were returned with no profit."
         return text

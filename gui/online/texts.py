@@ -22,7 +22,6 @@ from pointline.kernel import (
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
-    EndReason,
 )
 
 if TYPE_CHECKING:
@@ -143,18 +142,6 @@ NO_RELAY_YET = (
     "No relay yet? One person on your network runs the Pointline relay on a computer; type "
     "that computer's address above, for example ws://192.168.1.20:8765."
 )
-
-REASON_TEXT: dict[EndReason, str] = {
-    EndReason.THROW_CAP: f"{THROW_CAP} throws were reached before the last hand resolved",
-    EndReason.DEPARTURE: "a player left the table",
-    EndReason.BACKGROUND: "an app went to the background",
-    EndReason.BAD_REVEAL: "a reveal did not match its commitment",
-    EndReason.DEADLINE: "a deadline passed",
-    EndReason.BAD_SIGNATURE: "a message had a bad signature",
-    EndReason.REPLAY: "a message was replayed or out of order",
-    EndReason.NON_MEMBER: "a message came from outside the room",
-    EndReason.MALFORMED: "a message was malformed",
-}
 
 
 def refusal(code: str, message: str = "") -> str:

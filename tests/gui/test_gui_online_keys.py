@@ -320,7 +320,7 @@ def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(
             await until(lambda: bridge.screen == "results", what="the end")
             assert ui.item("resultTitle").property("text") == "No result"
             shown = ui.item("endText").property("text")
-            assert "a player left" in shown and "Seat 2" in shown
+            assert "a departure from Seat 2" in shown
             assert not ui.item("rankList").isVisible()
             await until(lambda: "accepts" in ui.item("transcriptText").property("text"))
             await bridge.shutdown()
