@@ -214,7 +214,8 @@ class RelayClient:
         self.connection_lost = False
         """True once the relay connection dropped without this client closing it: a session it
         ends is recorded as this seat's departure, and shown as a lost connection."""
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Handle | None = None  # (qasync's call_at gives a plain Handle)
+        self._timer_at = 0.0
         self._writer_file: TranscriptWriter | None = None
         self.transcript_error: str | None = None
         """Why the transcript could not be written (the session ended for it), or None."""
@@ -627,7 +628,7 @@ class RelayClient:
             self._queue.put_nowait(event)
         deadline = None if peer.is_finished else peer.next_deadline()
         if self._timer is not None:
-            if deadline is not None and self._timer.when() == deadline:
+            if deadline is not None and self._timer_at == deadline:
                 return  # armed for this deadline already (most frames leave it as it is)
             self._timer.cancel()
             self._timer = None
@@ -636,6 +637,7 @@ class RelayClient:
             return
         if deadline is not None:
             self._timer = self.loop.call_at(deadline, self._on_timer)
+            self._timer_at = deadline
 
     def _write_records(self, peer: Peer) -> None:
         """Put the peer's new records on disk. A disk error ends the session (this seat

@@ -51,19 +51,24 @@ class RecordKind(Enum):
 
 def record_hash(index: int, prev: str, kind: str, body: Mapping[str, Any]) -> str:
     """The chain hash of one record (see the module docstring)."""
-    return _chain_hash(index, prev, kind, canonical_json(body))
+    return _chain_hash(index, prev, kind, canonical_json(body).decode("utf-8"))[0]
 
 
-def _chain_hash(index: int, prev: str, kind: str, body_json: bytes) -> str:
-    """``record_hash`` from the body's canonical JSON, without encoding the body again.
+_HASHED_HEAD = TRANSCRIPT_DOMAIN.decode("ascii") + '{"body":'
 
-    The keys of a record sorted are body, index, kind, prev, so the canonical JSON of the
-    whole record is the body's text spliced into a fixed frame (``kind`` is a record kind's
-    name and ``prev`` hex digits: JSON strings that need no escape).
+
+def _chain_hash(index: int, prev: str, kind: str, body_text: str) -> tuple[str, str]:
+    """``record_hash`` from the body's canonical JSON text, without encoding the body again,
+    and the rest of the record's line after the hash.
+
+    The keys of a record sorted are body, index, kind, prev (and hash, between body and index,
+    in the line), so the canonical JSON of the whole record is the body's text spliced into a
+    fixed frame (``kind`` is a record kind's name and ``prev`` hex digits: JSON strings that
+    need no escape).
     """
-    head = b'{"body":'
-    tail = f',"index":{index},"kind":"{kind}","prev":"{prev}"}}'.encode("ascii")
-    return hashlib.sha256(TRANSCRIPT_DOMAIN + head + body_json + tail).hexdigest()
+    tail = f',"index":{index},"kind":"{kind}","prev":"{prev}"}}'
+    digest = hashlib.sha256((_HASHED_HEAD + body_text + tail).encode("utf-8")).hexdigest()
+    return digest, tail
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,19 +95,12 @@ class Record:
 
 
 def _record(
-    index: int, prev: str, kind: RecordKind, body: Mapping[str, Any], body_json: bytes
+    index: int, prev: str, kind: RecordKind, body: Mapping[str, Any], body_text: str
 ) -> Record:
     """A record, its hash and its line from the body's canonical JSON, encoded once: the line's
     keys sorted are body, hash, index, kind, prev, so it is that text spliced into a frame."""
-    digest = _chain_hash(index, prev, kind.value, body_json)
-    line = b'{"body":%s,"hash":"%s","index":%d,"kind":"%s","prev":"%s"}' % (
-        body_json,
-        digest.encode("ascii"),
-        index,
-        kind.value.encode("ascii"),
-        prev.encode("ascii"),
-    )
-    return Record(index, prev, kind, body, digest, line.decode("utf-8"))
+    digest, tail = _chain_hash(index, prev, kind.value, body_text)
+    return Record(index, prev, kind, body, digest, f'{{"body":{body_text},"hash":"{digest}"{tail}')
 
 
 class Transcript:
@@ -152,7 +150,7 @@ class Transcript:
         # a number, string or null (the sent, received and throw-free records), else a re-read
         flat = all(type(v) in _SCALARS for v in body.values())
         frozen = dict(body) if flat else json.loads(text)
-        record = _record(index, prev, kind, frozen, text)
+        record = _record(index, prev, kind, frozen, text.decode("utf-8"))
         self._records.append(record)
         self._fresh.append(record)
         return record
@@ -171,11 +169,8 @@ class Transcript:
         body = {"at": at, "from": sender, "message": text}
         index = len(self._records)
         prev = self._records[-1].hash if self._records else GENESIS
-        data = b'{"at":%s,"from":%s,"message":%s}' % (
-            repr(at).encode("ascii"),
-            b"null" if sender is None else b"%d" % sender,
-            _json_string(text).encode("utf-8"),
-        )
+        who = "null" if sender is None else sender
+        data = f'{{"at":{at!r},"from":{who},"message":{_json_string(text)}}}'
         record = _record(index, prev, kind, body, data)
         self._records.append(record)
         self._fresh.append(record)
