@@ -135,9 +135,9 @@ def run(
     QTimer.singleShot(300, bridge.sounds.preload)
     import asyncio
 
-    from pointline.gui.online.loop import event_loop
+    import qasync
 
-    loop = event_loop(app)
+    loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()
     tasks: list[asyncio.Task[Any]] = []

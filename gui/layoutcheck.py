@@ -356,12 +356,12 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
 
 
 def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+    import qasync
     from PySide6.QtGui import QGuiApplication
 
     from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
-    from pointline.gui.online.loop import event_loop
     from pointline.gui.online.scenes import prepare_online
     from pointline.gui.scenes import counter_nonces
     from pointline.net.accounts import FAST_HASH
@@ -373,7 +373,7 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     folder = tempfile.TemporaryDirectory(prefix="pointline-layout-online-")
     previous = os.environ.get("POINTLINE_DATA_DIR")
     os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")  # transcripts go here
-    loop = event_loop(app)
+    loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 
     async def one(scene: str, n: int) -> None:

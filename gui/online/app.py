@@ -103,14 +103,15 @@ def open_online(
 def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     """Run the online app until its window closes; the session (if any) ends as a departure."""
     prepare_environment()
+    import qasync
+
     from pointline.gui.app import gui_application
     from pointline.gui.online.bridge import OnlineBridge
-    from pointline.gui.online.loop import event_loop
 
     app = gui_application()
     app.setOrganizationName("Pointline")
     app.setApplicationName("Pointline Table")
-    loop = event_loop(app)
+    loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     bridge = OnlineBridge(url, sounds=_sounds(), ca=ca)
     loaded = load_online(bridge)

@@ -211,15 +211,16 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
     from pointline.gui.app import prepare_environment
 
     prepare_environment(offscreen=True)
+    import qasync
+
     from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
-    from pointline.gui.online.loop import event_loop
 
     app = gui_application()
     app.setQuitOnLastWindowClosed(False)
     folder = tempfile.TemporaryDirectory(prefix="pointline-online-shot-")
     os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")
-    loop = event_loop(app)
+    loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     ok = False
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+import qasync
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.online.loop import event_loop
 from pointline.net.client import RelayClient
 from pointline.net.protocol import Timeouts
 from tests.net.test_net_online_harness import PASSWORD, relay
@@ -54,7 +54,7 @@ def run_qt(qapp: Any, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
     thread leaves its timers registered: the next timer event then crashes the process.
     """
     gc.collect()
-    loop = event_loop(qapp)
+    loop = qasync.QEventLoop(qapp)
     asyncio.set_event_loop(loop)
     try:
         return loop.run_until_complete(asyncio.wait_for(coro, timeout))
