@@ -15,6 +15,7 @@ from typing import Any
 from pointline.conformance.adapter import Adapter
 from pointline.conformance.codec import action_from_json, action_to_json
 from pointline.kernel import (
+    TRANSITIONS,
     Abort,
     Action,
     Allocate,
@@ -34,7 +35,6 @@ from pointline.kernel import (
     canonical_text,
     plan,
 )
-from pointline.kernel.rules import TRANSITIONS
 
 __all__ = [
     "COVERAGE",

@@ -13,6 +13,7 @@ from typing import Any
 
 from pointline.conformance.casebook import Case, DiceCase
 from pointline.kernel import (
+    TRANSITIONS,
     Allocate,
     Confirm,
     Line,
@@ -24,7 +25,6 @@ from pointline.kernel import (
     commitment,
     dice_seed,
 )
-from pointline.kernel.rules import TRANSITIONS
 
 __all__ = [
     "BAD_REPLIES",

@@ -16,7 +16,7 @@ from typing import Any
 
 from pointline.conformance import sessions, topics
 from pointline.conformance.casebook import COVERAGE, render_file
-from pointline.kernel.rules import TRANSITIONS, Code
+from pointline.kernel import TRANSITIONS, Code
 
 __all__ = [
     "FIXTURES",

@@ -30,7 +30,7 @@ from pointline.kernel import (
     from_document,
     to_document,
 )
-from pointline.kernel.canonical import dumps
+from pointline.kernel import canonical_bytes as dumps
 from pointline.kernel.table import see_throw
 
 __all__ = ["INVALID", "RAW_INVALID", "VALID", "cases", "invalid", "valid"]

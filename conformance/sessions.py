@@ -8,6 +8,7 @@ from typing import Any
 
 from pointline.conformance.casebook import Case
 from pointline.kernel import (
+    ABORT_REASONS,
     Abort,
     Allocate,
     Confirm,
@@ -20,7 +21,6 @@ from pointline.kernel import (
     SeatAction,
     Throw,
 )
-from pointline.kernel.values import ABORT_REASONS
 
 __all__ = [
     "NOISE",

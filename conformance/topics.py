@@ -10,6 +10,7 @@ from typing import Any
 from pointline.conformance import edges
 from pointline.conformance.casebook import ALL_PAIRS, DICE_FOR, Case, DiceCase
 from pointline.kernel import (
+    ABORT_REASONS,
     Abort,
     Action,
     Allocate,
@@ -27,7 +28,6 @@ from pointline.kernel import (
     dice_from_seed,
     dice_seed,
 )
-from pointline.kernel.values import ABORT_REASONS
 
 __all__ = [
     "MALFORMED",

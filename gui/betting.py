@@ -7,10 +7,36 @@ them. "Repeat last bet" is the last hand's original contracts placed again the s
 
 from __future__ import annotations
 
-from pointline.kernel import HAND_LIMIT, UNIT, Allocate, Code, Line, Phase, Table
-from pointline.kernel.ledger import Contracted
+from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS
+from pointline.kernel import (
+    HAND_LIMIT,
+    UNIT,
+    Action,
+    Allocate,
+    Code,
+    Confirm,
+    Contracted,
+    Line,
+    Phase,
+    ReduceDontPass,
+    RemoveDontPass,
+    Reset,
+    Roll,
+    Table,
+)
 
-__all__ = ["CHIP_VALUES", "chip_actions", "chip_rejection", "last_bet", "plan_rejection"]
+__all__ = [
+    "CHIP_VALUES",
+    "action_reason",
+    "chip_actions",
+    "chip_rejection",
+    "kernel_action",
+    "last_bet",
+    "line_reasons",
+    "plan_rejection",
+    "repeat_actions",
+    "why_now",
+]
 
 CHIP_VALUES = (UNIT, 5 * UNIT, HAND_LIMIT)
 """The chips offered: 10, 50 and 100 (one unit, five units, the whole hand limit)."""
@@ -63,3 +89,63 @@ def repeat_actions(table: Table, seat: int) -> list[Allocate]:
     return [Allocate(seat, Line.PASS)] * (pass_amount // UNIT) + [
         Allocate(seat, Line.DONT_PASS)
     ] * (dont_pass // UNIT)
+
+
+SIMPLE_ACTIONS: dict[str, type[Confirm | Reset | ReduceDontPass | RemoveDontPass | Roll]] = {
+    "confirm": Confirm,
+    "reset": Reset,
+    "reduce": ReduceDontPass,
+    "remove": RemoveDontPass,
+    "roll": Roll,
+}
+
+
+def kernel_action(seat: int, name: str) -> Action:
+    """The kernel action a button other than Allocate and Repeat stands for."""
+    return SIMPLE_ACTIONS[name](seat)
+
+
+def action_reason(table: Table, seat: int, name: str, line: Line, chip: int) -> str:
+    """Why the control called ``name`` is refused by the kernel now ("" when it is not);
+    ``allocate`` places a ``chip`` on ``line``, ``repeat`` the last bet."""
+    if name == "allocate":
+        code = chip_rejection(table, seat, line, chip)
+    elif name == "repeat":
+        plan = repeat_actions(table, seat)
+        if not plan:
+            return SOLO_WORDS["nothingToRepeat"]
+        code = plan_rejection(table, plan)
+    else:
+        code = table.rejection(kernel_action(seat, name))
+    return "" if code is None else code.text
+
+
+def line_reasons(table: Table, seat: int, chip: int, selected: Line, said: str) -> dict[str, str]:
+    """Why a ``chip`` cannot go on each line, each reason once: one reason for both lines shows
+    on the ``selected`` line only, and none that the status line has just ``said``."""
+    if table.is_over:
+        return {"pass": "", "dont_pass": ""}
+    out = {}
+    for line in Line:
+        code = chip_rejection(table, seat, line, chip)
+        out[line.value] = "" if code is None else code.text
+    if out["pass"] == out["dont_pass"]:
+        other = Line.DONT_PASS if selected is Line.PASS else Line.PASS
+        out[other.value] = ""
+    return {name: "" if why and said.endswith(why) else why for name, why in out.items()}
+
+
+def why_now(table: Table, seat: int, line: Line, chip: int) -> str:
+    """Why each control of this phase is off, as the kernel says it (Help shows it)."""
+    if table.is_over:
+        return ""
+    names = ("allocate", "confirm", "repeat", "reset")
+    if table.phase is Phase.POINT:
+        names = ("reduce", "remove", "roll", "reset")
+    labels = {**ACTION_LABELS, "allocate": f"Add {chip}"}
+    lines = []
+    for name in names:
+        why = action_reason(table, seat, name, line, chip)
+        if why:
+            lines.append(f"{labels[name]}: {why}")
+    return "\n".join(lines)

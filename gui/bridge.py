@@ -17,25 +17,30 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.betting import (
     CHIP_VALUES,
+    action_reason,
     chip_actions,
-    chip_rejection,
-    plan_rejection,
+    kernel_action,
+    line_reasons,
     repeat_actions,
+    why_now,
 )
 from pointline.gui.clock import Clock, QtClock
 from pointline.gui.controls import QVARIANT_MAP
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.history import (
-    LINE_NAMES,
     REASON_WORDS,
+    ThrowWords,
     chart_samples,
     draft_words,
+    end_reason,
     history_rows,
     line_outcomes,
-    settlement_words,
+    repeat_text,
+    result_text,
+    throw_words,
 )
 from pointline.gui.seat_table import SeatTable, state_property
-from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce, would_throw
+from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
 from pointline.kernel import (
@@ -45,19 +50,15 @@ from pointline.kernel import (
     THROW_CAP,
     Abort,
     Action,
-    Confirm,
     EndReason,
+    Entry,
     Line,
     Outcome,
     Phase,
     PointlineError,
-    ReduceDontPass,
-    RemoveDontPass,
-    Reset,
-    Roll,
     Table,
+    ThrowSeen,
 )
-from pointline.kernel.ledger import Entry, Settled, ThrowSeen
 
 QML_IMPORT_NAME = "Pointline.Seat"
 QML_IMPORT_MAJOR_VERSION = 1
@@ -71,14 +72,6 @@ OUTCOME_MS = 1100
 """How long each line's outcome shows over its chips before they pay or are swept."""
 COUNT_MS = 600
 """How long the chips slide and the balance counts; input is locked until it ends."""
-
-_SIMPLE: dict[str, type[Confirm | Reset | ReduceDontPass | RemoveDontPass | Roll]] = {
-    "confirm": Confirm,
-    "reset": Reset,
-    "reduce": ReduceDontPass,
-    "remove": RemoveDontPass,
-    "roll": Roll,
-}
 
 
 @QmlElement
@@ -150,10 +143,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._stage = ""
         self._outcomes: dict[str, str] = {}
         self._felt_message = ""
-        self._pending: tuple[str, list[Outcome]] = ("", [])
-        self._pending_short = ""
+        self._pending = ThrowWords((0, 0), "", "", "", [])
         self._next_outcomes: dict[str, str] = {}
-        self._next_felt = ""
         self._mobile = is_mobile()
         self._insets = fake_insets()
         self.publish(
@@ -195,44 +186,18 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             return SOLO_WORDS["paused"]
         return ""
 
-    def _kernel_action(self, name: str) -> Action:
-        return _SIMPLE[name](SEAT)
-
     def reason(self, name: str, blocking: bool = True) -> str:
         """Why a control is off now, in the kernel's words ("" when it is on); with
         ``blocking=False`` the kernel's reason even while paused, under Help or revealing."""
         blocked = self._blocked() if blocking else ""
         if blocked:
             return blocked
-        t = self.table
-        if name == "allocate":
-            code = chip_rejection(t, SEAT, self._line, self._chip)
-        elif name == "repeat":
-            plan = repeat_actions(t, SEAT)
-            if not plan:
-                return SOLO_WORDS["nothingToRepeat"]
-            code = plan_rejection(t, plan)
-        else:
-            code = t.rejection(self._kernel_action(name))
-        return "" if code is None else code.text
+        return action_reason(self.table, SEAT, name, self._line, self._chip)
 
     def _line_reasons(self) -> dict[str, str]:
-        """Why the selected chip cannot go on each line, each reason said once."""
-        t = self.table
-        if self._stage or t.is_over:
+        if self._stage:
             return {"pass": "", "dont_pass": ""}
-        out = {}
-        for line in Line:
-            code = chip_rejection(t, SEAT, line, self._chip)
-            out[line.value] = "" if code is None else code.text
-        if out["pass"] == out["dont_pass"]:
-            # One reason for both lines (the hand limit, say) shows on the selected line only.
-            other = Line.DONT_PASS if self._line is Line.PASS else Line.PASS
-            out[other.value] = ""
-        for name, why in out.items():
-            if why and self._notice.endswith(why):
-                out[name] = ""  # the status line says it already
-        return out
+        return line_reasons(self.table, SEAT, self._chip, self._line, self._notice)
 
     def _status(self, reasons: dict[str, str]) -> str:
         if self._paused and not self._help:
@@ -274,61 +239,20 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             confirmLabel=ACTION_LABELS["sitOut"] if sits_out else ACTION_LABELS["confirm"],
             reduceMotion=self._reduce_motion,
             isOver=t.is_over,
-            resultText=self._result_text(),
-            endReason=self._end_reason(),
+            resultText=result_text(t, SEAT),
+            endReason=end_reason(t),
             chart=chart_samples(t.seat(SEAT).ledger),
-            repeatText=self._repeat_text(),
+            repeatText=repeat_text(self.table, SEAT),
             keysHint=keys_hint(t.phase, self._mobile, self._chip),
             paused=self._paused,
             askingNewSession=self._asking,
             muted=self.sounds.muted,
             windowMode=self._mode,
             helpOpen=self._help,
-            whyNow=self._why_now(),
+            whyNow=why_now(self.table, SEAT, self._line, self._chip),
         )
         self.publish(status=self._status(reasons))
         self._history.set_rows(history_rows(t.seat(SEAT).ledger))
-
-    def _why_now(self) -> str:
-        """Why each control of this phase is off, as the kernel says it (Help shows it)."""
-        if self.table.is_over:
-            return ""
-        names = ("allocate", "confirm", "repeat", "reset")
-        if self.table.phase is Phase.POINT:
-            names = ("reduce", "remove", "roll", "reset")
-        lines = []
-        for name in names:
-            why = self.reason(name, blocking=False)
-            if why:
-                label = f"Add {self._chip}" if name == "allocate" else ACTION_LABELS[name]
-                lines.append(f"{label}: {why}")
-        return "\n".join(lines)
-
-    def _repeat_text(self) -> str:
-        """What Repeat last bet would place ("Pass 30 and Don't Pass 20 again (R)")."""
-        plan = repeat_actions(self.table, SEAT)
-        if not plan:
-            return "Place the last hand's bet again (R)"
-        amounts = {line: sum(a.amount for a in plan if a.line is line) for line in Line}
-        parts = [f"{LINE_NAMES[line]} {amounts[line]}" for line in Line if amounts[line]]
-        return f"{' and '.join(parts)} again (R)"
-
-    def _result_text(self) -> str:
-        result = self.shown.result
-        if result is None:
-            return ""
-        final = result.final[SEAT]
-        change = final - STARTING_POINTS
-        verdict = "up" if change > 0 else "down" if change < 0 else "even"
-        amount = f" {abs(change):,}" if change else ""
-        return (
-            f"Final points {final:,} — {verdict}{amount} on the {STARTING_POINTS:,} "
-            "you started with"
-        )
-
-    def _end_reason(self) -> str:
-        ending = self.shown.ending
-        return "" if ending is None else REASON_WORDS[ending.reason]
 
     def _announce(self, text: str, short: str = "") -> None:
         """Say ``text`` to screen readers; the status line shows ``short`` (else ``text``)."""
@@ -384,8 +308,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             self._sync()
             self.announced.emit(sit_out_ask(self._mobile))
             return False
-        action = self._kernel_action(name)
-        return self._submit_all([action], would_throw(self.table, action))
+        action = kernel_action(SEAT, name)
+        return self._submit_all([action], self.table.would_throw(action))
 
     @Slot(str, result=bool)
     def placeChip(self, line: str) -> bool:
@@ -429,10 +353,6 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._sit_out_armed = False
         self._sync()
 
-    @Slot()
-    def toggleLine(self) -> None:
-        self.selectLine("dont_pass" if self._line is Line.PASS else "pass")
-
     @Slot(int)
     def selectChip(self, amount: int) -> None:
         if amount not in CHIP_VALUES:
@@ -454,36 +374,11 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     # ------------------------------------------------------------------ the result moment
     def _throw(self, before: Table, entries: tuple[Entry, ...]) -> None:
         """A throw: reveal it (dice, outcomes, balance, then history), or show it at once."""
-        words: list[str] = []
-        short: list[str] = []
-        outcomes: list[Outcome] = []
-        for entry in entries:
-            if isinstance(entry, ThrowSeen):
-                self._dice = (entry.die1, entry.die2)
-                self._serial += 1
-                words.append(f"Rolled {entry.die1} and {entry.die2}, total {entry.total}")
-                short.append(f"Rolled {entry.total}")
-            elif isinstance(entry, Settled):
-                words.append(settlement_words(entry))
-                short.append(settlement_words(entry))
-                outcomes.append(entry.outcome)
-        t = self.table
-        felt = ""
-        if t.phase is Phase.POINT and not outcomes:
-            felt = f"Point {t.point} is ON"
-            words.append(f"Point {t.point} is on")
-            short.append(f"point {t.point} is on")
-        elif t.phase is Phase.COME_OUT and outcomes:
-            words.append(f"Hand {t.hands_resolved} resolved; come-out for hand {t.hand}")
-            felt = f"Hand {t.hands_resolved} resolved — place chips for hand {t.hand}"
-        if t.phase is Phase.COMPLETE:
-            words.append(f"Session complete: final points {t.balance(SEAT):,}")
-        elif t.phase is Phase.ENDED:
-            words.append("Session ended without a result")
-        self._pending = (". ".join(words) + ".", outcomes)
-        self._pending_short = ", ".join(short) + "."
+        said = throw_words(self.table, SEAT, entries)
+        self._dice = said.dice
+        self._serial += 1
+        self._pending = said
         self._next_outcomes = line_outcomes(entries)
-        self._next_felt = felt
         self._play("dice")
         self.rolled.emit()
         if self._reduce_motion:
@@ -491,6 +386,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             return
         self._shown = before
         self._stage = "rolling"
+        self._said = SOLO_WORDS["rolling"]
         self._sync()
         self._clock.start(ROLL_MS, self._advance)
         self._freeze_if_blocked()
@@ -513,14 +409,12 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     def _end_reveal(self) -> None:
         self._stage = ""
-        if self._notice == SOLO_WORDS["revealing"] or self._notice.endswith(
-            SOLO_WORDS["revealing"]
-        ):
+        if self._notice.endswith(SOLO_WORDS["revealing"]):
             self._notice = ""  # a refusal said while the dice rolled is stale now
         self._sync()
 
     def _sound_outcome(self) -> None:
-        outcomes = self._pending[1]
+        outcomes = self._pending.outcomes
         if Outcome.WIN in outcomes:
             self._play("win")
         elif Outcome.LOSS in outcomes:
@@ -532,8 +426,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         """Chips pay or are swept: the live table is shown, the result is announced."""
         self._shown = None
         self._outcomes = self._next_outcomes
-        self._felt_message = self._next_felt
-        self._announce(self._pending[0], self._pending_short)
+        self._felt_message = self._pending.felt
+        self._announce(self._pending.announcement, self._pending.status)
 
     def _finish_reveal(self) -> None:
         """Show the whole result at once (reduce motion, a new session, leaving)."""
@@ -560,6 +454,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._clock.stop()
         return True
 
+    def hold(self) -> None:
+        """Stop the result moment at its current beat (the scenes' pictures use it)."""
+        self._clock.stop()
+
     @Slot()
     def finishReveal(self) -> None:
         """Skip to the end of the current result moment."""
@@ -570,6 +468,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     def _set_blockers(self, *, paused: bool, help_open: bool, asking: bool) -> None:
         self._paused, self._help, self._asking = paused, help_open, asking
         self._notice = ""
+        self._need_release = False  # a card took the keys: the next press is a fresh one
         self._freeze_if_blocked()
         self._sync()
 
@@ -698,7 +597,3 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self.table.push(Abort(reason, None))
         self._announce(f"Session ended without a result: {REASON_WORDS[reason]}.")
         self._sync()
-
-    def values(self) -> dict[str, Any]:
-        """Every published property (the layout check and scenes read it)."""
-        return dict(self._values)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pointline.kernel import (
     Action,
     Code,
-    Effect,
+    Entry,
     IllegalAction,
     PointlineError,
     Table,
@@ -26,16 +26,9 @@ from pointline.kernel import (
     derive_dice,
     verify_commitment,
 )
-from pointline.kernel.ledger import Entry
 
 NonceSource = Callable[[], bytes]
 SEAT = 0
-_SEALING = frozenset({Effect.SEAL_CONTRACTS, Effect.SEAL_ROLL})
-
-
-def would_throw(table: Table, action: Action) -> bool:
-    """Whether ``action`` seals the seat's choices, so that the dice are thrown after it."""
-    return table.rejection(action) is None and table.row(action).effect in _SEALING
 
 
 def fresh_nonce() -> bytes:
@@ -83,7 +76,7 @@ class SoloSession:
         if code is not None:
             raise IllegalAction(code, code.text)
         self.actions += 1
-        if not would_throw(table, action):
+        if not table.would_throw(action):
             table.push(action)
             return table.ledger_since(SEAT, start)
         throw_index = table.throws + 1

@@ -55,6 +55,7 @@ from pointline.kernel.errors import (
     PointlineError,
     RulesError,
     StateCode,
+    StrictJSONError,
     WordedCode,
 )
 from pointline.kernel.invariants import invariant_broken, ledger_broken
@@ -169,6 +170,7 @@ __all__ = [
     "Settled",
     "Standing",
     "StateCode",
+    "StrictJSONError",
     "Table",
     "Then",
     "Throw",

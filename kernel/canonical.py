@@ -18,7 +18,7 @@ import hashlib
 import json
 from typing import Any
 
-from pointline.kernel import invariants
+from pointline.kernel import invariants, strictjson
 from pointline.kernel.errors import BadState, Invariant, MalformedAction
 from pointline.kernel.ledger import (
     ContractChanged,
@@ -321,20 +321,13 @@ def _load_seat(seat: _Seat, doc: Any) -> None:
     seat.ledger = [entry_from_document(e) for e in ledger]
 
 
-def _refuse_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    doc: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in doc:
-            raise BadState(Invariant.DUPLICATE_MEMBER, f"the member {key!r} appears twice")
-        doc[key] = value
-    return doc
-
-
 def loads(data: bytes | str) -> Table:
     """A table from the text of its canonical document; raises ``BadState`` (a member named
     twice in one object is refused, not read as its last value)."""
     try:
-        doc = json.loads(data, object_pairs_hook=_refuse_twice)
-    except ValueError as error:
-        raise BadState(Invariant.NOT_JSON, f"not JSON: {error}") from None
+        doc = strictjson.loads(data)
+    except strictjson.DuplicateMember as error:
+        raise BadState(Invariant.DUPLICATE_MEMBER, error.text) from None
+    except strictjson.StrictJSONError as error:
+        raise BadState(Invariant.NOT_JSON, f"not JSON: {error.text}") from None
     return from_document(doc)

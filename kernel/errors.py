@@ -7,7 +7,9 @@
     │   ├── MalformedAction         code: Code (bad_action, bad_seat, …): never legal
     │   ├── IllegalAction           code: Code (hand_limit, pass_locked, …): not legal now
     │   └── BadState                code: StateCode.BAD_STATE; invariant: Invariant
-    └── DiceInputError              code: InputCode.BAD_INPUT (also a ValueError)
+    ├── DiceInputError              code: InputCode.BAD_INPUT (also a ValueError)
+    └── StrictJSONError             code: InputCode.BAD_JSON (also a ValueError): not strict JSON
+        └── DuplicateMember         (kernel.strictjson) an object names a member twice
 
 Other layers hang their own branches under the same root (``pointline.conformance.errors`` for
 the conformance suite; the net layer's errors for online play), each drawn in its module.
@@ -38,6 +40,7 @@ __all__ = [
     "PointlineError",
     "RulesError",
     "StateCode",
+    "StrictJSONError",
     "WordedCode",
 ]
 
@@ -171,9 +174,10 @@ class BadState(RulesError):
 
 
 class InputCode(StrEnum):
-    """The code of a refused input to the dice derivation or a commitment."""
+    """The codes of refused inputs: to the dice derivation or a commitment, and JSON text."""
 
     BAD_INPUT = "bad_input"
+    BAD_JSON = "bad_json"
 
 
 class DiceInputError(PointlineError, ValueError):
@@ -183,3 +187,12 @@ class DiceInputError(PointlineError, ValueError):
 
     def __init__(self, text: str) -> None:
         super().__init__(InputCode.BAD_INPUT, text)
+
+
+class StrictJSONError(PointlineError, ValueError):
+    """The text is not strict JSON (``kernel.strictjson``); ``text`` says why in plain words."""
+
+    code: InputCode
+
+    def __init__(self, text: str) -> None:
+        super().__init__(InputCode.BAD_JSON, text)

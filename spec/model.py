@@ -21,9 +21,7 @@ from typing import Any
 
 import z3
 
-from pointline.kernel.actions import ActionKind
-from pointline.kernel.rules import Code, When
-from pointline.kernel.values import EndReason, Outcome, Phase
+from pointline.kernel import ActionKind, Code, EndReason, Outcome, Phase, When
 
 __all__ = [
     "ABORTABLE",

@@ -12,9 +12,7 @@ from dataclasses import dataclass, fields
 
 import z3
 
-from pointline.kernel.actions import ActionKind
-from pointline.kernel.rules import TRANSITIONS, When
-from pointline.kernel.values import Phase
+from pointline.kernel import TRANSITIONS, ActionKind, Phase, When
 from pointline.spec import model
 from pointline.spec.model import (
     CAP,

@@ -15,12 +15,24 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from pointline.kernel import canonical, dice
-from pointline.kernel.actions import Allocate, Confirm, ReduceDontPass, Roll, Throw
-from pointline.kernel.choice import Choice
-from pointline.kernel.rules import TRANSITIONS, Code, Guard, Transition
-from pointline.kernel.table import Table
-from pointline.kernel.values import ABORT_REASONS, EndReason, Line
+from pointline.kernel import (
+    ABORT_REASONS,
+    TRANSITIONS,
+    Allocate,
+    Choice,
+    Code,
+    Confirm,
+    EndReason,
+    Guard,
+    Line,
+    ReduceDontPass,
+    Roll,
+    Table,
+    Throw,
+    Transition,
+    canonical,
+    dice,
+)
 
 __all__ = [
     "EXAMPLE_NONCES",

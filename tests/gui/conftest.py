@@ -43,6 +43,40 @@ BUTTON_ORDER = (
 )
 
 
+class ManualClock:
+    """A ``Clock`` (gui/clock.py) whose beats the test fires: no test waits for a duration."""
+
+    def __init__(self) -> None:
+        self.callback: Any = None
+        self.paused = False
+        self.started: list[int] = []
+
+    def start(self, ms: int, callback: Any) -> None:
+        self.callback = callback
+        self.started.append(ms)
+
+    def stop(self) -> None:
+        self.callback = None
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
+
+    @property
+    def pending(self) -> bool:
+        return self.callback is not None
+
+    def advance(self) -> bool:
+        """Fire the pending beat, unless paused; whether one fired."""
+        if self.paused or self.callback is None:
+            return False
+        callback, self.callback = self.callback, None
+        callback()
+        return True
+
+
 @dataclass
 class Ui:
     """A loaded table: the bridge, the QQuickWindow and helpers to drive it like a person."""
@@ -103,11 +137,14 @@ def make_ui(qapp: Any, qtbot: Any, tmp_path: Any) -> Iterator[Any]:
         scene: str | None = None,
         label: bytes = b"test",
         motion: bool = False,
+        clock: ManualClock | None = None,
     ) -> Ui:
-        """A table; ``motion=False`` (reduce motion) shows each throw's result at once."""
+        """A table; ``motion=False`` (reduce motion) shows each throw's result at once;
+        ``clock``: the result moment's beats fire when the test says."""
         settings = QSettings(str(tmp_path / f"settings{len(made)}.ini"), QSettings.Format.IniFormat)
         settings.setValue("reduceMotion", not motion)
-        bridge = TableBridge(counter_nonces(label), settings=settings)
+        extra = {} if clock is None else {"clock": clock}
+        bridge = TableBridge(counter_nonces(label), settings=settings, **extra)
         if scene is not None:
             prepare(bridge, scene)
         loaded = load(bridge, size)

@@ -25,6 +25,9 @@ RowLayout {
         text: value
         primary: selector.table.chip === value
         hint: "Use " + value + " chips"
+        // A tap or click picks the chip and leaves focus on the table (Space then places it);
+        // Tab still reaches each chip.
+        focusPolicy: Qt.TabFocus
         Accessible.role: Accessible.RadioButton
         Accessible.name: "Chip " + value
         Accessible.checkable: true

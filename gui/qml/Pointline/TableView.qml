@@ -111,6 +111,7 @@ Item {
                         id: topRow
                         Layout.fillWidth: true
                         spacing: view.gap
+                        z: 2  // the dice fly over the lines
                         Puck {
                             id: puck
                             objectName: "puck"
@@ -120,16 +121,27 @@ Item {
                         ColumnLayout {
                             Layout.fillWidth: true
                             spacing: 2
+                            // The phase, or the felt's message after a throw ("Point 6 is ON"):
+                            // in the row's own place, never over a line.
                             Text {
+                                id: feltTitle
+                                objectName: "feltTitle"
                                 Layout.fillWidth: true
-                                text: view.table.phase === "point" ? "Point " + view.table.point
+                                readonly property bool message: view.table.feltMessage.length > 0 && !view.table.isOver
+                                text: message ? view.table.feltMessage
+                                      : view.table.phase === "point" ? "Point " + view.table.point
                                       : view.table.phase === "come_out" ? "Come-out"
                                       : view.table.phase === "complete" ? "Session complete" : "Session ended"
                                 font.family: "DejaVu Serif"
                                 font.pixelSize: view.fs * 1.2
                                 font.bold: true
-                                color: "#fdf6e3"
+                                color: message ? "#ffe08a" : "#fdf6e3"
                                 wrapMode: Text.WordWrap
+                                maximumLineCount: 2
+                                fontSizeMode: Text.HorizontalFit
+                                minimumPixelSize: Math.max(11, view.fs * 0.8)
+                                Accessible.role: Accessible.StaticText
+                                Accessible.name: text
                             }
                             RowLayout {
                                 objectName: "pointBoxes"
@@ -165,7 +177,8 @@ Item {
                             table: view.table
                             size: puck.size * 0.92
                             spacing: view.gap
-                            travel: felt.width * 0.55
+                            travel: felt.width * 0.6
+                            drop: Math.max(0, passArea.height + dpArea.height) * 0.6
                             frozen: view.frozen
                         }
                     }
@@ -239,33 +252,6 @@ Item {
                             start: view.table.startingPoints
                             fs: view.fs
                         }
-                    }
-                }
-
-                // ---------------- the felt's message after a throw
-                Rectangle {
-                    id: feltBanner
-                    objectName: "feltBanner"
-                    visible: view.table.feltMessage.length > 0 && !view.table.isOver && !view.frozen
-                    anchors.horizontalCenter: parent.horizontalCenter
-                    // Over the puck row, never over a line's rule text.
-                    y: topRow.y + (topRow.height - height) / 2
-                    width: Math.min(parent.width, feltText.implicitWidth + view.fs * 2)
-                    height: feltText.height + view.gap
-                    radius: height / 2
-                    color: "#f0061a10"
-                    border.color: "#f2c14e"
-                    border.width: 2
-                    Text {
-                        id: feltText
-                        anchors.centerIn: parent
-                        width: Math.min(implicitWidth, feltBanner.parent.width - view.fs * 2)
-                        text: view.table.feltMessage
-                        font.pixelSize: view.fs
-                        font.bold: true
-                        color: "#ffe08a"
-                        wrapMode: Text.WordWrap
-                        horizontalAlignment: Text.AlignHCenter
                     }
                 }
             }
