@@ -163,7 +163,8 @@ Item {
                         phase: online.phase
                         draftAmount: online.draftPass
                         contractAmount: online.contractPass
-                        reason: online.lineReasons["pass"] || ""
+                        // on the shortest felt the reason is said on demand only (a tap, the buttons)
+                        reason: felt.height < 240 ? "" : (online.lineReasons["pass"] || "")
                         outcome: online.lineOutcomes["pass"] || ""
                         onTapped: screen.tapLine("pass")
                     }
@@ -180,7 +181,8 @@ Item {
                         phase: online.phase
                         draftAmount: online.draftDontPass
                         contractAmount: online.contractDontPass
-                        reason: online.lineReasons["dont_pass"] || ""
+                        // on the shortest felt the reason is said on demand only (a tap, the buttons)
+                        reason: felt.height < 240 ? "" : (online.lineReasons["dont_pass"] || "")
                         outcome: online.lineOutcomes["dont_pass"] || ""
                         onTapped: screen.tapLine("dont_pass")
                     }
@@ -260,7 +262,8 @@ Item {
                 id: buttonGrid
                 objectName: "onlineButtons"
                 Layout.fillWidth: true
-                columns: screen.portrait || screen.shortLandscape ? 3 : 2
+                // four to a row on the shortest portrait window, so the seats keep room below
+                columns: screen.portrait && screen.height < 560 ? 4 : screen.portrait || screen.shortLandscape ? 3 : 2
                 rowSpacing: screen.gap * 0.6
                 columnSpacing: screen.gap * 0.6
                 GameButton {
@@ -355,6 +358,8 @@ Item {
             radius: screen.fs * 0.5
             color: "#10251b"
             border.color: "#2f5a45"
+            // the history only where it fits below the seats (not on the shortest phones)
+            readonly property bool roomForHistory: !screen.portrait || height >= screen.fs * 10
             Accessible.role: Accessible.List
             Accessible.name: "Seats at the table"
             ColumnLayout {
@@ -388,6 +393,7 @@ Item {
                 }
                 Text {
                     objectName: "onlineHistoryHeading"
+                    visible: seatsPanel.roomForHistory
                     Layout.fillWidth: true
                     text: "Your history"
                     font.pixelSize: screen.fs * 0.9
@@ -400,7 +406,7 @@ Item {
                 Text {
                     objectName: "onlineHistoryEmpty"
                     Layout.fillWidth: true
-                    visible: historyList.count === 0
+                    visible: seatsPanel.roomForHistory && historyList.count === 0
                     text: "Your contracts, every throw and every payment appear here."
                     wrapMode: Text.WordWrap
                     font.pixelSize: screen.fs * 0.75
@@ -410,7 +416,7 @@ Item {
                     id: historyList
                     objectName: "onlineHistory"
                     Layout.fillWidth: true
-                    visible: count > 0
+                    visible: seatsPanel.roomForHistory && count > 0
                     Layout.preferredHeight: screen.portrait ? seatsPanel.height * 0.35 : seatsPanel.height * 0.3
                     clip: true
                     model: online.history
