@@ -90,9 +90,12 @@ def safe_part(text: str) -> str:
 
 
 def transcript_name(table_id: str, seat: int, when: datetime | None = None) -> str:
-    """``YYYYmmddTHHMMSSZ-<table>-seat<N>.jsonl``: sortable by time, unique per seat and table."""
+    """``YYYYmmddTHHMMSSZ-<table>-seat<N>.jsonl``: sortable by time, unique per seat and table.
+
+    ``seat`` is the protocol's (from 0); ``N`` counts from 1, as people read seats (Seat 2's file
+    ends ``-seat2.jsonl``)."""
     moment = (when or datetime.now(UTC)).astimezone(UTC)
-    return f"{moment:%Y%m%dT%H%M%SZ}-{safe_part(table_id)}-seat{seat}{TRANSCRIPT_SUFFIX}"
+    return f"{moment:%Y%m%dT%H%M%SZ}-{safe_part(table_id)}-seat{seat + 1}{TRANSCRIPT_SUFFIX}"
 
 
 def transcript_path(table_id: str, seat: int, when: datetime | None = None) -> Path:

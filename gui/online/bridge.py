@@ -12,6 +12,12 @@ the peer's own reconstruction. Help stays live and pauses nothing; going to the 
 (application state Suspended or Hidden; losing focus alone is not that) ends the session for
 everyone without a result.
 
+The bridge is one QObject made of parts, each in its own module (gui/online/state.py says how):
+``account`` (sign-in, trust, lobby), ``table`` (my seat), ``results`` and, here, the signals,
+the events and the properties. The result moment (``moment``), the countdown (``countdown``),
+the trust question (``trust``) and the seats and standings (list models) are QObjects of their
+own, each property notifying through its own signal.
+
 Every property has its own notify signal (or shares one with a small coherent group, such as
 the two draft amounts), emitted only when its value changes: after anything that may change
 state, ``_sync`` reads each group's values and emits the signals of the groups that differ from
@@ -23,29 +29,32 @@ own signals, so no online property notifies through ``changed``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
-import threading
-from collections.abc import Awaitable, Callable, Coroutine
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Property, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Property, QObject, Signal
 
-from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP, SeatControls
+from pointline.gui.clock import Clock as BeatClock
+from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP
 from pointline.gui.device import fake_insets, is_mobile
-from pointline.gui.history import draft_words, line_outcomes, settlement_words
+from pointline.gui.online.account import AccountPart
+from pointline.gui.online.countdown import Clock, Countdown
+from pointline.gui.online.models import RowsModel
+from pointline.gui.online.moment import ResultMoment, reduce_motion_setting
+from pointline.gui.online.results import ResultsPart
+from pointline.gui.online.state import SEAT_KEYS, STANDING_KEYS, Connect, Verify, loop_time
+from pointline.gui.online.table import TablePart
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
     FREE_POINTS,
     HELP_KEYS,
     HELP_TOUCH,
-    KEY_HINTS,
-    KEY_HINTS_SHORT,
+    MAX_PEOPLE,
     MIN_PEOPLE,
     NAME_HINT,
-    REASON_TEXT,
+    NO_RELAY_YET,
     RELAY_LOST,
     help_html,
     password_hint,
@@ -53,24 +62,15 @@ from pointline.gui.online.texts import (
     refusal,
     seat_label,
     seconds,
-    sign_in_problem,
-    unreachable,
 )
+from pointline.gui.online.trust import RelayTrust
 from pointline.kernel import (
-    MAX_SEATS,
     POINT_NUMBERS,
     STARTING_POINTS,
     UNIT,
-    EndReason,
-    Outcome,
-    Phase,
-    PointlineError,
     Table,
-    current_choice,
 )
-from pointline.kernel.ledger import Settled, Voided
 from pointline.net.client import (
-    ClientError,
     Disconnected,
     MemberDeparted,
     RelayClient,
@@ -80,66 +80,26 @@ from pointline.net.client import (
     TranscriptFailed,
     TranscriptSaved,
 )
-from pointline.net.errors import NetError
-from pointline.net.keys import verification_words
 from pointline.net.protocol import (
-    DeadlineKind,
     ReceiptsIncomplete,
     ReceiptsMatched,
     ReceiptsMismatch,
     RoundOpened,
     SessionComplete,
     SessionEnded,
-    Step,
     ThrowCommitted,
     Thrown,
     Timeouts,
+    ending_text,
 )
-from pointline.net.verify import Report, verify_transcript
+from pointline.net.verify import verify_transcript
 from pointline.net.wire import RosterEntry
 
-SCREENS = ("signin", "lobby", "table", "results")
-WINDOW_MODES = ("standard", "theater", "fullscreen")
-MOBILE_PLATFORMS = ("android", "ios")
-HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."
-Connect = Callable[[str], Awaitable[RelayClient]]
-Verify = Callable[[Path], Report]
-
-_BACKGROUND_STATES = (
-    Qt.ApplicationState.ApplicationSuspended.value,
-    Qt.ApplicationState.ApplicationHidden.value,
-)
+__all__ = ["OnlineBridge"]
 
 
-def words_for(session_key_hex: str) -> str:
-    """A roster member's verification words, to compare out loud."""
-    try:
-        return " ".join(verification_words(bytes.fromhex(session_key_hex)))
-    except (ValueError, NetError):
-        return "(no valid key)"
-
-
-def verdict_words(report: Report) -> tuple[bool, str]:
-    """What ``pointline verify`` said about the saved transcript, in plain words."""
-    if not report.ok:
-        return False, (
-            "pointline verify found a problem in this transcript: it does not prove this "
-            "session. Run pointline verify on the file for the details."
-        )
-    if report.complete:
-        return True, "pointline verify accepts it: every throw, the dice and the points match."
-    return True, (
-        "pointline verify accepts what it holds, but it is incomplete: a signed receipt is "
-        "missing or does not match."
-    )
-
-
-class OnlineBridge(SeatControls, QObject):
+class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     """The online screens' state; each property notifies through its own signal."""
-
-    ticked = Signal()
-    left = Signal()
-    """The bridge has shut down after ``leave`` (the app returns to the solo table)."""
 
     # ---- one notify signal per property (or per small coherent group) --------------------
     screenChanged = Signal()
@@ -154,13 +114,11 @@ class OnlineBridge(SeatControls, QObject):
     balanceChanged = Signal()
     draftChanged = Signal()  # draftPass, draftDontPass
     contractsChanged = Signal()  # contractPass, contractDontPass
-    seatsChanged = Signal()
     committedChanged = Signal()
+    confirmLabelChanged = Signal()
     awaitedTextChanged = Signal()
-    secondsLeftChanged = Signal()
     mutedChanged = Signal()
     outcomeChanged = Signal()
-    resultsChanged = Signal()
     endTextChanged = Signal()
     receiptsTextChanged = Signal()
     transcriptPathChanged = Signal()
@@ -172,6 +130,7 @@ class OnlineBridge(SeatControls, QObject):
     historyChanged = Signal()
     chartChanged = Signal()
     diceChanged = Signal()  # die1, die2, rollSerial
+    revealChanged = Signal()  # revealStage, the result moment's beat
     helpOpenChanged = Signal()
     announcementChanged = Signal()
     noticeChanged = Signal()
@@ -193,13 +152,11 @@ class OnlineBridge(SeatControls, QObject):
         "balanceChanged": ("balance",),
         "draftChanged": ("draftPass", "draftDontPass"),
         "contractsChanged": ("contractPass", "contractDontPass"),
-        "seatsChanged": ("seats",),
         "committedChanged": ("committed",),
+        "confirmLabelChanged": ("confirmLabel",),
         "awaitedTextChanged": ("awaitedText",),
-        "secondsLeftChanged": ("secondsLeft",),
         "mutedChanged": ("muted",),
         "outcomeChanged": ("outcome",),
-        "resultsChanged": ("results",),
         "endTextChanged": ("endText",),
         "receiptsTextChanged": ("receiptsText",),
         "transcriptPathChanged": ("transcriptPath",),
@@ -211,6 +168,7 @@ class OnlineBridge(SeatControls, QObject):
         "historyChanged": ("history",),
         "chartChanged": ("chart",),
         "diceChanged": ("die1", "die2", "rollSerial"),
+        "revealChanged": ("revealStage",),
         "helpOpenChanged": ("helpOpen",),
         "announcementChanged": ("announcement",),
         "noticeChanged": ("notice",),
@@ -230,7 +188,13 @@ class OnlineBridge(SeatControls, QObject):
         ca: str | None = None,
         on_leave: Callable[[], None] | None = None,
         verify: Verify = verify_transcript,
+        clock: Clock | None = None,
+        reduce_motion: bool | None = None,
+        beats: BeatClock | None = None,
     ) -> None:
+        """``clock`` is what the countdown reads (default: the event loop's time, which the
+        protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting;
+        ``beats`` runs the result moment's beats (default: a ``QtClock``)."""
         super().__init__()
         self._url = url
         self.timeouts = timeouts or Timeouts()
@@ -253,6 +217,8 @@ class OnlineBridge(SeatControls, QObject):
         self._draft: Table | None = None
         self._view: Table | None = None
         self._committed = False
+        self._sit_out_armed = False
+        """Confirm was pressed once on an empty draft: the next press sits the hand out."""
         self.sounds = sounds
         """A ``gui.sound.Sounds`` (the app passes one; tests and screenshots play nothing)."""
         self._muted = bool(getattr(sounds, "muted", False))
@@ -275,347 +241,28 @@ class OnlineBridge(SeatControls, QObject):
         self._on_leave = on_leave
         self._leaving = False
         self._help_html = help_html(self.timeouts)
+        self._trust = RelayTrust(self)
+        self._pending: tuple[str, str, str, bool] | None = None
+        """The sign-in waiting for the player to trust the relay's certificate."""
         self.submissions = 0
         """How many commits reached the client (tests check that blur or resize adds none)."""
         self._seen: dict[str, tuple[Any, ...]] = {}
         self._syncing = False
-        self._clock = QTimer(self)
-        self._clock.setInterval(200)
-        self._clock.timeout.connect(self._tick)
+        self._shown: Table | None = None
+        """My table as it was before the throw whose result moment is showing (else None)."""
+        self._next_outcomes: dict[str, str] = {}
+        self._next_words = ""
+        self._next_sound = ""
+        self._after_moment = ""
+        """The screen to show when the moment ends (the last throw completed the session)."""
+        self._countdown = Countdown(clock or loop_time, self)
+        motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
+        self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
+        self._moment.stageChanged.connect(self._on_beat)
+        self._seats = RowsModel(SEAT_KEYS, self)
+        self._standings = RowsModel(STANDING_KEYS, self)
         self.changed.connect(self._sync)  # the mixin's slots (line, Help) announce through it
         self._sync()
-
-    def _connect(self, url: str) -> Awaitable[RelayClient]:
-        if self._connect_override is not None:
-            return self._connect_override(url)
-        return RelayClient.connect(
-            url, timeouts=self.timeouts, nonce_source=self._nonce_source, ca=self._ca
-        )
-
-    # ------------------------------------------------------------------ notification
-    def _sync(self) -> None:
-        """Emit the notify signal of every property group whose value changed since last time."""
-        if self._syncing:
-            return
-        self._syncing = True
-        try:
-            due = []
-            for signal, names in self._GROUPS.items():
-                values = tuple(getattr(self, n) for n in names)
-                if self._seen.get(signal) != values:
-                    self._seen[signal] = values
-                    due.append(signal)
-        finally:
-            self._syncing = False
-        for signal in due:
-            getattr(self, signal).emit()
-
-    def _tick(self) -> None:
-        self._sync()
-        self.ticked.emit()
-
-    # ------------------------------------------------------------------ async plumbing
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def idle(self, timeout: float = 10.0) -> None:
-        """Wait until no request of ours is in flight (tests)."""
-        async with asyncio.timeout(timeout):
-            while any(t for t in self._tasks if t.get_name() != "online-pump" and not t.done()):
-                await asyncio.sleep(0.01)
-
-    def _set(self, **values: Any) -> None:
-        for key, value in values.items():
-            setattr(self, f"_{key}", value)
-        self._sync()
-
-    def _announce(self, text: str) -> None:
-        self._announcement = text
-        self.announced.emit(text)
-        self._sync()
-
-    @property
-    def peer(self):  # type: ignore[no-untyped-def]
-        return None if self.client is None else self.client.peer
-
-    @property
-    def table(self) -> Table | None:
-        """The peer's reconstruction as of the last event (``Peer.table`` copies: cache it)."""
-        return self._view
-
-    def _refresh_view(self) -> None:
-        peer = self.peer
-        if peer is None:
-            if self._screen != "results":
-                self._view = None  # the results keep the last table in sight
-            return
-        self._view = peer.table
-
-    def _session_running(self) -> bool:
-        peer = self.peer
-        return peer is not None and not peer.is_finished
-
-    # ------------------------------------------------------------------ sign in
-    async def _sign(self, url: str, name: str, password: str, signup: bool) -> None:
-        url = url.strip() or DEFAULT_RELAY
-        self._set(busy=True, error="", url=url)
-        try:
-            if self.client is None or self.client.closed.is_set():
-                try:
-                    self.client = await asyncio.wait_for(self._connect(url), 12.0)
-                except ClientError as exc:  # unreachable, refused certificate, bad address
-                    text = exc.text if exc.code in ("certificate", "bad_ca", "not_tls") else ""
-                    self._set(error=text or unreachable(url))
-                    return
-                except (OSError, TimeoutError):
-                    self._set(error=unreachable(url))
-                    return
-                task = self._spawn(self._pump(self.client))
-                task.set_name("online-pump")
-            try:
-                if signup:
-                    await self.client.signup(name, password)
-                else:
-                    await self.client.signin(name, password)
-            except ClientError as exc:
-                self._set(error=refusal(exc.code, exc.text))
-                return
-            except TimeoutError:
-                self._set(error="The relay did not answer in time: try again.")
-                return
-            self._set(name=name, screen="lobby", error="")
-            self._announce(f"Signed in as {name}. Create a room or join one by its code.")
-        finally:
-            self._set(busy=False)
-
-    def _sign_slot(self, url: str, name: str, password: str, signup: bool) -> None:
-        if self._busy:
-            self._set(error=refusal("busy"))
-            return
-        problem = sign_in_problem(name, password)
-        if problem:  # refused here: nothing is sent and nothing changes but the message
-            self._set(error=problem)
-            self._announce(problem)
-            return
-        self._spawn(self._sign(url, name, password, signup))
-
-    @Slot(str, str, str)
-    def signIn(self, url: str, name: str, password: str) -> None:
-        self._sign_slot(url, name, password, signup=False)
-
-    @Slot(str, str, str)
-    def signUp(self, url: str, name: str, password: str) -> None:
-        self._sign_slot(url, name, password, signup=True)
-
-    @Slot()
-    def signOut(self) -> None:
-        """Revoke this sign-in at the relay and return to the sign-in screen (not mid-session)."""
-        if self._session_running():
-            self._set(error="Leave the table first: signing out is for the lobby.")
-            return
-        self._spawn(self._signout())
-
-    async def _signout(self) -> None:
-        client = self.client
-        self._set(busy=True, error="")
-        note = ""
-        try:
-            if client is not None and not client.closed.is_set():
-                if self._code:
-                    await client.leave()
-                if client.token is not None:
-                    try:
-                        await client.signout()
-                    except (ClientError, TimeoutError):
-                        note = (
-                            "Signed out on this device; the relay did not confirm, so your "
-                            "sign-in there ends when it expires."
-                        )
-            self.client = None
-            if client is not None:
-                await client.close()
-        finally:
-            self._reset_account(error=note)
-        self._announce("Signed out.")
-
-    def _reset_account(self, error: str = "") -> None:
-        self._set(
-            screen="signin",
-            name="",
-            code="",
-            creator="",
-            roster=(),
-            seat=-1,
-            busy=False,
-            error=error,
-            asking_leave=False,
-        )
-
-    # ------------------------------------------------------------------ lobby
-    async def _request(self, make: Callable[[RelayClient], Awaitable[Any]]) -> Any:
-        client = self.client
-        if client is None:
-            self._set(error="Sign in first.")
-            return None
-        self._set(busy=True, error="")
-        try:
-            return await make(client)
-        except ClientError as exc:
-            self._set(error=refusal(exc.code, exc.text))
-            return None
-        except TimeoutError:
-            self._set(error="The relay did not answer in time: try again.")
-            return None
-        finally:
-            self._set(busy=False)
-
-    async def _enter(self, make: Callable[[RelayClient], Awaitable[Any]]) -> None:
-        room = await self._request(make)
-        if room is None:
-            return
-        self._set(code=room.code, creator=room.creator, roster=room.roster, seat=room.seat)
-        self._announce(f"Room {room.code}: you are {seat_label(room.seat)}. Share the code.")
-
-    @Slot()
-    def createRoom(self) -> None:
-        self._spawn(self._enter(lambda c: c.create_room()))
-
-    @Slot(str)
-    def joinRoom(self, code: str) -> None:
-        code = code.strip().upper()
-        if not code:
-            self._set(error="Type the room's join code first.")
-            return
-        self._spawn(self._enter(lambda c: c.join_room(code)))
-
-    @Slot()
-    def startRoom(self) -> None:
-        reason = self._start_reason()
-        if reason:
-            self._set(error=reason)
-            return
-        self._spawn(self._request(lambda c: c.start()))
-
-    async def _leave(self) -> None:
-        running = self._session_running()
-        if self.client is not None:
-            await self.client.leave()
-        if running:  # the ending names the seats: keep them until the results
-            self._set(asking_leave=False)
-        else:
-            self._set(code="", creator="", roster=(), seat=-1, asking_leave=False)
-
-    @Slot()
-    def leaveRoom(self) -> None:
-        """Leave the room (once started: a departure that ends the session for everyone)."""
-        self._spawn(self._leave())
-
-    @Slot()
-    def backToLobby(self) -> None:
-        """After the results: a fresh room (nothing carries over between sessions).
-
-        A client runs one session, so the lobby gets a new connection signed in with the same
-        account token (the relay's tokens belong to the account, not to a connection).
-        """
-        self._spawn(self._reconnect())
-        self._set(
-            screen="lobby",
-            outcome="",
-            end_text="",
-            receipts="",
-            transcript="",
-            verify_text="",
-            verify_ok=False,
-            verifying=False,
-            draft=None,
-            view=None,
-            dice=(0, 0),
-            serial=0,
-            notice="",
-            help=False,
-        )
-
-    async def _reconnect(self) -> None:
-        old = self.client
-        self.client = None
-        self._set(code="", creator="", roster=(), seat=-1, busy=True)
-        try:
-            if old is not None:
-                await old.close()
-            if old is None or old.token is None:
-                self._reset_account()
-                return
-            try:
-                client = await asyncio.wait_for(self._connect(self._url), 12.0)
-            except Exception:  # unreachable now: back to sign-in with the reason
-                self._reset_account(error=unreachable(self._url))
-                return
-            client.name, client.token = old.name, old.token
-            self.client = client
-            self._spawn(self._pump(client)).set_name("online-pump")
-        finally:
-            self._set(busy=False)
-
-    # ------------------------------------------------------------------ leaving online play
-    @Slot()
-    def leave(self) -> None:
-        """Back to the solo table: sign out, close the connection, then call ``on_leave``.
-
-        Offered on the sign-in and lobby screens (and after the results); at a running table
-        it is refused (Leave table ends the session first), so it never ends a session itself.
-        """
-        if self._leaving:
-            return
-        if self._session_running():
-            self._notice = "Leave the table first: the session is still running."
-            self._announce(self._notice)
-            return
-        self._leaving = True
-        self._spawn(self._leave_online())
-
-    @Slot()
-    def windowClosed(self) -> None:
-        """The online window was closed: as Back to solo table, but even mid-session (then the
-        session ends as this seat's departure, as closing the standalone app does)."""
-        if self._leaving:
-            return
-        self._leaving = True
-        self._spawn(self._leave_online())
-
-    async def _leave_online(self) -> None:
-        client = self.client
-        self._set(busy=True)
-        if (
-            client is not None
-            and not client.closed.is_set()
-            and client.token is not None
-            and not self._session_running()
-        ):
-            with contextlib.suppress(ClientError, TimeoutError):
-                if self._code:
-                    await client.leave()
-                await asyncio.wait_for(client.signout(), 3.0)
-        await self.shutdown()
-        self._reset_account()
-        self.left.emit()
-        if self._on_leave is not None:
-            self._on_leave()
-
-    canLeave = Property(bool, lambda self: self._on_leave is not None, constant=True)
-    """Whether a solo table waits behind this window (``Back to solo table`` is shown)."""
-
-    async def shutdown(self) -> None:
-        """Close the connection (a departure if a session runs) and stop our tasks."""
-        self._clock.stop()
-        client, self.client = self.client, None
-        if client is not None:
-            await client.close()
-        for task in list(self._tasks):
-            if task is not asyncio.current_task():
-                task.cancel()
 
     # ------------------------------------------------------------------ events
     async def _pump(self, client: RelayClient) -> None:
@@ -631,37 +278,49 @@ class OnlineBridge(SeatControls, QObject):
         self._refresh_view()
         match event:
             case RosterChanged(code, creator, roster):
-                self._set(code=code, creator=creator, roster=roster)
+                seat = self._roster_seat(roster)  # seats close up when one leaves
+                self._set(
+                    code=code,
+                    creator=creator,
+                    roster=roster,
+                    seat=self._seat if seat is None else seat,
+                )
                 self._announce(f"{len(roster)} in room {code}")
             case SessionStarted(code, _table_id, seat, roster, _path):
                 self._set(code=code, seat=seat, roster=roster, screen="table", committed=False)
                 self._ledger_mark = 0
                 self._outcomes = {}
-                self._clock.start()
                 self._announce(
                     f"The session started: {len(roster)} seats, you are {seat_label(seat)}. "
                     f"Allocate, then confirm within {seconds(self.timeouts.confirm)}."
                 )
             case RoundOpened():
                 self._fresh_draft()
-                self._announce(self._round_words())
+                if self._moment.running:  # said when the throw's result is shown
+                    self._next_words = f"{self._next_words} {self._round_words()}"
+                else:
+                    self._announce(self._round_words())
             case ThrowCommitted():
                 pass
             case Thrown():
                 self._on_thrown(event)
             case SessionComplete(result):
                 me = self._seat
-                self._set(outcome="complete", screen="results", help=False, asking_leave=False)
+                screen = "results"
+                if self._moment.running:  # the last throw's result shows first
+                    self._after_moment, screen = "results", self._screen
+                self._set(outcome="complete", screen=screen, help=False, asking_leave=False)
                 self._announce(
                     f"Session complete: your final points {result.final[me]:,}, "
                     f"rank {result.ranks[me]} of {len(result.final)}."
                 )
-            case SessionEnded(reason, seat):
-                text = self._ending_words(reason, seat)
+            case SessionEnded():
+                self._moment.finish()  # an ending shows at once
+                text = self._ending_words(event)
                 self._set(
                     outcome="ended", screen="results", end_text=text, help=False, asking_leave=False
                 )
-                self._clock.stop()
+                self._countdown.run_to(None)
                 self._announce(text)
             case ReceiptsMatched(count):
                 self._set(
@@ -672,15 +331,15 @@ class OnlineBridge(SeatControls, QObject):
                 names = people([self._who(s) for s in seats])
                 self._set(receipts=f"Receipts differ from yours: {names}.")
             case ReceiptsIncomplete(reason, seat):
-                who = "" if seat is None else f" ({self._who(seat)})"
-                self._set(receipts=f"Receipts incomplete: {REASON_TEXT[reason]}{who}.")
+                words = ending_text(reason, seat, None, proven=False)
+                self._set(receipts=f"Receipts incomplete: {words}.")
             case TranscriptSaved(path):
-                self._clock.stop()
+                self._countdown.run_to(None)
                 self._on_saved(path)
             case TranscriptFailed(path, reason):
                 # The disk refused the transcript: the session ended (as this seat leaving);
                 # say why in plain words, and where the part already written is.
-                self._clock.stop()
+                self._countdown.run_to(None)
                 reason = re.sub(r"\[Errno \d+\]\s*", "", reason)  # people read no errno
                 text = (
                     f"No result: your transcript could not be saved ({reason}), so you left "
@@ -698,296 +357,15 @@ class OnlineBridge(SeatControls, QObject):
                     self._set(code="", creator="", roster=(), seat=-1)
                 self._set(error=refusal(code, message))
             case Disconnected():
-                self._clock.stop()
+                self._countdown.run_to(None)
                 self.client = None
                 lost = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
                 if self._screen == "lobby":
                     self._reset_account(error=lost)
                 elif self._screen != "results":
                     self._set(error=lost)
+        self._refresh_countdown()
         self._sync()
-
-    def _ending_words(self, reason: EndReason, seat: int | None) -> str:
-        if self._lost_relay(reason, seat):
-            text = f"No result: {RELAY_LOST}."
-        else:
-            who = "" if seat is None else f" ({self._who(seat)})"
-            text = f"No result: {REASON_TEXT[reason]}{who}."
-        if self._voided():
-            text += " Your contracts in the unresolved hand were returned with no profit."
-        return text
-
-    def _voided(self) -> bool:
-        ledger = self._ledger()
-        return ledger is not None and any(isinstance(e, Voided) for e in ledger)
-
-    def _lost_relay(self, reason: EndReason, seat: int | None) -> bool:
-        """The session ended as my own departure because the relay connection dropped."""
-        client = self.client
-        return (
-            reason is EndReason.DEPARTURE
-            and seat == self._seat
-            and client is not None
-            and client.connection_lost
-        )
-
-    def _on_saved(self, path: Path) -> None:
-        self._set(
-            transcript=str(path),
-            verifying=True,
-            verify_ok=False,
-            verify_text="Checking the transcript with pointline verify…",
-        )
-        self._spawn(self._verify_saved(path))
-
-    def _verify_in_thread(self, path: Path) -> Report:
-        self.verify_threads.append(threading.get_ident())
-        return self._verify(path)
-
-    async def _verify_saved(self, path: Path) -> None:
-        """Replay the transcript off the GUI thread; the verdict shows when it is done."""
-        try:
-            report = await asyncio.to_thread(self._verify_in_thread, path)
-        except Exception:  # a verifier that breaks is a verdict too, never a traceback
-            ok, text = False, "pointline verify could not read the saved transcript."
-        else:
-            ok, text = verdict_words(report)
-        if self._transcript != str(path):
-            return  # back in the lobby meanwhile: this verdict is for a closed session
-        self._set(verifying=False, verify_ok=ok, verify_text=text)
-
-    def _fresh_draft(self) -> None:
-        table = self.table
-        self._draft = None if table is None else table.copy()
-        self._committed = False
-        self._notice = ""
-
-    def _on_thrown(self, event: Thrown) -> None:
-        table = self.table
-        assert table is not None
-        words = [f"Throw {event.throw}: {event.die1} and {event.die2}, total {event.total}"]
-        entries = table.ledger_since(self._seat, self._ledger_mark)
-        self._ledger_mark = table.ledger_length(self._seat)
-        settled = [e for e in entries if isinstance(e, Settled)]
-        self._outcomes = line_outcomes(entries)  # shown on the felt until my next change
-        words.extend(settlement_words(e) for e in settled)
-        self._play("dice")
-        outcomes = {e.outcome for e in settled}
-        for outcome in (Outcome.WIN, Outcome.LOSS, Outcome.PUSH):
-            if outcome in outcomes:
-                self._play(outcome.value)
-                break
-        if table.phase is Phase.POINT and event.phase is not Phase.POINT:
-            words.append(f"Point is {table.point}")
-        self._dice = (event.die1, event.die2)
-        self._serial += 1
-        self._fresh_draft()
-        self.rolled.emit()
-        self._announce(". ".join(words) + ".")
-
-    def _play(self, name: str) -> None:
-        if self.sounds is not None and not self._muted:
-            self.sounds.play(name)
-
-    def _round_words(self) -> str:
-        table = self.table
-        if table is None:
-            return ""
-        if table.phase is Phase.POINT:
-            return f"Point {table.point}: prepare Don't Pass if you like, then Roll."
-        return f"Come-out for hand {table.hand}: allocate, then Confirm."
-
-    def _seat_name(self, seat: int) -> str:
-        for entry in self._roster:
-            if entry.seat == seat:
-                return entry.name
-        return seat_label(seat)
-
-    def _who(self, seat: int) -> str:
-        """'you, Seat 1' for my seat, else 'bob, Seat 2': one numbering for people."""
-        if seat == self._seat:
-            return f"you, {seat_label(seat)}"
-        name = self._seat_name(seat)
-        return name if name == seat_label(seat) else f"{name}, {seat_label(seat)}"
-
-    # ------------------------------------------------------------------ the draft
-    def _seat_index(self) -> int:
-        return self._seat
-
-    def _choice_table(self) -> Table | None:
-        return self._draft
-
-    def _ledger(self) -> Any:
-        t = self.table
-        return None if t is None or self._seat < 0 else t.seat(self._seat).ledger
-
-    def reason(self, name: str) -> str:
-        """Why an action is refused now ("" when legal): Help, the step, else the kernel."""
-        if self._help:
-            return HELP_LIVE
-        if self._asking_leave:
-            return "Answer the question about leaving first."
-        peer = self.peer
-        if peer is None or self._draft is None:
-            return "The session has not started."
-        if peer.is_finished or peer.state in (Step.COMPLETE, Step.ENDED):
-            return "The session is over."
-        if self._committed or peer.has_committed:
-            return "Your choice for this throw is committed: waiting for the others."
-        if peer.state is not Step.COMMIT:
-            return "Waiting for every seat's reveal."
-        code = self._draft.rejection(self._action(name))
-        return "" if code is None else code.text
-
-    def _submit(self, name: str) -> bool:
-        why = self.reason(name)
-        if why:
-            self._notice = why
-            self._announce(why)
-            return False
-        draft, client = self._draft, self.client
-        assert draft is not None and client is not None
-        action = self._action(name)
-        if name in ("confirm", "roll"):
-            choice = current_choice(draft, self._seat)
-            try:
-                client.commit(choice)
-            except (PointlineError, NetError, ClientError) as exc:
-                self._notice = exc.text
-                self._announce(self._notice)
-                return False
-            draft.push(action)
-            self.submissions += 1
-            self._committed = True
-            self._notice = ""
-            self._announce(
-                f"Committed Pass {choice.pass_amount}, Don't Pass {choice.dont_pass_amount} "
-                "for this throw; waiting for the others."
-            )
-            return True
-        draft.push(action)
-        self._notice = ""
-        self._outcomes = {}
-        self._announce(draft_words(draft, self._seat))
-        return True
-
-    # ------------------------------------------------------------------ property values
-    def _phase(self) -> str:
-        t = self.table
-        return "come_out" if t is None else str(t.phase.value)
-
-    def _my(self, what: str) -> int:
-        t = self._draft if self._draft is not None else self.table
-        if t is None or self._seat < 0:
-            return 1000 if what == "balance" else 0
-        if what == "balance":
-            return (self.table or t).balance(self._seat)
-        if what in ("draftPass", "draftDontPass"):
-            d = t.draft(self._seat)
-            return d.pass_amount if what == "draftPass" else d.dont_pass_amount
-        c = (self.table or t).contracts(self._seat)
-        return c.pass_amount if what == "contractPass" else c.dont_pass_amount
-
-    def _roster_rows(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "seat": e.seat,
-                "label": seat_label(e.seat),
-                "name": e.name,
-                "words": words_for(e.session_key),
-                "you": e.seat == self._seat,
-                "creator": e.name == self._creator,
-            }
-            for e in self._roster
-        ]
-
-    def _seat_rows(self) -> list[dict[str, Any]]:
-        t, peer = self.table, self.peer
-        if t is None or peer is None:
-            return []
-        awaiting = set(peer.awaiting) if peer.state is Step.COMMIT else set()
-        rows = []
-        for e in self._roster:
-            c = t.contracts(e.seat)
-            rows.append(
-                {
-                    "seat": e.seat,
-                    "label": seat_label(e.seat),
-                    "name": e.name,
-                    "you": e.seat == self._seat,
-                    "balance": t.balance(e.seat),
-                    "pass": c.pass_amount,
-                    "dontPass": c.dont_pass_amount,
-                    "awaited": e.seat in awaiting,
-                    "status": ("choosing" if e.seat in awaiting else "committed")
-                    if peer.state is Step.COMMIT
-                    else "",
-                }
-            )
-        return rows
-
-    def _awaited_text(self) -> str:
-        peer = self.peer
-        if peer is None or peer.is_finished:
-            return ""
-        if peer.state is Step.RECEIPTS:
-            return "Exchanging signed receipts…"
-        waiting = sorted(peer.awaiting)
-        if not waiting:
-            return ""
-        names = ["you" if s == self._seat else self._seat_name(s) for s in waiting]
-        if self._seat in waiting:  # "you" first: it is the one a person can act on
-            names.remove("you")
-            names.insert(0, "you")
-        step = "choose" if peer.state is Step.COMMIT else "reveal"
-        return f"Waiting for {people(names)} to {step}"
-
-    def _seconds_left(self) -> int:
-        peer, client = self.peer, self.client
-        if peer is None or client is None or peer.is_finished:
-            return 0
-        if peer.deadline_kind is not DeadlineKind.CONFIRM:
-            return 0
-        deadline = peer.next_deadline()
-        if deadline is None:
-            return 0
-        return max(0, int(deadline - client.loop.time() + 0.999))
-
-    def _results(self) -> list[dict[str, Any]]:
-        t = self.table
-        result = None if t is None else t.result
-        if result is None:
-            return []
-        rows = [
-            {
-                "seat": s,
-                "label": seat_label(s),
-                "name": self._seat_name(s),
-                "final": result.final[s],
-                "rank": result.ranks[s],
-                "you": s == self._seat,
-            }
-            for s in range(len(result.final))
-        ]
-        return sorted(rows, key=lambda r: (r["rank"], r["seat"]))
-
-    def _start_reason(self) -> str:
-        if not self._code:
-            return "Create or join a room first."
-        if self._creator != self._name:
-            return f"Waiting for {self._creator}, who created the room, to start it."
-        if not MIN_PEOPLE <= len(self._roster) <= MAX_SEATS:
-            return (
-                f"A room starts with {MIN_PEOPLE} to {MAX_SEATS} people: wait for at least "
-                "one more."
-            )
-        return ""
-
-    def _key_hints(self) -> str:
-        return "" if self._mobile else KEY_HINTS.get(self._screen, "")
-
-    def _key_hints_short(self) -> str:
-        return "" if self._mobile else KEY_HINTS_SHORT.get(self._screen, "")
 
     # ------------------------------------------------------------------ properties
     screen = Property(str, lambda self: self._screen, notify=screenChanged)
@@ -997,25 +375,23 @@ class OnlineBridge(SeatControls, QObject):
     name = Property(str, lambda self: self._name, notify=nameChanged)
     roomCode = Property(str, lambda self: self._code, notify=roomChanged)
     creator = Property(str, lambda self: self._creator, notify=roomChanged)
-    isCreator = Property(
-        bool, lambda self: bool(self._code) and self._creator == self._name, notify=roomChanged
-    )
+    isCreator = Property(bool, lambda self: self._is_creator(), notify=roomChanged)
     mySeat = Property(int, lambda self: self._seat, notify=roomChanged)
     """The protocol's 0-based index (-1: none); people read ``mySeatLabel``."""
     mySeatLabel = Property(
         str, lambda self: seat_label(self._seat) if self._seat >= 0 else "", notify=roomChanged
     )
-    roster = Property(QVARIANT_LIST, _roster_rows, notify=rosterChanged)
+    roster = Property(QVARIANT_LIST, lambda self: self._roster_rows(), notify=rosterChanged)
     canStart = Property(bool, lambda self: not self._start_reason(), notify=startChanged)
-    startReason = Property(str, _start_reason, notify=startChanged)
+    startReason = Property(str, lambda self: self._start_reason(), notify=startChanged)
 
     phase = Property(str, lambda self: self._phase(), notify=positionChanged)
     point = Property(
-        int, lambda self: (self.table.point or 0) if self.table else 0, notify=positionChanged
+        int, lambda self: (self.shown.point or 0) if self.shown else 0, notify=positionChanged
     )
-    hand = Property(int, lambda self: self.table.hand if self.table else 1, notify=positionChanged)
+    hand = Property(int, lambda self: self.shown.hand if self.shown else 1, notify=positionChanged)
     throws = Property(
-        int, lambda self: self.table.throws if self.table else 0, notify=positionChanged
+        int, lambda self: self.shown.throws if self.shown else 0, notify=positionChanged
     )
     balance = Property(int, lambda self: self._my("balance"), notify=balanceChanged)
     draftPass = Property(int, lambda self: self._my("draftPass"), notify=draftChanged)
@@ -1024,10 +400,19 @@ class OnlineBridge(SeatControls, QObject):
     contractDontPass = Property(
         int, lambda self: self._my("contractDontPass"), notify=contractsChanged
     )
-    seats = Property(QVARIANT_LIST, _seat_rows, notify=seatsChanged)
+    seats = Property(QObject, lambda self: self._seats, constant=True)
+    """Every seat at the table (a ``RowsModel`` with the roles of ``SEAT_KEYS``)."""
     committed = Property(bool, lambda self: self._committed, notify=committedChanged)
-    awaitedText = Property(str, _awaited_text, notify=awaitedTextChanged)
-    secondsLeft = Property(int, _seconds_left, notify=secondsLeftChanged)
+    confirmLabel = Property(str, lambda self: self._confirm_label(), notify=confirmLabelChanged)
+    """"Sit out" for an empty come-out draft (it asks for a second press), else "Confirm"."""
+    awaitedText = Property(str, lambda self: self._awaited_text(), notify=awaitedTextChanged)
+    countdown = Property(QObject, lambda self: self._countdown, constant=True)
+    """The seconds left to choose (``countdown.secondsLeft``; 0 while the result shows)."""
+    moment = Property(QObject, lambda self: self._moment, constant=True)
+    trust = Property(QObject, lambda self: self._trust, constant=True)
+    """The open question about trusting the relay (``trust.asking``, ``text``, ``fingerprint``)."""
+    """The result moment (``moment.stage``, ``moment.reduceMotion``)."""
+    revealStage = Property(str, lambda self: self._moment.beat, notify=revealChanged)
     muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
 
     selectedLine = Property(str, lambda self: str(self._line.value), notify=selectedLineChanged)
@@ -1052,7 +437,8 @@ class OnlineBridge(SeatControls, QObject):
     """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
 
     outcome = Property(str, lambda self: self._outcome, notify=outcomeChanged)
-    results = Property(QVARIANT_LIST, _results, notify=resultsChanged)
+    standings = Property(QObject, lambda self: self._standings, constant=True)
+    """The results page's rows (``STANDING_KEYS``), each with its balance chart."""
     endText = Property(str, lambda self: self._end_text, notify=endTextChanged)
     receiptsText = Property(str, lambda self: self._receipts, notify=receiptsTextChanged)
     transcriptPath = Property(str, lambda self: self._transcript, notify=transcriptPathChanged)
@@ -1061,9 +447,9 @@ class OnlineBridge(SeatControls, QObject):
     verifyText = Property(str, lambda self: self._verify_text, notify=verifyChanged)
     windowMode = Property(str, lambda self: self._mode, notify=windowModeChanged)
     askingLeave = Property(bool, lambda self: self._asking_leave, notify=askingLeaveChanged)
-    keyHints = Property(str, _key_hints, notify=keyHintsChanged)
+    keyHints = Property(str, lambda self: self._key_hints(), notify=keyHintsChanged)
     """The footer's key hints for the current screen ("" on a phone)."""
-    keyHintsShort = Property(str, _key_hints_short, notify=keyHintsChanged)
+    keyHintsShort = Property(str, lambda self: self._key_hints_short(), notify=keyHintsChanged)
     """The same in a few words, for a narrow window."""
 
     # constants: rules, deadlines and notices from Python, never copied into QML
@@ -1074,104 +460,14 @@ class OnlineBridge(SeatControls, QObject):
     helpKeys = Property(str, lambda self: HELP_TOUCH if self._mobile else HELP_KEYS, constant=True)
     pointNumbers = Property(QVARIANT_LIST, lambda self: sorted(POINT_NUMBERS), constant=True)
     """The totals that set the point (``pointline.kernel.POINT_NUMBERS``), in order."""
-    maxSeats = Property(int, lambda self: MAX_SEATS, constant=True)
+    maxSeats = Property(int, lambda self: MAX_PEOPLE, constant=True)
     minPeople = Property(int, lambda self: MIN_PEOPLE, constant=True)
     unit = Property(int, lambda self: UNIT, constant=True)
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
+    noRelayText = Property(str, lambda self: NO_RELAY_YET, constant=True)
     passwordHint = Property(str, lambda self: password_hint(), constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)
     insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
     """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
-
-    # ------------------------------------------------------------------ table slots
-    @Slot()
-    def escape(self) -> None:
-        """Escape closes Help (or the leave question); online nothing pauses."""
-        if self._help:
-            self._set(help=False)
-        elif self._asking_leave:
-            self._set(asking_leave=False)
-        elif self._screen == "table":
-            self._announce("Online sessions do not pause: the countdown keeps running.")
-
-    @Slot()
-    def back(self) -> None:
-        """Android Back: closes Help; at the table asks before leaving; in the lobby leaves the
-        room (or goes back to the solo table); at sign-in only goes back to the solo table."""
-        if self._help:
-            self._set(help=False)
-        elif self._asking_leave:
-            self._set(asking_leave=False)
-        elif self._screen == "table":
-            self.askLeave()
-        elif self._screen == "lobby":
-            if self._code:
-                self.leaveRoom()
-            elif self._on_leave is not None:
-                self.leave()
-        elif self._screen == "results":
-            self.backToLobby()
-        elif self._on_leave is not None and not self._busy:
-            self.leave()
-
-    @Slot()
-    def askLeave(self) -> None:
-        """Leaving the table ends the session for everyone: ask first."""
-        if self._screen != "table":
-            return
-        if not self._session_running():
-            self.leaveRoom()
-            return
-        self._set(asking_leave=True)
-        self._announce(
-            "Leave the table? The session ends for everyone without a result. Choose Leave or Stay."
-        )
-
-    @Slot()
-    def confirmLeave(self) -> None:
-        if not self._asking_leave:
-            return
-        self._set(asking_leave=False)
-        self.leaveRoom()
-
-    @Slot()
-    def cancelLeave(self) -> None:
-        if self._asking_leave:
-            self._set(asking_leave=False)
-            self._announce("You stay at the table.")
-
-    @Slot(str)
-    def setWindowMode(self, mode: str) -> None:
-        """Standard, Theater or Fullscreen: only the window changes, the session is kept."""
-        if mode not in WINDOW_MODES:
-            raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
-        self._set(mode=mode)
-
-    @Slot()
-    def cycleWindowMode(self) -> None:
-        self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % 3])
-
-    @Slot()
-    def toggleMute(self) -> None:
-        self._muted = not self._muted
-        if self.sounds is not None:
-            self.sounds.muted = self._muted
-        self._announce("Sound off" if self._muted else "Sound on")
-
-    def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
-        """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
-        self.applicationStateChanged(state.value)
-
-    @Slot(int)
-    def applicationStateChanged(self, state: int) -> None:
-        """Suspended or Hidden ends a running session without a result (not a focus loss)."""
-        if state not in _BACKGROUND_STATES:
-            return
-        peer, client = self.peer, self.client
-        if client is None or peer is None or peer.is_finished:
-            return
-        with contextlib.suppress(ClientError):
-            client.background()
-        self._sync()

@@ -1,14 +1,20 @@
-"""Online scenes for screenshots, reached by really playing: a private relay on loopback, the
-online bridge and headless peers (``net.client.RelayClient``), all on one qasync loop.
+"""Online scenes for screenshots, reached by really playing: the online bridge and headless
+peers (``net.client.RelayClient``) on one qasync loop, against a private relay on loopback.
 
-Nonces come from fixed counters, so the dice are the same on every run.
+The relay runs as its own process (``python -m pointline.net.relay``), as players run it: the
+app's import path never holds the relay, its rooms or its password hashing. Nonces come from
+fixed counters, so the dice are the same on every run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
+import subprocess
 import sys
 import tempfile
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +22,8 @@ from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import ONLINE_SCENES
 from pointline.gui.scenes import counter_nonces
 from pointline.kernel import Phase
-from pointline.net.accounts import FAST_HASH
 from pointline.net.client import RelayClient, steady_choice
 from pointline.net.protocol import RoundOpened, Timeouts
-from pointline.net.relay import RelayConfig, running_relay
 
 PASSWORD = "scene-password"
 PEOPLE = ("alice", "bruno", "chen", "dara")
@@ -29,6 +33,72 @@ async def _until(predicate: Any, timeout: float = 20.0) -> None:
     async with asyncio.timeout(timeout):
         while not predicate():
             await asyncio.sleep(0.01)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def relay_process(folder: Path, timeout: float = 20.0) -> AsyncIterator[str]:
+    """A private relay on loopback in its own process; yields its ``ws://`` address."""
+    port = _free_port()
+    command = [sys.executable, "-m", "pointline.net.relay", "--port", str(port)]
+    command += ["--db", str(folder / "relay.sqlite3")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError("the relay did not start")
+                try:
+                    _, writer = await asyncio.open_connection("127.0.0.1", port)
+                except OSError:
+                    await asyncio.sleep(0.05)
+                    continue
+                writer.close()
+                break
+        yield f"ws://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(5.0)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5.0)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+class HeldBeats:
+    """A ``gui.clock.Clock`` whose beat waits until ``fire`` (a scene holds a moment's beat)."""
+
+    def __init__(self) -> None:
+        self._callback: Callable[[], None] | None = None
+
+    def start(self, ms: int, callback: Callable[[], None]) -> None:
+        del ms
+        self._callback = callback
+
+    def stop(self) -> None:
+        self._callback = None
+
+    def pause(self) -> None:
+        pass
+
+    def resume(self) -> None:
+        pass
+
+    @property
+    def pending(self) -> bool:
+        return self._callback is not None
+
+    def fire(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            callback()
 
 
 async def _autoplay(client: RelayClient) -> None:
@@ -84,6 +154,10 @@ async def prepare_online(ui: OnlineBridge, url: str, scene: str) -> list[RelayCl
     await _until(lambda: bridge.screen == "table")
     tasks = [asyncio.ensure_future(_autoplay(c)) for c in peers]
     bridge._scene_tasks = tasks  # kept alive until shutdown
+    motion = not bridge.moment.reduceMotion
+    bridge.moment.set_reduce_motion(True)  # the way there shows each result at once
+    if scene == "online-moment":
+        return await _moment(bridge, peers)
     if scene == "online-table":
         while True:
             await _until(lambda: bridge.legal["confirm"] or bridge.legal["roll"])
@@ -103,6 +177,7 @@ async def prepare_online(ui: OnlineBridge, url: str, scene: str) -> list[RelayCl
         await peers[-1].leave()
         await _until(lambda: bridge.transcriptPath != "")
         return peers
+    bridge.moment.set_reduce_motion(not motion)
     while bridge.screen == "table":
         await _until(
             lambda: bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
@@ -110,6 +185,23 @@ async def prepare_online(ui: OnlineBridge, url: str, scene: str) -> list[RelayCl
         _my_step(bridge)
     await _until(lambda: bridge.transcriptPath != "" and bridge.receiptsText != "")
     return peers
+
+
+async def _moment(bridge: Any, peers: list[RelayClient]) -> list[RelayClient]:
+    """Play until a throw settles one of my lines, then hold its moment at the outcome beat."""
+    held = HeldBeats()
+    bridge.moment.set_reduce_motion(False)  # this scene is the moment itself
+    bridge.moment.set_clock(held)
+    while True:
+        await _until(lambda: bridge.legal["confirm"] or bridge.legal["roll"])
+        before = bridge.throws
+        _my_step(bridge)
+        await _until(lambda b=before: bridge.revealStage != "" or bridge.throws > b)
+        held.fire()  # the dice settle: the outcome beat, when a line of mine settled
+        if bridge.revealStage == "outcome":
+            return peers
+        while bridge.revealStage:
+            held.fire()
 
 
 def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
@@ -133,14 +225,11 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
     ok = False
 
     async def main() -> bool:
-        config = RelayConfig(hash_params=FAST_HASH)
-        async with running_relay(Path(folder.name) / "relay.sqlite3", config=config) as relay:
-            bridge = OnlineBridge(
-                relay.url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice")
-            )
+        async with relay_process(Path(folder.name)) as url:
+            bridge = OnlineBridge(url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice"))
             loaded = load_online(bridge, size)
             loaded.window.show()
-            peers = await prepare_online(bridge, relay.url, scene)
+            peers = await prepare_online(bridge, url, scene)
             await asyncio.sleep(0.6)  # the roll animation settles
             image = loaded.window.grabWindow()
             saved = bool(image.save(path))

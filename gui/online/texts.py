@@ -16,26 +16,28 @@ from typing import TYPE_CHECKING
 from pointline.kernel import (
     HAND_LIMIT,
     HANDS_PER_SESSION,
-    MAX_SEATS,
+    ONLINE_SEATS_MAX,
+    ONLINE_SEATS_MIN,
     POINT_NUMBERS,
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
-    EndReason,
 )
 
 if TYPE_CHECKING:
     from pointline.net.protocol import Timeouts
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765"
-MIN_PEOPLE = 2
-"""An online room starts with 2 to ``MAX_SEATS`` people (the card: exactly 2-8)."""
+MIN_PEOPLE = ONLINE_SEATS_MIN
+MAX_PEOPLE = ONLINE_SEATS_MAX
+"""An online room starts with 2 to 8 people: the kernel's one constant (the card: exactly 2-8)."""
 
 # `--scene` names rendered by gui.online.scenes (kept here so the CLI parser imports no net code).
 ONLINE_SCENES = (
     "online-signin",
     "online-lobby",
     "online-table",
+    "online-moment",
     "online-results",
     "online-ended",
 )
@@ -112,14 +114,14 @@ REFUSALS: dict[str, str] = {
     "bad_token": "Your sign-in has expired: sign in again.",
     "not_signed_in": "Sign in first.",
     "no_room": "No room has that join code: check it with the person who created the room.",
-    "room_full": f"That room is full: a room holds at most {MAX_SEATS} people.",
+    "room_full": f"That room is full: a room holds at most {MAX_PEOPLE} people.",
     "room_started": "That room has already started: nobody joins after the start.",
     "room_closed": "The room was closed: its creator left.",
     "in_room": "You are already in a room: leave it first.",
     "duplicate_account": "This account is already in that room: one seat per account.",
     "duplicate_key": "That session key is already in the room: leave and join again.",
     "not_creator": "Only the person who created the room can start it.",
-    "too_few": f"A room starts with {MIN_PEOPLE} to {MAX_SEATS} people: wait for one more.",
+    "too_few": f"A room starts with {MIN_PEOPLE} to {MAX_PEOPLE} people: wait for one more.",
     "not_in_room": "You are not in a room.",
     "not_started": "The room has not started yet.",
     "closed": "The connection to the relay is closed: sign in again.",
@@ -128,19 +130,18 @@ REFUSALS: dict[str, str] = {
     "bad_key": "The relay refused this app's session key: leave and join again.",
     "bad_reply": "The relay answered something unexpected: try again.",
     "bad_roster": "The relay sent a roster this app cannot use: leave and try another room.",
+    # connecting: the player's own words, never the command line's (no flags on a phone)
+    "certificate": "This device does not trust the relay's certificate, so nothing was sent. "
+    "Check the address with the person who runs the relay.",
+    "bad_ca": "The certificate this app was given for the relay cannot be read: ask the person "
+    "who runs the relay for it again.",
+    "not_tls": "A trusted certificate needs a secure relay address: one that starts with wss://.",
 }
 
-REASON_TEXT: dict[EndReason, str] = {
-    EndReason.THROW_CAP: f"{THROW_CAP} throws were reached before the last hand resolved",
-    EndReason.DEPARTURE: "a player left the table",
-    EndReason.BACKGROUND: "an app went to the background",
-    EndReason.BAD_REVEAL: "a reveal did not match its commitment",
-    EndReason.DEADLINE: "a deadline passed",
-    EndReason.BAD_SIGNATURE: "a message had a bad signature",
-    EndReason.REPLAY: "a message was replayed or out of order",
-    EndReason.NON_MEMBER: "a message came from outside the room",
-    EndReason.MALFORMED: "a message was malformed",
-}
+NO_RELAY_YET = (
+    "No relay yet? One person on your network runs the Pointline relay on a computer; type "
+    "that computer's address above, for example ws://192.168.1.20:8765."
+)
 
 
 def refusal(code: str, message: str = "") -> str:
@@ -169,7 +170,7 @@ def unreachable(url: str, detail: str = "") -> str:
     del detail  # the socket's own words are for logs
     return (
         f"Cannot reach the relay at {url}. Check the address, and that the relay is running "
-        "(pointline-relay)."
+        "on that computer."
     )
 
 
@@ -177,7 +178,7 @@ def help_html(timeouts: Timeouts) -> str:
     """The online Help, built from the kernel's rules and these deadlines."""
     points = either(sorted(POINT_NUMBERS))
     return (
-        f"<b>Online:</b> {MIN_PEOPLE} to {MAX_SEATS} people, each signed in on their own "
+        f"<b>Online:</b> {MIN_PEOPLE} to {MAX_PEOPLE} people, each signed in on their own "
         "account and device, share the same dice. For every throw each seat commits its choice "
         "with a fresh secret; then everyone reveals, every app checks every reveal and derives "
         "the dice from all of them. Nobody deals; the relay only forwards signed messages.<br><br>"

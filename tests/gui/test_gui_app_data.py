@@ -43,13 +43,8 @@ class NoArgon2:
 
 sys.meta_path.insert(0, NoArgon2())
 import pointline.gui
-# gui.online.scenes renders the online scenes against a real relay in-process (a developer's
-# tool behind `--screenshot --scene online-...`), so it is the one module that needs argon2.
-names = [
-    m.name
-    for m in pkgutil.walk_packages(pointline.gui.__path__, "pointline.gui.")
-    if m.name != "pointline.gui.online.scenes"
-]
+# every gui module, the online scenes' harness included (it runs the relay as its own process)
+names = [m.name for m in pkgutil.walk_packages(pointline.gui.__path__, "pointline.gui.")]
 for name in names + ["pointline.net.client", "pointline.net.verify"]:
     importlib.import_module(name)
 from pointline.gui.cli import main

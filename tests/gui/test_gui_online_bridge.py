@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.online.texts import CASUAL_NOTICE, REASON_TEXT, REFUSALS
+from pointline.gui.online.texts import CASUAL_NOTICE, REFUSALS
 from pointline.kernel import EndReason
 from pointline.net.client import RelayClient, play, steady_choice
 from pointline.net.keys import verification_words
@@ -151,12 +151,12 @@ def test_a_full_two_seat_session_by_the_bridge(qapp: Any, tmp_path: Path) -> Non
                     what="my turn",
                 )
                 if bridge.screen == "table":
-                    seen_countdown.append(bridge.secondsLeft)
+                    seen_countdown.append(bridge.countdown.secondsLeft)
                     play_by_bridge(bridge)
             peer = await asyncio.wait_for(task, 20)
             assert bridge.outcome == "complete"
             assert peer.result is not None
-            rows = bridge.results
+            rows = bridge.standings
             assert {r["seat"]: (r["final"], r["rank"]) for r in rows} == {
                 s: (peer.result.final[s], peer.result.ranks[s]) for s in range(2)
             }
@@ -182,7 +182,6 @@ def test_a_peer_leaving_mid_hand_shows_no_result_and_why(qapp: Any, tmp_path: Pa
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST)
             (other,) = await gui_room(running.url, bridge)
-            other_name = next(r["name"] for r in bridge.roster if r["seat"] == 1)
             play_by_bridge(bridge)
             # the other seat commits the first throw, then leaves before the next
             async with asyncio.timeout(10):
@@ -193,9 +192,9 @@ def test_a_peer_leaving_mid_hand_shows_no_result_and_why(qapp: Any, tmp_path: Pa
                         break
             await other.leave()
             await until(lambda: bridge.screen == "results", what="the end")
-            assert bridge.outcome == "ended" and bridge.results == []
-            assert REASON_TEXT[EndReason.DEPARTURE] in bridge.endText
-            assert f"({other_name}, Seat 2)" in bridge.endText
+            assert bridge.outcome == "ended"
+            assert [r["rank"] for r in bridge.standings] == [0, 0]  # no ranks
+            assert "a departure from Seat 2" in bridge.endText
             await verified(bridge)
             assert bridge.verifyOk
             await bridge.shutdown()
@@ -220,12 +219,12 @@ def test_an_expiring_deadline_ends_the_session_even_with_help_open(
                 and "countdown keeps running" in bridge.reasons["confirm"]
             )
             assert not bridge.confirm() and bridge.submissions == 0
-            first = bridge.secondsLeft
+            first = bridge.countdown.secondsLeft
             assert 0 < first <= FAST.confirm
             await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
             assert bridge.outcome == "ended" and not bridge.helpOpen
-            assert REASON_TEXT[EndReason.DEADLINE] in bridge.endText
-            assert "(you, Seat 1)" in bridge.endText
+            assert "a missed deadline from Seat 1" in bridge.endText
+            assert bridge.endText.endswith("You are Seat 1.")
             assert await ended_event(other) == SessionEnded(EndReason.DEADLINE, 0)
             await bridge.shutdown()
             await other.close()
@@ -258,7 +257,7 @@ def test_background_ends_the_session_but_losing_focus_does_not(qapp: Any, tmp_pa
             assert bridge.submissions == 0
             bridge.applicationStateChanged(Qt.ApplicationState.ApplicationSuspended.value)
             await until(lambda: bridge.screen == "results", what="the end")
-            assert REASON_TEXT[EndReason.BACKGROUND] in bridge.endText
+            assert "the app going to the background from Seat 1" in bridge.endText
             assert bridge.submissions == 0
             assert await ended_event(other) == SessionEnded(EndReason.BACKGROUND, 0)
             await verified(bridge)
@@ -294,7 +293,7 @@ def test_two_bridges_play_a_session_and_show_the_same_ranks(qapp: Any, tmp_path:
             await verified(a)
             await verified(b)
             assert a.outcome == b.outcome == "complete"
-            assert a.results == [dict(r, you=not r["you"]) for r in b.results]
+            assert list(a.standings) == [dict(r, you=not r["you"]) for r in b.standings]
             assert a.verifyOk and b.verifyOk
             await a.shutdown()
             await b.shutdown()

@@ -168,13 +168,16 @@ def test_people_read_one_seat_numbering_the_verifier_also_uses(qapp: Any, tmp_pa
             assert [r["label"] for r in bridge.seats] == ["Seat 1", "Seat 2"]
             host.commit(steady_choice(host._live_peer().table, 0))
             await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
-            assert bridge.endText == "No result: a deadline passed (you, Seat 2)."
+            # the protocol's own words for the ending (net/events.py), seats counted from 1
+            assert bridge.endText.startswith("No result: ")
+            assert "a missed deadline from Seat 2" in bridge.endText
+            assert bridge.endText.endswith("You are Seat 2.")
             await until(lambda: bridge.transcriptPath, what="the transcript")
             report = verify_transcript(Path(bridge.transcriptPath))
             assert report.reason is EndReason.DEADLINE and report.seat == 1
             assert seat_label(report.seat) == "Seat 2"
             shown = " ".join(visible_texts(ui))
-            assert "(you, Seat 2)" in shown and "seat 2" not in shown.replace("Seat 2", "")
+            assert "You are Seat 2." in shown and "seat 2" not in shown.replace("Seat 2", "")
             await bridge.shutdown()
             await host.close()
             ui.close()

@@ -29,7 +29,16 @@ T = TypeVar("T")
 FAST = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
 _names = itertools.count()
 
-__all__ = ["FAST", "PASSWORD", "fresh_name", "online_data", "relay", "run_qt", "until"]
+__all__ = [
+    "FAST",
+    "PASSWORD",
+    "fresh_name",
+    "online_data",
+    "play_through",
+    "relay",
+    "run_qt",
+    "until",
+]
 
 
 def fresh_name(prefix: str) -> str:
@@ -78,6 +87,8 @@ async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str =
 def online_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "data"
     monkeypatch.setenv("POINTLINE_DATA_DIR", str(folder))
+    # Results show at once unless a test is about the result moment (it passes reduce_motion).
+    monkeypatch.setenv("POINTLINE_REDUCE_MOTION", "1")
     return folder
 
 
@@ -106,6 +117,17 @@ async def gui_room(
     for p in peers:
         await p.wait_started(5.0)
     return peers
+
+
+async def play_through(bridge: OnlineBridge, step: Callable[[OnlineBridge], None]) -> None:
+    """Play my seat with ``step`` at each of my turns until the table closes."""
+    while bridge.screen == "table":
+        await until(
+            lambda: bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"],
+            what="my turn",
+        )
+        if bridge.screen == "table":
+            step(bridge)
 
 
 @pytest.mark.usefixtures("online_data")

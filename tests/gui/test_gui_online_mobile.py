@@ -150,7 +150,8 @@ def test_android_back_closes_help_then_asks_before_leaving_the_table(
             await ui.key(Qt.Key.Key_Return)  # leaving ends the session as a departure
             assert await ended_event(other) == SessionEnded(EndReason.DEPARTURE, 0)
             await until(lambda: bridge.screen == "results", what="the ending")
-            assert "a player left the table (you, Seat 1)" in bridge.endText
+            assert "a departure from Seat 1" in bridge.endText
+            assert bridge.endText.endswith("You are Seat 1.")
             await bridge.shutdown()
             await other.close()
             ui.close()

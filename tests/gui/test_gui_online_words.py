@@ -12,11 +12,12 @@ from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import (
     NAME_ADVICE,
     ONLINE_SCENES,
-    REASON_TEXT,
     REFUSALS,
     refusal,
     unreachable,
 )
+from pointline.kernel import EndReason
+from pointline.net.protocol import ending_text
 from pointline.net.wire import ErrorCode
 from tests.gui.test_gui_online_findings import close_all, scene_window, shown_items
 from tests.gui.test_gui_online_harness import (
@@ -60,7 +61,8 @@ def test_every_refusal_and_reason_is_plain_english() -> None:
     assert refusal("something_new", "something_new: x") == (
         "The relay refused that request: try again in a moment."
     )
-    for text in [*REFUSALS.values(), *REASON_TEXT.values(), unreachable("ws://h:1", "errno 111")]:
+    endings = [ending_text(r, 1, 0, proven=False) for r in EndReason]
+    for text in [*REFUSALS.values(), *endings, unreachable("ws://h:1", "errno 111")]:
         assert not machine_words(text), text
     assert refusal("bad_password") == "Use a password of 8 to 1,024 characters."
     assert refusal("bad_name") == NAME_ADVICE

@@ -29,8 +29,8 @@ def test_play_online_opens_the_online_window_and_back_keeps_the_solo_session(
         async with relay(tmp_path) as running:
             online = attach_online(qapp, loaded, running.url, None)
             bridge.selectLine("pass")
-            bridge.allocate()
-            bridge.confirm()  # a session in progress
+            assert bridge.act("allocate")
+            assert bridge.act("confirm")  # a session in progress
             throws = bridge.throws
             bridge.playOnline()
             await until(lambda: bool(online) and online[0].window.isVisible(), 5, "online window")

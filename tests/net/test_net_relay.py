@@ -475,7 +475,8 @@ def test_data_folder_follows_the_override_then_xdg(
     monkeypatch.setenv("POINTLINE_DATA_DIR", str(tmp_path / "override"))
     when = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
     name = paths.transcript_name("ab/../cd", 3, when)
-    assert "/" not in name and name.startswith("20260102T030405Z-") and name.endswith("seat3.jsonl")
+    # protocol seat 3 is the player every screen calls Seat 4: the file says so too
+    assert "/" not in name and name.startswith("20260102T030405Z-") and name.endswith("seat4.jsonl")
     first = paths.transcript_path("t1", 0, when)
     first.write_text("x")
     second = paths.transcript_path("t1", 0, when)

@@ -34,6 +34,8 @@ Canvas {
         text: "start " + chart.fmt(chart.start)
         color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
     }
+    // the last value's label (off where the final points are written beside the chart)
+    property bool showLast: true
     Text {
         objectName: "chartHigh"
         anchors { left: parent.left; leftMargin: 4 }
@@ -56,7 +58,7 @@ Canvas {
         readonly property int last: chart.samples.length ? chart.samples[chart.samples.length - 1] : chart.start
         // Above the line's end, or below it when that is too near the top.
         y: Math.max(0, Math.min(chart.height - height, chart.yOf(last) - height - 2 < 0 ? chart.yOf(last) + 2 : chart.yOf(last) - height - 2))
-        visible: chart.samples.length > 0
+        visible: chart.showLast && chart.samples.length > 0
         text: "after throw " + (chart.samples.length - 1) + ": " + chart.fmt(last)
         color: "#f2c14e"; font.pixelSize: chart.fs * 0.8; font.bold: true
     }

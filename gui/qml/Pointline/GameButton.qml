@@ -1,5 +1,6 @@
 import QtQuick
 import QtQuick.Controls.Basic
+import QtQuick.Layouts
 
 // The one button type: legal now or disabled and out of the Tab chain. With ``actionName`` and
 // ``table`` set, the table's ``legal`` map decides whether it is on (the kernel's verdict).
@@ -19,6 +20,9 @@ Button {
     activeFocusOnTab: enabled
     implicitHeight: Math.max(48, fs * 2.9)
     implicitWidth: 48
+    // never under a thumb's 48 x 48 px, even when a layout squeezes it
+    Layout.minimumWidth: 48
+    Layout.minimumHeight: 48
     padding: 4
     font.pixelSize: fs
     font.bold: true

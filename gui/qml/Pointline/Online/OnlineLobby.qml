@@ -11,14 +11,16 @@ FocusScope {
     property real gap: 8
     readonly property bool portrait: height > width
     readonly property bool inRoom: online.roomCode.length > 0
+    // In a room, focus rests on the join code (an action only when it is the one to take:
+    // Start, once it is legal); never on Leave room, which a stray Enter would press.
     function focusFirst() {
         if (screen.inRoom) {
-            if (startButton.enabled) startButton.forceActiveFocus(); else leaveButton.forceActiveFocus();
+            if (startButton.enabled) startButton.forceActiveFocus(); else roomCodeBox.forceActiveFocus();
         } else createButton.forceActiveFocus();
     }
     onInRoomChanged: Qt.callLater(focusFirst)
     readonly property bool canStart: online.canStart
-    onCanStartChanged: if (canStart && inRoom) Qt.callLater(focusFirst)
+    onCanStartChanged: if (canStart && inRoom && roomCodeBox.activeFocus) Qt.callLater(focusFirst)
 
     GridLayout {
         anchors.fill: parent
@@ -57,7 +59,7 @@ FocusScope {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
-            OnlineButton {
+            GameButton {
                 id: createButton
                 objectName: "btnCreateRoom"
                 visible: !screen.inRoom
@@ -65,7 +67,7 @@ FocusScope {
                 fs: screen.fs
                 primary: true
                 text: "Create a room"
-                hint: "Open a room; share its join code with 1 to 7 others"
+                hint: "Open a room; share its join code with " + (online.minPeople - 1) + " to " + (online.maxSeats - 1) + " others"
                 enabled: !online.busy && !screen.inRoom
                 onActivated: online.createRoom()
             }
@@ -82,7 +84,7 @@ FocusScope {
                     hint: "e.g. QP7TUZ"
                     onAccepted: online.joinRoom(codeField.text)
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnJoinRoom"
                     Layout.alignment: Qt.AlignBottom
                     Layout.preferredWidth: screen.fs * 7
@@ -94,14 +96,16 @@ FocusScope {
                 }
             }
             Rectangle {
+                id: roomCodeBox
                 visible: screen.inRoom
                 objectName: "roomCodeBox"
                 Layout.fillWidth: true
                 implicitHeight: codeCol.implicitHeight + screen.gap * 2
                 radius: 10
                 color: "#10251b"
-                border.color: "#f2c14e"
-                border.width: 2
+                activeFocusOnTab: visible
+                border.color: activeFocus ? "#ffffff" : "#f2c14e"
+                border.width: activeFocus ? 3 : 2
                 Accessible.role: Accessible.StaticText
                 Accessible.name: "Room join code " + online.roomCode.split("").join(" ")
                 ColumnLayout {
@@ -133,7 +137,7 @@ FocusScope {
                 visible: screen.inRoom
                 Layout.fillWidth: true
                 spacing: screen.gap
-                OnlineButton {
+                GameButton {
                     id: startButton
                     objectName: "btnStart"
                     Layout.fillWidth: true
@@ -145,7 +149,7 @@ FocusScope {
                     reason: online.startReason
                     onActivated: online.startRoom()
                 }
-                OnlineButton {
+                GameButton {
                     id: leaveButton
                     objectName: "btnLeaveRoom"
                     Layout.fillWidth: true
@@ -158,7 +162,7 @@ FocusScope {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: screen.gap
-                OnlineButton {
+                GameButton {
                     id: signOutButton
                     objectName: "btnSignOut"
                     Layout.fillWidth: true
@@ -169,7 +173,7 @@ FocusScope {
                     reason: "Waiting for the relay"
                     onActivated: online.signOut()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnLobbyBackToSolo"
                     visible: online.canLeave
                     Layout.fillWidth: true

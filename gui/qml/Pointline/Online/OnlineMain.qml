@@ -14,6 +14,12 @@ ApplicationWindow {
     onClosing: online.windowClosed()
 
     readonly property bool portrait: height > width
+    // the balance counts to its new value in the result moment (at once under Reduce motion)
+    property int shownBalance: online.balance
+    Behavior on shownBalance {
+        enabled: !online.moment.reduceMotion
+        NumberAnimation { duration: 550; easing.type: Easing.OutCubic }
+    }
     // the footer's key hints: in a few words when the window is as narrow as a phone
     readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
     readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
@@ -40,7 +46,10 @@ ApplicationWindow {
         return [signin, lobby, table, results][Math.max(0, screens.indexOf(screen))];
     }
     function restoreFocus() {
-        if (online.helpOpen) { helpClose.forceActiveFocus(); return; }
+        if (online.helpOpen) {
+            if (root.activeFocusItem !== helpClose && root.activeFocusItem !== motionButton) helpClose.forceActiveFocus();
+            return;
+        }
         if (online.askingLeave) {
             if (root.activeFocusItem !== stayButton && root.activeFocusItem !== leaveConfirm) stayButton.forceActiveFocus();
             return;
@@ -62,7 +71,7 @@ ApplicationWindow {
     Component.onCompleted: Qt.callLater(function() { current().focusFirst(); })
 
     readonly property string announcement: online.announcement
-    onAnnouncementChanged: { try { liveRegion.Accessible.announce(announcement); } catch (e) { } }
+    onAnnouncementChanged: liveRegion.Accessible.announce(announcement)
 
     readonly property bool atTable: screen === "table"
     Shortcut { sequence: "F1"; onActivated: online.openHelp() }
@@ -111,7 +120,7 @@ ApplicationWindow {
                 Layout.fillWidth: true
                 horizontalAlignment: root.portrait ? Text.AlignLeft : Text.AlignRight
                 text: root.atTable
-                      ? "Balance <b>" + online.balance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b> · Hand <b>" + online.hand + "/" + online.hands
+                      ? "Balance <b>" + root.shownBalance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b> · Hand <b>" + online.hand + "/" + online.hands
                         + "</b> · Throw <b>" + online.throws + "/" + online.throwCap + "</b>"
                       : (online.name.length > 0 ? "Signed in as <b>" + online.name + "</b>"
                          + (online.roomCode.length > 0 ? " · room <b>" + online.roomCode + "</b> · you are " + online.mySeatLabel : "") : "Not signed in")
@@ -174,8 +183,8 @@ ApplicationWindow {
                 spacing: root.gap * 0.6
                 Text {
                     Layout.fillWidth: true
-                    text: root.atTable && online.secondsLeft > 0
-                          ? "Help — the countdown keeps running: " + online.secondsLeft + " s left"
+                    text: root.atTable && online.countdown.secondsLeft > 0
+                          ? "Help — the countdown keeps running: " + online.countdown.secondsLeft + " s left"
                           : "Help — online play"
                     font.family: "DejaVu Serif"
                     font.pixelSize: root.fs * 1.2
@@ -205,16 +214,29 @@ ApplicationWindow {
                         text: online.helpText + "<br><br>" + online.helpKeys
                     }
                 }
-                OnlineButton {
-                    id: helpClose
-                    objectName: "btnHelpClose"
+                RowLayout {
                     Layout.alignment: Qt.AlignRight
-                    Layout.preferredWidth: root.fs * 10
-                    fs: root.fs
-                    primary: true
-                    text: online.mobile ? "Close" : "Close (Esc)"
-                    hint: "Close Help and return"
-                    onActivated: online.closeHelp()
+                    spacing: root.gap
+                    GameButton {
+                        id: motionButton
+                        objectName: "btnReduceMotion"
+                        Layout.preferredWidth: root.fs * 14
+                        fs: root.fs
+                        text: online.moment.reduceMotion ? "Reduce motion: on" : "Reduce motion: off"
+                        hint: online.moment.reduceMotion ? "Animate the dice, outcomes and balance again"
+                                                         : "Show every result at once, without animation"
+                        onActivated: online.setReduceMotion(!online.moment.reduceMotion)
+                    }
+                    GameButton {
+                        id: helpClose
+                        objectName: "btnHelpClose"
+                        Layout.preferredWidth: root.fs * 10
+                        fs: root.fs
+                        primary: true
+                        text: online.mobile ? "Close" : "Close (Esc)"
+                        hint: "Close Help and return"
+                        onActivated: online.closeHelp()
+                    }
                 }
             }
         }
@@ -267,7 +289,7 @@ ApplicationWindow {
                 RowLayout {
                     Layout.fillWidth: true
                     spacing: root.gap
-                    OnlineButton {
+                    GameButton {
                         id: stayButton
                         objectName: "btnStay"
                         Layout.fillWidth: true
@@ -277,7 +299,7 @@ ApplicationWindow {
                         hint: "Keep playing; nothing is sent"
                         onActivated: online.cancelLeave()
                     }
-                    OnlineButton {
+                    GameButton {
                         id: leaveConfirm
                         objectName: "btnLeaveConfirm"
                         Layout.fillWidth: true

@@ -11,6 +11,7 @@ Item {
     property real gap: 8
     readonly property bool portrait: height > width
     readonly property bool complete: online.outcome === "complete"
+    readonly property bool anyThrow: online.throws > 0
     function focusFirst() { lobbyButton.forceActiveFocus(); }
 
     GridLayout {
@@ -22,7 +23,8 @@ Item {
         ColumnLayout {
             Layout.fillWidth: true
             Layout.fillHeight: true
-            Layout.preferredWidth: screen.portrait ? -1 : Math.max(screen.fs * 18, screen.width * 0.4)
+            // the standings and their charts take most of the page; the receipts column the rest
+            Layout.preferredWidth: screen.portrait ? -1 : Math.max(screen.fs * 18, screen.width * 0.58)
             spacing: screen.gap * 0.6
             Text {
                 objectName: "resultTitle"
@@ -46,59 +48,84 @@ Item {
                 Accessible.role: Accessible.AlertMessage
                 Accessible.name: text
             }
+            Text {
+                objectName: "noThrowText"
+                Layout.fillWidth: true
+                visible: !screen.complete && !screen.anyThrow
+                text: "No throw was made, so there is no balance chart: everyone keeps " + Number(online.startingPoints).toLocaleString(Qt.locale("en_US"), "f", 0) + " points."
+                wrapMode: Text.WordWrap
+                color: "#cfe3d6"
+                font.pixelSize: screen.fs * 0.9
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            // Each seat: its rank (none without a result), final points and balance over the throws.
             ListView {
                 id: rankList
                 objectName: "rankList"
-                visible: screen.complete
+                visible: screen.complete || screen.anyThrow
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.minimumHeight: screen.fs * 4
                 clip: true
-                spacing: 3
-                model: online.results
+                spacing: 4
+                model: online.standings
+                boundsBehavior: Flickable.StopAtBounds
+                ScrollIndicator.vertical: ScrollIndicator { }
                 Accessible.role: Accessible.List
-                Accessible.name: "Final points and ranks"
+                Accessible.name: screen.complete ? "Final points, ranks and balance charts" : "Points and balance charts"
                 delegate: Rectangle {
-                    required property var modelData
-                    width: rankList.width
-                    height: Math.max(36, screen.fs * 2.2)
+                    id: standing
+                    required property var model
+                    readonly property bool hasChart: model.chart.length > 1
+                    objectName: "standing" + model.seat
+                    width: rankList.width - 4
+                    height: rowCol.implicitHeight + screen.gap
                     radius: 6
-                    color: modelData.you ? "#1f5a3f" : "#133d2b"
+                    color: model.you ? "#1f5a3f" : "#133d2b"
                     Accessible.role: Accessible.ListItem
-                    Accessible.name: "Rank " + modelData.rank + ": " + modelData.name + ", " + modelData.label + ", " + modelData.final + " points" + (modelData.you ? ", you" : "")
-                    RowLayout {
+                    Accessible.name: (model.rank > 0 ? "Rank " + model.rank + ": " : "") + model.name + ", " + model.label + ", " + model.final + " points" + (model.you ? ", you" : "")
+                    ColumnLayout {
+                        id: rowCol
                         anchors.fill: parent
-                        anchors.leftMargin: screen.gap
-                        anchors.rightMargin: screen.gap
-                        Text { text: "#" + modelData.rank; color: "#f2c14e"; font.bold: true; font.pixelSize: screen.fs * 1.1 }
-                        Text {
+                        anchors.margins: screen.gap * 0.5
+                        spacing: 2
+                        RowLayout {
                             Layout.fillWidth: true
-                            text: modelData.name + " · " + modelData.label + (modelData.you ? " (you)" : "")
-                            color: "#fdf6e3"; font.pixelSize: screen.fs; elide: Text.ElideRight
+                            Text {
+                                visible: standing.model.rank > 0
+                                text: "#" + standing.model.rank
+                                color: "#f2c14e"; font.bold: true; font.pixelSize: screen.fs * 1.1
+                            }
+                            Text {
+                                Layout.fillWidth: true
+                                text: standing.model.name + " · " + standing.model.label + (standing.model.you ? " (you)" : "")
+                                color: "#fdf6e3"; font.pixelSize: screen.fs; elide: Text.ElideRight
+                            }
+                            Text {
+                                text: Number(standing.model.final).toLocaleString(Qt.locale("en_US"), "f", 0)
+                                color: "#fdf6e3"; font.bold: true; font.pixelSize: screen.fs
+                            }
                         }
-                        Text {
-                            text: Number(modelData.final).toLocaleString(Qt.locale("en_US"), "f", 0)
-                            color: "#fdf6e3"; font.bold: true; font.pixelSize: screen.fs
+                        BalanceChart {
+                            objectName: "chartSeat" + standing.model.seat
+                            visible: standing.hasChart
+                            Layout.fillWidth: true
+                            Layout.preferredHeight: Math.max(56, Math.min(screen.fs * 6, rankList.height / Math.max(1, rankList.count) - screen.fs * 2.6))
+                            fs: screen.fs
+                            samples: standing.model.chart
+                            start: online.startingPoints
+                            showLast: false  // the final points are written above the chart
                         }
                     }
                 }
             }
-            BalanceChart {
-                objectName: "onlineChart"
-                visible: !screen.complete
-                Layout.fillWidth: true
-                Layout.fillHeight: true
-                Layout.minimumHeight: 40
-                Layout.maximumHeight: screen.fs * 14
-                Layout.alignment: Qt.AlignTop
-                samples: online.chart
-                start: online.startingPoints
-            }
-            Item { visible: !screen.complete; Layout.fillHeight: true; Layout.preferredHeight: 0 }
         }
 
         ColumnLayout {
+            objectName: "resultsSide"
             Layout.fillWidth: true
+            Layout.preferredWidth: screen.portrait ? -1 : screen.width * 0.4
             Layout.fillHeight: !screen.portrait
             Layout.alignment: Qt.AlignTop
             spacing: screen.gap * 0.6
@@ -136,15 +163,15 @@ Item {
                 objectName: "transcriptText"
                 Layout.fillWidth: true
                 text: online.transcriptPath.length > 0
-                      ? "Transcript saved: " + online.transcriptPath + "\n" + online.verifyText + "\nCheck it yourself: pointline verify FILE"
+                      ? "Transcript saved: " + online.transcriptPath + "\n" + online.verifyText
                       : "Saving the transcript…"
-                wrapMode: Text.WrapAnywhere
+                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
                 color: online.transcriptPath.length > 0 && !online.verifying && !online.verifyOk ? "#ff9a8a" : "#cfe3d6"
                 font.pixelSize: screen.fs * 0.8
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
-            OnlineButton {
+            GameButton {
                 id: lobbyButton
                 objectName: "btnBackToLobby"
                 Layout.fillWidth: true
@@ -154,7 +181,7 @@ Item {
                 hint: "A new room; nothing carries over between sessions"
                 onActivated: online.backToLobby()
             }
-            OnlineButton {
+            GameButton {
                 objectName: "btnResultsBackToSolo"
                 visible: online.canLeave
                 Layout.fillWidth: true

@@ -10,7 +10,12 @@ FocusScope {
     property real gap: 8
     // a phone held sideways: name and password side by side, so the buttons stay in sight
     readonly property bool wide: width > height && height < 500
-    function focusFirst() { nameField.input.forceActiveFocus(); }
+    readonly property string asking: online.trust.asking
+    // a trust question takes focus on its safe answer: a stray Enter never trusts anything
+    function focusFirst() {
+        if (screen.asking !== "") declineButton.forceActiveFocus(); else nameField.input.forceActiveFocus();
+    }
+    onAskingChanged: Qt.callLater(focusFirst)
 
     Flickable {
         anchors.fill: parent
@@ -39,6 +44,82 @@ FocusScope {
                 wrapMode: Text.WordWrap
                 color: "#e8f3ec"
                 font.pixelSize: screen.fs * 0.9
+            }
+            Rectangle {
+                id: trustBox
+                objectName: "trustQuestion"
+                visible: screen.asking !== ""
+                Layout.fillWidth: true
+                implicitHeight: trustCol.implicitHeight + screen.gap * 2
+                radius: 8
+                color: "#3a2a10"
+                border.color: "#f2c14e"
+                border.width: 2
+                Accessible.role: Accessible.Dialog
+                Accessible.name: screen.asking === "key" ? "The relay's key changed" : "Trust this relay's certificate?"
+                ColumnLayout {
+                    id: trustCol
+                    anchors.fill: parent
+                    anchors.margins: screen.gap
+                    spacing: screen.gap * 0.6
+                    Text {
+                        Layout.fillWidth: true
+                        text: screen.asking === "key" ? "Warning: the relay's key changed" : "Trust this relay's certificate?"
+                        font.bold: true
+                        font.pixelSize: screen.fs * 1.05
+                        color: "#f2c14e"
+                        wrapMode: Text.WordWrap
+                        Accessible.role: Accessible.Heading
+                        Accessible.name: text
+                    }
+                    Text {
+                        objectName: "trustText"
+                        Layout.fillWidth: true
+                        text: online.trust.text
+                        wrapMode: Text.WordWrap
+                        color: "#fdf6e3"
+                        font.pixelSize: screen.fs * 0.9
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
+                    Text {
+                        objectName: "trustFingerprint"
+                        visible: text.length > 0
+                        Layout.fillWidth: true
+                        text: online.trust.fingerprint
+                        wrapMode: Text.WordWrap
+                        color: "#8fe3a7"
+                        font.family: "DejaVu Sans Mono"
+                        font.pixelSize: screen.fs * 0.95
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: "Fingerprint " + text
+                    }
+                    GridLayout {
+                        Layout.fillWidth: true
+                        columns: screen.width > screen.fs * 34 ? 2 : 1
+                        columnSpacing: screen.gap
+                        rowSpacing: screen.gap * 0.6
+                        GameButton {
+                            id: declineButton
+                            objectName: "btnDeclineTrust"
+                            Layout.fillWidth: true
+                            fs: screen.fs
+                            text: screen.asking === "key" ? "Cancel" : "Don't trust it"
+                            hint: "Trust nothing and sign in to nothing"
+                            onActivated: online.declineTrust()
+                        }
+                        GameButton {
+                            objectName: "btnTrust"
+                            Layout.fillWidth: true
+                            fs: screen.fs
+                            primary: true
+                            text: screen.asking === "key" ? "Accept the new key" : "Trust this relay's certificate"
+                            hint: screen.asking === "key" ? "Its owner said the key changed: play on with it"
+                                                          : "The fingerprint matches what its owner read out: trust it on this device"
+                            onActivated: screen.asking === "key" ? online.acceptRelayKey() : online.trustCertificate()
+                        }
+                    }
+                }
             }
             OnlineField {
                 id: urlField
@@ -91,29 +172,29 @@ FocusScope {
             RowLayout {
                 Layout.fillWidth: true
                 spacing: screen.gap
-                OnlineButton {
+                GameButton {
                     objectName: "btnSignIn"
                     Layout.fillWidth: true
                     fs: screen.fs
                     primary: true
                     text: online.busy ? "Signing in…" : "Sign in"
                     hint: "Sign in to the relay with this name and password"
-                    enabled: !online.busy
+                    enabled: !online.busy && screen.asking === ""
                     reason: "Waiting for the relay"
                     onActivated: online.signIn(urlField.text, nameField.text, passwordField.text)
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnSignUp"
                     Layout.fillWidth: true
                     fs: screen.fs
                     text: "Sign up"
                     hint: "Create this account on the relay (the password is stored hashed)"
-                    enabled: !online.busy
+                    enabled: !online.busy && screen.asking === ""
                     reason: "Waiting for the relay"
                     onActivated: online.signUp(urlField.text, nameField.text, passwordField.text)
                 }
             }
-            OnlineButton {
+            GameButton {
                 objectName: "btnSignInBackToSolo"
                 visible: online.canLeave
                 Layout.fillWidth: true
@@ -126,7 +207,8 @@ FocusScope {
             }
             Text {
                 Layout.fillWidth: true
-                text: "No relay yet? Start one on this network: pointline-relay --host 0.0.0.0"
+                objectName: "noRelayText"
+                text: online.noRelayText
                 wrapMode: Text.WordWrap
                 color: "#9fb8aa"
                 font.pixelSize: screen.fs * 0.8

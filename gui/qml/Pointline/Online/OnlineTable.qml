@@ -13,6 +13,11 @@ Item {
     readonly property bool shortLandscape: !portrait && height < 420
     property alias tableArea: tableArea
     function focusFirst() { tableArea.forceActiveFocus(); }
+    // a tap on a line during the result moment only ends the moment (as a fresh key press does)
+    function tapLine(line) {
+        if (online.revealStage !== "") online.moment.finish(); else online.selectLine(line);
+        tableArea.forceActiveFocus();
+    }
 
     GridLayout {
         anchors.fill: parent
@@ -45,8 +50,8 @@ Item {
                 Accessible.role: Accessible.Pane
                 Accessible.name: "Online table"
                 Accessible.description: online.phase === "point"
-                    ? "Point is " + online.point + ". Enter or Space rolls. " + online.secondsLeft + " seconds left."
-                    : "Come-out. Space allocates 10 to the selected line, Enter confirms. " + online.secondsLeft + " seconds left."
+                    ? "Point is " + online.point + ". Enter or Space rolls. " + online.countdown.secondsLeft + " seconds left."
+                    : "Come-out. Space allocates 10 to the selected line, Enter confirms. " + online.countdown.secondsLeft + " seconds left."
                 Keys.onPressed: function(event) {
                     if (event.key === Qt.Key_Space) {
                         online.tableKey("space"); event.accepted = true;
@@ -124,10 +129,11 @@ Item {
                             objectName: "onlineDice"
                             spacing: screen.gap
                             property int serial: online.rollSerial
-                            property bool rolling: false
+                            // the result moment's first beat: the dice tumble (none under Reduce motion)
+                            readonly property bool rolling: online.revealStage === "rolling"
                             property int f1: 1
                             property int f2: 1
-                            onSerialChanged: if (serial > 0) { rolling = true; shake.restart(); }
+                            onSerialChanged: if (serial > 0 && !online.moment.reduceMotion) shake.restart()
                             Accessible.role: Accessible.Graphic
                             Accessible.name: online.die1 > 0 ? "Shared dice " + online.die1 + " and " + online.die2 : "Shared dice not thrown yet"
                             Timer {
@@ -139,7 +145,6 @@ Item {
                                 NumberAnimation { target: diceRow; property: "rotation"; from: -12; to: 12; duration: 90 }
                                 NumberAnimation { target: diceRow; property: "rotation"; to: -8; duration: 90 }
                                 NumberAnimation { target: diceRow; property: "rotation"; to: 0; duration: 120 }
-                                ScriptAction { script: diceRow.rolling = false }
                             }
                             Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f1 : online.die1 }
                             Die { size: puck.size * 0.92; value: diceRow.rolling ? diceRow.f2 : online.die2 }
@@ -158,9 +163,10 @@ Item {
                         phase: online.phase
                         draftAmount: online.draftPass
                         contractAmount: online.contractPass
-                        reason: online.lineReasons["pass"] || ""
+                        // on the shortest felt the reason is said on demand only (a tap, the buttons)
+                        reason: felt.height < 240 ? "" : (online.lineReasons["pass"] || "")
                         outcome: online.lineOutcomes["pass"] || ""
-                        onTapped: { online.selectLine("pass"); tableArea.forceActiveFocus(); }
+                        onTapped: screen.tapLine("pass")
                     }
                     LineArea {
                         objectName: "onlineLineDontPass"
@@ -175,9 +181,10 @@ Item {
                         phase: online.phase
                         draftAmount: online.draftDontPass
                         contractAmount: online.contractDontPass
-                        reason: online.lineReasons["dont_pass"] || ""
+                        // on the shortest felt the reason is said on demand only (a tap, the buttons)
+                        reason: felt.height < 240 ? "" : (online.lineReasons["dont_pass"] || "")
                         outcome: online.lineOutcomes["dont_pass"] || ""
-                        onTapped: { online.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
+                        onTapped: screen.tapLine("dont_pass")
                     }
                 }
             }
@@ -196,10 +203,10 @@ Item {
                 implicitHeight: cdCol.implicitHeight + screen.gap
                 radius: 8
                 color: "#10251b"
-                border.color: online.secondsLeft > 0 && online.secondsLeft <= 10 ? "#ff9a8a" : "#2f5a45"
+                border.color: online.countdown.secondsLeft > 0 && online.countdown.secondsLeft <= 10 ? "#ff9a8a" : "#2f5a45"
                 Accessible.role: Accessible.ProgressBar
                 Accessible.name: "Time to choose"
-                Accessible.description: online.secondsLeft + " of " + online.confirmSeconds + " seconds left. " + online.awaitedText
+                Accessible.description: online.countdown.secondsLeft + " of " + online.confirmSeconds + " seconds left. " + online.awaitedText
                 ColumnLayout {
                     id: cdCol
                     anchors.fill: parent
@@ -207,9 +214,9 @@ Item {
                     spacing: 2
                     Text {
                         Layout.fillWidth: true
-                        text: online.secondsLeft > 0 ? online.secondsLeft + " s left for throw " + (online.throws + 1)
+                        text: online.countdown.secondsLeft > 0 ? online.countdown.secondsLeft + " s left for throw " + (online.throws + 1)
                                                      : "Throw " + (online.throws + 1)
-                        color: online.secondsLeft > 0 && online.secondsLeft <= 10 ? "#ff9a8a" : "#fdf6e3"
+                        color: online.countdown.secondsLeft > 0 && online.countdown.secondsLeft <= 10 ? "#ff9a8a" : "#fdf6e3"
                         font.pixelSize: screen.fs
                         font.bold: true
                         elide: Text.ElideRight
@@ -222,8 +229,8 @@ Item {
                         Rectangle {
                             height: parent.height
                             radius: height / 2
-                            width: parent.width * Math.min(1, online.secondsLeft / Math.max(1, online.confirmSeconds))
-                            color: online.secondsLeft <= 10 ? "#ff9a8a" : "#f2c14e"
+                            width: parent.width * Math.min(1, online.countdown.secondsLeft / Math.max(1, online.confirmSeconds))
+                            color: online.countdown.secondsLeft <= 10 ? "#ff9a8a" : "#f2c14e"
                         }
                     }
                     Text {
@@ -255,10 +262,11 @@ Item {
                 id: buttonGrid
                 objectName: "onlineButtons"
                 Layout.fillWidth: true
-                columns: screen.portrait || screen.shortLandscape ? 3 : 2
+                // four to a row on the shortest portrait window, so the seats keep room below
+                columns: screen.portrait && screen.height < 560 ? 4 : screen.portrait || screen.shortLandscape ? 3 : 2
                 rowSpacing: screen.gap * 0.6
                 columnSpacing: screen.gap * 0.6
-                OnlineButton {
+                GameButton {
                     objectName: "btnAllocate"; Layout.fillWidth: true; fs: screen.fs
                     text: "Allocate " + online.unit; primary: true
                     hint: "Add " + online.unit + " to the selected line (" + (online.selectedLine === "pass" ? "Pass" : "Don't Pass") + ")"
@@ -266,15 +274,16 @@ Item {
                     reason: online.reasons["allocate"] || ""
                     onActivated: online.allocate()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnConfirm"; Layout.fillWidth: true; fs: screen.fs
-                    text: "Confirm"; primary: true
-                    hint: "Commit this draft as your contracts for the throw"
+                    text: online.confirmLabel; primary: true
+                    hint: online.confirmLabel === "Confirm" ? "Commit this draft as your contracts for the throw"
+                                                            : "Sit this hand out (press twice); the dice still roll"
                     enabled: online.legal["confirm"] === true
                     reason: online.reasons["confirm"] || ""
                     onActivated: online.confirm()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnReset"; Layout.fillWidth: true; fs: screen.fs
                     text: "Reset"
                     hint: "Restore the draft to what was last sealed"
@@ -282,7 +291,7 @@ Item {
                     reason: online.reasons["reset"] || ""
                     onActivated: online.reset()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnReduce"; Layout.fillWidth: true; fs: screen.fs
                     text: "Don't Pass −" + online.unit
                     hint: "Prepare a Don't Pass reduction of " + online.unit + ", refunded when you roll"
@@ -290,7 +299,7 @@ Item {
                     reason: online.reasons["reduce"] || ""
                     onActivated: online.reduceDontPass()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnRemove"; Layout.fillWidth: true; fs: screen.fs
                     text: "Remove Don't Pass"
                     hint: "Prepare removing Don't Pass, refunded when you roll"
@@ -298,7 +307,7 @@ Item {
                     reason: online.reasons["remove"] || ""
                     onActivated: online.removeDontPass()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnRoll"; Layout.fillWidth: true; fs: screen.fs
                     text: "Roll"; primary: true
                     hint: "Commit your remaining contracts; the shared dice roll when every seat has"
@@ -306,19 +315,19 @@ Item {
                     reason: online.reasons["roll"] || ""
                     onActivated: online.roll()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnHelp"; Layout.fillWidth: true; fs: screen.fs
                     text: online.mobile ? "Help" : "Help (F1)"
                     hint: "Open the rules; online the countdown keeps running"
                     onActivated: online.openHelp()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnMute"; Layout.fillWidth: true; fs: screen.fs
                     text: (online.muted ? "Turn sound on" : "Mute sound") + (online.mobile ? "" : " (M)")
                     hint: online.muted ? "Turn sounds on" : "Mute sounds"
                     onActivated: online.toggleMute()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnWindow"; Layout.fillWidth: true; fs: screen.fs
                     visible: !online.mobile
                     text: online.windowMode === "standard" ? "Window: Standard"
@@ -326,7 +335,7 @@ Item {
                     hint: "Switch Standard, Theater and Fullscreen; the session is kept"
                     onActivated: online.cycleWindowMode()
                 }
-                OnlineButton {
+                GameButton {
                     objectName: "btnLeaveTable"; Layout.fillWidth: true; fs: screen.fs
                     Layout.columnSpan: buttonGrid.columns === 2 && online.mobile ? 2 : 1
                     text: "Leave table"
@@ -349,6 +358,8 @@ Item {
             radius: screen.fs * 0.5
             color: "#10251b"
             border.color: "#2f5a45"
+            // the history only where it fits below the seats (not on the shortest phones)
+            readonly property bool roomForHistory: !screen.portrait || height >= screen.fs * 10
             Accessible.role: Accessible.List
             Accessible.name: "Seats at the table"
             ColumnLayout {
@@ -357,7 +368,7 @@ Item {
                 spacing: screen.gap * 0.4
                 Text {
                     Layout.fillWidth: true
-                    text: "Seats (" + online.seats.length + ")"
+                    text: "Seats (" + online.seats.count + ")"
                     font.pixelSize: screen.fs * 0.9
                     font.bold: true
                     color: "#f2c14e"
@@ -374,14 +385,15 @@ Item {
                     boundsBehavior: Flickable.StopAtBounds
                     ScrollIndicator.vertical: ScrollIndicator { }
                     delegate: OnlineSeat {
-                        required property var modelData
+                        required property var model
                         width: seatList.width - 4
                         fs: screen.fs
-                        row: modelData
+                        row: model
                     }
                 }
                 Text {
                     objectName: "onlineHistoryHeading"
+                    visible: seatsPanel.roomForHistory
                     Layout.fillWidth: true
                     text: "Your history"
                     font.pixelSize: screen.fs * 0.9
@@ -394,7 +406,7 @@ Item {
                 Text {
                     objectName: "onlineHistoryEmpty"
                     Layout.fillWidth: true
-                    visible: historyList.count === 0
+                    visible: seatsPanel.roomForHistory && historyList.count === 0
                     text: "Your contracts, every throw and every payment appear here."
                     wrapMode: Text.WordWrap
                     font.pixelSize: screen.fs * 0.75
@@ -404,7 +416,7 @@ Item {
                     id: historyList
                     objectName: "onlineHistory"
                     Layout.fillWidth: true
-                    visible: count > 0
+                    visible: seatsPanel.roomForHistory && count > 0
                     Layout.preferredHeight: screen.portrait ? seatsPanel.height * 0.35 : seatsPanel.height * 0.3
                     clip: true
                     model: online.history

@@ -1,0 +1,134 @@
+"""The result moment of an online throw: the solo table's beats, one small QObject.
+
+Beats: ``rolling`` (the dice tumble), ``outcome`` (each line's outcome on the felt, only when a
+line settled), ``count`` (chips pay or are swept, the balance counts), then ``""`` (idle: the
+history shows the throw and the countdown for the next one starts). Input is locked while a
+beat runs; a fresh key press or a tap on a line ends the moment at once (it never submits),
+so the moment never keeps a person from choosing. Reduce motion skips every beat.
+
+The beats' lengths are the solo table's (``gui.bridge``), so both tables feel the same. The
+beats run on a ``gui.clock.Clock`` (a ``QtClock`` unless one is injected: a screenshot holds a
+beat with a clock that never fires); tests end the moment by ``finish`` or wait on ``stage``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
+from PySide6.QtQml import QmlElement, QmlUncreatable
+
+from pointline.gui.bridge import COUNT_MS, OUTCOME_MS, ROLL_MS
+from pointline.gui.clock import Clock, QtClock
+
+__all__ = ["MOMENT_MS", "ResultMoment", "reduce_motion_setting"]
+
+QML_IMPORT_NAME = "Pointline.Online"
+QML_IMPORT_MAJOR_VERSION = 1
+
+STAGES = ("", "rolling", "outcome", "count")
+MOMENT_MS = ROLL_MS + OUTCOME_MS + COUNT_MS
+"""The longest a result moment runs with full motion (every beat)."""
+
+
+def reduce_motion_setting(settings: QSettings | None = None) -> bool:
+    """The player's Reduce motion choice, as the solo table keeps it (env var wins)."""
+    forced = os.environ.get("POINTLINE_REDUCE_MOTION", "")
+    if forced in ("0", "1"):
+        return forced == "1"
+    store = settings or QSettings("Pointline", "Pointline Table")
+    return store.value("reduceMotion", False, type=bool) is True
+
+
+@QmlElement
+@QmlUncreatable("the online bridge owns the result moment")
+class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreatable
+    """Which beat of a throw's result is showing; ``stage`` notifies on every change."""
+
+    stageChanged = Signal()
+    reduceMotionChanged = Signal()
+    finished = Signal()
+    """The moment ended (at once under Reduce motion): the next choice may start."""
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        reduce_motion: bool = False,
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._stage = ""
+        self._has_outcome = False
+        self._reduce = reduce_motion
+        self._clock: Clock = clock if clock is not None else QtClock(self)
+
+    # ------------------------------------------------------------------ state
+    def _set_stage(self, stage: str) -> None:
+        if stage != self._stage:
+            self._stage = stage
+            self.stageChanged.emit()
+            if not stage:
+                self.finished.emit()
+
+    @property
+    def running(self) -> bool:
+        return bool(self._stage)
+
+    @property
+    def beat(self) -> str:
+        """The current beat, for Python (``stage`` is the same for QML)."""
+        return self._stage
+
+    stage = Property(str, lambda self: self._stage, notify=stageChanged)
+    """"" when idle; "rolling", "outcome", "count" while a throw's result shows."""
+
+    def _get_reduce(self) -> bool:
+        return self._reduce
+
+    def set_reduce_motion(self, on: bool) -> None:
+        if bool(on) == self._reduce:
+            return
+        self._reduce = bool(on)
+        self.reduceMotionChanged.emit()
+        if self._reduce:
+            self.finish()
+
+    reduceMotion = Property(bool, _get_reduce, set_reduce_motion, notify=reduceMotionChanged)
+
+    def set_clock(self, clock: Clock) -> None:
+        """Run the next beats on ``clock`` (a screenshot holds a beat with one that waits)."""
+        self._clock.stop()
+        self._clock = clock
+
+    # ------------------------------------------------------------------ beats
+    def start(self, has_outcome: bool) -> None:
+        """A throw was revealed: run its beats (``has_outcome``: some line settled)."""
+        self._clock.stop()
+        self._has_outcome = has_outcome
+        if self._reduce:
+            self._set_stage("count")  # the one beat that shows the result, then idle
+            self._set_stage("")
+            return
+        self._set_stage("rolling")
+        self._clock.start(ROLL_MS, self._advance)
+
+    def _advance(self) -> None:
+        if self._stage == "rolling" and self._has_outcome:
+            self._set_stage("outcome")
+            self._clock.start(OUTCOME_MS, self._advance)
+        elif self._stage in ("rolling", "outcome"):
+            self._set_stage("count")
+            self._clock.start(COUNT_MS, self._advance)
+        else:
+            self._set_stage("")
+
+    @Slot()
+    def finish(self) -> None:
+        """End the moment now: every remaining beat shows at once (a fresh key press, a tap)."""
+        if not self._stage:
+            return
+        self._clock.stop()
+        if self._stage != "count":
+            self._set_stage("count")
+        self._set_stage("")

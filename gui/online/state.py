@@ -1,0 +1,294 @@
+"""The online bridge's shared state and plumbing, which its parts build on.
+
+``OnlineBridge`` (gui/online/bridge.py) is one QObject for QML made of parts, each a plain
+mixin in its own module (PySide6 merges a mixin's signals, slots and properties into the
+QObject's meta-object, as ``gui.controls.SeatControls`` documents): ``account`` (sign-in, the
+relay's trust questions, the lobby, leaving), ``table`` (my draft, the actions, the result
+moment's beats, the seats), ``results`` (endings, receipts, the transcript's verdict, the
+standings) and the bridge itself (the notify signals, the events, the properties). This module
+holds what they share: the state's declarations, the constants, the notification (``_sync``,
+each property group's signal emitted only when its values changed) and the async plumbing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Coroutine
+from pathlib import Path
+from typing import Any, ClassVar
+
+from PySide6.QtCore import Qt
+
+from pointline.gui.controls import SeatControls
+from pointline.gui.online.countdown import Countdown
+from pointline.gui.online.models import RowsModel
+from pointline.gui.online.moment import ResultMoment
+from pointline.gui.online.texts import (
+    seat_label,
+)
+from pointline.gui.online.trust import RelayTrust
+from pointline.kernel import (
+    Phase,
+    Table,
+)
+from pointline.net.client import (
+    RelayClient,
+)
+from pointline.net.errors import NetError
+from pointline.net.keys import verification_words
+from pointline.net.protocol import (
+    DeadlineKind,
+    Timeouts,
+)
+from pointline.net.verify import Report
+from pointline.net.wire import RosterEntry
+
+__all__ = [
+    "BACKGROUND_STATES",
+    "CREATOR_SEAT",
+    "DECLINED_TRUST",
+    "HELP_LIVE",
+    "SEAT_KEYS",
+    "SIT_OUT_ASK",
+    "STANDING_KEYS",
+    "Connect",
+    "OnlineState",
+    "Verify",
+    "loop_time",
+    "verdict_words",
+    "words_for",
+]
+
+SEAT_KEYS = ("seat", "label", "name", "you", "balance", "pass", "dontPass", "awaited", "status")
+STANDING_KEYS = ("seat", "label", "name", "final", "rank", "you", "chart")
+"""A standing's ``rank`` is 0 when the session ended without a result (no ranks then)."""
+CREATOR_SEAT = 0
+"""The relay seats a room's creator at seat 0 of its roster (net/rooms.py)."""
+DECLINED_TRUST = "Nothing was trusted and nothing was sent: check the relay's address."
+SIT_OUT_ASK = "Sit out this hand? Press Sit out (or Enter) again to sit it out, or allocate first."
+HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."
+Connect = Callable[[str], Awaitable[RelayClient]]
+Verify = Callable[[Path], Report]
+
+BACKGROUND_STATES = (
+    Qt.ApplicationState.ApplicationSuspended.value,
+    Qt.ApplicationState.ApplicationHidden.value,
+)
+
+
+def loop_time() -> float:
+    """The running event loop's clock: the one the protocol's deadlines are kept in."""
+    return asyncio.get_event_loop().time()
+
+
+def words_for(session_key_hex: str) -> str:
+    """A roster member's verification words, to compare out loud."""
+    try:
+        return " ".join(verification_words(bytes.fromhex(session_key_hex)))
+    except (ValueError, NetError):
+        return "(no valid key)"
+
+
+def verdict_words(report: Report) -> tuple[bool, str]:
+    """What ``pointline verify`` said about the saved transcript, in plain words."""
+    if not report.ok:
+        return False, (
+            "pointline verify found a problem in this transcript: it does not prove this session."
+        )
+    if report.complete:
+        return True, "pointline verify accepts it: every throw, the dice and the points match."
+    return True, (
+        "pointline verify accepts what it holds, but it is incomplete: a signed receipt is "
+        "missing or does not match."
+    )
+
+
+class OnlineState(SeatControls):
+    """What every part of the online bridge reads and the helpers they share."""
+
+    # The state, set in OnlineBridge.__init__; declared here for the parts that read it.
+    _GROUPS: ClassVar[dict[str, tuple[str, ...]]]
+    _url: str
+    timeouts: Timeouts
+    _connect_override: Connect | None
+    _nonce_source: Callable[[], bytes] | None
+    _ca: str | None
+    client: RelayClient | None
+    _tasks: set[asyncio.Task[Any]]
+    _screen: str
+    _busy: bool
+    _error: str
+    _name: str
+    _code: str
+    _creator: str
+    _roster: tuple[RosterEntry, ...]
+    _seat: int
+    _draft: Table | None
+    _view: Table | None
+    _committed: bool
+    _sit_out_armed: bool
+    sounds: Any
+    _muted: bool
+    _ledger_mark: int
+    _outcome: str
+    _end_text: str
+    _outcomes: dict[str, str]
+    _receipts: str
+    _transcript: str
+    _verifying: bool
+    _verify_ok: bool
+    _verify_text: str
+    _verify: Verify
+    verify_threads: list[int]
+    _mode: str
+    _asking_leave: bool
+    _mobile: bool
+    _insets: Any
+    _on_leave: Callable[[], None] | None
+    _leaving: bool
+    _help_html: str
+    _trust: RelayTrust
+    _pending: tuple[str, str, str, bool] | None
+    submissions: int
+    _seen: dict[str, tuple[Any, ...]]
+    _syncing: bool
+    _shown: Table | None
+    _next_outcomes: dict[str, str]
+    _next_words: str
+    _next_sound: str
+    _after_moment: str
+    _countdown: Countdown
+    _moment: ResultMoment
+    _seats: RowsModel
+    _standings: RowsModel
+
+    # Provided by the other parts (OnlineBridge combines them).
+    async def _pump(self, client: RelayClient) -> None:
+        raise NotImplementedError
+
+    def _reset_account(self, error: str = "") -> None:
+        raise NotImplementedError
+
+    def _fresh_draft(self) -> None:
+        raise NotImplementedError
+
+    def _on_saved(self, path: Path) -> None:
+        raise NotImplementedError
+
+    async def shutdown(self) -> None:
+        raise NotImplementedError
+
+    def _seat_rows(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _standing_rows(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def leave(self) -> None:
+        raise NotImplementedError
+
+    def leaveRoom(self) -> None:
+        raise NotImplementedError
+
+    def backToLobby(self) -> None:
+        raise NotImplementedError
+
+    def _sync(self) -> None:
+        """Emit the notify signal of every property group whose value changed since last time."""
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            due = []
+            for signal, names in self._GROUPS.items():
+                values = tuple(getattr(self, n) for n in names)
+                if self._seen.get(signal) != values:
+                    self._seen[signal] = values
+                    due.append(signal)
+        finally:
+            self._syncing = False
+        for signal in due:
+            getattr(self, signal).emit()
+        self._seats.set_rows(self._seat_rows())
+        self._standings.set_rows(self._standing_rows())
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until no request of ours is in flight (tests)."""
+        async with asyncio.timeout(timeout):
+            while any(t for t in self._tasks if t.get_name() != "online-pump" and not t.done()):
+                await asyncio.sleep(0.01)
+
+    def _set(self, **values: Any) -> None:
+        for key, value in values.items():
+            setattr(self, f"_{key}", value)
+        self._sync()
+
+    def _announce(self, text: str) -> None:
+        self._announcement = text
+        self.announced.emit(text)
+        self._sync()
+
+    @property
+    def peer(self):  # type: ignore[no-untyped-def]
+        return None if self.client is None else self.client.peer
+
+    @property
+    def table(self) -> Table | None:
+        """The peer's reconstruction as of the last event (``Peer.table`` copies: cache it)."""
+        return self._view
+
+    @property
+    def shown(self) -> Table | None:
+        """The table the screen shows: my pre-throw table while a result moment runs."""
+        return self._shown if self._shown is not None else self._view
+
+    def _refresh_countdown(self) -> None:
+        """Count to the confirm deadline while choices are open; hidden during the moment."""
+        peer = self.peer
+        running = peer is not None and not peer.is_finished
+        confirm = running and peer.deadline_kind is DeadlineKind.CONFIRM
+        self._countdown.hold(self._moment.running)
+        self._countdown.run_to(peer.next_deadline() if confirm and peer else None)
+
+    def _refresh_view(self) -> None:
+        peer = self.peer
+        if peer is None:
+            if self._screen != "results":
+                self._view = None  # the results keep the last table in sight
+            return
+        self._view = peer.table
+
+    def _session_running(self) -> bool:
+        peer = self.peer
+        return peer is not None and not peer.is_finished
+
+    def _play(self, name: str) -> None:
+        if self.sounds is not None and not self._muted:
+            self.sounds.play(name)
+
+    def _round_words(self) -> str:
+        table = self.table
+        if table is None:
+            return ""
+        if table.phase is Phase.POINT:
+            return f"Point {table.point}: prepare Don't Pass if you like, then Roll."
+        return f"Come-out for hand {table.hand}: allocate, then Confirm."
+
+    def _seat_name(self, seat: int) -> str:
+        for entry in self._roster:
+            if entry.seat == seat:
+                return entry.name
+        return seat_label(seat)
+
+    def _who(self, seat: int) -> str:
+        """'you, Seat 1' for my seat, else 'bob, Seat 2': one numbering for people."""
+        if seat == self._seat:
+            return f"you, {seat_label(seat)}"
+        name = self._seat_name(seat)
+        return name if name == seat_label(seat) else f"{name}, {seat_label(seat)}"

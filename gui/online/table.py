@@ -1,0 +1,356 @@
+"""My seat at the online table: the draft, the actions, the result moment's beats, the seats and
+the table's keys: a part of ``OnlineBridge`` (see gui/online/state.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt, Slot
+
+from pointline.gui.bridge import WINDOW_MODES
+from pointline.gui.history import draft_words, line_outcomes, settlement_words
+from pointline.gui.online.state import BACKGROUND_STATES, HELP_LIVE, SIT_OUT_ASK, OnlineState
+from pointline.gui.online.texts import (
+    KEY_HINTS,
+    KEY_HINTS_SHORT,
+    people,
+    seat_label,
+)
+from pointline.gui.texts import SOLO_WORDS
+from pointline.kernel import (
+    STARTING_POINTS,
+    Outcome,
+    Phase,
+    PointlineError,
+    Table,
+    current_choice,
+)
+from pointline.kernel.ledger import Settled
+from pointline.net.errors import ClientError, NetError
+from pointline.net.protocol import (
+    Step,
+    Thrown,
+)
+
+__all__ = ["TablePart"]
+
+
+class TablePart(OnlineState):
+    """My seat at the online table, its keys and the leave question."""
+
+    def _fresh_draft(self) -> None:
+        table = self.table
+        self._draft = None if table is None else table.copy()
+        self._committed = False
+        self._sit_out_armed = False
+        self._notice = ""
+
+    def _on_thrown(self, event: Thrown) -> None:
+        """A throw was revealed: its result moment shows it beat by beat (gui/online/moment)."""
+        table = self.table
+        assert table is not None
+        before = self._draft if self._draft is not None else self.shown
+        words = [f"Throw {event.throw}: {event.die1} and {event.die2}, total {event.total}"]
+        entries = table.ledger_since(self._seat, self._ledger_mark)
+        self._ledger_mark = table.ledger_length(self._seat)
+        settled = [e for e in entries if isinstance(e, Settled)]
+        words.extend(settlement_words(e) for e in settled)
+        outcomes = {e.outcome for e in settled}
+        first = [o for o in (Outcome.WIN, Outcome.LOSS, Outcome.PUSH) if o in outcomes]
+        self._next_sound = first[0].value if first else ""
+        if table.phase is Phase.POINT and event.phase is not Phase.POINT:
+            words.append(f"Point is {table.point}")
+        self._next_words = ". ".join(words) + "."
+        self._next_outcomes = line_outcomes(entries)  # shown on the felt until my next change
+        self._outcomes = {}
+        self._dice = (event.die1, event.die2)
+        self._serial += 1
+        self._fresh_draft()
+        self._shown = before.copy() if before is not None else None
+        self._play("dice")
+        self.rolled.emit()
+        self._moment.start(bool(self._next_outcomes))
+
+    def _on_beat(self) -> None:
+        """The result moment moved on: outcomes on the felt, then the pay-out, then choices."""
+        stage = self._moment.beat
+        if stage == "outcome":
+            self._outcomes = self._next_outcomes
+            self._sound_outcome()
+        elif stage == "count":
+            self._sound_outcome()
+            self._shown = None  # chips pay or are swept, the balance counts
+            self._outcomes = self._next_outcomes
+            self._announce(self._next_words)
+        elif not stage:
+            self._shown = None
+            if self._after_moment:
+                self._after_moment, screen = "", self._after_moment
+                self._set(screen=screen)
+        self._refresh_countdown()
+        self._sync()
+
+    def _sound_outcome(self) -> None:
+        sound, self._next_sound = self._next_sound, ""
+        if sound:
+            self._play(sound)
+
+    # ------------------------------------------------------------------ the draft
+    def _seat_index(self) -> int:
+        return self._seat
+
+    def _choice_table(self) -> Table | None:
+        return self._draft
+
+    def _ledger(self) -> Any:
+        t = self.shown
+        return None if t is None or self._seat < 0 else t.seat(self._seat).ledger
+
+    def reason(self, name: str) -> str:
+        """Why an action is refused now ("" when legal): Help, the step, else the kernel."""
+        if self._help:
+            return HELP_LIVE
+        if self._asking_leave:
+            return "Answer the question about leaving first."
+        peer = self.peer
+        if peer is None or self._draft is None:
+            return "The session has not started."
+        if self._moment.running:
+            return SOLO_WORDS["revealing"]  # the same words as on the solo table
+        if peer.is_finished or peer.state in (Step.COMPLETE, Step.ENDED):
+            return "The session is over."
+        if self._committed or peer.has_committed:
+            return "Your choice for this throw is committed: waiting for the others."
+        if peer.state is not Step.COMMIT:
+            return "Waiting for every seat's reveal."
+        code = self._draft.rejection(self._action(name))
+        return "" if code is None else code.text
+
+    def _submit(self, name: str) -> bool:
+        why = self.reason(name)
+        if why:
+            self._notice = why
+            self._announce(why)
+            return False
+        draft, client = self._draft, self.client
+        assert draft is not None and client is not None
+        action = self._action(name)
+        if name == "confirm" and self._empty_draft() and not self._sit_out_armed:
+            # An empty Confirm sits the hand out: only a second, deliberate press does it.
+            self._sit_out_armed = True
+            self._notice = SIT_OUT_ASK
+            self._announce(SIT_OUT_ASK)
+            return False
+        self._sit_out_armed = False
+        if name in ("confirm", "roll"):
+            choice = current_choice(draft, self._seat)
+            try:
+                client.commit(choice)
+            except (PointlineError, NetError, ClientError) as exc:
+                self._notice = exc.text
+                self._announce(self._notice)
+                return False
+            draft.push(action)
+            self.submissions += 1
+            self._committed = True
+            self._notice = ""
+            self._announce(
+                f"Committed Pass {choice.pass_amount}, Don't Pass {choice.dont_pass_amount} "
+                "for this throw; waiting for the others."
+            )
+            return True
+        draft.push(action)
+        self._notice = ""
+        self._outcomes = {}
+        self._announce(draft_words(draft, self._seat))
+        return True
+
+    def _empty_draft(self) -> bool:
+        """At come-out with nothing allocated: Confirm would sit this hand out."""
+        draft = self._shown if self._shown is not None else self._draft
+        if draft is None or self._seat < 0 or draft.phase is not Phase.COME_OUT:
+            return False
+        d = draft.draft(self._seat)
+        return d.pass_amount + d.dont_pass_amount == 0
+
+    def _confirm_label(self) -> str:
+        return "Sit out" if self._empty_draft() else "Confirm"
+
+    # ------------------------------------------------------------------ property values
+    def _phase(self) -> str:
+        t = self.shown
+        return "come_out" if t is None else str(t.phase.value)
+
+    def _my(self, what: str) -> int:
+        shown = self.shown
+        t = self._draft if self._draft is not None and self._shown is None else shown
+        if t is None or self._seat < 0:
+            return STARTING_POINTS if what == "balance" else 0
+        if what == "balance":
+            return (shown or t).balance(self._seat)
+        if what in ("draftPass", "draftDontPass"):
+            d = t.draft(self._seat)
+            return d.pass_amount if what == "draftPass" else d.dont_pass_amount
+        c = (shown or t).contracts(self._seat)
+        return c.pass_amount if what == "contractPass" else c.dont_pass_amount
+
+    def _seat_rows(self) -> list[dict[str, Any]]:
+        t, peer = self.shown, self.peer
+        if t is None or peer is None:
+            return []
+        choosing = peer.state is Step.COMMIT and not self._moment.running
+        awaiting = set(peer.awaiting) if choosing else set()
+        rows = []
+        for e in self._roster:
+            c = t.contracts(e.seat)
+            rows.append(
+                {
+                    "seat": e.seat,
+                    "label": seat_label(e.seat),
+                    "name": e.name,
+                    "you": e.seat == self._seat,
+                    "balance": t.balance(e.seat),
+                    "pass": c.pass_amount,
+                    "dontPass": c.dont_pass_amount,
+                    "awaited": e.seat in awaiting,
+                    "status": ("choosing" if e.seat in awaiting else "committed")
+                    if choosing
+                    else "",
+                }
+            )
+        return rows
+
+    def _awaited_text(self) -> str:
+        peer = self.peer
+        if peer is None or peer.is_finished:
+            return ""
+        if self._moment.running:
+            return "The result shows first, then the countdown starts."
+        if peer.state is Step.RECEIPTS:
+            return "Exchanging signed receipts…"
+        waiting = sorted(peer.awaiting)
+        if not waiting:
+            return ""
+        names = ["you" if s == self._seat else self._seat_name(s) for s in waiting]
+        if self._seat in waiting:  # "you" first: it is the one a person can act on
+            names.remove("you")
+            names.insert(0, "you")
+        step = "choose" if peer.state is Step.COMMIT else "reveal"
+        return f"Waiting for {people(names)} to {step}"
+
+    def _key_hints(self) -> str:
+        return "" if self._mobile else KEY_HINTS.get(self._screen, "")
+
+    def _key_hints_short(self) -> str:
+        return "" if self._mobile else KEY_HINTS_SHORT.get(self._screen, "")
+
+    # ------------------------------------------------------------------ table slots
+    @Slot(str, result=bool)
+    def tableKey(self, key: str) -> bool:
+        """Space or Enter on the table; during a result moment a fresh press only ends the
+        moment (the result shows at once) and submits nothing: the next press acts."""
+        if self._moment.running:
+            self._moment.finish()
+            return False
+        return bool(super().tableKey(key))
+
+    @Slot(bool)
+    def setReduceMotion(self, on: bool) -> None:
+        """Reduce motion: every result shows at once (remembered, as on the solo table)."""
+        settings = QSettings("Pointline", "Pointline Table")
+        settings.setValue("reduceMotion", bool(on))
+        settings.sync()
+        self._moment.set_reduce_motion(bool(on))
+        self._announce("Reduce motion on" if on else "Reduce motion off")
+
+    @Slot()
+    def escape(self) -> None:
+        """Escape closes Help (or the leave question); online nothing pauses."""
+        if self._help:
+            self._set(help=False)
+        elif self._asking_leave:
+            self._set(asking_leave=False)
+        elif self._screen == "table":
+            self._announce("Online sessions do not pause: the countdown keeps running.")
+
+    @Slot()
+    def back(self) -> None:
+        """Android Back: closes Help; at the table asks before leaving; in the lobby leaves the
+        room (or goes back to the solo table); at sign-in only goes back to the solo table."""
+        if self._help:
+            self._set(help=False)
+        elif self._asking_leave:
+            self._set(asking_leave=False)
+        elif self._screen == "table":
+            self.askLeave()
+        elif self._screen == "lobby":
+            if self._code:
+                self.leaveRoom()
+            elif self._on_leave is not None:
+                self.leave()
+        elif self._screen == "results":
+            self.backToLobby()
+        elif self._on_leave is not None and not self._busy:
+            self.leave()
+
+    @Slot()
+    def askLeave(self) -> None:
+        """Leaving the table ends the session for everyone: ask first."""
+        if self._screen != "table":
+            return
+        if not self._session_running():
+            self.leaveRoom()
+            return
+        self._set(asking_leave=True)
+        self._announce(
+            "Leave the table? The session ends for everyone without a result. Choose Leave or Stay."
+        )
+
+    @Slot()
+    def confirmLeave(self) -> None:
+        if not self._asking_leave:
+            return
+        self._set(asking_leave=False)
+        self.leaveRoom()
+
+    @Slot()
+    def cancelLeave(self) -> None:
+        if self._asking_leave:
+            self._set(asking_leave=False)
+            self._announce("You stay at the table.")
+
+    @Slot(str)
+    def setWindowMode(self, mode: str) -> None:
+        """Standard, Theater or Fullscreen: only the window changes, the session is kept."""
+        if mode not in WINDOW_MODES:
+            raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
+        self._set(mode=mode)
+
+    @Slot()
+    def cycleWindowMode(self) -> None:
+        self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % 3])
+
+    @Slot()
+    def toggleMute(self) -> None:
+        self._muted = not self._muted
+        if self.sounds is not None:
+            self.sounds.muted = self._muted
+        self._announce("Sound off" if self._muted else "Sound on")
+
+    def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
+        """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
+        self.applicationStateChanged(state.value)
+
+    @Slot(int)
+    def applicationStateChanged(self, state: int) -> None:
+        """Suspended or Hidden ends a running session without a result (not a focus loss)."""
+        if state not in BACKGROUND_STATES:
+            return
+        peer, client = self.peer, self.client
+        if client is None or peer is None or peer.is_finished:
+            return
+        with contextlib.suppress(ClientError):
+            client.background()
+        self._sync()

@@ -1,0 +1,86 @@
+"""Who may start a room is the relay's decision: the creator is seat 0 of the relay's roster.
+
+The relay folds the case of account names; the bridge once compared the name typed at sign-in
+with the creator's account name, so an account ``Alice`` signed in as ``alice`` could not start
+her own room. These tests run against a real relay on loopback.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pointline.gui.online.bridge import OnlineBridge
+from tests.gui.test_gui_online_harness import (
+    FAST,
+    PASSWORD,
+    fresh_name,
+    headless,
+    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    relay,
+    run_qt,
+    until,
+)
+
+pytestmark = pytest.mark.usefixtures("online_data")
+
+
+def test_an_account_signed_in_in_another_case_starts_its_own_room(
+    qapp: Any, tmp_path: Path
+) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            account = fresh_name("Alice")
+            first = OnlineBridge(running.url, timeouts=FAST)
+            first.signUp(running.url, account, PASSWORD)
+            await first.idle()
+            assert first.screen == "lobby", first.error
+            await first.shutdown()
+
+            bridge = OnlineBridge(running.url, timeouts=FAST)
+            bridge.signIn(running.url, account.lower(), PASSWORD)
+            await bridge.idle()
+            assert bridge.screen == "lobby", bridge.error
+            bridge.createRoom()
+            await bridge.idle()
+            assert bridge.roomCode and bridge.isCreator, bridge.error
+            peer = await headless(running.url, fresh_name("bob"))
+            await peer.join_room(bridge.roomCode)
+            await until(lambda: len(bridge.roster) == 2, what="the roster")
+            assert bridge.startReason == "" and bridge.canStart
+            assert [r["creator"] for r in bridge.roster] == [True, False]
+            bridge.startRoom()
+            await until(lambda: bridge.screen == "table", what="the start")
+            await peer.wait_started(5.0)
+            await bridge.shutdown()
+            await peer.close()
+
+    run_qt(qapp, scenario())
+
+
+def test_a_joiner_whose_name_matches_the_creator_in_another_case_is_not_the_creator(
+    qapp: Any, tmp_path: Path
+) -> None:
+    """The joiner's flag comes from its seat in the relay's roster, never from a name."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            creator = await headless(running.url, fresh_name("Carol"))
+            room = await creator.create_room()
+            joiner = OnlineBridge(running.url, timeouts=FAST)
+            joiner.signUp(running.url, fresh_name("dave"), PASSWORD)
+            await joiner.idle()
+            joiner.joinRoom(room.code)
+            await joiner.idle()
+            assert joiner.roomCode == room.code, joiner.error
+            assert not joiner.isCreator and not joiner.canStart
+            assert joiner.startReason == (
+                f"Waiting for {room.creator}, who created the room, to start it."
+            )
+            assert [r["creator"] for r in joiner.roster] == [True, False]
+            await joiner.shutdown()
+            await creator.close()
+
+    run_qt(qapp, scenario())

@@ -1,0 +1,173 @@
+"""The result moment online (#19 part 2): the solo table's beats, animations on, keys locked.
+
+Each test plays real throws through the online window against a private relay on loopback,
+with one headless peer. The deadline rule (spec/ONLINE.md, "The result moment online"): the
+countdown for the next throw starts when the moment ends on this client.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QGuiApplication, QKeyEvent
+
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.net.client import RelayClient, steady_choice
+from pointline.net.protocol import Timeouts
+from tests.gui.test_gui_online_harness import (
+    gui_room,
+    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    relay,
+    run_qt,
+    until,
+)
+from tests.gui.test_gui_online_keys import K, Window, _delete_windows  # noqa: F401 - fixture
+
+pytestmark = pytest.mark.usefixtures("online_data")
+SLOW = Timeouts(confirm=30.0, response=5.0, session=120.0, receipts=3.0)
+
+
+def held(ui: Window, key: Qt.Key, times: int) -> None:
+    """A key held down since before: ``times`` auto-repeated presses, as a keyboard sends them."""
+    for _ in range(times):
+        event = QKeyEvent(QEvent.Type.KeyPress, key, Qt.KeyboardModifier.NoModifier, "", True)
+        QGuiApplication.sendEvent(ui.window, event)
+
+
+async def throw_once(ui: Window, other: RelayClient) -> None:
+    """Confirm Pass 10 by keys, let the peer commit, and wait for the moment to start."""
+    bridge = ui.bridge
+    await until(lambda: bridge.legal["confirm"], what="the come-out")
+    await until(lambda: ui.focus() == "tableArea", what="focus on the table")
+    await ui.key(K.Key_Space)
+    await ui.key(K.Key_Return)
+    await until(lambda: bridge.committed, what="my commit")
+    other.commit(steady_choice(other._live_peer().table, 1))
+    await until(lambda: bridge.revealStage != "", what="the result moment")
+
+
+def test_the_moment_runs_its_beats_and_no_held_key_submits(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=False)
+            ui = Window(bridge, (1280, 720))
+            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
+            stages: list[str] = []
+            bridge.moment.stageChanged.connect(lambda: stages.append(bridge.revealStage))
+            await throw_once(ui, other)
+            assert bridge.revealStage == "rolling"
+            # the dice tumble over the table as it was: my chips still on the line
+            assert bridge.contractPass == 10 and bridge.balance == 990
+            assert bridge.countdown.secondsLeft == 0  # the next countdown waits for the moment
+            assert not any(bridge.legal.values())
+            assert "dice are rolling" in bridge.reasons["confirm"]
+            submitted = bridge.submissions
+            held(ui, K.Key_Return, 25)  # Enter held since the confirm: the repeats do nothing
+            held(ui, K.Key_Space, 25)
+            assert bridge.revealStage == "rolling" and bridge.submissions == submitted
+            await ui.key(K.Key_Return)  # a fresh press only ends the moment: nothing is sent
+            assert bridge.revealStage == "" and bridge.submissions == submitted
+            assert not bridge.committed  # and nothing was prepared: the draft is the contract
+            assert (bridge.draftPass, bridge.draftDontPass) == (
+                bridge.contractPass,
+                bridge.contractDontPass,
+            )
+            assert stages[-1] == "" and "count" in stages
+            # the result is shown, the countdown for the next throw now runs
+            assert bridge.throws == 1 and bridge.history
+            await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
+            assert bridge.countdown.secondsLeft <= SLOW.confirm
+            await bridge.shutdown()
+            await other.close()
+            ui.close()
+
+    run_qt(qapp, scenario(), timeout=60)
+
+
+def test_untouched_the_moment_shows_each_beat_in_order(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=False)
+            ui = Window(bridge, (844, 390))
+            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
+            stages: list[str] = []
+            outcomes: list[dict[str, str]] = []
+
+            def beat() -> None:
+                stages.append(bridge.revealStage)
+                outcomes.append(dict(bridge.lineOutcomes))
+
+            bridge.moment.stageChanged.connect(beat)
+            await throw_once(ui, other)
+            await until(lambda: bridge.revealStage == "", timeout=10, what="the moment's end")
+            settled = bool(bridge.lineOutcomes)
+            expected = ["rolling", "outcome", "count", ""] if settled else ["rolling", "count", ""]
+            assert stages == expected
+            assert outcomes[0] == {}  # no outcome while the dice tumble
+            if settled:
+                assert outcomes[1] == bridge.lineOutcomes
+            await bridge.shutdown()
+            await other.close()
+            ui.close()
+
+    run_qt(qapp, scenario(), timeout=60)
+
+
+def test_reduce_motion_shows_the_result_at_once(qapp: Any, tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=True)
+            ui = Window(bridge, (390, 844))
+            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
+            stages: list[str] = []
+            bridge.moment.stageChanged.connect(lambda: stages.append(bridge.revealStage))
+            await until(lambda: bridge.legal["confirm"], what="the come-out")
+            bridge.allocate()
+            assert bridge.confirm()
+            other.commit(steady_choice(other._live_peer().table, 1))
+            await until(lambda: bridge.throws == 1, what="the throw")
+            assert bridge.revealStage == "" and "rolling" not in stages
+            await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
+            await bridge.shutdown()
+            await other.close()
+            ui.close()
+
+    run_qt(qapp, scenario(), timeout=60)
+
+
+def test_the_last_throw_shows_its_moment_before_the_results(qapp: Any, tmp_path: Path) -> None:
+    """The session completes during the last throw's moment: the results wait for its end."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=False)
+            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
+            completed: list[tuple[str, str]] = []
+            bridge.outcomeChanged.connect(
+                lambda: completed.append((bridge.screen, bridge.revealStage))
+            )
+            while bridge.outcome == "":
+                await until(
+                    lambda: bridge.outcome != "" or bridge.legal["confirm"] or bridge.legal["roll"],
+                    timeout=20,
+                    what="my turn",
+                )
+                if bridge.outcome:
+                    break
+                if not bridge.legal["roll"]:
+                    assert bridge.allocate()
+                assert bridge.roll() if bridge.legal["roll"] else bridge.confirm()
+                other.commit(steady_choice(other._live_peer().table, 1))
+                await until(lambda: bridge.revealStage != "", what="the throw's moment")
+                if bridge.hand < 5:  # earlier moments end at a press; the last hand's run
+                    bridge.moment.finish()
+            assert completed[0] == ("table", bridge.revealStage) and bridge.revealStage
+            await until(lambda: bridge.screen == "results", timeout=10, what="the results")
+            assert bridge.revealStage == ""
+            await bridge.shutdown()
+            await other.close()
+
+    run_qt(qapp, scenario(), timeout=90)
