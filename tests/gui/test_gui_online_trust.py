@@ -78,10 +78,12 @@ def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     said: dict[str, str] = {}
 
-    def signed_in(name: str, token: str, request_id: int | None = None) -> wire.SignedIn:
-        # the relay's signed_in carrying its key, as net's relay will send it (see
-        # tests/net/test_net_pinning.py, which does the same)
-        return wire.SignedIn(name, token, request_id, relay_key=said["key"])
+    def signed_in(
+        name: str, token: str, request_id: int | None = None, relay_key: str | None = None
+    ) -> wire.SignedIn:
+        # the relay names its key at sign-in; here it names the key ``said["key"]`` (a relay
+        # whose key changed), as tests/net/test_net_pinning.py does
+        return wire.SignedIn(name, token, request_id, relay_key=said.get("key", relay_key))
 
     monkeypatch.setattr(relay_module, "SignedIn", signed_in)
 
