@@ -1,0 +1,386 @@
+"""The online peer harness: a real relay on loopback, reference peers, and a foreign client
+driven through the stdio interface of ``HARNESS.md``; a foreign verifier over the transcript
+vectors. Prints one line per case and ``N passed, N failed``; exit 0 when none failed.
+
+    python -m pointline.conformance.online.harness                  # both reference adapters
+    python -m pointline.conformance.online.harness --client "CMD"   # a port's client
+    python -m pointline.conformance.online.harness --verifier "CMD" # a port's verifier
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shlex
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from pointline.kernel import Choice, EndReason
+from pointline.kernel.values import HAND_LIMIT, UNIT
+from pointline.net.accounts import FAST_HASH
+from pointline.net.client import RelayClient
+from pointline.net.messages import AbortNotice, parse, sign, to_frame
+from pointline.net.protocol import RoundOpened, Thrown, Timeouts
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
+from pointline.net.verify import verify_transcript
+from pointline.conformance.online.check import load
+
+TIMEOUTS = Timeouts(confirm=2.0, response=1.0, session=60.0, receipts=1.5)
+"""Short deadlines: the relay's peers and the foreign client get the same ones."""
+PASSWORD = "harness-password"
+PYTHON = [sys.executable, "-m"]
+REFERENCE_CLIENTS = {
+    "client": [*PYTHON, "pointline.conformance.online.adapters.client"],
+    "sans-io": [*PYTHON, "pointline.conformance.online.adapters.peer"],
+}
+REFERENCE_VERIFIER = [*PYTHON, "pointline.conformance.online.adapters.verifier"]
+FOREIGN = 1
+"""The foreign client always takes seat 1 (it joins the room a reference peer created)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    seats: int
+    behave: dict[int, str] = field(default_factory=dict)
+    ending: tuple[str, int | None] | None = None
+    """(reason, seat) the foreign client must end with; None: the session completes."""
+    reporter: int | None = None
+    proven: bool | None = None
+    limit: float = 30.0
+
+
+CASES = (
+    Case("honest.seats_2", 2),
+    Case("honest.seats_3", 3),
+    Case("fault.bad_signature", 3, {2: "flip_sig"}, ("bad_signature", 2), FOREIGN, True),
+    Case("fault.replay", 3, {2: "replay"}, ("replay", 2), FOREIGN, True),
+    Case("fault.bad_reveal", 3, {2: "bad_reveal"}, ("bad_reveal", 2), FOREIGN, True),
+    Case("fault.withheld_reveal", 3, {2: "withhold_reveal"}, ("deadline", 2), FOREIGN, False),
+    Case("fault.deadline", 3, {0: "silent", 2: "silent"}, ("deadline", 0), FOREIGN, False),
+    Case("fault.false_blame", 3, {2: "false_blame"}, ("bad_signature", 0), 2, False),
+    Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False),
+)
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> Choice:
+    """A legal choice from a ``round`` line (any split at come-out, any reduction later)."""
+    if view["phase"] == "come_out":
+        budget = min(HAND_LIMIT, view["balance"]) // UNIT
+        p = rng.randint(0, budget)
+        return Choice(p * UNIT, rng.randint(0, budget - p) * UNIT)
+    return Choice(view["pass"], UNIT * rng.randint(0, view["dont_pass"] // UNIT))
+
+
+def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list[dict[str, Any]]]:
+    state = {"done": False, "muted": False}
+
+    def resign(payload: dict[str, Any], **changes: Any) -> dict[str, Any]:
+        peer, key = client.peer, client.signing_key
+        assert peer is not None and key is not None
+        message = parse(payload, peer.table_id, {m.seat: m.public_key for m in peer.roster})
+        return to_frame(sign(replace(message, **changes), key))  # type: ignore[type-var]
+
+    def rewrite(payload: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = payload["kind"]
+        if state["muted"] or how == "silent":
+            return []
+        if how == "withhold_reveal" and kind == "reveal":
+            state["muted"] = True
+            return []
+        if state["done"] or kind != ("reveal" if how == "bad_reveal" else "commit"):
+            return [payload]
+        state["done"] = True
+        if how == "flip_sig":
+            sig = payload["sig"]
+            return [{**payload, "sig": ("1" if sig[0] == "0" else "0") + sig[1:]}]
+        if how == "replay":
+            return [payload, payload]
+        if how == "bad_reveal":
+            return [resign(payload, nonce=b"\x00" * 32)]
+        if how == "false_blame":
+            peer, key = client.peer, client.signing_key
+            assert peer is not None and key is not None
+            notice = AbortNotice(peer.table_id, peer.seat, payload["seq"], EndReason.BAD_SIGNATURE, 0)
+            state["muted"] = True
+            return [to_frame(sign(notice, key))]
+        return [payload]
+
+    return rewrite
+
+
+async def _reference(client: RelayClient, how: str | None, seed: int, thrown: list[Any]) -> None:
+    rng = random.Random(seed)
+    if how is not None and how != "leave":
+        client.outbound = _misbehave(client, how)  # type: ignore[method-assign]
+    async for event in client.events():
+        peer = client.peer
+        if isinstance(event, Thrown):
+            thrown.append([event.die1, event.die2])
+        if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+            if how == "leave" and event.throw == 2:
+                await client.leave()
+                continue
+            if how != "silent":
+                t = peer.table
+                c = t.contracts(peer.seat)
+                view = {"phase": "come_out" if t.phase.value == "come_out" else "point",
+                        "balance": t.balance(peer.seat), "pass": c.pass_amount,
+                        "dont_pass": c.dont_pass_amount}
+                client.commit(choose(view, rng))
+
+
+class Foreign:
+    """The client under test: a subprocess speaking the stdio interface."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.lines: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            if line.strip():
+                try:
+                    self.lines.put_nowait(json.loads(line))
+                except ValueError:
+                    self.lines.put_nowait({"op": "bad_line", "text": line[:200].decode("utf-8", "replace")})
+        self.lines.put_nowait(None)
+
+    def send(self, doc: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(doc) + "\n").encode())
+
+    async def next(self) -> dict[str, Any]:
+        doc = await self.lines.get()
+        if doc is None:
+            raise Failure("the client closed its output")
+        return doc
+
+    async def close(self) -> None:
+        if self.proc.returncode is None:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 3.0)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        self.reader.cancel()
+
+
+class Failure(Exception):
+    pass
+
+
+async def _bridge(foreign: Foreign, url: str) -> tuple[asyncio.Task[None], Any]:
+    """For a ``stdio`` client: the harness holds its relay socket and carries the frames."""
+    ws = await connect(url, compression=None)
+
+    async def downstream() -> None:
+        async for message in ws:
+            foreign.send({"op": "wire", "frame": json.loads(message)})
+
+    return asyncio.create_task(downstream()), ws
+
+
+async def run_case(case: Case, command: list[str], url: str, tag: str, folder: Path) -> str | None:
+    """Play ``case``; None when the foreign client did what it must, else why not."""
+    refs: dict[int, RelayClient] = {}
+    thrown: dict[int, list[Any]] = {}
+    proc = await asyncio.create_subprocess_exec(
+        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    foreign = Foreign(proc)
+    bridge: tuple[asyncio.Task[None], Any] | None = None
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        async with asyncio.timeout(case.limit):
+            refs[0] = await RelayClient.connect(url, timeouts=TIMEOUTS)
+            await refs[0].signup(f"{tag}r0", PASSWORD)
+            room = await refs[0].create_room()
+            foreign.send({"op": "hello", "interface": 1})
+            hello = await foreign.next()
+            if hello.get("op") != "hello" or hello.get("transport") not in ("socket", "stdio"):
+                return f"the client's hello is {hello!r}"
+            if hello["transport"] == "stdio":
+                bridge = await _bridge(foreign, url)
+            foreign.send({"op": "play", "relay": url, "name": f"{tag}f", "password": PASSWORD,
+                          "code": room.code, "timeouts": TIMEOUTS.to_document(),
+                          "transcript_dir": str(folder)})
+            rng = random.Random(f"{tag}/{case.name}")
+            final: dict[str, Any] | None = None
+            dice: list[Any] = []
+            started = False
+            while final is None:
+                line = await foreign.next()
+                op = line.get("op")
+                if op == "wire" and bridge is not None:
+                    await bridge[1].send(json.dumps(line["frame"]))
+                elif op == "joined":
+                    if line.get("seat") != FOREIGN:
+                        return f"the client joined as seat {line.get('seat')!r}, not {FOREIGN}"
+                    for s in range(2, case.seats):
+                        refs[s] = await RelayClient.connect(url, timeouts=TIMEOUTS)
+                        await refs[s].signup(f"{tag}r{s}", PASSWORD)
+                        await refs[s].join_room(room.code)
+                    while len(refs[0].roster) < case.seats:
+                        await refs[0].next_event(10.0)
+                    for s, client in refs.items():
+                        thrown[s] = []
+                        tasks.append(asyncio.create_task(
+                            _reference(client, case.behave.get(s), hash((tag, s)) & 0xFFFF, thrown[s])))
+                    await refs[0].start()
+                elif op == "started":
+                    started = True
+                elif op == "round":
+                    c = choose(line, rng)
+                    foreign.send({"op": "choose", "pass": c.pass_amount, "dont_pass": c.dont_pass_amount})
+                elif op == "throw":
+                    dice.append(line.get("dice"))
+                elif op in ("complete", "ended"):
+                    final = line
+                elif op == "error":
+                    return f"the client reports an error: {line.get('code')}: {line.get('message')}"
+                else:
+                    return f"unexpected line {line!r:.200}"
+            if not started:
+                return "the client never said the session started"
+            for client in refs.values():
+                await client.wait_finished(case.limit)
+    except Failure as failure:
+        return str(failure)
+    except TimeoutError:
+        return f"the session did not end within {case.limit:g} s"
+    finally:
+        for task in tasks:
+            task.cancel()
+        for client in refs.values():
+            await client.close()
+        if bridge is not None:
+            bridge[0].cancel()
+            await bridge[1].close()
+        await foreign.close()
+    return _judge(case, final, dice, refs, thrown)
+
+
+def _judge(case: Case, final: dict[str, Any], dice: list[Any], refs: dict[int, RelayClient],
+           thrown: dict[int, list[Any]]) -> str | None:
+    honest = [s for s in refs if s not in case.behave]
+    if honest and dice != thrown[honest[0]][: len(dice)]:
+        return f"the client's dice {dice} differ from the reference's {thrown[honest[0]]}"
+    if case.ending is None:
+        peer = refs[honest[0]].peer
+        assert peer is not None
+        result = peer.result
+        if final.get("op") != "complete" or result is None:
+            return f"the session should complete, the client says {final!r:.300}"
+        if final.get("final") != list(result.final) or final.get("ranks") != list(result.ranks):
+            return f"final {final.get('final')} ranks {final.get('ranks')}, reference {result}"
+        if final.get("receipts") != "matched":
+            return f"receipts {final.get('receipts')!r}, not matched"
+        if any(c.peer is None or c.peer.receipt_status is None
+               or c.peer.receipt_status.value != "matched" for c in refs.values()):
+            return "a reference peer's receipts did not match the client's"
+    else:
+        got = (final.get("reason"), final.get("seat"))
+        if final.get("op") != "ended" or got != case.ending:
+            return f"the client should end {case.ending}, it says {final!r:.300}"
+        if case.reporter is not None and final.get("reporter") != case.reporter:
+            return f"reporter {final.get('reporter')!r}, expected seat {case.reporter}"
+        if case.proven is not None and final.get("proven") is not case.proven:
+            return f"proven {final.get('proven')!r}, expected {case.proven}"
+    path = final.get("transcript")
+    if path:
+        report = verify_transcript(path)
+        if not (report.ok and report.complete):
+            return f"the client's transcript does not verify: {report.text()[:300]}"
+    return None
+
+
+async def run_clients(commands: dict[str, list[str]], only: str | None, fail_fast: bool) -> tuple[int, int]:
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="online-harness-") as tmp:
+        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
+        async with running_relay(Path(tmp) / "relay.sqlite3", config=config) as relay:
+            for label, command in commands.items():
+                for number, case in enumerate(CASES):
+                    if only is not None and only not in case.name:
+                        continue
+                    folder = Path(tmp) / f"{label}-{number}"
+                    folder.mkdir()
+                    tag = f"{label[:3]}{number}"
+                    problem = await run_case(case, command, relay.url, tag, folder)
+                    if problem is None:
+                        passed += 1
+                        print(f"ok {label} {case.name}", flush=True)
+                    else:
+                        failed += 1
+                        print(f"FAIL {label} {case.name}: {problem}", flush=True)
+                        if fail_fast:
+                            return passed, failed
+    return passed, failed
+
+
+def run_verifier(command: list[str], fail_fast: bool) -> tuple[int, int]:
+    """Every transcript vector through a foreign verifier: its verdicts must be ours."""
+    import subprocess
+
+    cases = load("transcripts")
+    text = "".join(json.dumps({"transcript": c["input"]["transcript"],
+                               "relay_key": c["input"]["relay_key"]}) + "\n" for c in cases)
+    done = subprocess.run(command, input=text, capture_output=True, text=True, timeout=300, check=False)
+    answers = [line for line in done.stdout.split("\n") if line.strip()]
+    passed = failed = 0
+    for i, case in enumerate(cases):
+        try:
+            got = json.loads(answers[i]).get("verdict") if i < len(answers) else None
+        except ValueError:
+            got = None
+        want = case["expect"]["verdict"]
+        if got == want:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL verify {case['name']}: {got!r}, expected {want}", flush=True)
+            if fail_fast:
+                break
+    print(f"verify: {passed} of {len(cases)} transcript vectors agree", flush=True)
+    return passed, failed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.online.harness")
+    parser.add_argument("--client", action="append", metavar="COMMAND",
+                        help="a client speaking HARNESS.md over stdio (repeatable)")
+    parser.add_argument("--verifier", metavar="COMMAND",
+                        help="a verifier: one transcript line in, one verdict line out")
+    parser.add_argument("--case", help="only the cases whose name holds this text")
+    parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
+    args = parser.parse_args(argv)
+    if args.client is None and args.verifier is None:
+        clients, verifier = dict(REFERENCE_CLIENTS), REFERENCE_VERIFIER
+    else:
+        clients = {f"client{i + 1}": shlex.split(c) for i, c in enumerate(args.client or [])}
+        verifier = shlex.split(args.verifier) if args.verifier else None
+    passed = failed = 0
+    if clients:
+        passed, failed = asyncio.run(run_clients(clients, args.case, args.fail_fast))
+    if verifier is not None and not (args.fail_fast and failed):
+        p, f = run_verifier(verifier, args.fail_fast)
+        passed, failed = passed + p, failed + f
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
