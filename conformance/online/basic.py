@@ -193,15 +193,15 @@ def messages() -> list[Case]:
 
 def signatures() -> list[Case]:
     cases: list[Case] = []
-    for number, (secret, public, msg, sig) in enumerate(RFC8032, start=1):
+    for number, (secret, public, msg, want) in enumerate(RFC8032, start=1):
         key = nkeys.SigningKey.from_bytes(bytes.fromhex(secret))
         got = key.sign(bytes.fromhex(msg)).hex()
-        assert (key.public_hex, got) == (public, sig), "RFC 8032 test vector"
+        assert (key.public_hex, got) == (public, want), "RFC 8032 test vector"
         cases.append(
             {
                 "name": f"rfc8032.test_{number}",
                 "input": {"op": "sign", "seed": secret, "message": msg},
-                "expect": {"public_key": public, "sig": sig},
+                "expect": {"public_key": public, "sig": want},
             }
         )
     for seat in range(8):
@@ -315,7 +315,7 @@ def parse_frames() -> list[tuple[str, str]]:
     }
     sig = seat_key(2).sign(nmsg.SIGN_DOMAIN + nmsg.canonical_json(ok_reveal)).hex()
     frames.append(("valid.reveal", _text({**ok_reveal, "sig": sig})))
-    for name, change in {
+    changes: dict[str, dict[str, Any]] = {
         "v_2": {"v": 2},
         "v_true": {"v": True},
         "v_string": {"v": "1"},
@@ -337,7 +337,8 @@ def parse_frames() -> list[tuple[str, str]]:
         "commitment_nonhex": {"commitment": "zz" * 32},
         "extra_field": {"extra": 1},
         "sig_upper": {"sig": None},
-    }.items():
+    }
+    for name, change in changes.items():
         doc = dict(good)
         for key, value in change.items():
             if key == "sig":
@@ -456,7 +457,7 @@ def commitments() -> list[Case]:
     for i, table in enumerate(TABLES):
         for throw, seat in ((1, 0), (2, 7), (128, 255)):
             nonce = h(f"commit/{i}/{throw}")
-            inp = {
+            inp: dict[str, Any] = {
                 "table": table,
                 "throw": throw,
                 "seat": seat,
@@ -495,7 +496,7 @@ def commitments() -> list[Case]:
         "nonce": h("reveal").hex(),
         "choice": '{"dont_pass":0,"pass":10}',
     }
-    made = kdice.commitment("t0", 3, 1, h("reveal"), base["choice"].encode()).hex()
+    made = kdice.commitment("t0", 3, 1, h("reveal"), b'{"dont_pass":0,"pass":10}').hex()
     changes: dict[str, dict[str, Any]] = {
         "matches": {},
         "other_table": {"table": "t1"},
@@ -526,7 +527,7 @@ def commitments() -> list[Case]:
 def dice_expect(table: str, throw: int, nonce_hex: list[str]) -> dict[str, Any]:
     nonce_list = [bytes.fromhex(n) for n in nonce_hex]
     seed = kdice.dice_seed(table, throw, nonce_list)
-    die1, die2, rejected = kdice.dice_from_seed(seed)
+    rejected = kdice.dice_from_seed(seed)[2]
     block0 = hashlib.sha256(seed + b"\x00\x00\x00\x00").digest()
     got = kdice.derive_dice(table, throw, nonce_list)
     return {"seed": seed.hex(), "block0": block0.hex(), "rejected": rejected, "dice": list(got)}
@@ -621,16 +622,18 @@ def dice() -> list[Case]:
 # ---------------------------------------------------------------------------- digest, chain
 
 
-def digest_messages(seats: int, throws: int, label: str) -> list[nmsg.Message]:
-    out: list[nmsg.Message] = []
+def digest_messages(seats: int, throws: int, label: str) -> list[nmsg.Commit | nmsg.Reveal]:
+    out: list[nmsg.Commit | nmsg.Reveal] = []
     for n in range(1, throws + 1):
         for s in range(seats):
             key = seat_key(s)
             choice = Choice(10, 0).to_bytes()
             nonce = h(f"{label}/{n}/{s}")
             c = kdice.commitment("t0", n, s, nonce, choice)
-            out.append(nmsg.sign(nmsg.Commit("t0", s, 2 * n - 2, n, c), key))
-            out.append(nmsg.sign(nmsg.Reveal("t0", s, 2 * n - 1, n, nonce, choice), key))
+            commit = nmsg.sign(nmsg.Commit("t0", s, 2 * n - 2, n, c), key)
+            reveal = nmsg.sign(nmsg.Reveal("t0", s, 2 * n - 1, n, nonce, choice), key)
+            assert isinstance(commit, nmsg.Commit) and isinstance(reveal, nmsg.Reveal)
+            out += [commit, reveal]
     return out
 
 

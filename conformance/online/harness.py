@@ -23,6 +23,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from pointline.conformance.online.check import load
 from pointline.kernel import Choice, EndReason
 from pointline.kernel.values import HAND_LIMIT, UNIT
 from pointline.net.accounts import FAST_HASH
@@ -31,7 +32,6 @@ from pointline.net.messages import AbortNotice, parse, sign, to_frame
 from pointline.net.protocol import RoundOpened, Thrown, Timeouts
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
 from pointline.net.verify import verify_transcript
-from pointline.conformance.online.check import load
 
 TIMEOUTS = Timeouts(confirm=2.0, response=1.0, session=60.0, receipts=1.5)
 """Short deadlines: the relay's peers and the foreign client get the same ones."""
@@ -55,7 +55,7 @@ class Case:
     """(reason, seat) the foreign client must end with; None: the session completes."""
     reporter: int | None = None
     proven: bool | None = None
-    limit: float = 30.0
+    limit: float = 12.0
 
 
 CASES = (
@@ -87,7 +87,7 @@ def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list
         peer, key = client.peer, client.signing_key
         assert peer is not None and key is not None
         message = parse(payload, peer.table_id, {m.seat: m.public_key for m in peer.roster})
-        return to_frame(sign(replace(message, **changes), key))  # type: ignore[type-var]
+        return to_frame(sign(replace(message, **changes), key))
 
     def rewrite(payload: dict[str, Any]) -> list[dict[str, Any]]:
         kind = payload["kind"]
@@ -109,7 +109,9 @@ def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list
         if how == "false_blame":
             peer, key = client.peer, client.signing_key
             assert peer is not None and key is not None
-            notice = AbortNotice(peer.table_id, peer.seat, payload["seq"], EndReason.BAD_SIGNATURE, 0)
+            notice = AbortNotice(
+                peer.table_id, peer.seat, payload["seq"], EndReason.BAD_SIGNATURE, 0
+            )
             state["muted"] = True
             return [to_frame(sign(notice, key))]
         return [payload]
@@ -120,7 +122,7 @@ def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list
 async def _reference(client: RelayClient, how: str | None, seed: int, thrown: list[Any]) -> None:
     rng = random.Random(seed)
     if how is not None and how != "leave":
-        client.outbound = _misbehave(client, how)  # type: ignore[method-assign]
+        setattr(client, "outbound", _misbehave(client, how))  # noqa: B010 - one instance lies
     async for event in client.events():
         peer = client.peer
         if isinstance(event, Thrown):
@@ -132,9 +134,12 @@ async def _reference(client: RelayClient, how: str | None, seed: int, thrown: li
             if how != "silent":
                 t = peer.table
                 c = t.contracts(peer.seat)
-                view = {"phase": "come_out" if t.phase.value == "come_out" else "point",
-                        "balance": t.balance(peer.seat), "pass": c.pass_amount,
-                        "dont_pass": c.dont_pass_amount}
+                view = {
+                    "phase": "come_out" if t.phase.value == "come_out" else "point",
+                    "balance": t.balance(peer.seat),
+                    "pass": c.pass_amount,
+                    "dont_pass": c.dont_pass_amount,
+                }
                 client.commit(choose(view, rng))
 
 
@@ -153,7 +158,9 @@ class Foreign:
                 try:
                     self.lines.put_nowait(json.loads(line))
                 except ValueError:
-                    self.lines.put_nowait({"op": "bad_line", "text": line[:200].decode("utf-8", "replace")})
+                    self.lines.put_nowait(
+                        {"op": "bad_line", "text": line[:200].decode("utf-8", "replace")}
+                    )
         self.lines.put_nowait(None)
 
     def send(self, doc: dict[str, Any]) -> None:
@@ -214,9 +221,17 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                 return f"the client's hello is {hello!r}"
             if hello["transport"] == "stdio":
                 bridge = await _bridge(foreign, url)
-            foreign.send({"op": "play", "relay": url, "name": f"{tag}f", "password": PASSWORD,
-                          "code": room.code, "timeouts": TIMEOUTS.to_document(),
-                          "transcript_dir": str(folder)})
+            foreign.send(
+                {
+                    "op": "play",
+                    "relay": url,
+                    "name": f"{tag}f",
+                    "password": PASSWORD,
+                    "code": room.code,
+                    "timeouts": TIMEOUTS.to_document(),
+                    "transcript_dir": str(folder),
+                }
+            )
             rng = random.Random(f"{tag}/{case.name}")
             final: dict[str, Any] | None = None
             dice: list[Any] = []
@@ -237,14 +252,21 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                         await refs[0].next_event(10.0)
                     for s, client in refs.items():
                         thrown[s] = []
-                        tasks.append(asyncio.create_task(
-                            _reference(client, case.behave.get(s), hash((tag, s)) & 0xFFFF, thrown[s])))
+                        tasks.append(
+                            asyncio.create_task(
+                                _reference(
+                                    client, case.behave.get(s), hash((tag, s)) & 0xFFFF, thrown[s]
+                                )
+                            )
+                        )
                     await refs[0].start()
                 elif op == "started":
                     started = True
                 elif op == "round":
                     c = choose(line, rng)
-                    foreign.send({"op": "choose", "pass": c.pass_amount, "dont_pass": c.dont_pass_amount})
+                    foreign.send(
+                        {"op": "choose", "pass": c.pass_amount, "dont_pass": c.dont_pass_amount}
+                    )
                 elif op == "throw":
                     dice.append(line.get("dice"))
                 elif op in ("complete", "ended"):
@@ -273,8 +295,13 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
     return _judge(case, final, dice, refs, thrown)
 
 
-def _judge(case: Case, final: dict[str, Any], dice: list[Any], refs: dict[int, RelayClient],
-           thrown: dict[int, list[Any]]) -> str | None:
+def _judge(
+    case: Case,
+    final: dict[str, Any],
+    dice: list[Any],
+    refs: dict[int, RelayClient],
+    thrown: dict[int, list[Any]],
+) -> str | None:
     honest = [s for s in refs if s not in case.behave]
     if honest and dice != thrown[honest[0]][: len(dice)]:
         return f"the client's dice {dice} differ from the reference's {thrown[honest[0]]}"
@@ -288,8 +315,12 @@ def _judge(case: Case, final: dict[str, Any], dice: list[Any], refs: dict[int, R
             return f"final {final.get('final')} ranks {final.get('ranks')}, reference {result}"
         if final.get("receipts") != "matched":
             return f"receipts {final.get('receipts')!r}, not matched"
-        if any(c.peer is None or c.peer.receipt_status is None
-               or c.peer.receipt_status.value != "matched" for c in refs.values()):
+        if any(
+            c.peer is None
+            or c.peer.receipt_status is None
+            or c.peer.receipt_status.value != "matched"
+            for c in refs.values()
+        ):
             return "a reference peer's receipts did not match the client's"
     else:
         got = (final.get("reason"), final.get("seat"))
@@ -307,7 +338,9 @@ def _judge(case: Case, final: dict[str, Any], dice: list[Any], refs: dict[int, R
     return None
 
 
-async def run_clients(commands: dict[str, list[str]], only: str | None, fail_fast: bool) -> tuple[int, int]:
+async def run_clients(
+    commands: dict[str, list[str]], only: str | None, fail_fast: bool
+) -> tuple[int, int]:
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="online-harness-") as tmp:
         config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
@@ -336,9 +369,14 @@ def run_verifier(command: list[str], fail_fast: bool) -> tuple[int, int]:
     import subprocess
 
     cases = load("transcripts")
-    text = "".join(json.dumps({"transcript": c["input"]["transcript"],
-                               "relay_key": c["input"]["relay_key"]}) + "\n" for c in cases)
-    done = subprocess.run(command, input=text, capture_output=True, text=True, timeout=300, check=False)
+    text = "".join(
+        json.dumps({"transcript": c["input"]["transcript"], "relay_key": c["input"]["relay_key"]})
+        + "\n"
+        for c in cases
+    )
+    done = subprocess.run(
+        command, input=text, capture_output=True, text=True, timeout=300, check=False
+    )
     answers = [line for line in done.stdout.split("\n") if line.strip()]
     passed = failed = 0
     for i, case in enumerate(cases):
@@ -360,15 +398,23 @@ def run_verifier(command: list[str], fail_fast: bool) -> tuple[int, int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pointline.conformance.online.harness")
-    parser.add_argument("--client", action="append", metavar="COMMAND",
-                        help="a client speaking HARNESS.md over stdio (repeatable)")
-    parser.add_argument("--verifier", metavar="COMMAND",
-                        help="a verifier: one transcript line in, one verdict line out")
+    parser.add_argument(
+        "--client",
+        action="append",
+        metavar="COMMAND",
+        help="a client speaking HARNESS.md over stdio (repeatable)",
+    )
+    parser.add_argument(
+        "--verifier",
+        metavar="COMMAND",
+        help="a verifier: one transcript line in, one verdict line out",
+    )
     parser.add_argument("--case", help="only the cases whose name holds this text")
     parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     args = parser.parse_args(argv)
+    verifier: list[str] | None = REFERENCE_VERIFIER
     if args.client is None and args.verifier is None:
-        clients, verifier = dict(REFERENCE_CLIENTS), REFERENCE_VERIFIER
+        clients = dict(REFERENCE_CLIENTS)
     else:
         clients = {f"client{i + 1}": shlex.split(c) for i, c in enumerate(args.client or [])}
         verifier = shlex.split(args.verifier) if args.verifier else None

@@ -14,13 +14,15 @@ import sys
 import threading
 from typing import Any
 
+from pointline.conformance.online import stdio
 from pointline.kernel import Choice
 from pointline.net.client import ClientError, RelayClient, TranscriptSaved
 from pointline.net.protocol import Timeouts
-from pointline.conformance.online import stdio
 
 
-def _stdin_lines(loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+def _stdin_lines(
+    loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[dict[str, Any] | None]
+) -> None:
     for line in sys.stdin:
         if line.strip():
             loop.call_soon_threadsafe(queue.put_nowait, json.loads(line))

@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pointline.conformance.online import stdio
 from pointline.kernel import Choice
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import Peer, Timeouts, roster_from_wire
-from pointline.conformance.online import stdio
 
 
 class Adapter:
@@ -53,8 +53,15 @@ class Adapter:
         op, now = frame.get("op"), time.monotonic()
         if op == "signed_in":
             self.token = frame["token"]
-            self.wire({"op": "join_room", "token": self.token, "code": self.play["code"],
-                       "session_key": self.key.public_hex, "id": 2})
+            self.wire(
+                {
+                    "op": "join_room",
+                    "token": self.token,
+                    "code": self.play["code"],
+                    "session_key": self.key.public_hex,
+                    "id": 2,
+                }
+            )
         elif op == "room":
             stdio.emit({"op": "joined", "seat": frame["seat"]})
         elif op == "error":
@@ -62,8 +69,15 @@ class Adapter:
         elif op == "started" and self.peer is None:
             t = self.play.get("timeouts") or {}
             timeouts = Timeouts(**t) if t else Timeouts()
-            self.peer = Peer(frame["table_id"], roster_from_wire(frame["roster"]), frame["seat"],
-                             self.key, timeouts, now, roster_sig=bytes.fromhex(frame["roster_sig"]))
+            self.peer = Peer(
+                frame["table_id"],
+                roster_from_wire(frame["roster"]),
+                frame["seat"],
+                self.key,
+                timeouts,
+                now,
+                roster_sig=bytes.fromhex(frame["roster_sig"]),
+            )
             folder = self.play.get("transcript_dir")
             if folder:
                 self.path = Path(folder) / f"{frame['table_id']}-seat{frame['seat']}.jsonl"

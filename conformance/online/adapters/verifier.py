@@ -15,7 +15,9 @@ from pointline.conformance.online import stdio
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.online.adapters.verifier")
+    parser = argparse.ArgumentParser(
+        prog="python -m pointline.conformance.online.adapters.verifier"
+    )
     parser.add_argument("--mutant", help="run as this mutant (conformance.online.mutants)")
     args = parser.parse_args(argv)
     if args.mutant:
