@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -19,7 +20,11 @@ from pointline.net import messages as nmsg
 from pointline.net import protocol as nproto
 from pointline.net import transcript as ntr
 
-VECTORS = Path(__file__).resolve().parent / "vectors"
+VECTORS = Path(
+    os.environ.get("POINTLINE_ONLINE_VECTORS") or Path(__file__).resolve().parent / "vectors"
+)
+"""The committed vectors (``$POINTLINE_ONLINE_VECTORS`` names another folder, e.g. a checkout's
+when the installed package does not carry them)."""
 TOPICS = (
     "messages",
     "signatures",

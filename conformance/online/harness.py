@@ -55,7 +55,7 @@ class Case:
     """(reason, seat) the foreign client must end with; None: the session completes."""
     reporter: int | None = None
     proven: bool | None = None
-    limit: float = 12.0
+    limit: float = 8.0
 
 
 CASES = (

@@ -1,0 +1,54 @@
+"""The peer harness: both reference adapters and the reference verifier pass it, and it
+reports a client or verifier that does not speak the protocol as failed, never as passed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from pointline.conformance.online.check import load
+from pointline.conformance.online.harness import CASES
+from tests.online.conftest import VECTORS
+
+HARNESS = [sys.executable, "-m", "pointline.conformance.online.harness"]
+
+
+def harness(*args: str, env: dict[str, str], timeout: float = 170.0) -> tuple[int, list[str]]:
+    done = subprocess.run(
+        [*HARNESS, *args], capture_output=True, text=True, timeout=timeout, env=env, check=False
+    )
+    return done.returncode, done.stdout.strip().split("\n")
+
+
+@pytest.mark.timeout(200)
+def test_both_reference_adapters_and_the_verifier_pass(vectors_env: dict[str, str]) -> None:
+    code, lines = harness(env=vectors_env)
+    transcripts = len(load("transcripts", VECTORS))
+    assert lines[-1] == f"{2 * len(CASES) + transcripts} passed, 0 failed", lines
+    assert code == 0
+    for label in ("client", "sans-io"):
+        assert {f"ok {label} {case.name}" for case in CASES} <= set(lines)
+
+
+def test_a_client_that_says_nothing_fails_every_case_it_is_given(
+    vectors_env: dict[str, str],
+) -> None:
+    mute = f"{sys.executable} -c pass"
+    code, lines = harness("--client", mute, "--case", "honest", env=vectors_env, timeout=60)
+    honest = [case for case in CASES if "honest" in case.name]
+    assert lines[-1] == f"0 passed, {len(honest)} failed"
+    assert code == 1
+    assert all(line.startswith("FAIL client1 honest.") for line in lines[:-1])
+
+
+def test_a_verifier_that_always_says_ok_fails_the_other_verdicts(
+    vectors_env: dict[str, str],
+) -> None:
+    yes = f'{sys.executable} -c "import sys\nfor _ in sys.stdin: print(\'{{\\"verdict\\": \\"OK\\"}}\')"'
+    code, lines = harness("--verifier", yes, env=vectors_env, timeout=60)
+    cases = load("transcripts", VECTORS)
+    ok = sum(case["expect"]["verdict"] == "OK" for case in cases)
+    assert lines[-1] == f"{ok} passed, {len(cases) - ok} failed"
+    assert code == 1
