@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -44,10 +45,13 @@ def test_a_client_that_says_nothing_fails_every_case_it_is_given(
 
 
 def test_a_verifier_that_always_says_ok_fails_the_other_verdicts(
-    vectors_env: dict[str, str],
+    vectors_env: dict[str, str], tmp_path: Path
 ) -> None:
-    yes = f'{sys.executable} -c "import sys\nfor _ in sys.stdin: print(\'{{\\"verdict\\": \\"OK\\"}}\')"'
-    code, lines = harness("--verifier", yes, env=vectors_env, timeout=60)
+    script = tmp_path / "yes.py"
+    script.write_text(
+        'import sys\nfor _ in sys.stdin:\n    print(\'{"verdict": "OK"}\', flush=True)\n'
+    )
+    code, lines = harness("--verifier", f"{sys.executable} {script}", env=vectors_env, timeout=60)
     cases = load("transcripts", VECTORS)
     ok = sum(case["expect"]["verdict"] == "OK" for case in cases)
     assert lines[-1] == f"{ok} passed, {len(cases) - ok} failed"
