@@ -379,7 +379,7 @@ def tamperings() -> dict[str, tuple[Edit, str, str]]:
                 f,
             ),
             "header.started_at_text": (_header("started_at", "noon"), f, f),
-            "header.extra_field": (_header("comment", "added"), ok, ok),
+            "header.extra_field": (_header("comment", "added"), f, f),
             "header.roster_sig_garbage": (_header("roster_sig", "00" * 64), ok, f),
             "header.roster_sig_removed": (_drop_sig, ok, ok),
             "roster.keys_swapped": (_roster(_swap_keys), f, f),
@@ -434,7 +434,7 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         "deadline.seat_changed": (late, _set("outcome", "seat", 0), "FAIL"),
         "false_blame.proven_claimed": (blame, _set("outcome", "proven", True), "FAIL"),
         "false_blame.reporter_is_blamed_seat": (blame, _set("outcome", "reporter", 1), "FAIL"),
-        "false_blame.reporter_null": (blame, _set("outcome", "reporter", None), "OK"),
+        "false_blame.reporter_null": (blame, _set("outcome", "reporter", None), "FAIL"),
     }
 
 
