@@ -113,8 +113,10 @@ COMPUTE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 
 
-def run(topics: Sequence[str] = TOPICS, folder: Path = VECTORS) -> tuple[int, list[str]]:
-    """(passed, one line per failed case)."""
+def run(
+    topics: Sequence[str] = TOPICS, folder: Path = VECTORS, fail_fast: bool = False
+) -> tuple[int, list[str]]:
+    """(passed, one line per failed case); ``fail_fast`` stops at the first failure."""
     passed, failed = 0, []
     for topic in topics:
         for case in load(topic, folder):

@@ -587,7 +587,7 @@ def _vectors(name: str) -> int:
     apply(name)
     from pointline.conformance.online import check
 
-    passed, failed = check.run()
+    passed, failed = check.run(fail_fast=True)  # one failing vector kills it
     for line in failed[:3]:
         print(f"FAIL {line}")
     print(f"{passed} passed, {len(failed)} failed")
