@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pointline.conformance.online import basic, transcripts
+from pointline.conformance.online import basic, hashes, transcripts
 from pointline.conformance.online.sim import seat_key
 from pointline.kernel import dice as kdice
 from pointline.net import keys as nkeys
@@ -105,7 +105,7 @@ COMPUTE: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
     "parsing": lambda i: basic.parse_expect(i["frame"]),
     "choices": lambda i: basic.choice_expect(i["choice"]),
     "commitments": _commitments,
-    "dice": lambda i: basic.dice_expect(i["table"], i["throw"], i["nonces"]),
+    "dice": lambda i: hashes.dice_expect(i["table"], i["throw"], i["nonces"]),
     "digests": _digests,
     "chain": _chain,
     "rosters": _rosters,

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pointline.conformance.online import basic, transcripts
+from pointline.conformance.online import basic, hashes, transcripts
 from pointline.conformance.online.check import TOPICS, VECTORS
 
 BUILDERS: dict[str, Callable[[], list[dict[str, Any]]]] = {
@@ -19,11 +19,11 @@ BUILDERS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "signatures": basic.signatures,
     "parsing": basic.parsing,
     "choices": basic.choices,
-    "commitments": basic.commitments,
-    "dice": basic.dice,
-    "digests": basic.digests,
-    "chain": basic.chain,
-    "rosters": basic.rosters,
+    "commitments": hashes.commitments,
+    "dice": hashes.dice,
+    "digests": hashes.digests,
+    "chain": hashes.chain,
+    "rosters": hashes.rosters,
     "transcripts": transcripts.cases,
 }
 assert tuple(BUILDERS) == TOPICS
