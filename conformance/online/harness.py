@@ -24,8 +24,8 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from pointline.conformance.online.check import load
+from pointline.conformance.online.sim import legal_choice, random_choice
 from pointline.kernel import Choice, EndReason
-from pointline.kernel.values import HAND_LIMIT, UNIT
 from pointline.net.accounts import FAST_HASH
 from pointline.net.client import RelayClient
 from pointline.net.messages import AbortNotice, parse, sign, to_frame
@@ -73,11 +73,8 @@ CASES = (
 
 def choose(view: dict[str, Any], rng: random.Random) -> Choice:
     """A legal choice from a ``round`` line (any split at come-out, any reduction later)."""
-    if view["phase"] == "come_out":
-        budget = min(HAND_LIMIT, view["balance"]) // UNIT
-        p = rng.randint(0, budget)
-        return Choice(p * UNIT, rng.randint(0, budget - p) * UNIT)
-    return Choice(view["pass"], UNIT * rng.randint(0, view["dont_pass"] // UNIT))
+    come_out = view["phase"] == "come_out"
+    return legal_choice(come_out, view["balance"], view["pass"], view["dont_pass"], rng)
 
 
 def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list[dict[str, Any]]]:
@@ -132,15 +129,7 @@ async def _reference(client: RelayClient, how: str | None, seed: int, thrown: li
                 await client.leave()
                 continue
             if how != "silent":
-                t = peer.table
-                c = t.contracts(peer.seat)
-                view = {
-                    "phase": "come_out" if t.phase.value == "come_out" else "point",
-                    "balance": t.balance(peer.seat),
-                    "pass": c.pass_amount,
-                    "dont_pass": c.dont_pass_amount,
-                }
-                client.commit(choose(view, rng))
+                client.commit(random_choice(peer.table, peer.seat, rng))
 
 
 class Foreign:

@@ -70,21 +70,6 @@ def _outcome_reason() -> None:
 # ---------------------------------------------------------------------------- the peer
 
 
-def _tick(pick: Callable[[tuple[int, ...]], int]) -> Callable[..., None]:
-    from pointline.kernel import EndReason
-
-    def tick(self: Any, now: float) -> None:
-        if self.is_finished or self._deadline is None:
-            return
-        if self.is_live and now >= self._session_deadline:
-            self._fault(EndReason.DEADLINE, None, now)
-        elif now >= self._deadline:
-            waiting = self.awaiting
-            self._fault(EndReason.DEADLINE, pick(waiting) if waiting else None, now)
-
-    return tick
-
-
 @mutant(
     "peer_deadline_not_enforced", "the peer never fires a deadline", "client:fault.withheld_reveal"
 )
@@ -102,7 +87,15 @@ def _no_deadline() -> None:
 def _highest() -> None:
     from pointline.net.protocol import Peer
 
-    _set(Peer, "tick", _tick(lambda waiting: waiting[-1]))
+    original = Peer._fault
+
+    def fault(self: Any, reason: Any, seat: Any, now: float, *args: Any, **kw: Any) -> None:
+        waiting = self.awaiting
+        if reason.value == "deadline" and waiting and seat == waiting[0]:
+            seat = waiting[-1]
+        original(self, reason, seat, now, *args, **kw)
+
+    _set(Peer, "_fault", fault)
 
 
 @mutant(

@@ -50,14 +50,23 @@ def nonces(label: str) -> Callable[[], bytes]:
     return source
 
 
-def random_choice(table: Table, seat: int, rng: random.Random) -> Choice:
-    """A legal choice for ``seat`` now, drawn from ``rng``."""
-    if table.phase is Phase.COME_OUT:
-        budget = min(HAND_LIMIT, table.balance(seat)) // UNIT
+def legal_choice(
+    come_out: bool, balance: int, pass_amount: int, dont_pass: int, rng: random.Random
+) -> Choice:
+    """A legal choice drawn from ``rng``: any split of at most the hand limit and the balance at
+    come-out; in the point phase the same Pass and any reduction of Don't Pass."""
+    if come_out:
+        budget = min(HAND_LIMIT, balance) // UNIT
         p = rng.randint(0, budget)
         return Choice(p * UNIT, rng.randint(0, budget - p) * UNIT)
+    return Choice(pass_amount, UNIT * rng.randint(0, dont_pass // UNIT))
+
+
+def random_choice(table: Table, seat: int, rng: random.Random) -> Choice:
+    """A legal choice for ``seat`` now, drawn from ``rng``."""
     c = table.contracts(seat)
-    return Choice(c.pass_amount, UNIT * rng.randint(0, c.dont_pass_amount // UNIT))
+    come_out = table.phase is Phase.COME_OUT
+    return legal_choice(come_out, table.balance(seat), c.pass_amount, c.dont_pass_amount, rng)
 
 
 @dataclass
