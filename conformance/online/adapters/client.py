@@ -6,7 +6,6 @@ websocket to the relay the harness names (``"transport": "socket"``).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -81,13 +80,7 @@ async def run() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.online.adapters.client")
-    parser.add_argument("--mutant", help="run as this mutant (conformance.online.mutants)")
-    args = parser.parse_args(argv)
-    if args.mutant:
-        from pointline.conformance.online.mutants import apply
-
-        apply(args.mutant)
+    stdio.adapter_options("client", argv)
     return asyncio.run(run())
 
 

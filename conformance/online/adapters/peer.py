@@ -9,7 +9,6 @@ only waiting is on stdin, until the peer's next deadline.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import select
@@ -111,13 +110,7 @@ class Adapter:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.online.adapters.peer")
-    parser.add_argument("--mutant", help="run as this mutant (conformance.online.mutants)")
-    args = parser.parse_args(argv)
-    if args.mutant:
-        from pointline.conformance.online.mutants import apply
-
-        apply(args.mutant)
+    stdio.adapter_options("peer", argv)
     adapter, buffer, fd = Adapter(), b"", sys.stdin.fileno()
     while True:
         wait = adapter.timeout()

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
@@ -15,15 +14,7 @@ from pointline.conformance.online import stdio
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m pointline.conformance.online.adapters.verifier"
-    )
-    parser.add_argument("--mutant", help="run as this mutant (conformance.online.mutants)")
-    args = parser.parse_args(argv)
-    if args.mutant:
-        from pointline.conformance.online.mutants import apply
-
-        apply(args.mutant)
+    stdio.adapter_options("verifier", argv)
     from pointline.conformance.online.transcripts import verdict
 
     for line in sys.stdin:
