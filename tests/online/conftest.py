@@ -1,4 +1,5 @@
-"""Fixtures for the online conformance tests: the checkout's vectors, for subprocesses too."""
+"""Fixtures for the online conformance tests: the checkout's vectors, for subprocesses too
+(an installed package need not carry them)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,13 @@ VECTORS = Path(__file__).resolve().parents[2] / "conformance" / "online" / "vect
 
 
 @pytest.fixture
+def vectors() -> Path:
+    """The committed vectors of this checkout."""
+    return VECTORS
+
+
+@pytest.fixture
 def vectors_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """The environment for a harness subprocess: the checkout's vectors, a private data dir."""
+    """The environment for a harness subprocess: it reads this checkout's vectors."""
     monkeypatch.setenv("POINTLINE_ONLINE_VECTORS", str(VECTORS))
     return dict(os.environ)

@@ -11,7 +11,6 @@ import pytest
 
 from pointline.conformance.online.check import load
 from pointline.conformance.online.harness import CASES
-from tests.online.conftest import VECTORS
 
 HARNESS = [sys.executable, "-m", "pointline.conformance.online.harness"]
 
@@ -24,9 +23,11 @@ def harness(*args: str, env: dict[str, str], timeout: float = 170.0) -> tuple[in
 
 
 @pytest.mark.timeout(200)
-def test_both_reference_adapters_and_the_verifier_pass(vectors_env: dict[str, str]) -> None:
+def test_both_reference_adapters_and_the_verifier_pass(
+    vectors_env: dict[str, str], vectors: Path
+) -> None:
     code, lines = harness(env=vectors_env)
-    transcripts = len(load("transcripts", VECTORS))
+    transcripts = len(load("transcripts", vectors))
     assert lines[-1] == f"{2 * len(CASES) + transcripts} passed, 0 failed", lines
     assert code == 0
     for label in ("client", "sans-io"):
@@ -45,14 +46,14 @@ def test_a_client_that_says_nothing_fails_every_case_it_is_given(
 
 
 def test_a_verifier_that_always_says_ok_fails_the_other_verdicts(
-    vectors_env: dict[str, str], tmp_path: Path
+    vectors_env: dict[str, str], tmp_path: Path, vectors: Path
 ) -> None:
     script = tmp_path / "yes.py"
     script.write_text(
         'import sys\nfor _ in sys.stdin:\n    print(\'{"verdict": "OK"}\', flush=True)\n'
     )
     code, lines = harness("--verifier", f"{sys.executable} {script}", env=vectors_env, timeout=60)
-    cases = load("transcripts", VECTORS)
+    cases = load("transcripts", vectors)
     ok = sum(case["expect"]["verdict"] == "OK" for case in cases)
     assert lines[-1] == f"{ok} passed, {len(cases) - ok} failed"
     assert code == 1

@@ -8,32 +8,31 @@ from collections import Counter
 from pathlib import Path
 
 from pointline.conformance.online import basic, check, generate, transcripts
-from tests.online.conftest import VECTORS
 
 
-def test_the_generator_reproduces_the_committed_vectors_byte_for_byte() -> None:
+def test_the_generator_reproduces_the_committed_vectors_byte_for_byte(vectors: Path) -> None:
     for topic in check.TOPICS:
-        committed = (VECTORS / f"{topic}.json").read_text(encoding="utf-8")
+        committed = (vectors / f"{topic}.json").read_text(encoding="utf-8")
         assert generate.render(topic) == committed, f"{topic}: run the generator"
     assert transcripts.MISMATCHES == []  # every verdict is the one the generator intends
 
 
-def test_the_reference_passes_every_vector() -> None:
-    passed, failed = check.run(folder=VECTORS)
+def test_the_reference_passes_every_vector(vectors: Path) -> None:
+    passed, failed = check.run(folder=vectors)
     assert failed == []
     assert passed >= 300
 
 
-def test_every_topic_has_named_cases_and_the_counts_are_recorded() -> None:
+def test_every_topic_has_named_cases_and_the_counts_are_recorded(vectors: Path) -> None:
     for topic in check.TOPICS:
-        doc = json.loads((VECTORS / f"{topic}.json").read_text(encoding="utf-8"))
+        doc = json.loads((vectors / f"{topic}.json").read_text(encoding="utf-8"))
         names = [case["name"] for case in doc["cases"]]
         assert doc["count"] == len(names) > 0
         assert len(set(names)) == len(names)
 
 
-def test_the_transcript_vectors_cover_each_kind_of_verdict_and_tampering() -> None:
-    cases = check.load("transcripts", VECTORS)
+def test_the_transcript_vectors_cover_each_kind_of_verdict_and_tampering(vectors: Path) -> None:
+    cases = check.load("transcripts", vectors)
     verdicts = Counter(case["expect"]["verdict"] for case in cases)
     assert set(verdicts) == {"OK", "INCOMPLETE", "FAIL"}
     groups = {case["name"].split(".")[0] for case in cases}
@@ -50,8 +49,8 @@ def test_the_transcript_vectors_cover_each_kind_of_verdict_and_tampering() -> No
         assert needed in names
 
 
-def test_the_dice_vectors_hold_the_rejection_boundary() -> None:
-    cases = {c["name"]: c for c in check.load("dice", VECTORS)}
+def test_the_dice_vectors_hold_the_rejection_boundary(vectors: Path) -> None:
+    cases = {c["name"]: c for c in check.load("dice", vectors)}
     first = {
         b: bytes.fromhex(cases[f"boundary.first_byte_{b}"]["expect"]["block0"])[0]
         for b in (251, 252, 255)
@@ -62,18 +61,18 @@ def test_the_dice_vectors_hold_the_rejection_boundary() -> None:
     assert cases["boundary.first_byte_252"]["expect"]["rejected"] >= 1
 
 
-def test_the_rfc_8032_vectors_are_the_rfcs() -> None:
-    cases = {c["name"]: c for c in check.load("signatures", VECTORS)}
+def test_the_rfc_8032_vectors_are_the_rfcs(vectors: Path) -> None:
+    cases = {c["name"]: c for c in check.load("signatures", vectors)}
     for number, (secret, public, message, sig) in enumerate(basic.RFC8032, start=1):
         case = cases[f"rfc8032.test_{number}"]
         assert case["input"] == {"op": "sign", "seed": secret, "message": message}
         assert case["expect"] == {"public_key": public, "sig": sig}
 
 
-def test_a_wrong_vector_is_reported_with_its_name(tmp_path: Path) -> None:
+def test_a_wrong_vector_is_reported_with_its_name(tmp_path: Path, vectors: Path) -> None:
     for topic in check.TOPICS:
         (tmp_path / f"{topic}.json").write_text(
-            (VECTORS / f"{topic}.json").read_text(encoding="utf-8"), encoding="utf-8"
+            (vectors / f"{topic}.json").read_text(encoding="utf-8"), encoding="utf-8"
         )
     doc = json.loads((tmp_path / "dice.json").read_text(encoding="utf-8"))
     doc["cases"][0]["expect"]["dice"] = [7, 7]
