@@ -23,6 +23,7 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
+from pointline.conformance.online import stdio
 from pointline.conformance.online.check import load
 from pointline.conformance.online.sim import legal_choice, random_choice
 from pointline.kernel import Choice, EndReason
@@ -120,7 +121,9 @@ def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list
     return rewrite
 
 
-async def _reference(client: RelayClient, how: str | None, seed: int, thrown: list[Any]) -> None:
+async def _reference(
+    client: RelayClient, how: str | None, seed: int, thrown: list[Any], views: dict[int, Any]
+) -> None:
     rng = random.Random(seed)
     if how is not None and how != "leave":
         setattr(client, "outbound", _misbehave(client, how))  # noqa: B010 - one instance lies
@@ -129,6 +132,7 @@ async def _reference(client: RelayClient, how: str | None, seed: int, thrown: li
         if isinstance(event, Thrown):
             thrown.append([event.die1, event.die2])
         if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+            views[event.throw] = stdio.view(peer, event.throw, FOREIGN)
             if how == "leave" and event.throw == 2:
                 await client.leave()
                 continue
@@ -197,6 +201,8 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
     """Play ``case``; None when the foreign client did what it must, else why not."""
     refs: dict[int, RelayClient] = {}
     thrown: dict[int, list[Any]] = {}
+    views: dict[int, dict[int, Any]] = {}
+    rounds: list[dict[str, Any]] = []
     proc = await asyncio.create_subprocess_exec(
         *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
@@ -244,11 +250,15 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                     while len(refs[0].roster) < case.seats:
                         await refs[0].next_event(10.0)
                     for s, client in refs.items():
-                        thrown[s] = []
+                        thrown[s], views[s] = [], {}
                         tasks.append(
                             asyncio.create_task(
                                 _reference(
-                                    client, case.behave.get(s), hash((tag, s)) & 0xFFFF, thrown[s]
+                                    client,
+                                    case.behave.get(s),
+                                    hash((tag, s)) & 0xFFFF,
+                                    thrown[s],
+                                    views[s],
                                 )
                             )
                         )
@@ -256,6 +266,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                 elif op == "started":
                     started = True
                 elif op == "round":
+                    rounds.append(line)
                     c = choose(line, rng)
                     foreign.send(
                         {"op": "choose", "pass": c.pass_amount, "dont_pass": c.dont_pass_amount}
@@ -285,7 +296,20 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             bridge[0].cancel()
             await bridge[1].close()
         await foreign.close()
-    return _judge(case, final, dice, refs, thrown)
+    return _judge(case, final, dice, refs, thrown) or _views(case, rounds, views)
+
+
+def _views(
+    case: Case, rounds: list[dict[str, Any]], views: dict[int, dict[int, Any]]
+) -> str | None:
+    """Each ``round`` line of the client shows what the reference reconstructs for seat 1."""
+    honest = [s for s in views if s not in case.behave]
+    for line in rounds if honest else []:
+        throw = line.get("throw")
+        expected = views[honest[0]].get(throw) if type(throw) is int else None
+        if expected is not None and line != expected:
+            return f"the client's round line {line} differs from the reference's {expected}"
+    return None
 
 
 def _judge(

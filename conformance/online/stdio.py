@@ -42,15 +42,17 @@ def emit(doc: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def view(peer: Peer, throw: int) -> dict[str, Any]:
-    """The ``round`` line: what this seat sees when throw ``throw`` opens."""
+def view(peer: Peer, throw: int, seat: int | None = None) -> dict[str, Any]:
+    """The ``round`` line: what ``seat`` (default: the peer's own) has when throw ``throw``
+    opens, in this peer's reconstruction of the table."""
     table = peer.table
-    contracts = table.contracts(peer.seat)
+    seat = peer.seat if seat is None else seat
+    contracts = table.contracts(seat)
     return {
         "op": "round",
         "throw": throw,
         "phase": "come_out" if table.phase is Phase.COME_OUT else "point",
-        "balance": table.balance(peer.seat),
+        "balance": table.balance(seat),
         "pass": contracts.pass_amount,
         "dont_pass": contracts.dont_pass_amount,
     }

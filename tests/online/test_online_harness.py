@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pointline.conformance.online.check import load
-from pointline.conformance.online.harness import CASES
+from pointline.conformance.online.harness import CASES, _views
 
 HARNESS = [sys.executable, "-m", "pointline.conformance.online.harness"]
 
@@ -57,3 +57,11 @@ def test_a_verifier_that_always_says_ok_fails_the_other_verdicts(
     ok = sum(case["expect"]["verdict"] == "OK" for case in cases)
     assert lines[-1] == f"{ok} passed, {len(cases) - ok} failed"
     assert code == 1
+
+
+def test_a_round_line_is_checked_against_the_references_view_of_seat_1() -> None:
+    view = {"op": "round", "throw": 2, "phase": "point", "balance": 990, "pass": 10, "dont_pass": 0}
+    case = CASES[1]
+    assert _views(case, [view], {0: {2: dict(view)}, 2: {}}) is None
+    wrong = {**view, "balance": 1000}
+    assert "differs from the reference's" in (_views(case, [wrong], {0: {2: view}}) or "")
