@@ -71,7 +71,9 @@ def _outcome_reason() -> None:
 
 
 @mutant(
-    "peer_deadline_not_enforced", "the peer never fires a deadline", "client:fault.withheld_reveal"
+    "peer_deadline_not_enforced",
+    "the peer never fires a deadline",
+    "client:fault.withheld_reveal.alone",
 )
 def _no_deadline() -> None:
     from pointline.net.protocol import Peer

@@ -43,8 +43,9 @@ class Adapter:
             self.play = doc
             self.wire({"op": "signup", "name": doc["name"], "password": doc["password"], "id": 1})
         elif op == "choose" and self.peer is not None:
-            self.peer.commit(Choice(doc["pass"], doc["dont_pass"]), time.monotonic())
-            self.after()
+            if self.peer.is_live and not self.peer.has_committed:  # else the round is over
+                self.peer.commit(Choice(doc["pass"], doc["dont_pass"]), time.monotonic())
+                self.after()
         elif op == "wire":
             self.on_frame(doc["frame"])
 
