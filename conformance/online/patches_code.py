@@ -168,6 +168,14 @@ def _no_length() -> None:
     replace_everywhere(messages.session_digest, _digest("no_length"))
 
 
+@mutant("throw_cap_127", "the session ends at the 127th throw", "vectors")
+def _throw_cap() -> None:
+    from pointline.kernel import canonical, table
+
+    _set(table, "THROW_CAP", 127)
+    _set(canonical, "THROW_CAP", 127)
+
+
 @mutant("record_hash_domain", "the transcript hash uses another domain", "vectors")
 def _record_domain() -> None:
     from pointline.net import transcript

@@ -88,6 +88,8 @@ class Session:
     """seat -> throw: that seat leaves when the round of that throw opens (the relay tells
     the others)."""
     background_at: dict[int, int] = field(default_factory=dict)
+    nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
+    """Seat -> its nonce source (default: ``nonces`` of the table, seed and seat)."""
 
     def __post_init__(self) -> None:
         self.now = START
@@ -105,12 +107,15 @@ class Session:
                 self.keys[s],
                 self.timeouts,
                 self.now,
-                nonces(f"{self.table_id}/{self.seed}/{s}"),
+                self.nonce_sources.get(s) or nonces(self.default_label(s)),
                 roster_sig=sig if self.relay_signs else None,
             )
             for s in range(self.seats)
         ]
         self.queue: deque[tuple[int, int, Any]] = deque()
+
+    def default_label(self, seat: int) -> str:
+        return f"{self.table_id}/{self.seed}/{seat}"
 
     def _commit_all(self) -> bool:
         moved = False

@@ -45,6 +45,7 @@ def test_the_transcript_vectors_cover_each_kind_of_verdict_and_tampering(vectors
         "received.sig_flipped",
         "throw.dice_changed",
         "false_blame",
+        "genuine.ended.throw_cap",
     ):
         assert needed in names
 
