@@ -124,7 +124,7 @@ def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list
 
 
 async def _reference(
-    client: RelayClient, how: str | None, seed: int, thrown: list[Any], views: dict[int, Any]
+    client: RelayClient, how: str | None, seed: str, thrown: list[Any], views: dict[int, Any]
 ) -> None:
     rng = random.Random(seed)
     if how is not None and how != "leave":
@@ -258,7 +258,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                                 _reference(
                                     client,
                                     case.behave.get(s),
-                                    hash((tag, s)) & 0xFFFF,
+                                    f"{tag}/{s}",
                                     thrown[s],
                                     views[s],
                                 )

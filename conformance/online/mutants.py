@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.vectors:
         return _vectors(args.vectors)
     names = args.names or list(MUTANTS)
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=3) as pool:  # the harness runs mostly wait
         results = list(pool.map(run_mutant, names))
     for name, killed, _ in results:
         print(
