@@ -37,7 +37,7 @@ from pointline.net.keys import (
     verification_words,
     verify_signature,
 )
-from pointline.net.messages import SIGN_DOMAIN, AbortNotice, Commit, Reveal, parse
+from pointline.net.messages import SIGN_DOMAIN, AbortNotice, Commit, Message, Reveal, parse
 from pointline.net.protocol import (
     Member,
     Peer,
@@ -129,6 +129,7 @@ class _Replay:
     roster: Roster
     started_at: float
     own: dict[int, Reveal]
+    parsed: dict[int, Message]
     """This seat's recorded reveals by throw: the choice and nonce of each of its commits."""
     nonce: list[bytes] = field(default_factory=list)
     clock: float = 0.0
@@ -163,7 +164,7 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
         if type(me) is not int or not 0 <= me < len(roster):
             raise RosterError("the header's seat is not in the roster")
         keys = {m.seat: m.public_key for m in roster}
-        sigs, own = _own_messages(records, table_id, keys, me)
+        sigs, own, parsed = _own_messages(records, table_id, keys, me)
         peer = Peer(
             table_id,
             roster,
@@ -176,7 +177,7 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
         )
     except (NetError, TypeError, KeyError, ValueError) as error:
         raise _Discrepancy(0, f"the header cannot start a session: {error}") from None
-    state = _Replay(peer, me, roster, started_at, own, clock=started_at)
+    state = _Replay(peer, me, roster, started_at, own, parsed, clock=started_at)
     produced = peer.records()[0].body
     if dict(produced) != body:
         differ = sorted(k for k in set(body) | set(produced) if body.get(k) != produced.get(k))
@@ -186,10 +187,12 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
 
 def _own_messages(
     records: list[dict[str, Any]], table_id: str, keys: dict[int, bytes], me: int
-) -> tuple[dict[int, bytes], dict[int, Reveal]]:
-    """The recorded signatures of this seat's messages by seq, and its reveals by throw."""
+) -> tuple[dict[int, bytes], dict[int, Reveal], dict[int, Message]]:
+    """This seat's recorded messages: their signatures by seq, its reveals by throw, and each
+    message by record index (parsed once, signature checked)."""
     sigs: dict[int, bytes] = {}
     own: dict[int, Reveal] = {}
+    parsed: dict[int, Message] = {}
     for doc in records[1:]:
         body = doc["body"]
         if doc["kind"] != RecordKind.SENT.value or body.get("from") != me:
@@ -198,10 +201,11 @@ def _own_messages(
             message = parse(body.get("message"), table_id, keys, len(keys))
         except MessageError:
             continue  # the replay stops at this record
+        parsed[doc["index"]] = message
         sigs.setdefault(message.seq, message.sig)
         if isinstance(message, Reveal):
             own.setdefault(message.throw, message)
-    return sigs, own
+    return sigs, own, parsed
 
 
 def _drive(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
@@ -222,12 +226,13 @@ def _drive(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
 def _own(state: _Replay, index: int, body: dict[str, Any]) -> None:
     """This seat's own message: a commit is replayed, a notice's cause re-enacted."""
     peer = state.peer
-    try:
-        message = parse(
-            body.get("message"), state.table_id, {m.seat: m.public_key for m in state.roster}
-        )
-    except MessageError as error:
-        raise _Discrepancy(index, f"this seat's own message fails: {error}") from None
+    message = state.parsed.get(index)
+    if message is None:
+        try:
+            keys = {m.seat: m.public_key for m in state.roster}
+            message = parse(body.get("message"), state.table_id, keys, len(keys))
+        except MessageError as error:
+            raise _Discrepancy(index, f"this seat's own message fails: {error}") from None
     if isinstance(message, Commit):
         reveal = state.own.get(message.throw)
         try:
