@@ -1,4 +1,8 @@
-"""Run every benchmark in bench/ and print its figures: `tox -e bench` or `python -m bench`."""
+"""Run every benchmark in bench/ and print its figures: `tox -e bench` or `python -m bench`.
+
+`python -m bench NAME ...` runs only those modules, e.g. `python -m bench relay_cluster` (a
+relay cluster on real Redis and PostgreSQL servers it starts itself; it says "skipped" when
+`redis-server` or PostgreSQL is not installed)."""
 
 from __future__ import annotations
 

@@ -12,11 +12,31 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from pointline import kernel
-from pointline.conformance.codec import PROTOCOL, PROTOCOLS, BadAction, action_from_json
+from pointline.conformance.codec import PROTOCOL, PROTOCOLS, action_from_json
+from pointline.conformance.errors import BadAction, ProtocolError
 from pointline.conformance.fasthash import StateHasher
-from pointline.kernel import MalformedAction, PointlineError, Table, from_document, to_document
-from pointline.kernel.canonical import dumps
-from pointline.kernel.dice import DiceInputError
+from pointline.kernel import (
+    BadState,
+    DiceInputError,
+    Invariant,
+    MalformedAction,
+    PointlineError,
+    Table,
+    canonical_text,
+    from_document,
+    to_document,
+)
+
+__all__ = [
+    "IMPLEMENTATION",
+    "Adapter",
+    "ProtocolError",
+    "Twice",
+    "has_twice",
+    "main",
+    "response_line",
+    "serve",
+]
 
 IMPLEMENTATION = "pointline-reference"
 LANGUAGE = "python"
@@ -24,8 +44,29 @@ VERSION = "0.1.0"
 REPLIES = ("hash", "state", "none")
 
 
-class ProtocolError(Exception):
-    """A request the protocol does not allow (code ``bad_request``)."""
+class Twice(dict[str, Any]):
+    """A JSON object of a request line that names a member twice (PROTOCOL.md, "Duplicate
+    member names"): kept, with the last value of each name, so the request can be refused
+    by where the object is."""
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc = dict(pairs)
+    return Twice(doc) if len(doc) != len(pairs) else doc
+
+
+def has_twice(value: Any) -> bool:
+    """Whether ``value`` holds, at any depth, an object that names a member twice."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, Twice):
+            return True
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False
 
 
 def _hex(value: Any, what: str) -> bytes:
@@ -75,9 +116,13 @@ class Adapter:
                 op = None
             if op is None:
                 raise ProtocolError(f"unknown op {request.get('op')!r}")
+            if isinstance(request, Twice) or any(
+                has_twice(value) for key, value in request.items() if key not in ("action", "state")
+            ):
+                raise ProtocolError("the request names a member twice")
             response = op(request)
         except ProtocolError as error:
-            response = _error("bad_request", "protocol", str(error))
+            response = _error("bad_request", "protocol", error.text)
         response["id"] = rid
         return response
 
@@ -100,8 +145,9 @@ class Adapter:
         return response
 
     def parse(self, line: str) -> Any:
-        """One request line as JSON values (``-0`` is the integer 0, ``1e1`` the float 10.0)."""
-        return json.loads(line)
+        """One request line as JSON values (``-0`` is the integer 0, ``1e1`` the float 10.0);
+        an object naming a member twice is kept as a ``Twice``."""
+        return json.loads(line, object_pairs_hook=_pairs)
 
     def current_hash(self) -> str:
         """SHA-256 (hex) of the canonical bytes of the table's state."""
@@ -150,10 +196,13 @@ class Adapter:
         """Protocol 2: the table becomes the position ``state`` describes, if it is valid."""
         self._check_reply(request)
         try:
-            table = self.load_table(request.get("state"))
-        except PointlineError as error:
+            state = request.get("state")
+            if has_twice(state):
+                raise BadState(Invariant.DUPLICATE_MEMBER, "an object names a member twice")
+            table = self.load_table(state)
+        except BadState as error:
             self.table = self.hasher = None
-            return _error("bad_state", "malformed", error.text)
+            return self.bad_state(error)
         self.table = table
         self.hasher = StateHasher(table)
         return self._reply(request, {"ok": True})
@@ -161,14 +210,29 @@ class Adapter:
     def load_table(self, doc: Any) -> Table:
         return from_document(doc)
 
+    def bad_state(self, error: BadState) -> dict[str, Any]:
+        """A refused ``load_state``: ``bad_state`` with the sub-code of the first check failed."""
+        return {
+            "ok": False,
+            "error": {
+                "code": str(error.code),
+                "class": "malformed",
+                "invariant": str(error.invariant),
+                "message": error.text,
+            },
+        }
+
     def apply(self, request: dict[str, Any]) -> dict[str, Any]:
         table = self._table()
         self._check_reply(request)
         try:
-            action = action_from_json(request.get("action"))
+            doc = request.get("action")
+            if has_twice(doc):
+                raise BadAction("the action names a member twice")
+            action = action_from_json(doc)
             self.push(table, action)
         except BadAction as error:
-            return self._reply(request, _error("bad_action", "malformed", str(error)))
+            return self._reply(request, _error("bad_action", "malformed", error.text))
         except PointlineError as error:
             cls = "malformed" if isinstance(error, MalformedAction) else "illegal"
             return self._reply(
@@ -200,7 +264,7 @@ class Adapter:
                 request.get("version"),  # type: ignore[arg-type]
             )
         except DiceInputError as error:
-            return _error("bad_input", "malformed", str(error))
+            return _error(str(error.code), "malformed", error.text)
         die1, die2, rejected = self.dice_from_seed(seed)
         return {"ok": True, "seed": seed.hex(), "die1": die1, "die2": die2, "rejected": rejected}
 
@@ -221,7 +285,7 @@ class Adapter:
                 request.get("version"),  # type: ignore[arg-type]
             )
         except DiceInputError as error:
-            return _error("bad_input", "malformed", str(error))
+            return _error(str(error.code), "malformed", error.text)
         return {"ok": True, "commitment": digest.hex()}
 
     def verify_commitment(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -250,7 +314,7 @@ def response_line(response: dict[str, Any]) -> str:
     """One response as a line of JSON: ``id`` first, a ``state`` in canonical key order."""
     line = {"id": response.get("id"), **{k: v for k, v in response.items() if k != "id"}}
     if isinstance(line.get("state"), dict):
-        line["state"] = json.loads(dumps(line["state"]))
+        line["state"] = json.loads(canonical_text(line["state"]))
     return json.dumps(line, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from pointline.conformance.adapter import Adapter
 from pointline.conformance.codec import action_from_json, action_to_json
 from pointline.kernel import (
+    TRANSITIONS,
     Abort,
     Action,
     Allocate,
@@ -30,9 +31,24 @@ from pointline.kernel import (
     Roll,
     Table,
     Throw,
+    canonical_bytes,
+    canonical_text,
     plan,
 )
-from pointline.kernel.rules import TRANSITIONS
+
+__all__ = [
+    "COVERAGE",
+    "FULL_STATE_LIMIT",
+    "HASH_DIGITS",
+    "Case",
+    "Coverage",
+    "DiceCase",
+    "canonical",
+    "content_hash",
+    "render_file",
+    "split_file",
+    "summary",
+]
 
 REPLY_OPS = ("new_table", "apply", "load_state")
 """Requests that take ``reply`` (PROTOCOL.md)."""
@@ -134,7 +150,7 @@ class Case:
         """Send a request line exactly as written (number tokens such as ``1e1`` or ``-0``
         that a JSON encoder would not write back as they are); the runner adds the ``id``."""
         assert text.startswith("{") and not text.startswith("{}"), text
-        request = json.loads(text)
+        request = self.adapter.parse(text)
         response = self.adapter.handle(request)
         self.steps.append({"raw": text, "expect": self._expect(request, response)})
         return response
@@ -147,7 +163,7 @@ class Case:
             if key == "hash":
                 expect[key] = value[:HASH_DIGITS]
             elif key == "error":
-                expect[key] = {"code": value["code"], "class": value["class"]}
+                expect[key] = _error_expect(value)
                 COVERAGE.code(value["code"])
             elif key == "state":
                 if len(canonical(value)) <= FULL_STATE_LIMIT:
@@ -235,7 +251,7 @@ class DiceCase:
     def request(self, request: dict[str, Any]) -> dict[str, Any]:
         response = self.adapter.handle(request)
         expect = {
-            k: ({"code": v["code"], "class": v["class"]} if k == "error" else v)
+            k: (_error_expect(v) if k == "error" else v)
             for k, v in response.items()
             if k not in ("id", "ok")
         }
@@ -253,8 +269,16 @@ class DiceCase:
         }
 
 
-def canonical(doc: Any) -> bytes:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+def _error_expect(error: dict[str, Any]) -> dict[str, Any]:
+    """What a refusal must match: its code and class, and a ``bad_state``'s sub-code."""
+    expect = {"code": error["code"], "class": error["class"]}
+    if "invariant" in error:
+        expect["invariant"] = error["invariant"]
+    return expect
+
+
+canonical = canonical_bytes
+"""A document's canonical bytes (the kernel's one encoder)."""
 
 
 def content_hash(body: bytes) -> str:
@@ -280,9 +304,7 @@ def render_file(
     lines = []
     for i, case in enumerate(cases):
         sep = "," if i < len(cases) - 1 else ""
-        lines.append(
-            json.dumps(case, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + sep
-        )
+        lines.append(canonical_text(case) + sep)
     body = ("\n".join(lines) + "\n]}\n").encode("utf-8")
     header = {
         "format": FORMAT,

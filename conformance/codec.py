@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pointline.conformance.errors import BadAction
 from pointline.kernel import (
     Abort,
     Action,
@@ -22,6 +23,8 @@ from pointline.kernel import (
     Roll,
     Throw,
 )
+
+__all__ = ["PROTOCOL", "PROTOCOLS", "BadAction", "action_from_json", "action_to_json"]
 
 PROTOCOLS = (1, 2)
 """The adapter protocol versions (PROTOCOL.md): 2 adds ``load_state``; 1 is kept exactly."""
@@ -37,10 +40,6 @@ _SEAT_ONLY: dict[str, Callable[[Any], Action]] = {
 }
 _LINES: dict[str, Line] = {line.value: line for line in Line}
 _REASONS = {reason.value: reason for reason in EndReason}
-
-
-class BadAction(Exception):
-    """The request's action is not an action of this table at all (code ``bad_action``)."""
 
 
 def action_from_json(doc: Any) -> Action:

@@ -13,6 +13,7 @@ from typing import Any
 
 from pointline.conformance.casebook import Case, DiceCase
 from pointline.kernel import (
+    TRANSITIONS,
     Allocate,
     Confirm,
     Line,
@@ -24,7 +25,25 @@ from pointline.kernel import (
     commitment,
     dice_seed,
 )
-from pointline.kernel.rules import TRANSITIONS
+
+__all__ = [
+    "BAD_REPLIES",
+    "BOUNDARY_BYTES",
+    "DUPLICATE_ACTIONS",
+    "DUPLICATE_REQUESTS",
+    "ESCAPED_IDS",
+    "NUMBER_TOKENS",
+    "D",
+    "P",
+    "abort_without_seat",
+    "dice_boundaries",
+    "duplicate_members",
+    "empty_choices",
+    "guard_order",
+    "new_table_members",
+    "numbers",
+    "replies",
+]
 
 P, D = Line.PASS, Line.DONT_PASS
 
@@ -255,21 +274,37 @@ NUMBER_TOKENS: list[tuple[str, str]] = [
 ]
 
 
+def _as_written(
+    case_id: str,
+    description: str,
+    rules: tuple[str, ...],
+    text: str,
+    seats: int = 1,
+    sealed: bool = False,
+) -> Case:
+    """A case that sends one request line as written (every seat sealed first if ``sealed``)
+    and then asks for the whole state: a refused request must have changed nothing."""
+    c = Case(case_id, description, rules, seats=seats)
+    if sealed:
+        c.seal_all([(10, 0)] * seats)
+    c.raw(text)
+    c.request({"op": "state"})
+    return c
+
+
 def numbers() -> list[Case]:
     """Number tokens sent exactly as written (``10.0``, ``1e1``, ``-0``) and big integers."""
-    cases = []
-    for name, action in NUMBER_TOKENS:
-        c = Case(
+    cases = [
+        _as_written(
             f"malformed.numbers.{name}",
             f"the token {name.split('_', 1)[1]} sent as written",
             ("R3", "R8"),
+            _raw_action(action),
             seats=3,
+            sealed='"throw"' in action,
         )
-        if '"throw"' in action:
-            c.seal_all([(10, 0)] * 3)
-        c.raw(_raw_action(action))
-        c.request({"op": "state"})
-        cases.append(c)
+        for name, action in NUMBER_TOKENS
+    ]
     for name, text in (
         ("seats_1.0", '{"op":"new_table","seats":1.0,"table_id":"t"}'),
         ("seats_2e0", '{"op":"new_table","seats":2e0,"table_id":"t"}'),
@@ -285,6 +320,52 @@ def numbers() -> list[Case]:
         c.do(Confirm(0))
         cases.append(c)
     return cases
+
+
+DUPLICATE_ACTIONS: list[tuple[str, str]] = [
+    # A member named twice inside the action: bad_action, whichever value comes first or last.
+    ("seat", '{"kind":"confirm","seat":0,"seat":1}'),
+    ("kind", '{"kind":"roll","kind":"confirm","seat":0}'),
+    ("amount", '{"kind":"allocate","seat":0,"line":"pass","amount":15,"amount":10}'),
+    ("line", '{"kind":"allocate","seat":0,"line":"pass","line":"pass","amount":10}'),
+]
+DUPLICATE_REQUESTS: list[tuple[str, str]] = [
+    # A member of the request itself named twice (or twice in an object outside action and
+    # state): not a request, bad_request, and nothing is applied or replaced.
+    ("reply", '{"op":"apply","action":{"kind":"confirm","seat":0},"reply":"all","reply":"hash"}'),
+    ("op", '{"op":"state","op":"apply","action":{"kind":"confirm","seat":0}}'),
+    (
+        "action",
+        '{"op":"apply","action":{"kind":"roll","seat":0},"action":{"kind":"confirm","seat":0}}',
+    ),
+    ("new_table.seats", '{"op":"new_table","seats":9,"seats":2,"table_id":"t2"}'),
+    ("new_table.table_id", '{"op":"new_table","seats":2,"table_id":"a","table_id":"b"}'),
+    ("unknown_member", '{"op":"apply","action":{"kind":"confirm","seat":0},"x":{"a":1,"a":2}}'),
+]
+
+
+def duplicate_members() -> list[Case]:
+    """Requests that name a member twice (PROTOCOL.md, "Duplicate member names")."""
+    actions = [
+        _as_written(
+            f"malformed.duplicate.action.{name}",
+            f"an action naming {name} twice is bad_action, whichever value would win",
+            ("R3",),
+            _raw_action(action),
+            seats=2,
+        )
+        for name, action in DUPLICATE_ACTIONS
+    ]
+    requests = [
+        _as_written(
+            f"malformed.duplicate.request.{name}",
+            f"a request naming {name} twice is not a request: bad_request, nothing changes",
+            ("R5",),
+            text,
+        )
+        for name, text in DUPLICATE_REQUESTS
+    ]
+    return actions + requests
 
 
 # ---------------------------------------------------------------------- 03_canonical

@@ -7,14 +7,11 @@ document is small. The bytes are exactly ``kernel.canonical.state_bytes`` (a tes
 from __future__ import annotations
 
 import hashlib
-import json
 
-from pointline.kernel import Table
-from pointline.kernel.canonical import STATE_VERSION, entry_document
+from pointline.kernel import STATE_VERSION, Table, entry_document
+from pointline.kernel import canonical_text as _dumps
 
-
-def _dumps(doc: object) -> str:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+__all__ = ["StateHasher"]
 
 
 class StateHasher:

@@ -16,7 +16,17 @@ from typing import Any
 
 from pointline.conformance import sessions, topics
 from pointline.conformance.casebook import COVERAGE, render_file
-from pointline.kernel.rules import TRANSITIONS, Code
+from pointline.kernel import TRANSITIONS, Code
+
+__all__ = [
+    "FIXTURES",
+    "UNREACHABLE_CODES",
+    "Maker",
+    "build",
+    "check_coverage",
+    "main",
+    "write",
+]
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UNREACHABLE_CODES = {Code.OVER_BALANCE.code}

@@ -31,20 +31,51 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-import pointline
 from pointline.conformance.casebook import content_hash, split_file, summary
 from pointline.conformance.codec import PROTOCOL, PROTOCOLS
+from pointline.conformance.errors import FixturesMissing, ImplFailure
 
-ROOT = Path(pointline.__file__).resolve().parent.parent
-"""The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
+__all__ = [
+    "FIXTURES",
+    "Fixture",
+    "ImplFailure",
+    "Implementation",
+    "Outcome",
+    "Runner",
+    "check",
+    "find_fixtures",
+    "fixture_files",
+    "load_fixtures",
+    "main",
+    "parse_summary",
+    "request_of",
+    "summary_line",
+]
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+"""Where the fixtures are in a checkout and an sdist (an app wheel ships none)."""
 WINDOW = 32
 """Requests sent ahead of the responses read (well inside any pipe buffer)."""
 _EOF = object()
 
+NO_FIXTURES = (
+    "no conformance fixtures in {folder}. They are generated files that ship in the source"
+    " repository and its sdist (conformance/fixtures/), not in the app wheel: run from a"
+    " checkout of the repository (tox -e conformance), or pass --fixtures DIR naming a copy of"
+    " conformance/fixtures."
+)
 
-class ImplFailure(Exception):
-    """The implementation crashed, hung or wrote something that is not a response."""
+
+def find_fixtures(folder: Path | None = None) -> Path:
+    """The folder of fixture files: ``folder`` if given, else the package's own, else a
+    checkout's in the working directory; raises ``FixturesMissing`` saying where to get them."""
+    candidates = (
+        [folder] if folder is not None else [FIXTURES, Path.cwd() / "conformance" / "fixtures"]
+    )
+    for candidate in candidates:
+        if any(candidate.glob("*.json")):
+            return candidate
+    raise FixturesMissing(NO_FIXTURES.format(folder=candidates[0]))
 
 
 @dataclass
@@ -162,7 +193,6 @@ class Implementation:
         """A fresh process and its answer to ``hello`` for ``protocol``."""
         self.stop()
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
         self.lines = queue.Queue()
         self.starts += 1
         try:
@@ -309,12 +339,6 @@ def hash_only(step: dict[str, Any]) -> dict[str, Any]:
     return request
 
 
-def parsed(request: dict[str, Any]) -> Any:
-    """A request as the implementation reads it (a raw step's text parsed)."""
-    raw = request.get("raw")
-    return json.loads(raw) if isinstance(raw, str) else request
-
-
 def check(expect: dict[str, Any], response: dict[str, Any]) -> str | None:
     """Why ``response`` does not meet ``expect``, or None."""
     want_ok = "error" not in expect
@@ -331,11 +355,10 @@ def check(expect: dict[str, Any], response: dict[str, Any]) -> str | None:
             if not isinstance(got, dict):
                 return f"error is not an object: {got!r}"
             actual = {"code": got.get("code"), "class": got.get("class")}
+            if "invariant" in want:  # a bad_state names the first check it fails
+                actual["invariant"] = got.get("invariant")
             if actual != want:
-                return (
-                    f"error {actual['code']} ({actual['class']}),"
-                    f" expected {want['code']} ({want['class']})"
-                )
+                return f"error {_said(actual)}, expected {_said(want)}"
         elif key == "summary":
             state = response.get("state")
             try:
@@ -353,6 +376,11 @@ def check(expect: dict[str, Any], response: dict[str, Any]) -> str | None:
         elif got != want or type(got) is not type(want):
             return f"{key} is {got!r}, expected {want!r}"
     return None
+
+
+def _said(error: dict[str, Any]) -> str:
+    words = f"{error['code']} ({error['class']})"
+    return words + (f" naming {error['invariant']}" if "invariant" in error else "")
 
 
 def _pretty(doc: Any) -> list[str]:
@@ -376,7 +404,9 @@ def reference_state(steps: list[dict[str, Any]], upto: int) -> Any:
 
     adapter = Adapter()
     for step in steps[: upto + 1]:
-        adapter.handle(parsed(hash_only(step)))
+        request = hash_only(step)
+        raw = request.get("raw")
+        adapter.handle(adapter.parse(raw) if isinstance(raw, str) else request)
     return adapter.handle({"op": "state"}).get("state")
 
 
@@ -396,7 +426,7 @@ class Runner:
         except ImplFailure as error:
             self.broken += 1
             self.impl.stop()
-            return str(error)
+            return error.text
         self.broken = 0
         return None
 
@@ -421,7 +451,7 @@ class Runner:
         except ImplFailure as error:
             outcome.passed = False
             outcome.step = index
-            outcome.message = str(error)
+            outcome.message = error.text
             outcome.request = requests[index]
             outcome.expected = steps[index]["expect"]
             self.impl.stop()
@@ -454,7 +484,7 @@ class Runner:
                 actual = list(self.impl.stream([*replay, {"op": "state"}]))[-1]
                 outcome.diff = diff(want, actual.get("state"))
             except ImplFailure as error:
-                outcome.diff = f"(could not fetch the state: {error})"
+                outcome.diff = f"(could not fetch the state: {error.text})"
                 self.impl.stop()
             return
         outcome.diff = diff(expect, outcome.actual)
@@ -633,22 +663,21 @@ def main(argv: list[str] | None = None) -> int:
         default=PROTOCOL,
         help=f"the newest protocol version to ask for (default {PROTOCOL})",
     )
-    parser.add_argument("--fixtures", type=Path, default=FIXTURES, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--fixtures",
+        type=Path,
+        metavar="DIR",
+        help="the folder of fixture files (default: the package's, else ./conformance/fixtures)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
     command = shlex.split(args.impl) if args.impl else default_command()
     out = sys.stdout
     started = time.monotonic()
-    folder = args.fixtures
-    if not any(folder.glob("*.json")):
-        # An installed app wheel carries no fixtures: use the checkout's when run from one.
-        folder = Path.cwd() / "conformance" / "fixtures"
-    if not any(folder.glob("*.json")):
-        print(
-            "pointline-conformance: no fixtures found. The fixtures ship in the source checkout "
-            "and the sdist, not in the app wheel: run this from a checkout (tox -e conformance).",
-            file=sys.stderr,
-        )
+    try:
+        folder = find_fixtures(args.fixtures)
+    except FixturesMissing as error:
+        print(f"pointline-conformance: {error.text}", file=sys.stderr)
         return 2
     fixtures = fixture_files(folder)
     outcomes: list[Outcome] = []

@@ -8,6 +8,7 @@ from typing import Any
 
 from pointline.conformance.casebook import Case
 from pointline.kernel import (
+    ABORT_REASONS,
     Abort,
     Allocate,
     Confirm,
@@ -20,7 +21,17 @@ from pointline.kernel import (
     SeatAction,
     Throw,
 )
-from pointline.kernel.values import ABORT_REASONS
+
+__all__ = [
+    "NOISE",
+    "REASONS",
+    "STYLES",
+    "Style",
+    "drive",
+    "hypothesis_cases",
+    "hypothesis_params",
+    "random_cases",
+]
 
 REASONS = sorted(ABORT_REASONS, key=lambda r: r.value)
 NOISE: list[dict[str, Any]] = [

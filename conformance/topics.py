@@ -10,6 +10,7 @@ from typing import Any
 from pointline.conformance import edges
 from pointline.conformance.casebook import ALL_PAIRS, DICE_FOR, Case, DiceCase
 from pointline.kernel import (
+    ABORT_REASONS,
     Abort,
     Action,
     Allocate,
@@ -27,7 +28,30 @@ from pointline.kernel import (
     dice_from_seed,
     dice_seed,
 )
-from pointline.kernel.values import ABORT_REASONS
+
+__all__ = [
+    "MALFORMED",
+    "NO_DECISION",
+    "REASONS",
+    "STATES",
+    "TOPICS",
+    "TOPIC_PROTOCOL",
+    "D",
+    "P",
+    "aborts",
+    "allocation",
+    "canonical",
+    "commitments",
+    "dice",
+    "dont_pass",
+    "malformed",
+    "ranks",
+    "rows",
+    "seats",
+    "session",
+    "throw_cap",
+    "totals",
+]
 
 P, D = Line.PASS, Line.DONT_PASS
 REASONS = sorted((r for r in ABORT_REASONS), key=lambda r: r.value)
@@ -244,6 +268,7 @@ def malformed() -> list[Case]:
     cases += edges.replies()
     cases += edges.abort_without_seat()
     cases += edges.numbers()
+    cases += edges.duplicate_members()
     return cases
 
 

@@ -14,6 +14,16 @@ import z3
 from pointline.conformance.casebook import Case
 from pointline.kernel import Allocate, Confirm, Line, Phase, ReduceDontPass, RemoveDontPass, Roll
 
+__all__ = [
+    "NO_DECISION",
+    "cases",
+    "dont_pass_to_zero",
+    "hand_exactly_100",
+    "lowest_balance",
+    "throw_128",
+    "tie_for_first",
+]
+
 NO_DECISION = {4: 6, 5: 6, 6: 8, 8: 6, 9: 6, 10: 6}
 
 

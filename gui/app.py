@@ -50,9 +50,14 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
     from PySide6.QtQml import QQmlApplicationEngine
 
+    import pointline.gui.bridge  # noqa: F401  (registers the QML types of Pointline.Seat)
+
     engine = QQmlApplicationEngine()
     engine.addImportPath(str(QML_DIR))
-    engine.rootContext().setContextProperty("bridge", bridge)
+    engine.setInitialProperties({"bridge": bridge})
+    # The engine owns the bridge: it outlives every binding that reads it (no "of null" errors
+    # when Python drops its reference first), and goes when the engine goes.
+    bridge.setParent(engine)
     engine.loadFromModule("Pointline", "Main")
     roots = engine.rootObjects()
     if not roots:
@@ -169,7 +174,7 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
     from PySide6.QtGui import QGuiApplication
 
     from pointline.gui.bridge import TableBridge
-    from pointline.gui.scenes import counter_nonces, prepare
+    from pointline.gui.scenes import MOTION_SCENES, counter_nonces, pose, prepare
     from pointline.gui.sound import Sounds
 
     app = QGuiApplication.instance() or QGuiApplication(sys.argv)
@@ -177,7 +182,7 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
 
     shot_dir = tempfile.TemporaryDirectory(prefix="pointline-shot-")
     settings = QSettings(str(Path(shot_dir.name) / "settings.ini"), QSettings.Format.IniFormat)
-    settings.setValue("reduceMotion", scene != "result-moment")
+    settings.setValue("reduceMotion", scene not in MOTION_SCENES)
     sounds = Sounds()
     sounds.muted = True
     bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
@@ -186,7 +191,10 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
     loaded = load(bridge, size)
     loaded.window.show()
     wait = QEventLoop()
-    QTimer.singleShot(400, wait.quit)
+    QTimer.singleShot(100, wait.quit)
+    wait.exec()
+    pose(loaded.window, bridge, scene)
+    QTimer.singleShot(300, wait.quit)
     wait.exec()
     app.processEvents()
     image = loaded.window.grabWindow()

@@ -1,73 +1,139 @@
-"""The thin bridge between QML and the kernel: state and legal actions as Qt properties.
+"""The solo table for QML: a ``SeatTable`` on one kernel table, plus what only solo has.
 
-QML never decides legality: every button's enabled state and its reason come from
-``Table.rejection``. The bridge also refuses every submission while paused or under Help,
-so nothing reaches the kernel then, whatever QML does.
+QML never decides legality: every control's enabled state and its reason come from
+``Table.rejection`` (chips through ``gui.betting``). The bridge also refuses every submission
+while paused, under Help, or while a throw's result is being shown, so nothing reaches the
+kernel then, whatever QML does. After every change it publishes its state (``_sync``); each
+property notifies on its own.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any, ClassVar
 
-from PySide6.QtCore import Property, QObject, QSettings, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import Property, QSettings, Qt, Signal, Slot
+from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.gui.controls import QVARIANT_LIST, QVARIANT_MAP, SeatControls
+from pointline.gui.betting import (
+    CHIP_VALUES,
+    action_reason,
+    chip_actions,
+    kernel_action,
+    line_reasons,
+    repeat_actions,
+    why_now,
+)
+from pointline.gui.clock import Clock, QtClock
+from pointline.gui.controls import QVARIANT_MAP
 from pointline.gui.device import fake_insets, is_mobile
-from pointline.gui.history import REASON_WORDS, draft_words, line_outcomes, settlement_words
+from pointline.gui.history import (
+    REASON_WORDS,
+    ThrowWords,
+    chart_samples,
+    draft_words,
+    end_reason,
+    history_rows,
+    line_outcomes,
+    repeat_text,
+    result_text,
+    throw_words,
+)
+from pointline.gui.seat_table import SeatTable, state_property
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
-from pointline.gui.texts import TEXTS
+from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
 from pointline.kernel import (
+    HANDS_PER_SESSION,
     POINT_NUMBERS,
     STARTING_POINTS,
+    THROW_CAP,
     Abort,
+    Action,
     EndReason,
+    Entry,
+    Line,
     Outcome,
     Phase,
     PointlineError,
     Table,
+    ThrowSeen,
 )
-from pointline.kernel.ledger import Entry, Settled, ThrowSeen
 
-PAUSED_TEXT = "Paused: press Escape or Resume to continue."
-HELP_TEXT = "Help is open: close it to play."
-ASK_TEXT = "Answer the new-session question first."
-REVEAL_TEXT = "The dice are rolling: wait for the result."
+QML_IMPORT_NAME = "Pointline.Seat"
+QML_IMPORT_MAJOR_VERSION = 1
+
 WINDOW_MODES = ("standard", "theater", "fullscreen")
+ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll")
 
-ROLL_MS = 700
-"""How long the dice tumble before they settle (the result moment's first beat)."""
+ROLL_MS = 900
+"""How long the dice travel across the felt and tumble before they land."""
 OUTCOME_MS = 1100
 """How long each line's outcome shows over its chips before they pay or are swept."""
 COUNT_MS = 600
-"""How long the balance counts to its new value; input is locked until it ends."""
+"""How long the chips slide and the balance counts; input is locked until it ends."""
 
 
-class TableBridge(SeatControls, QObject):
-    """One solo table for QML. All state properties notify through ``changed``."""
+@QmlElement
+@QmlUncreatable("From Python.")
+class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decorator
+    """One solo table for QML (see ``SeatTable`` for the properties the table view reads)."""
 
+    DEFAULTS: ClassVar[dict[str, Any]] = {
+        **SeatTable.DEFAULTS,
+        "paused": False,
+        "askingNewSession": False,
+        "muted": False,
+        "windowMode": "standard",
+        "helpOpen": False,
+        "whyNow": "",
+    }
+    pausedChanged = Signal()
+    askingNewSessionChanged = Signal()
+    mutedChanged = Signal()
+    windowModeChanged = Signal()
+    helpOpenChanged = Signal()
+    whyNowChanged = Signal()
     soundPlayed = Signal(str)
     onlineRequested = Signal()
     """The person chose Play online: the app opens the online window (gui/app.py)."""
+
+    paused = state_property(bool, "paused", pausedChanged)
+    askingNewSession = state_property(bool, "askingNewSession", askingNewSessionChanged)
+    muted = state_property(bool, "muted", mutedChanged)
+    windowMode = state_property(str, "windowMode", windowModeChanged)
+    helpOpen = state_property(bool, "helpOpen", helpOpenChanged)
+    whyNow = state_property(str, "whyNow", whyNowChanged)
+    """Why each dimmed control is off now, one sentence a line (Help shows it: F1)."""
+    insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
+    """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
 
     def __init__(
         self,
         nonce_source: NonceSource = fresh_nonce,
         settings: QSettings | None = None,
         sounds: Sounds | None = None,
+        clock: Clock | None = None,
     ) -> None:
         super().__init__()
         self._nonce_source = nonce_source
         self._settings = settings or QSettings("Pointline", "Pointline Table")
         self.sounds = sounds or Sounds()
         self.sounds.muted = self._settings.value("muted", False, type=bool) is True
+        self._clock: Clock = clock or QtClock(self)
         self.session = SoloSession(nonce_source)
+        self._line = Line.PASS
+        self._chip = CHIP_VALUES[0]
         self._paused = False
+        self._help = False
         self._asking = False
         self._mode = "standard"
-        self._announcement = "New session: 1,000 free fictional points. Allocate, then confirm."
-        self.submissions = 0
-        """How many actions reached the kernel (tests check that blur or resize adds none)."""
+        self._notice = ""
+        self._sit_out_armed = False
+        self._need_release = False
+        self._said = ""
+        self._dice = (0, 0)
+        self._serial = 0
         forced = os.environ.get("POINTLINE_REDUCE_MOTION", "")
         self._reduce_motion = forced == "1" or (
             forced != "0" and self._settings.value("reduceMotion", False, type=bool) is True
@@ -77,16 +143,23 @@ class TableBridge(SeatControls, QObject):
         self._stage = ""
         self._outcomes: dict[str, str] = {}
         self._felt_message = ""
-        self._pending: tuple[str, list[Outcome]] = ("", [])
+        self._pending = ThrowWords((0, 0), "", "", "", [])
         self._next_outcomes: dict[str, str] = {}
-        self._next_felt = ""
         self._mobile = is_mobile()
         self._insets = fake_insets()
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.timeout.connect(self._advance)
+        self.publish(
+            hands=HANDS_PER_SESSION,
+            throwCap=THROW_CAP,
+            chipValues=list(CHIP_VALUES),
+            mobile=self._mobile,
+            texts=TEXTS,
+            pointNumbers=list(POINT_NUMBERS),
+            startingPoints=STARTING_POINTS,
+        )
+        self._announce(SOLO_WORDS["newSession"])
+        self._sync()
 
-    # ------------------------------------------------------------------ helpers
+    # ------------------------------------------------------------------ state
     @property
     def table(self) -> Table:
         """The live table (the kernel's state)."""
@@ -97,96 +170,215 @@ class TableBridge(SeatControls, QObject):
         """The table the screen shows: the pre-throw table while a throw is being revealed."""
         return self._shown if self._shown is not None else self.session.table
 
-    def _seat_index(self) -> int:
-        return SEAT
-
-    def _choice_table(self):  # type: ignore[no-untyped-def]
-        return self.table
-
-    def _ledger(self):  # type: ignore[no-untyped-def]
-        return self.shown.seat(SEAT).ledger
+    @property
+    def submissions(self) -> int:
+        """How many actions reached the kernel this session."""
+        return self.session.actions
 
     def _blocked(self) -> str:
         if self._stage:
-            return REVEAL_TEXT
+            return SOLO_WORDS["revealing"]
         if self._asking:
-            return ASK_TEXT
+            return SOLO_WORDS["asking"]
         if self._help:
-            return HELP_TEXT
+            return SOLO_WORDS["help"]
         if self._paused:
-            return PAUSED_TEXT
+            return SOLO_WORDS["paused"]
         return ""
 
-    def reason(self, name: str) -> str:
-        """Why an action is not legal now, in the kernel's words ("" when it is legal)."""
-        blocked = self._blocked()
+    def reason(self, name: str, blocking: bool = True) -> str:
+        """Why a control is off now, in the kernel's words ("" when it is on); with
+        ``blocking=False`` the kernel's reason even while paused, under Help or revealing."""
+        blocked = self._blocked() if blocking else ""
         if blocked:
             return blocked
-        code = self.table.rejection(self._action(name))
-        return "" if code is None else code.text
+        return action_reason(self.table, SEAT, name, self._line, self._chip)
 
-    def _announce(self, text: str) -> None:
-        self._announcement = text
-        self.announced.emit(text)
+    def _line_reasons(self) -> dict[str, str]:
+        if self._stage:
+            return {"pass": "", "dont_pass": ""}
+        return line_reasons(self.table, SEAT, self._chip, self._line, self._notice)
+
+    def _status(self, reasons: dict[str, str]) -> str:
+        if self._paused and not self._help:
+            return SOLO_WORDS["pausedShort"]
+        if self._notice:
+            return self._notice
+        if self._sit_out_armed:
+            return sit_out_ask(self._mobile)
+        return self._said
+
+    def _sync(self) -> None:
+        """Publish the whole state (each property notifies only when it changed)."""
+        t = self.shown
+        reasons = {n: self.reason(n) for n in (*ACTIONS, "repeat")}
+        draft, contracts = t.draft(SEAT), t.contracts(SEAT)
+        sits_out = t.phase is Phase.COME_OUT and draft.total == 0 and not reasons["confirm"]
+        self.publish(
+            phase=str(t.phase.value),
+            point=t.point or 0,
+            balance=t.balance(SEAT),
+            hand=t.hand,
+            throws=t.throws,
+            draftPass=draft.pass_amount,
+            draftDontPass=draft.dont_pass_amount,
+            contractPass=contracts.pass_amount,
+            contractDontPass=contracts.dont_pass_amount,
+            selectedLine=str(self._line.value),
+            chip=self._chip,
+            legal={n: not r for n, r in reasons.items()},
+            reasons=reasons,
+            lineReasons=self._line_reasons(),
+            lineOutcomes=dict(self._outcomes),
+            die1=self._dice[0],
+            die2=self._dice[1],
+            rollSerial=self._serial,
+            revealStage=self._stage,
+            feltMessage=self._felt_message,
+            notice=self._notice,
+            confirmLabel=ACTION_LABELS["sitOut"] if sits_out else ACTION_LABELS["confirm"],
+            reduceMotion=self._reduce_motion,
+            isOver=t.is_over,
+            resultText=result_text(t, SEAT),
+            endReason=end_reason(t),
+            chart=chart_samples(t.seat(SEAT).ledger),
+            repeatText=repeat_text(self.table, SEAT),
+            keysHint=keys_hint(t.phase, self._mobile, self._chip),
+            paused=self._paused,
+            askingNewSession=self._asking,
+            muted=self.sounds.muted,
+            windowMode=self._mode,
+            helpOpen=self._help,
+            whyNow=why_now(self.table, SEAT, self._line, self._chip),
+        )
+        self.publish(status=self._status(reasons))
+        self._history.set_rows(history_rows(t.seat(SEAT).ledger))
+
+    def _announce(self, text: str, short: str = "") -> None:
+        """Say ``text`` to screen readers; the status line shows ``short`` (else ``text``)."""
+        self._said = short or text
+        self.publish(announcement=text)
 
     def _play(self, name: str) -> None:
         if self.sounds.play(name):
             self.soundPlayed.emit(name)
 
-    def _submit(self, name: str) -> bool:
-        blocked = self._blocked()
-        if blocked:
-            self._notice = blocked
-            self.changed.emit()
-            return False
-        action = self._action(name)
+    # ------------------------------------------------------------------ submitting
+    def _refuse(self, text: str) -> bool:
+        self._notice = text
+        self._announce(text)
+        self._sync()
+        return False
+
+    def _submit_all(self, actions: list[Action], throws: bool) -> bool:
+        """Submit kernel actions (all were checked first); reveal a throw if one came."""
         # The pre-throw table is shown while a throw is revealed: copied only when one can come.
-        before = self.table.copy() if name in ("confirm", "roll") else self.table
+        before = self.table.copy() if throws else self.table
+        entries: tuple[Entry, ...] = ()
         try:
-            entries = self.session.submit(action)
+            for action in actions:
+                entries += self.session.submit(action)
         except PointlineError as error:
-            self._notice = error.text
-            self._announce(self._notice)
-            self.changed.emit()
-            return False
-        self.submissions += 1
+            return self._refuse(error.text)
         self._notice = ""
+        self._sit_out_armed = False
         self._outcomes = {}
         self._felt_message = ""
         if not any(isinstance(e, ThrowSeen) for e in entries):
             self._announce(draft_words(self.table, SEAT))
-            self.changed.emit()
+            self._sync()
             return True
         self._throw(before, entries)
         return True
 
+    @Slot(str, result=bool)
+    def act(self, name: str) -> bool:
+        """Submit the named action (``allocate`` places the selected chip)."""
+        if name not in ACTIONS:
+            raise ValueError(f"an action is one of {ACTIONS}, not {name!r}")
+        if name == "allocate":
+            return self.placeChip(str(self._line.value))
+        reason = self.reason(name)
+        if reason:
+            return self._refuse(reason)
+        if name == "confirm" and self.table.draft(SEAT).total == 0 and not self._sit_out_armed:
+            # An empty Confirm sits out: it needs a second, deliberate press.
+            self._sit_out_armed = True
+            self._notice = ""
+            self._sync()
+            self.announced.emit(sit_out_ask(self._mobile))
+            return False
+        action = kernel_action(SEAT, name)
+        return self._submit_all([action], self.table.would_throw(action))
+
+    @Slot(str, result=bool)
+    def placeChip(self, line: str) -> bool:
+        """Put the selected chip on ``line``: all of it, or nothing if the kernel refuses any."""
+        self._line = Line(line)
+        reason = self.reason("allocate")
+        if reason:
+            return self._refuse(reason)
+        return self._submit_all(list(chip_actions(SEAT, self._line, self._chip)), False)
+
+    @Slot(result=bool)
+    def repeatLastBet(self) -> bool:
+        reason = self.reason("repeat")
+        if reason:
+            return self._refuse(reason)
+        return self._submit_all(list(repeat_actions(self.table, SEAT)), False)
+
+    @Slot(str, result=bool)
+    def tableKey(self, key: str) -> bool:
+        """Space or Enter on the table: place the chip / confirm at come-out, roll at the point.
+
+        A key whose press threw the dice acts again only after it was released.
+        """
+        if self._need_release:
+            return False
+        before = self._serial
+        if self.table.phase is Phase.POINT:
+            done = self.act("roll")
+        else:
+            done = self.act("allocate") if key == "space" else self.act("confirm")
+        self._need_release = self._serial != before
+        return done
+
+    @Slot()
+    def keyReleased(self) -> None:
+        self._need_release = False
+
+    @Slot(str)
+    def selectLine(self, name: str) -> None:
+        self._line = Line(name)
+        self._sit_out_armed = False
+        self._sync()
+
+    @Slot(int)
+    def selectChip(self, amount: int) -> None:
+        if amount not in CHIP_VALUES:
+            raise ValueError(f"a chip is one of {CHIP_VALUES}, not {amount!r}")
+        self._chip = amount
+        self._notice = ""
+        self._sync()
+
+    @Slot(str)
+    def explain(self, action: str) -> None:
+        """A tap, hover or key on a control that is off: say why in the status line."""
+        reason = self.reason(action)
+        label = ACTION_LABELS.get(action, action)
+        self._notice = f"{label} is off. {reason}" if reason else ""
+        if reason:
+            self._announce(self._notice)
+        self._sync()
+
+    # ------------------------------------------------------------------ the result moment
     def _throw(self, before: Table, entries: tuple[Entry, ...]) -> None:
         """A throw: reveal it (dice, outcomes, balance, then history), or show it at once."""
-        words: list[str] = []
-        outcomes: list[Outcome] = []
-        for entry in entries:
-            if isinstance(entry, ThrowSeen):
-                self._dice = (entry.die1, entry.die2)
-                self._serial += 1
-                words.append(f"Rolled {entry.die1} and {entry.die2}, total {entry.total}")
-            elif isinstance(entry, Settled):
-                words.append(settlement_words(entry))
-                outcomes.append(entry.outcome)
-        t = self.table
-        felt = ""
-        if t.phase is Phase.POINT and not outcomes:
-            felt = f"Point {t.point} is ON — Space or Enter rolls"
-            words.append(felt)
-        elif t.phase is Phase.COME_OUT and outcomes:
-            words.append(f"Hand {t.hands_resolved} resolved; come-out for hand {t.hand}")
-            felt = f"Hand {t.hands_resolved} resolved — place chips for hand {t.hand}"
-        if t.phase is Phase.COMPLETE:
-            words.append(f"Session complete: final points {t.balance(SEAT):,}")
-        elif t.phase is Phase.ENDED:
-            words.append("Session ended without a result")
-        self._pending = (". ".join(words) + ".", outcomes)
+        said = throw_words(self.table, SEAT, entries)
+        self._dice = said.dice
+        self._serial += 1
+        self._pending = said
         self._next_outcomes = line_outcomes(entries)
-        self._next_felt = felt
         self._play("dice")
         self.rolled.emit()
         if self._reduce_motion:
@@ -194,28 +386,35 @@ class TableBridge(SeatControls, QObject):
             return
         self._shown = before
         self._stage = "rolling"
-        self.changed.emit()
-        self._timer.start(ROLL_MS)
+        self._said = SOLO_WORDS["rolling"]
+        self._sync()
+        self._clock.start(ROLL_MS, self._advance)
+        self._freeze_if_blocked()
 
     def _advance(self) -> None:
-        """The next beat of the result moment (a QTimer drives it; QML only draws it)."""
+        """The next beat of the result moment (the clock drives it; QML only draws it)."""
         if self._stage == "rolling" and self._next_outcomes:
             self._stage = "outcome"
             self._outcomes = self._next_outcomes
             self._sound_outcome()
-            self.changed.emit()
-            self._timer.start(OUTCOME_MS)
+            self._sync()
+            self._clock.start(OUTCOME_MS, self._advance)
         elif self._stage in ("rolling", "outcome"):
             self._stage = "count"
             self._settle()
-            self.changed.emit()
-            self._timer.start(COUNT_MS)
+            self._sync()
+            self._clock.start(COUNT_MS, self._advance)
         else:
-            self._stage = ""
-            self.changed.emit()
+            self._end_reveal()
+
+    def _end_reveal(self) -> None:
+        self._stage = ""
+        if self._notice.endswith(SOLO_WORDS["revealing"]):
+            self._notice = ""  # a refusal said while the dice rolled is stale now
+        self._sync()
 
     def _sound_outcome(self) -> None:
-        outcomes = self._pending[1]
+        outcomes = self._pending.outcomes
         if Outcome.WIN in outcomes:
             self._play("win")
         elif Outcome.LOSS in outcomes:
@@ -227,95 +426,52 @@ class TableBridge(SeatControls, QObject):
         """Chips pay or are swept: the live table is shown, the result is announced."""
         self._shown = None
         self._outcomes = self._next_outcomes
-        self._felt_message = self._next_felt
-        self._announce(self._pending[0])
+        self._felt_message = self._pending.felt
+        self._announce(self._pending.announcement, self._pending.status)
 
     def _finish_reveal(self) -> None:
-        """Show the whole result at once (reduce motion, a new session, or a test)."""
-        self._timer.stop()
+        """Show the whole result at once (reduce motion, a new session, leaving)."""
+        self._clock.stop()
         if self._stage in ("", "rolling"):
             self._sound_outcome()
         if self._stage != "count":
             self._settle()
-        self._stage = ""
-        self.changed.emit()
+        self._end_reveal()
 
-    # ------------------------------------------------------------------ properties
-    def _phase(self) -> str:
-        return str(self.shown.phase.value)
+    def _freeze_if_blocked(self) -> None:
+        """Pause, Help and the new-session question freeze the result moment where it is."""
+        if self._paused or self._help or self._asking:
+            self._clock.pause()
+        else:
+            self._clock.resume()
 
-    def _point(self) -> int:
-        return self.shown.point or 0
+    def hold_outcome(self) -> bool:
+        """Stop the result moment at its outcome beat, if this throw has one (scenes use it)."""
+        if self._stage != "rolling" or not self._next_outcomes:
+            return False
+        self._clock.stop()
+        self._advance()
+        self._clock.stop()
+        return True
 
-    def _balance(self) -> int:
-        return self.shown.balance(SEAT)
+    def hold(self) -> None:
+        """Stop the result moment at its current beat (the scenes' pictures use it)."""
+        self._clock.stop()
 
-    def _hand(self) -> int:
-        return self.shown.hand
+    @Slot()
+    def finishReveal(self) -> None:
+        """Skip to the end of the current result moment."""
+        if self._stage:
+            self._finish_reveal()
 
-    def _throws(self) -> int:
-        return self.shown.throws
+    # ------------------------------------------------------------------ solo slots
+    def _set_blockers(self, *, paused: bool, help_open: bool, asking: bool) -> None:
+        self._paused, self._help, self._asking = paused, help_open, asking
+        self._notice = ""
+        self._need_release = False  # a card took the keys: the next press is a fresh one
+        self._freeze_if_blocked()
+        self._sync()
 
-    def _draft_pass(self) -> int:
-        return self.shown.draft(SEAT).pass_amount
-
-    def _draft_dp(self) -> int:
-        return self.shown.draft(SEAT).dont_pass_amount
-
-    def _contract_pass(self) -> int:
-        return self.shown.contracts(SEAT).pass_amount
-
-    def _contract_dp(self) -> int:
-        return self.shown.contracts(SEAT).dont_pass_amount
-
-    def _result_text(self) -> str:
-        result = self.shown.result
-        if result is None:
-            return ""
-        final = result.final[SEAT]
-        change = final - STARTING_POINTS
-        verdict = "up" if change > 0 else "down" if change < 0 else "even"
-        amount = f" {abs(change):,}" if change else ""
-        return f"Final points {final:,} — {verdict}{amount} on the 1,000 you started with"
-
-    def _end_reason(self) -> str:
-        ending = self.shown.ending
-        return "" if ending is None else REASON_WORDS[ending.reason]
-
-    point = Property(int, _point, notify=SeatControls.changed)
-    balance = Property(int, _balance, notify=SeatControls.changed)
-    hand = Property(int, _hand, notify=SeatControls.changed)
-    throws = Property(int, _throws, notify=SeatControls.changed)
-    draftPass = Property(int, _draft_pass, notify=SeatControls.changed)
-    draftDontPass = Property(int, _draft_dp, notify=SeatControls.changed)
-    contractPass = Property(int, _contract_pass, notify=SeatControls.changed)
-    contractDontPass = Property(int, _contract_dp, notify=SeatControls.changed)
-    resultText = Property(str, _result_text, notify=SeatControls.changed)
-    endReason = Property(str, _end_reason, notify=SeatControls.changed)
-    paused = Property(bool, lambda self: self._paused, notify=SeatControls.changed)
-    askingNewSession = Property(bool, lambda self: self._asking, notify=SeatControls.changed)
-    muted = Property(bool, lambda self: self.sounds.muted, notify=SeatControls.changed)
-    windowMode = Property(str, lambda self: self._mode, notify=SeatControls.changed)
-    isOver = Property(bool, lambda self: self.shown.is_over, notify=SeatControls.changed)
-    revealStage = Property(str, lambda self: self._stage, notify=SeatControls.changed)
-    """"" when idle; "rolling", "outcome", "count" during a throw's result moment."""
-    lineOutcomes = Property(QVARIANT_MAP, lambda self: self._outcomes, notify=SeatControls.changed)
-    """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
-    feltMessage = Property(str, lambda self: self._felt_message, notify=SeatControls.changed)
-    """A message on the felt after a throw, e.g. "Point 6 is ON — Space or Enter rolls"."""
-    reduceMotion = Property(bool, lambda self: self._reduce_motion, notify=SeatControls.changed)
-    """Every animation instant (remembered; POINTLINE_REDUCE_MOTION=1/0 forces it)."""
-    mobile = Property(bool, lambda self: self._mobile, constant=True)
-    """A phone or tablet: desktop-only controls and key hints are hidden."""
-    insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
-    """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
-    texts = Property(QVARIANT_MAP, lambda self: TEXTS, constant=True)
-    """Help, mottos and labels built from the kernel's constants (gui/texts.py)."""
-    startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
-    pointNumbers = Property(QVARIANT_LIST, lambda self: list(POINT_NUMBERS), constant=True)
-    """The point boxes on the felt, from the kernel (QML keeps no copy of the rules)."""
-
-    # ------------------------------------------------------------------ slots
     @Slot()
     def askNewSession(self) -> None:
         """New session: at once when nothing is in play, else ask first (cancel keeps all)."""
@@ -324,13 +480,11 @@ class TableBridge(SeatControls, QObject):
         if untouched or t.is_over:
             self.newSession()
         else:
-            self._asking = True
-            self.changed.emit()
+            self._set_blockers(paused=self._paused, help_open=self._help, asking=True)
 
     @Slot()
     def cancelNewSession(self) -> None:
-        self._asking = False
-        self.changed.emit()
+        self._set_blockers(paused=self._paused, help_open=self._help, asking=False)
 
     @Slot()
     def confirmNewSession(self) -> None:
@@ -338,54 +492,50 @@ class TableBridge(SeatControls, QObject):
         self.newSession()
 
     @Slot()
+    def openHelp(self) -> None:
+        self._set_blockers(paused=self._paused, help_open=True, asking=self._asking)
+
+    @Slot()
+    def closeHelp(self) -> None:
+        self._set_blockers(paused=self._paused, help_open=False, asking=self._asking)
+
+    @Slot()
     def escape(self) -> None:
         """Escape cancels the new-session question, closes Help, else pauses or resumes."""
         if self._asking:
-            self._asking = False
+            self.cancelNewSession()
         elif self._help:
-            self._help = False
+            self.closeHelp()
         else:
-            self._paused = not self._paused
-            self._announce("Paused" if self._paused else "Resumed")
-        self._notice = ""
-        self.changed.emit()
-
-    @Slot()
-    def playOnline(self) -> None:
-        """Leave for online play: a session in progress pauses and waits for the return."""
-        self.finishReveal()
-        if not self.table.is_over and (self.table.throws or self.table.draft(SEAT).total):
-            self._paused = True
-        self._help = False
-        self._asking = False
-        self.changed.emit()
-        self.onlineRequested.emit()
+            paused = not self._paused
+            self._announce(SOLO_WORDS["pausedShort"] if paused else SOLO_WORDS["resumed"])
+            self._set_blockers(paused=paused, help_open=False, asking=False)
 
     @Slot()
     def back(self) -> None:
         """Android's Back: the question or Help closes, else solo pauses or resumes."""
         self.escape()
 
-    @Slot(str, str)
-    def explain(self, label: str, reason: str) -> None:
-        """A tap on a button that is off: say why, in the status line and to screen readers."""
-        self._notice = f"{label} — not now: {reason}"
-        self._announce(self._notice)
-        self.changed.emit()
-
     @Slot()
     def resume(self) -> None:
-        self._paused = False
-        self._notice = ""
-        self.changed.emit()
+        self._set_blockers(paused=False, help_open=self._help, asking=self._asking)
+
+    @Slot()
+    def playOnline(self) -> None:
+        """Leave for online play: a session in progress pauses and waits for the return."""
+        self.finishReveal()
+        t = self.table
+        paused = self._paused or (not t.is_over and bool(t.throws or t.draft(SEAT).total))
+        self._set_blockers(paused=paused, help_open=False, asking=False)
+        self.onlineRequested.emit()
 
     @Slot()
     def toggleMute(self) -> None:
         self.sounds.muted = not self.sounds.muted
         self._settings.setValue("muted", self.sounds.muted)
         self._settings.sync()
-        self._announce("Sound off" if self.sounds.muted else "Sound on")
-        self.changed.emit()
+        self._announce(SOLO_WORDS["soundOff"] if self.sounds.muted else SOLO_WORDS["soundOn"])
+        self._sync()
 
     @Slot(bool)
     def setReduceMotion(self, on: bool) -> None:
@@ -396,28 +546,14 @@ class TableBridge(SeatControls, QObject):
         if self._reduce_motion and self._stage:
             self._finish_reveal()
         self._announce("Reduce motion on" if on else "Reduce motion off")
-        self.changed.emit()
-
-    def hold_outcome(self) -> bool:
-        """Stop the result moment at its outcome beat, if this throw has one (scenes use it)."""
-        if self._stage != "rolling" or not self._next_outcomes:
-            return False
-        self._advance()
-        self._timer.stop()
-        return True
-
-    @Slot()
-    def finishReveal(self) -> None:
-        """Skip to the end of the current result moment (tests and scenes)."""
-        if self._stage:
-            self._finish_reveal()
+        self._sync()
 
     @Slot(str)
     def setWindowMode(self, mode: str) -> None:
         if mode not in WINDOW_MODES:
             raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
         self._mode = mode
-        self.changed.emit()
+        self._sync()
 
     @Slot()
     def cycleWindowMode(self) -> None:
@@ -425,8 +561,8 @@ class TableBridge(SeatControls, QObject):
 
     @Slot()
     def newSession(self) -> None:
-        """A new session restores 1,000 points; nothing carries over."""
-        self._timer.stop()
+        """A new session restores the starting points; nothing carries over."""
+        self._clock.stop()
         self._stage = ""
         self._shown = None
         self._outcomes = {}
@@ -434,10 +570,10 @@ class TableBridge(SeatControls, QObject):
         self.session = SoloSession(self._nonce_source)
         self._dice = (0, 0)
         self._serial = 0
-        self._paused = False
-        self._notice = ""
-        self._announce("New session: 1,000 free fictional points.")
-        self.changed.emit()
+        self._sit_out_armed = False
+        self._need_release = False
+        self._announce(SOLO_WORDS["newSession"])
+        self._set_blockers(paused=False, help_open=self._help, asking=False)
 
     @Slot(int)
     def applicationStateChanged(self, state: int) -> None:
@@ -453,12 +589,11 @@ class TableBridge(SeatControls, QObject):
         if self._mobile:
             background.append(Qt.ApplicationState.ApplicationInactive.value)
         if state in background and not self.table.is_over:
-            self._paused = True
-            self.changed.emit()
+            self._set_blockers(paused=True, help_open=self._help, asking=self._asking)
 
     def end_without_result(self, reason: EndReason) -> None:
-        """End the session without a result (the online layer and the 'ended' scene use it)."""
+        """End the session without a result (the 'ended' scene uses it)."""
         self.finishReveal()
         self.table.push(Abort(reason, None))
         self._announce(f"Session ended without a result: {REASON_WORDS[reason]}.")
-        self.changed.emit()
+        self._sync()

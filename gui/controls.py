@@ -17,19 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from pointline.gui.history import chart_samples, entry_text
+from pointline.gui.betting import kernel_action
+from pointline.gui.history import chart_samples, history_rows
 from pointline.kernel import (
     HANDS_PER_SESSION,
     THROW_CAP,
     Action,
     Allocate,
-    Confirm,
     Line,
     Phase,
-    ReduceDontPass,
-    RemoveDontPass,
-    Reset,
-    Roll,
     Table,
 )
 
@@ -96,14 +92,7 @@ class SeatControls(_Mixin):
         seat = self._seat_index()
         if name == "allocate":
             return Allocate(seat, self._line)
-        simple: dict[str, type[Confirm | Reset | ReduceDontPass | RemoveDontPass | Roll]] = {
-            "confirm": Confirm,
-            "reset": Reset,
-            "reduce": ReduceDontPass,
-            "remove": RemoveDontPass,
-            "roll": Roll,
-        }
-        return simple[name](seat)
+        return kernel_action(seat, name)
 
     # ------------------------------------------------------------------ properties
     def _line_reasons(self) -> dict[str, str]:
@@ -121,17 +110,7 @@ class SeatControls(_Mixin):
     def _history(self) -> list[dict[str, str]]:
         """The ledger in words, a heading row before each hand (the list keeps it in sight)."""
         ledger = self._ledger()
-        if ledger is None:
-            return []
-        rows = []
-        hand = 0
-        for entry in ledger:
-            if entry.hand != hand:
-                hand = entry.hand
-                rows.append({"kind": "hand", "text": f"Hand {hand}", "hand": str(hand)})
-            kind, text = entry_text(entry)
-            rows.append({"kind": kind, "text": text, "hand": str(hand)})
-        return rows
+        return [] if ledger is None else history_rows(ledger)
 
     def _chart(self) -> list[int]:
         ledger = self._ledger()

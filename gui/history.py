@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from pointline.kernel import STARTING_POINTS, EndReason, Line, Outcome, Phase, Table
-from pointline.kernel.ledger import (
+from pointline.gui.betting import repeat_actions
+from pointline.kernel import (
+    STARTING_POINTS,
     ContractChanged,
     Contracted,
+    EndReason,
     Entry,
+    Line,
+    Outcome,
+    Phase,
     Refunded,
     Settled,
+    Table,
     ThrowSeen,
     Voided,
 )
@@ -28,6 +35,30 @@ REASON_WORDS = {
     EndReason.NON_MEMBER: "a message came from outside the room",
     EndReason.MALFORMED: "a message was malformed",
 }
+
+
+MINUS = "\u2212"
+"""The one minus sign the table writes (felt, history, announcements): U+2212, not a hyphen."""
+
+
+def signed(amount: int) -> str:
+    """An amount with its sign: "+20", "\u221210", "0"."""
+    if amount > 0:
+        return f"+{amount:,}"
+    return f"{MINUS}{abs(amount):,}" if amount < 0 else "0"
+
+
+def history_rows(ledger: Iterable[Entry]) -> list[dict[str, str]]:
+    """The ledger in words, a heading row (kind "hand") before each hand."""
+    rows = []
+    hand = 0
+    for entry in ledger:
+        if entry.hand != hand:
+            hand = entry.hand
+            rows.append({"kind": "hand", "text": f"Hand {hand}", "hand": str(hand)})
+        kind, text = entry_text(entry)
+        rows.append({"kind": kind, "text": text, "hand": str(hand)})
+    return rows
 
 
 def entry_text(entry: Entry) -> tuple[str, str]:
@@ -50,10 +81,9 @@ def entry_text(entry: Entry) -> tuple[str, str]:
             f"Throw {entry.throw}: {entry.die1} + {entry.die2} = {entry.total} ({where})"
         )
     if isinstance(entry, Settled):
-        sign = "+" if entry.net > 0 else ""
         return entry.outcome.value, (
             f"{LINE_NAMES[entry.line]} {entry.contract} {OUTCOME_WORDS[entry.outcome]}: "
-            f"{entry.returned} back ({sign}{entry.net})"
+            f"{entry.returned} back ({signed(entry.net)})"
         )
     if isinstance(entry, Voided):
         return "void", (
@@ -104,13 +134,76 @@ def line_outcomes(entries: tuple[Entry, ...]) -> dict[str, str]:
         if isinstance(entry, Refunded):
             out.setdefault("dont_pass", []).append(f"refund {entry.amount}")
         elif isinstance(entry, Settled):
-            if entry.outcome is Outcome.PUSH:
-                words = "push"
-            elif entry.net > 0:
-                words = f"+{entry.net}"
-            else:
-                words = f"\u2212{abs(entry.net)}"
+            words = "push" if entry.outcome is Outcome.PUSH else signed(entry.net)
             out.setdefault(entry.line.value, []).append(words)
         elif isinstance(entry, Voided):
             out.setdefault(entry.line.value, []).append(f"{entry.amount} returned")
     return {line: " · ".join(words) for line, words in out.items()}
+
+
+@dataclass(frozen=True)
+class ThrowWords:
+    """What is said about one throw: to screen readers, in the status line, on the felt."""
+
+    dice: tuple[int, int]
+    announcement: str
+    status: str
+    felt: str
+    outcomes: list[Outcome]
+
+
+def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWords:
+    """The words for a throw's new ledger ``entries`` (``table``: after the throw)."""
+    words: list[str] = []
+    short: list[str] = []
+    outcomes: list[Outcome] = []
+    dice = (0, 0)
+    for entry in entries:
+        if isinstance(entry, ThrowSeen):
+            dice = (entry.die1, entry.die2)
+            words.append(f"Rolled {entry.die1} and {entry.die2}, total {entry.total}")
+            short.append(f"Rolled {entry.total}")
+        elif isinstance(entry, Settled):
+            words.append(settlement_words(entry))
+            short.append(settlement_words(entry))
+            outcomes.append(entry.outcome)
+    felt = ""
+    if table.phase is Phase.POINT and not outcomes:
+        felt = f"Point {table.point} is ON"
+        words.append(f"Point {table.point} is on")
+        short.append(f"point {table.point} is on")
+    elif table.phase is Phase.COME_OUT and outcomes:
+        words.append(f"Hand {table.hands_resolved} resolved; come-out for hand {table.hand}")
+        felt = f"Hand {table.hands_resolved} resolved — place chips for hand {table.hand}"
+    if table.phase is Phase.COMPLETE:
+        words.append(f"Session complete: final points {table.balance(seat):,}")
+    elif table.phase is Phase.ENDED:
+        words.append("Session ended without a result")
+    return ThrowWords(dice, ". ".join(words) + ".", ", ".join(short) + ".", felt, outcomes)
+
+
+def result_text(table: Table, seat: int) -> str:
+    """The session's result in a sentence ("" while it has none)."""
+    result = table.result
+    if result is None:
+        return ""
+    final = result.final[seat]
+    change = final - STARTING_POINTS
+    verdict = "up" if change > 0 else "down" if change < 0 else "even"
+    amount = f" {abs(change):,}" if change else ""
+    return f"Final points {final:,} — {verdict}{amount} on the {STARTING_POINTS:,} you started with"
+
+
+def end_reason(table: Table) -> str:
+    """Why the session ended without a result ("" when it did not)."""
+    return "" if table.ending is None else REASON_WORDS[table.ending.reason]
+
+
+def repeat_text(table: Table, seat: int) -> str:
+    """What Repeat last bet would place ("Pass 30 and Don't Pass 20 again (R)")."""
+    plan = repeat_actions(table, seat)
+    if not plan:
+        return "Place the last hand's bet again (R)"
+    amounts = {line: sum(a.amount for a in plan if a.line is line) for line in Line}
+    parts = [f"{LINE_NAMES[line]} {amounts[line]}" for line in Line if amounts[line]]
+    return f"{' and '.join(parts)} again (R)"

@@ -13,7 +13,11 @@ the item tree of the window is then read and the rendered image sampled. One lin
 - ``small target``: an enabled interactive item under 48x48 at phone sizes (shorter side under
   500);
 - ``contrast``: text whose colour against the background drawn behind it is under 4.5:1
-  (3:1 for large text: 24 px, or 18.66 px bold), disabled controls excepted as WCAG does.
+  (3:1 for large text: 24 px, or 18.66 px bold), disabled controls excepted as WCAG does;
+- ``text over text``: two texts whose drawn lines overlap (a chart's labels, a message over a
+  line's rule), rows of one scrolling list excepted;
+- ``moved``: a control that moves when the status line grows from one line to three
+  (``moved_controls``; buttons must not move under the pointer).
 
 When an overlay (Help, a question, the pause card) is open, only the overlay is checked: the
 table behind it is inert. The last line reads ``layout: S scenes × Z sizes, P problems``; the
@@ -39,6 +43,7 @@ __all__ = [
     "check_window",
     "contrast_ratio",
     "main",
+    "moved_controls",
     "run_check",
 ]
 
@@ -160,11 +165,16 @@ def _effectively_shown(tree: _Tree, item: Any) -> bool:
 
 
 def _active_layer(content: Any) -> Any:
-    """The topmost open overlay (objectName ending in 'Overlay'), else the whole window."""
+    """The topmost open card: a modal popup in the window's overlay, or an item whose
+    objectName ends in 'Overlay' (the online screens); else the whole window."""
     layer = content
     for child in content.childItems():
         if child.objectName().endswith("Overlay") and child.isVisible():
             layer = child
+        if child.inherits("QQuickOverlay"):
+            for card in child.childItems():
+                if card.inherits("QQuickPopupItem") and card.isVisible():
+                    layer = card
     return layer
 
 
@@ -215,6 +225,84 @@ def _background(
     return ((rgb >> 16) & 255, (rgb >> 8) & 255, rgb & 255)
 
 
+def _alignment(item: Any) -> tuple[int, int]:
+    """A text's (horizontal, vertical) alignment flags (PySide6 cannot convert the enums, so
+    QML evaluates them); left and top when the text has no QML context."""
+    from PySide6.QtQml import QQmlEngine, QQmlExpression
+
+    context = QQmlEngine.contextForObject(item)
+    if context is None:
+        return 1, 32
+    out = []
+    for name in ("effectiveHorizontalAlignment", "verticalAlignment"):
+        value, failed = QQmlExpression(context, item, f"{name} + 0").evaluate()
+        out.append(int(value) if not failed and isinstance(value, (int, float)) else 0)
+    return out[0] or 1, out[1] or 32
+
+
+def _drawn_rect(item: Any) -> tuple[float, float, float, float]:
+    """Where a text's lines are drawn: its content box placed by its alignment."""
+    x, y, w, h = _scene_rect(item)
+    cw = min(w, float(item.property("contentWidth")))
+    ch = min(h, float(item.property("contentHeight")))
+    halign, valign = _alignment(item)
+    dx = w - cw if halign & 0x2 else (w - cw) / 2 if halign & 0x4 else 0.0
+    dy = h - ch if valign & 0x40 else (h - ch) / 2 if valign & 0x80 else 0.0
+    return (x + dx, y + dy, cw, ch)
+
+
+def _texts_over_texts(tree: _Tree, texts: list[Any]) -> list[Problem]:
+    problems = []
+    rects = []
+    for t in texts:
+        rect = _drawn_rect(t)
+        for a in tree.ancestors(t):
+            if a.clip():
+                rect = _intersection(rect, _scene_rect(a))
+        if rect[2] >= 1 and rect[3] >= 1:  # scrolled out of sight otherwise
+            rects.append((t, rect))
+    for n, (a, ra) in enumerate(rects):
+        scroller_a = next((s for s in tree.ancestors(a) if s.inherits(_SCROLLERS[0])), None)
+        for b, rb in rects[n + 1 :]:
+            if a in tree.ancestors(b) or b in tree.ancestors(a):
+                continue
+            scroller_b = next((s for s in tree.ancestors(b) if s.inherits(_SCROLLERS[0])), None)
+            if scroller_a is not None and scroller_a is scroller_b:
+                continue  # rows of one list scroll under its pinned heading
+            if _overlap(ra, rb) > 4.0:
+                problems.append(Problem("text over text", _name(a), f"drawn over {_name(b)}"))
+    return problems
+
+
+def moved_controls(
+    window: Any, change: Callable[[], None], undo: Callable[[], None]
+) -> list[Problem]:
+    """Controls that move when ``change`` is applied (``undo`` puts it back)."""
+    from PySide6.QtGui import QGuiApplication
+
+    def where() -> dict[int, tuple[Any, tuple[float, ...]]]:
+        QGuiApplication.processEvents()
+        tree = _Tree(window.contentItem())
+        shown = [i for i in tree.items if _effectively_shown(tree, i)]
+        return {
+            id(i): (i, _scene_rect(i))
+            for i in shown
+            if _is_interactive(i) and i.isEnabled() and i.inherits("QQuickAbstractButton")
+        }
+
+    before = where()
+    change()
+    _settle(window, 30)
+    after = where()
+    undo()
+    _settle(window, 30)
+    problems = []
+    for key, (item, rect) in before.items():
+        if key in after and any(abs(p - q) > 0.5 for p, q in zip(rect, after[key][1], strict=True)):
+            problems.append(Problem("moved", _name(item), "moves when the status line grows"))
+    return problems
+
+
 def check_window(window: Any, image: Any | None = None) -> list[Problem]:
     """Every layout problem of ``window`` as it is laid out now (``image``: its grab)."""
     if image is None:
@@ -244,6 +332,14 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
             if _overlap(ra, rects[id(b)]) > 1.0:
                 problems.append(Problem("overlap", _name(a), f"overlaps {_name(b)}"))
 
+    written = [
+        i
+        for i in shown
+        if i.inherits("QQuickText")
+        and isinstance(i.property("text"), str)
+        and i.property("text").strip()
+    ]
+    problems.extend(_texts_over_texts(tree, written))
     for item in shown:
         if not item.inherits("QQuickText"):
             continue
@@ -317,15 +413,29 @@ def _settle(window: Any, ms: int = 60) -> Any:
 
 
 Report = Callable[[str, tuple[int, int], list[Problem]], None]
+LONG_STATUS = "A status three lines long: " + "the buttons below it stay where they are. " * 3
 
 
-def _check_sizes(scene: str, window: Any, sizes: Sequence[tuple[int, int]], report: Report) -> None:
+def _check_sizes(
+    scene: str, window: Any, sizes: Sequence[tuple[int, int]], report: Report, bridge: Any = None
+) -> None:
     window.show()
     for size in sizes:
         window.resize(*size)
         _settle(window)
         image = _settle(window, 30)
-        report(scene, size, check_window(window, image))
+        problems = check_window(window, image)
+        if bridge is not None and not bridge.isOver:
+            status = str(bridge.status)
+
+            def grow() -> None:
+                bridge.publish(status=LONG_STATUS[: len(LONG_STATUS) * 2 // 3])
+
+            def shrink(back: str = status) -> None:
+                bridge.publish(status=back)
+
+            problems += moved_controls(window, grow, shrink)
+        report(scene, size, problems)
 
 
 def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
@@ -333,26 +443,29 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
 
     from pointline.gui.app import load
     from pointline.gui.bridge import TableBridge
-    from pointline.gui.scenes import counter_nonces, prepare
+    from pointline.gui.scenes import MOTION_SCENES, counter_nonces, pose, prepare
     from pointline.gui.sound import Sounds
 
     with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
         for scene in scenes:
             settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
-            settings.setValue("reduceMotion", scene != "result-moment")
+            settings.setValue("reduceMotion", scene not in MOTION_SCENES)
             sounds = Sounds()
             sounds.muted = True
             bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
             prepare(bridge, scene)
             loaded = load(bridge, sizes[0])
-            _check_sizes(scene, loaded.window, sizes, report)
+            loaded.window.show()
+            _settle(loaded.window)
+            pose(loaded.window, bridge, scene)
+            _check_sizes(scene, loaded.window, sizes, report, bridge)
             loaded.window.close()
+            loaded.engine.deleteLater()
             del loaded
 
 
 def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
     import qasync
-    from PySide6.QtGui import QGuiApplication
 
     from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
@@ -372,6 +485,7 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     asyncio.set_event_loop(loop)
 
     async def one(scene: str, n: int) -> None:
+        earlier = asyncio.all_tasks()
         config = RelayConfig(hash_params=FAST_HASH)
         db = Path(folder.name) / f"relay-{n}.sqlite3"
         async with running_relay(db, config=config) as relay:
@@ -385,14 +499,25 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
             for size in sizes:
                 loaded.window.resize(*size)
                 for _ in range(3):
+                    # The loop runs Qt's events itself (qasync): processEvents() here would
+                    # re-enter other tasks ("Cannot enter into task ...").
                     await asyncio.sleep(0.03)
-                    QGuiApplication.processEvents()
                 image = loaded.window.grabWindow()
                 report(scene, size, check_window(loaded.window, image))
             await bridge.shutdown()
             for c in peers:
                 await c.close()
             loaded.window.close()
+        # The scene's headless players (their autoplay tasks) end with it: none is left
+        # pending for the garbage collector ("Task was destroyed but it is pending!").
+        leftovers = [
+            t
+            for t in asyncio.all_tasks() - earlier
+            if not t.done() and getattr(t.get_coro(), "__name__", "") == "_autoplay"
+        ]
+        for task in leftovers:
+            task.cancel()
+        await asyncio.gather(*leftovers, return_exceptions=True)
 
     async def everything() -> None:
         for n, scene in enumerate(scenes):

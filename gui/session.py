@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pointline.kernel import (
     Action,
     Code,
-    Effect,
+    Entry,
     IllegalAction,
     PointlineError,
     Table,
@@ -26,11 +26,9 @@ from pointline.kernel import (
     derive_dice,
     verify_commitment,
 )
-from pointline.kernel.ledger import Entry
 
 NonceSource = Callable[[], bytes]
 SEAT = 0
-_SEALING = frozenset({Effect.SEAL_CONTRACTS, Effect.SEAL_ROLL})
 
 
 def fresh_nonce() -> bytes:
@@ -61,6 +59,8 @@ class SoloSession:
         self.table_id = table_id
         self.table = Table(seats=1, table_id=table_id)
         self.reveals: list[Reveal] = []
+        self.actions = 0
+        """How many seat actions the kernel accepted in this session."""
 
     def rejection(self, action: Action) -> Code | None:
         return self.table.rejection(action)
@@ -75,8 +75,8 @@ class SoloSession:
         code = table.rejection(action)
         if code is not None:
             raise IllegalAction(code, code.text)
-        seals = table.row(action).effect in _SEALING
-        if not seals:
+        self.actions += 1
+        if not table.would_throw(action):
             table.push(action)
             return table.ledger_since(SEAT, start)
         throw_index = table.throws + 1

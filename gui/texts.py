@@ -1,7 +1,9 @@
-"""Every rules-bearing sentence the solo table shows, built from the kernel's constants.
+"""Every rules-bearing sentence the solo table shows, built from the kernel's constants and
+its transition table (``TRANSITIONS``), as ``spec/RULES.md`` is rendered from it.
 
 QML keeps no copy of a rule or a number: it reads these through ``bridge.texts``. Change a
-constant in ``pointline.kernel`` and Help, the mottos on the felt and the button labels follow.
+constant or a row in ``pointline.kernel`` and Help, the mottos on the felt and the button labels
+follow.
 """
 
 from __future__ import annotations
@@ -12,10 +14,22 @@ from pointline.kernel import (
     POINT_NUMBERS,
     STARTING_POINTS,
     THROW_CAP,
+    TRANSITIONS,
     UNIT,
+    ActionKind,
+    Outcome,
+    Phase,
 )
 
-__all__ = ["HELP_HTML", "TEXTS", "words_for_number"]
+__all__ = [
+    "ACTION_LABELS",
+    "HELP_HTML",
+    "SOLO_WORDS",
+    "TEXTS",
+    "keys_hint",
+    "sit_out_ask",
+    "words_for_number",
+]
 
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven"}
 
@@ -29,15 +43,41 @@ def _either(numbers: list[int]) -> str:
     return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else items[0]
 
 
+_TOTALS = range(2, 13)
+_SOME_POINT = min(POINT_NUMBERS)
+
+
+def _totals(phase: Phase, line: str, outcome: Outcome) -> list[int]:
+    """The throw totals whose row in ``TRANSITIONS`` gives ``line`` the ``outcome``."""
+    point = None if phase is Phase.COME_OUT else _SOME_POINT
+    out: set[int] = set()
+    for row in TRANSITIONS:
+        if row.phase is not phase or row.kind is not ActionKind.THROW:
+            continue
+        got = row.pass_outcome if line == "pass" else row.dont_pass_outcome
+        if got is outcome:
+            out.update(t for t in _TOTALS if row.when.holds(t, point) and t != point)
+    return sorted(out)
+
+
+_CO = Phase.COME_OUT
+PASS_WINS = _totals(_CO, "pass", Outcome.WIN)
+PASS_LOSES = _totals(_CO, "pass", Outcome.LOSS)
+DP_WINS = _totals(_CO, "dont_pass", Outcome.WIN)
+DP_LOSES = _totals(_CO, "dont_pass", Outcome.LOSS)
+DP_PUSHES = _totals(_CO, "dont_pass", Outcome.PUSH)
+SEVEN_OUT = _totals(Phase.POINT, "pass", Outcome.LOSS)
+"""The total that loses Pass on the point (7), besides the point itself winning it."""
 POINTS = f"{STARTING_POINTS:,}"
 
 HELP_HTML = (
     "<b>Allocate, then confirm and roll.</b> A point stays ON until that number or seven rolls. "
     "Pass locks; Don’t Pass may decrease before the next throw. Both pay 1:1 net.<br><br>"
-    "<b>Come-out:</b> Pass wins on 7 or 11 and loses on 2, 3 or 12. Don’t Pass wins on 2 or 3, "
-    f"loses on 7 or 11 and pushes on 12. A {_either(sorted(POINT_NUMBERS))} sets the point.<br>"
-    "<b>Point:</b> the point before seven wins Pass; seven before the point wins Don’t Pass. "
-    "Other totals change nothing.<br>"
+    f"<b>Come-out:</b> Pass wins on {_either(PASS_WINS)} and loses on {_either(PASS_LOSES)}. "
+    f"Don’t Pass wins on {_either(DP_WINS)}, loses on {_either(DP_LOSES)} and pushes on "
+    f"{_either(DP_PUSHES)}. A {_either(sorted(POINT_NUMBERS))} sets the point.<br>"
+    f"<b>Point:</b> the point before {_either(SEVEN_OUT)} wins Pass; {_either(SEVEN_OUT)} before "
+    "the point wins Don’t Pass. Other totals change nothing.<br>"
     f"<b>Point phase:</b> Pass cannot change. Prepare a Don’t Pass reduction by {UNIT} or remove "
     "it; Roll seals and the reduced part comes back as a withdrawal refund with no profit. "
     "Nothing increases after sealing.<br>"
@@ -47,27 +87,92 @@ HELP_HTML = (
     f"At most {THROW_CAP} throws, else no result.<br>"
     "<b>Dice:</b> every throw commits a fresh 32-byte nonce with your choices before the "
     "reveal; the dice are derived from the revealed nonce (solo is shared-dice practice).<br><br>"
-    "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons · on the table "
-    f"Space allocates {UNIT} and Enter confirms at come-out, Enter or Space rolls at the point · "
-    "a focused button takes Enter/Space · Backspace/Delete reset · Escape closes Help, else "
-    "pauses/resumes · F1 Help · M mute.<br>"
-    "<b>Touch:</b> tap a line to select it; tap a dimmed button to hear why it is off.<br><br>"
+    "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons and the chips · "
+    "on the table Space places the selected chip and Enter confirms at come-out (an empty "
+    "confirm asks again: Enter twice sits out), Enter or Space rolls at the point · R repeats "
+    "the last bet · a focused button takes Enter/Space · Backspace/Delete reset · Escape closes "
+    "Help, else pauses/resumes · F1 Help · M mute.<br>"
+    "<b>Touch:</b> pick a chip, tap a line to place it; tap or point at a dimmed button to hear "
+    "why it is off.<br><br>"
     "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
 )
 
 TEXTS: dict[str, str] = {
     "helpHtml": HELP_HTML,
-    "passMotto": "COME-OUT 7 · 11 WIN · POINT BEFORE 7 · PAYS 1 : 1",
-    "dontPassMotto": "COME-OUT 2 · 3 WIN · BAR 12 · 7 BEFORE POINT · PAYS 1 : 1",
-    "allocate": f"Allocate {UNIT}",
+    "passMotto": (
+        f"COME-OUT {' · '.join(map(str, PASS_WINS))} WIN · POINT BEFORE "
+        f"{' · '.join(map(str, SEVEN_OUT))} · PAYS 1 : 1"
+    ),
+    "dontPassMotto": (
+        f"COME-OUT {' · '.join(map(str, DP_WINS))} WIN · BAR {' · '.join(map(str, DP_PUSHES))} · "
+        f"{' · '.join(map(str, SEVEN_OUT))} BEFORE POINT · PAYS 1 : 1"
+    ),
     "reduce": f"Don't Pass −{UNIT}",
+    "repeat": "Repeat last bet",
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
-    "keysWide": (
-        f"Arrows pick a line · Space adds {UNIT} · Enter confirms or rolls · Esc pauses · F1 help"
-    ),
-    "keysNarrow": "F1 help · Esc pause",
-    "keysTouch": "Tap a line, then Allocate",
-    "comeOutTable": f"Come-out. Space allocates {UNIT} to the selected line, Enter confirms.",
 }
+
+ACTION_LABELS: dict[str, str] = {
+    "allocate": "Add chip",
+    "confirm": "Confirm",
+    "sitOut": "Sit out",
+    "reset": "Reset",
+    "reduce": f"Don't Pass −{UNIT}",
+    "remove": "Remove Don't Pass",
+    "roll": "Roll",
+    "repeat": "Repeat last bet",
+    "chip": "Chip",
+}
+"""What each control is called on screen and in the reasons said for it."""
+
+SOLO_WORDS: dict[str, str] = {
+    "newSession": f"New session: {POINTS} free fictional points. Place chips, then confirm.",
+    "revealing": "The dice are rolling: wait for the result.",
+    "rolling": "The dice are rolling…",
+    "asking": "Answer the new-session question first.",
+    "help": "Help is open: close it to play.",
+    "paused": "Paused: press Escape or Resume to continue.",
+    "pausedShort": "Paused.",
+    "resumed": "Resumed.",
+    "soundOn": "Sound on.",
+    "soundOff": "Sound off.",
+    "nothingToRepeat": "There is no earlier bet to repeat, or chips are already on the lines.",
+    "handsResolved": f"{words_for_number(HANDS_PER_SESSION).capitalize()} hands resolved.",
+    "chartComplete": "Points across the session's throws:",
+    "chartEnded": (
+        "The hand in flight was voided and returned with no profit. Points across the throws:"
+    ),
+    "historyEmpty": "Contracts, throws, settlements and refunds appear here.",
+    "freeText": "Free fictional points, no prizes",
+}
+"""Solo sentences QML and the bridge show (QML keeps no literal of its own)."""
+
+
+def sit_out_ask(mobile: bool) -> str:
+    """What an empty Confirm's first press says: the second, deliberate press sits out."""
+    again = "Tap Sit out again" if mobile else "Enter again"
+    return f"Sit out this hand? {again} (the dice still roll)."
+
+
+def keys_hint(phase: Phase, mobile: bool, chip: int) -> str:
+    """The footer's key hint for what the keys do now."""
+    if mobile:
+        return "Pick a chip, tap a line" if phase is Phase.COME_OUT else "Tap Roll"
+    if phase is Phase.COME_OUT:
+        return (
+            f"Arrows pick a line · Space adds {chip} · R repeats · Enter confirms · "
+            "Esc pauses · F1 help"
+        )
+    if phase is Phase.POINT:
+        return "Enter or Space rolls · Arrows pick a line · Esc pauses · F1 help"
+    return "New session starts again · F1 help"
+
+
+TEXTS.update(
+    {
+        key: SOLO_WORDS[key]
+        for key in ("freeText", "historyEmpty", "handsResolved", "chartComplete", "chartEnded")
+    }
+)

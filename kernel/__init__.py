@@ -1,6 +1,6 @@
 """Pointline Table's rules kernel: pure, typed, deterministic; the dice are an input.
 
->>> from kernel import Table, Allocate, Confirm, Throw, Line
+>>> from pointline.kernel import Table, Allocate, Confirm, Throw, Line
 >>> table = Table(seats=1)
 >>> table.push(Allocate(0, Line.PASS))
 >>> table.push(Confirm(0))
@@ -23,9 +23,21 @@ from pointline.kernel.actions import (
     SeatAction,
     Throw,
 )
-from pointline.kernel.canonical import from_document, loads, state_bytes, state_hash, to_document
+from pointline.kernel.canonical import (
+    STATE_VERSION,
+    canonical_bytes,
+    canonical_text,
+    entry_document,
+    entry_from_document,
+    from_document,
+    loads,
+    state_bytes,
+    state_hash,
+    to_document,
+)
 from pointline.kernel.choice import Choice, current_choice, plan
 from pointline.kernel.dice import (
+    NONCE_BYTES,
     PROTOCOL_VERSION,
     commitment,
     derive_dice,
@@ -33,7 +45,20 @@ from pointline.kernel.dice import (
     dice_seed,
     verify_commitment,
 )
-from pointline.kernel.errors import BadState, IllegalAction, MalformedAction, PointlineError
+from pointline.kernel.errors import (
+    BadState,
+    DiceInputError,
+    IllegalAction,
+    InputCode,
+    Invariant,
+    MalformedAction,
+    PointlineError,
+    RulesError,
+    StateCode,
+    StrictJSONError,
+    WordedCode,
+)
+from pointline.kernel.invariants import invariant_broken, ledger_broken
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -44,13 +69,39 @@ from pointline.kernel.ledger import (
     Voided,
     replay_balance,
 )
-from pointline.kernel.rules import TRANSITIONS, Code, Effect, Guard, Transition, When
-from pointline.kernel.table import Contracts, Ending, Result, SeatState, Table, competition_ranks
+from pointline.kernel.rules import (
+    MALFORMED_CODES,
+    SEALING_EFFECTS,
+    TRANSITIONS,
+    Code,
+    Effect,
+    Guard,
+    Then,
+    Transition,
+    When,
+    row_for,
+    rows_for,
+)
+from pointline.kernel.table import (
+    Contracts,
+    Ending,
+    Result,
+    SeatState,
+    Standing,
+    Table,
+    competition_ranks,
+)
 from pointline.kernel.values import (
+    ABORT_REASONS,
     HAND_LIMIT,
     HANDS_PER_SESSION,
     MAX_SEATS,
+    MIN_SEATS,
+    NET_MULTIPLE,
+    ONLINE_SEATS_MAX,
+    ONLINE_SEATS_MIN,
     POINT_NUMBERS,
+    RETURNED_MULTIPLE,
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
@@ -58,16 +109,27 @@ from pointline.kernel.values import (
     Line,
     Outcome,
     Phase,
+    is_online_seat_count,
 )
 
 __all__ = [
+    "ABORT_REASONS",
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
+    "MALFORMED_CODES",
     "MAX_SEATS",
+    "MIN_SEATS",
+    "NET_MULTIPLE",
+    "NONCE_BYTES",
+    "ONLINE_SEATS_MAX",
+    "ONLINE_SEATS_MIN",
     "POINT_NUMBERS",
     "PROTOCOL_VERSION",
+    "RETURNED_MULTIPLE",
+    "SEALING_EFFECTS",
     "SEAT_KINDS",
     "STARTING_POINTS",
+    "STATE_VERSION",
     "THROW_CAP",
     "TRANSITIONS",
     "UNIT",
@@ -82,12 +144,15 @@ __all__ = [
     "ContractChanged",
     "Contracted",
     "Contracts",
+    "DiceInputError",
     "Effect",
     "EndReason",
     "Ending",
     "Entry",
     "Guard",
     "IllegalAction",
+    "InputCode",
+    "Invariant",
     "Line",
     "MalformedAction",
     "Outcome",
@@ -99,25 +164,40 @@ __all__ = [
     "Reset",
     "Result",
     "Roll",
+    "RulesError",
     "SeatAction",
     "SeatState",
     "Settled",
+    "Standing",
+    "StateCode",
+    "StrictJSONError",
     "Table",
+    "Then",
     "Throw",
     "ThrowSeen",
     "Transition",
     "Voided",
     "When",
+    "WordedCode",
+    "canonical_bytes",
+    "canonical_text",
     "commitment",
     "competition_ranks",
     "current_choice",
     "derive_dice",
     "dice_from_seed",
     "dice_seed",
+    "entry_document",
+    "entry_from_document",
     "from_document",
+    "invariant_broken",
+    "is_online_seat_count",
+    "ledger_broken",
     "loads",
     "plan",
     "replay_balance",
+    "row_for",
+    "rows_for",
     "state_bytes",
     "state_hash",
     "to_document",

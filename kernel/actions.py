@@ -13,6 +13,21 @@ from typing import ClassVar
 
 from pointline.kernel.values import UNIT, EndReason, Line
 
+__all__ = [
+    "SEAT_KINDS",
+    "Abort",
+    "Action",
+    "ActionKind",
+    "Allocate",
+    "Confirm",
+    "ReduceDontPass",
+    "RemoveDontPass",
+    "Reset",
+    "Roll",
+    "SeatAction",
+    "Throw",
+]
+
 
 class ActionKind(Enum):
     """The kinds of action, one row of the transition table per phase and kind."""

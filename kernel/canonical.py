@@ -1,8 +1,15 @@
-"""The canonical JSON form of a table: sorted keys, no spaces, integers only (no floats).
+"""Canonical JSON: the one encoder, and the canonical form of a table.
 
-``to_document`` and ``from_document`` round-trip exactly; ``dumps`` gives the canonical bytes
-and ``state_hash`` their SHA-256 in hex. Every field is documented in ``spec/RULES.md``
-("Canonical state").
+``canonical_bytes(obj)`` is the project's one canonical JSON encoder (every layer uses it: the
+state hash, choices, the conformance fixtures, the online messages): UTF-8, object keys sorted,
+separators ``,`` and ``:`` with no whitespace, non-ASCII written as itself, NaN and infinity
+refused. For documents whose numbers are integers (all of ours) it is RFC 8785 (JCS).
+``canonical_text`` is the same as a ``str``.
+
+``to_document`` and ``from_document`` round-trip a table exactly; ``state_bytes`` gives its
+canonical bytes and ``state_hash`` their SHA-256 in hex. Every field is documented in
+``spec/RULES.md`` ("Canonical state"). ``from_document`` refuses a document that is not one
+with ``BadState``, whose ``invariant`` names the first check failed (``kernel.invariants``).
 """
 
 from __future__ import annotations
@@ -11,7 +18,8 @@ import hashlib
 import json
 from typing import Any
 
-from pointline.kernel.errors import BadState, MalformedAction
+from pointline.kernel import invariants, strictjson
+from pointline.kernel.errors import BadState, Invariant, MalformedAction
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -20,21 +28,46 @@ from pointline.kernel.ledger import (
     Settled,
     ThrowSeen,
     Voided,
-    replay_balance,
 )
 from pointline.kernel.table import Ending, Table, _Seat
-from pointline.kernel.values import (
-    HAND_LIMIT,
-    HANDS_PER_SESSION,
-    MAX_SEATS,
-    POINT_NUMBERS,
-    THROW_CAP,
-    UNIT,
-    EndReason,
-    Line,
-    Outcome,
-    Phase,
+from pointline.kernel.values import MAX_SEATS, EndReason, Line, Outcome, Phase
+
+__all__ = [
+    "STATE_VERSION",
+    "canonical_bytes",
+    "canonical_text",
+    "dumps",
+    "entry_document",
+    "entry_from_document",
+    "from_document",
+    "invariant_broken",
+    "loads",
+    "state_bytes",
+    "state_hash",
+    "to_document",
+]
+
+_ENCODER = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
 )
+"""One shared encoder: ``json.dumps`` with arguments would build a new one on every call."""
+
+
+def canonical_text(obj: Any) -> str:
+    """The canonical JSON text of ``obj`` (see the module docstring); raises ``ValueError`` for
+    NaN or infinity and ``TypeError`` for what JSON cannot hold."""
+    return _ENCODER.encode(obj)
+
+
+def canonical_bytes(obj: Any) -> bytes:
+    """The canonical JSON bytes of ``obj``: ``canonical_text`` as UTF-8 (a lone surrogate in a
+    string raises ``UnicodeEncodeError``). The stable API every layer encodes with."""
+    return _ENCODER.encode(obj).encode("utf-8")
+
+
+dumps = canonical_bytes
+"""The older name of ``canonical_bytes``."""
+
 
 STATE_VERSION = 1
 
@@ -129,13 +162,6 @@ def to_document(table: Table) -> dict[str, Any]:
     }
 
 
-def dumps(document: dict[str, Any]) -> bytes:
-    """Canonical bytes: UTF-8 JSON, keys sorted, separators ``,`` and ``:``, no spaces."""
-    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8"
-    )
-
-
 def state_bytes(table: Table) -> bytes:
     return dumps(to_document(table))
 
@@ -146,16 +172,20 @@ def state_hash(table: Table) -> str:
 
 
 # ---------------------------------------------------------------------- reading back
+def _shape(text: str) -> BadState:
+    return BadState(Invariant.SHAPE, text)
+
+
 def _int(doc: Any, key: str, low: int = 0, high: int = 1 << 31) -> int:
     value = doc.get(key) if isinstance(doc, dict) else None
     if type(value) is not int or not low <= value <= high:
-        raise BadState("bad_state", f"{key} must be an integer {low}..{high}, not {value!r}")
+        raise _shape(f"{key} must be an integer {low}..{high}, not {value!r}")
     return value
 
 
 def _opt_int(doc: dict[str, Any], key: str) -> int | None:
     if key not in doc:
-        raise BadState("bad_state", f"missing {key}")
+        raise _shape(f"missing {key}")
     return None if doc[key] is None else _int(doc, key)
 
 
@@ -163,19 +193,19 @@ def _enum(cls: Any, value: Any, what: str) -> Any:
     try:
         return cls(value)
     except ValueError:
-        raise BadState("bad_state", f"bad {what}: {value!r}") from None
+        raise _shape(f"bad {what}: {value!r}") from None
 
 
 def _pair(doc: Any, key: str) -> tuple[int, int]:
     inner = doc.get(key) if isinstance(doc, dict) else None
     if not isinstance(inner, dict) or set(inner) != {"pass", "dont_pass"}:
-        raise BadState("bad_state", f"{key} names exactly pass and dont_pass")
+        raise _shape(f"{key} names exactly pass and dont_pass")
     return _int(inner, "pass"), _int(inner, "dont_pass")
 
 
 def entry_from_document(doc: Any) -> Entry:
     if not isinstance(doc, dict):
-        raise BadState("bad_state", "a ledger entry is an object")
+        raise _shape("a ledger entry is an object")
     kind = doc.get("type")
     if kind == "contracted":
         return Contracted(_int(doc, "hand"), _int(doc, "pass"), _int(doc, "dont_pass"))
@@ -216,121 +246,88 @@ def entry_from_document(doc: Any) -> Entry:
             _int(doc, "amount"),
             _enum(EndReason, doc.get("reason"), "reason"),
         )
-    raise BadState("bad_state", f"unknown ledger entry type {kind!r}")
+    raise _shape(f"unknown ledger entry type {kind!r}")
 
 
 def from_document(doc: Any) -> Table:
-    """Rebuild a table from its canonical document; raises ``BadState`` if it is not one."""
+    """Rebuild a table from its canonical document; raises ``BadState`` if it is not one.
+
+    The checks run in ``Invariant`` order: the document's shape, then every invariant of R28
+    (``invariant_broken``), then that it re-encodes to exactly its own canonical bytes."""
     if not isinstance(doc, dict) or type(doc.get("version")) is not int:
-        raise BadState("bad_state", f"not a version {STATE_VERSION} state document")
+        raise _shape(f"not a version {STATE_VERSION} state document")
     if doc["version"] != STATE_VERSION:
-        raise BadState("bad_state", f"not a version {STATE_VERSION} state document")
+        raise _shape(f"not a version {STATE_VERSION} state document")
     seats_doc = doc.get("seats")
     if not isinstance(seats_doc, list) or not 1 <= len(seats_doc) <= MAX_SEATS:
-        raise BadState("bad_state", "seats is a list of 1 to 8 seats")
+        raise _shape("seats is a list of 1 to 8 seats")
     table_id = doc.get("table_id")
     if not isinstance(table_id, str):
-        raise BadState("bad_state", "table_id is a string")
+        raise _shape("table_id is a string")
     try:
         table = Table(len(seats_doc), table_id)
     except MalformedAction as error:  # a table id that is not Unicode text (a lone surrogate)
-        raise BadState("bad_state", error.text) from None
+        raise _shape(error.text) from None
     table._enter(_enum(Phase, doc.get("phase"), "phase"))
-    table._point = _opt_int(doc, "point")
-    if (table._point is not None or table.phase is Phase.POINT) and (
-        table.phase is not Phase.POINT or table._point not in POINT_NUMBERS
-    ):
-        raise BadState("bad_state", "the point is 4, 5, 6, 8, 9 or 10 on the point, else null")
+    point = _opt_int(doc, "point")
     table._throws = _int(doc, "throws", 0, 128)
     table._resolved = _int(doc, "hands_resolved", 0, 5)
     ending = doc.get("ending")
     if ending is not None:
         if not isinstance(ending, dict):
-            raise BadState("bad_state", "ending is null or an object")
+            raise _shape("ending is null or an object")
         table._ending = Ending(
             _enum(EndReason, ending.get("reason"), "reason"), _opt_int(ending, "seat")
         )
     for seat, sd in zip(table._seats, seats_doc, strict=True):
         _load_seat(seat, sd)
+    table._point = point
     problem = invariant_broken(table)
     if problem is not None:
-        raise BadState("bad_state", f"impossible state: {problem}")
+        raise BadState(problem[0], f"impossible state: {problem[1]}")
     # Compared as canonical bytes, not as Python values: ``true == 1`` and ``1.0 == 1`` in
     # Python, but a document holding them does not re-encode to itself (R28).
     try:
-        same = dumps(to_document(table)) == dumps(doc)
+        same = canonical_bytes(to_document(table)) == canonical_bytes(doc)
     except (UnicodeEncodeError, TypeError, ValueError):
         same = False
     if not same:
-        raise BadState("bad_state", "the document is not canonical (result or fields disagree)")
+        raise BadState(
+            Invariant.NOT_CANONICAL, "the document is not canonical (result or fields disagree)"
+        )
     return table
 
 
-def invariant_broken(table: Table) -> str | None:
-    """The first invariant of the z3 proofs (spec/proofs.py) that ``table`` breaks, in plain
-    words, or None. ``from_document`` refuses such a state, as python-chess refuses an invalid
-    position: a loaded table is always one that play could have reached the shape of."""
-    phase, seats = table.phase, table._seats
-    if table._resolved > table._throws:
-        return f"{table._resolved} resolved hands after only {table._throws} throws"
-    if (phase is Phase.COMPLETE) != (table._resolved == HANDS_PER_SESSION):
-        return "the session is complete exactly when five hands are resolved"
-    if (phase is Phase.ENDED) != (table._ending is not None):
-        return "a session has an ending exactly when it ended without a result"
-    ending = table._ending
-    if ending is not None and ending.seat is not None and not 0 <= ending.seat < len(seats):
-        return f"the ending names seat {ending.seat}, which this table does not have"
-    if phase in (Phase.COME_OUT, Phase.POINT) and table._throws >= THROW_CAP:
-        return "a live session has made fewer than 128 throws"
-    for index, s in enumerate(seats):
-        where = f"seat {index}"
-        amounts = (s.draft_pass, s.draft_dp, s.pass_, s.dp)
-        if any(amount % UNIT for amount in amounts):
-            return f"{where}: every amount is a multiple of {UNIT}"
-        if s.draft_pass + s.draft_dp > HAND_LIMIT or s.pass_ + s.dp > HAND_LIMIT:
-            return f"{where}: at most {HAND_LIMIT} points a hand on the two lines together"
-        if phase in (Phase.COMPLETE, Phase.ENDED):
-            if any(amounts) or s.sealed:
-                return f"{where}: nothing is on the lines once the session is over"
-        elif phase is Phase.COME_OUT:
-            if s.sealed and (s.draft_pass, s.draft_dp) != (s.pass_, s.dp):
-                return f"{where}: a confirmed come-out draft equals its contracts"
-            if not s.sealed and (s.pass_ or s.dp):
-                return f"{where}: before Confirm the hand has no contracts"
-            if not s.sealed and s.draft_pass + s.draft_dp > s.balance:
-                return f"{where}: an open draft is never above the balance"
-        else:  # the point phase
-            if s.draft_pass != s.pass_ or s.draft_dp > s.dp:
-                return f"{where}: on the point Pass is locked and Don't Pass only comes down"
-            if s.sealed and s.draft_dp != s.dp:
-                return f"{where}: a sealed roll leaves no reduction prepared"
-        throws_seen = sum(1 for entry in s.ledger if isinstance(entry, ThrowSeen))
-        if throws_seen != table._throws:
-            return f"{where}: the ledger records {throws_seen} throws, the table {table._throws}"
-        if replay_balance(s.ledger) != s.balance:
-            return f"{where}: the balance {s.balance} is not what the ledger replays to"
-    return None
+def invariant_broken(table: Table) -> invariants.Broken | None:
+    """The first invariant of R28 that ``table`` breaks, or None (``kernel.invariants``).
+
+    Looked up through this module on every load, so a conformance mutant can replace it."""
+    return invariants.invariant_broken(table)
 
 
 def _load_seat(seat: _Seat, doc: Any) -> None:
     if not isinstance(doc, dict):
-        raise BadState("bad_state", "a seat is an object")
+        raise _shape("a seat is an object")
     seat.balance = _int(doc, "balance")
     seat.draft_pass, seat.draft_dp = _pair(doc, "draft")
     seat.pass_, seat.dp = _pair(doc, "contracts")
     sealed = doc.get("sealed")
     if not isinstance(sealed, bool):
-        raise BadState("bad_state", "sealed is true or false")
+        raise _shape("sealed is true or false")
     seat.sealed = sealed
     ledger = doc.get("ledger")
     if not isinstance(ledger, list):
-        raise BadState("bad_state", "ledger is a list")
+        raise _shape("ledger is a list")
     seat.ledger = [entry_from_document(e) for e in ledger]
 
 
 def loads(data: bytes | str) -> Table:
+    """A table from the text of its canonical document; raises ``BadState`` (a member named
+    twice in one object is refused, not read as its last value)."""
     try:
-        doc = json.loads(data)
-    except ValueError as error:
-        raise BadState("bad_state", f"not JSON: {error}") from None
+        doc = strictjson.loads(data)
+    except strictjson.DuplicateMember as error:
+        raise BadState(Invariant.DUPLICATE_MEMBER, error.text) from None
+    except strictjson.StrictJSONError as error:
+        raise BadState(Invariant.NOT_JSON, f"not JSON: {error.text}") from None
     return from_document(doc)

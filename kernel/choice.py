@@ -19,10 +19,13 @@ from pointline.kernel.actions import (
     Roll,
     SeatAction,
 )
-from pointline.kernel.errors import IllegalAction, MalformedAction
+from pointline.kernel.canonical import canonical_bytes
+from pointline.kernel.errors import MalformedAction
 from pointline.kernel.rules import Code
 from pointline.kernel.table import Table
 from pointline.kernel.values import UNIT, Line, Phase
+
+__all__ = ["Choice", "current_choice", "plan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +37,7 @@ class Choice:
 
     def to_bytes(self) -> bytes:
         """Canonical JSON: ``{"dont_pass":D,"pass":P}``, sorted keys, no spaces."""
-        return json.dumps(
-            {"dont_pass": self.dont_pass_amount, "pass": self.pass_amount},
-            sort_keys=True,
-            separators=(",", ":"),
-        ).encode("ascii")
+        return canonical_bytes({"dont_pass": self.dont_pass_amount, "pass": self.pass_amount})
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Choice:
@@ -109,17 +108,4 @@ def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
     trial = table.copy()
     for action in steps:
         trial.push(action)  # the table's rows refuse, with their own codes
-    return tuple(steps)
-    contracts = state.contracts
-    if p != contracts.pass_amount:
-        raise IllegalAction(Code.PASS_LOCKED, Code.PASS_LOCKED.text)
-    if d > contracts.dont_pass_amount:
-        raise IllegalAction(Code.DONT_PASS_NO_INCREASE, Code.DONT_PASS_NO_INCREASE.text)
-    if draft != contracts:
-        steps.append(Reset(seat))
-    if d == 0 and contracts.dont_pass_amount:
-        steps.append(RemoveDontPass(seat))
-    else:
-        steps.extend(ReduceDontPass(seat) for _ in range((contracts.dont_pass_amount - d) // UNIT))
-    steps.append(Roll(seat))
     return tuple(steps)

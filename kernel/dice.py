@@ -11,16 +11,28 @@ import hmac
 import struct
 from collections.abc import Sequence
 
+from pointline.kernel.errors import DiceInputError  # defined here first; kept importable
+
+__all__ = [
+    "ACCEPT_BELOW",
+    "COMMIT_DOMAIN",
+    "DICE_DOMAIN",
+    "NONCE_BYTES",
+    "PROTOCOL_VERSION",
+    "DiceInputError",
+    "commitment",
+    "derive_dice",
+    "dice_from_seed",
+    "dice_seed",
+    "verify_commitment",
+]
+
 PROTOCOL_VERSION = 1
 NONCE_BYTES = 32
 COMMIT_DOMAIN = b"pointline/commit/v1\x00"
 DICE_DOMAIN = b"pointline/dice/v1\x00"
 ACCEPT_BELOW = 252
 """Bytes 0..251 map to a face (252 = 42 × 6); bytes 252..255 are rejected: no face is favoured."""
-
-
-class DiceInputError(ValueError):
-    """A nonce, seat, index or table id that the derivation cannot take."""
 
 
 def _lp(data: bytes) -> bytes:

@@ -14,6 +14,17 @@ from typing import NamedTuple
 
 from pointline.kernel.values import STARTING_POINTS, EndReason, Line, Outcome, Phase
 
+__all__ = [
+    "ContractChanged",
+    "Contracted",
+    "Entry",
+    "Refunded",
+    "Settled",
+    "ThrowSeen",
+    "Voided",
+    "replay_balance",
+]
+
 
 class Contracted(NamedTuple):
     """The hand's original contracts, sealed by Confirm (both 0 when the seat sits out)."""

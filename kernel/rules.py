@@ -9,23 +9,31 @@ these rows to step the table and ``spec/RULES.md`` is rendered from them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import Enum
 
 from pointline.kernel.actions import ActionKind
+from pointline.kernel.errors import WordedCode
 from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
 
+__all__ = [
+    "CODES_BY_NAME",
+    "MALFORMED_CODES",
+    "SEALING_EFFECTS",
+    "TRANSITIONS",
+    "Code",
+    "Effect",
+    "Guard",
+    "Then",
+    "Transition",
+    "When",
+    "row_for",
+    "rows_for",
+]
 
-class Code(StrEnum):
+
+class Code(WordedCode):
     """Every rejection the kernel can give: its stable machine code (the member's string value,
     so ``Code.HAND_LIMIT == "hand_limit"``) and its plain words (``text``)."""
-
-    text: str
-
-    def __new__(cls, code: str, text: str) -> Code:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.text = text
-        return member
 
     # Malformed: no state makes the action legal.
     BAD_ACTION = ("bad_action", "That is not an action of this table.")
@@ -187,6 +195,28 @@ class Effect(Enum):
     KEEP_POINT = "Nothing changes: same point, same contracts; every seat chooses again."
     VOID_HAND = "Return every contract in play with no profit and end without a result."
 
+    @property
+    def seals(self) -> bool:
+        """Whether this effect seals the seat's choices for the next throw (Confirm, Roll)."""
+        return self in SEALING_EFFECTS
+
+
+SEALING_EFFECTS = frozenset({Effect.SEAL_CONTRACTS, Effect.SEAL_ROLL})
+"""The effects that seal a seat's choices: once every seat has applied one, the dice are due."""
+
+
+class Then(Enum):
+    """Where an accepting row leaves the table: the phase after its effect (R17, R20, R22)."""
+
+    STAY = "the same phase"
+    POINT = "the point phase; ended instead after the 128th throw (R22)"
+    SAME_POINT = "the same point phase; ended instead after the 128th throw (R22)"
+    NEXT_HAND = (
+        "complete after the fifth resolved hand (R20); else the next hand's come-out,"
+        " ended instead after the 128th throw (R22)"
+    )
+    ENDED = "ended without a result"
+
 
 @dataclass(frozen=True, slots=True)
 class Transition:
@@ -201,6 +231,8 @@ class Transition:
     pass_outcome: Outcome | None
     dont_pass_outcome: Outcome | None
     rules: tuple[str, ...]
+    then: Then | None = None
+    """The phase after an accepting row (None for a rejecting row: nothing changes)."""
 
     @property
     def accepts(self) -> bool:
@@ -217,7 +249,10 @@ def _row(
     when: When = When.ALWAYS,
     settles: tuple[Outcome, Outcome] | None = None,
     rules: tuple[str, ...] = (),
+    then: Then | None = None,
 ) -> Transition:
+    if effect is not None and then is None:
+        then = Then.STAY
     return Transition(
         phase=phase,
         kind=kind,
@@ -228,6 +263,7 @@ def _row(
         pass_outcome=settles[0] if settles else None,
         dont_pass_outcome=settles[1] if settles else None,
         rules=rules,
+        then=then,
     )
 
 
@@ -270,6 +306,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_W, _L),
         rules=("R8", "R9", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _C,
@@ -279,6 +316,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_L, _W),
         rules=("R8", "R10", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _C,
@@ -288,6 +326,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_L, _U),
         rules=("R8", "R10", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _C,
@@ -296,8 +335,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         guards=(G.EVERY_SEAT_SEALED,),
         effect=Effect.ESTABLISH_POINT,
         rules=("R8", "R11"),
+        then=Then.POINT,
     ),
-    _row(_C, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",)),
+    _row(_C, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",), then=Then.ENDED),
     # --- Point phase: Pass is locked; Don't Pass may come down before each throw.
     _row(
         _P,
@@ -343,6 +383,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_W, _L),
         rules=("R8", "R18", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _P,
@@ -352,6 +393,7 @@ TRANSITIONS: tuple[Transition, ...] = (
         effect=Effect.SETTLE_HAND,
         settles=(_L, _W),
         rules=("R8", "R18", "R16", "R17"),
+        then=Then.NEXT_HAND,
     ),
     _row(
         _P,
@@ -360,8 +402,9 @@ TRANSITIONS: tuple[Transition, ...] = (
         guards=(G.EVERY_SEAT_SEALED,),
         effect=Effect.KEEP_POINT,
         rules=("R8", "R19"),
+        then=Then.SAME_POINT,
     ),
-    _row(_P, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",)),
+    _row(_P, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",), then=Then.ENDED),
     # --- Over: nothing more happens in this session.
     *(
         _row(phase, kind, reject=Code.SESSION_OVER, rules=("R25",))

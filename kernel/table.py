@@ -7,14 +7,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterator
 
+from pointline.kernel._steps import (
+    CLASS_OF_KIND,
+    EFFECTS,
+    GUARDS,
+    STEPS,
+    THROW_STEPS,
+    EffectFn,
+    GuardFn,
+    Step,
+    see_throw,
+)
 from pointline.kernel.actions import (
     Abort,
     Action,
-    ActionKind,
     Allocate,
     Confirm,
     ReduceDontPass,
@@ -25,96 +33,52 @@ from pointline.kernel.actions import (
     Throw,
 )
 from pointline.kernel.errors import IllegalAction, MalformedAction
-from pointline.kernel.ledger import (
-    ContractChanged,
-    Contracted,
-    Entry,
-    Refunded,
-    Settled,
-    ThrowSeen,
-    Voided,
-)
-from pointline.kernel.rules import (
-    TRANSITIONS,
-    Code,
-    Effect,
-    Guard,
-    Transition,
-    When,
+from pointline.kernel.ledger import Entry, Voided
+from pointline.kernel.rules import Code, Transition
+from pointline.kernel.snapshots import (
+    Contracts,
+    Ending,
+    Result,
+    SeatState,
+    Standing,
+    competition_ranks,
 )
 from pointline.kernel.values import (
     ABORT_REASONS,
-    HAND_LIMIT,
     HANDS_PER_SESSION,
     MAX_SEATS,
     MIN_SEATS,
-    POINT_NUMBERS,
     STARTING_POINTS,
-    THROW_CAP,
     UNIT,
     EndReason,
     Line,
-    Outcome,
     Phase,
 )
+
+__all__ = [
+    "EFFECTS",
+    "GUARDS",
+    "Contracts",
+    "EffectFn",
+    "Ending",
+    "GuardFn",
+    "Result",
+    "SeatState",
+    "Standing",
+    "Table",
+    "competition_ranks",
+    "see_throw",
+]
+
+_see_throw = see_throw
+"""The older, private name of ``see_throw`` (kept for existing callers)."""
+_THROW_STEPS = THROW_STEPS
+_STEPS = STEPS
 
 # Enum members bound once: looking one up on its class (``Phase.COMPLETE``) goes through the
 # enum metaclass and costs several times a plain global on the hot path.
 _PASS, _DP = Line.PASS, Line.DONT_PASS
 _COME_OUT, _COMPLETE, _ENDED = Phase.COME_OUT, Phase.COMPLETE, Phase.ENDED
-
-
-@dataclass(frozen=True, slots=True)
-class Contracts:
-    """Amounts on the two lines."""
-
-    pass_amount: int = 0
-    dont_pass_amount: int = 0
-
-    @property
-    def total(self) -> int:
-        return self.pass_amount + self.dont_pass_amount
-
-    def on(self, line: Line) -> int:
-        return self.pass_amount if line is _PASS else self.dont_pass_amount
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    """A snapshot of one seat: balance, open draft, current contracts and ledger."""
-
-    seat: int
-    balance: int
-    draft: Contracts
-    contracts: Contracts
-    sealed: bool
-    ledger: tuple[Entry, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Ending:
-    """Why a session ended without a result, and the seat it names (if any)."""
-
-    reason: EndReason
-    seat: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """A completed session: final points per seat and their competition ranks (1, 1, 3)."""
-
-    final: tuple[int, ...]
-    ranks: tuple[int, ...]
-
-    @property
-    def standings(self) -> tuple[int, ...]:
-        """Seats ranked highest first; tied seats keep seat order."""
-        return tuple(sorted(range(len(self.final)), key=lambda s: (-self.final[s], s)))
-
-
-def competition_ranks(points: tuple[int, ...]) -> tuple[int, ...]:
-    """Rank 1 for the highest; tied seats share a rank and the next rank skips (1, 1, 3)."""
-    return tuple(1 + sum(1 for other in points if other > mine) for mine in points)
 
 
 class _Seat:
@@ -160,51 +124,7 @@ def _candidates(seat: int) -> tuple[SeatAction, ...]:
 _CANDIDATES = tuple(_candidates(seat) for seat in range(MAX_SEATS))
 _ALL_THROWS = tuple(Throw(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
 """Actions are immutable values, so each seat's candidates are made once."""
-_POINTS: tuple[int | None, ...] = (None, *sorted(POINT_NUMBERS))
-_CLASS_OF_KIND: dict[ActionKind, type] = {
-    ActionKind.ALLOCATE: Allocate,
-    ActionKind.RESET: Reset,
-    ActionKind.CONFIRM: Confirm,
-    ActionKind.REDUCE_DONT_PASS: ReduceDontPass,
-    ActionKind.REMOVE_DONT_PASS: RemoveDontPass,
-    ActionKind.ROLL: Roll,
-    ActionKind.THROW: Throw,
-    ActionKind.ABORT: Abort,
-}
-_ACTION_TYPES = frozenset(_CLASS_OF_KIND.values())
-
-_RETURNED = {Outcome.WIN: 2, Outcome.PUSH: 1, Outcome.LOSS: 0}
-"""What a settled line gives back, as a multiple of its contract (R16)."""
-_NET = {Outcome.WIN: 1, Outcome.PUSH: 0, Outcome.LOSS: -1}
-"""A settled line's net, as a multiple of its contract (R16)."""
-
-
-class _Step:
-    """One row of the transition table, looked up: its guards as functions with their codes,
-    its effect as a function (or its rejection code), and a settling row's figures."""
-
-    __slots__ = ("checks", "effect", "reject", "row", "settles")
-
-    def __init__(self, row: Transition) -> None:
-        self.row = row
-        self.checks: tuple[tuple[GuardFn, Code], ...] = tuple(
-            (GUARDS[g], g.code) for g in row.guards
-        )
-        self.effect: EffectFn | None = None if row.effect is None else EFFECTS[row.effect]
-        self.reject = row.reject
-        po, do = row.pass_outcome, row.dont_pass_outcome
-        self.settles = (
-            None
-            if po is None or do is None
-            else (po, _RETURNED[po], _NET[po], do, _RETURNED[do], _NET[do])
-        )
-
-    def verdict(self, table: Table, seat: _Seat | None, action: Any) -> Code | None:
-        """The code this row rejects ``action`` with now, or None if it applies."""
-        for guard, code in self.checks:
-            if not guard(table, seat, action):
-                return code
-        return self.reject
+_ACTION_TYPES = frozenset(CLASS_OF_KIND.values())
 
 
 class Table:
@@ -360,7 +280,7 @@ class Table:
         return other
 
     # ----------------------------------------------------------------- legality
-    def _resolve(self, action: Action) -> tuple[_Step, _Seat | None]:
+    def _resolve(self, action: Action) -> tuple[Step, _Seat | None]:
         """The step that decides ``action`` now, and the seat it names; raises if ill formed."""
         cls = type(action)
         if cls is Throw:
@@ -411,6 +331,20 @@ class Table:
     def is_legal(self, action: Action) -> bool:
         return self.rejection(action) is None
 
+    def would_throw(self, action: Action) -> bool:
+        """Whether pushing ``action`` now seals its seat's choices for the next throw.
+
+        True exactly for a legal action whose row's effect seals (``Effect.seals``: Confirm at
+        come-out, Roll on the point), so a caller knows to commit the choice and expect the dice.
+        False for anything ill formed or illegal now, and for the throw itself.
+        """
+        try:
+            step, seat = self._resolve(action)
+        except MalformedAction:
+            return False
+        effect = step.row.effect
+        return effect is not None and effect.seals and step.verdict(self, seat, action) is None
+
     def legal_actions(self, seat: int) -> list[SeatAction]:
         """What ``seat`` may do now, in button order (Allocate Pass, Allocate Don't Pass, …)."""
         candidates = _CANDIDATES[seat] if type(seat) is int and 0 <= seat < MAX_SEATS else None
@@ -439,6 +373,9 @@ class Table:
             assert rejected is not None
             raise IllegalAction(rejected, rejected.text)
         effect(self, seat, action, step)
+        then = step.then
+        if then is not None:
+            then(self)  # the row's next phase (Transition.then)
 
     def _enter(self, phase: Phase) -> None:
         self._phase = phase
@@ -447,6 +384,8 @@ class Table:
         self._steps = _STEPS[key]
 
     def _void(self, ending: Ending) -> None:
+        """Return every contract in play with no profit (recorded as void) and take the ending;
+        the phase is the caller's to set (``_end``, or an abort row's ``then``)."""
         hand = self.hand
         reason = ending.reason
         for s in self._seats:
@@ -459,222 +398,9 @@ class Table:
             s.pass_ = s.dp = s.draft_pass = s.draft_dp = 0
             s.sealed = False
         self._point = None
-        self._enter(_ENDED)
         self._ending = ending
 
-
-# ---------------------------------------------------------------------- guards
-# Each guard of kernel.rules.Guard as a plain function of the table ``t``, the named seat ``s``
-# and the action ``a``. A row's guards are checked in the row's order; the first that fails
-# rejects the action with its code.
-
-
-def _seat_open(t: Table, s: _Seat, a: Any) -> bool:
-    return not s.sealed
-
-
-def _within_hand_limit(t: Table, s: _Seat, a: Allocate) -> bool:
-    return s.draft_pass + s.draft_dp + a.amount <= HAND_LIMIT
-
-
-def _within_balance(t: Table, s: _Seat, a: Allocate) -> bool:
-    return s.draft_pass + s.draft_dp + a.amount <= s.balance
-
-
-def _line_is_dont_pass(t: Table, s: _Seat, a: Any) -> bool:
-    return a.line is _DP
-
-
-def _dont_pass_prepared(t: Table, s: _Seat, a: Any) -> bool:
-    return s.draft_dp >= UNIT
-
-
-def _draft_changed(t: Table, s: _Seat, a: Any) -> bool:
-    return s.draft_pass != s.pass_ or s.draft_dp != s.dp
-
-
-def _every_seat_sealed(t: Table, s: _Seat, a: Any) -> bool:
-    return all(x.sealed for x in t._seats)
-
-
-GuardFn = Callable[[Table, Any, Any], bool]
-GUARDS: dict[Guard, GuardFn] = {
-    Guard.SEAT_OPEN: _seat_open,
-    Guard.WITHIN_HAND_LIMIT: _within_hand_limit,
-    Guard.WITHIN_BALANCE: _within_balance,
-    Guard.LINE_IS_DONT_PASS: _line_is_dont_pass,
-    Guard.DONT_PASS_PREPARED: _dont_pass_prepared,
-    Guard.DRAFT_CHANGED: _draft_changed,
-    Guard.EVERY_SEAT_SEALED: _every_seat_sealed,
-}
-"""Every guard, keyed by the enum the rows name it with."""
-
-
-# ---------------------------------------------------------------------- effects
-# Each effect of kernel.rules.Effect as a plain function of the table, the named seat (None for
-# throws and aborts), the action and the deciding step (a settling row carries its outcomes).
-
-
-def _add_to_draft(t: Table, s: _Seat, a: Any, step: _Step) -> None:
-    """R3: Allocate adds its amount to the named line of the draft."""
-    if a.line is _PASS:
-        s.draft_pass += a.amount
-    else:
-        s.draft_dp += a.amount
-
-
-def _restore_draft(t: Table, s: _Seat, a: Any, step: _Step) -> None:
-    """R6: Reset puts the draft back to what the seat last sealed."""
-    s.draft_pass = s.pass_
-    s.draft_dp = s.dp
-
-
-def _seal_contracts(t: Table, s: _Seat, a: Any, step: _Step) -> None:
-    """R7: Confirm seals the draft as the hand's original contracts (empty: sit out)."""
-    p = s.pass_ = s.draft_pass
-    d = s.dp = s.draft_dp
-    s.ledger.append(_new(Contracted, (t._resolved + 1, p, d)))
-    s.balance -= p + d
-    s.sealed = True
-
-
-def _prepare_reduction(t: Table, s: _Seat, a: Any, step: _Step) -> None:
-    """R14: prepare Don't Pass down by 10."""
-    s.draft_dp -= UNIT
-
-
-def _prepare_removal(t: Table, s: _Seat, a: Any, step: _Step) -> None:
-    """R14: prepare Don't Pass down to 0."""
-    s.draft_dp = 0
-
-
-def _seal_roll(t: Table, s: _Seat, a: Any, step: _Step) -> None:
-    """R15: Roll seals; the reduced part of Don't Pass comes back as a refund, no profit."""
-    reduced = s.dp - s.draft_dp
-    if reduced:
-        hand = t._resolved + 1
-        throw = t._throws + 1
-        s.ledger.append(_new(ContractChanged, (hand, throw, _DP, s.dp, s.draft_dp)))
-        s.ledger.append(_new(Refunded, (hand, throw, reduced)))
-        s.balance += reduced
-        s.dp = s.draft_dp
-    s.sealed = True
-
-
-def _see_throw(t: Table, a: Any) -> None:
-    """Every throw: count it, write it to every seat's ledger, open every seat again."""
-    n = t._throws = t._throws + 1
-    d1, d2 = a.die1, a.die2
-    seen = _new(ThrowSeen, (t._resolved + 1, n, d1, d2, d1 + d2, t._phase, t._point))
-    for x in t._seats:
-        x.ledger.append(seen)
-        x.sealed = False
-
-
-def _cap(t: Table) -> None:
-    """R23: after a throw that did not complete the session, the 128th ends it."""
-    if t._throws >= THROW_CAP:
-        t._void(_CAP_ENDING)
-
-
-def _settle_hand(t: Table, s: None, a: Any, step: _Step) -> None:
-    """R10-R12, R16: settle every seat's lines by the row's outcomes, then the next hand."""
-    _see_throw(t, a)
-    hand, n = t._resolved + 1, t._throws
-    po, pr, pn, do, dr, dn = step.settles  # type: ignore[misc]
-    for x in t._seats:
-        amount = x.pass_
-        if amount:
-            x.ledger.append(_new(Settled, (hand, n, _PASS, amount, po, amount * pr, amount * pn)))
-            x.balance += amount * pr
-        amount = x.dp
-        if amount:
-            x.ledger.append(_new(Settled, (hand, n, _DP, amount, do, amount * dr, amount * dn)))
-            x.balance += amount * dr
-        x.pass_ = x.dp = x.draft_pass = x.draft_dp = 0
-    t._point = None
-    t._resolved = hand
-    if hand == HANDS_PER_SESSION:
-        t._enter(_COMPLETE)
-        return
-    t._enter(_COME_OUT)
-    _cap(t)
-
-
-def _establish_point(t: Table, s: None, a: Any, step: _Step) -> None:
-    """R10: a come-out 4, 5, 6, 8, 9 or 10 becomes the point."""
-    _see_throw(t, a)
-    t._point = a.die1 + a.die2
-    t._enter(_POINT)
-    _cap(t)
-
-
-def _keep_point(t: Table, s: None, a: Any, step: _Step) -> None:
-    """R12: any other total in the point phase changes nothing but the throw count."""
-    _see_throw(t, a)
-    _cap(t)
-
-
-def _void_hand(t: Table, s: None, a: Any, step: _Step) -> None:
-    """R24: an abort voids the hand in flight and ends the session without a result."""
-    t._void(Ending(a.reason, a.seat))
-
-
-EffectFn = Callable[[Table, Any, Any, "_Step"], None]
-EFFECTS: dict[Effect, EffectFn] = {
-    Effect.ADD_TO_DRAFT: _add_to_draft,
-    Effect.RESTORE_DRAFT: _restore_draft,
-    Effect.SEAL_CONTRACTS: _seal_contracts,
-    Effect.PREPARE_REDUCTION: _prepare_reduction,
-    Effect.PREPARE_REMOVAL: _prepare_removal,
-    Effect.SEAL_ROLL: _seal_roll,
-    Effect.SETTLE_HAND: _settle_hand,
-    Effect.ESTABLISH_POINT: _establish_point,
-    Effect.KEEP_POINT: _keep_point,
-    Effect.VOID_HAND: _void_hand,
-}
-"""Every effect, keyed by the enum the rows name it with."""
-
-_new = tuple.__new__
-"""Ledger entries are built with ``tuple.__new__`` directly: the named tuples' own ``__new__``
-is Python code, and a throw makes one entry per seat."""
-_CAP_ENDING = Ending(EndReason.THROW_CAP)
-_POINT = Phase.POINT
-
-
-# ---------------------------------------------------------------------- indexing the rows
-def _index() -> tuple[dict[str, dict[type, _Step]], dict[str, dict[int | None, list[_Step]]]]:
-    """One step per (phase, action class), and per (phase, point, total) for throws in live
-    phases. Fails at import if two rows ever apply at once or one is missing."""
-    steps: dict[str, dict[type, _Step]] = {p.value: {} for p in Phase}
-    throws: dict[str, dict[int | None, list[_Step]]] = {}
-    for row in TRANSITIONS:
-        cls = _CLASS_OF_KIND[row.kind]
-        step = _Step(row)
-        if row.kind is ActionKind.THROW and row.when is not When.ALWAYS:
-            by_point = throws.setdefault(row.phase.value, {})
-            for point in _POINTS if row.phase is Phase.POINT else (None,):
-                slots = by_point.setdefault(point, [_NO_STEP] * 13)
-                for total in range(2, 13):
-                    if row.when.holds(total, point):
-                        if slots[total] is not _NO_STEP:
-                            raise AssertionError(f"two rows for {row.phase} {point} {total}")
-                        slots[total] = step
-        else:
-            if cls in steps[row.phase.value]:
-                raise AssertionError(f"two rows for {row.phase} {row.kind}")
-            steps[row.phase.value][cls] = step
-    for phase in Phase:
-        for kind, cls in _CLASS_OF_KIND.items():
-            live_throw = kind is ActionKind.THROW and phase.value in throws
-            if not live_throw and cls not in steps[phase.value]:
-                raise AssertionError(f"no row for {phase} {kind}")
-    for by_point in throws.values():
-        for slots in by_point.values():
-            if any(slot is _NO_STEP for slot in slots[2:]):
-                raise AssertionError("a throw total without a row")
-    return steps, throws
-
-
-_NO_STEP = object.__new__(_Step)
-_STEPS, _THROW_STEPS = _index()
+    def _end(self, ending: Ending) -> None:
+        """Void the hand in flight and end the session without a result (R22, R23)."""
+        self._void(ending)
+        self._enter(_ENDED)

@@ -4,6 +4,27 @@ from __future__ import annotations
 
 from enum import Enum
 
+__all__ = [
+    "ABORT_REASONS",
+    "HANDS_PER_SESSION",
+    "HAND_LIMIT",
+    "MAX_SEATS",
+    "MIN_SEATS",
+    "NET_MULTIPLE",
+    "ONLINE_SEATS_MAX",
+    "ONLINE_SEATS_MIN",
+    "POINT_NUMBERS",
+    "RETURNED_MULTIPLE",
+    "STARTING_POINTS",
+    "THROW_CAP",
+    "UNIT",
+    "EndReason",
+    "Line",
+    "Outcome",
+    "Phase",
+    "is_online_seat_count",
+]
+
 STARTING_POINTS = 1000
 """Every seat starts a session with 1,000 free fictional points (R1)."""
 UNIT = 10
@@ -15,9 +36,19 @@ HANDS_PER_SESSION = 5
 THROW_CAP = 128
 """A session has at most 128 throws (R22)."""
 MIN_SEATS = 1
+"""A table has 1 to 8 seats; solo is one seat (R1)."""
 MAX_SEATS = 8
+ONLINE_SEATS_MIN = 2
+"""An online room starts with at least 2 signed-in people (the card: exactly 2-8)."""
+ONLINE_SEATS_MAX = MAX_SEATS
+"""An online room holds at most 8 people, one seat each."""
 POINT_NUMBERS = frozenset({4, 5, 6, 8, 9, 10})
 """Totals that become the point on the come-out (R11)."""
+
+
+def is_online_seat_count(people: int) -> bool:
+    """Whether an online room of ``people`` may start: 2 to 8, the one place this is decided."""
+    return type(people) is int and ONLINE_SEATS_MIN <= people <= ONLINE_SEATS_MAX
 
 
 class Line(Enum):
@@ -63,3 +94,9 @@ class EndReason(Enum):
 
 ABORT_REASONS = frozenset(EndReason) - {EndReason.THROW_CAP}
 """Reasons a caller may give in an ``Abort``; the throw cap is reached only by throwing (R22)."""
+
+
+RETURNED_MULTIPLE = {Outcome.WIN: 2, Outcome.PUSH: 1, Outcome.LOSS: 0}
+"""What a settled line gives back, as a multiple of its contract (R16)."""
+NET_MULTIPLE = {Outcome.WIN: 1, Outcome.PUSH: 0, Outcome.LOSS: -1}
+"""A settled line's net, as a multiple of its contract (R16)."""

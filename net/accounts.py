@@ -1,4 +1,4 @@
-"""The relay's database in SQLite: accounts, session tokens, sign-in limits, the relay key.
+"""The relay's accounts, session tokens, sign-in limits and relay key, over ``net.store``.
 
 Passwords are stored only as Argon2id hashes (argon2-cffi, memory-hard). Names are 3–24
 letters, digits, ``_`` or ``-``, unique ignoring case.
@@ -13,17 +13,18 @@ guesses from one address never lock the right password out from another.
 
 The relay's own Ed25519 key (it signs each room's roster) is generated once and kept here.
 
-The file is created on first use, in WAL mode, with a schema version in ``PRAGMA
-user_version``; an older file is migrated in place, in one transaction, and never loses an
-account: 1 -> 2 adds the token purpose and issue time (live tokens stay valid as session
-tokens) and the relay key table.
+The database is SQLite by default (``Accounts(path)``: created on first use, in WAL mode, with
+a schema version in ``PRAGMA user_version``) or any ``net.store.Database`` (PostgreSQL for a
+cluster: ``Accounts(PostgresDatabase(url))``, where the failure counts are kept in the database
+too, so they hold for every relay). An older schema is migrated in place, one transaction per
+step, and never loses an account: 1 -> 2 adds the token purpose and issue time (live tokens stay
+valid as session tokens) and the relay key table.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-import sqlite3
 import threading
 import time
 from collections import deque
@@ -37,41 +38,19 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from pointline.net.keys import SigningKey
+from pointline.net.store import (
+    SCHEMA_VERSION,
+    Database,
+    SharedLimiter,
+    SqliteDatabase,
+    StoreUnavailable,
+    migrate,
+)
 from pointline.net.wire import MAX_PASSWORD, NAME_RULE, ErrorCode, WireError
 
-SCHEMA_VERSION: Final = 2
 MIN_PASSWORD: Final = 8
 TOKEN_TTL: Final = 12 * 3600.0
 TOKENS_PER_ACCOUNT: Final = 5
-
-# Version 1 exactly as it shipped: a new file is made at 1, then migrated like an old one.
-_SCHEMA_V1 = """
-CREATE TABLE IF NOT EXISTS accounts (
-    name TEXT NOT NULL,
-    folded TEXT NOT NULL PRIMARY KEY,
-    password_hash TEXT NOT NULL,
-    created REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    token_hash TEXT NOT NULL PRIMARY KEY,
-    folded TEXT NOT NULL REFERENCES accounts(folded),
-    expires REAL NOT NULL
-);
-"""
-
-_MIGRATE_V2 = f"""
-ALTER TABLE sessions ADD COLUMN purpose TEXT NOT NULL DEFAULT 'session';
-ALTER TABLE sessions ADD COLUMN issued REAL NOT NULL DEFAULT 0;
-UPDATE sessions SET issued = expires - {TOKEN_TTL!r};
-CREATE INDEX IF NOT EXISTS sessions_by_account ON sessions (folded, purpose, issued);
-CREATE TABLE IF NOT EXISTS relay_key (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    private_key BLOB NOT NULL,
-    created REAL NOT NULL
-);
-"""
-
-_MIGRATIONS: Final[dict[int, str]] = {1: _SCHEMA_V1, 2: _MIGRATE_V2}
 
 
 class Purpose(StrEnum):
@@ -179,11 +158,12 @@ def _token_hash(token: str) -> str:
 
 
 class Accounts:
-    """The account store. Thread-safe (the relay hashes in worker threads)."""
+    """The account store. Thread-safe (the relay hashes in worker threads): every database
+    call holds one lock. ``store`` is a SQLite file's path or a ``net.store.Database``."""
 
     def __init__(
         self,
-        path: str | Path,
+        store: str | Path | Database,
         params: HashParams | None = None,
         failures_per_name: int = 5,
         failure_window: float = 60.0,
@@ -191,33 +171,44 @@ class Accounts:
         clock: Callable[[], float] = time.time,
         tokens_per_account: int = TOKENS_PER_ACCOUNT,
     ) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = store if isinstance(store, Database) else SqliteDatabase(store)
+        self.path = Path(store) if not isinstance(store, Database) else None
         self._hasher = (params or HashParams()).hasher()
         self._lock = threading.Lock()
         self._clock = clock
         self._token_ttl = token_ttl
         self._tokens_per_account = max(1, tokens_per_account)
-        self.failures = RateLimiter(failures_per_name, failure_window)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._migrate()
+        self.failures: RateLimiter | SharedLimiter = self.limiter(
+            "failures", failures_per_name, failure_window
+        )
+        try:
+            with self._lock:
+                migrate(self._db)
+        except BaseException:
+            self._db.close()
+            raise
         # a real hash of a random password, so unknown names cost as much as known ones
         self._dummy_hash = self._hasher.hash(secrets.token_hex(16))
 
-    def _migrate(self) -> None:
-        with self._lock:
-            (version,) = self._db.execute("PRAGMA user_version").fetchone()
-            if version > SCHEMA_VERSION:
-                raise RuntimeError(
-                    f"{self.path}: schema version {version} is newer than {SCHEMA_VERSION}"
-                )
-            for target in range(version + 1, SCHEMA_VERSION + 1):
-                # one transaction per step: a failed step leaves the file at the previous one
-                self._db.executescript(
-                    f"BEGIN; {_MIGRATIONS[target]} PRAGMA user_version={target}; COMMIT;"
-                )
+    @property
+    def shared(self) -> bool:
+        """True when several relays share this store (PostgreSQL): limits count in it."""
+        return self._db.shared
+
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    @property
+    def label(self) -> str:
+        return self._db.label
+
+    def limiter(self, kind: str, limit: int, window: float) -> RateLimiter | SharedLimiter:
+        """A sign-in limit: in memory for one relay, in the database when it is shared (then
+        every relay counts against the same events)."""
+        if self._db.shared:
+            return SharedLimiter(self._db, self._lock, kind, limit, window)
+        return RateLimiter(limit, window)
 
     def close(self) -> None:
         with self._lock:
@@ -226,18 +217,19 @@ class Accounts:
     @property
     def schema_version(self) -> int:
         with self._lock:
-            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+            return self._db.version()
 
     def count(self) -> int:
         with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM accounts").fetchone()[0])
+            row = self._db.one("SELECT COUNT(*) FROM accounts")
+        return 0 if row is None else int(row[0])
 
     def stored_hash(self, name: str) -> str | None:
         """The stored password hash (for tests and audits; never the password)."""
         with self._lock:
-            row = self._db.execute(
+            row = self._db.one(
                 "SELECT password_hash FROM accounts WHERE folded = ?", (name.casefold(),)
-            ).fetchone()
+            )
         return None if row is None else str(row[0])
 
     def signup(self, name: str, password: str) -> str:
@@ -247,11 +239,17 @@ class Accounts:
         digest = self._hasher.hash(password)
         with self._lock:
             try:
-                self._db.execute(
-                    "INSERT INTO accounts (name, folded, password_hash, created) VALUES (?,?,?,?)",
-                    (name, name.casefold(), digest, self._clock()),
-                )
-            except sqlite3.IntegrityError:
+                with self._db.transaction():
+                    self._db.run(
+                        "INSERT INTO accounts (name, folded, password_hash, created) "
+                        "VALUES (?,?,?,?)",
+                        (name, name.casefold(), digest, self._clock()),
+                    )
+            except StoreUnavailable:
+                raise
+            except Exception as exc:
+                if not self._db.is_duplicate(exc):
+                    raise
                 raise AccountError(
                     ErrorCode.NAME_TAKEN, f"the name {name!r} is taken; choose another"
                 ) from None
@@ -270,22 +268,24 @@ class Accounts:
             raise AccountError(
                 ErrorCode.SIGNIN_LIMITED, "too many failed sign-ins for this name; wait a minute"
             )
-        with self._lock:
-            row = self._db.execute(
-                "SELECT name, password_hash FROM accounts WHERE folded = ?", (folded,)
-            ).fetchone()
+        row = None
+        if NAME_RULE.fullmatch(name):  # no account has another name: only the hash is done
+            with self._lock:
+                row = self._db.one(
+                    "SELECT name, password_hash FROM accounts WHERE folded = ?", (folded,)
+                )
         stored = self._dummy_hash if row is None else str(row[1])
         try:
             self._hasher.verify(stored, password)
             ok = row is not None
         except (VerificationError, InvalidHashError):
             ok = False
-        if not ok:
+        if not ok or row is None:
             raise AccountError(ErrorCode.BAD_CREDENTIALS, "wrong name or password")
         self.failures.clear(failure_key)
         if self._hasher.check_needs_rehash(stored):
             with self._lock:
-                self._db.execute(
+                self._db.run(
                     "UPDATE accounts SET password_hash = ? WHERE folded = ?",
                     (self._hasher.hash(password), folded),
                 )
@@ -294,10 +294,10 @@ class Accounts:
     def signout(self, token: str) -> bool:
         """Revoke ``token``; True when it was a live token."""
         with self._lock:
-            cursor = self._db.execute(
+            removed = self._db.run(
                 "DELETE FROM sessions WHERE token_hash = ?", (_token_hash(token),)
             )
-        return cursor.rowcount > 0
+        return removed > 0
 
     def change_password(self, token: str, old: str, new: str, address: str = "") -> str:
         """Set a new password for the token's account after checking the old one; every token
@@ -308,86 +308,96 @@ class Accounts:
         check_password(new)
         folded = name.casefold()
         with self._lock:
-            row = self._db.execute(
-                "SELECT password_hash FROM accounts WHERE folded = ?", (folded,)
-            ).fetchone()
+            row = self._db.one("SELECT password_hash FROM accounts WHERE folded = ?", (folded,))
         failure_key = _failure_key(folded, address)
         if not self.failures.take(failure_key):
             raise AccountError(
                 ErrorCode.SIGNIN_LIMITED, "too many failed password checks; wait a minute"
             )
         try:
-            self._hasher.verify(str(row[0]), old)
+            self._hasher.verify(str(row[0]) if row else self._dummy_hash, old)
         except (VerificationError, InvalidHashError):
             raise AccountError(ErrorCode.BAD_CREDENTIALS, "the current password is wrong") from None
         self.failures.clear(failure_key)
         digest = self._hasher.hash(new)
-        with self._lock:
-            self._db.execute(
-                "UPDATE accounts SET password_hash = ? WHERE folded = ?", (digest, folded)
-            )
-            self._db.execute("DELETE FROM sessions WHERE folded = ?", (folded,))
+        with self._lock, self._db.transaction():
+            self._db.run("UPDATE accounts SET password_hash = ? WHERE folded = ?", (digest, folded))
+            self._db.run("DELETE FROM sessions WHERE folded = ?", (folded,))
         return self._issue(folded)
 
     def _issue(self, folded: str, purpose: Purpose = Purpose.SESSION) -> str:
         """A new token; beyond ``tokens_per_account`` live ones the oldest are revoked."""
         token = secrets.token_urlsafe(32)
         now = self._clock()
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute("DELETE FROM sessions WHERE expires < ?", (now,))
-                self._db.execute(
-                    "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
-                    "WHERE folded = ? AND purpose = ? ORDER BY issued DESC, rowid DESC "
-                    "LIMIT -1 OFFSET ?)",
-                    (folded, purpose.value, self._tokens_per_account - 1),
-                )
-                self._db.execute(
-                    "INSERT INTO sessions (token_hash, folded, expires, purpose, issued) "
-                    "VALUES (?,?,?,?,?)",
-                    (_token_hash(token), folded, now + self._token_ttl, purpose.value, now),
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._lock, self._db.transaction():
+            self._db.lock(f"tokens {folded}")
+            self._db.run("DELETE FROM sessions WHERE expires < ?", (now,))
+            self._db.run(
+                "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
+                f"WHERE folded = ? AND purpose = ? ORDER BY {self._db.newest_first} "
+                "LIMIT 1000000000 OFFSET ?)",
+                (folded, purpose.value, self._tokens_per_account - 1),
+            )
+            self._db.run(
+                "INSERT INTO sessions (token_hash, folded, expires, purpose, issued) "
+                "VALUES (?,?,?,?,?)",
+                (_token_hash(token), folded, now + self._token_ttl, purpose.value, now),
+            )
         return token
 
     def lookup(self, token: str, purpose: Purpose = Purpose.SESSION) -> str | None:
         """The account name a live token of ``purpose`` belongs to, or None."""
         with self._lock:
-            row = self._db.execute(
+            row = self._db.one(
                 "SELECT a.name FROM sessions s JOIN accounts a ON a.folded = s.folded "
                 "WHERE s.token_hash = ? AND s.purpose = ? AND s.expires >= ?",
                 (_token_hash(token), purpose.value, self._clock()),
-            ).fetchone()
+            )
         return None if row is None else str(row[0])
 
     def live_tokens(self, name: str, purpose: Purpose = Purpose.SESSION) -> int:
         """How many live tokens of ``purpose`` the account holds."""
         with self._lock:
-            row = self._db.execute(
+            row = self._db.one(
                 "SELECT COUNT(*) FROM sessions WHERE folded = ? AND purpose = ? AND expires >= ?",
                 (name.casefold(), purpose.value, self._clock()),
-            ).fetchone()
-        return int(row[0])
+            )
+        return 0 if row is None else int(row[0])
 
     def stored_token_hashes(self) -> list[str]:
         """Every stored token digest (for tests and audits: tokens themselves are never kept)."""
         with self._lock:
-            rows = self._db.execute("SELECT token_hash FROM sessions").fetchall()
+            rows = self._db.all("SELECT token_hash FROM sessions")
         return [str(r[0]) for r in rows]
 
     def relay_key(self) -> SigningKey:
-        """The relay's Ed25519 signing key: made on first use and kept in this file."""
+        """The relay's Ed25519 signing key: made on first use and kept in the database (one
+        key for every relay sharing it, so each signs rosters with the same key)."""
         with self._lock:
-            row = self._db.execute("SELECT private_key FROM relay_key WHERE id = 1").fetchone()
+            row = self._db.one("SELECT private_key FROM relay_key WHERE id = 1")
             if row is None:
                 key = SigningKey.generate()
-                self._db.execute(
-                    "INSERT OR IGNORE INTO relay_key (id, private_key, created) VALUES (1, ?, ?)",
+                self._db.run(
+                    "INSERT INTO relay_key (id, private_key, created) VALUES (1, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
                     (key.private_bytes(), self._clock()),
                 )
-                row = self._db.execute("SELECT private_key FROM relay_key WHERE id = 1").fetchone()
+                row = self._db.one("SELECT private_key FROM relay_key WHERE id = 1")
+        assert row is not None
         return SigningKey.from_bytes(bytes(row[0]))
+
+
+__all__ = [
+    "FAST_HASH",
+    "MIN_PASSWORD",
+    "SCHEMA_VERSION",
+    "TOKENS_PER_ACCOUNT",
+    "TOKEN_TTL",
+    "AccountError",
+    "Accounts",
+    "HashParams",
+    "Purpose",
+    "RateLimiter",
+    "check_name",
+    "check_password",
+]

@@ -23,12 +23,13 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import itertools
 import logging
 import os
 import ssl
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -62,6 +63,7 @@ from pointline.net.wire import (
     Error,
     JoinRoom,
     Leave,
+    Redirect,
     RelayFrame,
     RoomJoined,
     Roster,
@@ -83,6 +85,7 @@ log = logging.getLogger("pointline.client")
 
 DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
 REQUEST_TIMEOUT = 15.0
+MAX_REDIRECTS = 3  # a cluster's redirects one create/join follows
 
 
 class ClientError(PointlineError):
@@ -214,6 +217,10 @@ class RelayClient:
         self._writer_file: TranscriptWriter | None = None
         self.transcript_error: str | None = None
         """Why the transcript could not be written (the session ended for it), or None."""
+        self.url = ""
+        """The relay this client is connected to (a cluster's redirect changes it)."""
+        self._reconnect: Callable[[str], Awaitable[ClientConnection]] | None = None
+        self._moving = False
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
 
@@ -234,6 +241,26 @@ class RelayClient:
         ``ca`` (a PEM file, e.g. a self-signed relay's certificate) when given; ``ssl_context``
         overrides both. Failures raise ``ClientError`` with plain words, never a traceback.
         """
+        ws = await cls._open_ws(url, ssl_context, open_timeout, max_size, ca)
+        client = cls(ws, timeouts, nonce_source)
+        client._reconnect = functools.partial(
+            cls._open_ws,
+            ssl_context=ssl_context,
+            open_timeout=open_timeout,
+            max_size=max_size,
+            ca=ca,
+        )
+        client.url = url
+        return client
+
+    @staticmethod
+    async def _open_ws(
+        url: str,
+        ssl_context: ssl.SSLContext | None,
+        open_timeout: float,
+        max_size: int,
+        ca: str | None,
+    ) -> ClientConnection:
         options: dict[str, Any] = {}
         if url.startswith("wss://"):
             options["ssl"] = ssl_context or tls_client_context(ca)
@@ -261,7 +288,7 @@ class RelayClient:
             raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
         except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
             raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
-        return cls(ws, timeouts, nonce_source)
+        return ws
 
     async def __aenter__(self) -> RelayClient:
         return self
@@ -347,6 +374,11 @@ class RelayClient:
         # even before this coroutine resumes with the `room` reply.
         try:
             reply = await self._request(frame(key.public_hex))
+            for _ in range(MAX_REDIRECTS):  # a relay cluster: the room is on another relay
+                if not isinstance(reply, Redirect):
+                    break
+                await self._follow(reply.url)
+                reply = await self._request(frame(key.public_hex))
         except BaseException:
             self.signing_key = previous
             raise
@@ -357,6 +389,29 @@ class RelayClient:
         if self.started is None:
             self.roster = reply.roster
         return reply
+
+    async def _follow(self, url: str) -> None:
+        """A cluster's ``redirect``: move this connection to the relay at ``url`` (the token
+        works on every relay of the cluster), before any session runs. When that relay cannot
+        be reached, stay here: the next answer comes from this relay again (it does not send a
+        connection to the same place twice). ``wss://`` never moves to ``ws://``."""
+        if self._reconnect is None or (self.url.startswith("wss://") and url.startswith("ws://")):
+            return
+        try:
+            ws = await self._reconnect(url)
+        except ClientError as exc:
+            log.warning("the relay sent us to %s, which cannot be reached: %s", url, exc.text)
+            return
+        old, self.ws, self.url = self.ws, ws, url
+        self._moving = True
+        for task in (self._reader, self._writer):
+            task.cancel()
+        await asyncio.wait([self._reader, self._writer])
+        self._moving = False
+        self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
+        self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
+        with contextlib.suppress(ConnectionClosed, OSError):
+            await old.close()
 
     async def start(self) -> SessionStarted:
         """Start my room (creator only, 2-8 members); returns once the session runs."""
@@ -483,6 +538,8 @@ class RelayClient:
             reason = "cancelled"
             raise
         finally:
+            if self._moving:  # a redirect: the new connection's reader takes over
+                return  # noqa: B012
             self.closed.set()
             self._wake.set()
             for future in self._pending.values():
@@ -518,7 +575,7 @@ class RelayClient:
                     self._answer(request_id, frame)
                 if code == "room_closed":
                     self.room = None
-            case SignedIn() | RoomJoined() | SignedOut():
+            case SignedIn() | RoomJoined() | SignedOut() | Redirect():
                 if frame.id is None:
                     log.warning("dropped an answer without a request id: %r", frame)
                 else:

@@ -83,18 +83,31 @@ class Rooms:
     def __len__(self) -> int:
         return len(self._rooms)
 
+    def seats(self) -> int:
+        """Seats taken in every room here (a relay's load in a cluster)."""
+        return sum(len(room.members) for room in self._rooms.values())
+
+    def codes(self) -> list[str]:
+        return list(self._rooms)
+
+    def free_code(self) -> str:
+        """A join code no room here has."""
+        code = new_code()
+        while code in self._rooms:
+            code = new_code()
+        return code
+
     def room_of(self, conn: int) -> Room | None:
         return self._by_conn.get(conn)
 
     def get(self, code: str) -> Room | None:
         return self._rooms.get(normalize_code(code))
 
-    def create(self, conn: int, name: str, session_key: str) -> Room:
+    def create(self, conn: int, name: str, session_key: str, code: str | None = None) -> Room:
+        """A new room with ``conn`` in seat 0 (``code``: one claimed already, else a fresh one)."""
         if conn in self._by_conn:
             raise RoomError(ErrorCode.IN_ROOM, "leave your current room first")
-        code = new_code()
-        while code in self._rooms:
-            code = new_code()
+        code = code if code is not None and code not in self._rooms else self.free_code()
         room = Room(code, name, [Member(conn, name, session_key)])
         self._rooms[code] = room
         self._by_conn[conn] = room

@@ -213,8 +213,17 @@ class SignedOut:
     id: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    """Answer to create_room/join_room on a relay cluster: the room lives (or is to be made)
+    at the relay ``url``; the client reconnects there with the same token and asks again."""
+
+    url: str
+    id: int | None = None
+
+
 RelayFrame: TypeAlias = (
-    SignedIn | RoomJoined | Roster | Started | Deliver | Departed | Error | SignedOut
+    SignedIn | RoomJoined | Roster | Started | Deliver | Departed | Error | SignedOut | Redirect
 )
 Frame: TypeAlias = ClientFrame | RelayFrame
 
@@ -288,6 +297,8 @@ def _document(frame: Frame) -> dict[str, Any]:
             return {"op": "departed", "seat": seat, "name": name}
         case Error(code, message, _):
             return {"op": "error", "code": code, "message": message}
+        case Redirect(url, _):
+            return {"op": "redirect", "url": url}
     raise TypeError(f"not a frame: {frame!r}")  # pragma: no cover
 
 
@@ -486,6 +497,12 @@ def _parse_relay(doc: dict[str, Any]) -> RelayFrame:
     if op == "signed_out":
         _fields(doc)
         return SignedOut()
+    if op == "redirect":
+        _fields(doc, "url")
+        url = _text(doc, "url")
+        if not url.startswith(("ws://", "wss://")):
+            raise WireError(ErrorCode.BAD_FRAME, "redirect: url is a ws:// or wss:// address")
+        return Redirect(url)
     if op == "error":
         _fields(doc, "code", "message")
         return Error(_text(doc, "code"), _text(doc, "message", 4096))

@@ -7,6 +7,10 @@ import time
 
 from pointline.spec.proofs import run
 
+__all__ = [
+    "main",
+]
+
 
 def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()

@@ -17,24 +17,36 @@ from typing import Any
 
 import z3
 
-from pointline.kernel.actions import (
+from pointline.kernel import (
     Abort,
     Action,
     Allocate,
+    Code,
     Confirm,
+    Contracted,
+    Line,
+    Outcome,
+    Phase,
+    PointlineError,
     ReduceDontPass,
     RemoveDontPass,
     Reset,
     Roll,
+    Settled,
+    Table,
     Throw,
 )
-from pointline.kernel.errors import PointlineError
-from pointline.kernel.ledger import Contracted, Settled
-from pointline.kernel.rules import CODES_BY_NAME, Code
-from pointline.kernel.table import Table
-from pointline.kernel.values import Line, Outcome, Phase
+from pointline.kernel.rules import CODES_BY_NAME
 from pointline.spec import model
 from pointline.spec.model import ActionVars, Expr, SeatVars, TableVars
+
+__all__ = [
+    "abstract",
+    "action_vars",
+    "check_step",
+    "expected",
+    "push_and_check",
+]
 
 _SEAT_ACTIONS = (Allocate, Reset, Confirm, ReduceDontPass, RemoveDontPass, Roll)
 

@@ -1,8 +1,9 @@
 """An abstract table in z3, and the card's rules as a transition relation.
 
-This module is written from the card (``READING.md``), not from ``kernel/table.py``: the
-kernel's transition table is used only to name the rows (phase, action kind, totals) and the
-codes they reject with. Every guard and effect below is the rule in z3 terms.
+This module is written from the card and its reading (``../shared/card/READING.md``, beside
+the repository), not from ``kernel/table.py``: the kernel's transition table is used only to
+name the rows (phase, action kind, totals) and the codes they reject with. Every guard and
+effect below is the rule in z3 terms.
 
 A state is a table (phase, point, throws, resolved hands, ending reason) and its seats
 (balance, draft on each line, current contracts on each line, sealed, plus ghost counters
@@ -20,9 +21,73 @@ from typing import Any
 
 import z3
 
-from pointline.kernel.actions import ActionKind
-from pointline.kernel.rules import Code, When
-from pointline.kernel.values import EndReason, Outcome, Phase
+from pointline.kernel import ActionKind, Code, EndReason, Outcome, Phase, When
+
+__all__ = [
+    "ABORTABLE",
+    "ACTION_FIELDS",
+    "ALL_SEALED",
+    "BALANCE_OK",
+    "CAP",
+    "CHANGED",
+    "COME_OUT",
+    "COMPLETE",
+    "DONT_PASS_NAMED",
+    "ENDED",
+    "HANDS",
+    "HAND_LIMIT",
+    "HAND_OK",
+    "LINE_DONT_PASS",
+    "LINE_PASS",
+    "NO_REASON",
+    "NO_SEAT",
+    "PHASES",
+    "PHASE_NUM",
+    "POINT",
+    "POINT_TOTALS",
+    "PREPARED",
+    "REASONS",
+    "REASON_NUM",
+    "SEAT_FIELDS",
+    "SEAT_OPEN",
+    "SPEC_ROWS",
+    "START",
+    "TABLE_FIELDS",
+    "UNIT",
+    "ActionVars",
+    "EffectFn",
+    "Expr",
+    "GuardFn",
+    "K",
+    "Key",
+    "L",
+    "RowSpec",
+    "SeatVars",
+    "TableVars",
+    "U",
+    "W",
+    "acting",
+    "after",
+    "confirmed",
+    "enabled",
+    "equal",
+    "initial",
+    "ite_seat",
+    "ite_table",
+    "keys_for",
+    "live",
+    "make_table",
+    "malformed_checks",
+    "rejection_code",
+    "selects",
+    "settle",
+    "step",
+    "symbolic_action",
+    "symbolic_table",
+    "update_acting",
+    "well_formed",
+    "when_holds",
+]
 
 Expr = Any
 """A z3 expression (z3 ships no type stubs)."""

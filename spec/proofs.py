@@ -12,9 +12,7 @@ from dataclasses import dataclass, fields
 
 import z3
 
-from pointline.kernel.actions import ActionKind
-from pointline.kernel.rules import TRANSITIONS, When
-from pointline.kernel.values import Phase
+from pointline.kernel import TRANSITIONS, ActionKind, Phase, When
 from pointline.spec import model
 from pointline.spec.model import (
     CAP,
@@ -33,6 +31,32 @@ from pointline.spec.model import (
     SeatVars,
     TableVars,
 )
+
+__all__ = [
+    "DEPTH",
+    "SEATS",
+    "SEAT_INVARIANTS",
+    "STEP_PROPERTIES",
+    "TABLE_INVARIANTS",
+    "TENS",
+    "WITNESS_DEPTH",
+    "Proof",
+    "SeatInv",
+    "StepProp",
+    "TableInv",
+    "invariant",
+    "invariants",
+    "prove_bounded",
+    "prove_complete",
+    "prove_deterministic",
+    "prove_inductive",
+    "prove_init",
+    "prove_progress",
+    "prove_rejections_change_nothing",
+    "prove_rows_match",
+    "run",
+    "step_properties",
+]
 
 SEATS = 2
 """Seats in the symbolic table of the inductive proofs and the bounded model check."""

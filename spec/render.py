@@ -15,12 +15,39 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from pointline.kernel import canonical, dice
-from pointline.kernel.actions import Allocate, Confirm, ReduceDontPass, Roll, Throw
-from pointline.kernel.choice import Choice
-from pointline.kernel.rules import TRANSITIONS, Code, Guard, Transition
-from pointline.kernel.table import Table
-from pointline.kernel.values import ABORT_REASONS, EndReason, Line
+from pointline.kernel import (
+    ABORT_REASONS,
+    TRANSITIONS,
+    Allocate,
+    Choice,
+    Code,
+    Confirm,
+    EndReason,
+    Guard,
+    Line,
+    ReduceDontPass,
+    Roll,
+    Table,
+    Throw,
+    Transition,
+    canonical,
+    dice,
+)
+
+__all__ = [
+    "EXAMPLE_NONCES",
+    "EXAMPLE_TABLE",
+    "RULES_PATH",
+    "SECTIONS",
+    "canonical_example",
+    "codes",
+    "dice_example",
+    "main",
+    "reasons",
+    "render",
+    "stale_sections",
+    "transitions",
+]
 
 RULES_PATH = Path(__file__).with_name("RULES.md")
 _BLOCK = re.compile(
@@ -48,6 +75,7 @@ def _row_line(n: int, row: Transition) -> str:
     outcomes = "—"
     if row.pass_outcome is not None and row.dont_pass_outcome is not None:
         outcomes = f"Pass {row.pass_outcome.value}, Don't Pass {row.dont_pass_outcome.value}"
+    then = "—" if row.then is None else row.then.value
     cells = [
         f"T{n}",
         f"`{row.phase.value}`",
@@ -56,6 +84,7 @@ def _row_line(n: int, row: Transition) -> str:
         guards,
         result,
         outcomes,
+        then,
         ", ".join(row.rules),
     ]
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
@@ -63,8 +92,9 @@ def _row_line(n: int, row: Transition) -> str:
 
 def transitions() -> str:
     head = [
-        "| row | phase | action | when | guards, in order → code | result | settles | rules |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| row | phase | action | when | guards, in order → code | result | settles | then |"
+        " rules |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     return "\n".join(head + [_row_line(i, r) for i, r in enumerate(TRANSITIONS, 1)]) + "\n"
 

@@ -1,8 +1,15 @@
-"""Step 2 of the Android build: patch the buildozer.spec that pyside6-android-deploy wrote.
+"""The Android build's own steps: stage the phone's project folder, patch its buildozer.spec.
 
+    python tools/android_patch.py stage build/android     # main.py + pointline/ for the phone
+    cd build/android
     pyside6-android-deploy --init --keep-deployment-files --wheel-pyside=... --wheel-shiboken=...
-    python tools/android_patch.py buildozer.spec       # this file
-    pyside6-android-deploy -c pysidedeploy.spec --keep-deployment-files
+    python ../../tools/android_patch.py buildozer.spec    # this file
+    python -m buildozer android debug
+
+The checkout has no ``pointline/`` folder (setuptools maps kernel/, net/, gui/ onto
+``pointline.*``), but buildozer ships a folder of sources as they lie: ``stage`` lays one out,
+``main.py``, ``pysidedeploy.spec``, the icon and ``pointline/kernel``, ``pointline/net`` and
+``pointline/gui`` copied from the checkout.
 
 pyside6-android-deploy writes ``requirements = python3,shiboken6,PySide6``, one portrait
 orientation, Qt's permissions and the whole checkout as sources. The patch adds the pure-Python
@@ -25,6 +32,7 @@ import ast
 import configparser
 import io
 import re
+import shutil
 import sys
 import tomllib
 from collections.abc import Iterable
@@ -62,8 +70,12 @@ PERMISSIONS_ADDED = ("android.permission.INTERNET",)
 PERMISSIONS_DROPPED = ("android.permission.CAMERA", "android.permission.RECORD_AUDIO")
 ORIENTATIONS = ("landscape", "portrait", "landscape-reverse", "portrait-reverse")
 INCLUDE_EXTS = ("py", "qml", "js", "png")
+STAGED_PACKAGES = ("kernel", "net", "gui")
+"""The checkout's folders the phone needs, staged as ``pointline/<name>``."""
+STAGED_FILES = ("main.py", "pysidedeploy.spec", ICON)
 EXCLUDE_DIRS = (
-    # the card's folders appear twice in a checkout: as themselves and through pointline/<name>
+    # a stage holds only main.py, the spec, the icon and pointline/; the rest guards a source.dir
+    # pointed at a checkout by mistake
     "kernel",
     "net",
     "gui",
@@ -85,6 +97,12 @@ EXCLUDE_PATTERNS = (
     "pointline/net/relay.py",
     "pointline/net/accounts.py",
     "pointline/net/rooms.py",
+    "pointline/net/relay_conn.py",
+    "pointline/net/relay_cli.py",
+    "pointline/net/store.py",
+    "pointline/net/store_pg.py",
+    "pointline/net/presence.py",
+    "pointline/net/cluster.py",
     "pointline/gui/online/scenes.py",
     "*/__pycache__/*",
     "*.egg-info/",
@@ -138,6 +156,19 @@ def deploy_tool_p4a_commit() -> str:
         # so that every build takes the same python-for-android.
         return DEVELOP_RELEASE
     raise PatchError(f"no P4A_COMMIT and no p4a.branch in {buildozer_py}")
+
+
+def stage(dest: Path, root: Path = ROOT) -> list[str]:
+    """Lay out the phone's project folder in ``dest`` (emptied first); the files it holds."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    for name in STAGED_FILES:
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(root / name, dest / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in STAGED_PACKAGES:
+        shutil.copytree(root / package, dest / "pointline" / package, ignore=ignore)
+    return sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file())
 
 
 def project_version() -> str:
@@ -280,12 +311,21 @@ def check_recipes(spec_text: str) -> list[str]:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
+    args_in = None if argv is None else list(argv)
+    given = sys.argv[1:] if args_in is None else args_in
+    if given[:1] == ["stage"]:
+        stager = argparse.ArgumentParser(prog="android_patch.py stage")
+        stager.add_argument("dest", type=Path, help="the folder to lay out (emptied first)")
+        where = stager.parse_args(given[1:]).dest
+        files = stage(where)
+        print(f"android_patch: staged {len(files)} files in {where}")
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("spec", nargs="?", default="buildozer.spec", help="patched in place")
     parser.add_argument(
         "--check", action="store_true", help="check the (patched) spec's recipes and pins"
     )
-    args = parser.parse_args(None if argv is None else list(argv))
+    args = parser.parse_args(given)
     path = Path(args.spec)
     text = path.read_text(encoding="utf-8")
     if args.check:

@@ -16,15 +16,17 @@ from collections.abc import Callable
 from typing import Any
 
 from pointline import kernel
-from pointline.conformance.adapter import Adapter
+from pointline.conformance.adapter import Adapter, has_twice
 from pointline.kernel import (
     Abort,
     Allocate,
+    BadState,
     Confirm,
     Contracted,
     Ending,
     EndReason,
     IllegalAction,
+    Invariant,
     Line,
     MalformedAction,
     Phase,
@@ -43,6 +45,8 @@ from pointline.kernel.canonical import dumps
 from pointline.kernel.rules import TRANSITIONS, Code
 from pointline.kernel.table import GUARDS
 from pointline.kernel.values import Outcome
+
+__all__ = ["MUTANTS", "mutant"]
 
 MUTANTS: dict[str, tuple[str, type[Adapter]]] = {}
 
@@ -381,7 +385,7 @@ class AbortAfterOver(Adapter):
 class CapReason(Adapter):
     def push(self, table: Table, action: Any) -> None:
         if isinstance(action, Abort) and action.reason is EndReason.THROW_CAP and not table.is_over:
-            table._void(Ending(EndReason.THROW_CAP, action.seat))
+            table._end(Ending(EndReason.THROW_CAP, action.seat))
             return
         table.push(action)
 
@@ -675,15 +679,15 @@ for _number, _row in enumerate(TRANSITIONS, 1):
 
 
 # ---------------------------------------------------------------------- loading (protocol 2)
-def _skipping(words: str) -> Callable[[Any], Table]:
+def _skipping(invariant: Invariant) -> Callable[[Any], Table]:
     """from_document with one invariant of R28 left unchecked."""
 
     def load(doc: Any) -> Table:
         checked = canonical.invariant_broken
 
-        def lenient(table: Table) -> str | None:
+        def lenient(table: Table) -> tuple[Invariant, str] | None:
             problem = checked(table)
-            return None if problem is not None and words in problem else problem
+            return None if problem is not None and problem[0] is invariant else problem
 
         canonical.invariant_broken = lenient
         try:
@@ -694,17 +698,51 @@ def _skipping(words: str) -> Callable[[Any], Table]:
     return load
 
 
-for _name, _words, _text in (
-    ("balance_replay", "replays to", "the balances are not replayed from the ledgers"),
-    ("hand_limit", "points a hand", "drafts and contracts above 100"),
-    ("ledger_throws", "the ledger records", "ledgers that do not record every throw"),
-    ("ending_seat", "which this table does not have", "an ending naming a seat not at the table"),
-    ("point_lock", "Pass is locked", "a point-phase draft with Pass moved or Don't Pass raised"),
-    ("throw_cap", "fewer than 128 throws", "a live session at throw 128"),
+for _name, _invariant, _text in (
+    ("balance_replay", Invariant.BALANCE_REPLAY, "the balances are not replayed from the ledgers"),
+    ("hand_limit", Invariant.HAND_LIMIT, "drafts and contracts above 100"),
+    ("ledger_throws", Invariant.LEDGER_THROWS, "ledgers that do not record every throw"),
+    ("ending_seat", Invariant.ENDING_SEAT, "an ending naming a seat not at the table"),
+    (
+        "point_lock",
+        Invariant.POINT_LOCK,
+        "a point-phase draft with Pass moved or Don't Pass raised",
+    ),
+    ("throw_cap", Invariant.THROW_CAP, "a live session at throw 128"),
+    ("throw_total", Invariant.THROW_TOTAL, "a throw whose total is not its dice added"),
+    ("payment", Invariant.PAYMENT, "a settled line that does not follow from its contract"),
+    ("refund", Invariant.REFUND, "a refund that is not the reduction before it"),
 ):
     mutant(f"load_accepts_{_name}", f"load_state accepts {_text}")(
-        type(f"Load_{_name}", (Adapter,), {"load_table": staticmethod(_skipping(_words))})
+        type(f"Load_{_name}", (Adapter,), {"load_table": staticmethod(_skipping(_invariant))})
     )
+
+
+@mutant("load_any_invariant", "load_state names every refused invariant as balance_replay")
+class LoadOneInvariant(Adapter):
+    def bad_state(self, error: BadState) -> dict[str, Any]:
+        response = super().bad_state(error)
+        if error.invariant not in (Invariant.SHAPE, Invariant.NOT_CANONICAL):
+            response["error"]["invariant"] = Invariant.BALANCE_REPLAY.value
+        return response
+
+
+@mutant("duplicates_last_wins", "a member named twice is read as its last value")
+class DuplicatesLastWins(Adapter):
+    def parse(self, line: str) -> Any:
+        return json.loads(line)
+
+
+@mutant("duplicates_refuse_the_line", "a member named twice anywhere refuses the whole line")
+class DuplicatesRefuseTheLine(Adapter):
+    def handle(self, request: Any) -> dict[str, Any]:
+        if has_twice(request):
+            return {
+                "ok": False,
+                "error": {"code": "bad_request", "class": "protocol", "message": "twice"},
+                "id": request.get("id"),
+            }
+        return super().handle(request)
 
 
 @mutant("load_forgets_sealed", "load_state unseals every seat")

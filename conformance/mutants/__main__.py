@@ -14,16 +14,18 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pointline
+from pointline.conformance.errors import FixturesMissing
 from pointline.conformance.mutants import MUTANTS
-from pointline.conformance.runner import parse_summary
+from pointline.conformance.runner import find_fixtures, parse_summary
 
-ROOT = Path(pointline.__file__).resolve().parent.parent
-"""The folder that holds the ``pointline`` package (a checkout, or site-packages)."""
+__all__ = ["main", "run_mutant"]
 
 
 def run_mutant(
-    name: str, timeout: float = 300.0, extra: list[str] | None = None
+    name: str,
+    timeout: float = 300.0,
+    extra: list[str] | None = None,
+    fixtures: Path | None = None,
 ) -> tuple[str, bool, float, str]:
     """Run the suite against mutant ``name``: (name, killed, seconds, the runner's last lines)."""
     impl = shlex.join([sys.executable, "-m", "pointline.conformance.mutants.adapter", name])
@@ -40,12 +42,11 @@ def run_mutant(
         "-q",
         "--timeout",
         "5",
+        *(["--fixtures", str(fixtures)] if fixtures is not None else []),
         *(extra or []),
     ]
     started = time.monotonic()
-    proc = subprocess.run(
-        argv, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
-    )
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
     lines = proc.stdout.strip().splitlines()
     fail = next((line for line in lines if line.startswith("FAIL ")), "")
     counts = parse_summary(lines[-1]) if lines else None
@@ -57,11 +58,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pointline.conformance.mutants")
     parser.add_argument("names", nargs="*", help="mutants to run (default: all)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--fixtures", type=Path, metavar="DIR", help="the folder of fixture files")
     args = parser.parse_args(argv)
+    try:
+        # Without fixtures every run fails to start and no mutant is killed: say why instead.
+        fixtures = find_fixtures(args.fixtures).resolve()
+    except FixturesMissing as error:
+        print(f"pointline mutants: {error.text}", file=sys.stderr)
+        return 2
     names = args.names or list(MUTANTS)
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(run_mutant, names))
+        results = list(pool.map(lambda n: run_mutant(n, fixtures=fixtures), names))
     for name, killed, seconds, fail in results:
         verdict = "killed  " if killed else "SURVIVED"
         print(f"{verdict} {name:<30} {seconds:5.1f} s  {MUTANTS[name][0]}")

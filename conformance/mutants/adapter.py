@@ -7,6 +7,10 @@ import sys
 from pointline.conformance.adapter import main as serve
 from pointline.conformance.mutants import MUTANTS
 
+__all__ = [
+    "main",
+]
+
 
 def main() -> None:
     if len(sys.argv) != 2 or sys.argv[1] not in MUTANTS:

@@ -61,8 +61,28 @@ def test_load_state_is_a_version_2_op() -> None:
     assert v2[1]["ok"] is False and v2[1]["error"] == {
         "code": "bad_state",
         "class": "malformed",
+        "invariant": "shape",
         "message": v2[1]["error"]["message"],
     }
+
+
+def test_duplicate_members_are_refused_by_where_they_are() -> None:
+    """In the action: bad_action; in a load_state document: bad_state naming duplicate_member;
+    anywhere else in the request: bad_request. Nothing is applied; the id is answered."""
+    new = json.dumps({"id": 1, "op": "new_table", "seats": 1, "table_id": "t"})
+    action = '{"id":2,"op":"apply","action":{"kind":"confirm","seat":0,"seat":0}}'
+    request = (
+        '{"id":3,"op":"apply","action":{"kind":"confirm","seat":0},"reply":"hash","reply":"x"}'
+    )
+    state = json.dumps({"id": 4, "op": "state"})
+    load = '{"id":5,"op":"load_state","state":{"version":1,"version":1}}'
+    first, in_action, in_request, after, in_state = _talk(new, action, request, state, load)
+    assert in_action["id"] == 2 and in_action["error"]["code"] == "bad_action"
+    assert in_action["hash"] == first["hash"]
+    assert in_request["id"] == 3 and in_request["error"]["code"] == "bad_request"
+    assert after["hash"] == first["hash"] and after["state"]["seats"][0]["sealed"] is False
+    assert in_state["error"]["code"] == "bad_state"
+    assert in_state["error"]["invariant"] == "duplicate_member"
 
 
 def test_a_refused_load_state_leaves_no_table() -> None:
@@ -91,3 +111,19 @@ def test_hello_takes_the_protocol_as_a_number_only(version: Any) -> None:
     assert reply["ok"] is False and reply["error"]["code"] == "bad_request"
     (good,) = _talk(json.dumps({"id": 1, "op": "hello", "protocol": 1}))
     assert good["ok"] is True
+
+
+def test_the_curated_surfaces_export_what_they_list() -> None:
+    """Every name in ``pointline.conformance.__all__`` and ``pointline.spec.__all__`` resolves
+    (the lazy ones too), and the conformance errors hang under the project's one root."""
+    import pointline.conformance as conformance
+    import pointline.spec as spec
+    from pointline.kernel import PointlineError
+
+    for package in (conformance, spec):
+        for name in package.__all__:
+            assert getattr(package, name) is not None, name
+    assert callable(spec.render_rules) and not isinstance(spec.render_rules, type(conformance))
+    for error in (conformance.BadAction, conformance.ImplFailure, conformance.FixturesMissing):
+        assert issubclass(error, PointlineError)
+        assert error("x").code == error.default_code and error("x").text == "x"

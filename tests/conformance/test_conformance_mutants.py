@@ -38,11 +38,17 @@ TARGETED = {
     "load_accepts_throw_cap": "loading.invalid.",
     "load_accepts_integral_floats": "loading.invalid.raw.",
     "load_forgets_sealed": "loading.valid.",
+    "load_accepts_throw_total": "loading.invalid.throw_total",
+    "load_accepts_payment": "loading.invalid.",
+    "load_accepts_refund": "loading.invalid.refund",
+    "load_any_invariant": "loading.invalid.",
+    "duplicates_last_wins": "malformed.duplicate.",
+    "duplicates_refuse_the_line": "malformed.duplicate.action.",
 }
 
 
 def test_there_are_the_mutants_of_every_kind_of_case() -> None:
-    assert len(MUTANTS) >= 59
+    assert len(MUTANTS) >= 65
     assert set(TARGETED) <= set(MUTANTS)
 
 

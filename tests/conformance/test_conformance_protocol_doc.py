@@ -34,3 +34,20 @@ def test_the_protocol_examples_are_the_reference_adapters_answers() -> None:
     assert len(answers) == len(pairs)
     for (request, documented), answer in zip(pairs, answers, strict=True):
         assert answer == documented, f"for {request}:\n  doc:     {documented}\n  adapter: {answer}"
+
+
+def test_the_sub_codes_are_listed_in_the_order_the_kernel_checks_them() -> None:
+    """PROTOCOL.md's tables under load_state name every ``Invariant`` once, in its order, so a
+    port reads the order the suite expects from the document alone."""
+    from pointline.kernel import Invariant
+
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("The error names the first check") : text.index("## Canonical state")]
+    listed = [
+        code
+        for code in re.findall(r"^\| `([a-z_]+)` \|", section, re.MULTILINE)
+        if code != "invariant"  # the tables' header row
+    ]
+    checked = [i.value for i in Invariant if i is not Invariant.NOT_JSON]
+    assert listed == checked
+    assert "`not_json`" in section

@@ -180,4 +180,23 @@ def test_no_fixtures_is_an_error_not_a_green_run(tmp_path, monkeypatch, capsys) 
     monkeypatch.chdir(tmp_path)
     assert runner.main(["--fixtures", str(tmp_path), "-q"]) == 2
     err = capsys.readouterr().err
-    assert "no fixtures found" in err and "tox -e conformance" in err
+    assert "no conformance fixtures in" in err and "tox -e conformance" in err
+    assert "--fixtures DIR" in err and "sdist" in err and "passed" not in err
+
+
+def test_an_installed_wheel_without_fixtures_says_where_to_get_them(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """As from an app wheel: the package's fixtures folder is empty and the working directory
+    is no checkout. The runner and the mutants both refuse, never "0/59 killed"."""
+    from pointline.conformance import runner
+    from pointline.conformance.mutants import __main__ as mutants
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner, "FIXTURES", tmp_path / "fixtures")
+    assert runner.main(["-q"]) == 2
+    err = capsys.readouterr().err
+    assert "ship in the source repository and its sdist" in err and "--fixtures DIR" in err
+    assert mutants.main([]) == 2
+    captured = capsys.readouterr()
+    assert "--fixtures DIR" in captured.err and "killed" not in captured.out

@@ -25,18 +25,56 @@ from pointline.gui.scenes import counter_nonces, prepare
 WAIT_MS = 3000
 
 BUTTON_ORDER = (
+    "chip10",
+    "chip50",
+    "chip100",
     "btnAllocate",
     "btnConfirm",
-    "btnReset",
+    "btnRepeat",
     "btnReduce",
     "btnRemove",
     "btnRoll",
+    "btnReset",
     "btnHelp",
     "btnMute",
     "btnWindow",
     "btnOnline",
     "btnNew",
 )
+
+
+class ManualClock:
+    """A ``Clock`` (gui/clock.py) whose beats the test fires: no test waits for a duration."""
+
+    def __init__(self) -> None:
+        self.callback: Any = None
+        self.paused = False
+        self.started: list[int] = []
+
+    def start(self, ms: int, callback: Any) -> None:
+        self.callback = callback
+        self.started.append(ms)
+
+    def stop(self) -> None:
+        self.callback = None
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
+
+    @property
+    def pending(self) -> bool:
+        return self.callback is not None
+
+    def advance(self) -> bool:
+        """Fire the pending beat, unless paused; whether one fired."""
+        if self.paused or self.callback is None:
+            return False
+        callback, self.callback = self.callback, None
+        callback()
+        return True
 
 
 @dataclass
@@ -99,11 +137,14 @@ def make_ui(qapp: Any, qtbot: Any, tmp_path: Any) -> Iterator[Any]:
         scene: str | None = None,
         label: bytes = b"test",
         motion: bool = False,
+        clock: ManualClock | None = None,
     ) -> Ui:
-        """A table; ``motion=False`` (reduce motion) shows each throw's result at once."""
+        """A table; ``motion=False`` (reduce motion) shows each throw's result at once;
+        ``clock``: the result moment's beats fire when the test says."""
         settings = QSettings(str(tmp_path / f"settings{len(made)}.ini"), QSettings.Format.IniFormat)
         settings.setValue("reduceMotion", not motion)
-        bridge = TableBridge(counter_nonces(label), settings=settings)
+        extra = {} if clock is None else {"clock": clock}
+        bridge = TableBridge(counter_nonces(label), settings=settings, **extra)
         if scene is not None:
             prepare(bridge, scene)
         loaded = load(bridge, size)

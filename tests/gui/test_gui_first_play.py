@@ -3,7 +3,7 @@ sound button, leaving fullscreen, large sizes (issue "A table that plays like a 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, QPointF, Qt
 
 from tests.gui.conftest import WAIT_MS
 
@@ -41,24 +41,37 @@ def test_the_chart_labels_name_the_range_it_is_drawn_against(make_ui) -> None:
 
 def test_history_names_each_hand_and_keeps_it_in_sight(make_ui) -> None:
     ui = make_ui(scene="result")
-    rows = ui.bridge.history
+    rows = ui.bridge.history.rows
     assert rows[0] == {"kind": "hand", "text": "Hand 1", "hand": "1"}
     assert sum(r["kind"] == "hand" for r in rows) == 5
     assert not any("original" in r["text"] for r in rows)
     assert any(r["text"].startswith("Contracts: Pass 30") for r in rows)
-    # Scrolled so that a hand's later row is at the top, that hand stays named above it.
+    # Scrolled so that a hand's later row is at the top, that hand stays named above it: one
+    # heading pinned at the list's top, no second copy of it and no blank row under it.
     history = ui.window.findChild(QObject, "historyList")
-    sticky = ui.window.findChild(QObject, "stickyHand")
     origin = history.property("originY")
     top = -1
     for offset in range(40, int(history.property("contentHeight")), 9):
         history.setProperty("contentY", origin + offset)
-        top = history.indexAt(4, origin + offset + 2)
+        top = history.indexAt(4, origin + offset + 30)
         if top >= 0 and rows[top]["kind"] != "hand":
             break
     assert top >= 0 and rows[top]["kind"] != "hand"
-    ui.qtbot.waitUntil(lambda: sticky.isVisible(), timeout=WAIT_MS)
-    assert sticky.property("hand") == rows[top]["hand"]
+    list_top = history.mapToScene(QPointF(0, 0)).y()
+
+    def pinned() -> list[str]:
+        out = []
+        stack = [history]
+        while stack:
+            item = stack.pop()
+            stack.extend(item.childItems())
+            if item.objectName() == "handHeading" and item.isVisible():
+                y = item.mapToScene(QPointF(0, 0)).y()
+                if list_top - 1 <= y <= list_top + 1:
+                    out.append(item.property("section"))
+        return out
+
+    ui.qtbot.waitUntil(lambda: pinned() == [rows[top]["hand"]], timeout=WAIT_MS)
 
 
 def test_the_sound_button_says_what_it_does(make_ui) -> None:

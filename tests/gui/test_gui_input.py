@@ -95,12 +95,12 @@ def test_table_keys_and_shortcuts(make_ui) -> None:
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=WAIT_MS)
     # Escape pauses: nothing can be submitted, not even through the bridge.
     ui.key(K.Key_Escape)
-    assert b.paused and ui.item("pauseOverlay").isVisible()
+    assert b.paused and ui.item("pauseOverlay").property("visible")
     # The pause card takes focus on Resume; the table behind it is inert.
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnResume", timeout=WAIT_MS)
     for key in (K.Key_Backspace, K.Key_Delete, K.Key_Up, K.Key_Down):
         ui.key(key)
-    assert not b.allocate() and not b.confirm()
+    assert not b.act("allocate") and not b.act("confirm")
     assert b.submissions == before and b.draftPass == 10 and b.throws == 0
     assert b.selectedLine == "pass"  # arrows do not move the selection under the pause card
     assert b.reasons["confirm"].startswith("Paused")

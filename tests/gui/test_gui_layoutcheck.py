@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QByteArray, QUrl
 from PySide6.QtQml import QQmlApplicationEngine
 
-from pointline.gui.layoutcheck import SIZES, check_window, contrast_ratio, run_check
+from pointline.gui.layoutcheck import SIZES, check_window, contrast_ratio, moved_controls, run_check
 from pointline.gui.scenes import SCENES
 
 PLANTED = b"""
@@ -73,3 +73,100 @@ def test_every_online_scene_is_clean_on_phones_and_a_desktop(qapp, tmp_path, mon
     lines: list[str] = []
     problems = run_check(sizes, solo_scenes=(), online_scenes=ONLINE_SCENES, out=lines.append)
     assert problems == 0, "\n".join(lines)
+
+
+TEXT_OVER_TEXT = b"""
+import QtQuick
+Window {
+    width: 600; height: 400; visible: true; color: "#203020"
+    Text { objectName: "under"; x: 10; y: 10; text: "after throw 8: 860"; color: "white" }
+    Text { objectName: "over"; x: 30; y: 14; text: "start 1,000"; color: "white" }
+    Text { objectName: "alone"; x: 10; y: 200; text: "Nothing near me"; color: "white" }
+}
+"""
+
+DOWN_CHART = b"""
+import QtQuick
+import Pointline
+Window {
+    width: 520; height: 220; visible: true; color: "#203020"
+    BalanceChart {
+        objectName: "chart"; anchors.fill: parent; fs: 16; start: 1000
+        samples: [1000, 990, 970, 950, 930, 900, 880, 870, 860]
+    }
+}
+"""
+
+MOVING = b"""
+import QtQuick
+import QtQuick.Controls.Basic
+Window {
+    width: 400; height: 400; visible: true; color: "#203020"
+    property alias status: line.text
+    Column {
+        width: parent.width
+        Text { id: line; objectName: "status"; width: parent.width; wrapMode: Text.WordWrap
+               text: "One line"; color: "white" }
+        Button { objectName: "mover"; text: "Roll"; width: 100; height: 50 }
+    }
+}
+"""
+
+
+def test_the_checker_catches_text_over_text_and_a_chart_of_a_losing_session(qapp, qtbot) -> None:
+    from pointline.gui.app import QML_DIR
+
+    engine, window = _load(TEXT_OVER_TEXT)
+    qtbot.waitExposed(window, timeout=3000)
+    found = {(p.kind, p.where.split(" ")[0]) for p in check_window(window)}
+    assert ("text over text", "under") in found or ("text over text", "over") in found
+    assert not any(where == "alone" for _, where in found)
+    window.close()
+    del engine
+    import PySide6.QtQuick  # noqa: F401
+
+    engine = QQmlApplicationEngine()
+    engine.addImportPath(str(QML_DIR))
+    engine.loadData(QByteArray(DOWN_CHART), QUrl("chart.qml"))
+    window = engine.rootObjects()[0]
+    qtbot.waitExposed(window, timeout=3000)
+    qtbot.wait(50)
+    over = [p for p in check_window(window) if p.kind == "text over text"]
+    assert over == []
+    window.close()
+    del engine
+
+
+def test_the_checker_catches_a_control_that_moves_with_the_status(qapp, qtbot) -> None:
+    engine, window = _load(MOVING)
+    qtbot.waitExposed(window, timeout=3000)
+    moved = moved_controls(
+        window,
+        lambda: window.setProperty("status", "A status that wraps onto three lines " * 3),
+        lambda: window.setProperty("status", "One line"),
+    )
+    assert [p.kind for p in moved] == ["moved"] and moved[0].where == "mover"
+    window.close()
+    del engine
+
+
+def test_the_online_check_leaves_no_task_pending(tmp_path) -> None:
+    """Every online scene's players end with it: no "Task was destroyed but it is pending!"."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    script = (
+        "from pointline.gui.layoutcheck import run_check\n"
+        "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None)\n"
+    )
+    env = {**os.environ, "POINTLINE_DATA_DIR": str(tmp_path / "data")}
+    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Task was destroyed but it is pending" not in done.stderr
+    assert "Traceback" not in done.stderr

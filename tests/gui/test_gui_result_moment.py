@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt
 
-from pointline.gui.bridge import REVEAL_TEXT, TableBridge
+from pointline.gui.bridge import TableBridge
 from pointline.gui.history import line_outcomes
 from pointline.gui.scenes import counter_nonces
+from pointline.gui.texts import SOLO_WORDS
 from pointline.kernel import Line, Outcome
 from pointline.kernel.ledger import Refunded, Settled
 from tests.gui.conftest import WAIT_MS
@@ -19,11 +20,11 @@ def _confirm_until_settled(ui) -> None:
     b = ui.bridge
     for _ in range(60):
         if b.phase == "point":
-            assert b.roll()
+            assert b.act("roll")
         else:
             b.selectLine("pass")
-            assert b.allocate()
-            assert b.confirm()
+            assert b.act("allocate")
+            assert b.act("confirm")
         if b._next_outcomes:  # this throw settles something: its result moment is running
             return
         ui.qtbot.waitUntil(lambda: b.revealStage == "", timeout=WAIT_MS)
@@ -35,18 +36,18 @@ def test_a_throw_locks_input_until_its_result_is_shown(make_ui) -> None:
     b = ui.bridge
     history_before = len(b.history)
     b.selectLine("pass")
-    b.allocate()
+    b.act("allocate")
     balance_before = b.balance
-    assert b.confirm()
+    assert b.act("confirm")
     # The dice tumble: nothing changes on screen yet and nothing can be submitted.
     assert b.revealStage == "rolling"
     assert b.balance == balance_before and len(b.history) == history_before
     assert all(not legal for legal in b.legal.values())
-    assert set(b.reasons.values()) == {REVEAL_TEXT}
+    assert set(b.reasons.values()) == {SOLO_WORDS["revealing"]}
     submissions = b.submissions
     for key in (K.Key_Return, K.Key_Space, K.Key_Backspace):
         ui.key(key)
-    assert not b.confirm() and not b.roll() and not b.allocate()
+    assert not b.act("confirm") and not b.act("roll") and not b.act("allocate")
     assert b.submissions == submissions
     # Then the result shows, the balance counts, history updates, and input opens again.
     ui.qtbot.waitUntil(lambda: b.revealStage == "", timeout=WAIT_MS)
@@ -67,7 +68,7 @@ def test_outcomes_show_on_the_felt_before_the_chips_pay(make_ui) -> None:
     ui.qtbot.waitUntil(lambda: b.revealStage == "", timeout=WAIT_MS)
     assert b.contractPass == 0 and badge.isVisible()  # paid or swept; the outcome stays
     b.selectLine("pass")
-    assert b.allocate()
+    assert b.act("allocate")
     assert not badge.isVisible()  # the next action clears it
 
 
@@ -82,8 +83,8 @@ def test_reduce_motion_shows_everything_at_once_and_is_remembered(make_ui, tmp_p
     )
     b.closeHelp()
     b.selectLine("pass")
-    b.allocate()
-    assert b.confirm()
+    b.act("allocate")
+    assert b.act("confirm")
     assert b.revealStage == "" and b.throws == 1 and len(b.history) >= 3
     stored = QSettings(b._settings.fileName(), QSettings.Format.IniFormat)
     again = TableBridge(counter_nonces(b"x"), settings=stored)
@@ -95,14 +96,15 @@ def test_the_point_is_announced_on_the_felt(make_ui) -> None:
     b = ui.bridge
     for _ in range(60):
         b.selectLine("pass")
-        b.allocate()
-        b.confirm()
+        b.act("allocate")
+        b.act("confirm")
         if b.phase == "point":
             break
     assert b.phase == "point"
-    banner = ui.item("feltBanner")
-    assert banner.isVisible()
-    assert b.feltMessage == f"Point {b.point} is ON — Space or Enter rolls"
+
+    assert ui.item("feltTitle").property("text") == b.feltMessage
+    assert b.feltMessage == f"Point {b.point} is ON"
+    assert "Enter or Space rolls" in ui.item("footer").property("text")
 
 
 def test_line_outcomes_words() -> None:

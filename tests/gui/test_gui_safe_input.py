@@ -69,27 +69,35 @@ def test_a_refusal_shows_plain_words_not_a_code(make_ui) -> None:
     assert not re.search(r"\b[a-z]+_[a-z_]+:", b.notice)
 
 
-def test_an_empty_draft_reads_sit_out_and_the_status_says_so_first(make_ui) -> None:
+def test_an_empty_confirm_reads_sit_out_and_needs_a_second_press(make_ui) -> None:
     ui = make_ui()
     b = ui.bridge
     confirm = ui.item("btnConfirm")
     assert confirm.property("text") == "Sit out"
-    assert "Enter or Sit out skips this hand" in ui.item("liveText").property("text")
-    ui.key(K.Key_Up)
+    ui.key(K.Key_Return)  # the first press only asks
+    assert b.throws == 0 and b.submissions == 0
+    assert "Sit out this hand? Enter again" in ui.item("liveText").property("text")
+    ui.key(K.Key_Up)  # anything else disarms it
+    assert "Sit out this hand" not in ui.item("liveText").property("text")
     ui.key(K.Key_Space)
     assert confirm.property("text") == "Confirm"
-    assert "skips this hand" not in ui.item("liveText").property("text")
     assert b.draftPass == 10
+    ui.key(K.Key_Backspace)
+    ui.key(K.Key_Return)
+    ui.key(K.Key_Return)  # the second, deliberate press sits out; the dice still roll
+    assert b.throws == 1 and b.table.seat(0).ledger[0].pass_amount == 0
 
 
-def test_status_wraps_and_the_footer_is_one_short_line(make_ui) -> None:
+def test_status_keeps_its_place_and_the_footer_is_one_short_line(make_ui) -> None:
     ui = make_ui(size=(844, 390))
     status = ui.item("liveText")
     b = ui.bridge
-    b._notice = "Hand 2 resolved; come-out for hand 3. " * 4  # longer than any real status
-    b.changed.emit()
-    ui.qtbot.waitUntil(lambda: status.property("lineCount") > 2, timeout=2000)
-    assert status.property("truncated") is False  # wrapped in full, never elided
+    grid = ui.item("buttons")
+    top = grid.mapToScene(grid.boundingRect().topLeft()).y()
+    b.publish(status="Hand 2 resolved; come-out for hand 3. " * 4)  # longer than any real one
+    ui.qtbot.waitUntil(lambda: status.property("lineCount") >= 2, timeout=2000)
+    ui.qtbot.wait(20)
+    assert grid.mapToScene(grid.boundingRect().topLeft()).y() == top  # the buttons stay put
     footer = ui.item("footer").property("text")
     assert "online2" not in footer and footer.count("Free fictional points") == 1
     assert ui.item("footer").property("lineCount") == 1

@@ -115,10 +115,10 @@ def test_touch_reaches_the_same_buttons(make_ui) -> None:
         QTest.touchEvent(ui.window, device).release(0, point, ui.window)
         ui.qtbot.wait(5)
 
-    tap("lineDontPass")
-    assert ui.bridge.selectedLine == "dont_pass"
+    tap("lineDontPass")  # selects the line and places the selected chip (10) there
+    assert ui.bridge.selectedLine == "dont_pass" and ui.bridge.draftDontPass == 10
     tap("btnAllocate")
-    assert ui.bridge.draftDontPass == 10
+    assert ui.bridge.draftDontPass == 20
     tap("btnConfirm")
     assert ui.bridge.throws == 1
 

@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from _kernel_support import random_session
 
 from pointline.kernel import (
     BadState,
@@ -20,6 +19,7 @@ from pointline.kernel import (
     to_document,
 )
 from pointline.kernel.canonical import dumps
+from tests.kernel._kernel_support import random_session
 
 
 @pytest.mark.parametrize("seed", range(40))

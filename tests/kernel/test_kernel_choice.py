@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from _kernel_support import dice_for, random_session
 
 from pointline.kernel import (
     Allocate,
@@ -20,6 +19,7 @@ from pointline.kernel import (
     current_choice,
     plan,
 )
+from tests.kernel._kernel_support import dice_for, random_session
 
 
 def test_choice_bytes_round_trip() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from _kernel_support import assert_rejected, come_out, dice_for
 
 from pointline.kernel import (
     Abort,
@@ -24,6 +23,7 @@ from pointline.kernel import (
     Table,
     Throw,
 )
+from tests.kernel._kernel_support import assert_rejected, come_out, dice_for
 
 
 def _fresh() -> Table:

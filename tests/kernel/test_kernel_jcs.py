@@ -13,8 +13,8 @@ import rfc8785
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pointline.conformance.runner import FIXTURES
 from pointline.kernel.canonical import dumps
+from tests.paths import FIXTURES
 
 SAFE = 2**53 - 1
 """JCS numbers are IEEE doubles: the integers it writes exactly are those up to 2^53 - 1."""

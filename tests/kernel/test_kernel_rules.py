@@ -9,17 +9,6 @@ import hashlib
 import json
 
 import pytest
-from _kernel_support import (
-    ALL_THROWS,
-    CRAPS,
-    NATURALS,
-    POINT_NUMBERS,
-    assert_rejected,
-    come_out,
-    dice_for,
-    seal_all,
-    throw,
-)
 
 from pointline.kernel import (
     HAND_LIMIT,
@@ -60,6 +49,17 @@ from pointline.kernel import (
     state_hash,
     to_document,
     verify_commitment,
+)
+from tests.kernel._kernel_support import (
+    ALL_THROWS,
+    CRAPS,
+    NATURALS,
+    POINT_NUMBERS,
+    assert_rejected,
+    come_out,
+    dice_for,
+    seal_all,
+    throw,
 )
 
 

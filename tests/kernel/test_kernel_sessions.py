@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import pytest
-from _kernel_support import conserved, random_session
 from hypothesis import given
 from hypothesis import strategies as st
 
 from pointline.kernel import (
+    MAX_SEATS,
+    ONLINE_SEATS_MAX,
+    ONLINE_SEATS_MIN,
     STARTING_POINTS,
     THROW_CAP,
     Choice,
     Phase,
+    Result,
+    Standing,
     Table,
     Throw,
     competition_ranks,
     current_choice,
+    is_online_seat_count,
     plan,
     replay_balance,
 )
+from tests.kernel._kernel_support import conserved, random_session
 
 
 @pytest.mark.parametrize("seed", range(60))
@@ -107,6 +113,49 @@ def test_competition_ranks_property(points: list[int]) -> None:
     for mine, rank in zip(points, ranks, strict=True):
         assert rank == 1 + sum(other > mine for other in points)
     assert min(ranks) == 1
+
+
+def test_ranking_lists_seat_points_and_rank_in_rank_order() -> None:
+    result = Result((990, 1100, 900, 1100), competition_ranks((990, 1100, 900, 1100)))
+    assert result.ranking == (
+        Standing(1, 1100, 1),
+        Standing(3, 1100, 1),
+        Standing(0, 990, 3),
+        Standing(2, 900, 4),
+    )
+
+
+@given(st.lists(st.integers(50, 150).map(lambda v: v * 10), min_size=1, max_size=8))
+def test_ranking_is_in_rank_order_and_agrees_with_final_and_ranks(points: list[int]) -> None:
+    final = tuple(points)
+    result = Result(final, competition_ranks(final))
+    ranking = result.ranking
+    assert sorted(s.seat for s in ranking) == list(range(len(final)))
+    for standing in ranking:
+        assert standing.points == final[standing.seat]
+        assert standing.rank == result.ranks[standing.seat]
+    keys = [(s.rank, s.seat) for s in ranking]
+    assert keys == sorted(keys)
+    assert [s.points for s in ranking] == sorted(final, reverse=True)
+
+
+def test_a_completed_session_ranks_its_seats() -> None:
+    table = Table(3)
+    for _ in range(5):
+        for seat, choice in enumerate((Choice(100, 0), Choice(0, 50), Choice(0, 0))):
+            for action in plan(table, seat, choice):
+                table.push(action)
+        table.push(Throw(3, 4))
+    result = table.result
+    assert result is not None
+    assert result.ranking == (Standing(0, 1500, 1), Standing(2, 1000, 2), Standing(1, 750, 3))
+
+
+def test_online_seat_limits_are_two_to_eight() -> None:
+    assert (ONLINE_SEATS_MIN, ONLINE_SEATS_MAX) == (2, 8)
+    assert ONLINE_SEATS_MAX == MAX_SEATS
+    assert [n for n in range(-1, 12) if is_online_seat_count(n)] == list(range(2, 9))
+    assert not is_online_seat_count(True)  # not a count of people
 
 
 def test_cap_is_never_exceeded_in_long_sessions() -> None:

@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 import pytest
-from _kernel_support import conserved
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -58,6 +57,7 @@ from pointline.kernel import (
     replay_balance,
     state_bytes,
 )
+from tests.kernel._kernel_support import conserved
 
 STEPS_PER_SEAT_COUNT = 6_250
 """8 × 6,250 = 50,000 steps in the ci profile (scaled with the profile's max_examples)."""

@@ -3,9 +3,9 @@ action in any phase is the very row of the data, and push/rejection follow that 
 
 from __future__ import annotations
 
-from _kernel_support import come_out, dice_for, seal_all
-
 from pointline.kernel import (
+    HANDS_PER_SESSION,
+    THROW_CAP,
     TRANSITIONS,
     Abort,
     Action,
@@ -19,9 +19,11 @@ from pointline.kernel import (
     Reset,
     Roll,
     Table,
+    Then,
     Throw,
+    row_for,
 )
-from pointline.kernel.rules import row_for
+from tests.kernel._kernel_support import come_out, dice_for, seal_all
 
 
 def _tables() -> list[Table]:
@@ -89,3 +91,89 @@ def test_push_follows_the_row() -> None:
             else:
                 assert code in {g.code for g in row.guards}
     assert Phase.POINT in {t.phase for t in _tables()}
+
+
+def test_would_throw_is_true_exactly_for_the_legal_actions_that_seal() -> None:
+    """``would_throw`` agrees with what pushing does: the seat goes from open to sealed."""
+    sealed = _tables()
+    for table in sealed:
+        if not table.is_over:
+            seal_all(table)
+    answers = set()
+    for table in [*_tables(), *sealed]:
+        for action in _actions():
+            seat = getattr(action, "seat", None)
+            if not table.is_legal(action) or isinstance(action, (Throw, Abort)):
+                expected = False
+            else:
+                assert isinstance(seat, int)
+                trial = table.copy()
+                trial.push(action)
+                expected = not table.is_sealed(seat) and trial.is_sealed(seat)
+            assert table.would_throw(action) is expected, (table.phase, action)
+            answers.add(expected)
+    assert answers == {True, False}
+
+
+def test_would_throw_names_confirm_and_roll_and_refuses_the_rest() -> None:
+    table = Table(2)
+    assert table.would_throw(Confirm(0))
+    assert not table.would_throw(Roll(0))  # illegal at come-out
+    assert not table.would_throw(Allocate(0, Line.PASS))
+    assert not table.would_throw(Confirm(5))  # no such seat: malformed, never raises
+    assert not table.would_throw(Allocate(0, Line.PASS, 15))
+    come_out(table, 0, 0, 20)
+    assert not table.would_throw(Confirm(0))  # already sealed
+    table.push(Confirm(1))
+    assert not table.would_throw(dice_for(7))
+    table.push(dice_for(6))
+    assert table.would_throw(Roll(0)) and table.would_throw(Roll(1))
+    assert not table.would_throw(ReduceDontPass(0))
+    assert not table.would_throw(Confirm(0))
+
+
+def _after(table: Table, then: Then) -> set[Phase]:
+    """The phases a row's ``then`` allows after it applies to ``table``."""
+    capped = table.throws + 1 >= THROW_CAP
+    if then is Then.STAY:
+        return {table.phase}
+    if then in (Then.POINT, Then.SAME_POINT):
+        return {Phase.ENDED} if capped else {Phase.POINT}
+    if then is Then.NEXT_HAND:
+        if table.hands_resolved + 1 == HANDS_PER_SESSION:
+            return {Phase.COMPLETE}
+        return {Phase.ENDED} if capped else {Phase.COME_OUT}
+    return {Phase.ENDED}
+
+
+def test_the_phase_after_an_accepted_action_is_the_rows_then() -> None:
+    """The next phase is data in the table (``Transition.then``), and push follows it."""
+    sealed = _tables()
+    for table in sealed:
+        if not table.is_over:
+            seal_all(table)
+    near_cap = Table(1)
+    come_out(near_cap, 0, 10, 0)
+    near_cap.push(dice_for(6))
+    while near_cap.throws < THROW_CAP - 1:
+        seal_all(near_cap)
+        near_cap.push(dice_for(8))
+    seal_all(near_cap)
+    four = Table(1)
+    for _ in range(4):
+        seal_all(four)
+        four.push(dice_for(7))
+    seal_all(four)
+    thens = set()
+    for table in [*_tables(), *sealed, near_cap, four]:
+        for action in _actions():
+            row = table.row(action)
+            if not table.is_legal(action):
+                continue
+            assert row.then is not None
+            trial = table.copy()
+            trial.push(action)
+            assert trial.phase in _after(table, row.then), (table.phase, action, row.then)
+            thens.add(row.then)
+    assert thens == set(Then)
+    assert all((row.then is None) == (row.effect is None) for row in TRANSITIONS)

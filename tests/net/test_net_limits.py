@@ -378,3 +378,37 @@ def test_a_nonsense_limit_is_refused_by_the_command_line(
         build_parser().parse_args([flag])
     assert caught.value.code == 2
     assert flag.split("=")[0] in capsys.readouterr().err
+
+
+def test_help_shows_where_the_accounts_database_goes_by_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines anywhere
+    assert "pointline-relay.sqlite3 in the current folder" in help_text.replace("- ", "-")
+    assert build_parser().parse_args([]).db == "pointline-relay.sqlite3"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--presence", "redis://127.0.0.1:9/0"], "--presence needs --store"),
+        (["--public-url", "wss://relay.example.org:8765"], "--public-url goes with --presence"),
+        (
+            [
+                *("--store", "postgresql://x@127.0.0.1:9/x"),
+                *("--presence", "redis://127.0.0.1:9/0", "--public-url", "relay.example.org"),
+            ],
+            "ws:// or wss://",
+        ),
+    ],
+)
+def test_cluster_flags_that_cannot_work_are_refused_in_plain_words(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pointline.net.relay import main
+
+    assert main(["--port", "0", *flags]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_net_protocol_harness import Net
 
 from pointline.kernel import EndReason
 from pointline.net.errors import MessageError
@@ -15,6 +14,7 @@ from pointline.net.messages import Commit, Message, Receipt, Reveal
 from pointline.net.ordering import OrderChecker
 from pointline.net.transcript import record_hash
 from pointline.net.verify import verify_transcript
+from tests.net.test_net_protocol_harness import Net
 
 T = "table-1"
 # after one full round seat 1 has sent C1 (seq 0) and R1 (seq 1): its next is seq 2, throw 2

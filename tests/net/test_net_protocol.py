@@ -10,12 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_net_protocol_harness import (
-    Net,
-    in_point_phase_with_contracts,
-    random_choice,
-    seeded_nonces,
-)
 
 from pointline.kernel import (
     THROW_CAP,
@@ -50,6 +44,12 @@ from pointline.net.protocol import (
 )
 from pointline.net.transcript import record_hash
 from pointline.net.verify import verify_transcript
+from tests.net.test_net_protocol_harness import (
+    Net,
+    in_point_phase_with_contracts,
+    random_choice,
+    seeded_nonces,
+)
 
 # ---------------------------------------------------------------------------- honest
 

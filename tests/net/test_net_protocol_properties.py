@@ -7,11 +7,11 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_net_protocol_harness import Net, random_choice
 
 from pointline.kernel import Choice, EndReason, state_hash
 from pointline.net.protocol import ReceiptStatus, Step
 from pointline.net.verify import verify_transcript
+from tests.net.test_net_protocol_harness import Net, random_choice
 
 
 @settings(max_examples=15, deadline=None)

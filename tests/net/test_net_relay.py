@@ -100,6 +100,15 @@ async def room_of(clients: list[Raw]) -> str:
     return str(room["code"])
 
 
+async def started_room(clients: list[Raw]) -> list[Raw]:
+    """Everyone in one room, started by the first (every ``started`` read)."""
+    await room_of(clients)
+    await clients[0].send({"op": "start", "token": clients[0].token})
+    for c in clients:
+        await drain(c, "started")
+    return clients
+
+
 async def drain(c: Raw, op: str) -> dict[str, Any]:
     """Frames until one with ``op``."""
     while True:
@@ -506,5 +515,53 @@ def test_a_member_that_stops_reading_is_cut_and_announced(tmp_path: Path) -> Non
             assert json.loads(departed) == {"op": "departed", "seat": 1, "name": "player1"}
             assert (await Raw(await connect(relay.url)).signup("after_cut"))["op"] == "signed_in"
             sleeper.ws.transport.abort()  # it cannot read the closing handshake any more
+
+    run(scenario())
+
+
+def test_a_payload_with_duplicate_keys_or_non_numbers_deep_inside_is_refused_not_forwarded(
+    tmp_path: Path,
+) -> None:
+    """The relay never re-encodes a lax payload into something else (last key winning, NaN as
+    non-JSON): it answers the sender with a plain ``bad_frame`` and forwards nothing."""
+    commit = '{"kind":"commit","seat":0,"body":{"throw":1,"throw":2}}'
+    frames = {
+        "duplicate key in a nested object": '{"op":"send","payload":' + commit + "}",
+        "NaN in a nested list": '{"op":"send","payload":{"kind":"x","v":[1,NaN]}}',
+        "Infinity as a value": '{"op":"send","payload":{"kind":"x","v":Infinity}}',
+        "a number too large for a double": '{"op":"send","payload":{"kind":"x","v":1e999}}',
+    }
+
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 2) as (_, clients):
+            a, b = await started_room(clients)
+            for name, text in frames.items():
+                await b.send(text)
+                reply = await b.recv()
+                assert (reply["op"], reply["code"]) == ("error", "bad_frame"), name
+                assert "not strict JSON" in reply["message"], name
+                assert await a.silent(0.05), name
+            await b.send('{"op":"send","payload":{"kind":"x","v":[1.5,-0.0,1e300]}}')
+            assert (await a.recv())["payload"] == {"kind": "x", "v": [1.5, -0.0, 1e300]}
+
+    run(scenario())
+
+
+def test_a_payload_is_forwarded_as_the_bytes_received(tmp_path: Path) -> None:
+    """The peers get exactly what the sender wrote (spacing, escapes, number spelling): the
+    relay cuts the payload out of the frame it parsed strictly and never encodes it again."""
+    payload = '{"kind": "commit", "name": "caf\\u00e9", "n": 1.50, "list": [ 1 ,2 ]}'
+
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3) as (_, clients):
+            a, b, c = await started_room(clients)
+            await b.send('{"op":"send","payload":' + payload + "}")
+            for other in (a, c):
+                text = await asyncio.wait_for(other.ws.recv(), WAIT)
+                assert text == '{"op":"deliver","from_seat":1,"payload":' + payload + "}"
+            # laid out otherwise (an id, members in another order): re-encoded, same values
+            await b.send('{"payload":{"kind":"x","v":"caf\\u00e9"},"op":"send"}')
+            assert (await a.recv())["payload"] == {"kind": "x", "v": "café"}
+            assert (await c.recv())["from_seat"] == 1
 
     run(scenario())

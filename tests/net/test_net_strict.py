@@ -6,13 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from test_net_protocol_harness import Net
 
 from pointline.kernel import EndReason
 from pointline.net.errors import MalformedMessage, TranscriptError
 from pointline.net.messages import MAX_DEPTH, parse, strict_loads
 from pointline.net.transcript import read_records
 from pointline.net.verify import main, verify_transcript
+from tests.net.test_net_protocol_harness import Net
 
 BAD_TEXTS = {
     "duplicate": '{"a":1,"a":2}',

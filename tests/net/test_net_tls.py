@@ -129,3 +129,53 @@ def test_headless_client_with_ca_and_without(tmp_path: Path, data_dir: Path) -> 
             assert "certificate" not in text and "Traceback" not in text
 
     run(scenario(), timeout=60)
+
+
+def test_a_tcp_client_that_never_starts_tls_is_dropped_at_the_handshake_deadline_and_counted(
+    tmp_path: Path,
+) -> None:
+    """A socket that connects and sends nothing holds one of its address's places only until
+    ``tls_handshake_deadline``; while it waits it counts against ``connections_per_address``."""
+    cert, key = _self_signed(tmp_path)
+    config = RelayConfig(
+        hash_params=FAST_HASH,
+        connections_per_address=1,
+        tls_handshake_deadline=0.5,
+        signin_deadline=30.0,
+    )
+
+    async def scenario() -> None:
+        context = tls_context(str(cert), str(key))
+        async with running_relay(tmp_path / "h.sqlite3", "localhost", 0, config, context) as r:
+            loop = asyncio.get_running_loop()
+            reader, writer = await asyncio.open_connection("localhost", r.port)
+            async with asyncio.timeout(5):  # counted before any TLS byte
+                while r.relay.gate.total != 1:
+                    await asyncio.sleep(0.01)
+            with pytest.raises(ClientError) as caught:  # the address's only place is taken
+                await RelayClient.connect(f"wss://localhost:{r.port}", ca=str(cert))
+            assert caught.value.code in {"refused", "unreachable"}
+            began = loop.time()
+            assert await asyncio.wait_for(reader.read(), 5) == b""  # dropped by the relay
+            held = loop.time() - began
+            assert held < 3.0, f"held {held:.1f} s"
+            writer.close()
+            async with asyncio.timeout(5):
+                while r.relay.gate.total != 0:
+                    await asyncio.sleep(0.01)
+            assert r.relay.gate.tls_failed >= 1
+            client = await RelayClient.connect(f"wss://localhost:{r.port}", ca=str(cert))
+            try:  # the place is free again
+                assert await client.signup("tls_after", PASSWORD)
+            finally:
+                await client.close()
+
+    run(scenario())
+
+
+def test_the_tls_handshake_deadline_is_a_flag_with_a_default_of_10_s() -> None:
+    from pointline.net.relay import build_parser, config_from_args
+
+    assert config_from_args(build_parser().parse_args([])).tls_handshake_deadline == 10.0
+    args = build_parser().parse_args(["--tls-handshake-deadline", "2.5"])
+    assert config_from_args(args).tls_handshake_deadline == 2.5

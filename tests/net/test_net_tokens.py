@@ -214,3 +214,22 @@ def test_a_newer_file_is_refused_not_rewritten(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(RuntimeError, match="newer"):
         Accounts(path, FAST_HASH)
+
+
+def test_pointline_relay_migrate_brings_a_sqlite_file_up_to_date(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pointline.net.relay import main
+
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript(_V1_SCHEMA)
+    db.execute("PRAGMA user_version=1")
+    db.commit()
+    db.close()
+    assert main(["migrate", "--db", str(path)]) == 0
+    assert f"{path}: schema version {SCHEMA_VERSION}" in capsys.readouterr().out
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    with pytest.raises(SystemExit):  # copying needs a PostgreSQL store to copy into
+        main(["migrate", "--from-sqlite", str(path)])
+    assert "--from-sqlite copies into a --store" in capsys.readouterr().err

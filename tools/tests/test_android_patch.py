@@ -151,7 +151,9 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
     spec.write_text(text.replace("[buildozer]", f"[buildozer]\nbuild_dir = {tmp_path / 'b'}"))
     buildozer = Buildozer(filename=str(spec))
     buildozer.targetname = "android"
-    buildozer.config.set("app", "source.dir", str(ROOT))
+    staged = android_patch.stage(tmp_path / "stage")
+    assert "pointline/kernel/__init__.py" in staged and "main.py" in staged
+    buildozer.config.set("app", "source.dir", str(tmp_path / "stage"))
     buildozer._copy_application_sources()
     app = Path(buildozer.app_dir)
     files = sorted(p.relative_to(app).as_posix() for p in app.rglob("*") if p.is_file())
@@ -176,16 +178,22 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
 
 def test_the_app_sources_on_the_phone_import_without_the_relay(tmp_path: Path) -> None:
     """What buildozer ships (no relay, no accounts, no argon2) still imports and starts."""
+    android_patch.stage(tmp_path / "stage")
     check = (
         "import importlib, sys\n"
         "sys.modules['argon2'] = None\n"
-        "for name in ('pointline.net.relay', 'pointline.net.accounts', 'pointline.net.rooms'):\n"
-        "    sys.modules[name] = None\n"
+        "for name in ('relay', 'accounts', 'rooms', 'relay_conn', 'relay_cli', 'store',\n"
+        "             'store_pg', 'presence', 'cluster'):\n"
+        "    sys.modules['pointline.net.' + name] = None\n"
         "import pointline.gui.cli, pointline.gui.online.bridge, pointline.net.client\n"
         "print('ok')\n"
     )
     run = subprocess.run(
-        [sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-c", check],
+        cwd=tmp_path / "stage",
+        capture_output=True,
+        text=True,
+        check=False,
     )
     if "No module named 'PySide6.QtQml'" in run.stderr:
         pytest.skip("this environment has only PySide6_Essentials' deploy tool")

@@ -19,30 +19,45 @@ Canvas {
     readonly property real pad: Math.max(6, fs * 1.4)
     function yOf(v) { return height - pad - (height - 2 * pad) * (v - lo) / Math.max(1, hi - lo); }
     function fmt(v) { return v.toLocaleString(Qt.locale("en_US"), "f", 0); }
+    // Labels: the start and the session's high and low on the left, at their heights; the
+    // last value on the right, at its height. A label that would touch another is left out.
+    readonly property real labelHeight: fs * 0.8 * 1.4
+    // Just above the dashed start line (below it when the line is at the top), off the curve.
+    readonly property real startY: yOf(start) - labelHeight - 1 >= 0
+        ? yOf(start) - labelHeight - 1 : clampY(yOf(start) + labelHeight / 2 + 1)
+    function clampY(y) { return Math.max(0, Math.min(height - labelHeight, y - labelHeight / 2)); }
+    function apart(a, b) { return Math.abs(a - b) >= labelHeight; }
     Text {
+        objectName: "chartStart"
         anchors { left: parent.left; leftMargin: 4 }
-        y: chart.yOf(chart.hi) - height / 2
-        visible: chart.hi !== chart.start
-        text: chart.fmt(chart.hi)
-        color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
-    }
-    Text {
-        anchors { left: parent.left; leftMargin: 4 }
-        y: chart.yOf(chart.lo) - height / 2
-        visible: chart.lo !== chart.start
-        text: chart.fmt(chart.lo)
-        color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
-    }
-    Text {
-        anchors { right: parent.right; rightMargin: 4 }
-        y: Math.max(0, Math.min(chart.height - height, chart.yOf(chart.start) - height - 2))
+        y: chart.startY
         text: "start " + chart.fmt(chart.start)
         color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
     }
     Text {
-        anchors { right: parent.right; top: parent.top; margins: 4 }
+        objectName: "chartHigh"
+        anchors { left: parent.left; leftMargin: 4 }
+        y: chart.clampY(chart.yOf(chart.hi))
+        visible: chart.hi !== chart.start && chart.apart(y, chart.startY)
+        text: chart.fmt(chart.hi)
+        color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
+    }
+    Text {
+        objectName: "chartLow"
+        anchors { left: parent.left; leftMargin: 4 }
+        y: chart.clampY(chart.yOf(chart.lo))
+        visible: chart.lo !== chart.start && chart.apart(y, chart.startY)
+        text: chart.fmt(chart.lo)
+        color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
+    }
+    Text {
+        objectName: "chartLast"
+        anchors { right: parent.right; rightMargin: 4 }
+        readonly property int last: chart.samples.length ? chart.samples[chart.samples.length - 1] : chart.start
+        // Above the line's end, or below it when that is too near the top.
+        y: Math.max(0, Math.min(chart.height - height, chart.yOf(last) - height - 2 < 0 ? chart.yOf(last) + 2 : chart.yOf(last) - height - 2))
         visible: chart.samples.length > 0
-        text: "after throw " + (chart.samples.length - 1) + ": " + (chart.samples.length ? chart.fmt(chart.samples[chart.samples.length - 1]) : "")
+        text: "after throw " + (chart.samples.length - 1) + ": " + chart.fmt(last)
         color: "#f2c14e"; font.pixelSize: chart.fs * 0.8; font.bold: true
     }
     onSamplesChanged: requestPaint()

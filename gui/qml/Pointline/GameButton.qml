@@ -1,15 +1,20 @@
 import QtQuick
 import QtQuick.Controls.Basic
 
-// A table button: legal now or disabled and out of the Tab chain, with the kernel's reason.
+// The one button type: legal now or disabled and out of the Tab chain. With ``actionName`` and
+// ``table`` set, the table's ``legal`` map decides whether it is on (the kernel's verdict).
 Button {
     id: control
-    property string reason: ""
+    readonly property bool tableControl: true
+    property string actionName: ""
+    property var table: null
     property string hint: ""
     property real fs: 13
     property bool primary: false
+    property string reason: actionName && table ? (table.reasons[actionName] || "") : ""
     signal activated()
 
+    enabled: actionName && table ? table.legal[actionName] === true : true
     focusPolicy: Qt.StrongFocus
     activeFocusOnTab: enabled
     implicitHeight: Math.max(48, fs * 2.9)
@@ -18,8 +23,8 @@ Button {
     font.pixelSize: fs
     font.bold: true
     onClicked: control.activated()
-    Keys.onReturnPressed: if (enabled) control.activated()
-    Keys.onEnterPressed: if (enabled) control.activated()
+    Keys.onReturnPressed: function(event) { if (enabled && !event.isAutoRepeat) control.activated() }
+    Keys.onEnterPressed: function(event) { if (enabled && !event.isAutoRepeat) control.activated() }
 
     Accessible.role: Accessible.Button
     Accessible.name: text
@@ -32,7 +37,7 @@ Button {
         horizontalAlignment: Text.AlignHCenter
         verticalAlignment: Text.AlignVCenter
         wrapMode: Text.WordWrap
-        maximumLineCount: 2
+        maximumLineCount: 3
         // A long label in a narrow column shrinks a little rather than being cut.
         fontSizeMode: Text.Fit
         minimumPixelSize: Math.max(11, control.fs * 0.7)
@@ -56,6 +61,4 @@ Button {
         border.width: control.activeFocus ? 3 : 1
         border.color: control.activeFocus ? "#ffffff" : (control.enabled ? "#7fb89a" : "#35584a")
     }
-    ToolTip.visible: hovered && !enabled && reason.length > 0
-    ToolTip.text: reason
 }

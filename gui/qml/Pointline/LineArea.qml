@@ -1,19 +1,25 @@
 import QtQuick
 
-// A betting area on the felt (Pass Line or Don't Pass Bar): tap to select it.
+// A betting area on the felt (Pass Line or Don't Pass Bar), drawn from its SeatTable: a tap
+// selects it (and at the come-out places the selected chip there).
 Rectangle {
     id: area
+    property var table: null
     property string title: ""
     property string line: "pass"
-    property bool selected: false
-    property int draftAmount: 0
-    property int contractAmount: 0
-    property string phase: "come_out"
-    property string reason: ""
+    property bool selected: table ? table.selectedLine === line : false
+    property int draftAmount: !table ? 0 : line === "pass" ? table.draftPass : table.draftDontPass
+    property int contractAmount: !table ? 0 : line === "pass" ? table.contractPass : table.contractDontPass
+    property string phase: table ? table.phase : "come_out"
+    property string reason: table ? table.lineReasons[line] || "" : ""
     property real fs: 13
     property color tone: "#c0392b"
-    property string outcome: ""
+    property string outcome: table ? table.lineOutcomes[line] || "" : ""
     property bool focusRing: false
+    // The reason the line takes no chip, written on the felt (off: it is said on demand).
+    property bool reasonShown: true
+    // Where this line's chips sit (chip flights start and end here).
+    readonly property Item chipAnchor: chips
     signal tapped()
 
     radius: 10
@@ -61,8 +67,7 @@ Rectangle {
     }
 
     readonly property bool compact: height < fs * 5.2
-    readonly property real textWidth: width - chips.width - (outcome.length > 0 ? outcomeBadge.width + fs * 0.6 : 0) - (reducing ? refundBadgeWidth : 0) - fs * 2
-    property real refundBadgeWidth: 0
+    readonly property real textWidth: width - chips.width - (outcome.length > 0 ? outcomeBadge.width + fs * 0.6 : 0) - fs * 2
     Text {
         id: label
         anchors { left: parent.left; top: parent.top; leftMargin: area.fs * 0.8; topMargin: area.fs * (area.compact ? 0.2 : 0.4) }
@@ -97,7 +102,7 @@ Rectangle {
     Text {
         anchors { left: label.left; top: area.compact ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 2; bottom: parent.bottom; bottomMargin: 2 }
         width: area.textWidth
-        visible: area.reason.length > 0
+        visible: area.reasonShown && area.reason.length > 0
         text: area.reason
         font.pixelSize: area.fs * 0.82
         font.italic: true
@@ -115,30 +120,31 @@ Rectangle {
         readonly property real chipSize: Math.min(area.height * 0.62, area.fs * 4.2)
         // One stack per line. A Don't Pass reduction is the same stack with its prepared value:
         // the chip shows what stays, a badge what comes back ("−10 back").
+        // A Don't Pass reduction: what comes back, beside the stack of what stays.
+        Rectangle {
+            objectName: "refund_" + area.line
+            visible: area.reducing
+            anchors.verticalCenter: parent.verticalCenter
+            width: refundText.implicitWidth + area.fs * 0.6
+            height: refundText.implicitHeight + 4
+            radius: height / 2
+            color: "#fdf6e3"
+            Text {
+                id: refundText
+                anchors.centerIn: parent
+                text: (area.contractAmount - area.draftAmount) + " back"
+                font.pixelSize: area.fs * 0.7
+                font.bold: true
+                color: "#1b1300"
+            }
+        }
+        // One stack per line: the contract, or what stays of it after a prepared reduction.
         Chip {
             id: stack
             objectName: "chip_" + area.line
             size: chips.chipSize
             amount: area.reducing ? area.draftAmount : area.contractAmount
             tone: area.tone
-            visible: amount > 0 || area.reducing
-            Rectangle {
-                visible: area.reducing
-                anchors { right: parent.left; top: parent.top; rightMargin: -width * 0.25; topMargin: -height * 0.3 }
-                width: refundText.implicitWidth + area.fs * 0.6
-                onWidthChanged: area.refundBadgeWidth = width * 0.75
-                height: refundText.implicitHeight + 4
-                radius: height / 2
-                color: "#fdf6e3"
-                Text {
-                    id: refundText
-                    anchors.centerIn: parent
-                    text: (area.contractAmount - area.draftAmount) + " back"
-                    font.pixelSize: area.fs * 0.7
-                    font.bold: true
-                    color: "#1b1300"
-                }
-            }
         }
         Chip {
             objectName: "draftChip_" + area.line

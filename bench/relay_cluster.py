@@ -1,0 +1,312 @@
+"""A relay cluster on this machine: how many 8-seat tables 1, 2 and 3 relay processes hold.
+
+Real Redis and PostgreSQL servers (``tests/cluster/servers.py``: a temporary folder, free
+loopback ports, stopped at the end) and ``pointline-relay --store --presence`` processes.
+(a) Capacity: light synthetic peers (``bench/net_latency.py``'s commit- and reveal-sized
+    opaque payloads, no crypto, so the relays are what is measured) in 8-seat tables, each
+    table playing one round a second. Each table's seats connect to the relays in turn; the
+    creator's relay sends the room to the least-loaded relay and every seat follows the
+    redirect there, as the real client does. Tables step up until the round p99 exceeds
+    250 ms; printed: tables held at p99 <= 250 ms per relay count, the scaling ratio (goal:
+    2 relays >= 1.7x one), and the relays' CPU per table round (what capacity per core
+    follows from). The peers run in ``GENERATORS`` processes of their own (their CPU is
+    printed): on a 2-core machine they and the relays share the cores.
+(b) Round trips to Redis and to PostgreSQL per sign-in, per create, per join (asked on one
+    relay, redirected to the owner) and per throw (a real 2-seat session with the real
+    client), counted by the relays themselves (heartbeats apart).
+Run: ``python -m bench relay_cluster``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from bench.net_latency import CAPACITY_P99, Light, _play_table, cpu_seconds, pct
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.cluster.servers import (  # noqa: E402
+    child_env,
+    missing,
+    postgres_server,
+    redis_server,
+)
+
+STEPS = (25, 50, 75, 100, 150, 200, 250, 300, 400)
+BUDGET = 75.0  # seconds of capacity steps per relay count
+ROUNDS_PER_STEP = 5
+PACE = 1.0
+GOAL_RATIO = 1.7
+TTL = 3.0
+GENERATORS = 2  # load-generator processes (one per core here)
+
+
+Relay = tuple[subprocess.Popen[str], str]  # a relay process and its url
+
+
+def start_relays(count: int, store: str, presence: str) -> list[Relay]:
+    env = child_env()
+    flags = ["--port", "0", "--store", store, "--presence", presence, "--presence-ttl", str(TTL)]
+    flags += ["--hash-time-cost", "1", "--hash-memory", "1024", "--message-rate", "1000"]
+    flags += ["--connections-per-address", "100000", "--auth-per-address", "1000000"]
+    started = []
+    for _ in range(count):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pointline.net.relay", *flags],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        started.append((proc, line.split("listening on ", 1)[1].split()[0]))
+    return started
+
+
+async def _follow(peer: Light, doc: dict[str, Any]) -> dict[str, Any]:
+    """``ask``, following a cluster's redirect as the real client does."""
+    reply = await peer.ask(doc)
+    while reply["op"] == "redirect":
+        await peer.ws.close()
+        peer.ws = await connect(reply["url"], compression=None)
+        reply = await peer.ask(doc)
+    return reply
+
+
+async def _table(urls: list[str], n: int) -> list[Light]:
+    tag = f"t{n}_{secrets.token_hex(2)}_"
+    peers = [Light(await connect(urls[(n + i) % len(urls)], compression=None)) for i in range(8)]
+    for i, p in enumerate(peers):
+        p.token = (await p.ask({"op": "signup", "name": f"{tag}{i}", "password": "x" * 8}))["token"]
+
+    def ask(p: Light, op: str, **more: Any) -> dict[str, Any]:
+        return {"op": op, "token": p.token, "session_key": secrets.token_hex(32), **more}
+
+    code = (await _follow(peers[0], ask(peers[0], "create_room")))["code"]
+    for p in peers[1:]:
+        await _follow(p, ask(p, "join_room", code=code))
+    await peers[0].ws.send(json.dumps({"op": "start", "token": peers[0].token}))
+    for p in peers:
+        while json.loads(await p.ws.recv())["op"] != "started":
+            pass
+    return peers
+
+
+async def _generator(urls: list[str]) -> None:
+    """A load-generator process: ``grow N`` (hold N tables; answers ``ok``), ``play R`` (R
+    rounds of every table at once; answers the round times and its CPU seconds as JSON)."""
+    loop = asyncio.get_running_loop()
+    tables: list[list[Light]] = []
+    while line := await loop.run_in_executor(None, sys.stdin.readline):
+        command, arg = line.split()
+        if command == "grow":
+            while len(tables) < int(arg):
+                tables.append(await _table(urls, len(tables) + secrets.randbelow(10**6)))
+            print("ok", flush=True)
+        elif command == "play":
+            samples: list[float] = []
+            cpu = time.process_time()
+            await asyncio.gather(*(_play_table(t, int(arg), PACE, samples) for t in tables))
+            print(json.dumps({"samples": samples, "cpu": time.process_time() - cpu}), flush=True)
+    for t in tables:
+        for p in t:
+            await p.ws.close()
+
+
+class Generators:
+    """``GENERATORS`` load-generator processes (so the peers' side is not one busy loop)."""
+
+    def __init__(self, urls: list[str]) -> None:
+        env = child_env()
+        command = [sys.executable, "-m", "bench.relay_cluster", "generator", ",".join(urls)]
+        self.procs = [
+            subprocess.Popen(
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT
+            )
+            for _ in range(GENERATORS)
+        ]
+
+    def ask(self, lines: list[str]) -> list[str]:
+        for proc, line in zip(self.procs, lines, strict=True):
+            assert proc.stdin is not None
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+        answers = []
+        for proc in self.procs:
+            assert proc.stdout is not None
+            answers.append(proc.stdout.readline())
+        return answers
+
+    def close(self) -> None:
+        for proc in self.procs:
+            assert proc.stdin is not None
+            proc.stdin.close()
+        for proc in self.procs:
+            proc.wait(30)
+
+
+def _capacity(urls: list[str], pids: list[int]) -> list[tuple[int, float, float]]:
+    rows: list[tuple[int, float, float]] = []
+    deadline = time.monotonic() + BUDGET
+    generators = Generators(urls)
+    try:
+        for step in STEPS:
+            if time.monotonic() > deadline:
+                break
+            shares = [step // GENERATORS + (i < step % GENERATORS) for i in range(GENERATORS)]
+            generators.ask([f"grow {n}" for n in shares])
+            wall = time.monotonic()
+            relay_cpu = [cpu_seconds(pid) for pid in pids]
+            played = generators.ask([f"play {ROUNDS_PER_STEP}"] * GENERATORS)
+            answers = [json.loads(a) for a in played]
+            wall = time.monotonic() - wall
+            samples = [x for a in answers for x in a["samples"]]
+            used = [cpu_seconds(pid) - c for pid, c in zip(pids, relay_cpu, strict=True)]
+            rows.append((step, pct(samples, 0.5), pct(samples, 0.99)))
+            per_round = sum(used) / (step * ROUNDS_PER_STEP) * 1e3
+            print(
+                f"    {step:4d} tables: round p50 {rows[-1][1] * 1e3:7.1f} ms, p99 "
+                f"{rows[-1][2] * 1e3:7.1f} ms; CPU relays "
+                f"{' '.join(f'{u / wall:4.0%}' for u in used)} ({per_round:.2f} ms per table "
+                f"round), load generators {sum(a['cpu'] for a in answers) / wall:4.0%}",
+                flush=True,
+            )
+            if rows[-1][2] > CAPACITY_P99:
+                break
+    finally:
+        generators.close()
+    return rows
+
+
+@contextlib.contextmanager
+def _cluster(count: int, store: str, presence: str) -> Iterator[list[Relay]]:
+    relays = start_relays(count, store, presence)
+    try:
+        time.sleep(TTL / 3 + 0.5)  # one heartbeat: every relay sees the others
+        yield relays
+    finally:
+        for proc, _ in relays:
+            proc.terminate()
+        for proc, _ in relays:
+            proc.wait(10)
+
+
+async def _round_trips(store: str, presence: str, tmp: Path) -> dict[str, tuple[float, float]]:
+    """(Redis, PostgreSQL) round trips per request, counted inside two in-process relays."""
+    from pointline.net.accounts import FAST_HASH
+    from pointline.net.client import RelayClient
+    from pointline.net.cluster import ClusterConfig
+    from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
+    from tests.net.test_net_online_harness import RELAXED, play, random_chooser
+
+    config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
+    cluster = ClusterConfig(store, presence, None, 30.0)  # no heartbeat during the count
+    async with (
+        running_relay(tmp / "a.sqlite3", config=config, cluster=cluster) as a,
+        running_relay(tmp / "b.sqlite3", config=config, cluster=cluster) as b,
+    ):
+        relays = [a.relay, b.relay]
+
+        def counts() -> tuple[int, int]:
+            redis = sum(r.router.presence.round_trips for r in relays if r.router)
+            pg = sum(getattr(r.accounts.database, "round_trips", 0) for r in relays)
+            return redis, pg
+
+        out: dict[str, tuple[float, float]] = {}
+
+        async def measure(label: str, work: Any, per: int = 1) -> None:
+            before = counts()
+            await work
+            after = counts()
+            out[label] = ((after[0] - before[0]) / per, (after[1] - before[1]) / per)
+
+        creator = await RelayClient.connect(b.url, timeouts=RELAXED)
+        joiner = await RelayClient.connect(a.url, timeouts=RELAXED)
+        tag = secrets.token_hex(3)
+        await measure("sign-up", creator.signup(f"rt{tag}a", "bench-password"))
+        await joiner.signup(f"rt{tag}b", "bench-password")
+        second = await RelayClient.connect(a.url)
+        await measure("sign-in", second.signin(f"rt{tag}b", "bench-password"))
+        await second.close()
+        room_box: list[Any] = []
+
+        async def create() -> None:
+            room_box.append(await creator.create_room())
+
+        await measure("create (here)", create())
+        await measure("join (redirected)", joiner.join_room(room_box[0].code))
+        await creator.start()
+        await joiner.wait_started(10)
+        before = counts()
+        peers = await asyncio.gather(
+            *(play(c, random_chooser(i)) for i, c in enumerate((creator, joiner)))
+        )
+        after = counts()
+        throws = max(1, peers[0].table.throws)
+        out[f"throw ({throws} throws)"] = (
+            (after[0] - before[0]) / throws,
+            (after[1] - before[1]) / throws,
+        )
+        for c in (creator, joiner):
+            await c.close()
+    return out
+
+
+def main() -> None:
+    reason = missing()
+    if reason is not None:
+        print(f"skipped: {reason}")
+        return
+    held: dict[int, int] = {}
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        redis_server() as redis,
+        postgres_server() as pg,
+    ):
+        os.environ.setdefault("POINTLINE_DATA_DIR", str(Path(tmp) / "data"))
+        print(f"CPUs: {os.cpu_count()}; load average at the start {os.getloadavg()[0]:.1f}")
+        print("(b) round trips per request (Redis, PostgreSQL), heartbeats apart:")
+        trips = asyncio.run(_round_trips(pg.new_database(), redis.url, Path(tmp)))
+        for label, (r, p) in trips.items():
+            print(f"    {label:24s} Redis {r:5.2f}   PostgreSQL {p:5.2f}")
+        print(f"(a) 8-seat tables at one round every {PACE:g} s:")
+        for count in (1, 2, 3):
+            import redis as redis_py
+
+            with contextlib.closing(redis_py.Redis.from_url(redis.url)) as client:
+                client.flushall()
+            with _cluster(count, pg.new_database(), redis.url) as relays:
+                print(f"  {count} relay process(es):", flush=True)
+                rows = _capacity([u for _, u in relays], [p.pid for p, _ in relays])
+            ok = [n for n, _, p99 in rows if p99 <= CAPACITY_P99]
+            held[count] = max(ok) if ok else 0
+            print(f"    held with p99 <= {CAPACITY_P99 * 1e3:.0f} ms: {held[count]} tables")
+    one = max(1, held[1])
+    print(
+        f"tables held: 1 relay {held[1]}, 2 relays {held[2]}, 3 relays {held[3]}; scaling ratio "
+        f"2/1 {held[2] / one:.2f}x (goal >= {GOAL_RATIO}x), 3/1 {held[3] / one:.2f}x"
+    )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f} (other jobs share the CPUs)")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["generator"]:
+        asyncio.run(_generator(sys.argv[2].split(",")))
+    else:
+        main()

@@ -1,0 +1,40 @@
+import QtQuick
+import QtQuick.Layouts
+
+// The chip selector: 10 / 50 / 100. Tab reaches each chip, Enter/Space/tap selects it; Space
+// on the table and a tap on a line then place the selected chip (all of it, or nothing).
+RowLayout {
+    id: selector
+    property var table: null
+    property real fs: 13
+    spacing: fs * 0.4
+    Accessible.role: Accessible.Grouping
+    Accessible.name: "Chip value"
+    Text {
+        text: "Chip"
+        font.pixelSize: selector.fs * 0.9
+        color: "#e8f3ec"
+        Accessible.ignored: true
+    }
+    // Three chips (gui/betting.py CHIP_VALUES); explicit items, so each has its own name.
+    component ChipButton: GameButton {
+        required property int value
+        objectName: "chip" + value
+        Layout.fillWidth: true
+        fs: selector.fs
+        text: value
+        primary: selector.table.chip === value
+        hint: "Use " + value + " chips"
+        // A tap or click picks the chip and leaves focus on the table (Space then places it);
+        // Tab still reaches each chip.
+        focusPolicy: Qt.TabFocus
+        Accessible.role: Accessible.RadioButton
+        Accessible.name: "Chip " + value
+        Accessible.checkable: true
+        Accessible.checked: primary
+        onActivated: selector.table.selectChip(value)
+    }
+    ChipButton { value: selector.table.chipValues[0] || 10 }
+    ChipButton { value: selector.table.chipValues[1] || 50 }
+    ChipButton { value: selector.table.chipValues[2] || 100 }
+}

@@ -1,0 +1,441 @@
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls.Basic
+import Pointline.Seat
+
+// The one table: felt (point boxes, puck, dice, the two lines, the result view), the chip
+// selector, the action buttons and the history, fed by a SeatTable (gui/seat_table.py). The
+// solo and the online screens both use it; extra buttons go inside it (they join the grid).
+Item {
+    id: view
+    required property SeatTable table
+    property real fs: 14
+    property real gap: Math.max(6, fs * 0.5)
+    property bool portrait: height > width
+    property bool shortLandscape: false
+    // Solo pauses (Pause, Help, a question): every animation of the throw stops where it is.
+    property bool frozen: false
+    // Where paid chips slide to (the balance in the header); null: they fade where they are.
+    property Item balanceTarget: null
+    default property alias extraButtons: extras.data
+    readonly property alias tableArea: tableArea
+    readonly property alias buttonGrid: extras
+    readonly property bool motion: !table.reduceMotion
+
+    // Focus stays on what the player chose: when the focused control turns off, focus returns
+    // to the table (the selected line), never to a neighbouring action.
+    property Item lastControl: null
+    function isControl(it) {
+        return it !== null && it !== undefined && it.tableControl === true && it.visible && it.enabled;
+    }
+    function focusTable() { tableArea.forceActiveFocus(); }
+    function restoreFocus() {
+        if (isControl(lastControl)) lastControl.forceActiveFocus();
+        else tableArea.forceActiveFocus();
+    }
+    Connections {
+        target: view.Window.window
+        function onActiveFocusItemChanged() {
+            var f = view.Window.activeFocusItem;
+            if (f && f.tableControl === true) view.lastControl = f;
+        }
+    }
+    Connections {
+        target: view.lastControl
+        ignoreUnknownSignals: true
+        function onEnabledChanged() {
+            var it = view.lastControl;
+            if (it && !it.enabled) {
+                view.lastControl = null;
+                if (!view.frozen) tableArea.forceActiveFocus();
+            }
+        }
+    }
+
+    Shortcut {
+        sequence: "R"; enabled: !view.frozen && view.table.phase === "come_out"
+        onActivated: view.table.repeatLastBet()
+    }
+
+    GridLayout {
+        id: content
+        anchors.fill: parent
+        columns: view.portrait ? 1 : 3
+        rowSpacing: view.gap
+        columnSpacing: view.gap
+
+        // ---------------- felt
+        Rectangle {
+            id: felt
+            objectName: "felt"
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            Layout.minimumHeight: view.portrait ? Math.max(200, view.fs * 16) : 0
+            Layout.verticalStretchFactor: 3
+            Layout.horizontalStretchFactor: 3
+            radius: view.fs * 1.2
+            border.width: Math.max(5, view.fs * 0.5)
+            border.color: "#5a3a1e"
+            gradient: Gradient {
+                GradientStop { position: 0.0; color: "#1c7a4d" }
+                GradientStop { position: 1.0; color: "#0e5233" }
+            }
+
+            FocusScope {
+                id: tableArea
+                objectName: "tableArea"
+                readonly property bool tableControl: true
+                anchors.fill: parent
+                anchors.margins: felt.border.width + view.gap * 0.6
+                activeFocusOnTab: false
+                Accessible.role: Accessible.Pane
+                Accessible.name: "Table"
+                Accessible.description: view.table.keysHint
+                Keys.onPressed: function(event) {
+                    if (event.isAutoRepeat) return;
+                    if (event.key === Qt.Key_Space) {
+                        view.table.tableKey("space"); event.accepted = true;
+                    } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
+                        view.table.tableKey("enter"); event.accepted = true;
+                    }
+                }
+                Keys.onReleased: function(event) {
+                    if (!event.isAutoRepeat) view.table.keyReleased();
+                }
+
+                ColumnLayout {
+                    anchors.fill: parent
+                    spacing: view.gap * 0.8
+
+                    RowLayout {
+                        id: topRow
+                        Layout.fillWidth: true
+                        spacing: view.gap
+                        z: 2  // the dice fly over the lines
+                        Puck {
+                            id: puck
+                            objectName: "puck"
+                            size: Math.max(44, view.fs * 3.2)
+                            point: view.table.point
+                        }
+                        ColumnLayout {
+                            Layout.fillWidth: true
+                            spacing: 2
+                            // The phase, or the felt's message after a throw ("Point 6 is ON"):
+                            // in the row's own place, never over a line.
+                            Text {
+                                id: feltTitle
+                                objectName: "feltTitle"
+                                Layout.fillWidth: true
+                                readonly property bool message: view.table.feltMessage.length > 0 && !view.table.isOver
+                                text: message ? view.table.feltMessage
+                                      : view.table.phase === "point" ? "Point " + view.table.point
+                                      : view.table.phase === "come_out" ? "Come-out"
+                                      : view.table.phase === "complete" ? "Session complete" : "Session ended"
+                                font.family: "DejaVu Serif"
+                                font.pixelSize: view.fs * 1.2
+                                font.bold: true
+                                color: message ? "#ffe08a" : "#fdf6e3"
+                                wrapMode: Text.WordWrap
+                                maximumLineCount: 2
+                                fontSizeMode: Text.HorizontalFit
+                                minimumPixelSize: Math.max(11, view.fs * 0.8)
+                                Accessible.role: Accessible.StaticText
+                                Accessible.name: text
+                            }
+                            RowLayout {
+                                objectName: "pointBoxes"
+                                Layout.fillWidth: true
+                                spacing: 2
+                                Repeater {
+                                    model: view.table.pointNumbers
+                                    Rectangle {
+                                        required property int modelData
+                                        readonly property bool on: view.table.point === modelData
+                                        Layout.fillWidth: true
+                                        Layout.maximumWidth: view.fs * 3.2
+                                        Layout.preferredHeight: Math.max(18, view.fs * 1.5)
+                                        radius: 3
+                                        color: on ? "#fdfdfd" : "transparent"
+                                        border.color: "#e8e2cf"
+                                        border.width: 1
+                                        Accessible.ignored: true
+                                        Text {
+                                            anchors.centerIn: parent
+                                            text: parent.modelData
+                                            font.pixelSize: view.fs * 0.95
+                                            font.bold: true
+                                            color: parent.on ? "#8b1a1a" : "#fdf6e3"
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        DiceThrow {
+                            id: dice
+                            objectName: "dice"
+                            table: view.table
+                            size: puck.size * 0.92
+                            spacing: view.gap
+                            travel: felt.width * 0.6
+                            drop: Math.max(0, passArea.height + dpArea.height) * 0.6
+                            frozen: view.frozen
+                        }
+                    }
+
+                    LineArea {
+                        id: passArea
+                        objectName: "linePass"
+                        visible: !view.table.isOver
+                        Layout.fillWidth: true
+                        Layout.fillHeight: true
+                        title: "PASS LINE"
+                        motto: view.table.texts.passMotto || ""
+                        line: "pass"
+                        fs: view.fs
+                        tone: "#c0392b"
+                        table: view.table
+                        reasonShown: false
+                        focusRing: tableArea.activeFocus && selected
+                        onTapped: view.tapLine("pass")
+                    }
+                    LineArea {
+                        id: dpArea
+                        objectName: "lineDontPass"
+                        visible: !view.table.isOver
+                        Layout.fillWidth: true
+                        Layout.fillHeight: true
+                        title: "DON'T PASS BAR"
+                        motto: view.table.texts.dontPassMotto || ""
+                        line: "dont_pass"
+                        fs: view.fs
+                        tone: "#2c3e50"
+                        table: view.table
+                        reasonShown: false
+                        focusRing: tableArea.activeFocus && selected
+                        onTapped: view.tapLine("dont_pass")
+                    }
+
+                    // ---------------- result view
+                    ColumnLayout {
+                        id: resultView
+                        objectName: "resultView"
+                        visible: view.table.isOver
+                        Layout.fillWidth: true
+                        Layout.fillHeight: true
+                        spacing: view.gap * 0.5
+                        Text {
+                            Layout.fillWidth: true
+                            text: view.table.phase === "complete" ? view.table.resultText : "No result: " + view.table.endReason
+                            font.pixelSize: view.fs * 1.3
+                            font.bold: true
+                            color: "#fff0c2"
+                            wrapMode: Text.WordWrap
+                            Accessible.role: Accessible.StaticText
+                            Accessible.name: text
+                        }
+                        Text {
+                            Layout.fillWidth: true
+                            text: view.table.phase === "complete"
+                                  ? (view.table.texts.handsResolved || "") + " " + (view.table.texts.chartComplete || "")
+                                  : view.table.texts.chartEnded || ""
+                            font.pixelSize: view.fs * 0.9
+                            color: "#fdf6e3"
+                            wrapMode: Text.WordWrap
+                        }
+                        BalanceChart {
+                            objectName: "chart"
+                            Layout.fillWidth: true
+                            Layout.fillHeight: true
+                            Layout.minimumHeight: 40
+                            samples: view.table.chart
+                            start: view.table.startingPoints
+                            fs: view.fs
+                        }
+                    }
+                }
+            }
+            ChipFlights {
+                objectName: "chipFlights"
+                anchors.fill: parent
+                table: view.table
+                lines: [passArea, dpArea]
+                target: view.balanceTarget
+                frozen: view.frozen
+                enabled: view.motion
+            }
+        }
+
+        // ---------------- controls
+        ColumnLayout {
+            id: controls
+            Layout.fillWidth: view.portrait
+            Layout.preferredWidth: view.portrait ? -1 : view.shortLandscape ? Math.max(300, view.fs * 22) : Math.max(236, view.fs * 15)
+            Layout.fillHeight: !view.portrait
+            spacing: view.gap * 0.6
+
+            Text {
+                id: liveText
+                objectName: "liveText"
+                Layout.fillWidth: true
+                // Its lines are always reserved: a longer or shorter status never moves the buttons.
+                readonly property int lines: view.shortLandscape ? 2 : 3
+                Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
+                text: view.table.status
+                color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
+                font.pixelSize: view.fs * 0.95
+                wrapMode: Text.WordWrap
+                maximumLineCount: lines
+                elide: Text.ElideRight
+                verticalAlignment: Text.AlignVCenter
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+                FontMetrics { id: fontMetrics; font.pixelSize: view.fs * 0.95 }
+            }
+
+            // The chips take their row at the come-out; the row keeps its place after it.
+            Item {
+                Layout.fillWidth: true
+                implicitHeight: chipRow.implicitHeight
+                ChipSelector {
+                    id: chipRow
+                    objectName: "chips"
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    visible: view.table.phase === "come_out"
+                    table: view.table
+                    fs: view.fs
+                }
+            }
+
+            Item {
+                Layout.fillWidth: true
+                implicitHeight: buttons.implicitHeight + extras.implicitHeight + view.gap
+                // A tap or hover on a control that is off says why (touch has no hover): the
+                // dimmed buttons let the pointer through to this area behind them.
+                MouseArea {
+                    objectName: "behindButtons"
+                    anchors.fill: parent
+                    hoverEnabled: true
+                    property Item said: null
+                    function offAt(x, y) {
+                        var grid = y < buttons.height ? buttons : extras;
+                        var hit = grid.childAt(x, y - grid.y);
+                        return hit && !hit.enabled && hit.actionName ? hit : null;
+                    }
+                    onClicked: function(mouse) {
+                        var hit = offAt(mouse.x, mouse.y);
+                        if (hit) view.table.explain(hit.actionName);
+                    }
+                    onPositionChanged: function(mouse) {
+                        var hit = offAt(mouse.x, mouse.y);
+                        if (hit && hit !== said) view.table.explain(hit.actionName);
+                        said = hit;
+                    }
+                }
+                // The actions of this phase: four places, the same at the come-out and after.
+                GridLayout {
+                    id: buttons
+                    objectName: "buttons"
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    // Four in a row on phones: the actions of a phase take one row there.
+                    columns: view.portrait || view.shortLandscape ? 4 : 2
+                    rowSpacing: view.gap * 0.6
+                    columnSpacing: view.gap * 0.6
+                    readonly property bool comeOut: view.table.phase !== "point"
+
+                    GameButton {
+                        objectName: "btnAllocate"; Layout.fillWidth: true; fs: view.fs
+                        visible: buttons.comeOut
+                        actionName: "allocate"; table: view.table; primary: true
+                        text: "Add " + view.table.chip
+                        hint: "Add a " + view.table.chip + " chip to " + (view.table.selectedLine === "pass" ? "Pass" : "Don't Pass")
+                        onActivated: view.table.act("allocate")
+                    }
+                    GameButton {
+                        objectName: "btnConfirm"; Layout.fillWidth: true; fs: view.fs
+                        visible: buttons.comeOut
+                        actionName: "confirm"; table: view.table; primary: true
+                        text: view.table.confirmLabel
+                        hint: view.table.confirmLabel === "Confirm" ? "Seal the draft as this hand's contracts and throw"
+                              : "Skip this hand with nothing on the lines; the dice still roll"
+                        onActivated: view.table.act("confirm")
+                    }
+                    GameButton {
+                        objectName: "btnRepeat"; Layout.fillWidth: true; fs: view.fs
+                        visible: buttons.comeOut
+                        actionName: "repeat"; table: view.table
+                        text: view.table.texts.repeat || ""
+                        hint: view.table.repeatText
+                        onActivated: view.table.repeatLastBet()
+                    }
+                    GameButton {
+                        objectName: "btnReduce"; Layout.fillWidth: true; fs: view.fs
+                        visible: !buttons.comeOut
+                        actionName: "reduce"; table: view.table
+                        text: view.table.texts.reduce || ""
+                        hint: view.table.texts.reduceHint || ""
+                        onActivated: view.table.act("reduce")
+                    }
+                    GameButton {
+                        objectName: "btnRemove"; Layout.fillWidth: true; fs: view.fs
+                        visible: !buttons.comeOut
+                        actionName: "remove"; table: view.table
+                        text: "Remove Don't Pass"
+                        hint: "Prepare removing Don't Pass, refunded when you roll"
+                        onActivated: view.table.act("remove")
+                    }
+                    GameButton {
+                        objectName: "btnRoll"; Layout.fillWidth: true; fs: view.fs
+                        visible: !buttons.comeOut
+                        actionName: "roll"; table: view.table; primary: true
+                        text: "Roll"
+                        hint: "Seal the remaining contracts and throw the dice"
+                        onActivated: view.table.act("roll")
+                    }
+                    GameButton {
+                        objectName: "btnReset"; Layout.fillWidth: true; fs: view.fs
+                        actionName: "reset"; table: view.table
+                        text: "Reset"
+                        hint: "Restore the draft to what was last sealed"
+                        onActivated: view.table.act("reset")
+                    }
+                }
+                // The screen's own buttons (Help, sound, window, leaving), below the actions.
+                GridLayout {
+                    id: extras
+                    objectName: "extraButtons"
+                    anchors.left: parent.left
+                    anchors.right: parent.right
+                    y: buttons.height + view.gap
+                    columns: view.portrait || view.shortLandscape ? 3 : 2
+                    rowSpacing: view.gap * 0.6
+                    columnSpacing: view.gap * 0.6
+                }
+            }
+            Item { Layout.fillHeight: !view.portrait; Layout.preferredHeight: 0 }
+        }
+
+        // ---------------- history
+        HistoryPanel {
+            objectName: "history"
+            Layout.fillWidth: view.portrait
+            Layout.fillHeight: true
+            Layout.preferredWidth: view.portrait ? -1 : Math.max(190, view.fs * 15)
+            Layout.minimumHeight: view.portrait ? view.fs * 4 : 0
+            Layout.verticalStretchFactor: 2
+            table: view.table
+            fs: view.fs
+            gap: view.gap
+        }
+    }
+
+    // A tap on a line selects it; at the come-out it also places the selected chip there,
+    // later it says why the line takes no chip now (a reason on demand).
+    function tapLine(line) {
+        if (view.table.phase === "come_out") view.table.placeChip(line);
+        else { view.table.selectLine(line); view.table.explain("allocate"); }
+        tableArea.forceActiveFocus();
+    }
+}

@@ -1,0 +1,422 @@
+"""The relay's connection machinery: its limits (``RelayConfig``), each connection's ordered
+sender, the per-connection frame budget, the connection and hashing gates, and the accept-error
+log filter. ``net.relay`` builds a server from these; nothing here knows about rooms."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import ssl
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final, TypeVar
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
+
+from pointline.net.accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, HashParams
+from pointline.net.cluster import Redirects
+from pointline.net.wire import ErrorCode, WireError
+
+__all__ = [
+    "ACCEPT_EXHAUSTED",
+    "LOOPBACK_TESTS",
+    "REFUSED_GRACE",
+    "AcceptLogFilter",
+    "Connection",
+    "ConnectionGate",
+    "HashGate",
+    "RelayConfig",
+    "RelayConnection",
+    "Sender",
+    "TokenBucket",
+    "tls_context",
+]
+
+log = logging.getLogger("pointline.relay")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RelayConfig:
+    """Limits; the defaults suit a public relay, tests make them smaller or faster.
+
+    Every limit is also a ``pointline-relay`` flag (``build_parser``)."""
+
+    max_size: int = 64 * 1024  # bytes per frame
+    message_rate: float = 100.0  # frames per second per connection (sustained)
+    message_burst: float = 200.0  # frames a connection may send at once
+    auth_attempts: int = 10  # sign-up/sign-in attempts per connection per auth_window
+    auth_window: float = 60.0
+    failures_per_name: int = 5  # failed sign-ins per (name, address) per auth_window
+    hash_params: HashParams = field(default_factory=HashParams)
+    max_connections: int = 4096  # open sockets in total (handshake included)
+    connections_per_address: int = 16  # open sockets per source address
+    signin_deadline: float = 30.0  # seconds from connect to a sign-in (or a valid token)
+    tls_handshake_deadline: float = 10.0  # seconds from connect to a finished TLS handshake
+    auth_per_address: int = 30  # sign-ups/sign-ins per source address per auth_window
+    hash_workers: int = 2  # argon2 hashes computed at once
+    hash_queue: int = 16  # requests waiting for a hashing slot; more get "busy"
+    accept_log_interval: float = 60.0  # seconds between two "out of descriptors" log lines
+    outbox_frames: int = 256  # frames waiting for one reader; more and it is cut
+    send_timeout: float = 10.0  # seconds one frame may wait for a reader; longer and it is cut
+    token_ttl: float = TOKEN_TTL  # seconds a sign-in token lives
+    tokens_per_account: int = TOKENS_PER_ACCOUNT  # live tokens; a new sign-in revokes the oldest
+
+
+LOOPBACK_TESTS: Final[dict[str, Any]] = {
+    "connections_per_address": 10_000,
+    "auth_per_address": 100_000,
+}
+"""Per-address limits raised for tests and benchmarks, where every client is 127.0.0.1:
+``RelayConfig(**LOOPBACK_TESTS)``."""
+
+
+_TCP_CORK: Final[int | None] = getattr(socket, "TCP_CORK", None)
+
+
+class Sender:
+    """One connection's outgoing frames: a queue drained by one task doing ``await ws.send``
+    (websockets' public API only), so frames keep their order and a reader that stops reading
+    holds up nobody but itself.
+
+    The task sends everything queued before it sleeps again (``ws.send`` returns at once while
+    the socket keeps up, so a burst costs one wake-up). A consumer is too slow when more than
+    ``limit`` frames wait for it, or when one send has waited more than ``timeout`` seconds for
+    its socket to drain (``Relay.watch_senders`` checks): then ``on_cut`` runs (the relay
+    announces the departure at once), the queue is dropped and the connection is closed.
+    """
+
+    def __init__(
+        self,
+        ws: ServerConnection,
+        limit: int,
+        timeout: float,
+        on_cut: Callable[[], None],
+    ) -> None:
+        self.ws = ws
+        self.limit = limit
+        self.timeout = timeout
+        self._on_cut = on_cut
+        self._queue: deque[str | bytes] = deque()
+        self._loop = asyncio.get_running_loop()
+        self._wake: asyncio.Future[None] | None = None
+        self.sending_since: float | None = None  # when the send in progress began
+        self.cut: str | None = None
+        self.sent = 0
+        self._task = self._loop.create_task(self._run())
+        self._closing: asyncio.Task[None] | None = None
+
+    def put(self, data: str | bytes) -> None:
+        """Queue one text frame (``bytes``: already UTF-8 encoded)."""
+        if self.cut is not None:
+            return
+        if len(self._queue) >= self.limit:
+            self.cut_off(f"more than {self.limit} frames waiting")
+            return
+        self._queue.append(data)
+        wake = self._wake
+        if wake is not None and not wake.done():
+            wake.set_result(None)
+
+    async def _run(self) -> None:
+        queue, loop = self._queue, self._loop
+        try:
+            while True:
+                while not queue:
+                    self._wake = loop.create_future()
+                    await self._wake
+                self.sending_since = loop.time()
+                corked = len(queue) > 1 and self._cork(True)
+                try:
+                    while queue:
+                        await self.ws.send(queue.popleft(), text=True)
+                        self.sent += 1
+                finally:
+                    if corked:
+                        self._cork(False)
+                self.sending_since = None
+        except ConnectionClosed:
+            pass
+
+    def _cork(self, on: bool) -> bool:
+        """Hold (or release) the frames of a burst in the kernel so they leave as one TCP
+        segment: each ``ws.send`` is still one write, but on loopback and busy hosts the
+        per-segment work is what costs. Linux ``TCP_CORK`` on the transport's socket (asyncio's
+        public ``get_extra_info``); elsewhere, and on any error, nothing happens."""
+        if _TCP_CORK is None:
+            return False
+        sock = self.ws.transport.get_extra_info("socket")
+        if sock is None:
+            return False
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, _TCP_CORK, 1 if on else 0)
+        except OSError:
+            return False
+        return True
+
+    def stalled(self, now: float) -> bool:
+        """Whether the send in progress has waited longer than ``timeout``."""
+        return self.sending_since is not None and now - self.sending_since > self.timeout
+
+    def cut_off(self, why: str) -> None:
+        if self.cut is not None:
+            return
+        self.cut = why
+        log.warning("closing a connection that stopped reading (%s)", why)
+        self._queue.clear()
+        self._task.cancel()
+        self._on_cut()
+        self._closing = self._loop.create_task(
+            self.ws.close(1008, "too slow: frames were not read")
+        )
+
+    def stop(self) -> None:
+        """The connection is gone: stop sending."""
+        self._task.cancel()
+
+
+class TokenBucket:
+    """``rate`` tokens per second up to ``burst``; one token per frame."""
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+@dataclass(slots=True)
+class Connection:
+    id: int
+    ws: ServerConnection
+    bucket: TokenBucket
+    sender: Sender
+    address: str = ""
+    name: str | None = None  # account bound by the last create/join
+    redirects: Redirects = field(default_factory=Redirects)  # where a cluster sent it
+
+
+class RelayConnection(ServerConnection):
+    """A server connection that counts itself against the relay's connection limits from
+    the moment the socket is accepted (before any TLS or websocket handshake) until it is gone,
+    and that is closed when nobody signs in on it within ``signin_deadline``.
+
+    With ``tls`` set, the TLS handshake is done here (asyncio's public ``loop.start_tls``) on
+    the counted socket, under its own deadline (``tls_handshake_deadline``): a client that opens
+    TCP and never starts TLS holds one of its address's places for that long, then is dropped.
+
+    ``running_relay`` makes a subclass with ``gate`` and ``tls`` set (websockets builds the
+    connection)."""
+
+    gate: ConnectionGate
+    tls: ssl.SSLContext | None = None
+    address: str = ""
+    refusal: str | None = None  # why this connection is refused (answered with HTTP 503)
+    signed_in: bool = False
+    _counted: bool = False
+    _opened: bool = False
+    _deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else ""
+        self.refusal = self.gate.admit(self.address)
+        self._counted = self.refusal is None
+        if self.tls is None:
+            self._open(transport)
+            return
+        assert isinstance(transport, asyncio.Transport)
+        transport.pause_reading()  # nothing reaches the websocket before TLS is up
+        task = self.loop.create_task(self._start_tls(transport, self.tls))
+        self.gate.tasks.add(task)
+        task.add_done_callback(self.gate.tasks.discard)
+
+    async def _start_tls(self, raw: asyncio.Transport, context: ssl.SSLContext) -> None:
+        deadline = self.gate.config.tls_handshake_deadline
+        if self.refusal is not None:
+            deadline = min(deadline, REFUSED_GRACE)
+        try:
+            wrapped = await self.loop.start_tls(
+                raw, self, context, server_side=True, ssl_handshake_timeout=deadline
+            )
+        except asyncio.CancelledError:  # the relay is shutting down
+            raw.abort()
+            self._release()
+            raise
+        except (OSError, ssl.SSLError, TimeoutError) as exc:
+            raw.abort()
+            self.gate.tls_failed += 1
+            log.info("TLS handshake from %s failed: %s", self.address or "?", exc or "deadline")
+            self._release()
+            return
+        if wrapped is None:  # the socket closed during the handshake
+            self._release()
+            return
+        self._open(wrapped)
+
+    def _open(self, transport: asyncio.BaseTransport) -> None:
+        self._opened = True
+        super().connection_made(transport)
+        deadline = self.gate.config.signin_deadline
+        if self.refusal is not None:
+            deadline = min(deadline, REFUSED_GRACE)
+        self._deadline = self.loop.call_later(deadline, self._deadline_passed)
+
+    def _release(self) -> None:
+        if self._counted:
+            self._counted = False
+            self.gate.release(self.address)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._opened:
+            super().connection_lost(exc)
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        self._release()
+
+    def mark_signed_in(self) -> None:
+        self.signed_in = True
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _deadline_passed(self) -> None:
+        self._deadline = None
+        if self.signed_in:
+            return
+        if self.protocol.state is State.OPEN and self.refusal is None:
+            self.gate.idle_closed += 1
+            seconds = f"{self.gate.config.signin_deadline:g}"
+            task = self.loop.create_task(self.close(1008, f"sign in within {seconds} s"))
+            self.gate.tasks.add(task)
+            task.add_done_callback(self.gate.tasks.discard)
+        else:  # still in the handshake (or refused and lingering): no more waiting
+            self.transport.abort()
+
+
+REFUSED_GRACE: Final = 2.0  # seconds a refused socket may take to read its HTTP 503
+
+
+class ConnectionGate:
+    """Counts open sockets in total and per source address; refuses those over the limits."""
+
+    def __init__(self, config: RelayConfig) -> None:
+        self.config = config
+        self.total = 0
+        self.by_address: dict[str, int] = {}
+        self.refused = 0
+        self.idle_closed = 0
+        self.tls_failed = 0  # TLS handshakes that failed or missed their deadline
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def admit(self, address: str) -> str | None:
+        """None (and counted) when a new socket from ``address`` is within the limits, else
+        the plain words of the refusal (not counted)."""
+        if self.total >= self.config.max_connections:
+            self.refused += 1
+            return "The relay is full; try again in a few minutes."
+        if self.by_address.get(address, 0) >= self.config.connections_per_address:
+            self.refused += 1
+            return (
+                f"Too many connections from your address (at most "
+                f"{self.config.connections_per_address}); close some and try again."
+            )
+        self.total += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        return None
+
+    def release(self, address: str) -> None:
+        self.total -= 1
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+
+class HashGate:
+    """At most ``workers`` argon2 computations at once and ``queue`` waiting for a slot; a
+    request beyond that is refused at once with ``busy`` (the client says: try again)."""
+
+    def __init__(self, workers: int, queue: int) -> None:
+        self.workers, self.queue = workers, queue
+        self._slots = asyncio.Semaphore(workers)
+        self.active = 0
+        self.waiting = 0
+        self.refused = 0
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        if self.active + self.waiting >= self.workers + self.queue:
+            self.refused += 1
+            raise WireError(
+                ErrorCode.BUSY, "The relay is busy signing people in; try again in a few seconds."
+            )
+        self.waiting += 1
+        try:
+            await self._slots.acquire()
+        finally:
+            self.waiting -= 1
+        self.active += 1
+        try:
+            return await asyncio.to_thread(fn, *args)
+        finally:
+            self.active -= 1
+            self._slots.release()
+
+
+ACCEPT_EXHAUSTED: Final = "socket.accept() out of system resource"
+
+
+class AcceptLogFilter:
+    """An event loop exception handler: asyncio reports a failed ``accept()`` (no descriptors
+    left) and retries a second later; this logs that at most once per ``interval`` seconds and
+    passes everything else to the previous handler."""
+
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, interval: float, clock: Callable[[], float]
+    ) -> None:
+        self.interval = interval
+        self._clock = clock
+        self._previous = loop.get_exception_handler()
+        self._last: float | None = None
+        self.suppressed = 0
+        self.logged = 0
+
+    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if context.get("message") != ACCEPT_EXHAUSTED:
+            if self._previous is not None:
+                self._previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = self._clock()
+        if self._last is not None and now - self._last < self.interval:
+            self.suppressed += 1
+            return
+        self._last = now
+        self.logged += 1
+        more = f" ({self.suppressed} more since the last report)" if self.suppressed else ""
+        self.suppressed = 0
+        log.error(
+            "cannot accept connections: %s; new connections wait%s",
+            context.get("exception"),
+            more,
+        )
+
+
+def tls_context(cert: str, key: str) -> ssl.SSLContext:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(cert, key)
+    return context
