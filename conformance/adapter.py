@@ -13,7 +13,7 @@ from typing import IO, Any
 
 from pointline import kernel
 from pointline.conformance.codec import PROTOCOL, PROTOCOLS, action_from_json
-from pointline.conformance.errors import BadAction, ProtocolError
+from pointline.conformance.errors import BadAction, ConformanceCode, ProtocolError
 from pointline.conformance.fasthash import StateHasher
 from pointline.kernel import (
     BadState,
@@ -79,7 +79,10 @@ def _hex(value: Any, what: str) -> bytes:
 
 
 def _error(code: str, cls: str, message: str) -> dict[str, Any]:
-    return {"ok": False, "error": {"code": code, "class": cls, "message": message}}
+    return {"ok": False, "error": {"code": str(code), "class": cls, "message": message}}
+
+
+_NOT_A_REQUEST = ConformanceCode.BAD_REQUEST
 
 
 class Adapter:
@@ -122,7 +125,7 @@ class Adapter:
                 raise ProtocolError("the request names a member twice")
             response = op(request)
         except ProtocolError as error:
-            response = _error("bad_request", "protocol", error.text)
+            response = _error(str(error.code), "protocol", error.text)
         response["id"] = rid
         return response
 
@@ -146,8 +149,12 @@ class Adapter:
 
     def parse(self, line: str) -> Any:
         """One request line as JSON values (``-0`` is the integer 0, ``1e1`` the float 10.0);
-        an object naming a member twice is kept as a ``Twice``."""
-        return json.loads(line, object_pairs_hook=_pairs)
+        an object naming a member twice is kept as a ``Twice``. Raises ``ValueError`` for a
+        line that is not JSON, nesting too deep for the parser included."""
+        try:
+            return json.loads(line, object_pairs_hook=_pairs)
+        except RecursionError:
+            raise ValueError("the request nests too deep") from None
 
     def current_hash(self) -> str:
         """SHA-256 (hex) of the canonical bytes of the table's state."""
@@ -232,7 +239,7 @@ class Adapter:
             action = action_from_json(doc)
             self.push(table, action)
         except BadAction as error:
-            return self._reply(request, _error("bad_action", "malformed", error.text))
+            return self._reply(request, _error(str(error.code), "malformed", error.text))
         except PointlineError as error:
             cls = "malformed" if isinstance(error, MalformedAction) else "illegal"
             return self._reply(
@@ -326,13 +333,15 @@ def serve(adapter: Adapter, stdin: IO[str], stdout: IO[str]) -> None:
         try:
             request = adapter.parse(line)
         except ValueError:
-            response = _error("bad_request", "protocol", "a request is one line of JSON")
+            response = _error(_NOT_A_REQUEST, "protocol", "a request is one line of JSON")
             response["id"] = None
         else:
             try:
                 response = adapter.handle(request)
             except Exception as error:  # never die on a request: answer it and go on
-                response = _error("bad_request", "protocol", f"cannot handle the request: {error}")
+                response = _error(
+                    ConformanceCode.BAD_REQUEST, "protocol", f"cannot handle the request: {error}"
+                )
                 response["id"] = request.get("id") if isinstance(request, dict) else None
         stdout.write(response_line(response) + "\n")
         stdout.flush()

@@ -13,27 +13,25 @@ the run stopped early. Standard library and ``kernel`` only.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
 import json
-import os
-import queue
-import re
 import shlex
-import subprocess
 import sys
-import threading
 import time
-import xml.etree.ElementTree as ET
-from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
 from pointline.conformance.casebook import content_hash, split_file, summary
 from pointline.conformance.codec import PROTOCOL, PROTOCOLS
 from pointline.conformance.errors import FixturesMissing, ImplFailure
+from pointline.conformance.process import Implementation, default_command
+from pointline.conformance.reports import (
+    Outcome,
+    parse_summary,
+    summary_line,
+    write_json,
+    write_junit,
+)
 
 __all__ = [
     "FIXTURES",
@@ -54,10 +52,6 @@ __all__ = [
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 """Where the fixtures are in a checkout and an sdist (an app wheel ships none)."""
-WINDOW = 32
-"""Requests sent ahead of the responses read (well inside any pipe buffer)."""
-_EOF = object()
-
 NO_FIXTURES = (
     "no conformance fixtures in {folder}. They are generated files that ship in the source"
     " repository and its sdist (conformance/fixtures/), not in the app wheel: run from a"
@@ -76,20 +70,6 @@ def find_fixtures(folder: Path | None = None) -> Path:
         if any(candidate.glob("*.json")):
             return candidate
     raise FixturesMissing(NO_FIXTURES.format(folder=candidates[0]))
-
-
-@dataclass
-class Outcome:
-    topic: str
-    case_id: str
-    passed: bool
-    seconds: float = 0.0
-    step: int | None = None
-    message: str = ""
-    expected: Any = None
-    actual: Any = None
-    diff: str = ""
-    request: Any = None
 
 
 class Fixture:
@@ -144,173 +124,6 @@ def load_fixtures(directory: Path) -> list[Fixture]:
     for fx in fixtures:
         fx.cases  # noqa: B018
     return fixtures
-
-
-def default_command() -> list[str]:
-    return [sys.executable, "-m", "pointline.conformance.adapter"]
-
-
-class Implementation:
-    """A running implementation: requests out on stdin, responses in from stdout."""
-
-    def __init__(self, argv: list[str], timeout: float, protocol: int = PROTOCOL) -> None:
-        self.argv = argv
-        self.timeout = timeout
-        self.max_protocol = protocol
-        self.protocol: int | None = None
-        """The version agreed on at the first handshake (kept for every restart)."""
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.lines: queue.Queue[Any] = queue.Queue()
-        self.stderr: deque[str] = deque(maxlen=30)
-        self.next_id = 0
-        self.hello: dict[str, Any] | None = None
-        self.starts = 0
-
-    # ------------------------------------------------------------------ process
-    def start(self) -> None:
-        """Start the implementation and shake hands.
-
-        The first start asks for the newest protocol; an implementation that refuses it is
-        started again and asked for protocol 1 (a version-1 adapter refuses any other). Every
-        later start asks for the version agreed on then."""
-        want = self.protocol or self.max_protocol
-        reply = self._launch(want)
-        refused = not isinstance(reply, dict) or reply.get("ok") is not True
-        if refused and self.protocol is None and want > 1:
-            want = 1
-            reply = self._launch(want)
-        if not isinstance(reply, dict) or reply.get("ok") is not True:
-            raise ImplFailure(f"handshake refused: {reply!r}")
-        got = reply.get("protocol")
-        if type(got) is not int or got not in PROTOCOLS or got > want:
-            raise ImplFailure(f"handshake: protocol {got!r}, want {want}")
-        if self.protocol is not None and got != self.protocol:
-            raise ImplFailure(f"handshake: protocol {got!r}, agreed on {self.protocol} before")
-        self.protocol = got
-        self.hello = {k: reply.get(k) for k in ("implementation", "language", "version")}
-
-    def _launch(self, protocol: int) -> Any:
-        """A fresh process and its answer to ``hello`` for ``protocol``."""
-        self.stop()
-        env = dict(os.environ)
-        self.lines = queue.Queue()
-        self.starts += 1
-        try:
-            self.proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=env,
-                start_new_session=True,
-            )
-        except OSError as error:
-            raise ImplFailure(f"cannot start {shlex.join(self.argv)}: {error}") from None
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        threading.Thread(
-            target=self._read, args=(self.proc.stdout, self.lines), daemon=True
-        ).start()
-        threading.Thread(target=self._drain, args=(self.proc.stderr,), daemon=True).start()
-        return self.call([{"op": "hello", "protocol": protocol}])[0]
-
-    @staticmethod
-    def _read(stream: IO[bytes], lines: queue.Queue[Any]) -> None:
-        for line in stream:
-            lines.put(line)
-        lines.put(_EOF)
-
-    def _drain(self, stream: IO[bytes]) -> None:
-        for line in stream:
-            self.stderr.append(line.decode("utf-8", "replace").rstrip())
-
-    def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        try:
-            if proc.stdin:
-                proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            try:
-                os.killpg(proc.pid, 9)
-            except OSError:
-                proc.kill()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=5)
-
-    def _tail(self) -> str:
-        return ("; stderr: " + " | ".join(list(self.stderr)[-5:])) if self.stderr else ""
-
-    # ------------------------------------------------------------------ requests
-    def send(self, request: dict[str, Any]) -> int:
-        if self.proc is None or self.proc.stdin is None:
-            raise ImplFailure("the implementation is not running")
-        self.next_id += 1
-        raw = request.get("raw")
-        if isinstance(raw, str):  # sent as written: number tokens such as 1e1, -0 or 10.0
-            data = f'{{"id":{self.next_id},{raw[1:]}'
-        else:
-            data = json.dumps(
-                dict(request, id=self.next_id), separators=(",", ":"), ensure_ascii=False
-            )
-        try:
-            self.proc.stdin.write(data.encode("utf-8") + b"\n")
-            self.proc.stdin.flush()
-        except OSError:
-            raise ImplFailure(self._exited("while reading requests")) from None
-        return self.next_id
-
-    def _exited(self, when: str) -> str:
-        code = self.proc.poll() if self.proc else None
-        return f"the implementation exited ({code}) {when}{self._tail()}"
-
-    def receive(self, want: int) -> dict[str, Any]:
-        """The response to request ``want`` (earlier, abandoned responses are skipped)."""
-        deadline = time.monotonic() + self.timeout
-        while True:
-            left = deadline - time.monotonic()
-            try:
-                line = self.lines.get(timeout=max(left, 0.0))
-            except queue.Empty:
-                raise ImplFailure(
-                    f"no response within {self.timeout:g} s (hang){self._tail()}"
-                ) from None
-            if line is _EOF:
-                if self.proc is not None:
-                    with contextlib.suppress(subprocess.TimeoutExpired):
-                        self.proc.wait(timeout=1)
-                raise ImplFailure(self._exited("before answering"))
-            try:
-                response = json.loads(line)
-            except ValueError:
-                text = line[:200].decode("utf-8", "replace").rstrip()
-                raise ImplFailure(
-                    f"garbage on stdout (not one JSON object a line): {text!r}"
-                ) from None
-            if not isinstance(response, dict) or type(response.get("id")) is not int:
-                raise ImplFailure(f"a response without an integer id: {str(response)[:200]}")
-            if response["id"] < want:
-                continue
-            if response["id"] != want:
-                raise ImplFailure(f"response id {response['id']} where {want} was due")
-            return response
-
-    def call(self, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return list(self.stream(requests))
-
-    def stream(self, requests: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
-        """Responses in order, with up to ``WINDOW`` requests in flight."""
-        ids: deque[int] = deque()
-        sent = 0
-        for _ in range(len(requests)):
-            while sent < len(requests) and len(ids) < WINDOW:
-                ids.append(self.send(requests[sent]))
-                sent += 1
-            yield self.receive(ids.popleft())
 
 
 # ---------------------------------------------------------------------- checking
@@ -509,126 +322,6 @@ class Runner:
             w("  " + outcome.diff.replace("\n", "\n  ") + "\n")
         if self.shown == self.show:
             w(f"\n(only the first {self.show} failures are shown; see --json for all)\n")
-
-
-def write_junit(
-    path: Path,
-    outcomes: list[Outcome],
-    seconds: float,
-    too_new: dict[str, int] | None = None,
-    protocol: int | None = None,
-) -> None:
-    suites = ET.Element("testsuites", name="pointline-conformance", time=f"{seconds:.3f}")
-    by_topic: dict[str, list[Outcome]] = {}
-    for o in outcomes:
-        by_topic.setdefault(o.topic, []).append(o)
-    for topic, items in by_topic.items():
-        failures = sum(not o.passed for o in items)
-        suite = ET.SubElement(
-            suites,
-            "testsuite",
-            name=topic,
-            tests=str(len(items)),
-            failures=str(failures),
-            errors="0",
-            skipped="0",
-            time=f"{sum(o.seconds for o in items):.3f}",
-        )
-        for o in items:
-            tc = ET.SubElement(
-                suite,
-                "testcase",
-                classname=f"conformance.{topic}",
-                name=o.case_id,
-                time=f"{o.seconds:.4f}",
-            )
-            if not o.passed:
-                failure = ET.SubElement(tc, "failure", message=o.message[:500])
-                failure.text = "\n".join(
-                    [
-                        f"step {o.step}: {json.dumps(o.request, ensure_ascii=False)}",
-                        f"expected: {json.dumps(o.expected, ensure_ascii=False)}",
-                        f"actual: {json.dumps(o.actual, ensure_ascii=False)}",
-                        o.diff,
-                    ]
-                )
-    for topic, count in (too_new or {}).items():
-        suite = ET.SubElement(
-            suites,
-            "testsuite",
-            name=topic,
-            tests=str(count),
-            failures="0",
-            errors="0",
-            skipped=str(count),
-            time="0",
-        )
-        tc = ET.SubElement(suite, "testcase", classname=f"conformance.{topic}", name=topic)
-        ET.SubElement(
-            tc,
-            "skipped",
-            message=f"{count} case(s) need a newer protocol; the implementation speaks {protocol}",
-        )
-    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
-
-
-def write_json(
-    path: Path,
-    outcomes: list[Outcome],
-    seconds: float,
-    hello: Any,
-    command: list[str],
-    not_run: int,
-    protocol: int | None = None,
-    stopped: int = 0,
-    too_new: dict[str, int] | None = None,
-) -> None:
-    doc = {
-        "command": command,
-        "implementation": hello,
-        "protocol": protocol,
-        "seconds": round(seconds, 3),
-        "passed": sum(o.passed for o in outcomes),
-        "failed": sum(not o.passed for o in outcomes),
-        "not_run": not_run,
-        "not_run_stopped": stopped,
-        "not_run_protocol": too_new or {},
-        "cases": [
-            {"topic": o.topic, "id": o.case_id, "passed": o.passed, "seconds": round(o.seconds, 4)}
-            | (
-                {}
-                if o.passed
-                else {
-                    "step": o.step,
-                    "message": o.message,
-                    "request": o.request,
-                    "expected": o.expected,
-                    "actual": o.actual,
-                    "diff": o.diff,
-                }
-            )
-            for o in outcomes
-        ],
-    }
-    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-
-def summary_line(passed: int, failed: int, not_run: int) -> str:
-    """The last line of a run: ``N passed, N failed`` and, when cases were left out,
-    ``, N not run``."""
-    line = f"{passed} passed, {failed} failed"
-    return f"{line}, {not_run} not run" if not_run else line
-
-
-SUMMARY = re.compile(r"^(\d+) passed, (\d+) failed(?:, (\d+) not run)?$")
-
-
-def parse_summary(line: str) -> tuple[int, int, int] | None:
-    """(passed, failed, not run) from a summary line, or None if it is not one."""
-    match = SUMMARY.match(line.strip())
-    if match is None:
-        return None
-    return int(match[1]), int(match[2]), int(match[3] or 0)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -289,8 +289,8 @@ def from_document(doc: Any) -> Table:
     # Python, but a document holding them does not re-encode to itself (R28).
     try:
         same = canonical_bytes(to_document(table)) == canonical_bytes(doc)
-    except (UnicodeEncodeError, TypeError, ValueError):
-        same = False
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        same = False  # not JSON text at all (a lone surrogate, NaN, an object nested too deep)
     if not same:
         raise BadState(
             Invariant.NOT_CANONICAL, "the document is not canonical (result or fields disagree)"

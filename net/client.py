@@ -19,14 +19,12 @@ completion, a fault, socket loss, cancellation or an exception. A disk error end
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import dataclasses
 import functools
 import itertools
 import logging
-import os
 import ssl
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -38,29 +36,34 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from pointline.kernel import Choice, Phase, Table
-from pointline.kernel.errors import PointlineError
 from pointline.net import paths
-from pointline.net.errors import NetError
+from pointline.net.errors import ClientCode, ClientError, NetError
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import (
     Event,
     Peer,
-    ReceiptsIncomplete,
-    ReceiptsMatched,
-    ReceiptsMismatch,
     RoundOpened,
-    SessionComplete,
-    SessionEnded,
     Timeouts,
     roster_from_wire,
+    roster_signing_bytes,
 )
 from pointline.net.transcript import TranscriptWriteError, TranscriptWriter
+from pointline.net.trust import (
+    CertificateNotTrusted,
+    KnownRelays,
+    RelayKeyChanged,
+    certificate_fingerprint,
+    fetch_certificate,
+    pinned_tls_context,
+    relay_address,
+)
 from pointline.net.wire import (
     ChangePassword,
     CreateRoom,
     Deliver,
     Departed,
     Error,
+    ErrorCode,
     JoinRoom,
     Leave,
     Redirect,
@@ -82,21 +85,22 @@ from pointline.net.wire import (
 )
 
 log = logging.getLogger("pointline.client")
+_FORGED = (
+    "The room's list of players is not signed by the relay key this device pinned, so the "
+    "session was not started. Leave and check which relay you are connected to."
+)
 
 DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
 REQUEST_TIMEOUT = 15.0
 MAX_REDIRECTS = 3  # a cluster's redirects one create/join follows
 
 
-class ClientError(PointlineError):
-    """The relay refused a request or cannot be reached (``code``: a ``net.wire.ErrorCode``
-    value, or ``certificate``, ``unreachable``, ``bad_ca``, ``not_tls``; ``text``: plain words).
-    """
-
-    code: str
-
-    def __init__(self, code: str, text: str) -> None:
-        super().__init__(code, text)
+def _relay_code(code: str) -> str:
+    """The relay's error code as its ``ErrorCode`` (a StrEnum), or as sent when unknown."""
+    try:
+        return ErrorCode(code)
+    except ValueError:
+        return code
 
 
 def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
@@ -213,7 +217,8 @@ class RelayClient:
         self.connection_lost = False
         """True once the relay connection dropped without this client closing it: a session it
         ends is recorded as this seat's departure, and shown as a lost connection."""
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Handle | None = None  # (qasync's call_at gives a plain Handle)
+        self._timer_at = 0.0
         self._writer_file: TranscriptWriter | None = None
         self.transcript_error: str | None = None
         """Why the transcript could not be written (the session ended for it), or None."""
@@ -221,6 +226,13 @@ class RelayClient:
         """The relay this client is connected to (a cluster's redirect changes it)."""
         self._reconnect: Callable[[str], Awaitable[ClientConnection]] | None = None
         self._moving = False
+        self.known_relays: KnownRelays | None = None
+        """Where the relay's key is pinned (``connect_trusted`` sets it; None: no pinning)."""
+        self.address = ""
+        """The relay's address in ``known_relays`` (``net.trust.relay_address``)."""
+        self.relay_key: str | None = None
+        """The key the relay said it signs with, at sign-in (None: it did not say)."""
+        self._key_change: RelayKeyChanged | None = None
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
 
@@ -320,7 +332,7 @@ class RelayClient:
         finally:
             self._pending.pop(request_id, None)
         if isinstance(reply, Error):
-            raise ClientError(reply.code, reply.message)
+            raise ClientError(_relay_code(reply.code), reply.message)
         return reply
 
     async def signup(self, name: str, password: str) -> str:
@@ -351,7 +363,22 @@ class RelayClient:
         if not isinstance(reply, SignedIn):
             raise ClientError("bad_reply", f"expected signed_in, got {reply!r}")
         self.name, self.token = reply.name, reply.token
+        if reply.relay_key is not None and self.known_relays is not None:
+            self.relay_key = reply.relay_key
+            try:
+                self.known_relays.check_relay_key(self.address, reply.relay_key)
+            except RelayKeyChanged as changed:
+                self._key_change = changed
+                raise
         return reply.token
+
+    def accept_relay_key(self) -> None:
+        """The player accepted the relay's new key (after ``RelayKeyChanged``): pin it, and
+        rooms open again."""
+        changed = self._key_change
+        if changed is not None and self.known_relays is not None:
+            self.known_relays.pin_relay_key(changed.address, changed.new)
+        self._key_change = None
 
     def _need_token(self) -> str:
         if self.token is None:
@@ -367,6 +394,8 @@ class RelayClient:
         return await self._enter(lambda key: JoinRoom(self._need_token(), code, key))
 
     async def _enter(self, frame: Callable[[str], CreateRoom | JoinRoom]) -> RoomJoined:
+        if self._key_change is not None:
+            raise self._key_change  # not accepted yet: no room with a relay not trusted
         key = SigningKey.generate()  # a fresh key per session
         previous, self.signing_key = self.signing_key, key
         # The key is in place before the request leaves: the creator may start the room at
@@ -525,12 +554,7 @@ class RelayClient:
         reason = "closed"
         try:
             async for message in self.ws:
-                try:
-                    frame = parse_relay(message)
-                except WireError as exc:
-                    log.warning("bad frame from the relay: %s", exc)
-                    continue
-                self._handle(frame)
+                self._on_text(message)
             reason = f"closed by the relay ({self.ws.close_code})"
         except ConnectionClosed as exc:
             reason = f"connection lost ({exc})"
@@ -548,6 +572,17 @@ class RelayClient:
             self.connection_lost = not self._closing
             self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))
+
+    def _on_text(self, message: str | bytes) -> None:
+        """One frame as the relay sent it: parsed strictly, then handled. A payload that names
+        a member twice still reaches the peer, which ends the session on it (malformed, naming
+        the sender); any other bad frame is logged and dropped."""
+        try:
+            frame = parse_relay(message)
+        except WireError as exc:
+            log.warning("bad frame from the relay: %s", exc)
+            return
+        self._handle(frame)
 
     def _handle(self, frame: RelayFrame) -> None:
         now = self.loop.time()
@@ -597,6 +632,12 @@ class RelayClient:
         try:
             roster = roster_from_wire(_roster_docs(frame.roster))
             signature = bytes.fromhex(frame.roster_sig)  # into the transcript header
+            if self.known_relays is not None and self._key_change is None:
+                signed = roster_signing_bytes(frame.table_id, roster)
+                if self.known_relays.roster_signed(self.address, signature, signed) is False:
+                    self._queue.put_nowait(RelayError(ClientCode.BAD_ROSTER_SIGNATURE, _FORGED))
+                    self._out.put_nowait(encode(Leave()))
+                    return
             if self._nonce_source is None:
                 peer = Peer(
                     frame.table_id,
@@ -642,15 +683,18 @@ class RelayClient:
                 self._out.put_nowait(encode(Send(frame)))
         for event in peer.events():
             self._queue.put_nowait(event)
+        deadline = None if peer.is_finished else peer.next_deadline()
         if self._timer is not None:
+            if deadline is not None and self._timer_at == deadline:
+                return  # armed for this deadline already (most frames leave it as it is)
             self._timer.cancel()
             self._timer = None
         if peer.is_finished:
             self._finish_transcript()
             return
-        deadline = peer.next_deadline()
         if deadline is not None:
             self._timer = self.loop.call_at(deadline, self._on_timer)
+            self._timer_at = deadline
 
     def _write_records(self, peer: Peer) -> None:
         """Put the peer's new records on disk. A disk error ends the session (this seat
@@ -715,6 +759,37 @@ class RelayClient:
         return self._live_peer()
 
 
+async def connect_trusted(url: str, known: KnownRelays, **options: Any) -> RelayClient:
+    """``RelayClient.connect`` with the relay's key and certificate pinned in ``known``.
+
+    ``wss://`` to an address with a pinned certificate trusts exactly that certificate (and
+    checks its fingerprint once connected); otherwise the system's trust store, and a refused
+    certificate raises ``CertificateNotTrusted`` with its fingerprint: once the player accepts
+    it (``known.pin_certificate(error.address, error.pem)``), connect again. The client checks
+    the relay's key at sign-in (``RelayKeyChanged``) and every roster against it.
+    """
+    address = relay_address(url)
+    pinned = known.certificate(address) if url.startswith("wss://") else None
+    if pinned is not None and "ssl_context" not in options and "ca" not in options:
+        options["ssl_context"] = pinned_tls_context(pinned[0])
+    try:
+        client = await RelayClient.connect(url, **options)
+    except ClientError as exc:
+        if exc.code != ClientCode.CERTIFICATE:
+            raise
+        pem, fingerprint = await fetch_certificate(url)
+        raise CertificateNotTrusted(address, fingerprint, pem, pinned is not None) from exc
+    if pinned is not None:
+        sslobj = client.ws.transport.get_extra_info("ssl_object")
+        der = sslobj.getpeercert(binary_form=True) if sslobj is not None else b""
+        if certificate_fingerprint(der or b"") != pinned[1]:
+            await client.close()
+            pem = ssl.DER_cert_to_PEM_cert(der) if der else ""
+            raise CertificateNotTrusted(address, certificate_fingerprint(der or b""), pem, True)
+    client.known_relays, client.address = known, address
+    return client
+
+
 # ---- a headless player (two terminals: relay and clients) ------------------------------------
 
 
@@ -743,101 +818,11 @@ async def play(
     return client._live_peer()
 
 
-def describe(event: ClientEvent) -> str:
-    match event:
-        case SessionComplete(result):
-            return f"session complete: final {list(result.final)}, ranks {list(result.ranks)}"
-        case SessionEnded(reason, seat):
-            return f"session ended without a result: {reason.value} (seat {seat})"
-        case ReceiptsMatched(count):
-            return f"receipts matched ({count})"
-        case ReceiptsMismatch() | ReceiptsIncomplete():
-            return f"receipts: {event!r}"
-        case TranscriptSaved(path):
-            return f"transcript saved: {path}  (check: pointline verify {path})"
-        case TranscriptFailed(path, reason):
-            return f"the session ended: {reason}; what was written before is kept in {path}"
-    return repr(event)
-
-
-_NOT_REFUSALS = frozenset({"timeout", "closed", "unreachable", "certificate", "bad_ca", "not_tls"})
-
-
-async def _headless(args: argparse.Namespace) -> int:
-    try:
-        client = await RelayClient.connect(args.url, ca=args.ca)
-    except ClientError as exc:
-        print(f"pointline-client: {exc.text}", file=sys.stderr)
-        return 2
-    client.request_timeout = args.timeout
-    try:
-        try:
-            await client.signin(args.name, args.password)
-        except ClientError as exc:
-            if exc.code != "bad_credentials" or not args.signup:
-                raise
-            await client.signup(args.name, args.password)
-        if args.join:
-            room = await client.join_room(args.join)
-            print(f"joined room {room.code} as seat {room.seat}; waiting for the start", flush=True)
-            await client.wait_started(args.wait)
-        else:
-            room = await client.create_room()
-            print(f"room code: {room.code}  (waiting for {args.seats} people)", flush=True)
-            async with asyncio.timeout(args.wait):
-                while len(client.roster) < args.seats:
-                    event = await client.next_event()
-                    if isinstance(event, RosterChanged):
-                        print(f"  {len(event.roster)} in the room", flush=True)
-            await client.start()
-        print("started; free fictional points only, casual results, unverified", flush=True)
-        peer = await play(client, on_event=lambda e: print(describe(e), flush=True))
-        return 0 if peer.result is not None else 1
-    except ClientError as exc:
-        said = exc.text if exc.code in _NOT_REFUSALS else f"refused: {exc.text}"
-        print(f"pointline-client: {said}", file=sys.stderr)
-        return 2
-    except TimeoutError:  # (an OSError: before that clause)
-        print(f"Nobody else joined within {args.wait:g} s; the room is closed.", file=sys.stderr)
-        return 1
-    except (OSError, ConnectionClosed, NetError) as exc:
-        print(f"pointline-client: the session stopped: {exc}", file=sys.stderr)
-        return 2
-    finally:
-        await client.close()
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m pointline.net.client", description="A headless Pointline online player."
-    )
-    parser.add_argument("--url", default="ws://127.0.0.1:8765")
-    parser.add_argument(
-        "--ca", metavar="FILE", help="trust this certificate (PEM) for a self-signed wss:// relay"
-    )
-    parser.add_argument("--name", required=True)
-    parser.add_argument(
-        "--password",
-        default=os.environ.get("POINTLINE_PASSWORD"),
-        help="the account's password (default: $POINTLINE_PASSWORD, kept out of ps)",
-    )
-    parser.add_argument("--signup", action="store_true", help="create the account if needed")
-    parser.add_argument("--join", metavar="CODE", help="join this room (else create one)")
-    parser.add_argument("--seats", type=int, default=2, help="start when this many are in")
-    parser.add_argument("--wait", type=float, default=600.0, help="seconds to wait for people")
-    parser.add_argument(
-        "--timeout",
-        type=float,
-        default=REQUEST_TIMEOUT,
-        help=f"seconds to wait for each answer of the relay ({REQUEST_TIMEOUT:g})",
-    )
-    args = parser.parse_args(argv)
-    if not args.password:
-        parser.error("give --password or set POINTLINE_PASSWORD")
-    try:
-        return asyncio.run(_headless(args))
-    except KeyboardInterrupt:
-        return 130
+    """``python -m pointline.net.client`` (and ``pointline-client``): ``net.headless.main``."""
+    from pointline.net.headless import main as headless  # it imports this module
+
+    return headless(argv)
 
 
 if __name__ == "__main__":

@@ -1,22 +1,83 @@
-"""The net layer's errors: a small family, each with a stable ``code`` and the session reason.
+"""The net layer's errors: one tree under the kernel's ``PointlineError``, codes as StrEnums.
 
-A message that fails ``net.messages.parse`` raises one of these; the protocol core turns it into
-the end of the session (kernel ``Abort``) with ``reason`` and the seat the relay delivered it from.
+Every error carries a stable ``code`` (a ``StrEnum`` member, so it also equals its string) and
+``text``, plain words a person may read (``str(error)`` is ``"code: text"`` for logs)::
+
+    PointlineError                      pointline.kernel.errors (the root in every layer)
+    └── NetError                        NetCode.NET_ERROR
+        ├── MessageError                a received message that ends the session (``reason``)
+        │   ├── MalformedMessage        NetCode.MALFORMED       -> EndReason.MALFORMED
+        │   ├── BadSignature            NetCode.BAD_SIGNATURE   -> EndReason.BAD_SIGNATURE
+        │   ├── WrongTable              NetCode.WRONG_TABLE     -> EndReason.NON_MEMBER
+        │   ├── NonMemberSeat           NetCode.NON_MEMBER      -> EndReason.NON_MEMBER
+        │   ├── Replay                  NetCode.REPLAY          -> EndReason.REPLAY
+        │   ├── WrongThrow              NetCode.WRONG_THROW     -> EndReason.REPLAY
+        │   └── BadReveal               NetCode.BAD_REVEAL      -> EndReason.BAD_REVEAL
+        ├── RosterError                 NetCode.BAD_ROSTER      (a caller error, not a fault)
+        ├── NotNow                      NetCode.NOT_NOW         (a command out of turn)
+        ├── TranscriptError             NetCode.BAD_TRANSCRIPT  (a file that does not hold)
+        │   └── TranscriptWriteError    NetCode.TRANSCRIPT_WRITE  (net.transcript)
+        ├── WireError                   net.wire.ErrorCode (a frame or a refused request)
+        │   ├── AccountError            net.accounts (a refused sign-up or sign-in)
+        │   └── RoomError               net.rooms (a refused room request)
+        └── ClientError                 ClientCode, or the relay's ErrorCode it passes on
+            └── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.trust)
+
+A message that fails ``net.messages.parse`` raises a ``MessageError``; the protocol core turns
+it into the end of the session (kernel ``Abort``) with ``reason`` and the seat the relay
+delivered it from.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import ClassVar
 
-from pointline.kernel import EndReason
-from pointline.kernel.errors import PointlineError
+from pointline.kernel import EndReason, PointlineError
+
+
+class NetCode(StrEnum):
+    """The codes of the net layer's own errors (``WireError`` uses ``net.wire.ErrorCode``)."""
+
+    NET_ERROR = "net_error"
+    MESSAGE_ERROR = "message_error"
+    MALFORMED = "malformed"
+    BAD_SIGNATURE = "bad_signature"
+    WRONG_TABLE = "wrong_table"
+    NON_MEMBER = "non_member"
+    REPLAY = "replay"
+    WRONG_THROW = "wrong_throw"
+    BAD_REVEAL = "bad_reveal"
+    BAD_ROSTER = "bad_roster"
+    NOT_NOW = "not_now"
+    BAD_TRANSCRIPT = "bad_transcript"
+    TRANSCRIPT_WRITE = "transcript_write"
+
+
+class ClientCode(StrEnum):
+    """Why the client could not do what was asked (besides the relay's own ``ErrorCode``)."""
+
+    CERTIFICATE = "certificate"
+    UNREACHABLE = "unreachable"
+    REFUSED = "refused"
+    BAD_CA = "bad_ca"
+    NOT_TLS = "not_tls"
+    TIMEOUT = "timeout"
+    CLOSED = "closed"
+    NOT_SIGNED_IN = "not_signed_in"
+    BAD_TOKEN = "bad_token"
+    BAD_REPLY = "bad_reply"
+    NOT_STARTED = "not_started"
+    RELAY_KEY_CHANGED = "relay_key_changed"
+    BAD_ROSTER_SIGNATURE = "bad_roster_signature"
+    BAD_TRUST_FILE = "bad_trust_file"
 
 
 class NetError(PointlineError):
     """Base of every error the net layer raises: ``code`` is the class's stable code string,
     ``text`` (also ``message``) the plain words; ``str(error)`` is ``"code: text"``."""
 
-    code: str = "net_error"
+    code: str = NetCode.NET_ERROR
     reason: ClassVar[EndReason | None] = None
 
     def __init__(self, message: str) -> None:
@@ -26,72 +87,87 @@ class NetError(PointlineError):
 class MessageError(NetError):
     """A received message that cannot be accepted; ``reason`` ends the session."""
 
-    code: str = "message_error"
+    code: str = NetCode.MESSAGE_ERROR
     reason: ClassVar[EndReason | None] = EndReason.MALFORMED
 
 
 class MalformedMessage(MessageError):
     """Not a well-formed protocol message: bad JSON, unknown kind, missing or extra fields."""
 
-    code: str = "malformed"
+    code: str = NetCode.MALFORMED
     reason: ClassVar[EndReason | None] = EndReason.MALFORMED
 
 
 class BadSignature(MessageError):
     """The Ed25519 signature does not verify against the claimed seat's roster key."""
 
-    code: str = "bad_signature"
+    code: str = NetCode.BAD_SIGNATURE
     reason: ClassVar[EndReason | None] = EndReason.BAD_SIGNATURE
 
 
 class WrongTable(MessageError):
     """A message for another table (another room or session): not a member's message here."""
 
-    code: str = "wrong_table"
+    code: str = NetCode.WRONG_TABLE
     reason: ClassVar[EndReason | None] = EndReason.NON_MEMBER
 
 
 class NonMemberSeat(MessageError):
     """A message claiming a seat that is not in this table's roster."""
 
-    code: str = "non_member"
+    code: str = NetCode.NON_MEMBER
     reason: ClassVar[EndReason | None] = EndReason.NON_MEMBER
 
 
 class Replay(MessageError):
     """A replayed or out-of-order message: wrong sequence number, or another seat's message."""
 
-    code: str = "replay"
+    code: str = NetCode.REPLAY
     reason: ClassVar[EndReason | None] = EndReason.REPLAY
 
 
 class WrongThrow(MessageError):
     """A commit or reveal for a throw index other than the one the sender is at."""
 
-    code: str = "wrong_throw"
+    code: str = NetCode.WRONG_THROW
     reason: ClassVar[EndReason | None] = EndReason.REPLAY
 
 
 class BadReveal(MessageError):
     """A reveal whose nonce or choice does not match its commitment, or an illegal choice."""
 
-    code: str = "bad_reveal"
+    code: str = NetCode.BAD_REVEAL
     reason: ClassVar[EndReason | None] = EndReason.BAD_REVEAL
 
 
 class RosterError(NetError):
     """A roster, seat or key that a peer cannot start with (a caller error, not a fault)."""
 
-    code: str = "bad_roster"
+    code: str = NetCode.BAD_ROSTER
 
 
 class NotNow(NetError):
     """A local command that the protocol cannot take in its current state (e.g. commit twice)."""
 
-    code: str = "not_now"
+    code: str = NetCode.NOT_NOW
 
 
 class TranscriptError(NetError):
     """A transcript file that cannot be read or does not hold together."""
 
-    code: str = "bad_transcript"
+    code: str = NetCode.BAD_TRANSCRIPT
+
+
+class ClientError(NetError):
+    """The relay refused a request or cannot be reached: ``code`` is a ``ClientCode`` or the
+    relay's ``net.wire.ErrorCode`` value it passed on; ``text`` the plain words."""
+
+    code: str = NetCode.NET_ERROR
+
+    def __init__(self, code: str, text: str) -> None:
+        if code in _CLIENT_CODES:
+            code = ClientCode(code)  # a StrEnum whether a caller wrote the member or its value
+        PointlineError.__init__(self, code, text)
+
+
+_CLIENT_CODES = frozenset(c.value for c in ClientCode)

@@ -15,13 +15,13 @@ raises a ``net.errors.MessageError`` naming what is wrong.
 from __future__ import annotations
 
 import hashlib
-import json
 import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Union
 
 from pointline.kernel import PROTOCOL_VERSION, THROW_CAP, EndReason
+from pointline.kernel.canonical import dumps
 from pointline.net import strictjson
 from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
 from pointline.net.keys import SigningKey, verify_signature
@@ -35,15 +35,10 @@ SIG_HEX = 128
 COMMON = ("v", "kind", "table", "seat", "seq")
 
 
-_CANONICAL = json.JSONEncoder(
-    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-)
-
-
-def canonical_json(doc: Any) -> bytes:
-    """Sorted keys, no spaces, UTF-8, no NaN: the one byte form every peer computes."""
-    # one shared encoder: json.dumps would build a new JSONEncoder on every call
-    return _CANONICAL.encode(doc).encode("utf-8")
+def canonical_json(doc: Mapping[str, Any]) -> bytes:
+    """Sorted keys, no spaces, UTF-8: the one byte form every peer computes (the kernel's
+    encoder, ``kernel.canonical.dumps``; what the net layer encodes was checked strict first)."""
+    return dumps(doc if type(doc) is dict else dict(doc))
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +124,7 @@ _FIELDS = {
     "receipt": frozenset({"throws", "final", "digest"}),
     "abort": frozenset({"reason", "blame"}),
 }
+_FRAME_FIELDS = {kind: frozenset({*COMMON, "sig", *names}) for kind, names in _FIELDS.items()}
 
 
 def body(message: Message) -> dict[str, Any]:
@@ -151,7 +147,23 @@ def signing_bytes(message: Message) -> bytes:
 
 def sign(message: Message, key: SigningKey) -> Message:
     """The same message carrying ``key``'s signature over its body."""
-    return replace(message, sig=key.sign(signing_bytes(message)))
+    return sign_encoded(message, key)[0]
+
+
+def sign_encoded(message: Message, key: SigningKey) -> tuple[Message, str]:
+    """``sign`` and the signed frame's ``encode`` text, the body encoded once for both."""
+    body_text = canonical_json(body(message))
+    sig = key.sign(SIGN_DOMAIN + body_text)
+    return replace(message, sig=sig), signed_text(body_text, sig).decode("utf-8")
+
+
+def signed_text(body_text: bytes, sig: bytes) -> bytes:
+    """The signed frame's canonical JSON from its body's: ``"sig"`` sorts right after
+    ``"seq"`` and before ``"table"``, which every body holds, so it goes in just before the
+    body's one ``,"table":`` (inside a JSON string a quote is always escaped, so that text
+    can only be the member name)."""
+    head, sep, tail = body_text.partition(b',"table":')
+    return b'%s,"sig":"%s"%s%s' % (head, sig.hex().encode("ascii"), sep, tail)
 
 
 def to_frame(message: Message) -> dict[str, Any]:
@@ -170,23 +182,38 @@ DIGEST_DOMAIN = b"pointline/session/v1\x00"
 
 
 def session_digest(messages: Iterable[Commit | Reveal]) -> bytes:
+    """``session_digest_encoded`` of messages encoded here."""
+    return session_digest_encoded((m, encode(m)) for m in messages)
+
+
+def session_digest_encoded(messages: Iterable[tuple[Commit | Reveal, str]]) -> bytes:
     """The receipts' transcript hash: every Commit and Reveal of a completed session.
 
     SHA-256 over ``DIGEST_DOMAIN`` then, for each message ordered by (throw index, commit
     before reveal, seat), its signed frame's canonical JSON (``encode``) as UTF-8, prefixed by
     its length (4 bytes, big-endian). Each peer receives the same signed messages, whatever
-    order they arrive in, so honest peers compute the same digest.
+    order they arrive in, so honest peers compute the same digest. ``messages`` pairs each
+    message with its ``encode`` text (a peer has it already).
     """
-    ordered = sorted(messages, key=lambda m: (m.throw, 0 if isinstance(m, Commit) else 1, m.seat))
+    ordered = sorted(
+        messages, key=lambda m: (m[0].throw, 0 if isinstance(m[0], Commit) else 1, m[0].seat)
+    )
     h = hashlib.sha256(DIGEST_DOMAIN)
-    for message in ordered:
-        data = encode(message).encode("utf-8")
+    for _, text in ordered:
+        data = text.encode("utf-8")
         h.update(struct.pack(">I", len(data)))
         h.update(data)
     return h.digest()
 
 
 # ------------------------------------------------------------------------------ parsing
+
+
+class RepeatedMembers(dict[str, Any]):
+    """A JSON object that named one member twice (``repeated``; the later value kept): what
+    ``net.wire`` delivers for such a payload, so that the peer refuses it as malformed."""
+
+    repeated: str = ""
 
 
 MAX_DEPTH = 8
@@ -200,7 +227,7 @@ def check_strict(doc: Any, what: str = "the frame") -> None:
     try:
         strictjson.check(doc, MAX_DEPTH)
     except strictjson.StrictJSONError as exc:
-        raise MalformedMessage(f"{what}: {exc}") from None
+        raise MalformedMessage(f"{what}: {exc.text}") from None
 
 
 def strict_loads(text: str, what: str = "the frame") -> Any:
@@ -212,7 +239,7 @@ def strict_loads(text: str, what: str = "the frame") -> Any:
     try:
         return strictjson.loads(text, MAX_DEPTH)
     except strictjson.StrictJSONError as exc:
-        raise MalformedMessage(f"{what} is not strict JSON: {exc}") from None
+        raise MalformedMessage(f"{what} is not strict JSON: {exc.text}") from None
 
 
 def load_frame(frame: object) -> dict[str, Any]:
@@ -290,23 +317,21 @@ def parse_encoded(
     the fields of a known kind and version, each of its exact type (``MalformedMessage``); the
     table id (``WrongTable``); the seat is in the roster (``NonMemberSeat``); the signature
     verifies against that seat's key (``BadSignature``). Sequence and throw order are the
-    protocol's to check. Also returns the message's ``encode`` text, computed once: a frame
-    that passes every check has exactly the fields ``to_frame`` gives, so its canonical JSON
-    is that text.
+    protocol's to check. Also returns the message's ``encode`` text, computed once with the
+    signed bytes: a frame that passes every check has exactly the fields ``to_frame`` gives, so
+    its canonical JSON is that text. A ``RepeatedMembers`` object (a payload the relay delivered
+    with a member name twice) is malformed.
     """
-    raw: bytes | None = None
-    if isinstance(frame, dict):
-        raw = _frame_text(frame)
-        if len(raw) > MAX_FRAME_BYTES:
-            raise MalformedMessage("the frame is too large")
-        doc = frame
-    else:
-        doc = load_frame(frame)
+    if isinstance(frame, RepeatedMembers):
+        raise MalformedMessage(f"the member {frame.repeated!r} appears twice")
+    # A dict needs no strictness walk first: every field below is checked for its exact type
+    # and size, so what passes is strict JSON of bounded size.
+    doc = frame if isinstance(frame, dict) else load_frame(frame)
     kind = doc.get("kind")
     if not isinstance(kind, str) or kind not in KINDS:
         raise MalformedMessage("unknown message kind")
-    expected = {*COMMON, "sig", *_FIELDS[kind]}
-    if set(doc) != expected:
+    expected = _FRAME_FIELDS[kind]
+    if doc.keys() != expected:
         missing = sorted(expected - set(doc))
         extra = sorted(str(k) for k in set(doc) - expected)
         raise MalformedMessage(f"fields: missing {missing}, unexpected {extra}")
@@ -315,6 +340,8 @@ def parse_encoded(
     table = doc["table"]
     if not isinstance(table, str) or not 1 <= len(table) <= 128:
         raise MalformedMessage("table must be a short string")
+    if not table.isascii():
+        check_strict(table)  # the one string field that may hold more than ASCII
     seat = _int(doc, "seat", 0, 255)
     seq = _int(doc, "seq", 0, MAX_SEQ)
     sig = _hex(doc, "sig", SIG_HEX)
@@ -377,6 +404,9 @@ def parse_encoded(
     key = roster_keys.get(seat)
     if key is None:
         raise NonMemberSeat(f"seat {seat} is not in this table's roster")
-    if not verify_signature(key, sig, signing_bytes(message)):
+    unsigned = dict(doc)  # every field checked: the body is the frame without its "sig"
+    del unsigned["sig"]
+    body_text = canonical_json(unsigned)
+    if not verify_signature(key, sig, SIGN_DOMAIN + body_text):
         raise BadSignature(f"the signature does not verify for seat {seat}")
-    return message, (raw if raw is not None else _frame_text(doc)).decode("utf-8")
+    return message, signed_text(body_text, sig).decode("utf-8")

@@ -34,6 +34,8 @@ Faults, and the (reason, seat) they end with (``seat`` is the relay's ``from_sea
 - the whole session past ``session`` ............................. DEADLINE, None
 - ``depart(seat)`` (relay announcement, or my own seat leaving) .. DEPARTURE, that seat
 - ``background()`` ............................................... BACKGROUND, my seat
+- another seat's signed notice accusing a third seat, which this peer cannot check (see
+  ``Peer._reported``) ...... its reason, the reporter (``accused`` kept, never proven)
 - the 128th throw without completion (every peer sees it, no notice) ... THROW_CAP, None
 
 During the receipt exchange the result stands: a fault there gives ``ReceiptsIncomplete``.
@@ -41,12 +43,11 @@ During the receipt exchange the result stands: a fault there gives ``ReceiptsInc
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 from pointline.kernel import (
     PROTOCOL_VERSION,
@@ -56,6 +57,7 @@ from pointline.kernel import (
     Phase,
     PointlineError,
     Result,
+    SeatAction,
     Table,
     Throw,
     commitment,
@@ -63,19 +65,33 @@ from pointline.kernel import (
     plan,
     verify_commitment,
 )
-from pointline.kernel.values import MAX_SEATS
 from pointline.net.errors import (
     MessageError,
     NonMemberSeat,
     NotNow,
     RosterError,
 )
-from pointline.net.keys import (
-    PUBLIC_KEY_BYTES,
-    SIGNATURE_BYTES,
-    SigningKey,
-    public_key_from_hex,
+from pointline.net.events import (
+    AllCommitted,
+    DeadlineKind,
+    Event,
+    HandResolved,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    ReceiptStatus,
+    Revealed,
+    RoundOpened,
+    SessionComplete,
+    SessionEnded,
+    Step,
+    ThrowCommitted,
+    Thrown,
+    Timeouts,
+    ending_text,
+    seat_label,
 )
+from pointline.net.keys import SIGNATURE_BYTES, SigningKey
 from pointline.net.messages import (
     MAX_FRAME_BYTES,
     AbortNotice,
@@ -84,266 +100,55 @@ from pointline.net.messages import (
     Receipt,
     Reveal,
     canonical_json,
-    encode,
     parse_encoded,
-    session_digest,
-    sign,
+    session_digest_encoded,
+    sign_encoded,
     to_frame,
 )
 from pointline.net.ordering import OrderChecker
+from pointline.net.roster import (
+    ROSTER_DOMAIN,
+    Member,
+    Roster,
+    check_roster,
+    roster_from_wire,
+    roster_signing_bytes,
+    roster_to_document,
+)
 from pointline.net.transcript import Record, RecordKind, Transcript
 
-NONCE_BYTES = 32
-
-
-# ---------------------------------------------------------------------------- roster
-
-
-@dataclass(frozen=True, slots=True)
-class Member:
-    """One seat of the roster the relay sends at the start."""
-
-    seat: int
-    name: str
-    public_key: bytes
-
-
-Roster = tuple[Member, ...]
-
-
-def roster_from_wire(items: object) -> Roster:
-    """A roster from the relay's ``started`` frame: ``[{"seat","name","session_key"}, ...]``."""
-    if not isinstance(items, list):
-        raise RosterError("the roster is a list")
-    members: list[Member] = []
-    for item in items:
-        if not isinstance(item, dict) or not {"seat", "name", "session_key"} <= set(item):
-            raise RosterError("each roster entry has seat, name and session_key")
-        seat, name = item["seat"], item["name"]
-        if type(seat) is not int or not isinstance(name, str):
-            raise RosterError("a roster seat is an integer and a name a string")
-        members.append(Member(seat, name, public_key_from_hex(item["session_key"])))
-    roster = tuple(sorted(members, key=lambda m: m.seat))
-    check_roster(roster)
-    return roster
-
-
-def roster_to_document(roster: Roster) -> list[dict[str, Any]]:
-    return [{"seat": m.seat, "name": m.name, "public_key": m.public_key.hex()} for m in roster]
-
-
-ROSTER_DOMAIN = b"pointline/roster/v1\x00"
-
-
-def roster_signing_bytes(table_id: str, roster: Roster) -> bytes:
-    """What the relay's ``roster_sig`` covers: the domain, then the canonical JSON of
-    ``{"table_id", "roster"}`` (the roster as the transcript header writes it), binding each
-    session key to an account name for that table."""
-    return ROSTER_DOMAIN + canonical_json(
-        {"table_id": table_id, "roster": roster_to_document(roster)}
-    )
-
-
-def check_roster(roster: Roster) -> None:
-    """Seats 0..n-1 in order, 1..8 of them, distinct 32-byte keys; raises ``RosterError``."""
-    if not isinstance(roster, tuple) or not 1 <= len(roster) <= MAX_SEATS:
-        raise RosterError("a roster holds 1 to 8 members")
-    for position, member in enumerate(roster):
-        if not isinstance(member, Member) or member.seat != position:
-            raise RosterError("roster seats are 0, 1, 2, ... in order")
-        if not isinstance(member.public_key, bytes) or len(member.public_key) != PUBLIC_KEY_BYTES:
-            raise RosterError("a member's public key is 32 bytes")
-    if len({m.public_key for m in roster}) != len(roster):
-        raise RosterError("two members share a public key")
-
-
-# ---------------------------------------------------------------------------- settings
-
-
-@dataclass(frozen=True, slots=True)
-class Timeouts:
-    """Deadlines in seconds (the card's values by default; tests make them short)."""
-
-    confirm: float = 45.0
-    response: float = 10.0
-    session: float = 600.0
-    receipts: float = 8.0
-
-    def to_document(self) -> dict[str, float]:
-        return {
-            "confirm": self.confirm,
-            "response": self.response,
-            "session": self.session,
-            "receipts": self.receipts,
-        }
-
-
-class Step(Enum):
-    """What the peer is doing: the first three are live, the last two final."""
-
-    COMMIT = "commit"
-    REVEAL = "reveal"
-    RECEIPTS = "receipts"
-    COMPLETE = "complete"
-    ENDED = "ended"
-
-
-class DeadlineKind(Enum):
-    """Which deadline the countdown shows."""
-
-    CONFIRM = "confirm"
-    RESPONSE = "response"
-    RECEIPTS = "receipts"
-
-
-class ReceiptStatus(Enum):
-    MATCHED = "matched"
-    MISMATCH = "mismatch"
-    INCOMPLETE = "incomplete"
-
-
-# ---------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class RoundOpened:
-    """Throw ``throw`` waits for every seat's commit until ``deadline``."""
-
-    throw: int
-    deadline: float
-
-
-@dataclass(frozen=True, slots=True)
-class ThrowCommitted:
-    seat: int
-    throw: int
-
-
-@dataclass(frozen=True, slots=True)
-class AllCommitted:
-    throw: int
-
-
-@dataclass(frozen=True, slots=True)
-class Revealed:
-    seat: int
-    throw: int
-    choice: Choice
-
-
-@dataclass(frozen=True, slots=True)
-class Thrown:
-    """The dice of throw ``throw``, applied to the table after every seat's choices."""
-
-    throw: int
-    die1: int
-    die2: int
-    total: int
-    phase: Phase
-    point: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class HandResolved:
-    hands_resolved: int
-
-
-@dataclass(frozen=True, slots=True)
-class SessionComplete:
-    result: Result
-
-
-@dataclass(frozen=True, slots=True)
-class SessionEnded:
-    """The session ended without a result.
-
-    ``seat`` is the seat the reason names (or none); ``reporter`` the seat that found the fault
-    (this peer's own seat, or the sender of the abort notice it received); ``proven`` is True
-    only when this peer's transcript holds the signed evidence of the fault (the rejected
-    frame, or a reveal against its signed commitment), False when it was only reported or
-    observed (a deadline, a departure). Seats count from 0 here; ``ending_text`` counts from 1.
-    Equality compares what ended (reason and seat): honest peers agree on it even when each
-    reports it from its own view.
-    """
-
-    reason: EndReason
-    seat: int | None
-    reporter: int | None = field(default=None, compare=False)
-    proven: bool = field(default=False, compare=False)
-
-
-_REASON_WORDS = {
-    EndReason.THROW_CAP: "the throw limit was reached",
-    EndReason.DEPARTURE: "a departure",
-    EndReason.BACKGROUND: "the app going to the background",
-    EndReason.BAD_REVEAL: "a reveal that does not match its commitment",
-    EndReason.DEADLINE: "a missed deadline",
-    EndReason.BAD_SIGNATURE: "a bad signature",
-    EndReason.REPLAY: "a replayed or out-of-order message",
-    EndReason.NON_MEMBER: "a message from a seat not in the room",
-    EndReason.MALFORMED: "a malformed message",
-}
-
-
-def seat_label(seat: int) -> str:
-    """How people read a seat: "Seat 1" to "Seat 8" (the protocol's 0-based index + 1).
-
-    The one numbering for people: the app's screens, the results and ``pointline verify``'s
-    words all use it; frames and transcripts keep the 0-based index.
-    """
-    return f"Seat {seat + 1}"
-
-
-def ending_text(reason: EndReason, seat: int | None, reporter: int | None, proven: bool) -> str:
-    """Plain words for an ending, seats counted from 1 (protocol seats count from 0).
-
-    "Seat 4 reported a bad signature from Seat 1" when another seat only reported it;
-    "a bad signature from Seat 1 (proven)" when the signed evidence is in the transcript.
-    """
-    what = _REASON_WORDS[reason]
-    if reason is EndReason.THROW_CAP:
-        return what
-    source = f" from {seat_label(seat)}" if seat is not None else ""
-    if proven:
-        return f"{what}{source} (proven)"
-    if reporter is not None:
-        return f"{seat_label(reporter)} reported {what}{source}"
-    return f"{what}{source} (reported)"
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptsMatched:
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptsMismatch:
-    """Seats whose receipt differs from this peer's (final points or digest)."""
-
-    seats: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ReceiptsIncomplete:
-    """The receipt exchange stopped (deadline, departure, bad message); the result stands."""
-
-    reason: EndReason
-    seat: int | None
-
-
-Event = Union[  # noqa: UP007 - a runtime alias
-    RoundOpened,
-    ThrowCommitted,
-    AllCommitted,
-    Revealed,
-    Thrown,
-    HandResolved,
-    SessionComplete,
-    SessionEnded,
-    ReceiptsMatched,
-    ReceiptsMismatch,
-    ReceiptsIncomplete,
+__all__ = [
+    "NONCE_BYTES",
+    "ROSTER_DOMAIN",
+    "AllCommitted",
+    "DeadlineKind",
+    "Event",
+    "HandResolved",
+    "Member",
+    "Peer",
+    "ReceiptStatus",
+    "ReceiptsIncomplete",
+    "ReceiptsMatched",
+    "ReceiptsMismatch",
+    "Revealed",
+    "Roster",
+    "RoundOpened",
+    "SessionComplete",
+    "SessionEnded",
+    "Step",
+    "ThrowCommitted",
+    "Thrown",
+    "Timeouts",
+    "check_roster",
+    "encode_any",
+    "ending_text",
+    "roster_from_wire",
+    "roster_signing_bytes",
+    "roster_to_document",
+    "seat_label",
 ]
+
+NONCE_BYTES = 32
 
 
 class _Fault(Exception):
@@ -351,6 +156,13 @@ class _Fault(Exception):
         super().__init__(reason.value)
         self.reason = reason
         self.seat = seat
+
+
+@functools.lru_cache(maxsize=256)
+def _choice(data: bytes) -> Choice:
+    """``Choice.from_bytes``, read once per distinct text: seats reveal the same few choices
+    throw after throw (a refusal raises and is not kept)."""
+    return Choice.from_bytes(data)
 
 
 def _default_nonce() -> bytes:
@@ -406,16 +218,18 @@ class Peer:
         self._out: list[dict[str, Any]] = []
         self._events: list[Event] = []
         self._my_seq = 0
-        self._inbox: dict[int, deque[Message]] = {s: deque() for s in range(self._n)}
+        self._inbox: dict[int, deque[tuple[Message, str]]] = {s: deque() for s in range(self._n)}
         self._order = OrderChecker(self._n, seat)
         self._last_commit: dict[int, Commit | None] = dict.fromkeys(range(self._n))
-        self._screened: dict[int, Choice] = {}
+        self._screened: dict[int, tuple[Choice, tuple[SeatAction, ...]]] = {}
+        """Each seat's checked reveal: its choice and the actions that seal it (planned once)."""
         self._commits: dict[int, Commit] = {}
         self._reveals: dict[int, Reveal] = {}
-        self._choices: dict[int, Choice] = {}
+        self._choices: dict[int, tuple[Choice, tuple[SeatAction, ...]]] = {}
         self._my_nonce = b""
         self._my_choice = b""
-        self._history: list[Commit | Reveal] = []
+        self._my_plan: tuple[SeatAction, ...] = ()
+        self._history: list[tuple[Commit | Reveal, str]] = []
         self._receipts: dict[int, Receipt] = {}
         self._my_receipt: Receipt | None = None
         self._ending: SessionEnded | None = None
@@ -524,14 +338,14 @@ class Peer:
             raise NotNow("the session is not waiting for my commit")
         if not isinstance(choice, Choice):
             raise NotNow("a commit takes a kernel Choice")
-        plan(self._table, self.seat, choice)  # raises IllegalAction / MalformedAction
+        actions = plan(self._table, self.seat, choice)  # raises IllegalAction / MalformedAction
         nonce = self._nonce_source()
         if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
             raise RosterError("the nonce source must give 32 bytes")
         throw = self.throw_index
         data = choice.to_bytes()
         digest = commitment(self.table_id, throw, self.seat, nonce, data)
-        self._my_nonce, self._my_choice = nonce, data
+        self._my_nonce, self._my_choice, self._my_plan = nonce, data, actions
         message = Commit(self.table_id, self.seat, self._my_seq, throw, digest)
         signed = self._send(message, now)
         assert isinstance(signed, Commit)
@@ -557,9 +371,9 @@ class Peer:
         except MessageError as error:
             self._reject(frame, from_seat, error, now)
             return
-        self.transcript.append(RecordKind.RECEIVED, {"from": from_seat, "at": now, "message": text})
+        self.transcript.append_message(RecordKind.RECEIVED, from_seat, now, text)
         if isinstance(message, AbortNotice):
-            self._fault(message.reason, message.blame, now, notify=False, reporter=message.seat)
+            self._reported(message, now)
             return
         if isinstance(message, Reveal):
             try:
@@ -567,8 +381,28 @@ class Peer:
             except _Fault as fault:
                 self._fault(fault.reason, fault.seat, now, proven=True)
                 return
-        self._inbox[from_seat].append(message)
-        self._pump(now)
+        self._inbox[from_seat].append((message, text))
+        self._pump(now, from_seat)
+
+    def _reported(self, notice: AbortNotice, now: float) -> None:
+        """End on another seat's signed abort notice, believing only what this peer can check.
+
+        A notice naming its own sender (its departure, its app in the background) or nobody
+        ends as it says. So does a missed deadline by a seat this step still awaits here: this
+        peer sees the same silence. Any other accusation of another seat (a bad signature, a
+        malformed or replayed message, a bad reveal, a departure or deadline this peer did not
+        see) comes with no signed evidence this peer holds: had the accused's message been bad
+        here, this peer would have ended on it first. So the ending names the reporter, and the
+        accusation is kept as reported, not proven.
+        """
+        reporter, accused = notice.seat, notice.blame
+        agrees = notice.reason is EndReason.DEADLINE and accused in self.awaiting
+        if accused is None or accused == reporter or agrees:
+            self._fault(notice.reason, accused, now, notify=False, reporter=reporter)
+        else:
+            self._fault(
+                notice.reason, reporter, now, notify=False, reporter=reporter, accused=accused
+            )
 
     def depart(self, seat: int, now: float) -> None:
         """``seat`` left the room: the relay announced it, or it is my own seat (I leave, or
@@ -599,15 +433,13 @@ class Peer:
 
     # ------------------------------------------------------------------ internals
     def _send(self, message: Message, now: float) -> Message:
-        signed = sign(message, self._key)
+        signed, text = sign_encoded(message, self._key)
         self._order.accept(signed, self.seat)  # my own order: the same rules as everyone's
         self._my_seq += 1
         self._out.append(to_frame(signed))
-        self.transcript.append(
-            RecordKind.SENT, {"from": self.seat, "at": now, "message": encode(signed)}
-        )
+        self.transcript.append_message(RecordKind.SENT, self.seat, now, text)
         if isinstance(signed, (Commit, Reveal)):
-            self._history.append(signed)
+            self._history.append((signed, text))
         return signed
 
     def _reject(
@@ -643,20 +475,23 @@ class Peer:
         self._deadline_kind = DeadlineKind.CONFIRM
         self._events.append(RoundOpened(self.throw_index, self._deadline))
 
-    def _pump(self, now: float) -> None:
+    def _pump(self, now: float, sender: int | None = None) -> None:
+        """Take what the queues hold for this step, and move on while steps complete. After a
+        delivery from ``sender`` only its queue can have changed, until the step does."""
+        seats = self._others if sender is None else (sender,)
         try:
             progressed = True
             while progressed and not self.is_finished:
                 progressed = False
-                for s in self._others:
+                for s in seats:
                     if self._take(s, now):
                         progressed = True
                 if self._step is Step.COMMIT and len(self._commits) == self._n:
                     self._all_committed(now)
-                    progressed = True
+                    progressed, seats = True, self._others
                 elif self._step is Step.REVEAL and len(self._reveals) == self._n:
                     self._apply_round(now)
-                    progressed = True
+                    progressed, seats = True, self._others
                 elif self._step is Step.RECEIPTS and len(self._receipts) == self._n - 1:
                     self._compare_receipts()
         except _Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
@@ -667,13 +502,13 @@ class Peer:
         inbox = self._inbox[s]
         if not inbox:
             return False
-        head = inbox[0]
+        head, text = inbox[0]
         throw = self.throw_index
         if self._step is Step.COMMIT:
             if isinstance(head, Commit) and head.throw == throw and s not in self._commits:
                 inbox.popleft()
                 self._commits[s] = head
-                self._history.append(head)
+                self._history.append((head, text))
                 self._events.append(ThrowCommitted(s, throw))
                 return True
             if isinstance(head, Receipt):
@@ -682,7 +517,7 @@ class Peer:
         if self._step is Step.REVEAL:
             if isinstance(head, Reveal) and head.throw == throw and s not in self._reveals:
                 inbox.popleft()
-                self._accept_reveal(head)
+                self._accept_reveal(head, text)
                 return True
             # a Receipt waits: this throw may complete the session (the sender saw every
             # reveal first); if it does not, the commit step refuses it
@@ -705,19 +540,18 @@ class Peer:
         ):
             raise _Fault(EndReason.BAD_REVEAL, s)
         try:
-            choice = Choice.from_bytes(reveal.choice)
-            plan(self._table, s, choice)
+            choice = _choice(reveal.choice)
+            actions = plan(self._table, s, choice)
         except PointlineError:
             raise _Fault(EndReason.BAD_REVEAL, s) from None
-        self._screened[s] = choice
+        self._screened[s] = (choice, actions)
 
-    def _accept_reveal(self, reveal: Reveal) -> None:
+    def _accept_reveal(self, reveal: Reveal, text: str) -> None:
         s = reveal.seat
-        choice = self._screened.pop(s)
+        self._choices[s] = screened = self._screened.pop(s)
         self._reveals[s] = reveal
-        self._choices[s] = choice
-        self._history.append(reveal)
-        self._events.append(Revealed(s, reveal.throw, choice))
+        self._history.append((reveal, text))
+        self._events.append(Revealed(s, reveal.throw, screened[0]))
 
     def _all_committed(self, now: float) -> None:
         throw = self.throw_index
@@ -731,15 +565,15 @@ class Peer:
         signed = self._send(message, now)
         assert isinstance(signed, Reveal)
         self._reveals[self.seat] = signed
-        choice = Choice.from_bytes(self._my_choice)
-        self._choices[self.seat] = choice
+        choice = _choice(self._my_choice)
+        self._choices[self.seat] = (choice, self._my_plan)
         self._events.append(Revealed(self.seat, throw, choice))
 
     def _apply_round(self, now: float) -> None:
         throw = self.throw_index
         table = self._table
-        for s in range(self._n):
-            for action in plan(table, s, self._choices[s]):
+        for s in range(self._n):  # each seat's plan touches only its own seat: planned once
+            for action in self._choices[s][1]:
                 table.push(action)
         nonces = [self._reveals[s].nonce for s in range(self._n)]
         die1, die2 = derive_dice(self.table_id, throw, nonces)
@@ -773,7 +607,7 @@ class Peer:
                 "ranks": list(result.ranks),
             },
         )
-        digest = session_digest(self._history)
+        digest = session_digest_encoded(self._history)
         message = Receipt(
             self.table_id, self.seat, self._my_seq, self._table.throws, result.final, digest
         )
@@ -821,6 +655,7 @@ class Peer:
         notify: bool = True,
         reporter: int | None = None,
         proven: bool = False,
+        accused: int | None = None,
     ) -> None:
         if self.is_finished:
             return
@@ -831,15 +666,22 @@ class Peer:
             self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
             return
         self._table.push(Abort(reason, seat))
-        self._finish_ended(reason, seat, self.seat if reporter is None else reporter, proven)
+        self._finish_ended(
+            reason, seat, self.seat if reporter is None else reporter, proven, accused
+        )
 
     def _finish_ended(
-        self, reason: EndReason, seat: int | None, reporter: int, proven: bool
+        self,
+        reason: EndReason,
+        seat: int | None,
+        reporter: int,
+        proven: bool,
+        accused: int | None = None,
     ) -> None:
         self._step = Step.ENDED
         self._deadline = None
         self._deadline_kind = None
-        self._ending = SessionEnded(reason, seat, reporter, proven)
+        self._ending = SessionEnded(reason, seat, reporter, proven, accused)
         self._events.append(self._ending)
         self.transcript.append(
             RecordKind.OUTCOME,
@@ -850,6 +692,7 @@ class Peer:
                 "seat": seat,
                 "reporter": reporter,
                 "proven": proven,
+                **({} if accused is None else {"accused": accused}),
             },
         )
 

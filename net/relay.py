@@ -314,7 +314,9 @@ class Relay:
                         self.accounts.signin, name, password, conn.address
                     )
                 self._signed_in(conn)
-                await self._reply(conn, SignedIn(name, token, frame.id))
+                await self._reply(
+                    conn, SignedIn(name, token, frame.id, relay_key=self.key.public_hex)
+                )
             case CreateRoom(token, key):
                 name = await self._account(conn, token)
                 if self.rooms.room_of(conn.id) is not None:
@@ -369,7 +371,9 @@ class Relay:
                 self._signed_in(conn)
                 account = await self._store(self.accounts.lookup, fresh)
                 assert account is not None
-                await self._reply(conn, SignedIn(account, fresh, frame.id))
+                await self._reply(
+                    conn, SignedIn(account, fresh, frame.id, relay_key=self.key.public_hex)
+                )
             case Leave():
                 if self.rooms.room_of(conn.id) is None:
                     raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")

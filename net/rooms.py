@@ -13,10 +13,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Final
 
+from pointline.kernel import ONLINE_SEATS_MAX, ONLINE_SEATS_MIN
 from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode, RosterEntry, WireError
 
-MIN_MEMBERS: Final = 2
-MAX_MEMBERS: Final = 8
+MIN_MEMBERS: Final = ONLINE_SEATS_MIN
+"""The card's room size, decided once in the kernel: exactly 2-8 people."""
+MAX_MEMBERS: Final = ONLINE_SEATS_MAX
 
 
 class RoomError(WireError):

@@ -21,17 +21,22 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import IO, Any
 
-from pointline.net.errors import MalformedMessage, NetError, TranscriptError
+from pointline.net.errors import MalformedMessage, NetCode, TranscriptError
 from pointline.net.messages import canonical_json, strict_loads
 
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
 GENESIS = "0" * 64
 MAX_REJECTED_CHARS = 4096
+
+
+_SCALARS = frozenset({int, float, str, bool, type(None)})
+_INF = float("inf")
+_json_string = json.encoder.encode_basestring  # JSON's own string writer
 
 
 class RecordKind(Enum):
@@ -46,24 +51,24 @@ class RecordKind(Enum):
 
 def record_hash(index: int, prev: str, kind: str, body: Mapping[str, Any]) -> str:
     """The chain hash of one record (see the module docstring)."""
-    return _chain_hash(index, prev, kind, canonical_json(body))
+    return _chain_hash(index, prev, kind, canonical_json(body).decode("utf-8"))[0]
 
 
-def _chain_hash(index: int, prev: str, kind: str, body_json: bytes) -> str:
-    """``record_hash`` from the body's canonical JSON, without encoding the body again.
+_HASHED_HEAD = TRANSCRIPT_DOMAIN.decode("ascii") + '{"body":'
 
-    The keys of a record sorted are body, index, kind, prev, so the canonical JSON of the
-    whole record is the body's text spliced into a fixed frame.
+
+def _chain_hash(index: int, prev: str, kind: str, body_text: str) -> tuple[str, str]:
+    """``record_hash`` from the body's canonical JSON text, without encoding the body again,
+    and the rest of the record's line after the hash.
+
+    The keys of a record sorted are body, index, kind, prev (and hash, between body and index,
+    in the line), so the canonical JSON of the whole record is the body's text spliced into a
+    fixed frame (``kind`` is a record kind's name and ``prev`` hex digits: JSON strings that
+    need no escape).
     """
-    head = b'{"body":'
-    tail = (
-        f',"index":{index},"kind":'.encode()
-        + canonical_json(kind)
-        + b',"prev":'
-        + canonical_json(prev)
-        + b"}"
-    )
-    return hashlib.sha256(TRANSCRIPT_DOMAIN + head + body_json + tail).hexdigest()
+    tail = f',"index":{index},"kind":"{kind}","prev":"{prev}"}}'
+    digest = hashlib.sha256((_HASHED_HEAD + body_text + tail).encode("utf-8")).hexdigest()
+    return digest, tail
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +78,8 @@ class Record:
     kind: RecordKind
     body: Mapping[str, Any]
     hash: str
+    line: str = field(default="", compare=False, repr=False)
+    """The record's canonical JSON line, when it was made with its hash (else computed)."""
 
     def to_document(self) -> dict[str, Any]:
         return {
@@ -84,7 +91,16 @@ class Record:
         }
 
     def to_line(self) -> str:
-        return canonical_json(self.to_document()).decode("utf-8")
+        return self.line or canonical_json(self.to_document()).decode("utf-8")
+
+
+def _record(
+    index: int, prev: str, kind: RecordKind, body: Mapping[str, Any], body_text: str
+) -> Record:
+    """A record, its hash and its line from the body's canonical JSON, encoded once: the line's
+    keys sorted are body, hash, index, kind, prev, so it is that text spliced into a frame."""
+    digest, tail = _chain_hash(index, prev, kind.value, body_text)
+    return Record(index, prev, kind, body, digest, f'{{"body":{body_text},"hash":"{digest}"{tail}')
 
 
 class Transcript:
@@ -130,8 +146,32 @@ class Transcript:
         index = len(self._records)
         prev = self._records[-1].hash if self._records else GENESIS
         text = canonical_json(body)
-        frozen = json.loads(text)  # a private JSON copy: later edits can't leak in
-        record = Record(index, prev, kind, frozen, _chain_hash(index, prev, kind.value, text))
+        # a private JSON copy, so later edits can't leak in: a shallow one when every value is
+        # a number, string or null (the sent, received and throw-free records), else a re-read
+        flat = all(type(v) in _SCALARS for v in body.values())
+        frozen = dict(body) if flat else json.loads(text)
+        record = _record(index, prev, kind, frozen, text.decode("utf-8"))
+        self._records.append(record)
+        self._fresh.append(record)
+        return record
+
+    def append_message(self, kind: RecordKind, sender: int | None, at: float, text: str) -> Record:
+        """``append(kind, {"from": sender, "at": at, "message": text})`` for a sent or received
+        message, its canonical JSON written directly: the keys in order, ``at`` as JSON writes a
+        number, ``text`` as a JSON string (the same bytes; one per message of every throw)."""
+        if (
+            type(at) not in (int, float)
+            or at != at
+            or at in (_INF, -_INF)
+            or (sender is not None and type(sender) is not int)
+        ):
+            return self.append(kind, {"from": sender, "at": at, "message": text})
+        body = {"at": at, "from": sender, "message": text}
+        index = len(self._records)
+        prev = self._records[-1].hash if self._records else GENESIS
+        who = "null" if sender is None else sender
+        data = f'{{"at":{at!r},"from":{who},"message":{_json_string(text)}}}'
+        record = _record(index, prev, kind, body, data)
         self._records.append(record)
         self._fresh.append(record)
         return record
@@ -176,10 +216,10 @@ class Transcript:
         return self
 
 
-class TranscriptWriteError(NetError):
+class TranscriptWriteError(TranscriptError):
     """The transcript file could not be written (disk full, permissions, a removed folder)."""
 
-    code: str = "transcript_write"
+    code: str = NetCode.TRANSCRIPT_WRITE
 
 
 class TranscriptWriter:

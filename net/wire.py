@@ -22,7 +22,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, TypeAlias
 
+from pointline.kernel import PointlineError
 from pointline.net import strictjson
+from pointline.net.errors import NetError
+from pointline.net.messages import RepeatedMembers
 
 KEY_HEX_LENGTH: Final = 64  # an Ed25519 public key, hex
 NAME_RULE: Final = re.compile(r"[A-Za-z0-9_-]{3,24}")
@@ -60,13 +63,13 @@ class ErrorCode(StrEnum):
     BUSY = "busy"
 
 
-class WireError(Exception):
+class WireError(NetError):
     """A frame that breaks the wire format (or a refused request), with a stable code."""
 
+    code: ErrorCode
+
     def __init__(self, code: ErrorCode, message: str, request_id: int | None = None) -> None:
-        super().__init__(f"{code.value}: {message}")
-        self.code = code
-        self.message = message
+        PointlineError.__init__(self, code, message)
         self.request_id = request_id  # the id of the request it answers, when known
 
 
@@ -153,9 +156,13 @@ class RosterEntry:
 
 @dataclass(frozen=True, slots=True)
 class SignedIn:
+    """Signed in: the account's name, a token, and the relay's Ed25519 public key (64 hex
+    digits; optional on the wire) that signs every started roster, for the client to pin."""
+
     name: str
     token: str
     id: int | None = None
+    relay_key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,8 +277,9 @@ def _document(frame: Frame) -> dict[str, Any]:
             }
         case SignedOut():
             return {"op": "signed_out"}
-        case SignedIn(name, token):
-            return {"op": "signed_in", "name": name, "token": token}
+        case SignedIn(name, token, _, relay_key):
+            doc = {"op": "signed_in", "name": name, "token": token}
+            return doc if relay_key is None else {**doc, "relay_key": relay_key}
         case RoomJoined(code, seat, creator, roster):
             return {
                 "op": "room",
@@ -320,13 +328,85 @@ def _load(text: str | bytes) -> dict[str, Any]:
     try:
         doc = strictjson.loads(text)
     except strictjson.StrictJSONError as exc:
-        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc}") from None
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
+    return _named(doc)
+
+
+def _named(doc: Any) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise WireError(ErrorCode.BAD_FRAME, "a frame is a JSON object")
     op = doc.get("op")
     if not isinstance(op, str):
         raise WireError(ErrorCode.BAD_FRAME, 'a frame names its "op"')
     return doc
+
+
+def _refuse_constant(name: str) -> Any:
+    raise strictjson.StrictJSONError(f"{name} is not a JSON number")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (_INF, -_INF):  # 1e999: too large for a float
+        raise strictjson.StrictJSONError(f"{text[:20]} is out of range")
+    return value
+
+
+_INF = float("inf")
+
+
+def _load_relay(text: str | bytes) -> dict[str, Any]:
+    """A relay frame parsed strictly, except that a ``deliver`` payload naming a member twice
+    is kept as a ``RepeatedMembers`` (the peer refuses it as malformed, naming the sender);
+    anywhere else a repeated name refuses the frame. One C parse and one walk (depth, lone
+    surrogates), no character-by-character scan: a frame nested too deep for the parser is a
+    ``RecursionError`` caught here."""
+    if isinstance(text, bytes):
+        raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
+    repeated: list[RepeatedMembers] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        doc = dict(items)
+        if len(doc) == len(items):
+            return doc
+        marked = RepeatedMembers(doc)
+        names = [k for k, _ in items]
+        marked.repeated = next(k for i, k in enumerate(names) if k in names[:i])
+        repeated.append(marked)
+        return marked
+
+    try:
+        doc = json.loads(
+            text, object_pairs_hook=pairs, parse_constant=_refuse_constant, parse_float=_float
+        )
+        # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
+        # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
+        if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
+            strictjson.check(doc)
+    except strictjson.StrictJSONError as exc:
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
+    except (ValueError, RecursionError) as exc:
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: not JSON ({exc})") from None
+    doc = _named(doc)
+    if repeated and not (
+        doc.get("op") == "deliver" and all(_within(m, doc.get("payload")) for m in repeated)
+    ):
+        raise WireError(ErrorCode.BAD_FRAME, "not strict JSON: a member name appears twice")
+    return doc
+
+
+def _within(target: object, value: object) -> bool:
+    """Whether ``target`` is ``value`` or nested in it (only walked when a name repeats)."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if item is target:
+            return True
+        if isinstance(item, dict):
+            todo.extend(item.values())
+        elif isinstance(item, list):
+            todo.extend(item)
+    return False
 
 
 def _fields(doc: dict[str, Any], *names: str) -> None:
@@ -458,7 +538,7 @@ def _roster(doc: dict[str, Any]) -> tuple[RosterEntry, ...]:
 
 def parse_relay(text: str | bytes) -> RelayFrame:
     """A relay frame, or ``WireError``."""
-    doc = _load(text)
+    doc = _load_relay(text)
     request_id = _request_id(doc)
     frame = _parse_relay(doc)
     if request_id is None or isinstance(frame, Roster | Deliver | Departed):
@@ -469,6 +549,10 @@ def parse_relay(text: str | bytes) -> RelayFrame:
 def _parse_relay(doc: dict[str, Any]) -> RelayFrame:
     op = doc["op"]
     if op == "signed_in":
+        if "relay_key" in doc:
+            _fields(doc, "name", "token", "relay_key")
+            key = _hex(doc, "relay_key", KEY_HEX_LENGTH)
+            return SignedIn(_text(doc, "name"), _text(doc, "token"), relay_key=key)
         _fields(doc, "name", "token")
         return SignedIn(_text(doc, "name"), _text(doc, "token"))
     if op == "room":

@@ -127,3 +127,10 @@ def test_the_curated_surfaces_export_what_they_list() -> None:
     for error in (conformance.BadAction, conformance.ImplFailure, conformance.FixturesMissing):
         assert issubclass(error, PointlineError)
         assert error("x").code == error.default_code and error("x").text == "x"
+
+
+def test_a_request_nested_too_deep_is_refused_and_the_adapter_goes_on() -> None:
+    deep = '{"id":1,"op":"state","x":' + "[" * 100_000 + "]" * 100_000 + "}"
+    refused, fine = _talk(deep, json.dumps({"id": 2, "op": "hello", "protocol": 2}))
+    assert refused["ok"] is False and refused["error"]["code"] == "bad_request"
+    assert fine["ok"] is True and fine["id"] == 2

@@ -281,3 +281,12 @@ def test_a_result_spelled_with_floats_or_booleans_is_refused(result: Doc) -> Non
     from_document(copy.deepcopy(doc))
     with pytest.raises(BadState):
         from_document({**doc, "result": result})
+
+
+def test_an_extra_member_nested_too_deep_to_encode_is_not_canonical() -> None:
+    deep: Any = []
+    for _ in range(5000):
+        deep = [deep]
+    with pytest.raises(BadState) as caught:
+        from_document({**to_document(Table(1)), "extra": deep})
+    assert caught.value.invariant is Invariant.NOT_CANONICAL

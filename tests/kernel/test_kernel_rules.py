@@ -5,9 +5,6 @@ Each test also checks that the transition-table row deciding the action names th
 
 from __future__ import annotations
 
-import hashlib
-import json
-
 import pytest
 
 from pointline.kernel import (
@@ -17,7 +14,6 @@ from pointline.kernel import (
     THROW_CAP,
     Abort,
     Allocate,
-    BadState,
     Code,
     Confirm,
     ContractChanged,
@@ -37,18 +33,9 @@ from pointline.kernel import (
     Throw,
     ThrowSeen,
     Voided,
-    commitment,
     competition_ranks,
-    derive_dice,
-    dice_from_seed,
-    dice_seed,
-    from_document,
-    loads,
     replay_balance,
-    state_bytes,
-    state_hash,
     to_document,
-    verify_commitment,
 )
 from tests.kernel._kernel_support import (
     ALL_THROWS,
@@ -562,56 +549,3 @@ def test_r25_nothing_is_accepted_once_over() -> None:
             assert "R25" in table.row(action).rules
             assert_rejected(table, action, Code.SESSION_OVER)
         assert table.legal_actions(0) == [] and table.legal_actions(1) == []
-
-
-def test_r26_commitment() -> None:
-    nonce = bytes(range(32))
-    choices = b'{"dont_pass":20,"pass":10}'
-    digest = commitment("t", 3, 1, nonce, choices)
-    assert len(digest) == 32
-    assert verify_commitment(digest, "t", 3, 1, nonce, choices)
-    assert not verify_commitment(digest, "t", 3, 1, nonce, b'{"dont_pass":20,"pass":20}')
-    assert not verify_commitment(digest, "t", 4, 1, nonce, choices)
-    assert digest != commitment("t", 3, 1, nonce, choices, version=2)
-    assert digest == commitment("t", 3, 1, bytearray(nonce), choices)
-
-
-def test_r27_dice_derivation() -> None:
-    nonces = [hashlib.sha256(bytes([i])).digest() for i in range(3)]
-    die1, die2 = derive_dice("room", 5, nonces)
-    assert 1 <= die1 <= 6 and 1 <= die2 <= 6
-    assert (die1, die2) == derive_dice("room", 5, list(nonces))
-    seed = dice_seed("room", 5, nonces)
-    assert dice_from_seed(seed)[:2] == (die1, die2)
-    # A throw made with those dice is legal input to the table.
-    table = Table(3)
-    seal_all(table)
-    table.push(Throw(die1, die2))
-    assert table.throws == 1
-
-
-def test_r28_canonical_state_json() -> None:
-    table = Table(2, "room-1")
-    come_out(table, 0, 30, 20)
-    table.push(Confirm(1))
-    table.push(dice_for(6))
-    data = state_bytes(table)
-    doc = json.loads(data)
-    assert data == json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
-    assert _only_ints(doc)
-    again = loads(data)
-    assert state_bytes(again) == data and state_hash(again) == state_hash(table)
-    assert state_hash(table) == hashlib.sha256(data).hexdigest()
-    doc["seats"][0]["balance"] = 1.5
-    with pytest.raises(BadState):
-        from_document(doc)
-
-
-def _only_ints(value: object) -> bool:
-    if isinstance(value, float):
-        return False
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _only_ints(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_only_ints(v) for v in value)
-    return True

@@ -365,9 +365,21 @@ def test_a_departure_ends_the_session() -> None:
 
 def test_an_abort_notice_from_one_peer_ends_everyone_with_its_reason() -> None:
     net, _ = point_phase_net()
-    net.peers[0].depart(1, net.now)  # only seat 0 hears of it
+    net.peers[0].depart(0, net.now)  # seat 0 leaves and says so
     net.deliver()
-    assert_ended(net, EndReason.DEPARTURE, 1, exclude=None)
+    assert_ended(net, EndReason.DEPARTURE, 0, exclude=None)
+
+
+def test_a_departure_only_one_peer_heard_of_ends_naming_that_peer_as_its_reporter() -> None:
+    net, _ = point_phase_net()
+    net.peers[0].depart(1, net.now)  # only seat 0 hears of it: the others cannot check it
+    net.deliver()
+    assert net.peers[0].ending == SessionEnded(EndReason.DEPARTURE, 1)
+    for p in net.peers[1:]:
+        ending = p.ending
+        assert ending == SessionEnded(EndReason.DEPARTURE, 0)
+        assert ending is not None and (ending.reporter, ending.accused) == (0, 1)
+        assert ending.text == "Seat 1 reported a departure from Seat 2; not proven"
 
 
 def test_the_throw_cap_ends_the_session_without_a_result() -> None:
@@ -600,15 +612,34 @@ def test_a_signed_abort_notice_blaming_seat_0_names_its_reporter_and_proves_noth
     net.inject(3, notice)
     for p in net.honest(3):
         ending = p.ending
-        assert ending == SessionEnded(EndReason.BAD_SIGNATURE, 0)
-        assert (ending.reporter, ending.proven) == (3, False)
-        text = ending_text(ending.reason, ending.seat, ending.reporter, ending.proven)
-        assert text == "Seat 4 reported a bad signature from Seat 1"
-        with tempfile.TemporaryDirectory() as folder:
-            report = verify_transcript(p.transcript.save(Path(folder) / "t.jsonl"))
-        assert report.ok, report.text()
-        assert "Seat 4 reported a bad signature from Seat 1" in report.text()
-        assert "proven" not in report.text()
+        assert ending == SessionEnded(EndReason.BAD_SIGNATURE, 3)  # the reporter, not seat 0
+        assert ending is not None
+        assert (ending.reporter, ending.proven, ending.accused) == (3, False, 0)
+        text = ending_text(ending.reason, ending.seat, ending.reporter, ending.proven, 0)
+        assert text == ending.text == "Seat 4 reported a bad signature from Seat 1; not proven"
+        outcome = p.transcript.records[-1].body
+        assert (outcome["seat"], outcome["reporter"], outcome["accused"]) == (3, 3, 0)
+        assert outcome["proven"] is False
+        assert p.table.ending is not None and p.table.ending.seat == 3  # the kernel's Abort
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="net/verify.py (engineer online-ref) words an ending with ending_text(reason, seat, "
+    "reporter, proven), without the accused seat: it passes once verify uses SessionEnded.text "
+    "(remove this mark then)",
+)
+def test_verify_words_a_false_blame_as_the_core_does() -> None:
+    net = Net(4)
+    net.round()
+    notice = net.signed(
+        3, AbortNotice(net.table_id, 3, net.peers[3]._my_seq, EndReason.BAD_SIGNATURE, 0)
+    )
+    net.inject(3, notice)
+    with tempfile.TemporaryDirectory() as folder:
+        report = verify_transcript(net.peers[1].transcript.save(Path(folder) / "t.jsonl"))
+    assert report.ok, report.text()
+    assert "Seat 4 reported a bad signature from Seat 1; not proven" in report.text()
 
 
 def test_a_bad_signature_seen_first_hand_is_proven_and_reported_by_me() -> None:
@@ -642,7 +673,7 @@ def test_an_outcome_claiming_proof_without_evidence_fails_verification() -> None
     net = Net(3)
     net.round()
     notice = net.signed(
-        2, AbortNotice(net.table_id, 2, net.peers[2]._my_seq, EndReason.MALFORMED, 0)
+        2, AbortNotice(net.table_id, 2, net.peers[2]._my_seq, EndReason.DEPARTURE, 2)
     )
     net.inject(2, notice, to=[1])
     with tempfile.TemporaryDirectory() as folder:

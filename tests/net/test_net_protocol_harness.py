@@ -69,7 +69,8 @@ class Net:
         self.silent: set[int] = set()  # seats that neither commit nor send anything
         self.log: dict[int, list[Event]] = {i: [] for i in range(self.n)}
         self.sent: dict[int, list[Frame]] = {i: [] for i in range(self.n)}
-        self.queues: dict[tuple[int, int], deque[Any]] = {}
+        self.queues: dict[tuple[int, int], deque[tuple[int, Any]]] = {}
+        self._stamp = 0
 
     # ------------------------------------------------------------------ helpers
     def honest(self, exclude: int | None = None) -> list[Peer]:
@@ -100,14 +101,17 @@ class Net:
                 for out in rewrite(frame) if rewrite else [frame]:
                     for q in self.peers:
                         if q.seat != p.seat:
-                            self.queues.setdefault((q.seat, p.seat), deque()).append(out)
+                            self._stamp += 1
+                            queue = self.queues.setdefault((q.seat, p.seat), deque())
+                            queue.append((self._stamp, out))
 
     def deliver(self) -> bool:
         """Route every pending frame until quiet; whether anything moved.
 
-        Each (recipient, sender) pair is a FIFO queue, as over one relay connection; with
-        ``chaos`` the next frame comes from a random pair, so frames from different senders
-        arrive in any interleaving.
+        Each (recipient, sender) pair is a FIFO queue, as over one relay connection, and
+        frames go out in the order they were sent, as one relay forwards them (so a frame sent
+        in answer to another never overtakes it); with ``chaos`` the next frame comes from a
+        random pair, so frames from different senders arrive in any interleaving.
         """
         moved = False
         self._gather()
@@ -115,9 +119,12 @@ class Net:
             ready = [pair for pair, queue in self.queues.items() if queue]
             if not ready:
                 break
-            pair = self.rng.choice(ready) if self.chaos else min(ready, key=lambda k: (k[1], k[0]))
+            if self.chaos:
+                pair = self.rng.choice(ready)
+            else:
+                pair = min(ready, key=lambda k: self.queues[k][0][0])
             to, sender = pair
-            self.peers[to].receive(self.queues[pair].popleft(), sender, self.now)
+            self.peers[to].receive(self.queues[pair].popleft()[1], sender, self.now)
             moved = True
             self._gather()
         self.collect()

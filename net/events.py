@@ -1,0 +1,239 @@
+"""What a protocol ``Peer`` reports: its settings, its steps and its events, and the plain
+words for an ending (seats counted from 1). ``net.protocol`` re-exports every name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Union
+
+from pointline.kernel import Choice, EndReason, Phase, Result
+
+__all__ = [
+    "AllCommitted",
+    "DeadlineKind",
+    "Event",
+    "HandResolved",
+    "ReceiptStatus",
+    "ReceiptsIncomplete",
+    "ReceiptsMatched",
+    "ReceiptsMismatch",
+    "Revealed",
+    "RoundOpened",
+    "SessionComplete",
+    "SessionEnded",
+    "Step",
+    "ThrowCommitted",
+    "Thrown",
+    "Timeouts",
+    "ending_text",
+    "seat_label",
+]
+
+# ---------------------------------------------------------------------------- settings
+
+
+@dataclass(frozen=True, slots=True)
+class Timeouts:
+    """Deadlines in seconds (the card's values by default; tests make them short)."""
+
+    confirm: float = 45.0
+    response: float = 10.0
+    session: float = 600.0
+    receipts: float = 8.0
+
+    def to_document(self) -> dict[str, float]:
+        return {
+            "confirm": self.confirm,
+            "response": self.response,
+            "session": self.session,
+            "receipts": self.receipts,
+        }
+
+
+class Step(Enum):
+    """What the peer is doing: the first three are live, the last two final."""
+
+    COMMIT = "commit"
+    REVEAL = "reveal"
+    RECEIPTS = "receipts"
+    COMPLETE = "complete"
+    ENDED = "ended"
+
+
+class DeadlineKind(Enum):
+    """Which deadline the countdown shows."""
+
+    CONFIRM = "confirm"
+    RESPONSE = "response"
+    RECEIPTS = "receipts"
+
+
+class ReceiptStatus(Enum):
+    MATCHED = "matched"
+    MISMATCH = "mismatch"
+    INCOMPLETE = "incomplete"
+
+
+# ---------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOpened:
+    """Throw ``throw`` waits for every seat's commit until ``deadline``."""
+
+    throw: int
+    deadline: float
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowCommitted:
+    seat: int
+    throw: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllCommitted:
+    throw: int
+
+
+@dataclass(frozen=True, slots=True)
+class Revealed:
+    seat: int
+    throw: int
+    choice: Choice
+
+
+@dataclass(frozen=True, slots=True)
+class Thrown:
+    """The dice of throw ``throw``, applied to the table after every seat's choices."""
+
+    throw: int
+    die1: int
+    die2: int
+    total: int
+    phase: Phase
+    point: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandResolved:
+    hands_resolved: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionComplete:
+    result: Result
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnded:
+    """The session ended without a result.
+
+    ``seat`` is the seat the reason names (or none); ``reporter`` the seat that found the fault
+    (this peer's own seat, or the sender of the abort notice it received); ``proven`` is True
+    only when this peer's transcript holds the signed evidence of the fault (the rejected
+    frame, or a reveal against its signed commitment), False when it was only reported or
+    observed (a deadline, a departure). ``accused`` is set when another seat's notice accused
+    a seat this peer cannot convict from what it holds: the ending then names the reporter
+    (``seat`` is the reporter) and the accusation stands only as reported, never proven.
+    Seats count from 0 here; ``text`` (``ending_text``) counts from 1. Equality compares what
+    ended (reason and seat): honest peers agree on it even when each reports it from its own
+    view.
+    """
+
+    reason: EndReason
+    seat: int | None
+    reporter: int | None = field(default=None, compare=False)
+    proven: bool = field(default=False, compare=False)
+    accused: int | None = field(default=None, compare=False)
+
+    @property
+    def text(self) -> str:
+        """Plain words for people, seats counted from 1 (``ending_text``)."""
+        return ending_text(self.reason, self.seat, self.reporter, self.proven, self.accused)
+
+
+_REASON_WORDS = {
+    EndReason.THROW_CAP: "the throw limit was reached",
+    EndReason.DEPARTURE: "a departure",
+    EndReason.BACKGROUND: "the app going to the background",
+    EndReason.BAD_REVEAL: "a reveal that does not match its commitment",
+    EndReason.DEADLINE: "a missed deadline",
+    EndReason.BAD_SIGNATURE: "a bad signature",
+    EndReason.REPLAY: "a replayed or out-of-order message",
+    EndReason.NON_MEMBER: "a message from a seat not in the room",
+    EndReason.MALFORMED: "a malformed message",
+}
+
+
+def seat_label(seat: int) -> str:
+    """How people read a seat: "Seat 1" to "Seat 8" (the protocol's 0-based index + 1).
+
+    The one numbering for people: the app's screens, the results and ``pointline verify``'s
+    words all use it; frames and transcripts keep the 0-based index.
+    """
+    return f"Seat {seat + 1}"
+
+
+def ending_text(
+    reason: EndReason,
+    seat: int | None,
+    reporter: int | None,
+    proven: bool,
+    accused: int | None = None,
+) -> str:
+    """Plain words for an ending, seats counted from 1 (protocol seats count from 0).
+
+    "Seat 4 reported a bad signature from Seat 1" when another seat only reported it;
+    "a bad signature from Seat 1 (proven)" when the signed evidence is in the transcript;
+    "Seat 4 reported a bad signature from Seat 1; not proven" when the ending names the
+    reporter of an accusation (``accused``) nobody else could check.
+    """
+    what = _REASON_WORDS[reason]
+    if reason is EndReason.THROW_CAP:
+        return what
+    if accused is not None and reporter is not None:
+        return f"{seat_label(reporter)} reported {what} from {seat_label(accused)}; not proven"
+    source = f" from {seat_label(seat)}" if seat is not None else ""
+    if proven:
+        return f"{what}{source} (proven)"
+    if reporter is not None:
+        return f"{seat_label(reporter)} reported {what}{source}"
+    return f"{what}{source} (reported)"
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptsMatched:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptsMismatch:
+    """Seats whose receipt differs from this peer's (final points or digest)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptsIncomplete:
+    """The receipt exchange stopped (deadline, departure, bad message); the result stands."""
+
+    reason: EndReason
+    seat: int | None
+
+
+Event = Union[  # noqa: UP007 - a runtime alias
+    RoundOpened,
+    ThrowCommitted,
+    AllCommitted,
+    Revealed,
+    Thrown,
+    HandResolved,
+    SessionComplete,
+    SessionEnded,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    ReceiptsIncomplete,
+]

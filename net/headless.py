@@ -1,0 +1,238 @@
+"""The headless player: ``python -m pointline.net.client`` (or ``pointline-client``).
+
+It signs in (or up), creates or joins a room, plays ``net.client.steady_choice`` at every
+round and prints what happens in plain words, seats counted from 1 as people count them
+(``Seat 1`` is the protocol's seat 0). A relay's key and a ``wss://`` relay's certificate are
+pinned in the user data folder (``net.trust``, ``net.paths.data_dir()``): a certificate this
+device does not know is refused with its fingerprint, trusted once with
+``--trust-certificate FINGERPRINT``; a relay key that changed stops the player unless
+``--accept-relay-key`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from websockets.exceptions import ConnectionClosed
+
+from pointline.kernel import Phase
+from pointline.net import paths
+from pointline.net.client import (
+    REQUEST_TIMEOUT,
+    ClientEvent,
+    Disconnected,
+    MemberDeparted,
+    RelayClient,
+    RelayError,
+    RosterChanged,
+    SessionStarted,
+    TranscriptFailed,
+    TranscriptSaved,
+    connect_trusted,
+    play,
+)
+from pointline.net.errors import ClientCode, ClientError, NetError
+from pointline.net.protocol import (
+    HandResolved,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    SessionComplete,
+    SessionEnded,
+    Thrown,
+    ending_text,
+    seat_label,
+)
+from pointline.net.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
+
+__all__ = ["describe", "main"]
+
+_NOT_REFUSALS = frozenset(
+    {
+        ClientCode.TIMEOUT,
+        ClientCode.CLOSED,
+        ClientCode.UNREACHABLE,
+        ClientCode.CERTIFICATE,
+        ClientCode.BAD_CA,
+        ClientCode.NOT_TLS,
+        ClientCode.RELAY_KEY_CHANGED,
+        ClientCode.BAD_TRUST_FILE,
+    }
+)
+
+
+def _seats(seats: tuple[int, ...]) -> str:
+    return ", ".join(seat_label(s) for s in seats)
+
+
+def describe(event: ClientEvent) -> str | None:
+    """Plain words for an event, seats counted from 1; None for the steps nobody needs to
+    read (a round opening, each commit and reveal)."""
+    match event:
+        case SessionStarted(code, _table, seat, roster, _path):
+            return f"room {code} started: you are {seat_label(seat)} of {len(roster)}"
+        case Thrown(throw, die1, die2, total, phase, point):
+            after = f"the point is {point}" if phase is Phase.POINT else "next is a come-out"
+            if phase in (Phase.COMPLETE, Phase.ENDED):
+                after = "the session is over"
+            return f"throw {throw}: {die1} and {die2}, {total}; {after}"
+        case HandResolved(hands):
+            return f"hand {hands} resolved"
+        case SessionComplete(result):
+            standings = "; ".join(
+                f"{seat_label(s)} {result.final[s]:,} points, rank {result.ranks[s]}"
+                for s in range(len(result.final))
+            )
+            return f"session complete: {standings}"
+        case SessionEnded():
+            return f"session ended without a result: {event.text}"
+        case ReceiptsMatched(count):
+            return f"receipts matched: all {count} signed receipts agree"
+        case ReceiptsMismatch(seats):
+            return f"receipts differ from yours: {_seats(seats)}"
+        case ReceiptsIncomplete(reason, seat):
+            words = ending_text(reason, seat, None, False)
+            return f"the receipt exchange stopped ({words}); the result stands"
+        case MemberDeparted(seat, name):
+            return f"{name} ({seat_label(seat)}) left"
+        case RelayError(_code, message):
+            return f"the relay says: {message}"
+        case Disconnected():
+            return "the connection to the relay is closed"
+        case TranscriptSaved(path):
+            return f"transcript saved: {path}  (check: pointline verify {path})"
+        case TranscriptFailed(path, reason):
+            return f"the session ended: {reason}; what was written before is kept in {path}"
+    return None
+
+
+def _say(event: ClientEvent) -> None:
+    words = describe(event)
+    if words is not None:
+        print(words, flush=True)
+
+
+async def _connect(args: argparse.Namespace) -> RelayClient:
+    if args.ca:
+        return await RelayClient.connect(args.url, ca=args.ca)
+    known = KnownRelays(paths.data_dir())
+    try:
+        return await connect_trusted(args.url, known)
+    except CertificateNotTrusted as refused:
+        if args.trust_certificate != refused.fingerprint:
+            raise ClientError(
+                ClientCode.CERTIFICATE,
+                f"The relay's certificate was refused: {refused.text} To trust it, run again "
+                f"with --trust-certificate {refused.fingerprint}",
+            ) from None
+        known.pin_certificate(refused.address, refused.pem)
+        print(f"trusting the certificate of {refused.address} from now on", flush=True)
+        return await connect_trusted(args.url, known)
+
+
+async def _sign_in(client: RelayClient, args: argparse.Namespace) -> None:
+    try:
+        try:
+            await client.signin(args.name, args.password)
+        except ClientError as exc:
+            if exc.code != "bad_credentials" or not args.signup:
+                raise
+            await client.signup(args.name, args.password)
+    except RelayKeyChanged as changed:
+        if not args.accept_relay_key:
+            raise ClientError(
+                changed.code, f"{changed.text} To play on, run again with --accept-relay-key."
+            ) from None
+        client.accept_relay_key()
+        print(f"accepted the new key of the relay at {changed.address}", flush=True)
+
+
+async def _headless(args: argparse.Namespace) -> int:
+    try:
+        client = await _connect(args)
+    except ClientError as exc:
+        print(f"pointline-client: {exc.text}", file=sys.stderr)
+        return 2
+    client.request_timeout = args.timeout
+    try:
+        await _sign_in(client, args)
+        if args.join:
+            room = await client.join_room(args.join)
+            print(
+                f"joined room {room.code} as {seat_label(room.seat)}; waiting for the start",
+                flush=True,
+            )
+            await client.wait_started(args.wait)
+        else:
+            room = await client.create_room()
+            print(f"room code: {room.code}  (waiting for {args.seats} people)", flush=True)
+            async with asyncio.timeout(args.wait):
+                while len(client.roster) < args.seats:
+                    event = await client.next_event()
+                    if isinstance(event, RosterChanged):
+                        print(f"  {len(event.roster)} in the room", flush=True)
+            await client.start()
+        print("started; free fictional points only, casual results, unverified", flush=True)
+        peer = await play(client, on_event=_say)
+        return 0 if peer.result is not None else 1
+    except ClientError as exc:
+        said = exc.text if exc.code in _NOT_REFUSALS else f"refused: {exc.text}"
+        print(f"pointline-client: {said}", file=sys.stderr)
+        return 2
+    except TimeoutError:  # (an OSError: before that clause)
+        print(f"Nobody else joined within {args.wait:g} s; the room is closed.", file=sys.stderr)
+        return 1
+    except NetError as exc:
+        print(f"pointline-client: the session stopped: {exc.text}", file=sys.stderr)
+        return 2
+    except (OSError, ConnectionClosed):
+        print("pointline-client: the session stopped: the connection was lost", file=sys.stderr)
+        return 2
+    finally:
+        await client.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m pointline.net.client", description="A headless Pointline online player."
+    )
+    parser.add_argument("--url", default="ws://127.0.0.1:8765")
+    parser.add_argument(
+        "--ca", metavar="FILE", help="trust this certificate (PEM) for a self-signed wss:// relay"
+    )
+    parser.add_argument(
+        "--trust-certificate",
+        metavar="FINGERPRINT",
+        help="trust the wss:// relay's certificate with this SHA-256 fingerprint from now on",
+    )
+    parser.add_argument(
+        "--accept-relay-key",
+        action="store_true",
+        help="play on although the relay signs with another key than the first time",
+    )
+    parser.add_argument("--name", required=True)
+    parser.add_argument(
+        "--password",
+        default=os.environ.get("POINTLINE_PASSWORD"),
+        help="the account's password (default: $POINTLINE_PASSWORD, kept out of ps)",
+    )
+    parser.add_argument("--signup", action="store_true", help="create the account if needed")
+    parser.add_argument("--join", metavar="CODE", help="join this room (else create one)")
+    parser.add_argument("--seats", type=int, default=2, help="start when this many are in")
+    parser.add_argument("--wait", type=float, default=600.0, help="seconds to wait for people")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=REQUEST_TIMEOUT,
+        help=f"seconds to wait for each answer of the relay ({REQUEST_TIMEOUT:g})",
+    )
+    args = parser.parse_args(argv)
+    if not args.password:
+        parser.error("give --password or set POINTLINE_PASSWORD")
+    try:
+        return asyncio.run(_headless(args))
+    except KeyboardInterrupt:
+        return 130

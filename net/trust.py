@@ -1,0 +1,234 @@
+"""Trust on first use for relays: the relay's signing key and its TLS certificate, pinned.
+
+A small known-relays file (``known-relays.json`` in a data folder the caller passes in) keeps,
+per relay address (``wss://host:port`` or ``ws://host:port``), the relay's Ed25519 public key
+and, for ``wss://``, its certificate (PEM, and its SHA-256 fingerprint)::
+
+    {"relays": {"wss://192.168.1.20:8765": {"relay_key": "<64 hex>",
+                                           "certificate": "-----BEGIN ...", "sha256": "<64 hex>"}}}
+
+Relay key: the first ``signed_in`` that carries the relay's key pins it; a later one with
+another key raises ``RelayKeyChanged(address, old, new)`` (and keeps raising for rooms) until
+the player accepts it (``RelayClient.accept_relay_key()``, or ``KnownRelays.pin_relay_key``).
+Every ``started`` roster is then checked against the pinned key during play: a roster the
+pinned key did not sign never starts a session.
+
+Certificate: ``net.client.connect_trusted`` connects as ``RelayClient.connect`` does (the
+system's trust store); a certificate it refuses raises ``CertificateNotTrusted`` with the
+certificate's fingerprint, for a screen to show ("Trust this relay's certificate"); once the
+player accepts (``KnownRelays.pin_certificate``), connections to that address trust exactly
+that certificate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import ssl
+import tempfile
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from pointline.net.errors import ClientCode, ClientError
+from pointline.net.keys import public_key_from_hex, verify_signature
+
+__all__ = [
+    "KNOWN_RELAYS_FILE",
+    "CertificateNotTrusted",
+    "KnownRelays",
+    "RelayKeyChanged",
+    "certificate_fingerprint",
+    "fetch_certificate",
+    "pinned_tls_context",
+    "relay_address",
+]
+
+KNOWN_RELAYS_FILE = "known-relays.json"
+MAX_FILE_BYTES = 1 << 20
+
+
+class RelayKeyChanged(ClientError):
+    """The relay at ``address`` signs with ``new``, not the key ``old`` pinned at first contact
+    (both 64 hex digits). Show it as a warning the player must accept before playing on."""
+
+    def __init__(self, address: str, old: str, new: str) -> None:
+        super().__init__(
+            ClientCode.RELAY_KEY_CHANGED,
+            f"The relay at {address} now signs with a different key than the first time you "
+            "used it. Someone may be standing in for it. Play on only if its owner says it "
+            "changed.",
+        )
+        self.address, self.old, self.new = address, old, new
+
+
+class CertificateNotTrusted(ClientError):
+    """The relay's certificate is not in the trust store nor the one pinned for ``address``:
+    ``fingerprint`` is its SHA-256 (64 hex digits) and ``pem`` the certificate, for the player
+    to accept (``KnownRelays.pin_certificate(address, pem)``) or not."""
+
+    def __init__(self, address: str, fingerprint: str, pem: str, changed: bool = False) -> None:
+        what = (
+            "now shows another certificate than the one you trusted"
+            if changed
+            else "uses a certificate this device does not know"
+        )
+        super().__init__(
+            ClientCode.CERTIFICATE,
+            f"The relay at {address} {what}. Trust it only if its owner reads you the same "
+            f"fingerprint: {spaced(fingerprint)}.",
+        )
+        self.address, self.fingerprint, self.pem = address, fingerprint, pem
+        self.changed = changed
+        """True when another certificate was pinned for this address before."""
+
+
+def spaced(fingerprint: str) -> str:
+    """A fingerprint as people read it out: groups of four hex digits."""
+    return " ".join(fingerprint[i : i + 4] for i in range(0, len(fingerprint), 4))
+
+
+def relay_address(url: str) -> str:
+    """The key a relay is known by: scheme, host and port of its URL (lowercase)."""
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "wss" else 80)
+    return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{port}"
+
+
+def certificate_fingerprint(der: bytes) -> str:
+    """The SHA-256 of a certificate's DER bytes, 64 lowercase hex digits."""
+    return hashlib.sha256(der).hexdigest()
+
+
+class KnownRelays:
+    """The known-relays file in ``folder`` (read on each call, written atomically)."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.path = Path(folder) / KNOWN_RELAYS_FILE
+
+    def _load(self) -> dict[str, dict[str, str]]:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise self._bad(f"it cannot be read ({exc.strerror})") from None
+        if len(data) > MAX_FILE_BYTES:
+            raise self._bad("it is too large")
+        try:
+            doc = json.loads(data.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            raise self._bad("it is not JSON") from None
+        relays = doc.get("relays") if isinstance(doc, dict) else None
+        if not isinstance(relays, dict) or not all(
+            isinstance(v, dict) and all(isinstance(x, str) for x in v.values())
+            for v in relays.values()
+        ):
+            raise self._bad("it does not list relays")
+        return relays
+
+    def _bad(self, why: str) -> ClientError:
+        return ClientError(
+            ClientCode.BAD_TRUST_FILE, f"The list of known relays ({self.path}) is damaged: {why}."
+        )
+
+    def _save(self, relays: dict[str, dict[str, str]]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".known-relays.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"relays": relays}, handle, indent=1, sort_keys=True)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise self._bad(f"it cannot be written ({exc.strerror})") from None
+
+    def _get(self, address: str, field: str) -> str | None:
+        return self._load().get(address, {}).get(field)
+
+    def _set(self, address: str, **fields: str) -> None:
+        relays = self._load()
+        relays[address] = {**relays.get(address, {}), **fields}
+        self._save(relays)
+
+    def relay_key(self, address: str) -> str | None:
+        """The relay key pinned for ``address`` (64 hex digits), or None."""
+        return self._get(address, "relay_key")
+
+    def pin_relay_key(self, address: str, key_hex: str) -> None:
+        """Pin (or, once the player accepted a change, re-pin) the relay's key."""
+        public_key_from_hex(key_hex)  # RosterError unless 64 lowercase hex digits
+        self._set(address, relay_key=key_hex)
+
+    def check_relay_key(self, address: str, key_hex: str) -> None:
+        """Pin ``key_hex`` on first use; raise ``RelayKeyChanged`` if another one is pinned."""
+        pinned = self.relay_key(address)
+        if pinned is None:
+            self.pin_relay_key(address, key_hex)
+        elif pinned != key_hex:
+            raise RelayKeyChanged(address, pinned, key_hex)
+
+    def roster_signed(self, address: str, signature: bytes, data: bytes) -> bool | None:
+        """Whether the pinned key signed ``data``; None when no key is pinned for ``address``."""
+        pinned = self.relay_key(address)
+        if pinned is None:
+            return None
+        return verify_signature(bytes.fromhex(pinned), signature, data)
+
+    def certificate(self, address: str) -> tuple[str, str] | None:
+        """The pinned certificate of ``address``: (PEM, SHA-256 fingerprint), or None."""
+        entry = self._load().get(address, {})
+        pem, sha = entry.get("certificate"), entry.get("sha256")
+        return None if pem is None or sha is None else (pem, sha)
+
+    def pin_certificate(self, address: str, pem: str) -> str:
+        """Trust ``pem`` for ``address`` from now on; returns its fingerprint."""
+        try:
+            der = ssl.PEM_cert_to_DER_cert(pem)
+        except ValueError:
+            raise ClientError(ClientCode.BAD_CA, "That is not a certificate.") from None
+        fingerprint = certificate_fingerprint(der)
+        self._set(address, certificate=pem, sha256=fingerprint)
+        return fingerprint
+
+
+def pinned_tls_context(pem: str) -> ssl.SSLContext:
+    """TLS settings that trust exactly the certificate ``pem`` (as its own trust anchor, so a
+    self-signed or unknown-issuer certificate works; the name is not checked: the pin is)."""
+    context = ssl.create_default_context(cadata=pem)
+    context.check_hostname = False
+    context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
+    return context
+
+
+async def fetch_certificate(url: str, timeout: float = 10.0) -> tuple[str, str]:
+    """The certificate the relay at ``url`` presents, unverified: (PEM, fingerprint). Only for
+    showing it to the player; nothing is sent over that connection."""
+    parts = urlsplit(url)
+    host, port = parts.hostname or "", parts.port or 443
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    try:
+        async with asyncio.timeout(timeout):
+            _, writer = await asyncio.open_connection(host, port, ssl=context)
+    except (OSError, TimeoutError, ssl.SSLError) as exc:
+        raise ClientError(
+            ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
+        ) from exc
+    try:
+        sslobj: Any = writer.get_extra_info("ssl_object")
+        der = sslobj.getpeercert(binary_form=True) if sslobj is not None else None
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError, ssl.SSLError):
+            await writer.wait_closed()
+    if not der:
+        raise ClientError(ClientCode.CERTIFICATE, f"The relay at {url} showed no certificate.")
+    return ssl.DER_cert_to_PEM_cert(der), certificate_fingerprint(der)
