@@ -75,7 +75,8 @@ CASES = (
     Case("fault.withheld_reveal", 3, {2: "withhold_reveal"}, ("deadline", 2), None, False),
     Case("fault.withheld_reveal.alone", 2, {0: "withhold_reveal"}, ("deadline", 0), FOREIGN, False),
     Case("fault.deadline", 3, {0: "silent", 2: "silent"}, ("deadline", 0), FOREIGN, False),
-    Case("fault.false_blame", 3, {2: "false_blame"}, ("bad_signature", 0), 2, False),
+    # the accusation is not proven: the session ends naming the accuser, the accused is kept
+    Case("fault.false_blame", 3, {2: "false_blame"}, ("bad_signature", 2), 2, False),
     Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False),
 )
 

@@ -24,22 +24,22 @@ def _sign_domain() -> None:
 
 @mutant("canonical_ascii_escapes", "canonical JSON escapes non-ASCII as \\uXXXX", "vectors")
 def _ascii() -> None:
-    from pointline.net import messages
+    from pointline.kernel import canonical  # the one canonical encoder, every layer's
 
     _set(
-        messages,
-        "_CANONICAL",
+        canonical,
+        "_ENCODER",
         json.JSONEncoder(sort_keys=True, separators=(",", ":"), allow_nan=False),
     )
 
 
 @mutant("canonical_spaces", "canonical JSON with spaces after , and :", "vectors")
 def _spaces() -> None:
-    from pointline.net import messages
+    from pointline.kernel import canonical
 
     _set(
-        messages,
-        "_CANONICAL",
+        canonical,
+        "_ENCODER",
         json.JSONEncoder(
             sort_keys=True, separators=(", ", ": "), ensure_ascii=False, allow_nan=False
         ),
@@ -181,7 +181,7 @@ def _throw_cap() -> None:
 def _record_domain() -> None:
     from pointline.net import transcript
 
-    _set(transcript, "TRANSCRIPT_DOMAIN", b"pointline/transcript/v2\x00")
+    _set(transcript, "_HASHED_HEAD", 'pointline/transcript/v2\x00{"body":')
 
 
 @mutant("parse_uppercase_hex", "parsing accepts uppercase hex", "vectors")
@@ -254,6 +254,6 @@ def _words() -> None:
 
 @mutant("roster_domain", "the roster signature uses another domain", "vectors")
 def _roster_domain() -> None:
-    from pointline.net import protocol
+    from pointline.net import roster
 
-    _set(protocol, "ROSTER_DOMAIN", b"pointline/roster/v2\x00")
+    _set(roster, "ROSTER_DOMAIN", b"pointline/roster/v2\x00")

@@ -159,9 +159,21 @@ def _notice_proven() -> None:
     _wrap_fault(lambda reason, seat, reporter, proven: (reason, seat, reporter, True))
 
 
-@mutant("peer_blames_reporter", "a received notice blames its sender", "client:fault.false_blame")
-def _blames_reporter() -> None:
-    _wrap_fault(lambda reason, seat, reporter, proven: (reason, reporter, reporter, proven))
+@mutant(
+    "peer_blames_accused",
+    "an unproven accusation ends naming the accused",
+    "client:fault.false_blame",
+)
+def _blames_accused() -> None:
+    from pointline.net import protocol
+
+    original = protocol.Peer._fault
+
+    def fault(self: Any, reason: Any, seat: Any, now: float, *args: Any, **kw: Any) -> None:
+        accused = kw.pop("accused", None)
+        original(self, reason, accused if accused is not None else seat, now, *args, **kw)
+
+    _set(protocol.Peer, "_fault", fault)
 
 
 def _wrap_fault(change: Callable[..., tuple[Any, Any, Any, Any]]) -> None:
@@ -177,10 +189,11 @@ def _wrap_fault(change: Callable[..., tuple[Any, Any, Any, Any]]) -> None:
         notify: bool = True,
         reporter: Any = None,
         proven: bool = False,
+        **kw: Any,
     ) -> None:
         if not notify and reporter is not None:
             reason, seat, reporter, proven = change(reason, seat, reporter, proven)
-        original(self, reason, seat, now, notify, reporter, proven)
+        original(self, reason, seat, now, notify, reporter, proven, **kw)
 
     _set(protocol.Peer, "_fault", fault)
 

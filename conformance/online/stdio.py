@@ -72,6 +72,7 @@ def lines_for(peer: Peer, event: object, transcript: str | None) -> list[dict[st
                 "seat": event.seat,
                 "reporter": event.reporter,
                 "proven": event.proven,
+                "accused": getattr(event, "accused", None),
                 "transcript": transcript,
             }
         ]

@@ -15,7 +15,8 @@ from typing import Any
 
 from pointline.conformance.online import stdio
 from pointline.kernel import Choice
-from pointline.net.client import ClientError, RelayClient, TranscriptSaved
+from pointline.net.client import RelayClient, TranscriptSaved
+from pointline.net.errors import ClientError
 from pointline.net.protocol import Timeouts
 
 
