@@ -45,7 +45,6 @@ from pointline.net.protocol import (
     SessionEnded,
     Thrown,
     Timeouts,
-    ending_text,
     roster_signing_bytes,
     seat_label,
 )
@@ -273,10 +272,7 @@ def _describe(state: _Replay, produced: Record) -> str:
         return f"message from {who} fails: {body.get('error')}: {body.get('detail')}"
     ending = state.peer.ending
     if ending is not None and produced.kind in (RecordKind.SENT, RecordKind.OUTCOME):
-        return (
-            "the protocol core ends the session here: "
-            f"{ending_text(ending.reason, ending.seat, ending.reporter, ending.proven)}"
-        )
+        return f"the protocol core ends the session here: {ending.text}"
     return f"the protocol core writes a {produced.kind.value} record here"
 
 
@@ -503,7 +499,7 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
         )
     ending = peer.ending
     assert isinstance(ending, SessionEnded)
-    words = ending_text(ending.reason, ending.seat, ending.reporter, ending.proven)
+    words = ending.text  # the core's own words, the accused seat included
     return Report(
         True,
         f"{base}; ended without a result: {words}",
