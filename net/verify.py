@@ -1,51 +1,59 @@
-"""``pointline verify FILE``: re-check a saved transcript offline.
+"""``pointline verify FILE``: re-check a saved transcript offline by replaying it through the
+protocol core.
 
-Checks, in file order, stopping at the first discrepancy: the hash chain; the header (version,
-table id, roster keys); every message's canonical form and Ed25519 signature against the
-roster; each sender's sequence numbers and commit/reveal order; every reveal against its
-commitment; every choice against the rules, applied to a fresh kernel in seat order; every
-throw's dice re-derived from the nonces; the outcome (final points and ranks, or the reason and
-seat, matched by an abort notice); and the receipts (the session digest and every seat's final
-points). Prints ``OK`` with a summary, or ``FAIL`` and the first discrepancy; exits 0 or 1.
+First the hash chain (``net.transcript.check_chain``). Then a ``net.protocol.Peer`` for the
+transcript's seat is made from the header and given the recorded inputs in file order: every
+received or rejected frame (``Peer.receive``), this seat's own commits (``Peer.commit``, with the
+choice and nonce its own reveal shows), and the deadline, departure or background behind each
+abort notice this seat sent (``tick``, ``depart``, ``background``). The replayed peer writes its
+own transcript, and each of its records must be the recorded one, in the same order: so every
+rule (signatures, sequence and kind order, commitments, choices, the dice, the kernel's
+settlement, the endings and who is named, the receipts) is decided by the same code that played.
+Times are informational: the replay runs on its own clock, and a recorded ``at`` only has to be a
+number. The replayed peer signs nothing: its key hands back the recorded signature of each of
+this seat's messages, and those are checked like every other message.
+
+Prints ``OK`` with a summary, ``INCOMPLETE`` (consistent, but the receipts are missing or do
+not match), or ``FAIL`` and the first discrepancy; exits 0, 2 or 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pointline.kernel import (
-    PROTOCOL_VERSION,
-    Abort,
-    Choice,
-    EndReason,
-    PointlineError,
-    Table,
-    Throw,
-    derive_dice,
-    plan,
-    verify_commitment,
-)
+from pointline.kernel import Choice, EndReason, Phase, PointlineError, current_choice
 from pointline.net.errors import MessageError, NetError, RosterError
-from pointline.net.keys import public_key_from_hex, verification_words, verify_signature
-from pointline.net.messages import AbortNotice, Commit, Message, Receipt, Reveal, encode, parse
-from pointline.net.messages import session_digest as compute_digest
-from pointline.net.ordering import OrderChecker
+from pointline.net.keys import (
+    SIGNATURE_BYTES,
+    SigningKey,
+    public_key_from_hex,
+    verification_words,
+    verify_signature,
+)
+from pointline.net.messages import SIGN_DOMAIN, AbortNotice, Commit, Message, Reveal, parse
 from pointline.net.protocol import (
     Member,
+    Peer,
     Roster,
-    check_roster,
-    ending_text,
+    SessionEnded,
+    Thrown,
+    Timeouts,
     roster_signing_bytes,
     seat_label,
 )
-from pointline.net.transcript import RecordKind, check_chain, read_records
+from pointline.net.transcript import Record, RecordKind, check_chain, read_records
 
 NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
+NO_NOTICE = "the outcome says ended, but no abort notice or fault before it ends the session"
+ORDER_ERRORS = frozenset({"replay", "wrong_throw"})
+"""Rejection codes of the ordering checker: reported as "out of order"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,16 +96,6 @@ class Report:
         return f"FAIL: {where}{self.problem}"
 
 
-def _error_classes() -> list[type[MessageError]]:
-    found: list[type[MessageError]] = []
-    todo: list[type[MessageError]] = [MessageError]
-    while todo:
-        cls = todo.pop()
-        found.append(cls)
-        todo.extend(cls.__subclasses__())
-    return found
-
-
 class _Discrepancy(Exception):
     def __init__(self, record: int | None, problem: str) -> None:
         super().__init__(problem)
@@ -105,262 +103,299 @@ class _Discrepancy(Exception):
         self.problem = problem
 
 
+class _RecordedKey(SigningKey):
+    """Stands in for the seat's private key: "signs" by handing back the recorded signature of
+    the message with that sequence number (64 zero bytes when there is none)."""
+
+    __slots__ = ("_sigs",)
+
+    def __init__(self, public_key: bytes, sigs: dict[int, bytes]) -> None:
+        self._public = public_key
+        self._sigs = sigs
+
+    def sign(self, data: bytes) -> bytes:
+        try:
+            seq = json.loads(data[len(SIGN_DOMAIN) :])["seq"]
+        except (ValueError, KeyError, TypeError):
+            return bytes(SIGNATURE_BYTES)
+        return self._sigs.get(seq, bytes(SIGNATURE_BYTES)) if type(seq) is int else b""
+
+
 @dataclass
 class _Replay:
-    table_id: str
+    peer: Peer
     me: int
     roster: Roster
-    table: Table
-    keys: dict[int, bytes]
-    order: OrderChecker
-    commits: dict[int, dict[int, Commit]] = field(default_factory=dict)
-    reveals: dict[int, dict[int, Reveal]] = field(default_factory=dict)
-    receipts: dict[int, Receipt] = field(default_factory=dict)
-    aborts: list[AbortNotice] = field(default_factory=list)
-    history: list[Commit | Reveal] = field(default_factory=list)
-    outcome: dict[str, Any] | None = None
-    receipts_record: dict[str, Any] | None = None
+    started_at: float
+    own: dict[int, Reveal]
+    parsed: dict[int, Message]
+    """This seat's recorded reveals by throw: the choice and nonce of each of its commits."""
+    nonce: list[bytes] = field(default_factory=list)
+    clock: float = 0.0
     messages: int = 0
-    rejected: int = 0
-    fault: tuple[int, EndReason, int | None, str] | None = None
+    standin: set[int] = field(default_factory=set)
+    """Throws whose own reveal is not recorded: the replayed commit stands in for it."""
     lines: list[str] = field(default_factory=list)
+    last: tuple[Phase, int | None] = (Phase.COME_OUT, None)
+    has_outcome: bool = True
+
+    @property
+    def table_id(self) -> str:
+        return self.peer.table_id
 
 
-def _header(doc: dict[str, Any]) -> _Replay:
-    body = doc["body"]
+def _header(records: list[dict[str, Any]]) -> _Replay:
+    body = records[0]["body"]
     need = {"version", "table_id", "seat", "roster", "timeouts", "started_at"}
     if not need <= set(body):
         raise _Discrepancy(0, f"the header lacks {sorted(need - set(body))}")
-    if body["version"] != PROTOCOL_VERSION:
-        raise _Discrepancy(0, f"protocol version {body['version']!r} is not {PROTOCOL_VERSION}")
-    table_id = body["table_id"]
-    if not isinstance(table_id, str) or not table_id:
-        raise _Discrepancy(0, "the header's table id is not a string")
+    table_id, me, started_at = body["table_id"], body["seat"], body["started_at"]
+    if type(started_at) not in (int, float):
+        raise _Discrepancy(0, "the header's start time is not a number")
     try:
         roster = tuple(
             Member(m["seat"], m["name"], public_key_from_hex(m["public_key"]))
             for m in body["roster"]
         )
-        check_roster(roster)
-    except (RosterError, TypeError, KeyError) as error:
-        raise _Discrepancy(0, f"the header's roster is not valid: {error}") from None
-    timeouts = body["timeouts"]
-    if (
-        not isinstance(timeouts, dict)
-        or set(timeouts) != {"confirm", "response", "session", "receipts"}
-        or any(type(v) not in (int, float) or not v > 0 for v in timeouts.values())
-    ):
-        raise _Discrepancy(0, "the header's timeouts are not four positive numbers")
-    if type(body["started_at"]) not in (int, float):
-        raise _Discrepancy(0, "the header's start time is not a number")
-    me = body["seat"]
-    if type(me) is not int or not 0 <= me < len(roster):
-        raise _Discrepancy(0, "the header's seat is not in the roster")
-    return _Replay(
-        table_id=table_id,
-        me=me,
-        roster=roster,
-        table=Table(seats=len(roster), table_id=table_id),
-        keys={m.seat: m.public_key for m in roster},
-        order=OrderChecker(len(roster), me),
-    )
+        timeouts = Timeouts(**body["timeouts"])
+        sig_hex = body.get("roster_sig")
+        roster_sig = bytes.fromhex(sig_hex) if isinstance(sig_hex, str) else None
+        if type(me) is not int or not 0 <= me < len(roster):
+            raise RosterError("the header's seat is not in the roster")
+        keys = {m.seat: m.public_key for m in roster}
+        sigs, own, parsed = _own_messages(records, table_id, keys, me)
+        peer = Peer(
+            table_id,
+            roster,
+            me,
+            _RecordedKey(roster[me].public_key, sigs),
+            timeouts,
+            started_at,
+            nonce_source=lambda: state.nonce.pop(),
+            roster_sig=roster_sig,
+        )
+    except (NetError, TypeError, KeyError, ValueError) as error:
+        raise _Discrepancy(0, f"the header cannot start a session: {error}") from None
+    state = _Replay(peer, me, roster, started_at, own, parsed, clock=started_at)
+    produced = peer.records()[0].body
+    if dict(produced) != body:
+        differ = sorted(k for k in set(body) | set(produced) if body.get(k) != produced.get(k))
+        raise _Discrepancy(0, f"the header is not one the protocol core writes ({differ})")
+    return state
 
 
-def _who(sender: object) -> str:
-    """A frame's sender in people's numbering ("Seat 2"), or who it could not be."""
-    return seat_label(sender) if type(sender) is int else "no member seat"
-
-
-def _message(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
-    sender, text = body.get("from"), body.get("message")
-    if not isinstance(text, str) or type(sender) is not int:
-        raise _Discrepancy(index, "a message record needs from and message")
-    if type(body.get("at")) not in (int, float):
-        raise _Discrepancy(index, "a message record's time is not a number")
-    if (kind == RecordKind.SENT.value) != (sender == state.me):
-        raise _Discrepancy(index, f"a {kind} record names {seat_label(sender)}")
-    try:
-        message: Message = parse(text, state.table_id, state.keys, len(state.roster))
-    except MessageError as error:
-        raise _Discrepancy(index, f"message from {seat_label(sender)} fails: {error}") from None
-    if encode(message) != text:
-        raise _Discrepancy(index, "a message is not in canonical form")
-    try:
-        state.order.accept(message, sender)  # the protocol's own ordering checker
-    except MessageError as error:
-        raise _Discrepancy(index, f"out of order: {error.message}") from None
-    s = message.seat
-    state.messages += 1
-    if isinstance(message, Commit):
-        state.commits.setdefault(message.throw, {})[s] = message
-        state.history.append(message)
-    elif isinstance(message, Reveal):
-        commit = state.commits[message.throw][s]  # the order checker saw it first
-        if not verify_commitment(
-            commit.commitment, state.table_id, message.throw, s, message.nonce, message.choice
-        ):
-            problem = (
-                f"{seat_label(s)}'s reveal for throw {message.throw} does not match its commit"
-            )
-            _fault_seen(state, index, s, EndReason.BAD_REVEAL, problem)
-        elif message.throw == state.table.throws + 1:
-            try:
-                plan(state.table, s, Choice.from_bytes(message.choice))
-            except PointlineError as error:
-                problem = f"{seat_label(s)}'s choice for throw {message.throw} is illegal: {error}"
-                _fault_seen(state, index, s, EndReason.BAD_REVEAL, problem)
-        state.reveals.setdefault(message.throw, {})[s] = message
-        state.history.append(message)
-    elif isinstance(message, Receipt):
-        state.receipts[s] = message
-    else:
-        state.aborts.append(message)
-
-
-def _fault_seen(
-    state: _Replay, index: int, seat: int | None, reason: EndReason, problem: str
-) -> None:
-    """A fault this seat received: fine only if the session then ends for that reason and seat.
-
-    A discrepancy when the fault is in this seat's own message, or when one was seen already.
-    """
-    if seat == state.me or state.fault is not None:
-        raise _Discrepancy(index, problem)
-    state.fault = (index, reason, seat, problem)
-
-
-_REASONS = {cls.code: cls.reason for cls in _error_classes()}
-
-
-def _throw(state: _Replay, index: int, body: dict[str, Any]) -> None:
-    if state.fault is not None:
-        raise _Discrepancy(state.fault[0], state.fault[3])
-    table = state.table
-    n = table.throws + 1
-    if body.get("throw") != n:
-        raise _Discrepancy(index, f"throw record {body.get('throw')!r}, expected throw {n}")
-    commits, reveals = state.commits.get(n, {}), state.reveals.get(n, {})
-    seats = len(state.roster)
-    if len(commits) != seats or len(reveals) != seats:
-        raise _Discrepancy(index, f"throw {n} happened before every commit and reveal")
-    for s in range(seats):
+def _own_messages(
+    records: list[dict[str, Any]], table_id: str, keys: dict[int, bytes], me: int
+) -> tuple[dict[int, bytes], dict[int, Reveal], dict[int, Message]]:
+    """This seat's recorded messages: their signatures by seq, its reveals by throw, and each
+    message by record index (parsed once, signature checked)."""
+    sigs: dict[int, bytes] = {}
+    own: dict[int, Reveal] = {}
+    parsed: dict[int, Message] = {}
+    for doc in records[1:]:
+        body = doc["body"]
+        if doc["kind"] != RecordKind.SENT.value or body.get("from") != me:
+            continue
         try:
-            choice = Choice.from_bytes(reveals[s].choice)
-            for action in plan(table, s, choice):
-                table.push(action)
+            message = parse(body.get("message"), table_id, keys, len(keys))
+        except MessageError:
+            continue  # the replay stops at this record
+        parsed[doc["index"]] = message
+        sigs.setdefault(message.seq, message.sig)
+        if isinstance(message, Reveal):
+            own.setdefault(message.throw, message)
+    return sigs, own, parsed
+
+
+def _drive(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
+    """Give the replayed peer the input behind record ``index``."""
+    peer, now = state.peer, state.clock
+    if kind == RecordKind.RECEIVED.value:
+        peer.receive(body.get("message"), body.get("from"), now)  # type: ignore[arg-type]
+    elif kind == RecordKind.REJECTED.value:
+        peer.receive(body.get("frame"), body.get("from"), now)  # type: ignore[arg-type]
+    elif kind == RecordKind.SENT.value:
+        _own(state, index, body)
+    elif kind == RecordKind.OUTCOME.value and body.get("status") == "ended":
+        raise _Discrepancy(index, NO_NOTICE)
+    else:
+        raise _Discrepancy(index, f"the protocol core writes no {kind} record here")
+
+
+def _own(state: _Replay, index: int, body: dict[str, Any]) -> None:
+    """This seat's own message: a commit is replayed, a notice's cause re-enacted."""
+    peer = state.peer
+    message = state.parsed.get(index)
+    if message is None:
+        try:
+            keys = {m.seat: m.public_key for m in state.roster}
+            message = parse(body.get("message"), state.table_id, keys, len(keys))
+        except MessageError as error:
+            raise _Discrepancy(index, f"this seat's own message fails: {error}") from None
+    if isinstance(message, Commit):
+        reveal = state.own.get(message.throw)
+        try:
+            if reveal is None:  # never revealed: any legal choice stands in
+                state.standin.add(message.throw)
+                choice = current_choice(peer.table, state.me)
+                state.nonce.append(bytes(32))
+            else:
+                choice = Choice.from_bytes(reveal.choice)
+                state.nonce.append(reveal.nonce)
+            peer.commit(choice, state.clock)
         except PointlineError as error:
             raise _Discrepancy(
-                index, f"{seat_label(s)}'s choice for throw {n} is illegal: {error}"
+                index, f"the protocol core refuses this seat's commit: {error}"
             ) from None
-    die1, die2 = derive_dice(state.table_id, n, [reveals[s].nonce for s in range(seats)])
-    if body.get("dice") != [die1, die2] or body.get("total") != die1 + die2:
-        raise _Discrepancy(
-            index, f"throw {n}: recorded dice {body.get('dice')!r}, derived [{die1}, {die2}]"
+    elif isinstance(message, AbortNotice) and message.reason is EndReason.DEADLINE:
+        if message.blame is None:
+            state.clock = state.started_at + peer.timeouts.session
+        else:
+            state.clock = peer.next_deadline() or state.clock
+        peer.tick(state.clock)
+    elif isinstance(message, AbortNotice) and message.reason is EndReason.DEPARTURE:
+        peer.depart(message.blame if message.blame is not None else -1, state.clock)
+    elif isinstance(message, AbortNotice) and message.reason is EndReason.BACKGROUND:
+        peer.background(state.clock)
+    else:
+        raise _Discrepancy(index, f"the protocol core would not send this {message.kind} here")
+
+
+def _describe(state: _Replay, produced: Record) -> str:
+    """What the protocol core does instead, in words."""
+    body = produced.body
+    if produced.kind is RecordKind.REJECTED:
+        sender = body.get("from")
+        who = seat_label(sender) if type(sender) is int else "no member seat"
+        if body.get("error") in ORDER_ERRORS:
+            return f"out of order: {body.get('detail')}"
+        return f"message from {who} fails: {body.get('error')}: {body.get('detail')}"
+    ending = state.peer.ending
+    if ending is not None and produced.kind in (RecordKind.SENT, RecordKind.OUTCOME):
+        return f"the protocol core ends the session here: {ending.text}"
+    return f"the protocol core writes a {produced.kind.value} record here"
+
+
+def _compare(state: _Replay, index: int, doc: dict[str, Any], produced: Record) -> None:
+    kind, body, mine = doc["kind"], doc["body"], dict(produced.body)
+    if kind != produced.kind.value:
+        if produced.kind is RecordKind.OUTCOME and not state.has_outcome:
+            raise _Discrepancy(index, "no outcome record: the transcript was cut off")
+        if kind == RecordKind.OUTCOME.value and body.get("status") == "ended":
+            raise _Discrepancy(index, NO_NOTICE)
+        raise _Discrepancy(index, f"{_describe(state, produced)}, not a {kind} record")
+    if "at" in mine and type(body.get("at")) not in (int, float):
+        raise _Discrepancy(index, f"a {kind} record's time is not a number")
+    theirs = {k: v for k, v in body.items() if k != "at"}
+    mine.pop("at", None)
+    if kind == RecordKind.REJECTED.value:
+        theirs.pop("detail", None)  # our own words, not the protocol's
+        mine.pop("detail", None)
+    if kind == RecordKind.OUTCOME.value and not {"reporter", "proven"} & set(theirs):
+        mine.pop("reporter", None)  # an older transcript: reporter unknown, not proven
+        mine.pop("proven", None)
+    if theirs == mine:
+        if kind in (RecordKind.SENT.value, RecordKind.RECEIVED.value):
+            state.messages += 1
+        return
+    if kind == RecordKind.SENT.value and _standin(state, theirs, mine):
+        state.messages += 1
+        return
+    throw = _commitment_differs(theirs, mine) if kind == RecordKind.SENT.value else None
+    if throw is not None:
+        problem = (
+            f"{seat_label(state.me)}'s reveal for throw {throw} does not match its commit "
+            "(its nonce and choice do not give the commitment it sent)"
         )
-    before, point = table.phase, table.point
-    table.push(Throw(die1, die2))
-    where = f"point {point}" if point is not None else before.value
-    balances = ", ".join(str(table.balance(s)) for s in range(seats))
-    state.lines.append(
-        f"throw {n}: {die1}+{die2} = {die1 + die2} at {where} -> {table.phase.value}; "
-        f"hands {table.hands_resolved}; balances [{balances}]"
+        raise _Discrepancy(index, problem)
+    raise _Discrepancy(index, _difference(kind, theirs, mine))
+
+
+def _commitment_differs(theirs: dict[str, Any], mine: dict[str, Any]) -> object:
+    """The throw of a commit whose recorded commitment is not the replayed one, else None."""
+    try:
+        a, b = parse_unsigned(theirs.get("message")), parse_unsigned(mine.get("message"))
+    except (ValueError, TypeError):
+        return None
+    same_kind = a.get("kind") == b.get("kind") == "commit"
+    return a.get("throw") if same_kind and a.get("commitment") != b.get("commitment") else None
+
+
+def _standin(state: _Replay, theirs: dict[str, Any], mine: dict[str, Any]) -> bool:
+    """A commit never revealed: the same message but for its (unknowable) commitment."""
+    keys = {m.seat: m.public_key for m in state.roster}
+    try:
+        recorded = parse(theirs.get("message"), state.table_id, keys, len(keys))
+        replayed = parse_unsigned(mine.get("message"))
+    except (MessageError, ValueError, TypeError):
+        return False
+    return (
+        isinstance(recorded, Commit)
+        and recorded.throw in state.standin
+        and theirs.get("from") == mine.get("from")
+        and json.dumps(
+            {**replayed, "commitment": recorded.commitment.hex(), "sig": recorded.sig.hex()},
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+        == theirs.get("message")
     )
 
 
-def _outcome(state: _Replay, index: int, body: dict[str, Any]) -> None:
-    table = state.table
-    if body.get("throws") != table.throws:
-        raise _Discrepancy(
-            index, f"the outcome counts {body.get('throws')!r} throws, not {table.throws}"
+def parse_unsigned(text: object) -> dict[str, Any]:
+    if not isinstance(text, str):
+        raise TypeError("a message is text")
+    doc = json.loads(text)
+    if not isinstance(doc, dict):
+        raise TypeError("a message is an object")
+    return doc
+
+
+def _difference(kind: str, theirs: dict[str, Any], mine: dict[str, Any]) -> str:
+    if kind == RecordKind.THROW.value:
+        return (
+            f"throw {mine.get('throw')}: recorded throw {theirs.get('throw')!r} dice "
+            f"{theirs.get('dice')!r} total {theirs.get('total')!r}, derived {mine.get('dice')}"
         )
-    status = body.get("status")
-    if state.fault is not None:
-        f_index, f_reason, f_seat, f_problem = state.fault
-        if status != "ended" or body.get("reason") != f_reason.value or body.get("seat") != f_seat:
-            raise _Discrepancy(f_index, f_problem)
-    if status == "complete":
-        result = table.result
-        if result is None:
-            raise _Discrepancy(index, "the outcome says complete, the replayed session is not")
-        if body.get("final") != list(result.final):
-            raise _Discrepancy(
-                index, f"final points {body.get('final')!r}, replayed {list(result.final)}"
-            )
-        if body.get("ranks") != list(result.ranks):
-            raise _Discrepancy(index, f"ranks {body.get('ranks')!r}, replayed {list(result.ranks)}")
-    elif status == "ended":
+    if kind == RecordKind.OUTCOME.value:
+        for key, words in (
+            ("status", "status"),
+            ("throws", "throw count"),
+            ("final", "final points"),
+            ("ranks", "ranks"),
+        ):
+            if theirs.get(key) != mine.get(key):
+                return f"the outcome's {words} {theirs.get(key)!r}, replayed {mine.get(key)!r}"
+        return f"the outcome {theirs}, replayed {mine}"
+    if kind == RecordKind.RECEIPTS.value:
+        return f"the receipts record {theirs}, replayed {mine}"
+    if kind in (RecordKind.RECEIVED.value, RecordKind.SENT.value):
+        if theirs.get("from") != mine.get("from"):
+            return f"a {kind} record names {theirs.get('from')!r}, the replay {mine.get('from')!r}"
         try:
-            reason = EndReason(body.get("reason"))
-        except ValueError:
-            raise _Discrepancy(index, "the outcome names no known reason") from None
-        seat = body.get("seat")
-        if reason is EndReason.THROW_CAP:
-            ending = table.ending
-            if ending is None or ending.reason is not EndReason.THROW_CAP or seat is not None:
-                raise _Discrepancy(index, "the outcome says throw cap, the replay does not")
-        else:
-            if table.is_over:
-                raise _Discrepancy(index, "the outcome says ended, the replayed session was over")
-            if not any(a.reason is reason and a.blame == seat for a in state.aborts):
-                raise _Discrepancy(index, "no abort notice names the outcome's reason and seat")
-            reporter, proven = body.get("reporter"), body.get("proven", False)
-            if type(proven) is not bool:
-                raise _Discrepancy(index, "the outcome's proven flag is not true or false")
-            if proven and (
-                state.fault is None or state.fault[1] is not reason or state.fault[2] != seat
-            ):
-                raise _Discrepancy(
-                    index, "the outcome claims a proven fault the transcript holds no evidence of"
-                )
-            if reporter is not None and (
-                type(reporter) is not int
-                or not any(
-                    a.seat == reporter and a.reason is reason and a.blame == seat
-                    for a in state.aborts
-                )
-            ):
-                raise _Discrepancy(index, "the outcome's reporter sent no matching abort notice")
-            try:
-                table.push(Abort(reason, seat))
-            except PointlineError as error:
-                raise _Discrepancy(index, f"the kernel refuses the abort: {error}") from None
-    else:
-        raise _Discrepancy(index, f"unknown outcome status {status!r}")
-    state.outcome = body
+            if parse_unsigned(theirs.get("message")) == parse_unsigned(mine.get("message")):
+                return "a message is not in canonical form"
+        except (ValueError, TypeError):
+            pass
+        if kind == RecordKind.SENT.value:
+            return "this seat's own message differs from the one the protocol core sends"
+    differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
+    return f"the {kind} record differs from the replay in {differ}"
 
 
-def _receipts(state: _Replay, index: int, body: dict[str, Any]) -> None:
-    if state.outcome is None or state.outcome.get("status") != "complete":
-        raise _Discrepancy(index, "a receipts record without a completed session")
-    result = state.table.result
-    assert result is not None
-    digest = compute_digest(state.history)
-    if body.get("digest") != digest.hex():
-        raise _Discrepancy(index, "the receipts digest differs from the recomputed session digest")
-    mine = state.receipts.get(state.me)
-    if mine is None:
-        raise _Discrepancy(index, "this seat's own receipt is missing")
-    if mine.final != result.final or mine.digest != digest:
-        raise _Discrepancy(index, "this seat's own receipt differs from the replay")
-    others = [s for s in range(len(state.roster)) if s != state.me]
-    status = body.get("status")
-    differ = [
-        s
-        for s in others
-        if s in state.receipts
-        and (state.receipts[s].final != result.final or state.receipts[s].digest != digest)
-    ]
-    if all(s in state.receipts for s in others):
-        expected = "mismatch" if differ else "matched"
-    else:
-        expected = "incomplete"
-    if status != expected:
-        raise _Discrepancy(index, f"receipts recorded as {status!r}, the receipts show {expected}")
-    if expected == "mismatch" and body.get("seats") != differ:
-        raise _Discrepancy(index, f"receipts mismatch names {body.get('seats')!r}, not {differ}")
-    if expected == "matched" and body.get("count") != len(state.roster):
-        raise _Discrepancy(index, f"receipts matched count {body.get('count')!r} is not the seats")
-    state.receipts_record = body
+def _throw_lines(state: _Replay) -> None:
+    for event in state.peer.events():
+        if isinstance(event, Thrown):
+            table = state.peer.table
+            before, point = state.last
+            where = f"point {point}" if point is not None else before.value
+            balances = ", ".join(str(table.balance(s)) for s in range(len(state.roster)))
+            state.lines.append(
+                f"throw {event.throw}: {event.die1}+{event.die2} = {event.total} at {where} -> "
+                f"{event.phase.value}; hands {table.hands_resolved}; balances [{balances}]"
+            )
+            state.last = (event.phase, event.point)
 
 
 def verify_transcript(path: str | Path, relay_key: bytes | None = None) -> Report:
@@ -372,7 +407,7 @@ def verify_transcript(path: str | Path, relay_key: bytes | None = None) -> Repor
     """
     try:
         return _verify(path, relay_key)
-    except (NetError, PointlineError, ValueError, TypeError, KeyError, RecursionError) as error:
+    except (NetError, PointlineError) as error:  # a TypeError or KeyError here is a bug
         return Report(False, "", f"the transcript cannot be read: {error}")
 
 
@@ -405,53 +440,49 @@ def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
     if problem is not None:
         return Report(False, "", f"broken hash chain: {problem}")
     try:
-        state = _header(records[0])
+        state = _header(records)
         players = _players(state, records[0]["body"], relay_key)
+        state.has_outcome = any(doc["kind"] == RecordKind.OUTCOME.value for doc in records)
+        pending: deque[Record] = deque()
         for doc in records[1:]:
             index, kind, body = doc["index"], doc["kind"], doc["body"]
-            if state.receipts_record is not None:
-                raise _Discrepancy(index, "a record after the receipts record")
-            if state.outcome is not None and kind not in ("sent", "received", "receipts"):
-                raise _Discrepancy(index, f"a {kind} record after the outcome")
-            if kind in (RecordKind.SENT.value, RecordKind.RECEIVED.value):
-                _message(state, index, kind, body)
-            elif kind == RecordKind.THROW.value:
-                _throw(state, index, body)
-            elif kind == RecordKind.REJECTED.value:
-                state.rejected += 1
-                code = body.get("error")
-                reason = _REASONS.get(code) if isinstance(code, str) else None
-                if reason is None:
-                    raise _Discrepancy(index, f"a rejected frame with unknown error {code!r}")
-                sender = body.get("from")
-                _fault_seen(
-                    state,
-                    index,
-                    sender if type(sender) is int else None,
-                    reason,
-                    f"a frame from {_who(sender)} was rejected ({code})",
-                )
-            elif kind == RecordKind.OUTCOME.value:
-                _outcome(state, index, body)
-            elif kind == RecordKind.RECEIPTS.value:
-                _receipts(state, index, body)
-            else:
-                raise _Discrepancy(index, f"unexpected {kind} record")
-        if state.outcome is None:
+            if not pending:
+                _drive(state, index, kind, body)
+                pending.extend(state.peer.records())
+                _throw_lines(state)
+            if not pending:
+                raise _Discrepancy(index, f"the protocol core ignores this {kind} record here")
+            _compare(state, index, doc, pending.popleft())
+        if not state.has_outcome:
             raise _Discrepancy(None, "no outcome record: the transcript was cut off")
     except _Discrepancy as d:
         return Report(False, "", d.problem, d.record)
-    table, outcome = state.table, state.outcome
+    seen = any(doc["kind"] == RecordKind.RECEIPTS.value for doc in records)
+    return _report(state, players, receipts_recorded=seen)
+
+
+def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
+    peer = state.peer
+    table = peer.table
     seats = len(state.roster)
     roster = tuple((m.seat, m.name, verification_words(m.public_key)) for m in state.roster)
     base = (
         f"table {state.table_id}, {seats} seats (this is {seat_label(state.me)}), "
         f"{table.throws} throws, {state.messages} signed messages"
     )
-    receipts = state.receipts_record.get("status") if state.receipts_record else None
-    if outcome.get("status") == "complete":
-        result = table.result
-        assert result is not None
+    common: dict[str, Any] = {
+        "players": players,
+        "table_id": state.table_id,
+        "seats": seats,
+        "throws": table.throws,
+        "messages": state.messages,
+        "roster": roster,
+        "throw_lines": tuple(state.lines),
+    }
+    result = peer.result
+    if result is not None:
+        status = peer.receipt_status
+        receipts = status.value if status is not None and receipts_recorded else None
         summary = (
             f"{base}; complete: final {list(result.final)}, ranks {list(result.ranks)}; "
             f"receipts {receipts or 'missing (the transcript ends after the outcome)'}"
@@ -460,38 +491,23 @@ def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
             True,
             summary,
             complete=receipts == "matched",
-            players=players,
-            table_id=state.table_id,
-            seats=seats,
-            throws=table.throws,
-            messages=state.messages,
             status="complete",
             final=result.final,
             ranks=result.ranks,
             receipts=receipts,
-            roster=roster,
-            throw_lines=tuple(state.lines),
+            **common,
         )
-    reason = EndReason(outcome["reason"])
-    seat = outcome.get("seat")
-    reporter = outcome.get("reporter")
-    proven = outcome.get("proven", False) is True
-    if state.fault is not None and state.fault[1] is reason and state.fault[2] == seat:
-        proven = True  # the rejected frame or the mismatching reveal is in this transcript
+    ending = peer.ending
+    assert isinstance(ending, SessionEnded)
+    words = ending.text  # the core's own words, the accused seat included
     return Report(
         True,
-        f"{base}; ended without a result: {ending_text(reason, seat, reporter, proven)}",
-        table_id=state.table_id,
-        seats=seats,
-        throws=table.throws,
-        messages=state.messages,
+        f"{base}; ended without a result: {words}",
         status="ended",
         complete=True,
-        players=players,
-        reason=reason,
-        seat=seat,
-        roster=roster,
-        throw_lines=tuple(state.lines),
+        reason=ending.reason,
+        seat=ending.seat,
+        **common,
     )
 
 

@@ -13,8 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pointline.kernel import Choice, Phase, Table
-from pointline.kernel.values import HAND_LIMIT, UNIT
+from pointline.conformance.online.sim import random_choice
+from pointline.kernel import Choice, Table
 from pointline.net.accounts import FAST_HASH
 from pointline.net.client import ClientEvent, RelayClient, SessionStarted, TranscriptSaved
 from pointline.net.messages import parse, sign, to_frame
@@ -37,12 +37,7 @@ def random_chooser(seed: int) -> Chooser:
     rng = random.Random(seed)
 
     def choose(table: Table, seat: int) -> Choice:
-        if table.phase is Phase.COME_OUT:
-            budget = min(HAND_LIMIT, table.balance(seat)) // UNIT
-            p = rng.randint(0, budget)
-            return Choice(p * UNIT, rng.randint(0, budget - p) * UNIT)
-        c = table.contracts(seat)
-        return Choice(c.pass_amount, UNIT * rng.randint(0, c.dont_pass_amount // UNIT))
+        return random_choice(table, seat, rng)
 
     return choose
 

@@ -623,12 +623,6 @@ def test_a_signed_abort_notice_blaming_seat_0_names_its_reporter_and_proves_noth
         assert p.table.ending is not None and p.table.ending.seat == 3  # the kernel's Abort
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="net/verify.py (engineer online-ref) words an ending with ending_text(reason, seat, "
-    "reporter, proven), without the accused seat: it passes once verify uses SessionEnded.text "
-    "(remove this mark then)",
-)
 def test_verify_words_a_false_blame_as_the_core_does() -> None:
     net = Net(4)
     net.round()

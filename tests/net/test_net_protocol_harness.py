@@ -13,36 +13,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from pointline.conformance.online.sim import nonces as seeded_nonces
+from pointline.conformance.online.sim import random_choice as random_choice
 from pointline.kernel import Choice, Phase, Table
-from pointline.kernel.values import HAND_LIMIT, UNIT
 from pointline.net.keys import SigningKey
 from pointline.net.messages import Message, sign, to_frame
 from pointline.net.protocol import Event, Member, Peer, SessionEnded, Step, Timeouts
 
 Frame = dict[str, Any]
 Filter = Callable[[Frame], list[Any]]
-
-
-def seeded_nonces(label: str) -> Callable[[], bytes]:
-    """A deterministic nonce source: SHA-256(label, call number)."""
-    counter = [0]
-
-    def source() -> bytes:
-        counter[0] += 1
-        return hashlib.sha256(f"{label}/{counter[0]}".encode()).digest()
-
-    return source
-
-
-def random_choice(table: Table, seat: int, rng: random.Random) -> Choice:
-    """A legal choice for ``seat`` now, at random."""
-    if table.phase is Phase.COME_OUT:
-        budget = min(HAND_LIMIT, table.balance(seat)) // UNIT
-        p = rng.randint(0, budget)
-        d = rng.randint(0, budget - p)
-        return Choice(p * UNIT, d * UNIT)
-    c = table.contracts(seat)
-    return Choice(c.pass_amount, UNIT * rng.randint(0, c.dont_pass_amount // UNIT))
 
 
 def steady_choice(table: Table, seat: int, rng: random.Random) -> Choice:

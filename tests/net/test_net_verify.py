@@ -392,3 +392,63 @@ def test_a_bad_relay_key_argument_is_a_fail_line(
     _, paths = honest(tmp_path)
     assert main([str(paths[0]), "--relay-key", "zz"]) == 1
     assert capsys.readouterr().out.startswith("FAIL: --relay-key")
+
+
+# ---- verify replays through the protocol core (one rule, decided once) ----------------------
+
+
+def _unrevealed_commit_session() -> Any:
+    from pointline.conformance.online.sim import Session
+
+    return Session(3, seed=9, silent={2}).run()  # seat 2 never commits: nobody reveals
+
+
+def _resigned_own_commit(session: Any, tmp_path: Path, **changes: Any) -> Path:
+    records = [json.loads(line) for line in session.lines(0)]
+    rec = next(
+        d for d in records if d["kind"] == "sent" and '"kind":"commit"' in d["body"]["message"]
+    )
+    keys = {m.seat: m.public_key for m in session.roster}
+    message = parse(rec["body"]["message"], session.table_id, keys)
+    rec["body"]["message"] = encode(sign(replace(message, **changes), session.keys[0]))
+    return write(tmp_path / "t.jsonl", records)
+
+
+def test_a_commit_never_revealed_is_checked_for_all_but_its_commitment(tmp_path: Path) -> None:
+    session = _unrevealed_commit_session()
+    genuine = session.peers[0].transcript.save(tmp_path / "genuine.jsonl")
+    assert verify_transcript(genuine).ok
+    other = _resigned_own_commit(session, tmp_path, commitment=b"\x07" * 32)
+    assert verify_transcript(other).ok  # without its nonce and choice nobody can recompute it
+    for change in ({"throw": 2}, {"seq": 1}):
+        report = verify_transcript(_resigned_own_commit(session, tmp_path, **change))
+        assert not report.ok, change
+
+
+def test_verify_decides_each_rule_through_the_protocol_core(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a protocol core with a rule changed (any reveal matches its commitment) writes a
+    # transcript of a session that took a reveal of zeros; verify replays it through that same
+    # core, so it agrees: the code that played and the code that checks cannot drift apart
+    from pointline.conformance.online.sim import Session
+    from pointline.net import protocol
+
+    monkeypatch.setattr(protocol, "verify_commitment", lambda *args, **kw: True)
+    session = Session(2, seed=7)
+    done = [False]
+
+    def zero_nonce(frame: dict[str, Any]) -> list[Any]:
+        if frame["kind"] != "reveal" or done[0]:
+            return [frame]
+        done[0] = True
+        message = parse(frame, session.table_id, {m.seat: m.public_key for m in session.roster})
+        return [json.loads(encode(sign(replace(message, nonce=bytes(32)), session.keys[1])))]
+
+    session.rewrite[1] = zero_nonce
+    session.run()
+    path = session.peers[0].transcript.save(tmp_path / "t.jsonl")
+    assert verify_transcript(path).ok
+    monkeypatch.undo()
+    report = verify_transcript(path)  # the real rule refuses the reveal the file holds
+    assert not report.ok and "does not match its commit" in (report.problem or "")

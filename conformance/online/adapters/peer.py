@@ -1,0 +1,135 @@
+"""The sans-IO adapter: ``net.protocol.Peer`` behind the stdio interface, with no sockets.
+
+It answers ``hello`` with ``"transport": "stdio"``, so the harness opens the relay connection
+for it and carries every relay frame as a ``wire`` line. The clock is ``time.monotonic``; the
+only waiting is on stdin, until the peer's next deadline.
+
+    python -m pointline.conformance.online.adapters.peer [--mutant NAME]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pointline.conformance.online import stdio
+from pointline.kernel import Choice
+from pointline.net.keys import SigningKey
+from pointline.net.protocol import Peer, Timeouts, roster_from_wire
+
+
+class Adapter:
+    def __init__(self) -> None:
+        self.peer: Peer | None = None
+        self.key = SigningKey.generate()
+        self.play: dict[str, Any] = {}
+        self.token = ""
+        self.path: Path | None = None
+        self.done = False
+
+    def wire(self, frame: dict[str, Any]) -> None:
+        stdio.emit({"op": "wire", "frame": frame})
+
+    def on_line(self, doc: dict[str, Any]) -> None:
+        op = doc.get("op")
+        if op == "hello":
+            stdio.emit({"op": "hello", "interface": stdio.INTERFACE, "transport": "stdio"})
+        elif op == "play":
+            self.play = doc
+            self.wire({"op": "signup", "name": doc["name"], "password": doc["password"], "id": 1})
+        elif op == "choose" and self.peer is not None:
+            if self.peer.is_live and not self.peer.has_committed:  # else the round is over
+                self.peer.commit(Choice(doc["pass"], doc["dont_pass"]), time.monotonic())
+                self.after()
+        elif op == "wire":
+            self.on_frame(doc["frame"])
+
+    def on_frame(self, frame: dict[str, Any]) -> None:
+        op, now = frame.get("op"), time.monotonic()
+        if op == "signed_in":
+            self.token = frame["token"]
+            self.wire(
+                {
+                    "op": "join_room",
+                    "token": self.token,
+                    "code": self.play["code"],
+                    "session_key": self.key.public_hex,
+                    "id": 2,
+                }
+            )
+        elif op == "room":
+            stdio.emit({"op": "joined", "seat": frame["seat"]})
+        elif op == "error":
+            stdio.emit({"op": "error", "code": frame["code"], "message": frame["message"]})
+        elif op == "started" and self.peer is None:
+            t = self.play.get("timeouts") or {}
+            timeouts = Timeouts(**t) if t else Timeouts()
+            self.peer = Peer(
+                frame["table_id"],
+                roster_from_wire(frame["roster"]),
+                frame["seat"],
+                self.key,
+                timeouts,
+                now,
+                roster_sig=bytes.fromhex(frame["roster_sig"]),
+            )
+            folder = self.play.get("transcript_dir")
+            if folder:
+                self.path = Path(folder) / f"{frame['table_id']}-seat{frame['seat']}.jsonl"
+            stdio.emit({"op": "started", "table_id": frame["table_id"], "seat": frame["seat"]})
+            self.after()
+        elif op == "deliver" and self.peer is not None:
+            self.peer.receive(frame["payload"], frame["from_seat"], now)
+            self.after()
+        elif op == "departed" and self.peer is not None:
+            self.peer.depart(frame["seat"], now)
+            self.after()
+
+    def after(self) -> None:
+        peer = self.peer
+        assert peer is not None
+        for payload in peer.outgoing():
+            self.wire({"op": "send", "payload": payload})
+        events = peer.events()
+        if peer.is_finished and self.path is not None:
+            peer.transcript.save(self.path)
+        for event in events:
+            for line in stdio.lines_for(peer, event, str(self.path) if self.path else None):
+                stdio.emit(line)
+                self.done = self.done or line["op"] in ("complete", "ended")
+
+    def timeout(self) -> float | None:
+        if self.peer is None or self.peer.is_finished:
+            return None
+        deadline = self.peer.next_deadline()
+        return None if deadline is None else max(0.0, deadline - time.monotonic())
+
+
+def main(argv: list[str] | None = None) -> int:
+    stdio.adapter_options("peer", argv)
+    adapter, buffer, fd = Adapter(), b"", sys.stdin.fileno()
+    while True:
+        wait = adapter.timeout()
+        ready, _, _ = select.select([fd], [], [], wait)
+        if not ready:
+            assert adapter.peer is not None
+            adapter.peer.tick(time.monotonic())
+            adapter.after()
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return 0
+        buffer += chunk
+        while b"\n" in buffer:
+            line, buffer = buffer.split(b"\n", 1)
+            if line.strip():
+                adapter.on_line(json.loads(line))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

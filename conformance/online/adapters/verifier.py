@@ -1,0 +1,28 @@
+"""The reference verifier behind the harness's verifier interface: each stdin line
+``{"transcript": TEXT, "relay_key": HEX or null}`` gets one stdout line
+``{"verdict": "OK" | "INCOMPLETE" | "FAIL"}``.
+
+    python -m pointline.conformance.online.adapters.verifier [--mutant NAME]
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from pointline.conformance.online import stdio
+
+
+def main(argv: list[str] | None = None) -> int:
+    stdio.adapter_options("verifier", argv)
+    from pointline.conformance.online.transcripts import verdict
+
+    for line in sys.stdin:
+        if line.strip():
+            doc = json.loads(line)
+            stdio.emit({"verdict": verdict(doc["transcript"], doc.get("relay_key"))})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

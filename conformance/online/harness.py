@@ -1,0 +1,465 @@
+"""The online peer harness: a real relay on loopback, reference peers, and a foreign client
+driven through the stdio interface of ``HARNESS.md``; a foreign verifier over the transcript
+vectors. Prints one line per case and ``N passed, N failed``; exit 0 when none failed.
+
+    python -m pointline.conformance.online.harness                  # both reference adapters
+    python -m pointline.conformance.online.harness --client "CMD"   # a port's client
+    python -m pointline.conformance.online.harness --verifier "CMD" # a port's verifier
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+from pointline.conformance.online import stdio
+from pointline.conformance.online.check import load
+from pointline.conformance.online.sim import legal_choice, random_choice
+from pointline.kernel import Choice, EndReason
+from pointline.net.accounts import FAST_HASH
+from pointline.net.client import RelayClient
+from pointline.net.messages import AbortNotice, parse, sign, to_frame
+from pointline.net.protocol import RoundOpened, Thrown, Timeouts
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
+from pointline.net.verify import verify_transcript
+
+TIMEOUTS = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
+"""Short deadlines for the fault cases (the reference peers and the client get the same ones):
+long enough for a loaded machine's round trip, short enough for a quick run."""
+RELAXED = Timeouts(confirm=10.0, response=5.0, session=60.0, receipts=5.0)
+"""For the sessions that must complete: no honest round may ever reach a deadline."""
+PASSWORD = "harness-password"
+PYTHON = [sys.executable, "-m"]
+REFERENCE_CLIENTS = {
+    "client": [*PYTHON, "pointline.conformance.online.adapters.client"],
+    "sans-io": [*PYTHON, "pointline.conformance.online.adapters.peer"],
+}
+REFERENCE_VERIFIER = [*PYTHON, "pointline.conformance.online.adapters.verifier"]
+FOREIGN = 1
+"""The foreign client always takes seat 1 (it joins the room a reference peer created)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    seats: int
+    behave: dict[int, str] = field(default_factory=dict)
+    ending: tuple[str, int | None] | None = None
+    """(reason, seat) the foreign client must end with; None: the session completes."""
+    reporter: int | None = None
+    proven: bool | None = None
+    limit: float = 12.0
+    timeouts: Timeouts = TIMEOUTS
+
+
+CASES = (
+    Case("honest.seats_2", 2, limit=30.0, timeouts=RELAXED),
+    Case("honest.seats_3", 3, limit=30.0, timeouts=RELAXED),
+    Case("fault.bad_signature", 3, {2: "flip_sig"}, ("bad_signature", 2), FOREIGN, True),
+    Case("fault.replay", 3, {2: "replay"}, ("replay", 2), FOREIGN, True),
+    Case("fault.bad_reveal", 3, {2: "bad_reveal"}, ("bad_reveal", 2), FOREIGN, True),
+    # the client's own deadline or seat 0's notice of the same deadline may come first
+    Case("fault.withheld_reveal", 3, {2: "withhold_reveal"}, ("deadline", 2), None, False),
+    Case("fault.withheld_reveal.alone", 2, {0: "withhold_reveal"}, ("deadline", 0), FOREIGN, False),
+    Case("fault.deadline", 3, {0: "silent", 2: "silent"}, ("deadline", 0), FOREIGN, False),
+    # the accusation is not proven: the session ends naming the accuser, the accused is kept
+    Case("fault.false_blame", 3, {2: "false_blame"}, ("bad_signature", 2), 2, False),
+    Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False),
+)
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> Choice:
+    """A legal choice from a ``round`` line (any split at come-out, any reduction later)."""
+    come_out = view["phase"] == "come_out"
+    return legal_choice(come_out, view["balance"], view["pass"], view["dont_pass"], rng)
+
+
+def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list[dict[str, Any]]]:
+    state = {"done": False, "muted": False}
+
+    def resign(payload: dict[str, Any], **changes: Any) -> dict[str, Any]:
+        peer, key = client.peer, client.signing_key
+        assert peer is not None and key is not None
+        message = parse(payload, peer.table_id, {m.seat: m.public_key for m in peer.roster})
+        return to_frame(sign(replace(message, **changes), key))
+
+    def rewrite(payload: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = payload["kind"]
+        if state["muted"] or how == "silent":
+            return []
+        if how == "withhold_reveal" and kind == "reveal":
+            state["muted"] = True
+            return []
+        if state["done"] or kind != ("reveal" if how == "bad_reveal" else "commit"):
+            return [payload]
+        state["done"] = True
+        if how == "flip_sig":
+            sig = payload["sig"]
+            return [{**payload, "sig": ("1" if sig[0] == "0" else "0") + sig[1:]}]
+        if how == "replay":
+            return [payload, payload]
+        if how == "bad_reveal":
+            return [resign(payload, nonce=b"\x00" * 32)]
+        if how == "false_blame":
+            peer, key = client.peer, client.signing_key
+            assert peer is not None and key is not None
+            notice = AbortNotice(
+                peer.table_id, peer.seat, payload["seq"], EndReason.BAD_SIGNATURE, 0
+            )
+            state["muted"] = True
+            return [to_frame(sign(notice, key))]
+        return [payload]
+
+    return rewrite
+
+
+async def _reference(
+    client: RelayClient, how: str | None, seed: str, thrown: list[Any], views: dict[int, Any]
+) -> None:
+    rng = random.Random(seed)
+    if how is not None and how != "leave":
+        setattr(client, "outbound", _misbehave(client, how))  # noqa: B010 - one instance lies
+    async for event in client.events():
+        peer = client.peer
+        if isinstance(event, Thrown):
+            thrown.append([event.die1, event.die2])
+        if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+            views[event.throw] = stdio.view(peer, event.throw, FOREIGN)
+            if how == "leave" and event.throw == 2:
+                await client.leave()
+                continue
+            if how != "silent":
+                client.commit(random_choice(peer.table, peer.seat, rng))
+
+
+class Foreign:
+    """The client under test: a subprocess speaking the stdio interface."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.lines: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            if line.strip():
+                try:
+                    self.lines.put_nowait(json.loads(line))
+                except ValueError:
+                    self.lines.put_nowait(
+                        {"op": "bad_line", "text": line[:200].decode("utf-8", "replace")}
+                    )
+        self.lines.put_nowait(None)
+
+    def send(self, doc: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(doc) + "\n").encode())
+
+    async def next(self) -> dict[str, Any]:
+        doc = await self.lines.get()
+        if doc is None:
+            raise Failure("the client closed its output")
+        return doc
+
+    async def close(self) -> None:
+        if self.proc.returncode is None:
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()
+            try:
+                await asyncio.wait_for(self.proc.wait(), 3.0)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+        self.reader.cancel()
+
+
+class Failure(Exception):
+    pass
+
+
+async def _bridge(foreign: Foreign, url: str) -> tuple[asyncio.Task[None], Any]:
+    """For a ``stdio`` client: the harness holds its relay socket and carries the frames."""
+    ws = await connect(url, compression=None)
+
+    async def downstream() -> None:
+        async for message in ws:
+            foreign.send({"op": "wire", "frame": json.loads(message)})
+
+    return asyncio.create_task(downstream()), ws
+
+
+async def run_case(case: Case, command: list[str], url: str, tag: str, folder: Path) -> str | None:
+    """Play ``case``; None when the foreign client did what it must, else why not."""
+    refs: dict[int, RelayClient] = {}
+    thrown: dict[int, list[Any]] = {}
+    views: dict[int, dict[int, Any]] = {}
+    rounds: list[dict[str, Any]] = []
+    proc = await asyncio.create_subprocess_exec(
+        *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    foreign = Foreign(proc)
+    bridge: tuple[asyncio.Task[None], Any] | None = None
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        async with asyncio.timeout(case.limit):
+            refs[0] = await RelayClient.connect(url, timeouts=case.timeouts)
+            await refs[0].signup(f"{tag}r0", PASSWORD)
+            room = await refs[0].create_room()
+            foreign.send({"op": "hello", "interface": 1})
+            hello = await foreign.next()
+            if hello.get("op") != "hello" or hello.get("transport") not in ("socket", "stdio"):
+                return f"the client's hello is {hello!r}"
+            if hello["transport"] == "stdio":
+                bridge = await _bridge(foreign, url)
+            foreign.send(
+                {
+                    "op": "play",
+                    "relay": url,
+                    "name": f"{tag}f",
+                    "password": PASSWORD,
+                    "code": room.code,
+                    "timeouts": case.timeouts.to_document(),
+                    "transcript_dir": str(folder),
+                }
+            )
+            rng = random.Random(f"{tag}/{case.name}")
+            final: dict[str, Any] | None = None
+            dice: list[Any] = []
+            started = False
+            while final is None:
+                line = await foreign.next()
+                op = line.get("op")
+                if op == "wire" and bridge is not None:
+                    await bridge[1].send(json.dumps(line["frame"]))
+                elif op == "joined":
+                    if line.get("seat") != FOREIGN:
+                        return f"the client joined as seat {line.get('seat')!r}, not {FOREIGN}"
+                    for s in range(2, case.seats):
+                        refs[s] = await RelayClient.connect(url, timeouts=case.timeouts)
+                        await refs[s].signup(f"{tag}r{s}", PASSWORD)
+                        await refs[s].join_room(room.code)
+                    while len(refs[0].roster) < case.seats:
+                        await refs[0].next_event(10.0)
+                    for s, client in refs.items():
+                        thrown[s], views[s] = [], {}
+                        tasks.append(
+                            asyncio.create_task(
+                                _reference(
+                                    client,
+                                    case.behave.get(s),
+                                    f"{tag}/{s}",
+                                    thrown[s],
+                                    views[s],
+                                )
+                            )
+                        )
+                    await refs[0].start()
+                elif op == "started":
+                    started = True
+                elif op == "round":
+                    rounds.append(line)
+                    c = choose(line, rng)
+                    foreign.send(
+                        {"op": "choose", "pass": c.pass_amount, "dont_pass": c.dont_pass_amount}
+                    )
+                elif op == "throw":
+                    dice.append(line.get("dice"))
+                elif op in ("complete", "ended"):
+                    final = line
+                elif op == "error":
+                    return f"the client reports an error: {line.get('code')}: {line.get('message')}"
+                else:
+                    return f"unexpected line {line!r:.200}"
+            if not started:
+                return "the client never said the session started"
+            for client in refs.values():
+                await client.wait_finished(case.limit)
+    except Failure as failure:
+        return str(failure)
+    except TimeoutError:
+        return f"the session did not end within {case.limit:g} s"
+    finally:
+        for task in tasks:
+            task.cancel()
+        for client in refs.values():
+            await client.close()
+        if bridge is not None:
+            bridge[0].cancel()
+            await bridge[1].close()
+        await foreign.close()
+    return _judge(case, final, dice, refs, thrown) or _views(case, rounds, views)
+
+
+def _views(
+    case: Case, rounds: list[dict[str, Any]], views: dict[int, dict[int, Any]]
+) -> str | None:
+    """Each ``round`` line of the client shows what the reference reconstructs for seat 1."""
+    honest = [s for s in views if s not in case.behave]
+    for line in rounds if honest else []:
+        throw = line.get("throw")
+        expected = views[honest[0]].get(throw) if type(throw) is int else None
+        if expected is not None and line != expected:
+            return f"the client's round line {line} differs from the reference's {expected}"
+    return None
+
+
+def _judge(
+    case: Case,
+    final: dict[str, Any],
+    dice: list[Any],
+    refs: dict[int, RelayClient],
+    thrown: dict[int, list[Any]],
+) -> str | None:
+    honest = [s for s in refs if s not in case.behave]
+    if honest and dice != thrown[honest[0]][: len(dice)]:
+        return f"the client's dice {dice} differ from the reference's {thrown[honest[0]]}"
+    if case.ending is None:
+        peer = refs[honest[0]].peer
+        assert peer is not None
+        result = peer.result
+        if final.get("op") != "complete" or result is None:
+            return f"the session should complete, the client says {final!r:.300}"
+        if final.get("final") != list(result.final) or final.get("ranks") != list(result.ranks):
+            return f"final {final.get('final')} ranks {final.get('ranks')}, reference {result}"
+        if final.get("receipts") != "matched":
+            return f"receipts {final.get('receipts')!r}, not matched"
+        if any(
+            c.peer is None
+            or c.peer.receipt_status is None
+            or c.peer.receipt_status.value != "matched"
+            for c in refs.values()
+        ):
+            return "a reference peer's receipts did not match the client's"
+    else:
+        got = (final.get("reason"), final.get("seat"))
+        if final.get("op") != "ended" or got != case.ending:
+            return f"the client should end {case.ending}, it says {final!r:.300}"
+        if case.reporter is not None and final.get("reporter") != case.reporter:
+            return f"reporter {final.get('reporter')!r}, expected seat {case.reporter}"
+        if case.proven is not None and final.get("proven") is not case.proven:
+            return f"proven {final.get('proven')!r}, expected {case.proven}"
+    path = final.get("transcript")
+    if path:
+        report = verify_transcript(path)
+        if not (report.ok and report.complete):
+            return f"the client's transcript does not verify: {report.text()[:300]}"
+    return None
+
+
+async def run_clients(
+    commands: dict[str, list[str]], only: str | None, fail_fast: bool
+) -> tuple[int, int]:
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="online-harness-") as tmp:
+        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
+        async with running_relay(Path(tmp) / "relay.sqlite3", config=config) as relay:
+            for label, command in commands.items():
+                for number, case in enumerate(CASES):
+                    if only is not None and only not in case.name:
+                        continue
+                    folder = Path(tmp) / f"{label}-{number}"
+                    folder.mkdir()
+                    tag = f"{label[:3]}{number}"
+                    problem = await run_case(case, command, relay.url, tag, folder)
+                    if problem is None:
+                        passed += 1
+                        print(f"ok {label} {case.name}", flush=True)
+                    else:
+                        failed += 1
+                        print(f"FAIL {label} {case.name}: {problem}", flush=True)
+                        if fail_fast:
+                            return passed, failed
+    return passed, failed
+
+
+def run_verifier(command: list[str], fail_fast: bool) -> tuple[int, int]:
+    """Every transcript vector through a foreign verifier, one line at a time: its verdicts
+    must be ours (a verifier that stops answering fails the rest)."""
+    cases = load("transcripts")
+    proc = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8"
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    passed = failed = 0
+    try:
+        for case in cases:
+            got: object = None
+            try:
+                line = {
+                    "transcript": case["input"]["transcript"],
+                    "relay_key": case["input"]["relay_key"],
+                }
+                proc.stdin.write(json.dumps(line) + "\n")
+                proc.stdin.flush()
+                answer = json.loads(proc.stdout.readline())
+                got = answer.get("verdict") if isinstance(answer, dict) else None
+            except (OSError, ValueError):
+                pass
+            want = case["expect"]["verdict"]
+            if got == want:
+                passed += 1
+                continue
+            failed += 1
+            print(f"FAIL verify {case['name']}: {got!r}, expected {want}", flush=True)
+            if fail_fast:
+                break
+    finally:
+        with contextlib.suppress(OSError):
+            proc.stdin.close()
+        try:
+            proc.wait(5.0)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    print(f"verify: {passed} of {len(cases)} transcript vectors agree", flush=True)
+    return passed, failed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.online.harness")
+    parser.add_argument(
+        "--client",
+        action="append",
+        metavar="COMMAND",
+        help="a client speaking HARNESS.md over stdio (repeatable)",
+    )
+    parser.add_argument(
+        "--verifier",
+        metavar="COMMAND",
+        help="a verifier: one transcript line in, one verdict line out",
+    )
+    parser.add_argument("--case", help="only the cases whose name holds this text")
+    parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
+    args = parser.parse_args(argv)
+    verifier: list[str] | None = REFERENCE_VERIFIER
+    if args.client is None and args.verifier is None:
+        clients = dict(REFERENCE_CLIENTS)
+    else:
+        clients = {f"client{i + 1}": shlex.split(c) for i, c in enumerate(args.client or [])}
+        verifier = shlex.split(args.verifier) if args.verifier else None
+    passed = failed = 0
+    if clients:
+        passed, failed = asyncio.run(run_clients(clients, args.case, args.fail_fast))
+    if verifier is not None and not (args.fail_fast and failed):
+        p, f = run_verifier(verifier, args.fail_fast)
+        passed, failed = passed + p, failed + f
+    print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""A deterministic in-memory session: sans-IO ``Peer``s, a FIFO router and a fake clock.
+
+The vector generator makes its transcripts with it, and the harness's socket-free checks use it:
+no sockets, no clock reads, no randomness except what a seed gives, so the same call gives the
+same transcript bytes on every machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pointline.kernel import Choice, Phase, Table
+from pointline.kernel.values import HAND_LIMIT, UNIT
+from pointline.net.keys import SigningKey
+from pointline.net.protocol import Member, Peer, Timeouts, roster_signing_bytes
+
+Frame = dict[str, Any]
+Rewrite = Callable[[Frame], list[Any]]
+"""What a misbehaving seat sends instead of one of its frames (a list: nothing, one, several)."""
+
+RELAY_SEED = b"\x52" * 32
+"""The relay's Ed25519 key in every generated case (private bytes 0x52 x 32)."""
+START = 1000.0
+STEP = 0.03125
+"""Seconds the fake clock moves for each delivered frame."""
+TIMEOUTS = Timeouts(confirm=45.0, response=10.0, session=600.0, receipts=8.0)
+
+
+def seat_key(seat: int, family: str = "seat") -> SigningKey:
+    """Seat ``seat``'s session key: private bytes ``seat + 1`` repeated 32 times (family
+    ``seat``), or SHA-256 of ``family/seat`` for any other family."""
+    if family == "seat":
+        return SigningKey.from_bytes(bytes([seat + 1]) * 32)
+    return SigningKey.from_bytes(hashlib.sha256(f"{family}/{seat}".encode()).digest())
+
+
+def nonces(label: str) -> Callable[[], bytes]:
+    """Nonce k (k = 1, 2, ...) is SHA-256(``label/k``)."""
+    counter = [0]
+
+    def source() -> bytes:
+        counter[0] += 1
+        return hashlib.sha256(f"{label}/{counter[0]}".encode()).digest()
+
+    return source
+
+
+def legal_choice(
+    come_out: bool, balance: int, pass_amount: int, dont_pass: int, rng: random.Random
+) -> Choice:
+    """A legal choice drawn from ``rng``: any split of at most the hand limit and the balance at
+    come-out; in the point phase the same Pass and any reduction of Don't Pass."""
+    if come_out:
+        budget = min(HAND_LIMIT, balance) // UNIT
+        p = rng.randint(0, budget)
+        return Choice(p * UNIT, rng.randint(0, budget - p) * UNIT)
+    return Choice(pass_amount, UNIT * rng.randint(0, dont_pass // UNIT))
+
+
+def random_choice(table: Table, seat: int, rng: random.Random) -> Choice:
+    """A legal choice for ``seat`` now, drawn from ``rng``."""
+    c = table.contracts(seat)
+    come_out = table.phase is Phase.COME_OUT
+    return legal_choice(come_out, table.balance(seat), c.pass_amount, c.dont_pass_amount, rng)
+
+
+@dataclass
+class Session:
+    """``seats`` peers of table ``table_id``; ``rewrite[seat]`` changes that seat's frames,
+    ``silent`` seats never commit, ``stop_after[seat] = n`` stops a seat committing after n."""
+
+    seats: int
+    table_id: str = "t0"
+    seed: int = 0
+    family: str = "seat"
+    timeouts: Timeouts = TIMEOUTS
+    names: tuple[str, ...] = ()
+    rewrite: dict[int, Rewrite] = field(default_factory=dict)
+    silent: set[int] = field(default_factory=set)
+    stop_after: dict[int, int] = field(default_factory=dict)
+    relay_signs: bool = True
+    leave_at: dict[int, int] = field(default_factory=dict)
+    """seat -> throw: that seat leaves when the round of that throw opens (the relay tells
+    the others)."""
+    background_at: dict[int, int] = field(default_factory=dict)
+    nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
+    """Seat -> its nonce source (default: ``nonces`` of the table, seed and seat)."""
+
+    def __post_init__(self) -> None:
+        self.now = START
+        self.rng = random.Random(self.seed)
+        self.keys = [seat_key(s, self.family) for s in range(self.seats)]
+        names = self.names or tuple(f"player{s + 1}" for s in range(self.seats))
+        self.roster = tuple(Member(s, names[s], k.public_key) for s, k in enumerate(self.keys))
+        self.relay = SigningKey.from_bytes(RELAY_SEED)
+        sig = self.relay.sign(roster_signing_bytes(self.table_id, self.roster))
+        self.peers = [
+            Peer(
+                self.table_id,
+                self.roster,
+                s,
+                self.keys[s],
+                self.timeouts,
+                self.now,
+                self.nonce_sources.get(s) or nonces(self.default_label(s)),
+                roster_sig=sig if self.relay_signs else None,
+            )
+            for s in range(self.seats)
+        ]
+        self.queue: deque[tuple[int, int, Any]] = deque()
+
+    def default_label(self, seat: int) -> str:
+        return f"{self.table_id}/{self.seed}/{seat}"
+
+    def _commit_all(self) -> bool:
+        moved = False
+        for p in self.peers:
+            s = p.seat
+            if p.is_finished or not p.is_live or p.has_committed or s in self.silent:
+                continue
+            if p.state.value != "commit":
+                continue
+            if s in self.stop_after and p.throw_index > self.stop_after[s]:
+                continue
+            if self.leave_at.get(s) == p.throw_index:
+                p.depart(s, self.now)
+                for q in self.peers:
+                    if q.seat != s:
+                        q.depart(s, self.now)
+                return True
+            if self.background_at.get(s) == p.throw_index:
+                p.background(self.now)
+                return True
+            p.commit(random_choice(p.table, s, self.rng), self.now)
+            moved = True
+        return moved
+
+    def _gather(self) -> None:
+        for p in self.peers:
+            for frame in p.outgoing():
+                rewrite = self.rewrite.get(p.seat)
+                for out in rewrite(frame) if rewrite else [frame]:
+                    for q in self.peers:
+                        if q.seat != p.seat:
+                            self.queue.append((q.seat, p.seat, out))
+
+    def run(self, limit: int = 20000) -> Session:
+        """Play until every peer has finished (commit, deliver, then let deadlines pass)."""
+        for _ in range(limit):
+            if all(p.is_finished for p in self.peers):
+                return self
+            moved = self._commit_all()
+            self._gather()
+            if self.queue:
+                to, sender, frame = self.queue.popleft()
+                self.now += STEP
+                self.peers[to].receive(frame, sender, self.now)
+                continue
+            if moved:
+                continue
+            deadlines = [d for p in self.peers if (d := p.next_deadline()) is not None]
+            if not deadlines:
+                return self
+            self.now = max(self.now, min(deadlines))
+            for p in self.peers:
+                p.tick(self.now)
+        raise RuntimeError("the simulated session did not finish")
+
+    def lines(self, seat: int) -> list[str]:
+        return self.peers[seat].transcript.lines()
+
+    def text(self, seat: int) -> str:
+        return "".join(line + "\n" for line in self.lines(seat))
