@@ -80,9 +80,15 @@ def test_message_records_hash_as_general_records_do(
     except UnicodeEncodeError:
         return  # a transcript holds Unicode text only
     fast, general = Transcript({"h": 1}), Transcript({"h": 1})
-    a = fast.append_message(kind, sender, at, text)
     if at != at or at in (float("inf"), float("-inf")):
-        return  # not JSON: the general path's encoder decides, as before
+        # not JSON: both paths refuse it (the kernel's one encoder) and record nothing
+        with pytest.raises(ValueError):
+            fast.append_message(kind, sender, at, text)
+        with pytest.raises(ValueError):
+            general.append(kind, {"from": sender, "at": at, "message": text})
+        assert fast.records == general.records == []
+        return
+    a = fast.append_message(kind, sender, at, text)
     b = general.append(kind, {"from": sender, "at": at, "message": text})
     assert a.hash == b.hash == record_hash(a.index, a.prev, kind.value, dict(b.body))
     assert a.to_line() == b.to_line()
