@@ -13,6 +13,7 @@ from pointline.kernel import (
     verify_commitment,
 )
 from pointline.kernel.ledger import Contracted, ThrowSeen
+from tests.gui.conftest import WAIT_MS
 
 K = Qt.Key
 
@@ -91,6 +92,8 @@ def test_full_session_by_mouse_only(make_ui) -> None:
             ui.click("btnConfirm")
         else:
             if not removed and ui.bridge.contractDontPass:
+                # the last throw's result is shown before anything can be prepared again
+                ui.qtbot.waitUntil(lambda: ui.item("btnRemove").isEnabled(), timeout=WAIT_MS)
                 ui.click("btnRemove")
                 assert ui.bridge.draftDontPass == 0
                 removed = True

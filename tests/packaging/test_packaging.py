@@ -60,7 +60,9 @@ def test_every_package_folder_is_listed_in_pyproject() -> None:
 
 def _build(kind: str, out: Path) -> Path:
     if kind == "wheel":
-        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(ROOT)]
+        # From the sdist, as pip installs a release: never from the checkout's stale build/.
+        sdist = next(out.glob("*.tar.gz"))
+        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(sdist)]
         subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
         return next(out.glob("*.whl"))
     from setuptools import build_meta  # the backend pyproject names
