@@ -13,6 +13,7 @@ from PySide6.QtCore import Property, QObject, QSettings, Qt, QTimer, Signal, Slo
 
 from pointline.gui.controls import QVARIANT_LIST, QVARIANT_MAP, SeatControls
 from pointline.gui.device import fake_insets, is_mobile
+from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
 from pointline.gui.history import REASON_WORDS, draft_words, line_outcomes, settlement_words
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
@@ -85,6 +86,7 @@ class TableBridge(SeatControls, QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._advance)
+        self._extras = Extras(self)  # gui-extras: records finished sessions (gui/extras.py)
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -107,6 +109,8 @@ class TableBridge(SeatControls, QObject):
         return self.shown.seat(SEAT).ledger
 
     def _blocked(self) -> str:
+        if self._extras.covering:  # gui-extras: Stats, the guide or the close question is open
+            return self._extras.covering
         if self._stage:
             return REVEAL_TEXT
         if self._asking:
@@ -309,6 +313,7 @@ class TableBridge(SeatControls, QObject):
     """A phone or tablet: desktop-only controls and key hints are hidden."""
     insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
+    extras = Property(QObject, lambda self: self._extras, constant=True)  # gui-extras
     texts = Property(QVARIANT_MAP, lambda self: TEXTS, constant=True)
     """Help, mottos and labels built from the kernel's constants (gui/texts.py)."""
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
@@ -340,6 +345,8 @@ class TableBridge(SeatControls, QObject):
     @Slot()
     def escape(self) -> None:
         """Escape cancels the new-session question, closes Help, else pauses or resumes."""
+        if self._extras.escape():  # gui-extras: closes the guide, Stats or the close question
+            return
         if self._asking:
             self._asking = False
         elif self._help:

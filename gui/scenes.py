@@ -10,9 +10,11 @@ import itertools
 from collections.abc import Callable
 
 from pointline.gui.bridge import TableBridge
+from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
 from pointline.kernel import EndReason, Phase
 
 SCENES = ("come-out-draft", "point-reduction", "result-moment", "help", "result", "ended")
+SCENES += EXTRA_SCENES  # gui-extras: stats, guide
 
 
 def counter_nonces(label: bytes) -> Callable[[], bytes]:
@@ -75,5 +77,7 @@ def prepare(bridge: TableBridge, scene: str) -> None:
         _to_point(bridge)
         bridge.roll()
         bridge.end_without_result(EndReason.BACKGROUND)
+    elif scene in EXTRA_SCENES:  # gui-extras
+        prepare_extra(bridge, scene)
     else:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(SCENES)}")

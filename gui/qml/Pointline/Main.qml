@@ -105,13 +105,13 @@ ApplicationWindow {
     Shortcut { sequence: "Back"; onActivated: bridge.back() }
     Shortcut { sequence: "Escape"; onActivated: bridge.escape() }
     Shortcut { sequence: "M"; onActivated: bridge.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; enabled: !bridge.helpOpen && !bridge.paused; onActivated: bridge.reset() }
+    Shortcut { sequences: ["Backspace", "Delete"]; enabled: !bridge.helpOpen && !bridge.paused && !bridge.extras.coveringText; onActivated: bridge.reset() }  // gui-extras
     Shortcut {
-        sequences: ["Up", "Left"]; enabled: !bridge.helpOpen && !bridge.paused
+        sequences: ["Up", "Left"]; enabled: !bridge.helpOpen && !bridge.paused && !bridge.extras.coveringText  // gui-extras
         onActivated: { bridge.selectLine("pass"); tableArea.forceActiveFocus(); }
     }
     Shortcut {
-        sequences: ["Down", "Right"]; enabled: !bridge.helpOpen && !bridge.paused
+        sequences: ["Down", "Right"]; enabled: !bridge.helpOpen && !bridge.paused && !bridge.extras.coveringText  // gui-extras
         onActivated: { bridge.selectLine("dont_pass"); tableArea.forceActiveFocus(); }
     }
 
@@ -124,7 +124,7 @@ ApplicationWindow {
         anchors.leftMargin: root.gap + root.insetLeft
         anchors.rightMargin: root.gap + root.insetRight
         spacing: root.gap
-        enabled: !bridge.helpOpen && !bridge.askingNewSession && !bridge.paused
+        enabled: !bridge.helpOpen && !bridge.askingNewSession && !bridge.paused && !bridge.extras.coveringText  // gui-extras
 
         // -------------------------------------------------------- header
         GridLayout {
@@ -362,6 +362,7 @@ ApplicationWindow {
                                 start: bridge.startingPoints
                                 fs: root.fs
                             }
+                            GameButton { objectName: "btnStats"; Layout.fillWidth: true; fs: root.fs; text: "Stats: all your sessions"; hint: "Your finished sessions and their balance charts"; onActivated: bridge.extras.openStats() }  // gui-extras
                         }
                     }
 
@@ -767,6 +768,7 @@ ApplicationWindow {
                         text: bridge.texts.helpHtml
                     }
                 }
+                HelpExtras { fs: root.fs * 0.9; gap: root.gap }  // gui-extras: Stats and the guide from Help
                 RowLayout {
                 Layout.fillWidth: true
                 spacing: root.gap
@@ -916,4 +918,8 @@ ApplicationWindow {
             }
         }
     }
+    // gui-extras: Stats, the first-hand guide and the close question (on top of the rest)
+    StatsView { fs: root.fs; gap: root.gap }
+    Guide { fs: root.fs; gap: root.gap }
+    CloseAsk { fs: root.fs; gap: root.gap }
 }
