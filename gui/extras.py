@@ -14,6 +14,7 @@ not remembered: nothing is written anywhere.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from pathlib import Path
@@ -107,7 +108,8 @@ def record_row(record: SessionRecord, number: int) -> dict[str, Any]:
         "longestRun": record.longest_point_run,
         "chart": list(record.chart),
         "summary": (
-            f"Session {number}, {when}: {'complete' if record.complete else 'ended without a result'}, final "
+            f"Session {number}, {when}: "
+            f"{'complete' if record.complete else 'ended without a result'}, final "
             f"points {_points(record.final_points)}, {record.hands} hands, Pass won "
             f"{record.wins_pass}, Don't Pass won {record.wins_dont_pass}, longest point run "
             f"{record.longest_point_run} throws"
@@ -184,10 +186,9 @@ class Extras(QObject):
     def _remember_guide(self) -> None:
         if self._folder is None:
             return
-        try:
+        # Not remembered when the folder is not writable: the guide shows again, harming nothing.
+        with contextlib.suppress(OSError):
             write_atomically(self._folder / GUIDE_FILE, json.dumps({"seen": True}) + "\n")
-        except OSError:
-            pass  # not remembered: the guide shows again next time, which harms nothing
 
     def show_guide_if_first(self) -> bool:
         """On first launch, open the guide (returns whether it opened)."""
