@@ -34,7 +34,7 @@ from pointline.gui.stats import (
 )
 from pointline.kernel import HAND_LIMIT, HANDS_PER_SESSION, STARTING_POINTS, UNIT, Table
 
-__all__ = ["GUIDE_STEPS", "Extras"]
+__all__ = ["GUIDE_STEPS", "Extras", "extras_of"]
 
 GUIDE_FILE = "guide.json"
 STATS_OPEN = "Stats is open: close it to play."
@@ -115,6 +115,14 @@ def record_row(record: SessionRecord, number: int) -> dict[str, Any]:
             f"{record.longest_point_run} throws"
         ),
     }
+
+
+def extras_of(bridge: QObject) -> Extras:
+    """The ``Extras`` of a ``TableBridge`` (QML reads it as ``bridge.extras``)."""
+    extras = bridge.property("extras")
+    if not isinstance(extras, Extras):
+        raise TypeError("this bridge has no Stats and guide (bridge.extras)")
+    return extras
 
 
 class Extras(QObject):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pointline.gui.extras import extras_of
 from pointline.kernel import EndReason, Phase
 
 __all__ = ["EXTRA_SCENES", "prepare_extra"]
@@ -49,9 +50,9 @@ def prepare_extra(bridge: Any, scene: str) -> None:
         _play(bridge, 4, 50, 0)
         bridge.newSession()  # left before it finished
         _play(bridge, None, 20, 30)
-        bridge.extras.openStats()
+        extras_of(bridge).openStats()
     elif scene == "guide":
-        bridge.extras.openGuide()
-        bridge.extras.nextGuide()
+        extras_of(bridge).openGuide()
+        extras_of(bridge).nextGuide()
     else:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(EXTRA_SCENES)}")

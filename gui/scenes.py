@@ -13,8 +13,8 @@ from pointline.gui.bridge import TableBridge
 from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
 from pointline.kernel import EndReason, Phase
 
-SCENES = ("come-out-draft", "point-reduction", "result-moment", "help", "result", "ended")
-SCENES += EXTRA_SCENES  # gui-extras: stats, guide
+SCENES: tuple[str, ...] = ("come-out-draft", "point-reduction", "result-moment", "help")
+SCENES += ("result", "ended", *EXTRA_SCENES)  # gui-extras: stats, guide
 
 
 def counter_nonces(label: bytes) -> Callable[[], bytes]:
