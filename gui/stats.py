@@ -196,6 +196,8 @@ class StatsStore:
     def load(self) -> Loaded:
         """Every readable session, newest first; never raises for a bad or unreadable file."""
         try:
+            if self.folder.exists() and not self.folder.is_dir():
+                return Loaded((), f"Stats could not be read: {self.folder} is not a folder.")
             paths = sorted(self.folder.glob("*.json"))
         except OSError as error:
             return Loaded((), f"Stats could not be read ({error.strerror or error}).")

@@ -27,9 +27,15 @@ Rectangle {
         if (visible) {
             returnTo = Window.activeFocusItem;
             Qt.callLater(function() { closeCancel.forceActiveFocus(); });
-        } else if (returnTo && returnTo.visible && returnTo.enabled) {
+        } else {
+            // Back to where it was opened from once the table behind is enabled again; else
+            // the window's own focus rules pick (Main.qml restores the table's focus).
             var back = returnTo;
-            Qt.callLater(function() { back.forceActiveFocus(); });
+            returnTo = null;
+            Qt.callLater(function() {
+                if (back && back.visible && back.enabled) back.forceActiveFocus();
+                else Window.contentItem.forceActiveFocus();
+            });
         }
     }
     Keys.onTabPressed: function(event) { (closeCancel.activeFocus ? closeConfirm : closeCancel).forceActiveFocus(); event.accepted = true; }

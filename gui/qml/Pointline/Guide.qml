@@ -47,9 +47,14 @@ Rectangle {
             if (!returnTo) returnTo = Window.activeFocusItem;
             Qt.callLater(function() { guideNext.forceActiveFocus(); });
         } else {
+            // Back to where it was opened from once the table behind is enabled again; else
+            // the window's own focus rules pick (Main.qml restores the table's focus).
             var back = returnTo;
             returnTo = null;
-            if (back && back.visible && back.enabled) Qt.callLater(function() { back.forceActiveFocus(); });
+            Qt.callLater(function() {
+                if (back && back.visible && back.enabled) back.forceActiveFocus();
+                else Window.contentItem.forceActiveFocus();
+            });
         }
     }
     function buttons() { return [guideBack, guideNext, guideSkip].filter(function(b) { return b.visible && b.enabled; }); }

@@ -38,9 +38,15 @@ Rectangle {
             chosen = 0;
             returnTo = Window.activeFocusItem;
             Qt.callLater(function() { (sessionList.count > 0 ? sessionList.itemAt(0) : statsClose).forceActiveFocus(); });
-        } else if (returnTo && returnTo.visible && returnTo.enabled) {
+        } else {
+            // Back to where it was opened from once the table behind is enabled again; else
+            // the window's own focus rules pick (Main.qml restores the table's focus).
             var back = returnTo;
-            Qt.callLater(function() { back.forceActiveFocus(); });
+            returnTo = null;
+            Qt.callLater(function() {
+                if (back && back.visible && back.enabled) back.forceActiveFocus();
+                else Window.contentItem.forceActiveFocus();
+            });
         }
     }
     Keys.onTabPressed: function(event) { cycle(1); event.accepted = true; }
