@@ -19,15 +19,13 @@ EXTRA_SCENES = ("stats", "guide")
 
 def _throw(bridge: Any, pass_amount: int, dont_pass: int) -> None:
     """One throw: Roll at the point, else a draft on both lines and Confirm."""
+    # The scenes module lists these scenes, so its draft helper is imported only when used.
+    from pointline.gui.scenes import _draft
+
     if bridge.table.phase is Phase.POINT:
         bridge.roll()
         return
-    bridge.selectLine("pass")
-    for _ in range(pass_amount // 10):
-        bridge.allocate()
-    bridge.selectLine("dont_pass")
-    for _ in range(dont_pass // 10):
-        bridge.allocate()
+    _draft(bridge, pass_amount, dont_pass)
     bridge.confirm()
 
 
