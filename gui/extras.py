@@ -146,6 +146,9 @@ class Extras(QObject):
         self._guide_step = 0
         self._close_asked = False
         self._close_approved = False
+        self.ask_before_closing = False
+        """Ask before the window closes mid-session (the app turns it on in ``start``; tools
+        and tests that close their windows do not ask)."""
         self._tracked: Table = bridge.table
         self._session_id = secrets.token_hex(8)
         self._recorded = False
@@ -173,6 +176,7 @@ class Extras(QObject):
         """The app's start: records in the data folder, and the guide on first launch."""
         from pointline.net.paths import data_dir  # the data folder lives in one place
 
+        self.ask_before_closing = True
         try:
             self.use_folder(data_dir())
         except OSError as error:
@@ -334,7 +338,9 @@ class Extras(QObject):
     @Slot(result=bool)
     def askClose(self) -> bool:
         """The window is closing: True (keep it open and ask) when a session is in play."""
-        if self._close_asked or self._close_approved or not self.in_play():
+        if not self.ask_before_closing or self._close_asked or self._close_approved:
+            return False
+        if not self.in_play():
             return False
         self._close_asked = True
         self._changed()

@@ -327,6 +327,7 @@ def test_closing_mid_session_asks_and_a_closed_session_is_kept_not_resumed(
 ) -> None:
     ui = make_ui(label=b"close")
     extras = extras_of(ui.bridge)
+    extras.ask_before_closing = True  # as the app's start turns it on
     ui.key(Qt.Key.Key_Space)
     ui.key(Qt.Key.Key_Return)
     throws = ui.bridge.throws
@@ -353,6 +354,7 @@ def test_closing_mid_session_asks_and_a_closed_session_is_kept_not_resumed(
 def test_an_untouched_or_finished_session_closes_at_once(make_ui: Any) -> None:
     for scene in (None, "result"):
         ui = make_ui(scene=scene, label=b"close-at-once")
+        extras_of(ui.bridge).ask_before_closing = True
         ui.window.close()
         ui.qtbot.waitUntil(lambda u=ui: not u.window.isVisible(), timeout=WAIT_MS)
         assert not ui.item("closeOverlay").isVisible()
