@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,39 @@ from pointline.kernel import HANDS_PER_SESSION, EndReason, Line, Outcome, Phase
 from pointline.kernel.ledger import Settled, ThrowSeen
 
 WAIT_MS = 3000
+ROOT = Path(__file__).resolve().parents[2]
+
+# The real app (gui/app.py's run): the guide on first launch, a throw, then the window closes
+# mid-session. Every wait polls a condition (the window is up, the main loop runs).
+APP = """
+import json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtQml import QQmlEngine
+from pointline.gui.app import run
+from pointline.gui.extras import extras_of
+
+seen = {}
+def poll():
+    app = QGuiApplication.instance()
+    shown = [w for w in app.topLevelWindows() if w.isVisible()] if app else []
+    bridge = QQmlEngine.contextForObject(shown[0]).contextProperty("bridge") if shown else None
+    if bridge is None or bridge.sounds.available is None:  # the main loop is not running yet
+        QTimer.singleShot(20, poll)
+        return
+    extras = extras_of(bridge)
+    seen["guide"] = extras.property("guideOpen")
+    extras.skipGuide()
+    bridge.selectLine("pass"); bridge.allocate(); bridge.confirm()
+    seen["throws"] = bridge.table.throws
+    shown[0].close()
+    seen["kept_open"] = shown[0].isVisible()
+    seen["asked"] = extras.property("closeAsked")
+    extras.confirmClose()
+QTimer.singleShot(0, poll)
+code = run()
+print(json.dumps({"code": code, **seen}))
+"""
 
 
 def _bridge(tmp_path: Path, label: bytes = b"stats") -> TableBridge:
@@ -358,3 +393,30 @@ def test_an_untouched_or_finished_session_closes_at_once(make_ui: Any) -> None:
         ui.window.close()
         ui.qtbot.waitUntil(lambda u=ui: not u.window.isVisible(), timeout=WAIT_MS)
         assert not ui.item("closeOverlay").isVisible()
+
+
+def test_the_app_asks_records_the_closed_session_and_shows_the_guide_once(
+    tmp_path: Path,
+) -> None:
+    env = dict(os.environ, POINTLINE_DATA_DIR=str(tmp_path / "data"), HOME=str(tmp_path))
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), QT_QPA_PLATFORM="offscreen")
+    reports = []
+    for _ in range(2):
+        app = subprocess.run(
+            [sys.executable, "-c", APP],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=90,
+        )
+        assert app.returncode == 0, app.stderr[-3000:]
+        reports.append(json.loads(app.stdout.strip().splitlines()[-1]))
+    first, second = reports
+    assert first["guide"] is True and second["guide"] is False  # once, on first launch
+    for report in reports:
+        assert report["throws"] == 1 and report["code"] == 0
+        assert report["kept_open"] is True and report["asked"] is True
+    saved = _saved(tmp_path)
+    assert len(saved) == 2
+    assert all(r["reason"] == LEFT_CLOSED and r["throws"] == 1 for r in saved)
