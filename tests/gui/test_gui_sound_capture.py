@@ -14,12 +14,10 @@ tests are skipped with that list, except under CI, where they fail.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from pointline.gui.sound import seconds
+from tests.gui.script_run import run_json
 
-ROOT = Path(__file__).resolve().parents[2]
 RATE = 44100
 SINK = "pointline_capture"
 TIMEOUT_S = 20.0
@@ -190,16 +188,7 @@ def _capture(env: dict[str, str], tmp_path: Path, mode: str) -> tuple[dict[str, 
 
     try:
         _wait(lambda: recorded_s() > 0.1, "the recording has started")
-        player = subprocess.run(
-            [sys.executable, "-c", PLAYER, str(tmp_path / f"{mode}.ini"), mode],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert player.returncode == 0, player.stderr[-3000:]
-        report = json.loads(player.stdout.strip().splitlines()[-1])
+        report = run_json(PLAYER, [str(tmp_path / f"{mode}.ini"), mode], env, timeout=60)
         # The recording must reach past the end of the sound, muted or not: the length of the
         # throw sound after the player is done, and a margin for the sound server's buffers.
         target = recorded_s() + seconds("dice") + 0.5

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,9 +29,9 @@ from pointline.gui.stats import (
 )
 from pointline.kernel import HANDS_PER_SESSION, EndReason, Line, Outcome, Phase
 from pointline.kernel.ledger import Settled, ThrowSeen
+from tests.gui.script_run import run_json
 
 WAIT_MS = 3000
-ROOT = Path(__file__).resolve().parents[2]
 
 # The real app (gui/app.py's run): the guide on first launch, a throw, then the window closes
 # mid-session. Every wait polls a condition (the window is up, the main loop runs).
@@ -402,16 +400,7 @@ def test_the_app_asks_records_the_closed_session_and_shows_the_guide_once(
     env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), QT_QPA_PLATFORM="offscreen")
     reports = []
     for _ in range(2):
-        app = subprocess.run(
-            [sys.executable, "-c", APP],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=90,
-        )
-        assert app.returncode == 0, app.stderr[-3000:]
-        reports.append(json.loads(app.stdout.strip().splitlines()[-1]))
+        reports.append(run_json(APP, [], env))
     first, second = reports
     assert first["guide"] is True and second["guide"] is False  # once, on first launch
     for report in reports:
