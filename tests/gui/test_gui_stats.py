@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtTest import QTest
 
@@ -409,3 +409,39 @@ def test_the_app_asks_records_the_closed_session_and_shows_the_guide_once(
     saved = _saved(tmp_path)
     assert len(saved) == 2
     assert all(r["reason"] == LEFT_CLOSED and r["throws"] == 1 for r in saved)
+
+
+def test_choosing_a_session_shows_its_figures_and_chart(make_ui: Any) -> None:
+    from pointline.gui.extras_scenes import prepare_extra
+
+    ui = make_ui(label=b"stats-choose")
+    prepare_extra(ui.bridge, "stats")  # newest first: complete, left, ended, complete
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnSession0", timeout=WAIT_MS)
+    submitted = ui.bridge.submissions
+    rows = extras_of(ui.bridge).property("sessions")
+    assert [r["outcome"] for r in rows] == [
+        "Complete",
+        "Ended without a result",
+        "Ended without a result",
+        "Complete",
+    ]
+    ui.key(Qt.Key.Key_Down)
+    assert ui.focus_name() == "btnSession1"
+    outcome = ui.item("statsOutcome").property("text")
+    assert outcome == f"Ended without a result — {LEFT_NEW_SESSION}"
+    assert list(ui.item("statsChart").property("samples")) == rows[1]["chart"]
+    device = QTest.createTouchDevice()
+    row = _find(ui, "btnSession2")  # a row by touch: the third one
+    centre = row.mapToScene(QPointF(row.width() / 2, row.height() / 2))
+    point = QPoint(round(centre.x()), round(centre.y()))
+    QTest.touchEvent(ui.window, device).press(0, point, ui.window)
+    QTest.touchEvent(ui.window, device).release(0, point, ui.window)
+    ui.qtbot.waitUntil(
+        lambda: "the app went to the background" in ui.item("statsOutcome").property("text"),
+        timeout=WAIT_MS,
+    )
+    figures = ui.item("statsFigures").property("text")
+    assert f"{rows[2]['hands']} hands resolved" in figures
+    assert f"Pass won {rows[2]['winsPass']}" in figures
+    assert "ended without a result" in _name(ui, "btnSession2")
+    assert ui.bridge.submissions == submitted  # choosing plays nothing
