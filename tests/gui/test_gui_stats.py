@@ -445,3 +445,46 @@ def test_choosing_a_session_shows_its_figures_and_chart(make_ui: Any) -> None:
     assert f"Pass won {rows[2]['winsPass']}" in figures
     assert "ended without a result" in _name(ui, "btnSession2")
     assert ui.bridge.submissions == submitted  # choosing plays nothing
+
+
+plays = st.lists(
+    st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(1, 6), st.integers(1, 6)),
+    max_size=60,
+)
+
+
+@given(plays, st.booleans())
+def test_a_record_agrees_with_the_kernel_however_the_session_went(
+    steps: list[tuple[int, int, int, int]], abort: bool
+) -> None:
+    from pointline.kernel import Abort, Allocate, Confirm, Roll, Table, Throw
+
+    table = Table(seats=1)
+    for pass_units, dont_units, d1, d2 in steps:
+        if table.is_over:
+            break
+        if table.phase is Phase.COME_OUT:
+            for line, units in ((Line.PASS, pass_units), (Line.DONT_PASS, dont_units)):
+                for _ in range(units):
+                    if table.rejection(Allocate(0, line)) is None:
+                        table.push(Allocate(0, line))
+            table.push(Confirm(0))
+        else:
+            table.push(Roll(0))
+        table.push(Throw(d1, d2))
+    if abort and not table.is_over:
+        table.push(Abort(EndReason.BACKGROUND, None))
+    before = (table.throws, table.phase, table.balance(0))
+    record = record_of(table, "prop")
+    assert (table.throws, table.phase, table.balance(0)) == before  # the table is untouched
+    assert record.throws == table.throws and len(record.chart) == table.throws + 1
+    assert record.chart[-1] == record.final_points  # the chart ends where the points do
+    assert record.complete == (table.phase is Phase.COMPLETE)
+    assert record.hands == table.hands_resolved
+    assert record.wins_pass + record.wins_dont_pass <= 2 * record.hands
+    assert 0 <= record.longest_point_run <= record.throws
+    if table.is_over:
+        assert record.final_points == table.balance(0)
+    else:  # left mid-hand: what is on the table comes back with no profit
+        assert record.final_points == table.balance(0) + table.contracts(0).total
+        assert record.reason == LEFT_CLOSED
