@@ -272,7 +272,21 @@ class Extras(QObject):
         )
 
     coveringText = Property(str, lambda self: self.covering, notify=changed)
+
+    def _summary(self) -> str:
+        rows = self._rows
+        if not rows:
+            return ""
+        complete = [r for r in rows if r["outcome"] == "Complete"]
+        words = f"{len(rows)} session{'s' if len(rows) != 1 else ''}, {len(complete)} complete"
+        if complete:
+            best = max(int(r["final"].replace(",", "")) for r in complete)
+            words += f" · best final points {_points(best)}"
+        return words
+
     statsOpen = Property(bool, lambda self: self._stats_open, notify=changed)
+    statsSummary = Property(str, _summary, notify=changed)
+    """How many sessions, how many complete, and the best final points among them."""
     sessions = Property(QVARIANT_LIST, lambda self: self._rows, notify=changed)
     """Every recorded session, newest first (see ``record_row``)."""
     statsProblem = Property(

@@ -425,6 +425,10 @@ def test_choosing_a_session_shows_its_figures_and_chart(make_ui: Any) -> None:
         "Ended without a result",
         "Complete",
     ]
+    best = max(int(r["final"].replace(",", "")) for r in rows if r["outcome"] == "Complete")
+    assert ui.item("statsSummary").property("text") == (
+        f"4 sessions, 2 complete · best final points {best:,}"
+    )
     ui.key(Qt.Key.Key_Down)
     assert ui.focus_name() == "btnSession1"
     outcome = ui.item("statsOutcome").property("text")

@@ -97,6 +97,17 @@ Rectangle {
                 }
             }
             Text {
+                objectName: "statsSummary"
+                visible: text.length > 0
+                Layout.fillWidth: true
+                text: bridge.extras.statsSummary
+                color: "#fdf6e3"
+                font.pixelSize: statsOverlay.fs * 0.9
+                wrapMode: Text.WordWrap
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            Text {
                 objectName: "statsProblem"
                 visible: bridge.extras.statsProblem.length > 0
                 Layout.fillWidth: true
