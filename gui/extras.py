@@ -203,10 +203,12 @@ class Extras(QObject):
             write_atomically(self._folder / GUIDE_FILE, json.dumps({"seen": True}) + "\n")
 
     def show_guide_if_first(self) -> bool:
-        """On first launch, open the guide (returns whether it opened)."""
+        """On first launch, open the guide and remember it: it shows once, even if the app is
+        closed before it is finished (Help opens it again). Returns whether it opened."""
         if self.guide_seen():
             return False
         self.openGuide()
+        self._remember_guide()
         return True
 
     # ------------------------------------------------------------------ recording
