@@ -123,6 +123,10 @@ def run(
     app.setOrganizationName("Pointline")
     app.setApplicationName("Pointline Table")
     bridge = TableBridge(nonce_source or fresh_nonce)
+    from pointline.gui.extras import extras_of  # gui-extras: Stats in the data folder,
+
+    extras_of(bridge).start()  # the guide on first launch, and quitting records the session
+    app.aboutToQuit.connect(extras_of(bridge).record_if_in_play)
     loaded = load(bridge)
     app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
     # Show the first frame before importing the asyncio bridge: the table appears sooner.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Any, ClassVar
 
-from PySide6.QtCore import Property, QSettings, Qt, Signal, Slot
+from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.betting import (
@@ -27,6 +27,7 @@ from pointline.gui.betting import (
 from pointline.gui.clock import Clock, QtClock
 from pointline.gui.controls import QVARIANT_MAP
 from pointline.gui.device import fake_insets, is_mobile
+from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
 from pointline.gui.history import (
     REASON_WORDS,
     ThrowWords,
@@ -147,6 +148,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._next_outcomes: dict[str, str] = {}
         self._mobile = is_mobile()
         self._insets = fake_insets()
+        self._extras = Extras(self)  # gui-extras: records finished sessions (gui/extras.py)
         self.publish(
             hands=HANDS_PER_SESSION,
             throwCap=THROW_CAP,
@@ -176,6 +178,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         return self.session.actions
 
     def _blocked(self) -> str:
+        if self._extras.covering:  # gui-extras: Stats, the guide or the close question is open
+            return self._extras.covering
         if self._stage:
             return SOLO_WORDS["revealing"]
         if self._asking:
@@ -207,6 +211,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         if self._sit_out_armed:
             return sit_out_ask(self._mobile)
         return self._said
+
+    def refresh(self) -> None:
+        """Publish again after something outside the table changed what is legal (a card)."""
+        self._sync()
 
     def _sync(self) -> None:
         """Publish the whole state (each property notifies only when it changed)."""
@@ -472,6 +480,9 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._freeze_if_blocked()
         self._sync()
 
+    extras = Property(QObject, lambda self: self._extras, constant=True)  # gui-extras
+    """Stats, the first-hand guide and the close question (gui/extras.py)."""
+
     @Slot()
     def askNewSession(self) -> None:
         """New session: at once when nothing is in play, else ask first (cancel keeps all)."""
@@ -502,6 +513,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     @Slot()
     def escape(self) -> None:
         """Escape cancels the new-session question, closes Help, else pauses or resumes."""
+        if self._extras.escape():  # gui-extras: closes the guide, Stats or the close question
+            return
         if self._asking:
             self.cancelNewSession()
         elif self._help:

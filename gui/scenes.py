@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pointline.gui.bridge import TableBridge
+from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
 from pointline.kernel import EndReason, Phase
 
 SCENES = (
@@ -22,6 +23,7 @@ SCENES = (
     "help",
     "result",
     "ended",
+    *EXTRA_SCENES,  # gui-extras: stats, guide
 )
 MOTION_SCENES = frozenset({"result-moment", "throw"})
 """Scenes shown with motion on (the rest with Reduce motion: every result at once)."""
@@ -131,5 +133,7 @@ def _play(bridge: TableBridge, scene: str) -> None:
         _to_point(bridge)
         bridge.act("roll")
         bridge.end_without_result(EndReason.BACKGROUND)
+    elif scene in EXTRA_SCENES:  # gui-extras
+        prepare_extra(bridge, scene)
     else:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(SCENES)}")

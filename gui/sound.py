@@ -58,6 +58,11 @@ def pcm(name: str) -> bytes:
 SOUNDS = ("dice", "win", "loss", "push")
 
 
+def seconds(name: str) -> float:
+    """How long one sound lasts."""
+    return len(pcm(name)) / 2 / RATE
+
+
 class Sounds:
     """Plays the table sounds unless muted; does nothing where there is no audio output."""
 
@@ -122,3 +127,13 @@ class Sounds:
             return False
         effect.play()
         return True
+
+    def ready(self) -> bool:
+        """Every sound is loaded and can start at once (False without an audio output)."""
+        if not self._effects:
+            return False
+        return all(e.status() == e.Status.Ready for e in self._effects.values())
+
+    def is_playing(self) -> bool:
+        """Whether any sound is playing now."""
+        return any(e.isPlaying() for e in (self._effects or {}).values())

@@ -8,6 +8,7 @@ import re
 import pytest
 from PySide6.QtCore import QRectF, Qt
 
+from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
 from pointline.gui.layoutcheck import check_window
 from pointline.gui.scenes import SCENES
 from tests.gui.conftest import WAIT_MS
@@ -151,6 +152,10 @@ def test_no_machine_code_reaches_a_player(make_ui, scene) -> None:
         ui = make_ui(size=(844, 390), scene="come-out-draft")
         ui.bridge.openHelp()
         ui.qtbot.waitUntil(lambda: ui.item("helpOverlay").property("visible"), timeout=WAIT_MS)
+    elif scene in EXTRA_SCENES:  # gui-extras: Stats and the guide open after, as Help does
+        ui = make_ui(size=(844, 390))
+        prepare_extra(ui.bridge, scene)
+        ui.qtbot.waitUntil(lambda: ui.item(scene + "Overlay").isVisible(), timeout=WAIT_MS)
     else:
         ui = make_ui(size=(844, 390), scene=scene, motion=scene == "result-moment")
     texts = _texts(ui.window)

@@ -27,6 +27,7 @@ ApplicationWindow {
     readonly property real insetLeft: Math.max(SafeArea.margins.left, bridge.insets.left || 0)
     readonly property real insetRight: Math.max(SafeArea.margins.right, bridge.insets.right || 0)
     readonly property bool blocked: bridge.paused || bridge.helpOpen || bridge.askingNewSession
+        || bridge.extras.coveringText
     // The balance counts to its new value in the result moment (at once with reduce motion).
     property real shownBalance: bridge.balance
     Behavior on shownBalance {
@@ -84,6 +85,7 @@ ApplicationWindow {
         anchors.leftMargin: root.gap + root.insetLeft
         anchors.rightMargin: root.gap + root.insetRight
         spacing: root.gap
+        enabled: !bridge.extras.coveringText  // gui-extras: under Stats, the guide or the close question
 
         // -------------------------------------------------------- header
         GridLayout {
@@ -127,6 +129,8 @@ ApplicationWindow {
             fs: root.fs
             gap: root.gap
             portrait: root.portrait
+            statsOffered: true  // gui-extras: the record of past sessions
+            onStatsRequested: root.bridge.extras.openStats()
             shortLandscape: root.shortLandscape
             frozen: root.blocked
             balanceTarget: stats
@@ -245,6 +249,7 @@ ApplicationWindow {
                     }
                 }
             }
+            HelpExtras { bridge: root.bridge; fs: root.fs * 0.9; gap: root.gap }  // gui-extras
             RowLayout {
                 Layout.fillWidth: true
                 spacing: root.gap
@@ -372,4 +377,8 @@ ApplicationWindow {
             }
         }
     }
+    // gui-extras: Stats, the first-hand guide and the close question (on top of the rest)
+    StatsView { bridge: root.bridge; fs: root.fs; gap: root.gap }
+    Guide { bridge: root.bridge; fs: root.fs; gap: root.gap }
+    CloseAsk { bridge: root.bridge; fs: root.fs; gap: root.gap }
 }

@@ -17,6 +17,9 @@ Item {
     property bool frozen: false
     // Where paid chips slide to (the balance in the header); null: they fade where they are.
     property Item balanceTarget: null
+    // a screen that keeps a record of sessions offers it under the result (solo: Stats)
+    property bool statsOffered: false
+    signal statsRequested()
     default property alias extraButtons: extras.data
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
@@ -251,6 +254,15 @@ Item {
                             samples: view.table.chart
                             start: view.table.startingPoints
                             fs: view.fs
+                        }
+                        GameButton {
+                            objectName: "btnStats"
+                            visible: view.statsOffered
+                            Layout.fillWidth: true
+                            fs: view.fs
+                            text: "Stats: all your sessions"
+                            hint: "Your finished sessions and their balance charts"
+                            onActivated: view.statsRequested()
                         }
                     }
                 }

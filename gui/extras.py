@@ -1,0 +1,394 @@
+"""Stats, the first-hand guide and the close question, for the solo table's QML.
+
+``Extras`` belongs to one ``TableBridge`` (``bridge.extras`` in QML). It watches the bridge's
+``changed`` signal and records every finished session once in the ``StatsStore`` (see
+``gui/stats.py``); it knows whether the guide has been seen (a small file in the data folder);
+and it asks before the window closes mid-session, since a closed session is never resumed.
+
+While one of its cards is open (``covering``) the bridge refuses every submission, as it does
+under Help; Escape and Android's Back close the card on top first.
+
+Without a data folder (tests, screenshots) records are kept in memory only and the guide is
+not remembered: nothing is written anywhere.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import secrets
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from pointline.gui.betting import CHIP_VALUES
+from pointline.gui.controls import QVARIANT_LIST
+from pointline.gui.stats import (
+    LEFT_CLOSED,
+    LEFT_NEW_SESSION,
+    SessionRecord,
+    StatsError,
+    StatsStore,
+    record_of,
+    write_atomically,
+)
+from pointline.kernel import HAND_LIMIT, HANDS_PER_SESSION, STARTING_POINTS, Table
+
+__all__ = ["GUIDE_STEPS", "Extras", "extras_of"]
+
+GUIDE_FILE = "guide.json"
+STATS_OPEN = "Stats is open: close it to play."
+GUIDE_OPEN = "The guide is open: finish or skip it to play."
+CLOSE_ASKED = "Answer the close question first."
+
+GUIDE_STEPS: tuple[dict[str, str], ...] = (
+    {
+        "title": "Welcome to the table",
+        "text": f"{HANDS_PER_SESSION} hands with {STARTING_POINTS:,} free fictional points: no "
+        "money and no prizes. This guide only points at things: nothing you press here plays.",
+        "target": "",
+    },
+    {
+        "title": "The two lines",
+        "text": "Pass and Don't Pass. Choose one with the arrow keys, or tap it.",
+        "target": "linePass",
+    },
+    {
+        "title": "Allocate",
+        "text": f"Pick a chip ({', '.join(str(v) for v in CHIP_VALUES)}), then Allocate or a tap "
+        f"on a line puts it there (Space does the same), up to {HAND_LIMIT} a hand over both "
+        "lines.",
+        "target": "btnAllocate",
+    },
+    {
+        "title": "Confirm",
+        "text": "Confirm seals your chips and throws the dice (Enter). With nothing on the "
+        "lines it says Sit out: the dice still roll.",
+        "target": "btnConfirm",
+    },
+    {
+        "title": "Roll",
+        "text": "When a point is ON, a Roll button appears and throws again (Enter or Space) "
+        "until the point or a seven. Pass stays; Don't Pass may come down before "
+        "each throw.",
+        "target": "",
+    },
+    {
+        "title": "Help and Stats",
+        "text": "Help has the rules, your Stats of past sessions and this guide again.",
+        "target": "btnHelp",
+    },
+)
+"""The guide's steps: a title, a sentence, and the objectName of the control it points at."""
+
+
+def _points(n: int) -> str:
+    return f"{n:,}"
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def record_row(record: SessionRecord, number: int) -> dict[str, Any]:
+    """One session as the Stats view lists it (plain words, and the chart's samples)."""
+    year, month, day = record.finished[:10].split("-")
+    when = f"{int(day)} {MONTHS[int(month) - 1]} {year}, {record.finished[11:16]} UTC"
+    change = record.final_points - STARTING_POINTS
+    sign = "+" if change > 0 else "\u2212" if change < 0 else "\u00b1"
+    return {
+        "when": when,
+        "label": f"Session {number} · "
+        + (f"final {_points(record.final_points)}" if record.complete else "no result"),
+        "outcome": "Complete" if record.complete else "Ended without a result",
+        "reason": record.reason,
+        "final": _points(record.final_points),
+        "change": f"{sign}{_points(abs(change))}",
+        "hands": record.hands,
+        "throws": record.throws,
+        "winsPass": record.wins_pass,
+        "winsDontPass": record.wins_dont_pass,
+        "longestRun": record.longest_point_run,
+        "chart": list(record.chart),
+        "summary": (
+            f"Session {number}, {when}: "
+            f"{'complete' if record.complete else 'ended without a result'}, final "
+            f"points {_points(record.final_points)}, {record.hands} hands, Pass won "
+            f"{record.wins_pass}, Don't Pass won {record.wins_dont_pass}, longest point run "
+            f"{record.longest_point_run} throws"
+        ),
+    }
+
+
+def extras_of(bridge: QObject) -> Extras:
+    """The ``Extras`` of a ``TableBridge`` (QML reads it as ``bridge.extras``)."""
+    extras = bridge.property("extras")
+    if not isinstance(extras, Extras):
+        raise TypeError("this bridge has no Stats and guide (bridge.extras)")
+    return extras
+
+
+class Extras(QObject):
+    """Stats, the guide and the close question of one solo table (``bridge.extras``)."""
+
+    changed = Signal()
+    closeApproved = Signal()
+    """The person chose to close mid-session (the session is recorded): close the window."""
+
+    def __init__(self, bridge: Any, folder: Path | None = None) -> None:
+        super().__init__(bridge)
+        self._bridge = bridge
+        self._folder: Path | None = None
+        self._store: StatsStore | None = None
+        self._memory: list[SessionRecord] = []
+        self._rows: list[dict[str, Any]] = []
+        self._save_problem = ""
+        self._load_problem = ""
+        self._stats_open = False
+        self._guide_open = False
+        self._guide_step = 0
+        self._close_asked = False
+        self._close_approved = False
+        self.ask_before_closing = False
+        """Ask before the window closes mid-session (the app turns it on in ``start``; tools
+        and tests that close their windows do not ask)."""
+        self._tracked: Table = bridge.table
+        self._session_id = secrets.token_hex(8)
+        self._recorded = False
+        if folder is not None:
+            self.use_folder(folder)
+        # the table is looked at when a throw lands, a session ends or a new one starts
+        for signal in (bridge.throwsChanged, bridge.isOverChanged, bridge.phaseChanged):
+            signal.connect(self._observe)
+
+    # ------------------------------------------------------------------ the data folder
+    def use_folder(self, folder: Path) -> None:
+        """Keep records in ``folder/stats`` and remember the guide in ``folder``."""
+        self._folder = folder
+        self._store = StatsStore(folder / "stats")
+        self._reload()
+
+    def _reload(self) -> None:
+        if self._store is None:
+            records: tuple[SessionRecord, ...] = tuple(reversed(self._memory))
+        else:
+            loaded = self._store.load()
+            records, self._load_problem = loaded.records, loaded.problem
+        self._rows = [record_row(r, len(records) - i) for i, r in enumerate(records)]
+        self.changed.emit()
+
+    def start(self) -> None:
+        """The app's start: records in the data folder, and the guide on first launch."""
+        from pointline.net.paths import data_dir  # the data folder lives in one place
+
+        self.ask_before_closing = True
+        try:
+            self.use_folder(data_dir())
+        except OSError as error:
+            self._save_problem = (
+                f"Stats cannot be kept: the data folder could not be made ({error.strerror})."
+            )
+        self.show_guide_if_first()
+
+    def guide_seen(self) -> bool:
+        """Whether the guide was shown before (False without a data folder or when unreadable)."""
+        if self._folder is None:
+            return False
+        try:
+            data = json.loads((self._folder / GUIDE_FILE).read_text("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return False
+        return isinstance(data, dict) and data.get("seen") is True
+
+    def _remember_guide(self) -> None:
+        if self._folder is None:
+            return
+        # Not remembered when the folder is not writable: the guide shows again, harming nothing.
+        with contextlib.suppress(OSError):
+            write_atomically(self._folder / GUIDE_FILE, json.dumps({"seen": True}) + "\n")
+
+    def show_guide_if_first(self) -> bool:
+        """On first launch, open the guide and remember it: it shows once, even if the app is
+        closed before it is finished (Help opens it again). Returns whether it opened."""
+        if self.guide_seen():
+            return False
+        self.openGuide()
+        self._remember_guide()
+        return True
+
+    # ------------------------------------------------------------------ recording
+    def _observe(self) -> None:
+        table = self._bridge.table
+        if table is not self._tracked:
+            old = self._tracked
+            if not self._recorded and not old.is_over and old.throws > 0:
+                self._record(old, LEFT_NEW_SESSION)
+            self._tracked = table
+            self._session_id = secrets.token_hex(8)
+            self._recorded = False
+        if table.is_over and not self._recorded:
+            self._record(table, LEFT_CLOSED)
+
+    def _record(self, table: Table, left: str) -> None:
+        self._recorded = True
+        record = record_of(table, self._session_id, left=left)
+        if self._store is None:
+            self._memory.append(record)
+        else:
+            try:
+                self._store.add(record)
+                self._save_problem = ""
+            except StatsError as error:
+                self._save_problem = error.text
+        self._reload()
+
+    def in_play(self) -> bool:
+        """A session with something at stake that closing would end (a throw or a draft)."""
+        t = self._bridge.table
+        return not t.is_over and (t.throws > 0 or t.draft(0).total > 0)
+
+    def record_if_in_play(self) -> None:
+        """The app is quitting: a session in play is recorded as left (closed) once."""
+        if not self._recorded and not self._tracked.is_over and self._tracked.throws > 0:
+            self._record(self._tracked, LEFT_CLOSED)
+
+    # ------------------------------------------------------------------ what QML reads
+    @property
+    def covering(self) -> str:
+        """Why nothing can be submitted while a card of ours is open ("" when none is)."""
+        if self._close_asked:
+            return CLOSE_ASKED
+        if self._guide_open:
+            return GUIDE_OPEN
+        if self._stats_open:
+            return STATS_OPEN
+        return ""
+
+    def _step(self) -> dict[str, str]:
+        return GUIDE_STEPS[self._guide_step]
+
+    def _close_text(self) -> str:
+        kept = (
+            " What you played so far is kept in Stats, as ended without a result."
+            if self._bridge.table.throws > 0
+            else ""
+        )
+        return (
+            "Close Pointline Table? This session ends now: a closed session is never resumed "
+            f"when you come back.{kept} Cancel keeps playing."
+        )
+
+    coveringText = Property(str, lambda self: self.covering, notify=changed)
+
+    def _summary(self) -> str:
+        rows = self._rows
+        if not rows:
+            return ""
+        complete = [r for r in rows if r["outcome"] == "Complete"]
+        words = f"{len(rows)} session{'s' if len(rows) != 1 else ''}, {len(complete)} complete"
+        if complete:
+            best = max(int(r["final"].replace(",", "")) for r in complete)
+            words += f" · best final points {_points(best)}"
+        return words
+
+    statsOpen = Property(bool, lambda self: self._stats_open, notify=changed)
+    statsSummary = Property(str, _summary, notify=changed)
+    """How many sessions, how many complete, and the best final points among them."""
+    sessions = Property(QVARIANT_LIST, lambda self: self._rows, notify=changed)
+    """Every recorded session, newest first (see ``record_row``)."""
+    statsProblem = Property(
+        str,
+        lambda self: " ".join(p for p in (self._save_problem, self._load_problem) if p),
+        notify=changed,
+    )
+    """What could not be saved or read, in plain words ("" when all is well)."""
+    guideOpen = Property(bool, lambda self: self._guide_open, notify=changed)
+    guideStep = Property(int, lambda self: self._guide_step, notify=changed)
+    guideSteps = Property(int, lambda self: len(GUIDE_STEPS), constant=True)
+    guideTitle = Property(str, lambda self: self._step()["title"], notify=changed)
+    guideText = Property(str, lambda self: self._step()["text"], notify=changed)
+    guideTarget = Property(str, lambda self: self._step()["target"], notify=changed)
+    closeAsked = Property(bool, lambda self: self._close_asked, notify=changed)
+    closeText = Property(str, _close_text, notify=changed)
+
+    # ------------------------------------------------------------------ slots
+    def _changed(self) -> None:
+        self.changed.emit()
+        self._bridge.refresh()  # the bridge's legal actions depend on ``covering``
+
+    @Slot()
+    def openStats(self) -> None:
+        self._reload()
+        self._stats_open = True
+        self._changed()
+
+    @Slot()
+    def closeStats(self) -> None:
+        self._stats_open = False
+        self._changed()
+
+    @Slot()
+    def openGuide(self) -> None:
+        self._guide_step = 0
+        self._guide_open = True
+        self._changed()
+
+    @Slot()
+    def nextGuide(self) -> None:
+        """The next step; after the last one the guide closes (and is remembered)."""
+        if self._guide_step + 1 < len(GUIDE_STEPS):
+            self._guide_step += 1
+            self._changed()
+        else:
+            self.skipGuide()
+
+    @Slot()
+    def backGuide(self) -> None:
+        if self._guide_step > 0:
+            self._guide_step -= 1
+            self._changed()
+
+    @Slot()
+    def skipGuide(self) -> None:
+        """Close the guide (Skip, Done, Escape or Back); it is remembered as seen."""
+        self._guide_open = False
+        self._guide_step = 0
+        self._remember_guide()
+        self._changed()
+
+    @Slot(result=bool)
+    def askClose(self) -> bool:
+        """The window is closing: True (keep it open and ask) when a session is in play."""
+        if not self.ask_before_closing or self._close_asked or self._close_approved:
+            return False
+        if not self.in_play():
+            return False
+        self._close_asked = True
+        self._changed()
+        return True
+
+    @Slot()
+    def cancelClose(self) -> None:
+        self._close_asked = False
+        self._changed()
+
+    @Slot()
+    def confirmClose(self) -> None:
+        """Close after all: the session is recorded as left, then the window closes."""
+        self.record_if_in_play()
+        self._close_asked = False
+        self._close_approved = True
+        self._changed()
+        self.closeApproved.emit()
+
+    def escape(self) -> bool:
+        """Escape or Back: close our card on top (True), or leave it to the bridge (False)."""
+        if self._close_asked:
+            self.cancelClose()
+        elif self._guide_open:
+            self.skipGuide()
+        elif self._stats_open:
+            self.closeStats()
+        else:
+            return False
+        return True

@@ -1,0 +1,221 @@
+"""The record to come back to: every finished solo session, kept in the app's data folder.
+
+Each session is one small JSON file in ``<data folder>/stats/``, named by when it finished and
+its session id, written atomically (a temporary file in the same folder, flushed to disk, then
+renamed over the final name). So a crash mid-write leaves the old files as they were, a corrupt
+file costs only itself, and the same session is never recorded twice (its name is taken).
+
+A session is recorded when it finishes: complete (five resolved hands, with its final points)
+or ended without a result (128 throws, going to the background, or the person leaving it: a
+new session or closing the app mid-session; the card rules out resuming it later). What is
+kept: the hands resolved, the throws, wins by line, the final points, the longest point run
+(the most throws one point stayed ON) and the balance chart's samples.
+
+Reading never raises for a bad file: unreadable files are listed by name in plain words and
+left untouched on disk, and every readable session is still shown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pointline.gui.history import REASON_WORDS, chart_samples
+from pointline.kernel import Abort, EndReason, Line, Outcome, Phase, PointlineError, Table
+from pointline.kernel.ledger import Settled, ThrowSeen
+
+__all__ = [
+    "STATS_FOLDER",
+    "Loaded",
+    "SessionRecord",
+    "StatsError",
+    "StatsStore",
+    "record_of",
+    "write_atomically",
+]
+
+STATS_FOLDER = "stats"
+VERSION = 1
+SEAT = 0
+LEFT_NEW_SESSION = "you started a new session before this one finished"
+LEFT_CLOSED = "you closed the app before this session finished"
+
+
+class StatsError(PointlineError):
+    """The record could not be saved (the folder is not writable, the disk is full)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRecord:
+    """One finished session as the Stats view shows it."""
+
+    session_id: str
+    finished: str
+    """When it finished, ISO 8601 in UTC (``2026-12-03T13:05:00Z``)."""
+    complete: bool
+    """Five hands resolved (True), or ended without a result (False: see ``reason``)."""
+    reason: str
+    hands: int
+    throws: int
+    wins_pass: int
+    wins_dont_pass: int
+    final_points: int
+    longest_point_run: int
+    chart: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["chart"] = list(self.chart)
+        return {"version": VERSION, **out}
+
+    @classmethod
+    def from_json(cls, data: object) -> SessionRecord:
+        """Rebuild a record; ``ValueError`` for anything that is not one."""
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            raise ValueError("not a version 1 session record")
+        kinds = {"session_id": str, "finished": str, "complete": bool, "reason": str}
+        values: dict[str, Any] = {}
+        for field in fields(cls):
+            value = data.get(field.name)
+            if field.name == "chart":
+                if not isinstance(value, list) or not all(_is_int(v) for v in value):
+                    raise ValueError("chart is not a list of whole numbers")
+                value = tuple(value)
+            elif field.name in kinds:
+                if not isinstance(value, kinds[field.name]):
+                    raise ValueError(f"{field.name} has the wrong type")
+            elif not (_is_int(value) and isinstance(value, int) and value >= 0):
+                raise ValueError(f"{field.name} is not a whole number")
+            values[field.name] = value
+        _parse_time(values["finished"])
+        return cls(**values)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parse_time(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+
+
+def record_of(
+    table: Table, session_id: str, when: datetime | None = None, left: str = LEFT_CLOSED
+) -> SessionRecord:
+    """The record of ``table``'s session. A session still in play counts as ended without a
+    result because the person left it (``left`` says how): its hand in flight is voided on a
+    copy, exactly as the kernel voids it, so its final points are what an ending returns."""
+    finished = table
+    reason = ""
+    if not table.is_over:
+        finished = table.copy()
+        finished.push(Abort(EndReason.DEPARTURE, SEAT))
+        reason = left
+    elif finished.ending is not None:
+        reason = REASON_WORDS[finished.ending.reason]
+    ledger = finished.seat(SEAT).ledger
+    wins = {Line.PASS: 0, Line.DONT_PASS: 0}
+    run = best = 0
+    for entry in ledger:
+        if isinstance(entry, Settled) and entry.outcome is Outcome.WIN:
+            wins[entry.line] += 1
+        elif isinstance(entry, ThrowSeen):
+            run = run + 1 if entry.phase is Phase.POINT else 0
+            best = max(best, run)
+    moment = (when or datetime.now(UTC)).astimezone(UTC)
+    return SessionRecord(
+        session_id=session_id,
+        finished=f"{moment:%Y-%m-%dT%H:%M:%SZ}",
+        complete=finished.phase is Phase.COMPLETE,
+        reason=reason,
+        hands=finished.hands_resolved,
+        throws=finished.throws,
+        wins_pass=wins[Line.PASS],
+        wins_dont_pass=wins[Line.DONT_PASS],
+        final_points=finished.balance(SEAT),
+        longest_point_run=best,
+        chart=tuple(chart_samples(ledger)),
+    )
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a reader sees the old file or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """The sessions read (newest first) and, in plain words, what could not be read."""
+
+    records: tuple[SessionRecord, ...]
+    problem: str
+
+
+class StatsStore:
+    """The session records in one folder (``<data folder>/stats``)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def _name(self, record: SessionRecord) -> str:
+        stamp = record.finished.replace("-", "").replace(":", "")
+        safe = "".join(c for c in record.session_id if c.isalnum() or c in "-_")[:40] or "x"
+        return f"{stamp}-{safe}.json"
+
+    def add(self, record: SessionRecord) -> bool:
+        """Save ``record``; False when this session is already recorded. ``StatsError`` (with
+        plain words) when it cannot be saved; nothing already saved is touched either way."""
+        path = self.folder / self._name(record)
+        try:
+            if path.exists():
+                return False
+            write_atomically(path, json.dumps(record.to_json(), indent=1) + "\n")
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            raise StatsError(
+                "stats_not_saved",
+                f"This session could not be saved to Stats ({reason}, in {self.folder}).",
+            ) from error
+        return True
+
+    def load(self) -> Loaded:
+        """Every readable session, newest first; never raises for a bad or unreadable file."""
+        try:
+            if self.folder.exists() and not self.folder.is_dir():
+                return Loaded((), f"Stats could not be read: {self.folder} is not a folder.")
+            paths = sorted(self.folder.glob("*.json"))
+        except OSError as error:
+            return Loaded((), f"Stats could not be read ({error.strerror or error}).")
+        records: list[SessionRecord] = []
+        bad: list[str] = []
+        for path in paths:
+            try:
+                records.append(SessionRecord.from_json(json.loads(path.read_text("utf-8"))))
+            except (OSError, UnicodeDecodeError, ValueError, TypeError):
+                bad.append(path.name)
+        records.sort(key=lambda r: (r.finished, r.session_id), reverse=True)
+        problem = ""
+        if bad:
+            files = ", ".join(bad[:3]) + (f" and {len(bad) - 3} more" if len(bad) > 3 else "")
+            some = "1 saved session" if len(bad) == 1 else f"{len(bad)} saved sessions"
+            problem = (
+                f"{some} could not be read and {'was' if len(bad) == 1 else 'were'} left as "
+                f"{'it is' if len(bad) == 1 else 'they are'} ({files} in {self.folder}); "
+                "every other session is shown."
+            )
+        return Loaded(tuple(records), problem)

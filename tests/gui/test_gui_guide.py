@@ -1,0 +1,125 @@
+"""The first-hand guide: shown once on first launch (remembered in the data folder), skipped by
+Escape or Back, reopened from Help, pointing at the lines, Allocate, Confirm and Roll, and never
+submitting anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPointF, QSettings, Qt
+
+from pointline.gui.bridge import TableBridge
+from pointline.gui.extras import GUIDE_STEPS, extras_of
+from pointline.gui.scenes import counter_nonces
+from pointline.net.paths import ENV_DATA_DIR
+
+WAIT_MS = 3000
+
+
+def _bridge(tmp_path: Path) -> TableBridge:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    return TableBridge(counter_nonces(b"guide"), settings=settings)
+
+
+def test_the_guide_shows_on_first_launch_only(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_DATA_DIR, str(tmp_path / "data"))
+    first = _bridge(tmp_path)
+    extras_of(first).start()  # what the app does at start-up
+    assert extras_of(first).property("guideOpen") is True
+    assert extras_of(first).ask_before_closing  # the app asks before closing mid-session
+    assert (tmp_path / "data" / "guide.json").is_file()  # shown once: remembered already
+    again = _bridge(tmp_path)
+    extras_of(again).start()
+    assert extras_of(again).property("guideOpen") is False
+
+
+def test_an_unreadable_guide_file_just_shows_the_guide_again(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "guide.json").write_bytes(b"\xff{not json")
+    monkeypatch.setenv(ENV_DATA_DIR, str(tmp_path / "data"))
+    bridge = _bridge(tmp_path)
+    extras_of(bridge).start()
+    assert extras_of(bridge).property("guideOpen") is True
+
+
+def _open(ui: Any) -> Any:
+    extras = extras_of(ui.bridge)
+    extras.openGuide()
+    overlay = ui.item("guideOverlay")
+    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnGuideNext", timeout=WAIT_MS)
+    return extras
+
+
+def test_nothing_behind_the_guide_can_be_played(make_ui: Any) -> None:
+    ui = make_ui(label=b"guide-inert")
+    _open(ui)
+    keys = [Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Backspace, Qt.Key.Key_Delete]
+    for key in [*keys, Qt.Key.Key_Down, Qt.Key.Key_Up]:  # Space and Enter take Next
+        ui.key(key)
+    for name in ("lineDontPass", "btnAllocate", "btnConfirm", "btnNew"):
+        ui.click(name)  # the guide's blocker takes the press
+    assert ui.item("guideOverlay").isVisible()
+    assert ui.bridge.submissions == 0
+    assert ui.bridge.draftPass + ui.bridge.draftDontPass == 0 and ui.bridge.throws == 0
+    assert ui.bridge.reasons["allocate"]  # the bridge itself refuses while the guide is open
+
+
+def test_escape_and_back_skip_the_guide(make_ui: Any) -> None:
+    ui = make_ui(label=b"guide-skip")
+    for key in (Qt.Key.Key_Escape, Qt.Key.Key_Back):
+        _open(ui)
+        ui.key(Qt.Key.Key_Tab)
+        ui.key(key)
+        ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+        assert not ui.bridge.paused  # the key closed the guide, nothing else
+        ui.qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=WAIT_MS)
+    assert ui.bridge.submissions == 0
+
+
+def test_each_step_points_at_its_control_and_done_closes(make_ui: Any) -> None:
+    ui = make_ui(label=b"guide-steps")
+    extras = _open(ui)
+    ring = ui.item("guideRing")
+    for n, step in enumerate(GUIDE_STEPS):
+        ui.qtbot.waitUntil(lambda n=n: extras.property("guideStep") == n, timeout=WAIT_MS)
+        assert ui.item("guideText").property("text") == step["text"]
+        if step["target"]:
+            target = ui.item(step["target"])
+            top_left = target.mapToScene(QPointF(0, 0))
+
+            def around(t: Any = target, p: QPointF = top_left) -> bool:
+                r = ring.mapToScene(QPointF(0, 0))
+                return (
+                    ring.isVisible()
+                    and r.x() <= p.x()
+                    and r.y() <= p.y()
+                    and r.x() + ring.width() >= p.x() + t.width()
+                    and r.y() + ring.height() >= p.y() + t.height()
+                )
+
+            ui.qtbot.waitUntil(around, timeout=WAIT_MS)
+        for _ in range(3):  # Tab stays inside the guide
+            ui.key(Qt.Key.Key_Tab)
+            assert ui.focus_name() in ("btnGuideSkip", "btnGuideBack", "btnGuideNext")
+        ui.click("btnGuideNext")
+    ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+    assert ui.bridge.submissions == 0
+
+
+def test_the_guide_reopens_from_help(make_ui: Any) -> None:
+    ui = make_ui(label=b"guide-help")
+    ui.key(Qt.Key.Key_F1)
+    ui.qtbot.waitUntil(lambda: ui.item("helpOverlay").property("visible"), timeout=WAIT_MS)
+    ui.click("btnHelpGuide")
+    ui.qtbot.waitUntil(lambda: ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+    ui.key(Qt.Key.Key_Escape)
+    ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+    assert ui.item("helpOverlay").property("visible")  # back where it was opened
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnHelpGuide", timeout=WAIT_MS)
