@@ -168,7 +168,16 @@ def _active_layer(content: Any) -> Any:
     """The topmost open card: a modal popup in the window's overlay, or an item whose
     objectName ends in 'Overlay' (the online screens); else the whole window."""
     layer = content
-    for child in content.childItems():
+    # a card is a child of the window's content, or of the one item that fills it (an
+    # ApplicationWindow's content item)
+    children: list[Any] = []
+    todo = list(content.childItems())
+    while todo:  # every item, in drawing order (a card may sit deep in the window's items)
+        item = todo.pop(0)
+        children.append(item)
+        if not item.inherits("QQuickOverlay"):
+            todo[:0] = item.childItems()
+    for child in children:
         if child.objectName().endswith("Overlay") and child.isVisible():
             layer = child
         if child.inherits("QQuickOverlay"):
