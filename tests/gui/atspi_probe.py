@@ -5,9 +5,11 @@ the session bus that ``test_gui_atspi.py`` starts:
 
     python3 tests/gui/atspi_probe.py "Pointline Table"
 
-It finds the application, lists every accessible node (role, name, enabled, showing), then
-presses "Allocate 10" and the confirm button through the Action interface, the way a screen
-reader user would, and records the announcements the app sends. It prints one JSON object.
+It finds the application and records the first-hand guide a new player meets (its buttons), skips
+it, lists every accessible node of the table (role, name, enabled, showing), then presses
+"Add 10" and the confirm button through the Action interface, the way a screen reader user
+would, and records the announcements the app sends. Each step waits for its condition (the guide
+gone, Confirm enabled, a throw announced) with a deadline. It prints one JSON object.
 """
 
 from __future__ import annotations
@@ -56,15 +58,24 @@ def press(node: Any) -> None:
     action.doAction(0)
 
 
+def showing_buttons(app: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    walk(app, [], found)
+    return found
+
+
+def enabled(node: Any) -> bool:
+    return bool(node.getState().contains(pyatspi.STATE_ENABLED))
+
+
 def main() -> int:
     app = find_app(sys.argv[1])
     if app is None:
         names = [a.name for a in pyatspi.Registry.getDesktop(0) if a is not None]
         print(json.dumps({"error": f"no application named {sys.argv[1]!r}", "apps": names}))
         return 1
-    nodes: list[dict[str, Any]] = []
-    buttons: dict[str, Any] = {}
-    walk(app, nodes, buttons)
+    guide: list[dict[str, Any]] = []
+    walk(app, guide, {})
     announcements: list[str] = []
 
     def heard(event: Any) -> None:
@@ -74,27 +85,52 @@ def main() -> int:
     pyatspi.Registry.registerEventListener(heard, "object:announcement")
     loop = GLib.MainLoop()
     pressed: list[str] = []
+    nodes: list[dict[str, Any]] = []
+    deadline = time.monotonic() + 20
+    # One step per tick; a step that is not ready yet waits for the next tick (until the deadline).
+    steps = ["skip guide", "read table", "add", "confirm", "hear throw"]
 
-    def act(name: str) -> bool:
-        found: dict[str, Any] = {}
-        walk(app, [], found)  # names change as the draft does ("Sit out" becomes "Confirm")
-        if name in found:
-            press(found[name])
-            pressed.append(name)
-        return False
-
-    def stop() -> bool:
-        if any(a.startswith("Rolled") for a in announcements) or time.monotonic() > deadline:
+    def tick() -> bool:
+        if not steps or time.monotonic() > deadline:
             loop.quit()
             return False
+        found = showing_buttons(app)  # names change as the draft does ("Sit out" becomes "Confirm")
+        step = steps[0]
+        if step == "skip guide":
+            if "Skip (Esc)" in found:
+                press(found["Skip (Esc)"])
+                pressed.append("Skip (Esc)")
+            steps.pop(0)
+        elif step == "read table":
+            if "Skip (Esc)" not in found and "Add 10" in found and enabled(found["Add 10"]):
+                walk(app, nodes, {})
+                steps.pop(0)
+        elif step == "add":
+            press(found["Add 10"])
+            pressed.append("Add 10")
+            steps.pop(0)
+        elif step == "confirm":
+            if "Confirm" in found and enabled(found["Confirm"]):
+                press(found["Confirm"])
+                pressed.append("Confirm")
+                steps.pop(0)
+        elif any(a.startswith("Rolled") for a in announcements):
+            steps.pop(0)
         return True
 
-    deadline = time.monotonic() + 10
-    GLib.timeout_add(300, act, "Allocate 10")
-    GLib.timeout_add(900, act, "Confirm")
-    GLib.timeout_add(100, stop)
+    GLib.timeout_add(100, tick)
     loop.run()
-    print(json.dumps({"nodes": nodes, "pressed": pressed, "announcements": announcements}))
+    print(
+        json.dumps(
+            {
+                "guide": guide,
+                "nodes": nodes,
+                "pressed": pressed,
+                "announcements": announcements,
+                "left": steps,
+            }
+        )
+    )
     return 0
 
 

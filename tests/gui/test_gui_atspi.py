@@ -80,14 +80,22 @@ def test_the_accessible_tree_and_a_throw_announcement(tmp_path) -> None:
     assert lines, done.stdout + done.stderr
     seen = json.loads(lines[-1])
     assert "error" not in seen, seen
+    assert seen["left"] == [], seen  # every step happened before the probe's deadline
+    # A first launch opens the guide as a dialog the screen reader names, with its way out.
+    dialogs = [n["name"] for n in seen["guide"] if n["role"] == "dialog" and n["showing"]]
+    assert any(name.startswith("Guide, step 1 of") for name in dialogs), dialogs
+    guide_buttons = {n["name"] for n in seen["guide"] if n["role"] == "push button" and n["enabled"]}
+    assert {"Skip (Esc)", "Next"} <= guide_buttons, guide_buttons
     buttons = {n["name"]: n for n in seen["nodes"] if n["role"] == "push button" and n["showing"]}
-    # Every button legal at the start is there with its name, enabled; Roll is there, disabled.
-    for name in ("Allocate 10", "Sit out", "Help (F1)", "New session"):
+    # With the guide skipped, every button legal at the start is there with its name, enabled;
+    # Reset has nothing to clear yet and is there, disabled.
+    for name in ("Add 10", "Help (F1)", "New session", "Play online"):
         assert name in buttons and buttons[name]["enabled"], (name, sorted(buttons))
-    assert "Roll" in buttons and not buttons["Roll"]["enabled"]
+    assert "Reset" in buttons and not buttons["Reset"]["enabled"]
+    assert not any(n["role"] == "dialog" and n["showing"] for n in seen["nodes"])
     roles = {n["role"] for n in seen["nodes"]}
     assert {"radio button", "heading", "list"} <= roles
     # Pressed through the Action interface, as a screen reader user does, a throw is announced.
-    assert seen["pressed"] == ["Allocate 10", "Confirm"]
+    assert seen["pressed"] == ["Skip (Esc)", "Add 10", "Confirm"]
     assert any(a.startswith("Draft: Pass 10") for a in seen["announcements"])
     assert any(a.startswith("Rolled ") for a in seen["announcements"]), seen["announcements"]
