@@ -84,7 +84,9 @@ def test_the_accessible_tree_and_a_throw_announcement(tmp_path) -> None:
     # A first launch opens the guide as a dialog the screen reader names, with its way out.
     dialogs = [n["name"] for n in seen["guide"] if n["role"] == "dialog" and n["showing"]]
     assert any(name.startswith("Guide, step 1 of") for name in dialogs), dialogs
-    guide_buttons = {n["name"] for n in seen["guide"] if n["role"] == "push button" and n["enabled"]}
+    guide_buttons = {
+        n["name"] for n in seen["guide"] if n["role"] == "push button" and n["enabled"]
+    }
     assert {"Skip (Esc)", "Next"} <= guide_buttons, guide_buttons
     buttons = {n["name"]: n for n in seen["nodes"] if n["role"] == "push button" and n["showing"]}
     # With the guide skipped, every button legal at the start is there with its name, enabled;
