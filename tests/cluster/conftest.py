@@ -30,7 +30,7 @@ from tests.cluster.servers import (
     postgres_server,
     redis_server,
 )
-from tests.net.conftest import data_dir  # noqa: F401  (transcripts in a private folder)
+from tests.net.support import data_dir  # noqa: F401  (transcripts in a private folder)
 
 TTL = 1.5
 ROOT = Path(__file__).resolve().parents[2]

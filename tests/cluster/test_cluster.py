@@ -32,13 +32,13 @@ from tests.cluster.conftest import (
     until,
 )
 from tests.cluster.servers import PostgresServer, RedisServer
-from tests.net.conftest import run
-from tests.net.test_net_online_harness import (
+from tests.net.support import (
     PASSWORD,
     RELAXED,
     assert_complete,
     play,
     random_chooser,
+    run,
 )
 
 _names = iter(range(10**6))

@@ -14,7 +14,7 @@ from pointline.net.presence import Peer
 from pointline.net.wire import Redirect, WireError, encode, parse_relay
 from tests.cluster.conftest import ROOT, Backends, relay_processes, relays
 from tests.cluster.test_cluster import signed_in
-from tests.net.conftest import run
+from tests.net.support import run
 
 GHOST = "ws://127.0.0.1:9"  # nothing listens on port 9 (discard)
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
 
-from tests.gui.conftest import BUTTON_ORDER
+from tests.gui.support import BUTTON_ORDER
 
 ACTION_OF = {
     "btnAllocate": "allocate",

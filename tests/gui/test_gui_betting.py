@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 
 from pointline.gui.betting import CHIP_VALUES, chip_rejection
 from pointline.kernel import Allocate, Code, Line, Table
-from tests.gui.conftest import WAIT_MS
+from tests.gui.support import WAIT_MS
 
 K = Qt.Key
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QPointF, Qt
 
-from tests.gui.conftest import WAIT_MS
+from tests.gui.support import WAIT_MS
 
 K = Qt.Key
 

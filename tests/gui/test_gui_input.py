@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QWindow
 
-from tests.gui.conftest import BUTTON_ORDER, WAIT_MS
+from tests.gui.support import BUTTON_ORDER, WAIT_MS
 
 K = Qt.Key
 SHIFT = Qt.KeyboardModifier.ShiftModifier

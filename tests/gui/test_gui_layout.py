@@ -7,7 +7,7 @@ import itertools
 import pytest
 from PySide6.QtCore import QRectF
 
-from tests.gui.conftest import BUTTON_ORDER
+from tests.gui.support import BUTTON_ORDER
 
 SIZES = ((844, 390), (1280, 720), (390, 844), (360, 640), (2560, 1440))
 PARTS = (

@@ -11,7 +11,7 @@ from PySide6.QtCore import QRectF, Qt
 from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
 from pointline.gui.layoutcheck import check_window
 from pointline.gui.scenes import SCENES
-from tests.gui.conftest import WAIT_MS
+from tests.gui.support import WAIT_MS
 
 K = Qt.Key
 PHONES = [(390, 844), (844, 390)]

@@ -21,7 +21,7 @@ import qasync
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.net.client import RelayClient
 from pointline.net.protocol import Timeouts
-from tests.net.test_net_online_harness import PASSWORD, relay
+from tests.net.support import PASSWORD, relay
 
 T = TypeVar("T")
 

@@ -28,8 +28,7 @@ from tests.gui.test_gui_online_keys import (
     _delete_windows,  # noqa: F401 - fixture
     sign_up_and_create_by_keys,
 )
-from tests.net.test_net_online import _self_signed
-from tests.net.test_net_tls import _tls_relay
+from tests.net.support import self_signed, tls_relay
 
 pytestmark = pytest.mark.usefixtures("online_data")
 COMMAND_WORDS = re.compile(r"(^|\s)--[a-z]|pointline-relay|pointline verify --")
@@ -96,8 +95,8 @@ def test_no_command_line_words_on_the_sign_in_screen_or_a_refused_certificate(
             assert not [t for t in shown if COMMAND_WORDS.search(t)]
             await bridge.shutdown()
             ui.close()
-        cert, key = _self_signed(tmp_path)
-        async with _tls_relay(tmp_path, cert, key) as running:
+        cert, key = self_signed(tmp_path)
+        async with tls_relay(tmp_path, cert, key) as running:
             url = f"wss://localhost:{running.port}"
             bridge = OnlineBridge(url, timeouts=FAST)
             bridge.signIn(url, fresh_name("tls"), "some-password-1")

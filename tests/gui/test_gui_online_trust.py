@@ -27,19 +27,18 @@ from tests.gui.test_gui_online_harness import (
 )
 from tests.gui.test_gui_online_keys import K, Window, _delete_windows  # noqa: F401 - fixture
 from tests.gui.test_gui_online_surprise import COMMAND_WORDS
-from tests.net.test_net_online import _self_signed
-from tests.net.test_net_tls import _tls_relay
+from tests.net.support import self_signed, tls_relay
 
 pytestmark = pytest.mark.usefixtures("online_data")
 
 
 def test_a_self_signed_relay_is_trusted_by_its_fingerprint(qapp: Any, tmp_path: Path) -> None:
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     der = ssl.PEM_cert_to_DER_cert(cert.read_text())
     fingerprint = spaced(hashlib.sha256(der).hexdigest())
 
     async def scenario() -> None:
-        async with _tls_relay(tmp_path, cert, key) as running:
+        async with tls_relay(tmp_path, cert, key) as running:
             url = f"wss://localhost:{running.port}"
             bridge = OnlineBridge(url, timeouts=FAST)
             ui = Window(bridge, (390, 844))

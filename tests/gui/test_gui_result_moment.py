@@ -10,7 +10,7 @@ from pointline.gui.scenes import counter_nonces
 from pointline.gui.texts import SOLO_WORDS
 from pointline.kernel import Line, Outcome
 from pointline.kernel.ledger import Refunded, Settled
-from tests.gui.conftest import WAIT_MS
+from tests.gui.support import WAIT_MS
 
 K = Qt.Key
 

@@ -13,7 +13,7 @@ from pointline.kernel import (
     verify_commitment,
 )
 from pointline.kernel.ledger import Contracted, ThrowSeen
-from tests.gui.conftest import WAIT_MS
+from tests.gui.support import WAIT_MS
 
 K = Qt.Key
 

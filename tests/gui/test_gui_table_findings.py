@@ -8,7 +8,7 @@ import re
 from PySide6.QtCore import QObject, QPoint, Qt, qInstallMessageHandler
 from PySide6.QtTest import QTest
 
-from tests.gui.conftest import WAIT_MS, ManualClock
+from tests.gui.support import WAIT_MS, ManualClock
 
 K = Qt.Key
 

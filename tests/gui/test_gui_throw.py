@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from tests.gui.conftest import WAIT_MS, ManualClock
+from tests.gui.support import WAIT_MS, ManualClock
 
 K = Qt.Key
 

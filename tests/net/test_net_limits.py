@@ -29,7 +29,7 @@ from pointline.net.relay import (
     running_relay,
 )
 from pointline.net.wire import ErrorCode
-from tests.net.conftest import run
+from tests.net.support import run
 
 PASSWORD = "password-123"
 WAIT = 5.0

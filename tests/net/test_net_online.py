@@ -8,14 +8,15 @@ from pathlib import Path
 import pytest
 
 from pointline.net.client import ClientError, RelayClient
-from tests.net.conftest import run
-from tests.net.test_net_online_harness import (
+from tests.net.support import (
     PASSWORD,
     RELAXED,
     TIMEOUTS,
     assert_complete,
     relay,
+    run,
     seated,
+    self_signed,
     session,
 )
 
@@ -139,7 +140,7 @@ def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
 ) -> None:
     from pointline.kernel import EndReason
     from pointline.net.protocol import Thrown
-    from tests.net.test_net_online_harness import assert_transcripts, play, random_chooser
+    from tests.net.support import assert_transcripts, play, random_chooser
 
     async def scenario() -> None:
         async with relay(tmp_path) as running:
@@ -170,7 +171,7 @@ def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
 def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
     from pointline.kernel import EndReason
     from pointline.net.protocol import RoundOpened, Thrown
-    from tests.net.test_net_online_harness import assert_transcripts, play, random_chooser
+    from tests.net.support import assert_transcripts, play, random_chooser
 
     async def scenario() -> None:
         async with relay(tmp_path) as running:
@@ -207,7 +208,7 @@ def test_a_loop_torn_down_without_close_leaves_a_complete_transcript_file(
     tmp_path: Path, data_dir: Path
 ) -> None:
     from pointline.net.verify import verify_transcript
-    from tests.net.test_net_online_harness import random_chooser
+    from tests.net.support import random_chooser
 
     async def scenario() -> None:
         async with relay(tmp_path) as running:
@@ -227,47 +228,13 @@ def test_a_loop_torn_down_without_close_leaves_a_complete_transcript_file(
         assert report.reason is not None  # ended without a result, with a reason
 
 
-def _self_signed(tmp_path: Path) -> tuple[Path, Path]:
-    import datetime
-
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.UTC)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=1))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
-    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    key_path.write_bytes(
-        key.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
-    )
-    return cert_path, key_path
-
-
 def test_a_session_over_tls(tmp_path: Path) -> None:
     import ssl
 
     from pointline.net.accounts import FAST_HASH
     from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay, tls_context
 
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
 
     async def scenario() -> None:
         config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
@@ -284,7 +251,7 @@ def test_a_session_over_tls(tmp_path: Path) -> None:
             await clients[1].join_room(room.code)
             await clients[0].start()
             await clients[1].wait_started(5)
-            from tests.net.test_net_online_harness import play, random_chooser
+            from tests.net.support import play, random_chooser
 
             peers = await asyncio.gather(
                 *(play(c, random_chooser(i)) for i, c in enumerate(clients))

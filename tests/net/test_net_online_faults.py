@@ -17,8 +17,7 @@ import pytest
 from pointline.kernel import Choice, EndReason
 from pointline.net.client import ClientEvent, RelayClient, RelayError
 from pointline.net.protocol import SessionEnded
-from tests.net.conftest import run
-from tests.net.test_net_online_harness import (
+from tests.net.support import (
     TIMEOUTS,
     assert_complete,
     assert_transcripts,
@@ -26,6 +25,7 @@ from tests.net.test_net_online_harness import (
     random_chooser,
     relay,
     resign,
+    run,
     seated,
     session,
 )

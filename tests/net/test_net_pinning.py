@@ -26,9 +26,7 @@ from pointline.net.trust import (
     RelayKeyChanged,
     relay_address,
 )
-from tests.net.conftest import run
-from tests.net.test_net_online import _self_signed
-from tests.net.test_net_online_harness import PASSWORD, relay
+from tests.net.support import PASSWORD, relay, run, self_signed
 
 _said_key: dict[str, str] = {}
 
@@ -134,7 +132,7 @@ def test_a_roster_the_pinned_key_did_not_sign_never_starts_a_session(
     run(scenario())
 
 
-def _tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untyped-def]
+def tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untyped-def]
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     return running_relay(
         tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
@@ -144,12 +142,12 @@ def _tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untype
 def test_a_self_signed_certificate_is_trusted_by_its_fingerprint_then_pinned(
     tmp_path: Path,
 ) -> None:
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     der = ssl.PEM_cert_to_DER_cert(cert.read_text())
     known = KnownRelays(tmp_path / "trust")
 
     async def scenario() -> None:
-        async with _tls_relay(tmp_path, cert, key) as running:
+        async with tls_relay(tmp_path, cert, key) as running:
             url = f"wss://localhost:{running.port}"
             with pytest.raises(CertificateNotTrusted) as caught:
                 await connect_trusted(url, known)
@@ -173,12 +171,12 @@ def test_another_certificate_at_a_pinned_address_is_refused_with_its_fingerprint
     first_dir, second_dir = tmp_path / "one", tmp_path / "two"
     first_dir.mkdir()
     second_dir.mkdir()
-    cert1, _ = _self_signed(first_dir)
-    cert2, key2 = _self_signed(second_dir)
+    cert1, _ = self_signed(first_dir)
+    cert2, key2 = self_signed(second_dir)
     known = KnownRelays(tmp_path / "trust")
 
     async def scenario() -> None:
-        async with _tls_relay(tmp_path, cert2, key2) as running:
+        async with tls_relay(tmp_path, cert2, key2) as running:
             url = f"wss://localhost:{running.port}"
             known.pin_certificate(relay_address(url), cert1.read_text())
             with pytest.raises(CertificateNotTrusted) as caught:

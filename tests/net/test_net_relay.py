@@ -20,7 +20,7 @@ from pointline.net.keys import SigningKey
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, RunningRelay, running_relay
 from pointline.net.rooms import MAX_MEMBERS
 from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode
-from tests.net.conftest import run
+from tests.net.support import run
 
 PASSWORD = "password-123"
 WAIT = 5.0

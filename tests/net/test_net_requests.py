@@ -20,7 +20,7 @@ from pointline.net.accounts import FAST_HASH
 from pointline.net.client import ClientError, RelayClient, RelayError
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
 from pointline.net.wire import MAX_ID, ErrorCode, Signin, WireError, parse_client, parse_relay
-from tests.net.conftest import run
+from tests.net.support import run
 
 PASSWORD = "password-123"
 WAIT = 5.0

@@ -14,8 +14,7 @@ from pointline.net.relay import sign_roster
 from pointline.net.verify import main as verify_main
 from pointline.net.verify import verify_transcript
 from pointline.net.wire import RosterEntry, parse_relay
-from tests.net.conftest import run
-from tests.net.test_net_online_harness import assert_complete, relay, session
+from tests.net.support import assert_complete, relay, run, session
 
 ROOT = Path(__file__).resolve().parents[2]
 

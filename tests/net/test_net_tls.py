@@ -15,25 +15,17 @@ import pytest
 
 from pointline.net.accounts import FAST_HASH
 from pointline.net.client import ClientError, RelayClient, tls_client_context
-from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay, tls_context
-from tests.net.conftest import run
-from tests.net.test_net_online import _self_signed
+from pointline.net.relay import RelayConfig, running_relay, tls_context
+from tests.net.support import run, self_signed, tls_relay
 
 PASSWORD = "password-123"
 
 
-def _tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untyped-def]
-    config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
-    return running_relay(
-        tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
-    )
-
-
 def test_wss_with_the_relays_certificate_as_ca_signs_in(tmp_path: Path) -> None:
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
 
     async def scenario() -> None:
-        async with _tls_relay(tmp_path, cert, key) as running:
+        async with tls_relay(tmp_path, cert, key) as running:
             url = f"wss://localhost:{running.port}"
             client = await RelayClient.connect(url, ca=str(cert))
             try:
@@ -48,10 +40,10 @@ def test_wss_with_the_relays_certificate_as_ca_signs_in(tmp_path: Path) -> None:
 def test_wss_uses_the_system_trust_store_and_refuses_an_unknown_certificate(
     tmp_path: Path,
 ) -> None:
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
 
     async def scenario() -> None:
-        async with _tls_relay(tmp_path, cert, key) as running:
+        async with tls_relay(tmp_path, cert, key) as running:
             with pytest.raises(ClientError) as caught:
                 await RelayClient.connect(f"wss://localhost:{running.port}")
             assert caught.value.code == "certificate"
@@ -91,7 +83,7 @@ def test_an_unreachable_relay_is_a_clear_error() -> None:
 
 def test_headless_client_with_ca_and_without(tmp_path: Path, data_dir: Path) -> None:
     """``python -m pointline.net.client --ca FILE`` signs in; without it, one plain line."""
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
 
     async def client(*extra: str) -> tuple[int, str]:
         proc = await asyncio.create_subprocess_exec(
@@ -118,7 +110,7 @@ def test_headless_client_with_ca_and_without(tmp_path: Path, data_dir: Path) -> 
 
     async def scenario() -> None:
         nonlocal url
-        async with _tls_relay(tmp_path, cert, key) as running:
+        async with tls_relay(tmp_path, cert, key) as running:
             url = f"wss://localhost:{running.port}"
             code, text = await client()
             assert code == 2 and "certificate was refused" in text
@@ -136,7 +128,7 @@ def test_a_tcp_client_that_never_starts_tls_is_dropped_at_the_handshake_deadline
 ) -> None:
     """A socket that connects and sends nothing holds one of its address's places only until
     ``tls_handshake_deadline``; while it waits it counts against ``connections_per_address``."""
-    cert, key = _self_signed(tmp_path)
+    cert, key = self_signed(tmp_path)
     config = RelayConfig(
         hash_params=FAST_HASH,
         connections_per_address=1,

@@ -12,7 +12,7 @@ import pytest
 from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, Accounts, Purpose
 from pointline.net.client import ClientError, RelayClient
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
-from tests.net.conftest import run
+from tests.net.support import run
 
 PASSWORD = "password-123"
 

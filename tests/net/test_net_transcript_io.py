@@ -18,8 +18,7 @@ from pointline.net.transcript import (
     check_chain,
     read_records,
 )
-from tests.net.conftest import run
-from tests.net.test_net_online_harness import RELAXED, play, random_chooser, relay, seated
+from tests.net.support import RELAXED, play, random_chooser, relay, run, seated
 from tests.net.test_net_protocol_harness import Net
 
 

@@ -14,8 +14,7 @@ from pointline.net.messages import AbortNotice, Commit, sign, to_frame
 from pointline.net.protocol import RoundOpened, SessionEnded
 from pointline.net.transcript import read_records
 from pointline.net.wire import Send, encode
-from tests.net.conftest import run
-from tests.net.test_net_online_harness import relay, seated
+from tests.net.support import relay, run, seated
 
 
 async def next_of(
