@@ -213,7 +213,7 @@ async def _round_trips(store: str, presence: str, tmp: Path) -> dict[str, tuple[
     from pointline.net.client import RelayClient
     from pointline.net.cluster import ClusterConfig
     from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
-    from tests.net.test_net_online_harness import RELAXED, play, random_chooser
+    from tests.net.support import RELAXED, play, random_chooser
 
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     cluster = ClusterConfig(store, presence, None, 30.0)  # no heartbeat during the count

@@ -42,6 +42,17 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def port_free(port: int) -> bool:
+    """Whether a server could listen on loopback ``port`` now (nobody holds it)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
 def pg_bin(name: str) -> str | None:
     for folder in PG_BIN_DIRS:
         if (folder / name).exists():
@@ -180,17 +191,17 @@ class PostgresServer(Server):
         command += ["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
         # small and container-friendly: no large shared memory, none of it in /dev/shm
         command += ["-c", "shared_buffers=16MB", "-c", "dynamic_shared_memory_type=mmap"]
-        for attempt in range(50):  # after kill -9 the old server's children may still exit
+        for attempt in range(50):  # after kill -9 the old server may still hold its port
+            _wait(lambda: port_free(self.port), f"port {self.port} to be free", 10)
             self.proc = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
             try:
                 _wait(self._ready, "postgres", 20)
                 return
-            except RuntimeError:
-                if self.proc.poll() is None or attempt == 49:
+            except Exited:
+                if attempt == 49:
                     raise
-                time.sleep(0.1)
 
     def _ready(self) -> bool:
         if self.proc is not None and self.proc.poll() is not None:

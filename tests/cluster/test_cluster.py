@@ -22,49 +22,24 @@ from pointline.net.client import ClientError, RelayClient
 from pointline.net.protocol import RoundOpened
 from pointline.net.store_pg import PostgresDatabase
 from pointline.net.verify import verify_transcript
-from tests.cluster.conftest import (
+from tests.cluster.servers import PostgresServer, RedisServer
+from tests.cluster.support import (
     ROOT,
     TTL,
     Backends,
     RelayProcess,
+    names,
     relay_processes,
     relays,
+    signed_in,
+    start,
     until,
+    whole_session,
 )
-from tests.cluster.servers import PostgresServer, RedisServer
 from tests.net.support import (
     PASSWORD,
-    RELAXED,
-    assert_complete,
-    play,
-    random_chooser,
     run,
 )
-
-_names = iter(range(10**6))
-
-
-async def signed_in(url: str, name: str | None = None) -> RelayClient:
-    client = await RelayClient.connect(url, timeouts=RELAXED)
-    await client.signup(name or f"cl{next(_names)}", PASSWORD)
-    return client
-
-
-async def start(clients: list[RelayClient]) -> None:
-    await clients[0].start()
-    for c in clients[1:]:
-        await c.wait_started(10.0)
-
-
-async def whole_session(clients: list[RelayClient], started: bool = False) -> None:
-    if not started:
-        await start(clients)
-    peers = await asyncio.gather(
-        *(play(c, random_chooser(i)) for i, c in enumerate(clients)), return_exceptions=False
-    )
-    for c in clients:
-        await c.close()
-    assert_complete(clients, list(peers))
 
 
 def test_sign_in_on_one_relay_and_join_a_room_another_relay_owns(
@@ -195,9 +170,9 @@ def test_lock_out_and_sign_in_limits_hold_across_relays(tmp_path: Path, backends
             # 5 sign-in attempts so far from this address; 3 more are allowed on either relay
             more = [await RelayClient.connect(r.url) for r in (b, a, b, a)]
             for client in more[:3]:
-                await client.signup(f"lim{next(_names)}", PASSWORD)
+                await client.signup(f"lim{next(names)}", PASSWORD)
             with pytest.raises(ClientError) as caught:  # the 9th from 127.0.0.1, cluster-wide
-                await more[3].signup(f"lim{next(_names)}", PASSWORD)
+                await more[3].signup(f"lim{next(names)}", PASSWORD)
             assert caught.value.code == "signin_limited"
             assert "address" in caught.value.text
             for c in (owner, *guesses, late, *more):

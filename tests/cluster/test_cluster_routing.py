@@ -12,8 +12,7 @@ import pytest
 from pointline.net.client import ClientError, RelayClient
 from pointline.net.presence import Peer
 from pointline.net.wire import Redirect, WireError, encode, parse_relay
-from tests.cluster.conftest import ROOT, Backends, relay_processes, relays
-from tests.cluster.test_cluster import signed_in
+from tests.cluster.support import ROOT, Backends, relay_processes, relays, signed_in
 from tests.net.support import run
 
 GHOST = "ws://127.0.0.1:9"  # nothing listens on port 9 (discard)
@@ -111,7 +110,7 @@ def test_a_relay_that_stops_cleanly_leaves_the_directory_at_once(
 
     from pointline.net.cluster import ClusterConfig
     from pointline.net.relay import running_relay
-    from tests.cluster.conftest import relay_config
+    from tests.cluster.support import relay_config
 
     async def scenario() -> None:
         directory = redis.asyncio.Redis.from_url(backends.presence, decode_responses=True)
