@@ -16,12 +16,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pointline.net.accounts import FAST_HASH
 from pointline.net.client import RelayClient
 from pointline.net.cluster import ClusterConfig
-from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, RunningRelay, running_relay
+from pointline.net.relay import RunningRelay, running_relay
 from tests.cluster.servers import child_env
-from tests.net.support import PASSWORD, RELAXED, assert_complete, play, random_chooser
+from tests.net.support import (
+    PASSWORD,
+    RELAXED,
+    assert_complete,
+    play,
+    random_chooser,
+    relay_config,
+    until,
+)
 
 TTL = 1.5
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,10 +38,6 @@ ROOT = Path(__file__).resolve().parents[2]
 class Backends:
     store: str  # postgresql://...
     presence: str  # redis://...
-
-
-def relay_config(**changes: Any) -> RelayConfig:
-    return RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **changes})
 
 
 @contextlib.asynccontextmanager
@@ -60,13 +63,6 @@ async def relays(
             )
         )
         yield running
-
-
-async def until(condition: Any, timeout: float = 10.0, what: str = "the condition") -> None:
-    """Wait (polling) until ``condition()`` holds; fail after ``timeout`` seconds."""
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.02)
 
 
 class RelayProcess:

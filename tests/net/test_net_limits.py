@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from pointline.net.accounts import FAST_HASH, RateLimiter
+from pointline.net.accounts import RateLimiter
 from pointline.net.client import ClientError, RelayClient
 from pointline.net.relay import (
     ACCEPT_EXHAUSTED,
@@ -29,21 +28,11 @@ from pointline.net.relay import (
     running_relay,
 )
 from pointline.net.wire import ErrorCode
-from tests.net.support import run
+from tests.net.support import relay as serving
+from tests.net.support import relay_config, run, until
 
 PASSWORD = "password-123"
 WAIT = 5.0
-
-
-def config(**changes: Any) -> RelayConfig:
-    return RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **changes})
-
-
-async def until(predicate: Callable[[], bool], timeout: float = WAIT) -> None:
-    """Wait (bounded) until ``predicate`` holds, checking on every loop turn or so."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.005)
 
 
 async def ask(ws: ClientConnection, doc: dict[str, Any]) -> dict[str, Any]:
@@ -81,9 +70,7 @@ def test_every_limit_is_a_flag_with_the_config_default() -> None:
 
 def test_connections_per_address_are_capped_and_freed(tmp_path: Path) -> None:
     async def go() -> None:
-        async with running_relay(
-            tmp_path / "r.db", config=config(connections_per_address=3)
-        ) as relay:
+        async with serving(tmp_path, connections_per_address=3) as relay:
             first = [await connect(relay.url) for _ in range(3)]
             with pytest.raises(InvalidStatus) as refused:
                 await connect(relay.url)
@@ -107,7 +94,7 @@ def test_connections_per_address_are_capped_and_freed(tmp_path: Path) -> None:
 
 def test_connections_in_total_are_capped(tmp_path: Path) -> None:
     async def go() -> None:
-        async with running_relay(tmp_path / "r.db", config=config(max_connections=2)) as relay:
+        async with serving(tmp_path, max_connections=2) as relay:
             open_ = [await connect(relay.url) for _ in range(2)]
             with pytest.raises(InvalidStatus) as refused:
                 await connect(relay.url)
@@ -120,7 +107,7 @@ def test_connections_in_total_are_capped(tmp_path: Path) -> None:
 
 def test_a_socket_that_never_signs_in_is_closed_after_the_deadline(tmp_path: Path) -> None:
     async def go() -> None:
-        async with running_relay(tmp_path / "r.db", config=config(signin_deadline=0.3)) as relay:
+        async with serving(tmp_path, signin_deadline=0.3) as relay:
             idle = await connect(relay.url)
             signed = await connect(relay.url)
             reply = await ask(signed, {"op": "signup", "name": "dora", "password": PASSWORD})
@@ -142,7 +129,7 @@ def test_a_socket_that_never_signs_in_is_closed_after_the_deadline(tmp_path: Pat
 
 def test_a_valid_token_counts_as_signing_in(tmp_path: Path) -> None:
     async def go() -> None:
-        async with running_relay(tmp_path / "r.db", config=config(signin_deadline=0.5)) as relay:
+        async with serving(tmp_path, signin_deadline=0.5) as relay:
             first = await connect(relay.url)
             token = (await ask(first, {"op": "signup", "name": "eve_1", "password": PASSWORD}))[
                 "token"
@@ -161,9 +148,7 @@ def test_a_valid_token_counts_as_signing_in(tmp_path: Path) -> None:
 
 def test_sign_ins_per_address_are_limited_across_connections(tmp_path: Path) -> None:
     async def go() -> None:
-        async with running_relay(
-            tmp_path / "r.db", config=config(auth_per_address=3, auth_window=60.0)
-        ) as relay:
+        async with serving(tmp_path, auth_per_address=3, auth_window=60.0) as relay:
             sockets = [await connect(relay.url) for _ in range(4)]
             for i, ws in enumerate(sockets[:3]):
                 doc = {"op": "signup", "name": f"addr{i}", "password": PASSWORD}
@@ -179,9 +164,7 @@ def test_sign_ins_per_address_are_limited_across_connections(tmp_path: Path) -> 
 
 def test_hashing_is_bounded_and_the_overflow_is_told_busy(tmp_path: Path) -> None:
     async def go() -> None:
-        async with running_relay(
-            tmp_path / "r.db", config=config(hash_workers=1, hash_queue=1)
-        ) as relay:
+        async with serving(tmp_path, hash_workers=1, hash_queue=1) as relay:
             release = threading.Event()
             entered = threading.Event()
             real = relay.relay.accounts.signup
@@ -225,7 +208,7 @@ def test_guesses_from_one_address_never_lock_out_another(tmp_path: Path) -> None
     """Over the relay: the failure count is keyed by (name, address)."""
 
     async def go() -> None:
-        async with running_relay(tmp_path / "r.db", config=config(failures_per_name=2)) as relay:
+        async with serving(tmp_path, failures_per_name=2) as relay:
             owner = await connect(relay.url)
             assert (await ask(owner, {"op": "signup", "name": "fay", "password": PASSWORD}))[
                 "op"
@@ -317,7 +300,7 @@ def test_a_reader_that_stalls_one_send_past_the_timeout_is_cut(tmp_path: Path) -
     waits longer than ``send_timeout`` cuts that reader, and its seat is announced at once."""
 
     async def go() -> None:
-        cfg = config(outbox_frames=100_000, send_timeout=0.5, message_burst=5000.0)
+        cfg = relay_config(outbox_frames=100_000, send_timeout=0.5, message_burst=5000.0)
         async with running_relay(tmp_path / "r.db", config=cfg) as relay:
             talker, sleeper = await connect(relay.url), await connect(relay.url)
             token = (await ask(talker, {"op": "signup", "name": "talker", "password": PASSWORD}))[

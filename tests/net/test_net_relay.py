@@ -18,8 +18,6 @@ from websockets.exceptions import ConnectionClosed
 from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts, RateLimiter
 from pointline.net.keys import SigningKey
 from pointline.net.relay import (
-    LOOPBACK_TESTS,
-    RelayConfig,
     RunningRelay,
     running_relay,
     send_payload,
@@ -33,14 +31,10 @@ from pointline.net.wire import (
     WireError,
     parse_client,
 )
-from tests.net.support import run
+from tests.net.support import relay_config, run
 
 PASSWORD = "password-123"
 WAIT = 5.0
-
-
-def fast_config(**changes: Any) -> RelayConfig:
-    return RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **changes})
 
 
 class Raw:
@@ -93,7 +87,7 @@ class Raw:
 async def relay_and_clients(
     tmp_path: Path, n: int, **config: Any
 ) -> AsyncIterator[tuple[RunningRelay, list[Raw]]]:
-    async with running_relay(tmp_path / "relay.sqlite3", config=fast_config(**config)) as relay:
+    async with running_relay(tmp_path / "relay.sqlite3", config=relay_config(**config)) as relay:
         sockets = [await connect(relay.url) for _ in range(n)]
         try:
             yield relay, [Raw(ws) for ws in sockets]
