@@ -599,3 +599,30 @@ def test_the_hot_path_takes_only_a_strict_send_frame_as_the_client_writes_it() -
     for fine in ('{"op":"send","payload":{"a":"\\u00e9"}}', '{"payload":{},"op":"send"}'):
         assert send_payload(fine) is None  # not vouched for here, but legal: parsed in full
         assert isinstance(parse_client(fine), Send)
+
+
+def test_a_burst_from_several_senders_reaches_each_reader_whole_and_in_order(
+    tmp_path: Path,
+) -> None:
+    """Frames forwarded in one turn of the relay's loop are written together; a reader still
+    gets every frame, each sender's in the order sent, and the relay counts each one sent."""
+
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3, message_burst=1000.0) as (relay, clients):
+            a, b, c = await started_room(clients)
+            count = 200
+            for i in range(count):  # interleaved, without waiting for anything
+                for who, sender in (("b", b), ("c", c)):
+                    await sender.send(f'{{"op":"send","payload":{{"from":"{who}","n":{i}}}}}')
+            got: dict[str, list[int]] = {"b": [], "c": []}
+            for _ in range(2 * count):
+                payload = (await a.recv())["payload"]
+                got[payload["from"]].append(payload["n"])
+            assert got == {"b": list(range(count)), "c": list(range(count))}
+            assert await a.silent(0.05)
+            for reader, other in ((b, "c"), (c, "b")):  # each got the other's, in order too
+                assert [(await reader.recv())["payload"]["n"] for _ in range(count)] == got[other]
+            sent = {x.id: x.sender.sent for x in relay.relay.connections.values()}
+            assert sorted(sent.values())[-1] >= 2 * count  # a's sender counted each frame
+
+    run(scenario())
