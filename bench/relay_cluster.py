@@ -50,7 +50,7 @@ from tests.cluster.servers import (  # noqa: E402
     redis_server,
 )
 
-STEPS = (25, 50, 75, 100, 150, 200, 250, 300, 400)
+STEPS = (25, 50, 100, 150, 200, 250, 300, 350, 400, 500)
 ROUNDS_PER_STEP = 5
 PACE = 1.0
 GOAL_RATIO = 1.7
@@ -301,47 +301,84 @@ class Step:
     relay_cpu: list[float]  # each relay's share of one core during the rounds
     per_frame: float  # relay CPU seconds per forwarded frame (each to 7 others)
     generator_cpu: float  # the load generators' share of one core during the rounds
+    machine: float  # the share of all the machine's cores busy (every process, ours or not)
 
 
-def _capacity(urls: list[str], pids: list[int]) -> list[Step]:
-    """The same ``STEPS``, each ``ROUNDS_PER_STEP`` rounds, whatever the relay count; the
-    tables are made before a step's rounds are measured; the first step over the p99 ends it."""
-    rows: list[Step] = []
-    generators = Generators(urls)
+def _busy() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, every core (Linux /proc/stat)."""
     try:
-        for step in STEPS:
-            shares = [step // GENERATORS + (i < step % GENERATORS) for i in range(GENERATORS)]
-            generators.ask([f"grow {n}" for n in shares])
-            wall = time.monotonic()
-            relay_cpu = [cpu_seconds(pid) for pid in pids]
-            played = generators.ask([f"play {ROUNDS_PER_STEP}"] * GENERATORS)
-            used = [cpu_seconds(pid) - c for pid, c in zip(pids, relay_cpu, strict=True)]
-            wall = time.monotonic() - wall
-            answers = [json.loads(a) for a in played]
-            samples = [x for a in answers for x in a["samples"]]
-            frames = step * ROUNDS_PER_STEP * 16  # 8 seats send a commit and a reveal per round
-            row = Step(
-                step,
-                pct(samples, 0.5),
-                pct(samples, 0.99),
-                [u / wall for u in used],
-                sum(used) / frames,
-                sum(a["cpu"] for a in answers) / wall,
-            )
-            rows.append(row)
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    idle = fields[3] + fields[4]  # idle, iowait
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields) - idle) / tick, sum(fields) / tick
+
+
+class Capacity:
+    """One cluster under test: its relays' pids and its own load generators."""
+
+    def __init__(self, count: int, relays: list[Relay]) -> None:
+        self.count = count
+        self.pids = [p.pid for p, _ in relays]
+        self.generators = Generators([u for _, u in relays])
+        self.rows: list[Step] = []
+        self.done = False
+
+    def step(self, tables: int) -> Step:
+        """Grow to ``tables`` (before anything is measured), then play ``ROUNDS_PER_STEP``."""
+        n = GENERATORS
+        self.generators.ask([f"grow {tables // n + (i < tables % n)}" for i in range(n)])
+        wall, machine = time.monotonic(), _busy()
+        relay_cpu = [cpu_seconds(pid) for pid in self.pids]
+        played = self.generators.ask([f"play {ROUNDS_PER_STEP}"] * n)
+        used = [cpu_seconds(pid) - c for pid, c in zip(self.pids, relay_cpu, strict=True)]
+        busy = [after - before for after, before in zip(_busy(), machine, strict=True)]
+        wall = time.monotonic() - wall
+        answers = [json.loads(a) for a in played]
+        samples = [x for a in answers for x in a["samples"]]
+        frames = tables * ROUNDS_PER_STEP * 16  # 8 seats send a commit and a reveal per round
+        row = Step(
+            tables,
+            pct(samples, 0.5),
+            pct(samples, 0.99),
+            [u / wall for u in used],
+            sum(used) / frames,
+            sum(a["cpu"] for a in answers) / wall,
+            busy[0] / busy[1] if busy[1] else 0.0,
+        )
+        self.rows.append(row)
+        self.done = row.p99 > CAPACITY_P99
+        return row
+
+    @property
+    def held(self) -> int:
+        ok = [row.tables for row in self.rows if row.p99 <= CAPACITY_P99]
+        return ok[-1] if ok else 0
+
+
+def _capacity(clusters: list[Capacity]) -> None:
+    """The same ``STEPS``, each ``ROUNDS_PER_STEP`` rounds, for every relay count, taken in
+    turn step by step (1, 2, 3 relays at 25 tables, then at 50, ...) so the load other jobs
+    put on the machine falls on every count alike; a count stops at its first step over the
+    p99."""
+    for tables in STEPS:
+        for cluster in clusters:
+            if cluster.done:
+                continue
+            row = cluster.step(tables)
             print(
-                f"    {step:4d} tables: round p50 {row.p50 * 1e3:7.1f} ms, p99 "
-                f"{row.p99 * 1e3:7.1f} ms; CPU relays "
+                f"    {tables:4d} tables, {cluster.count} relay(s): round p50 "
+                f"{row.p50 * 1e3:6.1f} ms, p99 {row.p99 * 1e3:6.1f} ms; CPU relays "
                 f"{' '.join(f'{u:4.0%}' for u in row.relay_cpu)}, "
-                f"{row.per_frame * 1e6:.0f} us per forwarded frame; "
-                f"load generators {row.generator_cpu:4.0%}",
+                f"{row.per_frame * 1e6:.0f} us per forwarded frame; load generators "
+                f"{row.generator_cpu:4.0%}; machine {row.machine:4.0%} busy",
                 flush=True,
             )
-            if row.p99 > CAPACITY_P99:
-                break
-    finally:
-        generators.close()
-    return rows
+        if all(c.done for c in clusters):
+            break
+    for cluster in clusters:
+        cluster.generators.close()
 
 
 @contextlib.contextmanager
@@ -444,20 +481,18 @@ def main() -> None:
         trips = asyncio.run(_round_trips(pg.new_database(), redis.url, Path(tmp)))
         for label, (r, p) in trips.items():
             print(f"    {label:24s} Redis {r:5.2f}   PostgreSQL {p:5.2f}")
-        print(f"(a) 8-seat tables at one round every {PACE:g} s:")
-        for count in (1, 2, 3):
-            import redis as redis_py
-
-            with contextlib.closing(redis_py.Redis.from_url(redis.url)) as client:
-                client.flushall()
-            with _cluster(count, pg.new_database(), redis.url) as relays:
-                print(f"  {count} relay process(es):", flush=True)
-                rows = _capacity([u for _, u in relays], [p.pid for p, _ in relays])
-            ok = [row for row in rows if row.p99 <= CAPACITY_P99]
-            held[count] = ok[-1].tables if ok else 0
-            frame[count] = statistics.median(row.per_frame for row in rows)
-            generator[count] = max(row.generator_cpu for row in rows)
-            print(f"    held with p99 <= {CAPACITY_P99 * 1e3:.0f} ms: {held[count]} tables")
+        print(f"(a) 8-seat tables at one round every {PACE:g} s, {ROUNDS_PER_STEP} rounds a step:")
+        with contextlib.ExitStack() as stack:
+            clusters = []
+            for count in (1, 2, 3):  # each cluster its own Redis database and PostgreSQL one
+                presence = f"{redis.url.rsplit('/', 1)[0]}/{count}"
+                relays = stack.enter_context(_cluster(count, pg.new_database(), presence))
+                clusters.append(Capacity(count, relays))
+            _capacity(clusters)
+        for c in clusters:
+            held[c.count] = c.held
+            frame[c.count] = statistics.median(row.per_frame for row in c.rows)
+            generator[c.count] = max(row.generator_cpu for row in c.rows)
     one = max(1, held[1])
     print(
         f"tables held: 1 relay {held[1]}, 2 relays {held[2]}, 3 relays {held[3]}; scaling ratio "
