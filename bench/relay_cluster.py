@@ -33,11 +33,12 @@ Round trips (every run): sign-up PostgreSQL 8 (13 before the account and its fir
 were written in one transaction), sign-in 16, create Redis 1 + PostgreSQL 1, join
 (redirected) Redis 1 + PostgreSQL 2, throw 0 and 0 (room frames never touch either).
 Before these changes the relay took 3.8-5.9 ms of CPU per table round (16 frames), 240-370
-us per frame (305-385 us measured with this generator on the old relay); now 170-220 us: the hot path reads a ``send`` frame with one C parse
-and forwards the bytes received, and a forwarded frame is written at once by the reader's
-connection (no wake-up of its sender task), the frames one reader gets in one loop turn in
-one write. What is left is mostly the seven ``send`` system calls (about half of the relay's
-CPU in py-spy; loopback TCP does the receiver's work in them too).
+us per frame (305-385 us measured with this generator on the old relay); now 170-220 us:
+the hot path reads a ``send`` frame with one C parse and forwards the bytes received, and a
+forwarded frame is written at once by the reader's connection (no wake-up of its sender
+task), the frames one reader gets in one loop turn in one write. What is left is mostly the
+seven ``send`` system calls (about half of the relay's CPU in py-spy; loopback TCP does the
+receiver's work in them too).
 Why not 1.7x here: the two cores saturate, not a relay. One relay stops where its own core
 does (91% of a core at 350 tables in the third run, 300 held); two relays stop where the
 whole machine does: at 500 tables their 66% + 61% and the generators' 38% of a core, with
