@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 PG_BIN_DIRS = [Path(f"/usr/lib/postgresql/{v}/bin") for v in (17, 16, 15, 14, 13)]
 UNPRIVILEGED = "nobody"
@@ -97,6 +98,10 @@ class Server:
         self.folder = folder
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the server process and wait until it answers."""
+        raise NotImplementedError
 
     def kill(self) -> None:
         """``kill -9``."""
@@ -279,10 +284,14 @@ def scratch(prefix: str) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+S = TypeVar("S", bound=Server)
+
+
 @contextlib.contextmanager
-def redis_server() -> Iterator[RedisServer]:
-    with scratch("pointline-redis-") as folder:
-        server = RedisServer(folder)
+def _serving(kind: type[S], prefix: str) -> Iterator[S]:
+    """A ``kind`` server in a fresh folder for the duration of the block."""
+    with scratch(prefix) as folder:
+        server = kind(folder)
         server.start()
         try:
             yield server
@@ -290,15 +299,12 @@ def redis_server() -> Iterator[RedisServer]:
             server.stop()
 
 
-@contextlib.contextmanager
-def postgres_server() -> Iterator[PostgresServer]:
-    with scratch("pointline-pg-") as folder:
-        server = PostgresServer(folder)
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
+def redis_server() -> contextlib.AbstractContextManager[RedisServer]:
+    return _serving(RedisServer, "pointline-redis-")
+
+
+def postgres_server() -> contextlib.AbstractContextManager[PostgresServer]:
+    return _serving(PostgresServer, "pointline-pg-")
 
 
 if __name__ == "__main__":  # a manual check (any user, standard library only): up and down
