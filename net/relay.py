@@ -236,9 +236,10 @@ class Relay:
                     )
 
     def purge_limits(self) -> int:
-        """Drop the sign-in counts that have left their window (all three limiters)."""
+        """Drop the sign-in counts that have left their window (all three limiters) and the
+        expired tokens."""
         limiters = (self._auth, self._auth_by_address, self.accounts.failures)
-        return sum(limiter.purge() for limiter in limiters)
+        return sum(limiter.purge() for limiter in limiters) + self.accounts.purge_expired()
 
     def _cut(self, conn_id: int) -> None:
         """A too-slow consumer was cut: its seat is gone now (announced to the others)."""
