@@ -158,7 +158,7 @@ class Sender:
         data = b"".join(self._pending)
         self._pending.clear()
         self._held = 0
-        if not self.ws.transport.is_closing():
+        if data and not self.ws.transport.is_closing():
             self.ws.transport.write(data)
 
     async def _run(self) -> None:
@@ -207,6 +207,8 @@ class Sender:
         self.cut = why
         log.warning("closing a connection that stopped reading (%s)", why)
         self._queue.clear()
+        self._pending.clear()
+        self._held = 0
         self._task.cancel()
         self._on_cut()
         self._closing = self._loop.create_task(
