@@ -237,14 +237,17 @@ class Accounts:
         check_name(name)
         check_password(password)
         digest = self._hasher.hash(password)
+        token = secrets.token_urlsafe(32)
+        now = self._clock()
         with self._lock:
-            try:
+            try:  # the account and its first token in one transaction (it has no other)
                 with self._db.transaction():
                     self._db.run(
                         "INSERT INTO accounts (name, folded, password_hash, created) "
                         "VALUES (?,?,?,?)",
-                        (name, name.casefold(), digest, self._clock()),
+                        (name, name.casefold(), digest, now),
                     )
+                    self._insert_token(token, name.casefold(), Purpose.SESSION, now)
             except StoreUnavailable:
                 raise
             except Exception as exc:
@@ -253,7 +256,7 @@ class Accounts:
                 raise AccountError(
                     ErrorCode.NAME_TAKEN, f"the name {name!r} is taken; choose another"
                 ) from None
-        return self._issue(name.casefold())
+        return token
 
     def signin(self, name: str, password: str, address: str = "") -> tuple[str, str]:
         """``(account name, token)`` for a correct password; ``AccountError`` otherwise.
@@ -331,19 +334,28 @@ class Accounts:
         now = self._clock()
         with self._lock, self._db.transaction():
             self._db.lock(f"tokens {folded}")
-            self._db.run("DELETE FROM sessions WHERE expires < ?", (now,))
             self._db.run(
                 "DELETE FROM sessions WHERE token_hash IN (SELECT token_hash FROM sessions "
                 f"WHERE folded = ? AND purpose = ? ORDER BY {self._db.newest_first} "
                 "LIMIT 1000000000 OFFSET ?)",
                 (folded, purpose.value, self._tokens_per_account - 1),
             )
-            self._db.run(
-                "INSERT INTO sessions (token_hash, folded, expires, purpose, issued) "
-                "VALUES (?,?,?,?,?)",
-                (_token_hash(token), folded, now + self._token_ttl, purpose.value, now),
-            )
+            self._insert_token(token, folded, purpose, now)
         return token
+
+    def _insert_token(self, token: str, folded: str, purpose: Purpose, now: float) -> None:
+        self._db.run(
+            "INSERT INTO sessions (token_hash, folded, expires, purpose, issued) "
+            "VALUES (?,?,?,?,?)",
+            (_token_hash(token), folded, now + self._token_ttl, purpose.value, now),
+        )
+
+    def purge_expired(self) -> int:
+        """Drop the tokens past their expiry (every account's; ``lookup`` refuses them
+        anyway): the relay does it once per ``auth_window``, not on every sign-in, so a
+        sign-in costs no scan of the whole table. Returns how many were dropped."""
+        with self._lock:
+            return self._db.run("DELETE FROM sessions WHERE expires < ?", (self._clock(),))
 
     def lookup(self, token: str, purpose: Purpose = Purpose.SESSION) -> str | None:
         """The account name a live token of ``purpose`` belongs to, or None."""

@@ -20,27 +20,39 @@ completion, a fault, socket loss, cancellation or an exception. A disk error end
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import dataclasses
 import functools
-import itertools
 import logging
 import ssl
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.asyncio.client import ClientConnection
 
 from pointline.kernel import Choice, Phase, Table
 from pointline.net import paths
+from pointline.net._client_events import (
+    ClientEvent,
+    Disconnected,
+    MemberDeparted,
+    RelayError,
+    RosterChanged,
+    SessionStarted,
+    TranscriptFailed,
+    TranscriptSaved,
+)
+from pointline.net._connection import (
+    DEFAULT_MAX_SIZE,
+    MAX_REDIRECTS,
+    REQUEST_TIMEOUT,
+    RelayConnection,
+    open_ws,
+    tls_client_context,
+)
 from pointline.net.errors import ClientCode, ClientError, NetError
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import (
-    Event,
     Peer,
     RoundOpened,
     Timeouts,
@@ -63,7 +75,6 @@ from pointline.net.wire import (
     Deliver,
     Departed,
     Error,
-    ErrorCode,
     JoinRoom,
     Leave,
     Redirect,
@@ -79,10 +90,27 @@ from pointline.net.wire import (
     Signup,
     Start,
     Started,
-    WireError,
     encode,
-    parse_relay,
 )
+
+__all__ = [
+    "REQUEST_TIMEOUT",
+    "ClientError",
+    "ClientEvent",
+    "Disconnected",
+    "MemberDeparted",
+    "RelayClient",
+    "RelayError",
+    "RosterChanged",
+    "SessionStarted",
+    "TranscriptFailed",
+    "TranscriptSaved",
+    "connect_trusted",
+    "main",
+    "play",
+    "steady_choice",
+    "tls_client_context",
+]
 
 log = logging.getLogger("pointline.client")
 _FORGED = (
@@ -90,99 +118,12 @@ _FORGED = (
     "session was not started. Leave and check which relay you are connected to."
 )
 
-DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
-REQUEST_TIMEOUT = 15.0
-MAX_REDIRECTS = 3  # a cluster's redirects one create/join follows
-
-
-def _relay_code(code: str) -> str:
-    """The relay's error code as its ``ErrorCode`` (a StrEnum), or as sent when unknown."""
-    try:
-        return ErrorCode(code)
-    except ValueError:
-        return code
-
-
-def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
-    """The TLS settings for ``wss://``: the system trust store, or only ``ca`` when given."""
-    try:
-        return ssl.create_default_context(cafile=ca)
-    except (OSError, ssl.SSLError) as exc:
-        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {exc}") from exc
-
-
-# ---- events of our own (the protocol's events pass through unchanged) -------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RosterChanged:
-    code: str
-    creator: str
-    roster: tuple[RosterEntry, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SessionStarted:
-    code: str
-    table_id: str
-    seat: int
-    roster: tuple[RosterEntry, ...]
-    transcript_path: Path
-
-
-@dataclass(frozen=True, slots=True)
-class MemberDeparted:
-    seat: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class RelayError:
-    """An error the relay sent outside a request (rate limit, room closed, ...)."""
-
-    code: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
-class Disconnected:
-    """The connection to the relay is gone."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class TranscriptSaved:
-    """The session is over and its transcript is complete at ``path``."""
-
-    path: Path
-
-
-Request: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Signout | ChangePassword
-"""A client frame that gets an answer (it carries a request id)."""
-
-
-@dataclass(frozen=True, slots=True)
-class TranscriptFailed:
-    """The transcript could not be written (``reason``, plain words): the session ended, and
-    the records written before the error are kept at ``path``."""
-
-    path: Path
-    reason: str
-
-
-ClientEvent: TypeAlias = (
-    (Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected)
-    | TranscriptSaved
-    | TranscriptFailed
-)
-
 
 def _roster_docs(roster: tuple[RosterEntry, ...]) -> list[dict[str, Any]]:
     return [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
 
 
-class RelayClient:
+class RelayClient(RelayConnection):
     """One person's connection: account, room and (once started) the session's ``Peer``."""
 
     def __init__(
@@ -191,11 +132,8 @@ class RelayClient:
         timeouts: Timeouts | None = None,
         nonce_source: Callable[[], bytes] | None = None,
     ) -> None:
-        self.ws = ws
         self.timeouts = timeouts or Timeouts()
-        self.request_timeout = REQUEST_TIMEOUT
         self._nonce_source = nonce_source
-        self.loop = asyncio.get_running_loop()
         self.name: str | None = None
         self.token: str | None = None
         self.room: RoomJoined | None = None
@@ -204,28 +142,12 @@ class RelayClient:
         self.peer: Peer | None = None
         self.started: SessionStarted | None = None
         self.transcript_path: Path | None = None
-        self.closed = asyncio.Event()
         self.finished = asyncio.Event()
-        self._wake = asyncio.Event()
-        self._queue: asyncio.Queue[ClientEvent] = asyncio.Queue()
-        self._out: asyncio.Queue[str | None] = asyncio.Queue()
-        self._pending: dict[int, asyncio.Future[RelayFrame]] = {}
-        self._ids = itertools.count(1)
-        self.late_replies = 0
-        """Answers that came after their request had timed out (logged and dropped)."""
-        self._closing = False
-        self.connection_lost = False
-        """True once the relay connection dropped without this client closing it: a session it
-        ends is recorded as this seat's departure, and shown as a lost connection."""
         self._timer: asyncio.Handle | None = None  # (qasync's call_at gives a plain Handle)
         self._timer_at = 0.0
         self._writer_file: TranscriptWriter | None = None
         self.transcript_error: str | None = None
         """Why the transcript could not be written (the session ended for it), or None."""
-        self.url = ""
-        """The relay this client is connected to (a cluster's redirect changes it)."""
-        self._reconnect: Callable[[str], Awaitable[ClientConnection]] | None = None
-        self._moving = False
         self.known_relays: KnownRelays | None = None
         """Where the relay's key is pinned (``connect_trusted`` sets it; None: no pinning)."""
         self.address = ""
@@ -233,8 +155,7 @@ class RelayClient:
         self.relay_key: str | None = None
         """The key the relay said it signs with, at sign-in (None: it did not say)."""
         self._key_change: RelayKeyChanged | None = None
-        self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
-        self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
+        super().__init__(ws)
 
     @classmethod
     async def connect(
@@ -253,10 +174,10 @@ class RelayClient:
         ``ca`` (a PEM file, e.g. a self-signed relay's certificate) when given; ``ssl_context``
         overrides both. Failures raise ``ClientError`` with plain words, never a traceback.
         """
-        ws = await cls._open_ws(url, ssl_context, open_timeout, max_size, ca)
+        ws = await open_ws(url, ssl_context, open_timeout, max_size, ca)
         client = cls(ws, timeouts, nonce_source)
         client._reconnect = functools.partial(
-            cls._open_ws,
+            open_ws,
             ssl_context=ssl_context,
             open_timeout=open_timeout,
             max_size=max_size,
@@ -265,75 +186,11 @@ class RelayClient:
         client.url = url
         return client
 
-    @staticmethod
-    async def _open_ws(
-        url: str,
-        ssl_context: ssl.SSLContext | None,
-        open_timeout: float,
-        max_size: int,
-        ca: str | None,
-    ) -> ClientConnection:
-        options: dict[str, Any] = {}
-        if url.startswith("wss://"):
-            options["ssl"] = ssl_context or tls_client_context(ca)
-        elif ssl_context is not None or ca is not None:
-            raise ClientError("not_tls", "A certificate needs a wss:// address for the relay.")
-        try:
-            ws = await connect(
-                url,
-                open_timeout=open_timeout,
-                max_size=max_size,
-                compression=None,
-                close_timeout=2.0,
-                **options,
-            )
-        except ssl.SSLCertVerificationError as exc:
-            raise ClientError(
-                "certificate",
-                f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
-                "a self-signed certificate, trust it with --ca FILE.",
-            ) from exc
-        except InvalidStatus as exc:
-            body = exc.response.body.decode("utf-8", "replace").strip()[:200]
-            if exc.response.status_code == 503 and body:
-                raise ClientError("refused", f"The relay refused the connection: {body}") from exc
-            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
-        except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
-            raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
-        return ws
-
     async def __aenter__(self) -> RelayClient:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
-
-    # ---- requests -----------------------------------------------------------------------------
-
-    async def _request(self, frame: Request, timeout: float | None = None) -> RelayFrame:
-        """Send ``frame`` with a fresh id and wait for the relay's answer carrying that id.
-
-        Only the answer with this id resolves this request: an error the relay sends on its own
-        never does, and an answer that arrives after ``timeout`` is logged and dropped, never
-        given to a later request."""
-        if self.closed.is_set():
-            raise ClientError("closed", "The connection to the relay is closed.")
-        request_id = next(self._ids)
-        future: asyncio.Future[RelayFrame] = self.loop.create_future()
-        self._pending[request_id] = future
-        self._out.put_nowait(encode(dataclasses.replace(frame, id=request_id)))
-        limit = self.request_timeout if timeout is None else timeout
-        try:
-            reply = await asyncio.wait_for(future, limit)
-        except TimeoutError:
-            raise ClientError(
-                "timeout", f"The relay did not answer within {limit:g} s; try again."
-            ) from None
-        finally:
-            self._pending.pop(request_id, None)
-        if isinstance(reply, Error):
-            raise ClientError(_relay_code(reply.code), reply.message)
-        return reply
 
     async def signup(self, name: str, password: str) -> str:
         """Create an account; returns (and keeps) the session token."""
@@ -419,29 +276,6 @@ class RelayClient:
             self.roster = reply.roster
         return reply
 
-    async def _follow(self, url: str) -> None:
-        """A cluster's ``redirect``: move this connection to the relay at ``url`` (the token
-        works on every relay of the cluster), before any session runs. When that relay cannot
-        be reached, stay here: the next answer comes from this relay again (it does not send a
-        connection to the same place twice). ``wss://`` never moves to ``ws://``."""
-        if self._reconnect is None or (self.url.startswith("wss://") and url.startswith("ws://")):
-            return
-        try:
-            ws = await self._reconnect(url)
-        except ClientError as exc:
-            log.warning("the relay sent us to %s, which cannot be reached: %s", url, exc.text)
-            return
-        old, self.ws, self.url = self.ws, ws, url
-        self._moving = True
-        for task in (self._reader, self._writer):
-            task.cancel()
-        await asyncio.wait([self._reader, self._writer])
-        self._moving = False
-        self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
-        self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
-        with contextlib.suppress(ConnectionClosed, OSError):
-            await old.close()
-
     async def start(self) -> SessionStarted:
         """Start my room (creator only, 2-8 members); returns once the session runs."""
         reply = await self._request(Start(self._need_token()))
@@ -490,15 +324,7 @@ class RelayClient:
         """Close the connection; the transcript is finished and closed."""
         self._closing = True
         self._end_own_seat()
-        self._out.put_nowait(None)
-        with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
-            await asyncio.wait_for(self._writer, 2.0)
-        await self.ws.close()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
-        self._reader.cancel()
-        self._writer.cancel()
-        self.closed.set()
+        await self._close_socket()
         self._finish_transcript()
 
     def outbound(self, payload: dict[str, Any]) -> list[dict[str, Any]]:
@@ -508,25 +334,6 @@ class RelayClient:
         client); the honest client never changes what its peer signed.
         """
         return [payload]
-
-    def send_text(self, text: str) -> None:
-        """Queue one raw text frame to the relay, in order with everything else."""
-        self._out.put_nowait(text)
-
-    # ---- events -------------------------------------------------------------------------------
-
-    async def next_event(self, timeout: float | None = None) -> ClientEvent:
-        """The next event (``TimeoutError`` after ``timeout`` seconds)."""
-        if timeout is None:
-            return await self._queue.get()
-        return await asyncio.wait_for(self._queue.get(), timeout)
-
-    def pending_events(self) -> list[ClientEvent]:
-        """Every queued event, without waiting (drains)."""
-        out: list[ClientEvent] = []
-        while not self._queue.empty():
-            out.append(self._queue.get_nowait())
-        return out
 
     async def events(self) -> AsyncIterator[ClientEvent]:
         """Events until the session's transcript is saved or the connection is gone."""
@@ -539,50 +346,6 @@ class RelayClient:
                 return
 
     # ---- the machinery ------------------------------------------------------------------------
-
-    async def _write(self) -> None:
-        while True:
-            text = await self._out.get()
-            if text is None:
-                return
-            try:
-                await self.ws.send(text)
-            except ConnectionClosed:
-                return
-
-    async def _read(self) -> None:
-        reason = "closed"
-        try:
-            async for message in self.ws:
-                self._on_text(message)
-            reason = f"closed by the relay ({self.ws.close_code})"
-        except ConnectionClosed as exc:
-            reason = f"connection lost ({exc})"
-        except asyncio.CancelledError:
-            reason = "cancelled"
-            raise
-        finally:
-            if self._moving:  # a redirect: the new connection's reader takes over
-                return  # noqa: B012
-            self.closed.set()
-            self._wake.set()
-            for future in self._pending.values():
-                if not future.done():
-                    future.set_result(Error("closed", f"The connection to the relay {reason}."))
-            self.connection_lost = not self._closing
-            self._lost()  # the session's ending comes first, then the disconnection
-            self._queue.put_nowait(Disconnected(reason))
-
-    def _on_text(self, message: str | bytes) -> None:
-        """One frame as the relay sent it: parsed strictly, then handled. A payload that names
-        a member twice still reaches the peer, which ends the session on it (malformed, naming
-        the sender); any other bad frame is logged and dropped."""
-        try:
-            frame = parse_relay(message)
-        except WireError as exc:
-            log.warning("bad frame from the relay: %s", exc)
-            return
-        self._handle(frame)
 
     def _handle(self, frame: RelayFrame) -> None:
         now = self.loop.time()
@@ -616,16 +379,6 @@ class RelayClient:
                 else:
                     self._answer(frame.id, frame)
 
-    def _answer(self, request_id: int, frame: RelayFrame) -> bool:
-        """Resolve the request ``request_id``; an answer nobody waits for is dropped."""
-        future = self._pending.pop(request_id, None)
-        if future is None or future.done():
-            self.late_replies += 1
-            log.warning("dropped a late answer to request %d: %s", request_id, type(frame).__name__)
-            return False
-        future.set_result(frame)
-        return True
-
     def _begin(self, frame: Started, now: float) -> None:
         if self.peer is not None or self.signing_key is None:
             return
@@ -638,27 +391,16 @@ class RelayClient:
                     self._queue.put_nowait(RelayError(ClientCode.BAD_ROSTER_SIGNATURE, _FORGED))
                     self._out.put_nowait(encode(Leave()))
                     return
-            if self._nonce_source is None:
-                peer = Peer(
-                    frame.table_id,
-                    roster,
-                    frame.seat,
-                    self.signing_key,
-                    self.timeouts,
-                    now,
-                    roster_sig=signature,
-                )
-            else:
-                peer = Peer(
-                    frame.table_id,
-                    roster,
-                    frame.seat,
-                    self.signing_key,
-                    self.timeouts,
-                    now,
-                    self._nonce_source,
-                    roster_sig=signature,
-                )
+            peer = Peer(
+                frame.table_id,
+                roster,
+                frame.seat,
+                self.signing_key,
+                self.timeouts,
+                now,
+                self._nonce_source,
+                roster_sig=signature,
+            )
         except NetError as exc:
             self._queue.put_nowait(RelayError("bad_roster", str(exc)))
             return

@@ -39,6 +39,8 @@ REDIRECT_MARGIN: Final = 8
 """A new room goes to another relay only when that one holds at least a full table fewer
 seats: loads that differ less are not worth the client's reconnect (and two relays with
 slightly stale views never send a request back and forth)."""
+MAX_REQUESTS: Final = 32
+"""Requests to Redis one relay has in flight at once (redis-py's pool holds 100)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +78,9 @@ class Presence:
         """Round trips of the heartbeats (write, scan, read): every ``ttl / 3`` s, whatever
         the traffic."""
         self.available = True
+        self._slots = asyncio.Semaphore(MAX_REQUESTS)
+        """Requests at once: more wait their turn (many rooms closing together would
+        otherwise exhaust redis-py's pool of 100 connections and fail)."""
 
     @property
     def _ttl_ms(self) -> int:
@@ -90,7 +95,8 @@ class Presence:
         else:
             self.round_trips += trips
         try:
-            result = await fn()
+            async with self._slots:
+                result = await fn()
         except (RedisError, OSError) as exc:
             if self.available:
                 log.warning("the room directory (Redis) is unreachable: %s", exc)

@@ -51,12 +51,10 @@ from typing import Any
 
 from pointline.kernel import (
     PROTOCOL_VERSION,
-    Abort,
     Choice,
     EndReason,
     Phase,
     PointlineError,
-    Result,
     SeatAction,
     Table,
     Throw,
@@ -65,6 +63,7 @@ from pointline.kernel import (
     plan,
     verify_commitment,
 )
+from pointline.net._endings import Fault, PeerEndings, encode_any
 from pointline.net.errors import (
     MessageError,
     NonMemberSeat,
@@ -93,15 +92,12 @@ from pointline.net.events import (
 )
 from pointline.net.keys import SIGNATURE_BYTES, SigningKey
 from pointline.net.messages import (
-    MAX_FRAME_BYTES,
     AbortNotice,
     Commit,
     Message,
     Receipt,
     Reveal,
-    canonical_json,
     parse_encoded,
-    session_digest_encoded,
     sign_encoded,
     to_frame,
 )
@@ -151,13 +147,6 @@ __all__ = [
 NONCE_BYTES = 32
 
 
-class _Fault(Exception):
-    def __init__(self, reason: EndReason, seat: int | None) -> None:
-        super().__init__(reason.value)
-        self.reason = reason
-        self.seat = seat
-
-
 @functools.lru_cache(maxsize=256)
 def _choice(data: bytes) -> Choice:
     """``Choice.from_bytes``, read once per distinct text: seats reveal the same few choices
@@ -172,7 +161,7 @@ def _default_nonce() -> bytes:
 # ---------------------------------------------------------------------------- the peer
 
 
-class Peer:
+class Peer(PeerEndings):
     """One seat's view of an online session (see the module docstring)."""
 
     def __init__(
@@ -183,7 +172,7 @@ class Peer:
         signing_key: SigningKey,
         timeouts: Timeouts | None = None,
         now: float = 0.0,
-        nonce_source: Callable[[], bytes] = _default_nonce,
+        nonce_source: Callable[[], bytes] | None = None,
         roster_sig: bytes | None = None,
     ) -> None:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 128:
@@ -206,7 +195,7 @@ class Peer:
             if not isinstance(value, (int, float)) or not 0 < value < float("inf"):
                 raise RosterError(f"the {name} timeout must be a positive number of seconds")
         self._key = signing_key
-        self._nonce_source = nonce_source
+        self._nonce_source = nonce_source or _default_nonce
         self._keys: Mapping[int, bytes] = {m.seat: m.public_key for m in roster}
         self._n = len(roster)
         self._others = tuple(s for s in range(self._n) if s != seat)
@@ -268,26 +257,9 @@ class Peer:
         return self._step in (Step.COMMIT, Step.REVEAL)
 
     @property
-    def is_finished(self) -> bool:
-        """Nothing more will happen: ended, or complete with the receipts exchange over."""
-        return self._step in (Step.COMPLETE, Step.ENDED)
-
-    @property
     def throw_index(self) -> int:
         """The throw the current round is for (``table.throws + 1``)."""
         return self._table.throws + 1
-
-    @property
-    def result(self) -> Result | None:
-        return self._table.result
-
-    @property
-    def ending(self) -> SessionEnded | None:
-        return self._ending
-
-    @property
-    def receipt_status(self) -> ReceiptStatus | None:
-        return self._receipt_status
 
     @property
     def has_committed(self) -> bool:
@@ -373,36 +345,16 @@ class Peer:
             return
         self.transcript.append_message(RecordKind.RECEIVED, from_seat, now, text)
         if isinstance(message, AbortNotice):
-            self._reported(message, now)
+            self._reported(message, now, self.awaiting)
             return
         if isinstance(message, Reveal):
             try:
                 self._screen_reveal(message)
-            except _Fault as fault:
+            except Fault as fault:
                 self._fault(fault.reason, fault.seat, now, proven=True)
                 return
         self._inbox[from_seat].append((message, text))
         self._pump(now, from_seat)
-
-    def _reported(self, notice: AbortNotice, now: float) -> None:
-        """End on another seat's signed abort notice, believing only what this peer can check.
-
-        A notice naming its own sender (its departure, its app in the background) or nobody
-        ends as it says. So does a missed deadline by a seat this step still awaits here: this
-        peer sees the same silence. Any other accusation of another seat (a bad signature, a
-        malformed or replayed message, a bad reveal, a departure or deadline this peer did not
-        see) comes with no signed evidence this peer holds: had the accused's message been bad
-        here, this peer would have ended on it first. So the ending names the reporter, and the
-        accusation is kept as reported, not proven.
-        """
-        reporter, accused = notice.seat, notice.blame
-        agrees = notice.reason is EndReason.DEADLINE and accused in self.awaiting
-        if accused is None or accused == reporter or agrees:
-            self._fault(notice.reason, accused, now, notify=False, reporter=reporter)
-        else:
-            self._fault(
-                notice.reason, reporter, now, notify=False, reporter=reporter, accused=accused
-            )
 
     def depart(self, seat: int, now: float) -> None:
         """``seat`` left the room: the relay announced it, or it is my own seat (I leave, or
@@ -442,32 +394,6 @@ class Peer:
             self._history.append((signed, text))
         return signed
 
-    def _reject(
-        self, frame: object, from_seat: int | None, error: MessageError, now: float
-    ) -> None:
-        try:
-            text = frame if isinstance(frame, str) else None
-            if isinstance(frame, (bytes, bytearray)):
-                text = bytes(frame[:MAX_FRAME_BYTES]).decode("utf-8", "replace")
-            elif isinstance(frame, dict):
-                text = encode_any(frame)
-        except (TypeError, ValueError, UnicodeError, RecursionError):
-            text = None
-        self.transcript.append(
-            RecordKind.REJECTED,
-            {
-                "from": from_seat,
-                "at": now,
-                "error": error.code,
-                "detail": error.message,
-                "frame": (text or repr(type(frame)))[:4096]
-                .encode("utf-8", "backslashreplace")
-                .decode("utf-8"),
-            },
-        )
-        reason = error.reason or EndReason.MALFORMED
-        self._fault(reason, from_seat, now, proven=from_seat is not None)
-
     def _open_round(self, now: float) -> None:
         self._step = Step.COMMIT
         self._commits, self._reveals, self._choices = {}, {}, {}
@@ -494,7 +420,7 @@ class Peer:
                     progressed, seats = True, self._others
                 elif self._step is Step.RECEIPTS and len(self._receipts) == self._n - 1:
                     self._compare_receipts()
-        except _Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
+        except Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
             self._fault(fault.reason, fault.seat, now)
 
     def _take(self, s: int, now: float) -> bool:
@@ -512,7 +438,7 @@ class Peer:
                 self._events.append(ThrowCommitted(s, throw))
                 return True
             if isinstance(head, Receipt):
-                raise _Fault(EndReason.REPLAY, s)
+                raise Fault(EndReason.REPLAY, s)
             return False
         if self._step is Step.REVEAL:
             if isinstance(head, Reveal) and head.throw == throw and s not in self._reveals:
@@ -527,7 +453,7 @@ class Peer:
                 inbox.popleft()
                 self._receipts[s] = head
                 return True
-            raise _Fault(EndReason.REPLAY, s)
+            raise Fault(EndReason.REPLAY, s)
         return False
 
     def _screen_reveal(self, reveal: Reveal) -> None:
@@ -538,12 +464,12 @@ class Peer:
         if committed is None or not verify_commitment(
             committed.commitment, self.table_id, reveal.throw, s, reveal.nonce, reveal.choice
         ):
-            raise _Fault(EndReason.BAD_REVEAL, s)
+            raise Fault(EndReason.BAD_REVEAL, s)
         try:
             choice = _choice(reveal.choice)
             actions = plan(self._table, s, choice)
         except PointlineError:
-            raise _Fault(EndReason.BAD_REVEAL, s) from None
+            raise Fault(EndReason.BAD_REVEAL, s) from None
         self._screened[s] = (choice, actions)
 
     def _accept_reveal(self, reveal: Reveal, text: str) -> None:
@@ -593,110 +519,3 @@ class Peer:
             self._finish_ended(ending.reason, ending.seat, self.seat, True)
         else:
             self._open_round(now)
-
-    def _complete(self, now: float) -> None:
-        result = self._table.result
-        assert result is not None
-        self._events.append(SessionComplete(result))
-        self.transcript.append(
-            RecordKind.OUTCOME,
-            {
-                "status": "complete",
-                "throws": self._table.throws,
-                "final": list(result.final),
-                "ranks": list(result.ranks),
-            },
-        )
-        digest = session_digest_encoded(self._history)
-        message = Receipt(
-            self.table_id, self.seat, self._my_seq, self._table.throws, result.final, digest
-        )
-        signed = self._send(message, now)
-        assert isinstance(signed, Receipt)
-        self._my_receipt = signed
-        self._step = Step.RECEIPTS
-        self._deadline = now + self.timeouts.receipts
-        self._deadline_kind = DeadlineKind.RECEIPTS
-        if not self._others:
-            self._compare_receipts()
-
-    def _compare_receipts(self) -> None:
-        mine = self._my_receipt
-        assert mine is not None
-        differ = tuple(
-            s
-            for s in self._others
-            if self._receipts[s].final != mine.final or self._receipts[s].digest != mine.digest
-        )
-        if differ:
-            self._events.append(ReceiptsMismatch(differ))
-            self._finish_receipts(ReceiptStatus.MISMATCH, {"seats": list(differ)})
-        else:
-            self._events.append(ReceiptsMatched(self._n))
-            self._finish_receipts(ReceiptStatus.MATCHED, {"count": self._n})
-
-    def _finish_receipts(self, status: ReceiptStatus, detail: dict[str, Any]) -> None:
-        mine = self._my_receipt
-        assert mine is not None
-        self._receipt_status = status
-        self._step = Step.COMPLETE
-        self._deadline = None
-        self._deadline_kind = None
-        self.transcript.append(
-            RecordKind.RECEIPTS,
-            {"status": status.value, "digest": mine.digest.hex(), **detail},
-        )
-
-    def _fault(
-        self,
-        reason: EndReason,
-        seat: int | None,
-        now: float,
-        notify: bool = True,
-        reporter: int | None = None,
-        proven: bool = False,
-        accused: int | None = None,
-    ) -> None:
-        if self.is_finished:
-            return
-        if notify:
-            self._send(AbortNotice(self.table_id, self.seat, self._my_seq, reason, seat), now)
-        if self._step is Step.RECEIPTS:
-            self._events.append(ReceiptsIncomplete(reason, seat))
-            self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
-            return
-        self._table.push(Abort(reason, seat))
-        self._finish_ended(
-            reason, seat, self.seat if reporter is None else reporter, proven, accused
-        )
-
-    def _finish_ended(
-        self,
-        reason: EndReason,
-        seat: int | None,
-        reporter: int,
-        proven: bool,
-        accused: int | None = None,
-    ) -> None:
-        self._step = Step.ENDED
-        self._deadline = None
-        self._deadline_kind = None
-        self._ending = SessionEnded(reason, seat, reporter, proven, accused)
-        self._events.append(self._ending)
-        self.transcript.append(
-            RecordKind.OUTCOME,
-            {
-                "status": "ended",
-                "throws": self._table.throws,
-                "reason": reason.value,
-                "seat": seat,
-                "reporter": reporter,
-                "proven": proven,
-                **({} if accused is None else {"accused": accused}),
-            },
-        )
-
-
-def encode_any(frame: Mapping[str, Any]) -> str:
-    """A received dict frame as canonical JSON text (for the transcript's rejected records)."""
-    return canonical_json(frame).decode("utf-8")

@@ -9,7 +9,8 @@ sign-in attempts are rate-limited per connection, and a bad frame gets ``{"op":"
     pointline-relay --port 8765 --db relay.sqlite3          # ws://127.0.0.1:8765
     pointline-relay --cert cert.pem --key key.pem ...       # wss://
 
-The connection machinery lives in ``net.relay_conn``, the command line in ``net.relay_cli``
+The connection machinery lives in ``net.relay_conn``, the hot path's reading of a ``send``
+frame in ``net.relay_frames``, the command line in ``net.relay_cli``
 (``pointline-relay`` is ``net.relay:main``); their public names are re-exported here.
 """
 
@@ -28,7 +29,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
@@ -53,6 +54,7 @@ from pointline.net.relay_conn import (
     TokenBucket,
     tls_context,
 )
+from pointline.net.relay_frames import received_payload, send_payload
 from pointline.net.rooms import Room, Rooms
 from pointline.net.store import Database
 from pointline.net.wire import (
@@ -103,6 +105,7 @@ __all__ = [
     "print_key",
     "received_payload",
     "running_relay",
+    "send_payload",
     "serve_forever",
     "sign_roster",
     "tls_context",
@@ -120,25 +123,6 @@ def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...])
         [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
     )
     return key.sign(roster_signing_bytes(table_id, members)).hex()
-
-
-_SEND_PREFIX: Final = '{"op":"send","payload":'
-
-
-def received_payload(message: str | bytes, frame: Send) -> str | None:
-    """The payload's own text inside ``message`` (a frame ``parse_client`` accepted as
-    ``frame``), or None when it cannot be cut out exactly. It can when the frame is laid out as
-    the client writes it: ``"op"`` first, ``"payload"`` last, no ``"id"``: strict parsing has
-    checked that the frame holds exactly those two members, so everything between the prefix
-    and the closing brace is the payload, already strict JSON."""
-    if frame.id is not None or not isinstance(message, str):
-        return None
-    if not message.startswith(_SEND_PREFIX):
-        return None
-    body = message.rstrip()
-    if not body.endswith("}"):
-        return None
-    return body[len(_SEND_PREFIX) : -1].strip()
 
 
 class Relay:
@@ -204,10 +188,14 @@ class Relay:
                 allowed = conn.bucket.take(loop.time())
                 frame: ClientFrame | None = None
                 try:
+                    raw = send_payload(message)
+                    if raw is not None and allowed:  # the hot path: no await, bytes kept
+                        self._forward(conn, None, raw)
+                        continue
                     frame = parse_client(message)
                     if not allowed:
                         raise WireError(ErrorCode.RATE_LIMITED, "slow down")
-                    if isinstance(frame, Send):  # the hot path: no await, bytes kept
+                    if isinstance(frame, Send):
                         self._forward(conn, frame.payload, received_payload(message, frame))
                     else:
                         await self.dispatch(conn, frame)
@@ -248,9 +236,10 @@ class Relay:
                     )
 
     def purge_limits(self) -> int:
-        """Drop the sign-in counts that have left their window (all three limiters)."""
+        """Drop the sign-in counts that have left their window (all three limiters) and the
+        expired tokens."""
         limiters = (self._auth, self._auth_by_address, self.accounts.failures)
-        return sum(limiter.purge() for limiter in limiters)
+        return sum(limiter.purge() for limiter in limiters) + self.accounts.purge_expired()
 
     def _cut(self, conn_id: int) -> None:
         """A too-slow consumer was cut: its seat is gone now (announced to the others)."""
@@ -379,7 +368,9 @@ class Relay:
                     raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
                 self._leave(conn)
 
-    def _forward(self, conn: Connection, payload: dict[str, Any], raw: str | None = None) -> None:
+    def _forward(
+        self, conn: Connection, payload: dict[str, Any] | None, raw: str | None = None
+    ) -> None:
         """Deliver ``payload`` to the room's other present members: as the bytes received
         (``raw``, the payload's text cut out of the strictly parsed frame) when given, so the
         peers get exactly what the sender wrote and the relay encodes nothing twice."""
@@ -392,6 +383,7 @@ class Relay:
         assert seat is not None
         others = [m.conn for m in room.present() if m.conn != conn.id]
         if raw is None:
+            assert payload is not None
             self._broadcast(others, Deliver(seat, payload))
         else:
             data = f'{{"op":"deliver","from_seat":{seat},"payload":{raw}}}'.encode()

@@ -9,6 +9,7 @@ import asyncio
 import logging
 import sqlite3
 import sys
+from dataclasses import fields
 from typing import Final
 
 from pointline.net.accounts import Accounts, HashParams
@@ -247,26 +248,16 @@ def print_key(db: str, store: str | None = None) -> int:
     return 0
 
 
+_NOT_FLAGS: Final = frozenset({"hash_params", "auth_attempts", "message_burst"})
+"""``RelayConfig`` fields not set by a flag of their own name (the rest are, one for one)."""
+
+
 def config_from_args(args: argparse.Namespace) -> RelayConfig:
+    same = {f.name: getattr(args, f.name) for f in fields(RelayConfig) if f.name not in _NOT_FLAGS}
     return RelayConfig(
-        max_size=args.max_size,
-        max_connections=args.max_connections,
-        connections_per_address=args.connections_per_address,
-        signin_deadline=args.signin_deadline,
-        tls_handshake_deadline=args.tls_handshake_deadline,
-        auth_per_address=args.auth_per_address,
+        **same,
         auth_attempts=args.auth_per_connection,
-        failures_per_name=args.failures_per_name,
-        auth_window=args.auth_window,
-        hash_workers=args.hash_workers,
-        hash_queue=args.hash_queue,
-        message_rate=args.message_rate,
         message_burst=2 * args.message_rate,
-        accept_log_interval=args.accept_log_interval,
-        token_ttl=args.token_ttl,
-        tokens_per_account=args.tokens_per_account,
-        outbox_frames=args.outbox_frames,
-        send_timeout=args.send_timeout,
         hash_params=HashParams(
             time_cost=args.hash_time_cost,
             memory_cost=args.hash_memory,

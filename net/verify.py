@@ -14,7 +14,9 @@ number. The replayed peer signs nothing: its key hands back the recorded signatu
 this seat's messages, and those are checked like every other message.
 
 Prints ``OK`` with a summary, ``INCOMPLETE`` (consistent, but the receipts are missing or do
-not match), or ``FAIL`` and the first discrepancy; exits 0, 2 or 1.
+not match, or the session stopped where this seat's connection to the relay ended: the relay
+was lost, the connection dropped or the player left), or ``FAIL`` and the first discrepancy;
+exits 0, 2 or 1.
 """
 
 from __future__ import annotations
@@ -76,7 +78,8 @@ class Report:
     receipts: str | None = None
     complete: bool = False
     """OK proves consistency; complete also means nothing is missing: the session ended without
-    a result, or it completed and every seat's receipt is recorded and matches."""
+    a result seen through to its end (not by this seat's own lost connection), or it completed
+    and every seat's receipt is recorded and matches."""
     players: str = NO_RELAY_KEY
     """Who played: checked against the relay's roster signature, or why it cannot be."""
     roster: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
@@ -499,16 +502,30 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
         )
     ending = peer.ending
     assert isinstance(ending, SessionEnded)
-    words = ending.text  # the core's own words, the accused seat included
+    lost = _connection_lost(ending, state.me)
+    words = _lost_text(table.throws, state.me) if lost else ending.text  # the core's own words
     return Report(
         True,
         f"{base}; ended without a result: {words}",
         status="ended",
-        complete=True,
+        complete=not lost,
         reason=ending.reason,
         seat=ending.seat,
         **common,
     )
+
+
+def _connection_lost(ending: SessionEnded, me: int) -> bool:
+    """Whether the session stopped at this seat's own departure: its connection to the relay
+    ended (the relay was lost, the connection dropped, or the player left). What the others did
+    after that is not in this transcript, so it is INCOMPLETE, never OK (spec/ONLINE.md §8)."""
+    return ending.reason is EndReason.DEPARTURE and ending.seat == me
+
+
+def _lost_text(throws: int, me: int) -> str:
+    """Plain words for a transcript that stops where this seat lost its relay connection."""
+    where = f"after throw {throws}" if throws else "before the first throw"
+    return f"the relay was lost {where} (or {seat_label(me)} left); every record up to there checks"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -88,6 +88,9 @@ class Session:
     """seat -> throw: that seat leaves when the round of that throw opens (the relay tells
     the others)."""
     background_at: dict[int, int] = field(default_factory=dict)
+    relay_lost_at: int | None = None
+    """throw: the relay is lost when the round of that throw opens (every seat's connection
+    ends at once: each peer records its own departure, and nothing more reaches anyone)."""
     nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
     """Seat -> its nonce source (default: ``nonces`` of the table, seed and seat)."""
 
@@ -118,6 +121,13 @@ class Session:
         return f"{self.table_id}/{self.seed}/{seat}"
 
     def _commit_all(self) -> bool:
+        lost = self.relay_lost_at
+        if lost is not None and min(p.throw_index for p in self.peers) == lost:
+            for p in self.peers:
+                p.depart(p.seat, self.now)
+                p.outgoing()  # the notices reach nobody: there is no relay
+            self.queue.clear()  # nor do the frames in flight
+            return True
         moved = False
         for p in self.peers:
             s = p.seat

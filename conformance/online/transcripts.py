@@ -196,6 +196,8 @@ def sessions() -> dict[str, tuple[Session, int]]:
     add("ended.false_blame.bystander", s, 0)
     add("ended.departure.stayer", Session(2, seed=14, leave_at={1: 2}), 0)
     add("ended.departure.leaver", Session(2, seed=14, leave_at={1: 2}), 1)
+    add("ended.relay_lost.seat_1", Session(2, seed=16, relay_lost_at=3), 0)
+    add("ended.relay_lost.seat_3", Session(3, seed=16, relay_lost_at=2), 2)
     add("ended.background.other", Session(2, seed=15, background_at={0: 1}), 1)
     add("ended.background.self", Session(2, seed=15, background_at={0: 1}), 0)
     s = Session(2, seed=46)
@@ -215,6 +217,10 @@ def sessions() -> dict[str, tuple[Session, int]]:
 
 
 # ---------------------------------------------------------------------------- tampering
+
+INCOMPLETE_SESSIONS = ("receipts.", "ended.relay_lost.", "ended.departure.leaver")
+"""Genuine sessions whose transcript is INCOMPLETE: receipts missing or not matching, or the
+session stopped where this seat's connection to the relay ended (lost, or the player left)."""
 
 Edit = Callable[[list[Doc]], str]
 MISMATCHES: list[tuple[str, str, str]] = []
@@ -482,7 +488,7 @@ def cases() -> list[Case]:
     made = sessions()
     for name, (session, seat) in made.items():
         text = session.text(seat)
-        expect = "INCOMPLETE" if name.startswith("receipts.") else "OK"
+        expect = "INCOMPLETE" if name.startswith(INCOMPLETE_SESSIONS) else "OK"
         case(f"genuine.{name}", text, None, expect)
         if name != "ended.throw_cap":  # 128 throws: one copy is enough
             case(f"genuine.{name}.relay_key", text, RELAY_KEY, expect)

@@ -21,6 +21,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeVar
 
 PG_BIN_DIRS = [Path(f"/usr/lib/postgresql/{v}/bin") for v in (17, 16, 15, 14, 13)]
 UNPRIVILEGED = "nobody"
@@ -40,6 +41,17 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def port_free(port: int) -> bool:
+    """Whether a server could listen on loopback ``port`` now (nobody holds it)."""
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
 
 
 def pg_bin(name: str) -> str | None:
@@ -86,6 +98,10 @@ class Server:
         self.folder = folder
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the server process and wait until it answers."""
+        raise NotImplementedError
 
     def kill(self) -> None:
         """``kill -9``."""
@@ -180,17 +196,17 @@ class PostgresServer(Server):
         command += ["-c", "fsync=off", "-c", "full_page_writes=off", "-c", "max_connections=200"]
         # small and container-friendly: no large shared memory, none of it in /dev/shm
         command += ["-c", "shared_buffers=16MB", "-c", "dynamic_shared_memory_type=mmap"]
-        for attempt in range(50):  # after kill -9 the old server's children may still exit
+        for attempt in range(50):  # after kill -9 the old server may still hold its port
+            _wait(lambda: port_free(self.port), f"port {self.port} to be free", 10)
             self.proc = subprocess.Popen(
                 command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
             try:
                 _wait(self._ready, "postgres", 20)
                 return
-            except RuntimeError:
-                if self.proc.poll() is None or attempt == 49:
+            except Exited:
+                if attempt == 49:
                     raise
-                time.sleep(0.1)
 
     def _ready(self) -> bool:
         if self.proc is not None and self.proc.poll() is not None:
@@ -268,10 +284,14 @@ def scratch(prefix: str) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+S = TypeVar("S", bound=Server)
+
+
 @contextlib.contextmanager
-def redis_server() -> Iterator[RedisServer]:
-    with scratch("pointline-redis-") as folder:
-        server = RedisServer(folder)
+def _serving(kind: type[S], prefix: str) -> Iterator[S]:
+    """A ``kind`` server in a fresh folder for the duration of the block."""
+    with scratch(prefix) as folder:
+        server = kind(folder)
         server.start()
         try:
             yield server
@@ -279,15 +299,12 @@ def redis_server() -> Iterator[RedisServer]:
             server.stop()
 
 
-@contextlib.contextmanager
-def postgres_server() -> Iterator[PostgresServer]:
-    with scratch("pointline-pg-") as folder:
-        server = PostgresServer(folder)
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
+def redis_server() -> contextlib.AbstractContextManager[RedisServer]:
+    return _serving(RedisServer, "pointline-redis-")
+
+
+def postgres_server() -> contextlib.AbstractContextManager[PostgresServer]:
+    return _serving(PostgresServer, "pointline-pg-")
 
 
 if __name__ == "__main__":  # a manual check (any user, standard library only): up and down

@@ -3,18 +3,29 @@ and the headless ``pointline-client`` following a redirect with no new step."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from pointline.net.client import ClientError, RelayClient
+from pointline.net.client import ClientError, RelayClient, RelayError, connect_trusted
+from pointline.net.errors import ClientCode
+from pointline.net.keys import SigningKey
 from pointline.net.presence import Peer
+from pointline.net.trust import KnownRelays, relay_address
 from pointline.net.wire import Redirect, WireError, encode, parse_relay
-from tests.cluster.conftest import ROOT, Backends, relay_processes, relays
-from tests.cluster.test_cluster import signed_in
-from tests.net.support import run
+from tests.cluster.support import (
+    ROOT,
+    Backends,
+    names,
+    relay_processes,
+    relays,
+    signed_in,
+    whole_session,
+)
+from tests.net.support import PASSWORD, RELAXED, run
 
 GHOST = "ws://127.0.0.1:9"  # nothing listens on port 9 (discard)
 
@@ -111,7 +122,7 @@ def test_a_relay_that_stops_cleanly_leaves_the_directory_at_once(
 
     from pointline.net.cluster import ClusterConfig
     from pointline.net.relay import running_relay
-    from tests.cluster.conftest import relay_config
+    from tests.cluster.support import relay_config
 
     async def scenario() -> None:
         directory = redis.asyncio.Redis.from_url(backends.presence, decode_responses=True)
@@ -126,3 +137,55 @@ def test_a_relay_that_stops_cleanly_leaves_the_directory_at_once(
         await directory.aclose()
 
     run(scenario())
+
+
+def _redirected_with_pinning(tmp_path: Path, backends: Backends, b_key: SigningKey | None) -> None:
+    """A player pins relay A's key at sign-up (trust on first use, keyed by A's address), joins
+    a room relay B holds (redirected there, as the app does) and the creator on B starts it.
+    With ``b_key`` B signs rosters with that key instead of the cluster's (a stand-in relay)."""
+    known = KnownRelays(tmp_path / "trust")
+
+    async def scenario() -> None:
+        async with relays(tmp_path, backends, 2) as (a, b):
+            assert a.relay.key.public_hex == b.relay.key.public_hex  # one key, in PostgreSQL
+            if b_key is not None:
+                b.relay.key = b_key
+            creator = await signed_in(b.url)
+            joiner = await connect_trusted(a.url, known, timeouts=RELAXED)
+            await joiner.signup(f"pin{next(names)}", PASSWORD)
+            address = relay_address(a.url)
+            assert known.relay_key(address) == a.relay.key.public_hex
+            room = await creator.create_room()
+            assert creator.url == b.url
+            await joiner.join_room(room.code)
+            assert joiner.url == b.url  # redirected: the room lives on B
+            await creator.start()
+            if b_key is None:
+                await joiner.wait_started(10)
+                await whole_session([creator, joiner], started=True)
+            else:
+                async with asyncio.timeout(10):
+                    while not isinstance(event := await joiner.next_event(10), RelayError):
+                        pass
+                assert event.code == ClientCode.BAD_ROSTER_SIGNATURE
+                assert "not signed by the relay key this device pinned" in event.message
+                assert joiner.peer is None  # no session was started on B's roster
+                for c in (creator, joiner):
+                    await c.close()
+            # the pin is A's key, untouched, and nothing was pinned for B's address
+            assert known.relay_key(address) == a.relay.key.public_hex
+            assert known.relay_key(relay_address(b.url)) is None
+
+    run(scenario(), 60)
+
+
+def test_a_redirect_inside_the_cluster_plays_with_no_key_warning(
+    tmp_path: Path, backends: Backends
+) -> None:
+    _redirected_with_pinning(tmp_path, backends, None)
+
+
+def test_a_redirect_to_a_relay_with_another_key_is_warned_about(
+    tmp_path: Path, backends: Backends
+) -> None:
+    _redirected_with_pinning(tmp_path, backends, SigningKey.generate())

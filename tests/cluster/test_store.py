@@ -11,8 +11,8 @@ import pytest
 from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts
 from pointline.net.store import SharedLimiter, StoreUnavailable
 from pointline.net.store_pg import PostgresDatabase, redacted
-from tests.cluster.conftest import Backends
 from tests.cluster.servers import PostgresServer
+from tests.cluster.support import Backends
 
 PASSWORD = "password-123"
 

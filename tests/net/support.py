@@ -50,10 +50,23 @@ def random_chooser(seed: int) -> Chooser:
     return choose
 
 
+def relay_config(**changes: Any) -> RelayConfig:
+    """A relay's limits for tests: fast hashing, the per-address limits raised (every client
+    is 127.0.0.1), then ``changes``."""
+    return RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **changes})
+
+
+async def until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
+    """Wait until ``predicate()`` holds, checking every few milliseconds; a ``TimeoutError``
+    after ``timeout`` seconds."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.005)
+
+
 @asynccontextmanager
 async def relay(tmp_path: Path, **config: Any) -> AsyncIterator[RunningRelay]:
-    cfg = RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **config})
-    async with running_relay(tmp_path / "relay.sqlite3", config=cfg) as running:
+    async with running_relay(tmp_path / "relay.sqlite3", config=relay_config(**config)) as running:
         yield running
 
 

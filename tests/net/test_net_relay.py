@@ -17,17 +17,20 @@ from websockets.exceptions import ConnectionClosed
 
 from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts, RateLimiter
 from pointline.net.keys import SigningKey
-from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, RunningRelay, running_relay
+from pointline.net.relay import (
+    RunningRelay,
+    running_relay,
+)
 from pointline.net.rooms import MAX_MEMBERS
-from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode
-from tests.net.support import run
+from pointline.net.wire import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    ErrorCode,
+)
+from tests.net.support import relay_config, run
 
 PASSWORD = "password-123"
 WAIT = 5.0
-
-
-def fast_config(**changes: Any) -> RelayConfig:
-    return RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **changes})
 
 
 class Raw:
@@ -80,7 +83,7 @@ class Raw:
 async def relay_and_clients(
     tmp_path: Path, n: int, **config: Any
 ) -> AsyncIterator[tuple[RunningRelay, list[Raw]]]:
-    async with running_relay(tmp_path / "relay.sqlite3", config=fast_config(**config)) as relay:
+    async with running_relay(tmp_path / "relay.sqlite3", config=relay_config(**config)) as relay:
         sockets = [await connect(relay.url) for _ in range(n)]
         try:
             yield relay, [Raw(ws) for ws in sockets]
@@ -564,5 +567,32 @@ def test_a_payload_is_forwarded_as_the_bytes_received(tmp_path: Path) -> None:
             await b.send('{"payload":{"kind":"x","v":"caf\\u00e9"},"op":"send"}')
             assert (await a.recv())["payload"] == {"kind": "x", "v": "café"}
             assert (await c.recv())["from_seat"] == 1
+
+    run(scenario())
+
+
+def test_a_burst_from_several_senders_reaches_each_reader_whole_and_in_order(
+    tmp_path: Path,
+) -> None:
+    """Frames forwarded in one turn of the relay's loop are written together; a reader still
+    gets every frame, each sender's in the order sent, and the relay counts each one sent."""
+
+    async def scenario() -> None:
+        async with relay_and_clients(tmp_path, 3, message_burst=1000.0) as (relay, clients):
+            a, b, c = await started_room(clients)
+            count = 200
+            for i in range(count):  # interleaved, without waiting for anything
+                for who, sender in (("b", b), ("c", c)):
+                    await sender.send(f'{{"op":"send","payload":{{"from":"{who}","n":{i}}}}}')
+            got: dict[str, list[int]] = {"b": [], "c": []}
+            for _ in range(2 * count):
+                payload = (await a.recv())["payload"]
+                got[payload["from"]].append(payload["n"])
+            assert got == {"b": list(range(count)), "c": list(range(count))}
+            assert await a.silent(0.05)
+            for reader, other in ((b, "c"), (c, "b")):  # each got the other's, in order too
+                assert [(await reader.recv())["payload"]["n"] for _ in range(count)] == got[other]
+            sent = {x.id: x.sender.sent for x in relay.relay.connections.values()}
+            assert sorted(sent.values())[-1] >= 2 * count  # a's sender counted each frame
 
     run(scenario())

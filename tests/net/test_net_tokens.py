@@ -125,6 +125,20 @@ def test_tokens_expire_after_the_ttl(tmp_path: Path) -> None:
     accounts.close()
 
 
+def test_expired_tokens_are_dropped_by_the_periodic_purge(tmp_path: Path) -> None:
+    now = [1000.0]
+    accounts = Accounts(tmp_path / "a.db", FAST_HASH, token_ttl=60.0, clock=lambda: now[0])
+    old = accounts.signup("purged", PASSWORD)
+    now[0] += 61.0
+    _, fresh = accounts.signin("purged", PASSWORD)
+    assert len(accounts.stored_token_hashes()) == 2  # a sign-in scans no other token
+    assert accounts.purge_expired() == 1
+    assert accounts.stored_token_hashes() == [hashlib.sha256(fresh.encode()).hexdigest()]
+    assert accounts.lookup(old) is None and accounts.lookup(fresh) == "purged"
+    assert accounts.purge_expired() == 0
+    accounts.close()
+
+
 def test_tokens_are_stored_hashed_only(tmp_path: Path) -> None:
     accounts = Accounts(tmp_path / "a.db", FAST_HASH)
     token = accounts.signup("hashed", PASSWORD)

@@ -339,6 +339,33 @@ def test_a_transcript_cut_after_the_outcome_is_incomplete_not_ok(
     assert capsys.readouterr().out.startswith("INCOMPLETE: ")
 
 
+def test_a_session_stopped_by_a_lost_relay_is_incomplete_in_plain_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pointline.conformance.online.sim import Session
+
+    session = Session(3, seed=16, relay_lost_at=3).run()  # the relay dies as throw 3 opens
+    for peer in session.peers:
+        path = tmp_path / f"lost{peer.seat}.jsonl"
+        path.write_text(session.text(peer.seat))
+        report = verify_transcript(path)
+        assert report.ok and not report.complete, report.text()
+        assert report.reason is EndReason.DEPARTURE and report.seat == peer.seat
+        assert report.summary.endswith(
+            f"ended without a result: the relay was lost after throw 2 (or Seat "
+            f"{peer.seat + 1} left); every record up to there checks"
+        ), report.summary
+        assert main([str(path)]) == 2
+        assert capsys.readouterr().out.startswith("INCOMPLETE: ")
+    # a seat that saw another seat leave saw the session through to its end: OK
+    stayed = Session(2, seed=14, leave_at={1: 2}).run()
+    path = tmp_path / "stayer.jsonl"
+    path.write_text(stayed.text(0))
+    report = verify_transcript(path)
+    assert report.ok and report.complete and report.seat == 1, report.text()
+    assert "a departure" in report.summary and "relay was lost" not in report.summary
+
+
 def test_without_the_relay_key_verify_says_who_played_cannot_be_checked(tmp_path: Path) -> None:
     path = relay_signed_net(tmp_path, SigningKey.generate())
     report = verify_transcript(path)

@@ -1,0 +1,282 @@
+"""The relay connection under a ``net.client.RelayClient``: opening ``ws://`` or ``wss://``,
+the reader and writer tasks, requests matched to their answers by id, and a cluster's
+redirect. What a frame means for the account, the room and the session is the client's
+(``RelayConnection._handle``); this part only moves frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import itertools
+import logging
+import ssl
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeAlias
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+
+from pointline.net._client_events import ClientEvent, Disconnected
+from pointline.net.errors import ClientError
+from pointline.net.wire import (
+    ChangePassword,
+    CreateRoom,
+    Error,
+    ErrorCode,
+    JoinRoom,
+    RelayFrame,
+    Signin,
+    Signout,
+    Signup,
+    Start,
+    WireError,
+    encode,
+    parse_relay,
+)
+
+__all__ = [
+    "DEFAULT_MAX_SIZE",
+    "MAX_REDIRECTS",
+    "REQUEST_TIMEOUT",
+    "RelayConnection",
+    "Request",
+    "open_ws",
+    "tls_client_context",
+]
+
+log = logging.getLogger("pointline.client")
+
+DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
+REQUEST_TIMEOUT = 15.0
+MAX_REDIRECTS = 3  # a cluster's redirects one create/join follows
+
+Request: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Signout | ChangePassword
+"""A client frame that gets an answer (it carries a request id)."""
+
+
+def _relay_code(code: str) -> str:
+    """The relay's error code as its ``ErrorCode`` (a StrEnum), or as sent when unknown."""
+    try:
+        return ErrorCode(code)
+    except ValueError:
+        return code
+
+
+def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
+    """The TLS settings for ``wss://``: the system trust store, or only ``ca`` when given."""
+    try:
+        return ssl.create_default_context(cafile=ca)
+    except (OSError, ssl.SSLError) as exc:
+        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {exc}") from exc
+
+
+async def open_ws(
+    url: str,
+    ssl_context: ssl.SSLContext | None,
+    open_timeout: float,
+    max_size: int,
+    ca: str | None,
+) -> ClientConnection:
+    """A websocket to the relay at ``url``; every failure a ``ClientError`` in plain words."""
+    options: dict[str, Any] = {}
+    if url.startswith("wss://"):
+        options["ssl"] = ssl_context or tls_client_context(ca)
+    elif ssl_context is not None or ca is not None:
+        raise ClientError("not_tls", "A certificate needs a wss:// address for the relay.")
+    try:
+        ws = await connect(
+            url,
+            open_timeout=open_timeout,
+            max_size=max_size,
+            compression=None,
+            close_timeout=2.0,
+            **options,
+        )
+    except ssl.SSLCertVerificationError as exc:
+        raise ClientError(
+            "certificate",
+            f"The relay's certificate was refused ({exc.verify_message}). If the relay uses "
+            "a self-signed certificate, trust it with --ca FILE.",
+        ) from exc
+    except InvalidStatus as exc:
+        body = exc.response.body.decode("utf-8", "replace").strip()[:200]
+        if exc.response.status_code == 503 and body:
+            raise ClientError("refused", f"The relay refused the connection: {body}") from exc
+        raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+    except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
+        raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+    return ws
+
+
+class RelayConnection:
+    """Frames to and from the relay, in order; ``_handle`` gets each parsed frame."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.request_timeout = REQUEST_TIMEOUT
+        self.loop = asyncio.get_running_loop()
+        self.closed = asyncio.Event()
+        self._wake = asyncio.Event()
+        self._queue: asyncio.Queue[ClientEvent] = asyncio.Queue()
+        self._out: asyncio.Queue[str | None] = asyncio.Queue()
+        self._pending: dict[int, asyncio.Future[RelayFrame]] = {}
+        self._ids = itertools.count(1)
+        self.late_replies = 0
+        """Answers that came after their request had timed out (logged and dropped)."""
+        self._closing = False
+        self.connection_lost = False
+        """True once the relay connection dropped without this client closing it: a session it
+        ends is recorded as this seat's departure, and shown as a lost connection."""
+        self.url = ""
+        """The relay this client is connected to (a cluster's redirect changes it)."""
+        self._reconnect: Callable[[str], Awaitable[ClientConnection]] | None = None
+        self._moving = False
+        self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
+        self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
+
+    # ---- what the client decides ---------------------------------------------------------------
+
+    def _handle(self, frame: RelayFrame) -> None:
+        raise NotImplementedError  # net.client.RelayClient
+
+    def _lost(self) -> None:
+        """The socket is gone (called before ``Disconnected`` is queued)."""
+
+    # ---- requests -----------------------------------------------------------------------------
+
+    async def _request(self, frame: Request, timeout: float | None = None) -> RelayFrame:
+        """Send ``frame`` with a fresh id and wait for the relay's answer carrying that id.
+
+        Only the answer with this id resolves this request: an error the relay sends on its own
+        never does, and an answer that arrives after ``timeout`` is logged and dropped, never
+        given to a later request."""
+        if self.closed.is_set():
+            raise ClientError("closed", "The connection to the relay is closed.")
+        request_id = next(self._ids)
+        future: asyncio.Future[RelayFrame] = self.loop.create_future()
+        self._pending[request_id] = future
+        self._out.put_nowait(encode(dataclasses.replace(frame, id=request_id)))
+        limit = self.request_timeout if timeout is None else timeout
+        try:
+            reply = await asyncio.wait_for(future, limit)
+        except TimeoutError:
+            raise ClientError(
+                "timeout", f"The relay did not answer within {limit:g} s; try again."
+            ) from None
+        finally:
+            self._pending.pop(request_id, None)
+        if isinstance(reply, Error):
+            raise ClientError(_relay_code(reply.code), reply.message)
+        return reply
+
+    def _answer(self, request_id: int, frame: RelayFrame) -> bool:
+        """Resolve the request ``request_id``; an answer nobody waits for is dropped."""
+        future = self._pending.pop(request_id, None)
+        if future is None or future.done():
+            self.late_replies += 1
+            log.warning("dropped a late answer to request %d: %s", request_id, type(frame).__name__)
+            return False
+        future.set_result(frame)
+        return True
+
+    async def _follow(self, url: str) -> None:
+        """A cluster's ``redirect``: move this connection to the relay at ``url`` (the token
+        works on every relay of the cluster), before any session runs. When that relay cannot
+        be reached, stay here: the next answer comes from this relay again (it does not send a
+        connection to the same place twice). ``wss://`` never moves to ``ws://``."""
+        if self._reconnect is None or (self.url.startswith("wss://") and url.startswith("ws://")):
+            return
+        try:
+            ws = await self._reconnect(url)
+        except ClientError as exc:
+            log.warning("the relay sent us to %s, which cannot be reached: %s", url, exc.text)
+            return
+        old, self.ws, self.url = self.ws, ws, url
+        self._moving = True
+        for task in (self._reader, self._writer):
+            task.cancel()
+        await asyncio.wait([self._reader, self._writer])
+        self._moving = False
+        self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
+        self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
+        with contextlib.suppress(ConnectionClosed, OSError):
+            await old.close()
+
+    def send_text(self, text: str) -> None:
+        """Queue one raw text frame to the relay, in order with everything else."""
+        self._out.put_nowait(text)
+
+    async def _close_socket(self) -> None:
+        """Send what is queued, close the socket and stop both tasks."""
+        self._out.put_nowait(None)
+        with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
+            await asyncio.wait_for(self._writer, 2.0)
+        await self.ws.close()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
+        self._reader.cancel()
+        self._writer.cancel()
+        self.closed.set()
+
+    # ---- events -------------------------------------------------------------------------------
+
+    async def next_event(self, timeout: float | None = None) -> ClientEvent:
+        """The next event (``TimeoutError`` after ``timeout`` seconds)."""
+        if timeout is None:
+            return await self._queue.get()
+        return await asyncio.wait_for(self._queue.get(), timeout)
+
+    def pending_events(self) -> list[ClientEvent]:
+        """Every queued event, without waiting (drains)."""
+        out: list[ClientEvent] = []
+        while not self._queue.empty():
+            out.append(self._queue.get_nowait())
+        return out
+
+    # ---- the tasks ----------------------------------------------------------------------------
+
+    async def _write(self) -> None:
+        while True:
+            text = await self._out.get()
+            if text is None:
+                return
+            try:
+                await self.ws.send(text)
+            except ConnectionClosed:
+                return
+
+    async def _read(self) -> None:
+        reason = "closed"
+        try:
+            async for message in self.ws:
+                self._on_text(message)
+            reason = f"closed by the relay ({self.ws.close_code})"
+        except ConnectionClosed as exc:
+            reason = f"connection lost ({exc})"
+        except asyncio.CancelledError:
+            reason = "cancelled"
+            raise
+        finally:
+            if self._moving:  # a redirect: the new connection's reader takes over
+                return  # noqa: B012
+            self.closed.set()
+            self._wake.set()
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_result(Error("closed", f"The connection to the relay {reason}."))
+            self.connection_lost = not self._closing
+            self._lost()  # the session's ending comes first, then the disconnection
+            self._queue.put_nowait(Disconnected(reason))
+
+    def _on_text(self, message: str | bytes) -> None:
+        """One frame as the relay sent it: parsed strictly, then handled. A payload that names
+        a member twice still reaches the peer, which ends the session on it (malformed, naming
+        the sender); any other bad frame is logged and dropped."""
+        try:
+            frame = parse_relay(message)
+        except WireError as exc:
+            log.warning("bad frame from the relay: %s", exc)
+            return
+        self._handle(frame)
