@@ -96,7 +96,8 @@ asyncio.run(serve_forever(sys.argv[1], "127.0.0.1", 0, None, config))
 
 def start_relay(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path}  # the repo, and what this process imports from
     proc = subprocess.Popen(
         [sys.executable, "-c", _RELAY, str(db)], stdout=subprocess.PIPE, env=env
     )
