@@ -55,6 +55,22 @@ whole table for each seat's trial, 21 us per call, 8 calls per peer per throw) a
 shared encoder, 16 calls). (a) 8 seats p50 51-248 ms, p99 102-719 ms, client CPU per peer per
 throw 5.0-7.4 ms (eight peers share one core: 8 x 5 ms is above the 30 ms goal before any
 wait); 2 seats p99 13-51 ms. Relay CPU per forwarded frame (to 7 others) 200-460 us in (b).
+
+Measured 2026-12-03 after ``plan`` tries a choice on a trial copying only the choosing seat and
+builds its actions once, and the peer binds its enum members once (an enum member looked up on
+its class costs 0.3-0.5 us in Python 3.11, many times per frame). One full run (load average
+1-2.8, about 2 minutes): cpu per peer per throw 3.18 ms (floor 2.11 ms, 1.51x); (a) 2 seats p50
+4.6 ms, p99 11.0 ms; 8 seats p50 54 ms, p99 137 ms (client CPU per peer per throw 7.3 ms);
+(b) 100 tables at p99 <= 250 ms. The ``cpu_against_floor`` part side by side with main's code,
+alternating, three pairs (load average 2.4-4.2): main 1.68x, 1.70x, 1.74x; this code 1.77x,
+1.51x, 1.70x; a busier pair earlier (load 5.6): main 2.09x, this code 1.60x. The non-floor part
+alone (verify and sign stubbed out) went from 1.56-1.72 ms to 0.97-1.30 ms per peer per throw.
+Profile (py-spy, the 8-seat sans-IO session): Ed25519 verify is about 41% of all samples and
+~52% of the time inside the session; of the rest, ``parse_encoded`` re-encoding each received
+body to check its signature is the largest single item (13% of the non-floor), then the
+transcript's chain hash and record (10-14%), ``plan`` (13%, was more before the trial), the
+round's pushes (10%) and frozen-dataclass construction (7-10%). In-process verify runs about 12%
+slower than the floor's tight loop (about 175 us against 156 us per check when busy).
 """
 
 from __future__ import annotations
@@ -96,7 +112,8 @@ asyncio.run(serve_forever(sys.argv[1], "127.0.0.1", 0, None, config))
 
 def start_relay(db: Path) -> tuple[subprocess.Popen[bytes], str]:
     root = Path(__file__).resolve().parent.parent
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    path = os.pathsep.join(p for p in (str(root), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path}  # the repo, and what this process imports from
     proc = subprocess.Popen(
         [sys.executable, "-c", _RELAY, str(db)], stdout=subprocess.PIPE, env=env
     )

@@ -159,6 +159,8 @@ GUARDS: dict[Guard, GuardFn] = {
 # Each effect of kernel.rules.Effect as a plain function of the table, the named seat (None for
 # throws and aborts), the action and the deciding step (a settling row carries its outcomes).
 # Effects change seats, ledgers and counts; the phase after them is the row's ``then``.
+# A seat action's effect changes only the seat it names (``Table.try_seat_actions`` shares the
+# others with the table it tries on).
 
 
 def _add_to_draft(t: Table, s: _Seat, a: Allocate, step: Step) -> None:

@@ -7,6 +7,7 @@ In the point phase it is the contracts to keep: Pass as it is, Don't Pass at mos
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from pointline.kernel.actions import (
 from pointline.kernel.canonical import canonical_bytes
 from pointline.kernel.errors import MalformedAction
 from pointline.kernel.rules import Code
+from pointline.kernel.snapshots import Contracts
 from pointline.kernel.table import Table
 from pointline.kernel.values import UNIT, Line, Phase
 
@@ -66,8 +68,9 @@ def current_choice(table: Table, seat: int) -> Choice:
 def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
     """The seat actions that seal ``choice`` now; raises if the rules forbid that choice.
 
-    Nothing is applied to ``table``: the actions are tried in order on a copy, so the table's
-    own rows decide (and name) every refusal. The caller then pushes them, and each is legal.
+    Nothing is applied to ``table``: the actions are tried in order on a trial copy
+    (``Table.try_seat_actions``), so the table's own rows decide (and name) every refusal. The
+    caller then pushes them, and each is legal.
     """
     if type(seat) is not int or not 0 <= seat < table.seat_count:
         raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
@@ -75,10 +78,20 @@ def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
     for v in (p, d):
         if type(v) is not int or v < 0 or v % UNIT:
             raise MalformedAction(Code.BAD_AMOUNT, Code.BAD_AMOUNT.text)
-    state = table.seat(seat)
-    draft, contracts = state.draft, state.contracts
+    steps = _steps(seat, table.phase is Phase.POINT, table.draft(seat), table.contracts(seat), p, d)
+    table.try_seat_actions(seat, steps)  # the table's rows refuse, with their own codes
+    return steps
+
+
+@functools.lru_cache(maxsize=4096)
+def _steps(
+    seat: int, point: bool, draft: Contracts, contracts: Contracts, p: int, d: int
+) -> tuple[SeatAction, ...]:
+    """The actions that take a seat from ``draft`` and ``contracts`` to the choice (p, d), in
+    the point phase or at come-out: made once for each (actions are immutable values, and
+    seats make the same few choices throw after throw)."""
     steps: list[SeatAction] = []
-    if table.phase is Phase.POINT:
+    if point:
         # Only Don't Pass can move once the point is on: a choice that raises either line is
         # tried as the Allocate it would need, and the table's point-phase row refuses it.
         if draft != contracts:
@@ -105,7 +118,4 @@ def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
         if d:
             steps.append(Allocate(seat, Line.DONT_PASS, d))
         steps.append(Confirm(seat))
-    trial = table.copy()
-    for action in steps:
-        trial.push(action)  # the table's rows refuse, with their own codes
     return tuple(steps)

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from pointline.kernel._steps import (
     CLASS_OF_KIND,
@@ -21,6 +21,7 @@ from pointline.kernel._steps import (
     see_throw,
 )
 from pointline.kernel.actions import (
+    SEAT_KINDS,
     Abort,
     Action,
     Allocate,
@@ -34,7 +35,7 @@ from pointline.kernel.actions import (
 )
 from pointline.kernel.errors import IllegalAction, MalformedAction
 from pointline.kernel.ledger import Entry, Voided
-from pointline.kernel.rules import Code, Transition
+from pointline.kernel.rules import TRANSITIONS, Code, Then, Transition
 from pointline.kernel.snapshots import (
     Contracts,
     Ending,
@@ -125,6 +126,13 @@ _CANDIDATES = tuple(_candidates(seat) for seat in range(MAX_SEATS))
 _ALL_THROWS = tuple(Throw(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
 """Actions are immutable values, so each seat's candidates are made once."""
 _ACTION_TYPES = frozenset(CLASS_OF_KIND.values())
+_SEAT_ACTIONS = frozenset(CLASS_OF_KIND[kind] for kind in SEAT_KINDS)
+_SEAT_ROWS_STAY = all(
+    row.then in (None, Then.STAY) for row in TRANSITIONS if CLASS_OF_KIND[row.kind] in _SEAT_ACTIONS
+)
+"""Every seat action's row keeps the phase (``Table.try_seat_actions`` relies on it)."""
+if not _SEAT_ROWS_STAY:
+    raise AssertionError("a seat action's row changes the phase")
 
 
 class Table:
@@ -267,9 +275,33 @@ class Table:
         return not self.is_over and all(s.sealed for s in self._seats)
 
     def copy(self) -> Table:
+        return self._with_seats([s.clone() for s in self._seats])
+
+    def try_seat_actions(self, seat: int, actions: Iterable[SeatAction]) -> None:
+        """Raise what ``push`` would if ``actions``, pushed in order now, were refused; change
+        nothing. Each action must be a seat action naming ``seat``.
+
+        The trial copies that one seat and shares the others with this table: a seat action's
+        row changes only the seat it names and keeps the phase (``_SEAT_ROWS_STAY`` checks the
+        phase at import; the effects in ``kernel._steps`` touch only their seat).
+        """
+        if type(seat) is not int or not 0 <= seat < len(self._seats):
+            raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
+        seats = list(self._seats)
+        seats[seat] = seats[seat].clone()
+        trial = self._with_seats(seats)
+        for action in actions:
+            if type(action) not in _SEAT_ACTIONS:
+                raise MalformedAction(Code.BAD_ACTION, Code.BAD_ACTION.text)
+            if action.seat != seat:
+                raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
+            trial.push(action)
+
+    def _with_seats(self, seats: list[_Seat]) -> Table:
+        """This table with ``seats`` in place of its own (copied or shared by the caller)."""
         other = Table.__new__(Table)
         other.table_id = self.table_id
-        other._seats = [s.clone() for s in self._seats]
+        other._seats = seats
         other._phase = self._phase
         other._phase_key = self._phase_key
         other._steps = self._steps

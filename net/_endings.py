@@ -36,6 +36,16 @@ from pointline.net.transcript import RecordKind, Transcript
 
 __all__ = ["Fault", "PeerEndings", "encode_any"]
 
+# Steps bound once: looking a member up on its enum class costs several times a plain global,
+# and the peer checks its step many times for every frame.
+_COMMIT, _REVEAL, _RECEIPTS, _COMPLETE, _ENDED = (
+    Step.COMMIT,
+    Step.REVEAL,
+    Step.RECEIPTS,
+    Step.COMPLETE,
+    Step.ENDED,
+)
+
 
 class Fault(Exception):
     """Raised inside a step: the session ends with ``reason`` naming ``seat``."""
@@ -79,7 +89,8 @@ class PeerEndings:
     @property
     def is_finished(self) -> bool:
         """Nothing more will happen: ended, or complete with the receipts exchange over."""
-        return self._step in (Step.COMPLETE, Step.ENDED)
+        step = self._step
+        return step is _COMPLETE or step is _ENDED
 
     @property
     def result(self) -> Result | None:
@@ -154,7 +165,7 @@ class PeerEndings:
             return
         if notify:
             self._send(AbortNotice(self.table_id, self.seat, self._my_seq, reason, seat), now)
-        if self._step is Step.RECEIPTS:
+        if self._step is _RECEIPTS:
             self._events.append(ReceiptsIncomplete(reason, seat))
             self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
             return
@@ -171,7 +182,7 @@ class PeerEndings:
         proven: bool,
         accused: int | None = None,
     ) -> None:
-        self._stop(Step.ENDED)
+        self._stop(_ENDED)
         self._ending = SessionEnded(reason, seat, reporter, proven, accused)
         self._events.append(self._ending)
         self.transcript.append(
@@ -213,7 +224,7 @@ class PeerEndings:
         signed = self._send(message, now)
         assert isinstance(signed, Receipt)
         self._my_receipt = signed
-        self._step = Step.RECEIPTS
+        self._step = _RECEIPTS
         self._deadline = now + self.timeouts.receipts
         self._deadline_kind = DeadlineKind.RECEIPTS
         if not self._others:
@@ -238,7 +249,7 @@ class PeerEndings:
         mine = self._my_receipt
         assert mine is not None
         self._receipt_status = status
-        self._stop(Step.COMPLETE)
+        self._stop(_COMPLETE)
         self.transcript.append(
             RecordKind.RECEIPTS,
             {"status": status.value, "digest": mine.digest.hex(), **detail},

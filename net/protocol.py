@@ -63,7 +63,14 @@ from pointline.kernel import (
     plan,
     verify_commitment,
 )
-from pointline.net._endings import Fault, PeerEndings, encode_any
+from pointline.net._endings import (
+    _COMMIT,
+    _RECEIPTS,
+    _REVEAL,
+    Fault,
+    PeerEndings,
+    encode_any,
+)
 from pointline.net.errors import (
     MessageError,
     NonMemberSeat,
@@ -145,6 +152,7 @@ __all__ = [
 ]
 
 NONCE_BYTES = 32
+_SENT, _RECEIVED = RecordKind.SENT, RecordKind.RECEIVED
 
 
 @functools.lru_cache(maxsize=256)
@@ -200,7 +208,7 @@ class Peer(PeerEndings):
         self._n = len(roster)
         self._others = tuple(s for s in range(self._n) if s != seat)
         self._table = Table(seats=self._n, table_id=table_id)
-        self._step = Step.COMMIT
+        self._step = _COMMIT
         self._session_deadline = now + self.timeouts.session
         self._deadline: float | None = None
         self._deadline_kind: DeadlineKind | None = None
@@ -254,7 +262,8 @@ class Peer(PeerEndings):
 
     @property
     def is_live(self) -> bool:
-        return self._step in (Step.COMMIT, Step.REVEAL)
+        step = self._step
+        return step is _COMMIT or step is _REVEAL
 
     @property
     def throw_index(self) -> int:
@@ -268,11 +277,11 @@ class Peer(PeerEndings):
     @property
     def awaiting(self) -> tuple[int, ...]:
         """Seats whose message this step still waits for (my own seat included)."""
-        if self._step is Step.COMMIT:
+        if self._step is _COMMIT:
             return tuple(s for s in range(self._n) if s not in self._commits)
-        if self._step is Step.REVEAL:
+        if self._step is _REVEAL:
             return tuple(s for s in range(self._n) if s not in self._reveals)
-        if self._step is Step.RECEIPTS:
+        if self._step is _RECEIPTS:
             return tuple(s for s in self._others if s not in self._receipts)
         return ()
 
@@ -306,7 +315,7 @@ class Peer(PeerEndings):
         ``NotNow`` means the session is not waiting for my commit.
         """
         self.tick(now)
-        if self._step is not Step.COMMIT or self.seat in self._commits:
+        if self._step is not _COMMIT or self.seat in self._commits:
             raise NotNow("the session is not waiting for my commit")
         if not isinstance(choice, Choice):
             raise NotNow("a commit takes a kernel Choice")
@@ -343,7 +352,7 @@ class Peer(PeerEndings):
         except MessageError as error:
             self._reject(frame, from_seat, error, now)
             return
-        self.transcript.append_message(RecordKind.RECEIVED, from_seat, now, text)
+        self.transcript.append_message(_RECEIVED, from_seat, now, text)
         if isinstance(message, AbortNotice):
             self._reported(message, now, self.awaiting)
             return
@@ -363,7 +372,7 @@ class Peer(PeerEndings):
         self.tick(now)
         if self.is_finished or type(seat) is not int or not 0 <= seat < self._n:
             return
-        if self._step is Step.RECEIPTS and seat in self._receipts:
+        if self._step is _RECEIPTS and seat in self._receipts:
             return
         self._fault(EndReason.DEPARTURE, seat, now)
 
@@ -389,13 +398,13 @@ class Peer(PeerEndings):
         self._order.accept(signed, self.seat)  # my own order: the same rules as everyone's
         self._my_seq += 1
         self._out.append(to_frame(signed))
-        self.transcript.append_message(RecordKind.SENT, self.seat, now, text)
+        self.transcript.append_message(_SENT, self.seat, now, text)
         if isinstance(signed, (Commit, Reveal)):
             self._history.append((signed, text))
         return signed
 
     def _open_round(self, now: float) -> None:
-        self._step = Step.COMMIT
+        self._step = _COMMIT
         self._commits, self._reveals, self._choices = {}, {}, {}
         self._deadline = now + self.timeouts.confirm
         self._deadline_kind = DeadlineKind.CONFIRM
@@ -412,13 +421,13 @@ class Peer(PeerEndings):
                 for s in seats:
                     if self._take(s, now):
                         progressed = True
-                if self._step is Step.COMMIT and len(self._commits) == self._n:
+                if self._step is _COMMIT and len(self._commits) == self._n:
                     self._all_committed(now)
                     progressed, seats = True, self._others
-                elif self._step is Step.REVEAL and len(self._reveals) == self._n:
+                elif self._step is _REVEAL and len(self._reveals) == self._n:
                     self._apply_round(now)
                     progressed, seats = True, self._others
-                elif self._step is Step.RECEIPTS and len(self._receipts) == self._n - 1:
+                elif self._step is _RECEIPTS and len(self._receipts) == self._n - 1:
                     self._compare_receipts()
         except Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
             self._fault(fault.reason, fault.seat, now)
@@ -430,7 +439,7 @@ class Peer(PeerEndings):
             return False
         head, text = inbox[0]
         throw = self.throw_index
-        if self._step is Step.COMMIT:
+        if self._step is _COMMIT:
             if isinstance(head, Commit) and head.throw == throw and s not in self._commits:
                 inbox.popleft()
                 self._commits[s] = head
@@ -440,7 +449,7 @@ class Peer(PeerEndings):
             if isinstance(head, Receipt):
                 raise Fault(EndReason.REPLAY, s)
             return False
-        if self._step is Step.REVEAL:
+        if self._step is _REVEAL:
             if isinstance(head, Reveal) and head.throw == throw and s not in self._reveals:
                 inbox.popleft()
                 self._accept_reveal(head, text)
@@ -448,7 +457,7 @@ class Peer(PeerEndings):
             # a Receipt waits: this throw may complete the session (the sender saw every
             # reveal first); if it does not, the commit step refuses it
             return False
-        if self._step is Step.RECEIPTS:
+        if self._step is _RECEIPTS:
             if isinstance(head, Receipt):
                 inbox.popleft()
                 self._receipts[s] = head
@@ -482,7 +491,7 @@ class Peer(PeerEndings):
     def _all_committed(self, now: float) -> None:
         throw = self.throw_index
         self._events.append(AllCommitted(throw))
-        self._step = Step.REVEAL
+        self._step = _REVEAL
         self._deadline = now + self.timeouts.response
         self._deadline_kind = DeadlineKind.RESPONSE
         message = Reveal(

@@ -99,7 +99,7 @@ def _record(
 ) -> Record:
     """A record, its hash and its line from the body's canonical JSON, encoded once: the line's
     keys sorted are body, hash, index, kind, prev, so it is that text spliced into a frame."""
-    digest, tail = _chain_hash(index, prev, kind.value, body_text)
+    digest, tail = _chain_hash(index, prev, kind._value_, body_text)
     return Record(index, prev, kind, body, digest, f'{{"body":{body_text},"hash":"{digest}"{tail}')
 
 
