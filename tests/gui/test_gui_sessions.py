@@ -116,7 +116,7 @@ def test_touch_reaches_the_same_buttons(make_ui) -> None:
         point = ui.center(name)
         QTest.touchEvent(ui.window, device).press(0, point, ui.window)
         QTest.touchEvent(ui.window, device).release(0, point, ui.window)
-        ui.qtbot.wait(5)
+        ui.settle()
 
     tap("lineDontPass")  # selects the line and places the selected chip (10) there
     assert ui.bridge.selectedLine == "dont_pass" and ui.bridge.draftDontPass == 10
