@@ -166,8 +166,11 @@ def _effectively_shown(tree: _Tree, item: Any) -> bool:
 
 def _active_layer(content: Any) -> Any:
     """The topmost open card: a modal popup in the window's overlay, or an item whose
-    objectName ends in 'Overlay' (the online screens); else the whole window."""
+    objectName ends in 'Overlay' and that covers the whole window (the online screens; a
+    smaller item of that name is part of the page, not a card over it); else the window."""
     layer = content
+    window = content.window()
+    whole = (0.0, 0.0, float(window.width()), float(window.height()))
     # a card is a child of the window's content, or of the one item that fills it (an
     # ApplicationWindow's content item)
     children: list[Any] = []
@@ -178,7 +181,11 @@ def _active_layer(content: Any) -> Any:
         if not item.inherits("QQuickOverlay"):
             todo[:0] = item.childItems()
     for child in children:
-        if child.objectName().endswith("Overlay") and child.isVisible():
+        if (
+            child.objectName().endswith("Overlay")
+            and child.isVisible()
+            and _inside(whole, _scene_rect(child))
+        ):
             layer = child
         if child.inherits("QQuickOverlay"):
             for card in child.childItems():

@@ -10,18 +10,12 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-settings.register_profile(
-    "ci",
-    deadline=None,
-    max_examples=100,
-    suppress_health_check=[HealthCheck.too_slow],
-    print_blob=True,
-)
-settings.register_profile(
-    "large",
-    deadline=None,
-    max_examples=1000,
-    suppress_health_check=[HealthCheck.too_slow],
-    print_blob=True,
-)
+for name, examples in (("ci", 100), ("large", 1000)):
+    settings.register_profile(
+        name,
+        deadline=None,
+        max_examples=examples,
+        suppress_health_check=[HealthCheck.too_slow],
+        print_blob=True,
+    )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -4,7 +4,6 @@ seat, empty choices, the dice rejection bound, canonical escapes, guard order, l
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -19,6 +18,7 @@ from pointline.kernel import (
     PointlineError,
     Table,
     canonical,
+    dice_from_seed,
 )
 from pointline.kernel.canonical import dumps
 from pointline.kernel.rules import TRANSITIONS, Code
@@ -129,32 +129,16 @@ class EmptyChoices(Adapter):
         return fields[4] != b"" and super().verify(digest, *fields)
 
 
-def _threshold_dice(seed: bytes, accept_below: int) -> tuple[int, int, int]:
-    faces: list[int] = []
-    rejected = 0
-    counter = 0
-    while True:
-        block = hashlib.sha256(seed + counter.to_bytes(4, "big")).digest()
-        for byte in block:
-            if byte < accept_below:
-                faces.append(byte % 6 + 1)
-                if len(faces) == 2:
-                    return faces[0], faces[1], rejected
-            else:
-                rejected += 1
-        counter += 1
-
-
 @mutant("dice_reject_from_251", "byte 251 is rejected too (the bound is off by one)")
 class Reject251(Adapter):
     def dice_from_seed(self, seed: bytes) -> tuple[int, int, int]:
-        return _threshold_dice(seed, 251)
+        return dice_from_seed(seed, accept_below=251)
 
 
 @mutant("dice_accept_252", "byte 252 gives a face (the bound is off by one)")
 class Accept252(Adapter):
     def dice_from_seed(self, seed: bytes) -> tuple[int, int, int]:
-        return _threshold_dice(seed, 253)
+        return dice_from_seed(seed, accept_below=253)
 
 
 class EscapeMutant(DocMutant):

@@ -23,7 +23,7 @@ def main() -> None:
     for line in sys.stdin:
         request = json.loads(line)
         if mode == "silent":
-            time.sleep(3600)
+            time.sleep(3600)  # on purpose: a hung adapter (the runner's timeout ends it)
         wrong_version = mode == "v1only" and request.get("protocol") != 1
         if (mode == "refuse" or wrong_version) and request.get("op") == "hello":
             out = {
@@ -45,7 +45,7 @@ def main() -> None:
             print("this is not JSON", flush=True)
             continue
         if mode == "hang" and is_throw:
-            time.sleep(3600)
+            time.sleep(3600)  # on purpose: an adapter that hangs mid-run (killed by the runner)
         print(json.dumps(adapter.handle(request)), flush=True)
 
 

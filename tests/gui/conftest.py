@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QPointF, QSettings, Qt
 from PySide6.QtQuick import QQuickItem
 from PySide6.QtTest import QTest
 
@@ -42,11 +42,22 @@ class Ui:
         item = self.window.activeFocusItem()
         return "" if item is None else item.objectName()
 
+    def settle(self) -> None:
+        """Deliver what an input posted (focus moves, deferred calls): no time passes."""
+        QCoreApplication.processEvents()
+
+    def frames(self, count: int = 1) -> None:
+        """Wait until ``count`` new frames are drawn: the scene is polished and laid out, and
+        an animation that runs would have moved on."""
+        for _ in range(count):
+            with self.qtbot.waitSignal(self.window.frameSwapped, timeout=WAIT_MS):
+                self.window.update()
+
     def key(
         self, key: Qt.Key, modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier
     ) -> None:
         QTest.keyClick(self.window, key, modifier)
-        self.qtbot.wait(1)
+        self.settle()
 
     def center(self, name: str) -> QPoint:
         item = self.item(name)
@@ -62,14 +73,14 @@ class Ui:
             Qt.KeyboardModifier.NoModifier,
             self.center(name),
         )
-        self.qtbot.wait(1)
+        self.settle()
 
     def resize(self, w: int, h: int) -> None:
         self.window.resize(w, h)
         self.qtbot.waitUntil(
             lambda: self.window.width() == w and self.window.height() == h, timeout=WAIT_MS
         )
-        self.qtbot.wait(20)
+        self.frames()  # drawn at the new size: laid out
 
     def legal_buttons(self) -> list[str]:
         return [n for n in BUTTON_ORDER if self.item(n).isEnabled() and self.item(n).isVisible()]

@@ -192,7 +192,7 @@ def test_window_modes_keep_session_drafts_and_focus(make_ui, qtbot) -> None:
         ui.key(K.Key_Space)
         assert b.windowMode == mode
         qtbot.waitUntil(lambda m=mode: ui.window.visibility().value == expected[m], timeout=WAIT_MS)
-        qtbot.wait(20)
+        ui.frames()  # drawn in the new mode
         assert ui.focus_name() == "btnWindow"
         assert (b.phase, b.throws, b.draftPass, b.balance, len(b.history)) == state
 

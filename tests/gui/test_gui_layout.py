@@ -61,3 +61,50 @@ def test_no_overlap_or_clipping_at_every_size(make_ui, scene) -> None:
     for w, h in SIZES:
         ui.resize(w, h)
         _check(ui, w, h)
+
+
+def _history_slivers(ui) -> list[str]:
+    """Rows and headings of the history of which only a part shows: inside the list, outside
+    the pinned heading (a heading's inline copy counts as a row)."""
+    view = ui.item("historyList")
+    top, bottom = _scene_span(view)
+    children = [c for c in view.property("contentItem").childItems() if c.isVisible()]
+    spans = [(c, *_scene_span(c)) for c in children if c.height() > 0]
+    pinned = [s for s in spans if s[0].objectName() == "handHeading" and abs(s[1] - top) < 0.5]
+    assert pinned, "no hand heading pinned at the top of the list"
+    covered = max(s[2] for s in pinned)
+    slivers = []
+    for item, y0, y1 in spans:
+        if any(item is s[0] for s in pinned):
+            continue
+        shown = max(0.0, min(y1, bottom) - max(y0, covered))
+        if 0.5 < shown < (y1 - y0) - 0.5:
+            text = item.property("text") or "Hand " + str(item.property("section"))
+            slivers.append(f"{text!r}: {shown:.0f} of {y1 - y0:.0f} px shown")
+    return slivers
+
+
+def _scene_span(item) -> tuple[float, float]:
+    r = item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
+    return r.y(), r.y() + r.height()
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_the_pinned_hand_heading_never_shows_a_sliver_of_a_row(make_ui, size) -> None:
+    """A whole session on a phone: after every throw the history rests at its end with each
+    row either whole or out of sight, none cut by the pinned heading (#20)."""
+    ui = make_ui(size=size, label=b"hist")
+    b = ui.bridge
+    scrolled = 0
+    while b.phase in ("come_out", "point"):
+        if b.phase == "come_out":
+            b.selectLine("pass")
+            assert b.act("allocate")
+            assert b.act("confirm")
+        else:
+            assert b.act("roll")
+        ui.frames(2)  # the list has taken the new rows and come to rest
+        if ui.item("historyList").property("contentHeight") > ui.item("historyList").height():
+            assert _history_slivers(ui) == [], f"after throw {b.throws}"
+            scrolled += 1
+    assert scrolled >= 3, "the history never grew past its panel"

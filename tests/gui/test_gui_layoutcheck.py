@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QByteArray, QUrl
+from PySide6.QtCore import QByteArray, QObject, QUrl
 from PySide6.QtQml import QQmlApplicationEngine
 
 from pointline.gui.layoutcheck import SIZES, check_window, contrast_ratio, moved_controls, run_check
@@ -49,6 +49,38 @@ def test_the_checker_catches_planted_problems(qapp, qtbot) -> None:
     assert ("contrast", "pale") in found
     assert ("clipped", "spill") in found
     assert not any(p.where.startswith("fine") for p in problems)
+    window.close()
+    del engine
+
+
+OVERLAYS = b"""
+import QtQuick
+import QtQuick.Controls.Basic
+Window {
+    width: 400; height: 700; visible: true; color: "#ffffff"
+    Button { objectName: "first"; x: 10; y: 10; width: 120; height: 60; text: "One" }
+    Button { objectName: "second"; x: 60; y: 40; width: 120; height: 60; text: "Two" }
+    Rectangle { objectName: "badgeOverlay"; x: 10; y: 600; width: 60; height: 60
+                color: "#203020"; visible: true }
+    Rectangle {
+        objectName: "cardOverlay"; anchors.fill: parent; color: "#203020"; visible: false
+        Button { objectName: "onCard"; x: 10; y: 10; width: 200; height: 56; text: "Close" }
+    }
+}
+"""
+
+
+def test_only_an_overlay_that_covers_the_window_hides_the_page(qapp, qtbot) -> None:
+    """A small visible item named "...Overlay" is part of the page: the page is still checked.
+    An overlay that covers the window is the only thing checked while it is open."""
+    engine, window = _load(OVERLAYS)
+    qtbot.waitExposed(window, timeout=3000)
+    found = {(p.kind, p.where.split(" ")[0]) for p in check_window(window)}
+    assert ("overlap", "first") in found
+    card = window.findChild(QObject, "cardOverlay")
+    card.setVisible(True)
+    qtbot.waitUntil(lambda: card.isVisible() and card.height() == window.height(), timeout=3000)
+    assert check_window(window) == []
     window.close()
     del engine
 
@@ -130,7 +162,13 @@ def test_the_checker_catches_text_over_text_and_a_chart_of_a_losing_session(qapp
     engine.loadData(QByteArray(DOWN_CHART), QUrl("chart.qml"))
     window = engine.rootObjects()[0]
     qtbot.waitExposed(window, timeout=3000)
-    qtbot.wait(50)
+    last = window.findChild(QObject, "chartLast")
+    chart = window.findChild(QObject, "chart")
+    # laid out: the chart fills the window and its last label has its text's width
+    qtbot.waitUntil(
+        lambda: chart.height() == window.height() and last.width() > 0 and last.y() > 0,
+        timeout=3000,
+    )
     over = [p for p in check_window(window) if p.kind == "text over text"]
     assert over == []
     window.close()

@@ -26,7 +26,7 @@ def test_every_enabled_target_is_at_least_48_px(make_ui, size, monkeypatch) -> N
     monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
     for scene in ("come-out-draft", "point-reduction", "result"):
         ui = make_ui(size=size, scene=scene)
-        ui.qtbot.wait(50)
+        ui.frames()  # laid out at the phone size
         small = [p for p in check_window(ui.window) if p.kind == "small target"]
         assert small == [], small
 

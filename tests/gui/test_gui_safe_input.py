@@ -96,7 +96,7 @@ def test_status_keeps_its_place_and_the_footer_is_one_short_line(make_ui) -> Non
     top = grid.mapToScene(grid.boundingRect().topLeft()).y()
     b.publish(status="Hand 2 resolved; come-out for hand 3. " * 4)  # longer than any real one
     ui.qtbot.waitUntil(lambda: status.property("lineCount") >= 2, timeout=2000)
-    ui.qtbot.wait(20)
+    ui.frames()  # laid out with the longer status
     assert grid.mapToScene(grid.boundingRect().topLeft()).y() == top  # the buttons stay put
     footer = ui.item("footer").property("text")
     assert "online2" not in footer and footer.count("Free fictional points") == 1

@@ -37,34 +37,44 @@ def _check_session(ui) -> None:
     assert "on the 1,000 you started with" in ui.bridge.resultText
 
 
-def test_full_session_by_keys_only(make_ui) -> None:
-    ui = make_ui(label=b"keys")
-    reduced = False
+def _play_session(ui, come_out, point) -> None:
+    """Play until the session is over: ``come_out(ui)`` at each come-out, else ``point(ui)``."""
     for _ in range(400):
         if ui.bridge.isOver:
-            break
-        if ui.bridge.phase == "come_out":
-            ui.key(K.Key_Up)
+            return
+        (come_out if ui.bridge.phase == "come_out" else point)(ui)
+    raise AssertionError("the session did not end in 400 steps")
+
+
+def test_full_session_by_keys_only(make_ui) -> None:
+    ui = make_ui(label=b"keys")
+    reduced = []
+
+    def come_out(ui) -> None:
+        ui.key(K.Key_Up)
+        ui.key(K.Key_Space)
+        ui.key(K.Key_Space)
+        ui.key(K.Key_Down)
+        ui.key(K.Key_Space)
+        assert (ui.bridge.draftPass, ui.bridge.draftDontPass) == (20, 10)
+        ui.key(K.Key_Enter if ui.bridge.hand % 2 else K.Key_Return)
+
+    def point(ui) -> None:
+        if not reduced and ui.bridge.contractDontPass:
+            # Tab to the Don't Pass −10 button and take it with Space.
+            for _ in range(10):
+                ui.key(K.Key_Tab)
+                if ui.focus_name() == "btnReduce":
+                    break
+            assert ui.focus_name() == "btnReduce"
             ui.key(K.Key_Space)
-            ui.key(K.Key_Space)
-            ui.key(K.Key_Down)
-            ui.key(K.Key_Space)
-            assert (ui.bridge.draftPass, ui.bridge.draftDontPass) == (20, 10)
-            ui.key(K.Key_Enter if ui.bridge.hand % 2 else K.Key_Return)
-        else:
-            if not reduced and ui.bridge.contractDontPass:
-                # Tab to the Don't Pass −10 button and take it with Space.
-                for _ in range(10):
-                    ui.key(K.Key_Tab)
-                    if ui.focus_name() == "btnReduce":
-                        break
-                assert ui.focus_name() == "btnReduce"
-                ui.key(K.Key_Space)
-                assert ui.bridge.draftDontPass == ui.bridge.contractDontPass - 10
-                ui.key(K.Key_Up)  # back to the table
-                reduced = True
-            assert ui.focus_name() == "tableArea"
-            ui.key(K.Key_Space if ui.bridge.throws % 2 else K.Key_Return)
+            assert ui.bridge.draftDontPass == ui.bridge.contractDontPass - 10
+            ui.key(K.Key_Up)  # back to the table
+            reduced.append(True)
+        assert ui.focus_name() == "tableArea"
+        ui.key(K.Key_Space if ui.bridge.throws % 2 else K.Key_Return)
+
+    _play_session(ui, come_out, point)
     _check_session(ui)
     assert reduced
     assert any(isinstance(e, Refunded) for e in ui.bridge.table.seat(0).ledger)
@@ -72,32 +82,33 @@ def test_full_session_by_keys_only(make_ui) -> None:
 
 def test_full_session_by_mouse_only(make_ui) -> None:
     ui = make_ui(label=b"mouse")
-    removed = False
-    for _ in range(400):
-        if ui.bridge.isOver:
-            break
-        if ui.bridge.phase == "come_out":
-            ui.click("linePass")
-            ui.click("btnAllocate")
-            ui.click("lineDontPass")
-            assert ui.bridge.selectedLine == "dont_pass"
-            ui.click("btnAllocate")
-            ui.click("btnAllocate")
-            ui.click("btnReset")
-            assert (ui.bridge.draftPass, ui.bridge.draftDontPass) == (0, 0)
-            ui.click("linePass")
-            ui.click("btnAllocate")
-            ui.click("lineDontPass")
-            ui.click("btnAllocate")
-            ui.click("btnConfirm")
-        else:
-            if not removed and ui.bridge.contractDontPass:
-                # the last throw's result is shown before anything can be prepared again
-                ui.qtbot.waitUntil(lambda: ui.item("btnRemove").isEnabled(), timeout=WAIT_MS)
-                ui.click("btnRemove")
-                assert ui.bridge.draftDontPass == 0
-                removed = True
-            ui.click("btnRoll")
+    removed = []
+
+    def come_out(ui) -> None:
+        ui.click("linePass")
+        ui.click("btnAllocate")
+        ui.click("lineDontPass")
+        assert ui.bridge.selectedLine == "dont_pass"
+        ui.click("btnAllocate")
+        ui.click("btnAllocate")
+        ui.click("btnReset")
+        assert (ui.bridge.draftPass, ui.bridge.draftDontPass) == (0, 0)
+        ui.click("linePass")
+        ui.click("btnAllocate")
+        ui.click("lineDontPass")
+        ui.click("btnAllocate")
+        ui.click("btnConfirm")
+
+    def point(ui) -> None:
+        if not removed and ui.bridge.contractDontPass:
+            # the last throw's result is shown before anything can be prepared again
+            ui.qtbot.waitUntil(lambda: ui.item("btnRemove").isEnabled(), timeout=WAIT_MS)
+            ui.click("btnRemove")
+            assert ui.bridge.draftDontPass == 0
+            removed.append(True)
+        ui.click("btnRoll")
+
+    _play_session(ui, come_out, point)
     _check_session(ui)
     ledger = ui.bridge.table.seat(0).ledger
     assert removed and any(isinstance(e, Refunded) for e in ledger)
@@ -116,7 +127,7 @@ def test_touch_reaches_the_same_buttons(make_ui) -> None:
         point = ui.center(name)
         QTest.touchEvent(ui.window, device).press(0, point, ui.window)
         QTest.touchEvent(ui.window, device).release(0, point, ui.window)
-        ui.qtbot.wait(5)
+        ui.settle()
 
     tap("lineDontPass")  # selects the line and places the selected chip (10) there
     assert ui.bridge.selectedLine == "dont_pass" and ui.bridge.draftDontPass == 10

@@ -329,7 +329,7 @@ def test_stats_by_pointer_and_touch(make_ui: Any) -> None:
         point = ui.center(name)
         QTest.touchEvent(ui.window, device).press(0, point, ui.window)
         QTest.touchEvent(ui.window, device).release(0, point, ui.window)
-        ui.qtbot.wait(5)
+        ui.settle()
         if name == "btnStats":
             ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)

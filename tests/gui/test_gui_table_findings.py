@@ -108,7 +108,7 @@ def test_pause_freezes_the_result_moment(make_ui) -> None:
     flight = dice.property("flight")
     for _ in range(3):
         assert not clock.advance()  # the beats wait
-    ui.qtbot.wait(30)  # a few frames: a running animation would have moved the dice
+    ui.frames(3)  # a running animation would have moved the dice
     assert (b.balance, len(b.history), b.revealStage) == shown
     assert dice.property("flight") == flight
     ui.key(K.Key_Escape)

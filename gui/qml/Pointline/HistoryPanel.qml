@@ -55,14 +55,55 @@ Rectangle {
             spacing: 1
             boundsBehavior: Flickable.StopAtBounds
             ScrollBar.vertical: ScrollBar { }
-            onCountChanged: Qt.callLater(positionViewAtEnd)
+            onCountChanged: Qt.callLater(restAtEnd)
+            onHeightChanged: Qt.callLater(restAtEnd)
+            onMovementEnded: rest(false)
+            // The pinned heading covers the top of the list: the list rests only where the
+            // heading's bottom falls between two rows, so no row shows a sliver under it.
+            readonly property real headingHeight: Math.ceil(headingMetrics.height) + 4
+            FontMetrics {
+                id: headingMetrics
+                font.pixelSize: panel.fs * 0.9
+                font.bold: true
+            }
+            function restAtEnd() {
+                bottomMargin = 0;
+                positionViewAtEnd();
+                rest(true);
+            }
+            // Each delegate's top is a resting place: the heading then ends where it begins
+            // (a hand's own heading row has no height: its section label is pinned whole).
+            function rest(atEnd) {
+                var end = originY + contentHeight - height;
+                if (end <= originY) {
+                    bottomMargin = 0;
+                    return;
+                }
+                var want = atEnd ? end : contentY;
+                var best = null;
+                var rows = contentItem.children;
+                for (var i = 0; i < rows.length; ++i) {
+                    var row = rows[i];
+                    if (row.kind === undefined || !row.visible && row.kind !== "hand")
+                        continue;
+                    var place = row.y - headingHeight;
+                    if (place < originY - 0.5 || !atEnd && place > end + 0.5 || atEnd && place < end - 0.5)
+                        continue;
+                    if (best === null || Math.abs(place - want) < Math.abs(best - want))
+                        best = place;
+                }
+                if (best === null)
+                    return;
+                bottomMargin = Math.max(0, best - end);
+                contentY = Math.max(originY, best);
+            }
             section.property: "hand"
             section.labelPositioning: ViewSection.InlineLabels | ViewSection.CurrentLabelAtStart
             section.delegate: Rectangle {
                 required property string section
                 objectName: "handHeading"
                 width: historyList.width - 8
-                height: headingText.implicitHeight + 4
+                height: historyList.headingHeight
                 color: "#10251b"
                 z: 3
                 Text {
