@@ -29,8 +29,12 @@ from tests.gui.test_gui_online_harness import (
 pytestmark = pytest.mark.usefixtures("online_data")
 K = Qt.Key
 BUTTONS = (
+    "chip10",
+    "chip50",
+    "chip100",
     "btnAllocate",
     "btnConfirm",
+    "btnRepeat",
     "btnReset",
     "btnReduce",
     "btnRemove",
@@ -410,11 +414,11 @@ def test_pointer_and_touch_reach_the_same_choices(qapp: Any, tmp_path: Path) -> 
             await until(lambda: bridge.canStart, what="two in the room")
             await ui.click("btnStart")
             await until(lambda: bridge.screen == "table", what="the table")
-            await ui.click("onlineLineDontPass")
+            await ui.click("onlineLineDontPass")  # a tap on a line places the chip there
             assert bridge.selectedLine == "dont_pass"
             await ui.click("btnAllocate")
             await ui.click("btnAllocate")
-            assert (bridge.draftPass, bridge.draftDontPass) == (0, 20)
+            assert (bridge.draftPass, bridge.draftDontPass) == (0, 30)
             await ui.click("btnReset")
             assert bridge.draftDontPass == 0
             await ui.click("onlineLinePass")
