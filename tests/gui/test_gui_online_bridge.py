@@ -65,24 +65,24 @@ def test_sign_in_errors_are_clear(qapp: Any, tmp_path: Path) -> None:
         dead = f"ws://127.0.0.1:{_free_port()}"
         lost = OnlineBridge(dead, timeouts=FAST)
         lost.signIn(dead, "nobody", PASSWORD)
-        await lost.idle(15.0)
+        await until(lambda: not lost.busy, 15.0)
         assert lost.screen == "signin"
         assert dead in lost.error and "Cannot reach the relay" in lost.error
         async with relay(tmp_path) as running:
             name = fresh_name("owner")
             first = OnlineBridge(running.url, timeouts=FAST)
             first.signUp(running.url, name, PASSWORD)
-            await first.idle()
+            await until(lambda: not first.busy)
             assert first.screen == "lobby" and first.error == "" and first.name == name
             second = OnlineBridge(running.url, timeouts=FAST)
             second.signUp(running.url, name, "another-password")
-            await second.idle()
+            await until(lambda: not second.busy)
             assert second.screen == "signin" and second.error == REFUSALS["name_taken"]
             second.signIn(running.url, name, "not-the-password")
-            await second.idle()
+            await until(lambda: not second.busy)
             assert second.screen == "signin" and second.error == REFUSALS["bad_credentials"]
             second.signIn(running.url, name, PASSWORD)
-            await second.idle()
+            await until(lambda: not second.busy)
             assert second.screen == "lobby" and second.error == ""
             await first.shutdown()
             await second.shutdown()
@@ -95,9 +95,9 @@ def test_lobby_codes_roster_words_and_who_may_start(qapp: Any, tmp_path: Path) -
         async with relay(tmp_path) as running:
             creator = OnlineBridge(running.url, timeouts=FAST)
             creator.signUp(running.url, fresh_name("c"), PASSWORD)
-            await creator.idle()
+            await until(lambda: not creator.busy)
             creator.createRoom()
-            await creator.idle()
+            await until(lambda: not creator.busy)
             code = creator.roomCode
             assert code and creator.isCreator and len(creator.roster) == 1, creator.error
             assert not creator.canStart and "2 to 8" in creator.startReason
@@ -106,12 +106,12 @@ def test_lobby_codes_roster_words_and_who_may_start(qapp: Any, tmp_path: Path) -
 
             joiner = OnlineBridge(running.url, timeouts=FAST)
             joiner.signUp(running.url, fresh_name("j"), PASSWORD)
-            await joiner.idle()
+            await until(lambda: not joiner.busy)
             joiner.joinRoom("NOPE99")
-            await joiner.idle()
+            await until(lambda: not joiner.busy)
             assert joiner.error == REFUSALS["no_room"] and joiner.roomCode == ""
             joiner.joinRoom(code.lower())
-            await joiner.idle()
+            await until(lambda: not joiner.busy)
             assert joiner.roomCode == code and joiner.mySeat == 1 and not joiner.isCreator
             assert not joiner.canStart and creator.name in joiner.startReason
             await until(lambda: len(creator.roster) == 2, what="the roster update")
@@ -126,9 +126,9 @@ def test_lobby_codes_roster_words_and_who_may_start(qapp: Any, tmp_path: Path) -
             await until(lambda: creator.screen == joiner.screen == "table", what="the start")
             late = OnlineBridge(running.url, timeouts=FAST)
             late.signUp(running.url, fresh_name("late"), PASSWORD)
-            await late.idle()
+            await until(lambda: not late.busy)
             late.joinRoom(code)
-            await late.idle()
+            await until(lambda: not late.busy)
             assert late.error == REFUSALS["room_started"]
             for b in (creator, joiner, late):
                 await b.shutdown()
@@ -209,6 +209,8 @@ def test_an_expiring_deadline_ends_the_session_even_with_help_open(
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST)
+            sent: list[str] = []  # my choices that reached the client
+            bridge.submitted.connect(sent.append)
             (other,) = await gui_room(running.url, bridge)
             other.commit(steady_choice(other._live_peer().table, 1))
             await until(lambda: other_seat_status(bridge) == "committed", what="their commit")
@@ -218,7 +220,7 @@ def test_an_expiring_deadline_ends_the_session_even_with_help_open(
                 not bridge.legal["confirm"]
                 and "countdown keeps running" in bridge.reasons["confirm"]
             )
-            assert not bridge.confirm() and bridge.submissions == 0
+            assert not bridge.confirm() and len(sent) == 0
             first = bridge.countdown.secondsLeft
             assert 0 < first <= FAST.confirm
             await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
@@ -248,17 +250,19 @@ def test_background_ends_the_session_but_losing_focus_does_not(qapp: Any, tmp_pa
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST)
+            sent: list[str] = []  # my choices that reached the client
+            bridge.submitted.connect(sent.append)
             (other,) = await gui_room(running.url, bridge)
             bridge.selectLine("pass")
             bridge.allocate()
             bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
             await asyncio.sleep(0.2)
             assert bridge.screen == "table" and bridge.draftPass == 10
-            assert bridge.submissions == 0
+            assert len(sent) == 0
             bridge.applicationStateChanged(Qt.ApplicationState.ApplicationSuspended.value)
             await until(lambda: bridge.screen == "results", what="the end")
             assert "the app going to the background from Seat 1" in bridge.endText
-            assert bridge.submissions == 0
+            assert len(sent) == 0
             assert await ended_event(other) == SessionEnded(EndReason.BACKGROUND, 0)
             await verified(bridge)
             assert bridge.verifyOk
@@ -277,11 +281,11 @@ def test_two_bridges_play_a_session_and_show_the_same_ranks(qapp: Any, tmp_path:
             b = OnlineBridge(running.url, timeouts=FAST)
             for bridge in (a, b):
                 bridge.signUp(running.url, fresh_name("app"), PASSWORD)
-                await bridge.idle()
+                await until(lambda b=bridge: not b.busy)
             a.createRoom()
-            await a.idle()
+            await until(lambda: not a.busy)
             b.joinRoom(a.roomCode)
-            await b.idle()
+            await until(lambda: not b.busy)
             await until(lambda: a.canStart, what="two in the room")
             a.startRoom()
             await until(lambda: a.screen == b.screen == "table", what="the start")
@@ -340,10 +344,10 @@ def test_back_to_the_lobby_starts_a_fresh_session_on_the_same_account(
             await until(lambda: bridge.transcriptPath, what="the first transcript")
             old_path = bridge.transcriptPath
             bridge.backToLobby()
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.screen == "lobby" and bridge.roomCode == "" and bridge.error == ""
             bridge.createRoom()
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.roomCode, bridge.error
             second = await headless(running.url, fresh_name("again"))
             await second.join_room(bridge.roomCode)

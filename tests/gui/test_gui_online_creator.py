@@ -35,16 +35,16 @@ def test_an_account_signed_in_in_another_case_starts_its_own_room(
             account = fresh_name("Alice")
             first = OnlineBridge(running.url, timeouts=FAST)
             first.signUp(running.url, account, PASSWORD)
-            await first.idle()
+            await until(lambda: not first.busy)
             assert first.screen == "lobby", first.error
             await first.shutdown()
 
             bridge = OnlineBridge(running.url, timeouts=FAST)
             bridge.signIn(running.url, account.lower(), PASSWORD)
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.screen == "lobby", bridge.error
             bridge.createRoom()
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.roomCode and bridge.isCreator, bridge.error
             peer = await headless(running.url, fresh_name("bob"))
             await peer.join_room(bridge.roomCode)
@@ -71,9 +71,9 @@ def test_a_joiner_whose_name_matches_the_creator_in_another_case_is_not_the_crea
             room = await creator.create_room()
             joiner = OnlineBridge(running.url, timeouts=FAST)
             joiner.signUp(running.url, fresh_name("dave"), PASSWORD)
-            await joiner.idle()
+            await until(lambda: not joiner.busy)
             joiner.joinRoom(room.code)
-            await joiner.idle()
+            await until(lambda: not joiner.busy)
             assert joiner.roomCode == room.code, joiner.error
             assert not joiner.isCreator and not joiner.canStart
             assert joiner.startReason == (

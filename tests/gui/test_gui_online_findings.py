@@ -156,9 +156,9 @@ def test_people_read_one_seat_numbering_the_verifier_also_uses(qapp: Any, tmp_pa
             bridge = OnlineBridge(running.url, timeouts=FAST)
             ui = Window(bridge, (1280, 720))
             bridge.signUp(running.url, fresh_name("bob"), "password-123")
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             bridge.joinRoom(room.code)
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.mySeat == 1 and bridge.mySeatLabel == "Seat 2"
             labels = {r["name"]: r["label"] for r in bridge.roster}
             assert sorted(labels.values()) == ["Seat 1", "Seat 2"]
@@ -197,7 +197,7 @@ def test_the_lobby_names_the_account_once_and_signs_out(qapp: Any, tmp_path: Pat
             assert ui.item("btnSignOut").isVisible()
             await ui.click("btnSignOut")
             await until(lambda: bridge.screen == "signin", what="the sign-in screen")
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.client is None and bridge.name == "" and bridge.roomCode == ""
             assert bridge.error == ""
             # the relay revoked the token: a connection presenting it is refused
@@ -232,6 +232,8 @@ def test_the_table_has_a_window_mode_button_that_keeps_the_session(
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
+            sent: list[str] = []  # my choices that reached the client
+            bridge.submitted.connect(sent.append)
             ui = Window(bridge, (1280, 720))
             (other,) = await gui_room(running.url, bridge)
             await until(lambda: ui.focus() == "tableArea", what="the table laid out")
@@ -247,7 +249,7 @@ def test_the_table_has_a_window_mode_button_that_keeps_the_session(
                 await until(lambda m=mode: ui.window.visibility() == expected[m], what=mode)
                 assert ui.item("btnWindow").property("text") == f"Window: {mode.capitalize()}"
                 assert bridge.screen == "table" and bridge.draftPass == 10
-                assert bridge.submissions == 0 and not bridge.peer.is_finished
+                assert len(sent) == 0 and not bridge.peer.is_finished
             await bridge.shutdown()
             await other.close()
             ui.close()

@@ -103,10 +103,10 @@ async def gui_room(
 ) -> list[RelayClient]:
     """Sign the bridge up, create a room, seat ``others`` headless peers and start it."""
     bridge.signUp(url, fresh_name("gui"), PASSWORD)
-    await bridge.idle()
+    await until(lambda: not bridge.busy)
     assert bridge.screen == "lobby", bridge.error
     bridge.createRoom()
-    await bridge.idle()
+    await until(lambda: not bridge.busy)
     assert bridge.roomCode, bridge.error
     peers = [await headless(url, fresh_name("peer"), timeouts) for _ in range(others)]
     for p in peers:

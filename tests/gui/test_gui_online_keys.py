@@ -29,8 +29,12 @@ from tests.gui.test_gui_online_harness import (
 pytestmark = pytest.mark.usefixtures("online_data")
 K = Qt.Key
 BUTTONS = (
+    "chip10",
+    "chip50",
+    "chip100",
     "btnAllocate",
     "btnConfirm",
+    "btnRepeat",
     "btnReset",
     "btnReduce",
     "btnRemove",
@@ -169,6 +173,8 @@ def test_a_full_two_seat_session_played_by_keys(qapp: Any, tmp_path: Path) -> No
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST)
+            sent: list[str] = []  # my choices that reached the client
+            bridge.submitted.connect(sent.append)
             ui = Window(bridge, (1280, 720))
             name = fresh_name("keys")
             await sign_up_and_create_by_keys(ui, name)
@@ -189,7 +195,7 @@ def test_a_full_two_seat_session_played_by_keys(qapp: Any, tmp_path: Path) -> No
                 )
                 if bridge.screen != "table":
                     break
-                before = bridge.submissions
+                before = len(sent)
                 if bridge.phase == "point":
                     await ui.key(K.Key_Return)
                 else:
@@ -200,7 +206,7 @@ def test_a_full_two_seat_session_played_by_keys(qapp: Any, tmp_path: Path) -> No
                     await ui.key(K.Key_Space)
                     assert (bridge.draftPass, bridge.draftDontPass) == (20, 10)
                     await ui.key(K.Key_Return)
-                assert bridge.submissions == before + 1
+                assert len(sent) == before + 1
             peer = await asyncio.wait_for(task, 20)
             await until(
                 lambda: bridge.transcriptPath and bridge.verifyText and not bridge.verifying,
@@ -229,7 +235,8 @@ def test_a_full_two_seat_session_played_by_keys(qapp: Any, tmp_path: Path) -> No
 
 
 def _check_no_overlap(ui: Window, w: int, h: int) -> None:
-    names = [*BUTTONS, "onlineFelt", "countdown", "seats"]
+    # the shared table shows only this phase's actions (the others are hidden, not dimmed)
+    names = [n for n in (*BUTTONS, "onlineFelt", "countdown", "seats") if ui.item(n).isVisible()]
     rects = {n: ui.rect(n) for n in names}
     bounds = QRectF(0, 0, w, h)
     for n, r in rects.items():
@@ -251,6 +258,8 @@ def test_the_table_keys_tab_order_help_and_layout(qapp: Any, tmp_path: Path) -> 
                 return asyncio.get_event_loop().time() + ahead[0]
 
             bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0), clock=clock)
+            sent: list[str] = []  # my choices that reached the client
+            bridge.submitted.connect(sent.append)
             ui = Window(bridge, (1280, 720))
             await sign_up_and_create_by_keys(ui, fresh_name("tab"))
             other: RelayClient = await headless(running.url, fresh_name("peer"))
@@ -258,6 +267,7 @@ def test_the_table_keys_tab_order_help_and_layout(qapp: Any, tmp_path: Path) -> 
             await until(lambda: bridge.canStart, what="two in the room")
             bridge.startRoom()
             await until(lambda: ui.focus() == "tableArea", what="the table")
+            await until(lambda: bridge.legal["allocate"], what="the first round open")
             await ui.key(K.Key_Space)
             # Tab visits only the legal buttons (Roll and Reduce are not legal at come-out)
             seen: list[str] = []
@@ -281,7 +291,7 @@ def test_the_table_keys_tab_order_help_and_layout(qapp: Any, tmp_path: Path) -> 
             assert not bridge.helpOpen
             await until(lambda: ui.focus() != "btnHelpClose", what="focus back")
             await ui.key(K.Key_Delete)
-            assert bridge.draftPass == 0 and bridge.submissions == 0
+            assert bridge.draftPass == 0 and len(sent) == 0
             # M mutes; blur and resizing submit nothing; layout holds in both orientations
             await ui.key(K.Key_M)
             assert bridge.muted
@@ -291,7 +301,7 @@ def test_the_table_keys_tab_order_help_and_layout(qapp: Any, tmp_path: Path) -> 
                 await asyncio.sleep(0.05)
                 _check_no_overlap(ui, w, h)
             bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
-            assert bridge.submissions == 0 and bridge.screen == "table"
+            assert len(sent) == 0 and bridge.screen == "table"
             await bridge.shutdown()
             await other.close()
             ui.close()
@@ -397,6 +407,8 @@ def test_pointer_and_touch_reach_the_same_choices(qapp: Any, tmp_path: Path) -> 
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
+            sent: list[str] = []  # my choices that reached the client
+            bridge.submitted.connect(sent.append)
             ui = Window(bridge, (844, 390))
             await sign_up_and_create_by_keys(ui, fresh_name("mouse"))
             other = await headless(running.url, fresh_name("peer"))
@@ -404,17 +416,17 @@ def test_pointer_and_touch_reach_the_same_choices(qapp: Any, tmp_path: Path) -> 
             await until(lambda: bridge.canStart, what="two in the room")
             await ui.click("btnStart")
             await until(lambda: bridge.screen == "table", what="the table")
-            await ui.click("onlineLineDontPass")
+            await ui.click("onlineLineDontPass")  # a tap on a line places the chip there
             assert bridge.selectedLine == "dont_pass"
             await ui.click("btnAllocate")
             await ui.click("btnAllocate")
-            assert (bridge.draftPass, bridge.draftDontPass) == (0, 20)
+            assert (bridge.draftPass, bridge.draftDontPass) == (0, 30)
             await ui.click("btnReset")
             assert bridge.draftDontPass == 0
             await ui.click("onlineLinePass")
             await ui.click("btnAllocate")
             await ui.click("btnConfirm")
-            assert bridge.committed and bridge.submissions == 1
+            assert bridge.committed and len(sent) == 1
             assert not ui.item("btnConfirm").isEnabled()
             await bridge.shutdown()
             await other.close()

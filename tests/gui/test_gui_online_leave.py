@@ -89,9 +89,9 @@ def test_back_to_solo_from_a_room_signs_out_and_leaves_the_room(qapp: Any, tmp_p
             loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
             bridge = loaded.bridge
             bridge.signUp(running.url, fresh_name("solo"), PASSWORD)
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             bridge.createRoom()
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             other = await headless(running.url, fresh_name("peer"))
             await other.join_room(bridge.roomCode)
             await until(lambda: len(bridge.roster) == 2, what="two in the room")
@@ -121,9 +121,9 @@ def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
             loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
             bridge = loaded.bridge
             bridge.signUp(running.url, fresh_name("closer"), PASSWORD)
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             bridge.createRoom()
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             other = await headless(running.url, fresh_name("peer"))
             await other.join_room(bridge.roomCode)
             await until(lambda: bridge.canStart, what="two in the room")

@@ -129,6 +129,8 @@ def test_android_back_closes_help_then_asks_before_leaving_the_table(
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
+            sent: list[str] = []  # my choices that reached the client
+            bridge.submitted.connect(sent.append)
             ui = Window(bridge, (390, 844))
             (other,) = await gui_room(running.url, bridge)
             await until(lambda: ui.focus() == "tableArea", what="the table")
@@ -137,7 +139,7 @@ def test_android_back_closes_help_then_asks_before_leaving_the_table(
             await ui.key(Qt.Key.Key_Back)
             assert not bridge.helpOpen and bridge.screen == "table"
             await ui.key(Qt.Key.Key_Back)  # at the table: a question, nothing sent
-            assert bridge.askingLeave and bridge.screen == "table" and bridge.submissions == 0
+            assert bridge.askingLeave and bridge.screen == "table" and len(sent) == 0
             assert ui.item("leaveDialog").isVisible()
             await until(lambda: ui.focus() == "btnStay", what="focus on Stay")
             assert not bridge.peer.is_finished and bridge.draftPass == 10
@@ -172,9 +174,9 @@ def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_nothing(
             assert bridge.screen == "signin" and bridge.client is None and not bridge._tasks
             assert ui.item("fieldNameInput").property("text") == "someone"
             bridge.signUp(running.url, fresh_name("back"), PASSWORD)
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             bridge.createRoom()
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.roomCode
             await ui.key(Qt.Key.Key_Back)  # lobby, in a room: leaves the room
             await until(lambda: bridge.roomCode == "", what="leaving the room")

@@ -63,7 +63,7 @@ def test_a_self_signed_relay_is_trusted_by_its_fingerprint(qapp: Any, tmp_path: 
             # pinned on this device: the next sign-in asks nothing
             again = OnlineBridge(url, timeouts=FAST)
             again.signUp(url, fresh_name("tls"), PASSWORD)
-            await again.idle()
+            await until(lambda: not again.busy)
             assert again.screen == "lobby" and again.trust.asking == "", again.error
             await again.shutdown()
             ui.close()
@@ -93,7 +93,7 @@ def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
             said["key"] = first.relay.key.public_hex
             bridge = OnlineBridge(first.url, timeouts=FAST)
             bridge.signUp(first.url, name, PASSWORD)
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.screen == "lobby", bridge.error  # the key is pinned, nothing asked
             await bridge.shutdown()
         # another relay (another key) at the same address: someone may be standing in
@@ -108,7 +108,7 @@ def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
             await ui.click("btnTrust")  # "Accept the new key"
             await until(lambda: bridge.screen == "lobby", what="the lobby")
             bridge.createRoom()
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.roomCode, bridge.error
             await bridge.shutdown()
             ui.close()

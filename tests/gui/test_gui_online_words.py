@@ -97,7 +97,7 @@ def test_the_relay_refusing_a_password_reads_as_advice(qapp: Any, tmp_path: Path
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST)
             bridge._spawn(bridge._sign(running.url, fresh_name("pw"), "short", signup=True))
-            await bridge.idle()
+            await until(lambda: not bridge.busy)
             assert bridge.error == "Use a password of 8 to 1,024 characters."
             assert bridge.screen == "signin"
             await bridge.shutdown()
