@@ -13,18 +13,19 @@ from typing import Any
 import pytest
 
 from pointline.gui.online.bridge import OnlineBridge
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
     FAST,
     PASSWORD,
+    answered,
     fresh_name,
     headless,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
     run_qt,
     until,
 )
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
 def test_an_account_signed_in_in_another_case_starts_its_own_room(
@@ -34,17 +35,14 @@ def test_an_account_signed_in_in_another_case_starts_its_own_room(
         async with relay(tmp_path) as running:
             account = fresh_name("Alice")
             first = OnlineBridge(running.url, timeouts=FAST)
-            first.signUp(running.url, account, PASSWORD)
-            await first.idle()
+            await answered(first, lambda: first.signUp(running.url, account, PASSWORD))
             assert first.screen == "lobby", first.error
             await first.shutdown()
 
             bridge = OnlineBridge(running.url, timeouts=FAST)
-            bridge.signIn(running.url, account.lower(), PASSWORD)
-            await bridge.idle()
+            await answered(bridge, lambda: bridge.signIn(running.url, account.lower(), PASSWORD))
             assert bridge.screen == "lobby", bridge.error
-            bridge.createRoom()
-            await bridge.idle()
+            await answered(bridge, bridge.createRoom)
             assert bridge.roomCode and bridge.isCreator, bridge.error
             peer = await headless(running.url, fresh_name("bob"))
             await peer.join_room(bridge.roomCode)
@@ -70,10 +68,8 @@ def test_a_joiner_whose_name_matches_the_creator_in_another_case_is_not_the_crea
             creator = await headless(running.url, fresh_name("Carol"))
             room = await creator.create_room()
             joiner = OnlineBridge(running.url, timeouts=FAST)
-            joiner.signUp(running.url, fresh_name("dave"), PASSWORD)
-            await joiner.idle()
-            joiner.joinRoom(room.code)
-            await joiner.idle()
+            await answered(joiner, lambda: joiner.signUp(running.url, fresh_name("dave"), PASSWORD))
+            await answered(joiner, lambda: joiner.joinRoom(room.code))
             assert joiner.roomCode == room.code, joiner.error
             assert not joiner.isCreator and not joiner.canStart
             assert joiner.startReason == (

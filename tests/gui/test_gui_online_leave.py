@@ -2,56 +2,28 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt
-from PySide6.QtTest import QTest
+from PySide6.QtCore import QEvent
 
-from pointline.gui.online.app import LoadedOnline, open_online
+from pointline.gui.online.app import open_online
 from pointline.kernel import EndReason
 from pointline.net.client import ClientError, RelayClient
 from pointline.net.protocol import SessionEnded
-from tests.gui.test_gui_online_bridge import ended_event
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
     FAST,
-    PASSWORD,
-    fresh_name,
-    headless,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    Window,
+    ended_event,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
+    open_room,
     relay,
     run_qt,
     until,
 )
 
-pytestmark = pytest.mark.usefixtures("online_data")
-
-
-async def click(loaded: LoadedOnline, name: str) -> None:
-    window = loaded.window
-    item = window.findChild(QObject, name)
-    assert item is not None and item.isVisible() and item.isEnabled(), name
-    p = item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
-    done = asyncio.get_running_loop().create_future()
-
-    def press() -> None:
-        QTest.mouseClick(
-            window,
-            Qt.MouseButton.LeftButton,
-            Qt.KeyboardModifier.NoModifier,
-            QPoint(round(p.x()), round(p.y())),
-        )
-        done.set_result(None)
-
-    asyncio.get_running_loop().call_soon(press)
-    await asyncio.wait_for(done, 5.0)
-
-
-def _flush(qapp: Any) -> None:
-    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
-    qapp.processEvents()
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
 @pytest.fixture(autouse=True)
@@ -61,7 +33,8 @@ def _solo_window_stays(qapp: Any) -> Any:
     qapp.setQuitOnLastWindowClosed(False)
     yield
     qapp.setQuitOnLastWindowClosed(before)
-    _flush(qapp)
+    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    qapp.processEvents()
 
 
 def test_back_to_solo_from_sign_in_sends_nothing_and_calls_on_leave(qapp: Any) -> None:
@@ -73,7 +46,7 @@ def test_back_to_solo_from_sign_in_sends_nothing_and_calls_on_leave(qapp: Any) -
         gone: list[bool] = []
         loaded.engine.destroyed.connect(lambda: gone.append(True))
         await until(loaded.window.isExposed, what="the window")
-        await click(loaded, "btnSignInBackToSolo")
+        await Window.around(loaded).click("btnSignInBackToSolo")
         await until(lambda: left == ["solo"], what="on_leave")
         await until(lambda: gone, what="the online window and engine to go")
         assert loaded.bridge.client is None and loaded.bridge.error == ""
@@ -88,15 +61,9 @@ def test_back_to_solo_from_a_room_signs_out_and_leaves_the_room(qapp: Any, tmp_p
         async with relay(tmp_path) as running:
             loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
             bridge = loaded.bridge
-            bridge.signUp(running.url, fresh_name("solo"), PASSWORD)
-            await bridge.idle()
-            bridge.createRoom()
-            await bridge.idle()
-            other = await headless(running.url, fresh_name("peer"))
-            await other.join_room(bridge.roomCode)
-            await until(lambda: len(bridge.roster) == 2, what="two in the room")
+            (other,) = await open_room(running.url, bridge)
             token = bridge.client.token
-            await click(loaded, "btnLobbyBackToSolo")
+            await Window.around(loaded).click("btnLobbyBackToSolo")
             await until(lambda: left == [True], what="on_leave")
             assert bridge.client is None and bridge.screen == "signin"
             await until(lambda: other.room is None, what="the room closing for the other")
@@ -120,12 +87,7 @@ def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
         async with relay(tmp_path) as running:
             loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
             bridge = loaded.bridge
-            bridge.signUp(running.url, fresh_name("closer"), PASSWORD)
-            await bridge.idle()
-            bridge.createRoom()
-            await bridge.idle()
-            other = await headless(running.url, fresh_name("peer"))
-            await other.join_room(bridge.roomCode)
+            (other,) = await open_room(running.url, bridge)
             await until(lambda: bridge.canStart, what="two in the room")
             bridge.startRoom()
             await other.wait_started(5.0)

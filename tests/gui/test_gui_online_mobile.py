@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,22 +10,25 @@ from PySide6.QtCore import QRectF, Qt
 
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.kernel import EndReason
-from pointline.net.protocol import SessionEnded
-from tests.gui.test_gui_online_bridge import ended_event
-from tests.gui.test_gui_online_findings import close_all, scene_window, shown_items, visible_texts
-from tests.gui.test_gui_online_harness import (
+from pointline.net.protocol import SessionEnded, Timeouts
+from tests.gui.online_support import (
     FAST,
     PASSWORD,
+    Window,
+    answered,
+    ended_event,
     fresh_name,
-    gui_room,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    game,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
     run_qt,
+    scene,
+    shown_items,
     until,
+    visible_texts,
 )
-from tests.gui.test_gui_online_keys import Window, _delete_windows  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 PHONES = ((390, 844), (844, 390), (360, 640))
 INTERACTIVE = ("QQuickAbstractButton", "QQuickTextInput", "QQuickMouseArea")
 
@@ -44,7 +46,7 @@ def small_targets(ui: Window) -> list[str]:
 
 
 def rect(item: Any) -> QRectF:
-    return QRectF(item.mapToScene(item.boundingRect().topLeft()), item.size())
+    return item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
 
 
 def inside(ui: Window, item: Any) -> bool:
@@ -55,21 +57,19 @@ def inside(ui: Window, item: Any) -> bool:
 
 
 @pytest.mark.parametrize("mobile", ["1", "0"])
-@pytest.mark.parametrize("scene", ["online-signin", "online-lobby", "online-table", "online-ended"])
+@pytest.mark.parametrize("name", ["online-signin", "online-lobby", "online-table", "online-ended"])
 def test_every_target_is_at_least_48_px_on_a_phone(
-    qapp: Any, tmp_path: Path, scene: str, mobile: str, monkeypatch: pytest.MonkeyPatch
+    qapp: Any, tmp_path: Path, name: str, mobile: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a phone, and on a desktop window that small (its footer lists the keys too)."""
     monkeypatch.setenv("POINTLINE_FORCE_MOBILE", mobile)
 
     async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, scene, PHONES[0])
+        async with scene(tmp_path, name, PHONES[0]) as played:
+            ui = played.window
             problems = []
             for size in PHONES:
-                ui.window.resize(*size)
-                await until(lambda s=size: (ui.window.width(), ui.window.height()) == s)
-                await asyncio.sleep(0.05)  # the layout settles in a frame (no signal for it)
+                await ui.resize(*size)
                 problems += [f"{size}: {p}" for p in small_targets(ui)]
                 buttons = [
                     i
@@ -80,7 +80,7 @@ def test_every_target_is_at_least_48_px_on_a_phone(
                 problems += [
                     f"{size}: {b.objectName()} off screen" for b in buttons if not inside(ui, b)
                 ]
-                if scene == "online-table":
+                if name == "online-table":
                     ui.bridge.openHelp()
                     await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
                     problems += [f"{size} Help: {p}" for p in small_targets(ui)]
@@ -90,7 +90,6 @@ def test_every_target_is_at_least_48_px_on_a_phone(
                     problems += [f"{size} leave: {p}" for p in small_targets(ui)]
                     ui.bridge.cancelLeave()
             assert problems == []
-            await close_all(ui, peers)
 
     run_qt(qapp, scenario(), timeout=60)
 
@@ -101,8 +100,8 @@ def test_desktop_only_controls_are_hidden_on_a_phone(
     monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
 
     async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-table", (844, 390))
+        async with scene(tmp_path, "online-table", (844, 390)) as played:
+            ui = played.window
             assert ui.bridge.mobile and ui.bridge.keyHints == ""
             assert not ui.item("btnWindow").isVisible()
             shown = " ".join(visible_texts(ui))
@@ -112,7 +111,6 @@ def test_desktop_only_controls_are_hidden_on_a_phone(
             await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
             shown = " ".join(visible_texts(ui))
             assert "Touch:" in shown and "F1" not in shown and "Esc" not in shown
-            await close_all(ui, peers)
 
     run_qt(qapp, scenario(), timeout=60)
 
@@ -127,17 +125,15 @@ def test_android_back_closes_help_then_asks_before_leaving_the_table(
     qapp: Any, tmp_path: Path
 ) -> None:
     async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
-            ui = Window(bridge, (390, 844))
-            (other,) = await gui_room(running.url, bridge)
+        async with game(tmp_path, (390, 844), timeouts=Timeouts(confirm=30.0)) as played:
+            bridge, ui = played.bridge, played.window
             await until(lambda: ui.focus() == "tableArea", what="the table")
             bridge.allocate()
             bridge.openHelp()
             await ui.key(Qt.Key.Key_Back)
             assert not bridge.helpOpen and bridge.screen == "table"
             await ui.key(Qt.Key.Key_Back)  # at the table: a question, nothing sent
-            assert bridge.askingLeave and bridge.screen == "table" and bridge.submissions == 0
+            assert bridge.askingLeave and bridge.screen == "table" and played.sent == 0
             assert ui.item("leaveDialog").isVisible()
             await until(lambda: ui.focus() == "btnStay", what="focus on Stay")
             assert not bridge.peer.is_finished and bridge.draftPass == 10
@@ -148,13 +144,10 @@ def test_android_back_closes_help_then_asks_before_leaving_the_table(
             await until(lambda: ui.focus() == "btnStay", what="the question again")
             await ui.tab_to("btnLeaveConfirm")
             await ui.key(Qt.Key.Key_Return)  # leaving ends the session as a departure
-            assert await ended_event(other) == SessionEnded(EndReason.DEPARTURE, 0)
+            assert await ended_event(played.other) == SessionEnded(EndReason.DEPARTURE, 0)
             await until(lambda: bridge.screen == "results", what="the ending")
             assert "a departure from Seat 1" in bridge.endText
             assert bridge.endText.endswith("You are Seat 1.")
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
 
     run_qt(qapp, scenario())
 
@@ -171,10 +164,8 @@ def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_nothing(
             await ui.key(Qt.Key.Key_Back)  # sign-in: nothing is sent, the form is kept
             assert bridge.screen == "signin" and bridge.client is None and not bridge._tasks
             assert ui.item("fieldNameInput").property("text") == "someone"
-            bridge.signUp(running.url, fresh_name("back"), PASSWORD)
-            await bridge.idle()
-            bridge.createRoom()
-            await bridge.idle()
+            await answered(bridge, lambda: bridge.signUp(running.url, fresh_name("back"), PASSWORD))
+            await answered(bridge, bridge.createRoom)
             assert bridge.roomCode
             await ui.key(Qt.Key.Key_Back)  # lobby, in a room: leaves the room
             await until(lambda: bridge.roomCode == "", what="leaving the room")
@@ -191,23 +182,17 @@ def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_nothing(
 def test_the_online_table_stays_inside_faked_safe_area_insets(
     qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
-    from PySide6.QtCore import QRectF
-
     monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
     monkeypatch.setenv("POINTLINE_FAKE_INSETS", "47,0,34,0")
 
-    def rect(item: Any) -> QRectF:
-        return item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
-
     async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-table", size)
+        async with scene(tmp_path, "online-table", size) as played:
+            ui = played.window
             height = ui.window.height()
             page = rect(ui.item("onlinePage"))
             assert page.top() >= 47 and page.bottom() <= height - 34
             for name in ("btnRoll", "btnLeaveTable"):
                 r = rect(ui.item(name))
                 assert r.top() >= 47 and r.bottom() <= height - 34, name
-            await close_all(ui, peers)
 
     run_qt(qapp, scenario(), timeout=60)

@@ -16,20 +16,22 @@ from pointline.net import wire
 from pointline.net.accounts import FAST_HASH
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
 from pointline.net.trust import spaced
-from tests.gui.test_gui_online_findings import visible_texts
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
+    COMMAND_WORDS,
     FAST,
     PASSWORD,
+    K,
+    Window,
+    answered,
     fresh_name,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     run_qt,
     until,
+    visible_texts,
 )
-from tests.gui.test_gui_online_keys import K, Window, _delete_windows  # noqa: F401 - fixture
-from tests.gui.test_gui_online_surprise import COMMAND_WORDS
 from tests.net.support import self_signed, tls_relay
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
 def test_a_self_signed_relay_is_trusted_by_its_fingerprint(qapp: Any, tmp_path: Path) -> None:
@@ -62,8 +64,7 @@ def test_a_self_signed_relay_is_trusted_by_its_fingerprint(qapp: Any, tmp_path: 
             await bridge.shutdown()
             # pinned on this device: the next sign-in asks nothing
             again = OnlineBridge(url, timeouts=FAST)
-            again.signUp(url, fresh_name("tls"), PASSWORD)
-            await again.idle()
+            await answered(again, lambda: again.signUp(url, fresh_name("tls"), PASSWORD))
             assert again.screen == "lobby" and again.trust.asking == "", again.error
             await again.shutdown()
             ui.close()
@@ -92,8 +93,7 @@ def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
             port = first.port
             said["key"] = first.relay.key.public_hex
             bridge = OnlineBridge(first.url, timeouts=FAST)
-            bridge.signUp(first.url, name, PASSWORD)
-            await bridge.idle()
+            await answered(bridge, lambda: bridge.signUp(first.url, name, PASSWORD))
             assert bridge.screen == "lobby", bridge.error  # the key is pinned, nothing asked
             await bridge.shutdown()
         # another relay (another key) at the same address: someone may be standing in
@@ -107,8 +107,7 @@ def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
             await until(lambda: ui.item("trustQuestion").isVisible(), what="the warning shown")
             await ui.click("btnTrust")  # "Accept the new key"
             await until(lambda: bridge.screen == "lobby", what="the lobby")
-            bridge.createRoom()
-            await bridge.idle()
+            await answered(bridge, bridge.createRoom)
             assert bridge.roomCode, bridge.error
             await bridge.shutdown()
             ui.close()

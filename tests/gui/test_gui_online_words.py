@@ -19,19 +19,20 @@ from pointline.gui.online.texts import (
 from pointline.kernel import EndReason
 from pointline.net.protocol import ending_text
 from pointline.net.wire import ErrorCode
-from tests.gui.test_gui_online_findings import close_all, scene_window, shown_items
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
     FAST,
     PASSWORD,
+    answered,
     fresh_name,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
     run_qt,
+    scene,
+    shown_items,
     until,
 )
-from tests.gui.test_gui_online_keys import _delete_windows  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 CODE_PREFIX = re.compile(r"(?:^|[.!?]\s+)([a-z][a-z0-9_]*:)\s")
@@ -96,8 +97,10 @@ def test_the_relay_refusing_a_password_reads_as_advice(qapp: Any, tmp_path: Path
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             bridge = OnlineBridge(running.url, timeouts=FAST)
-            bridge._spawn(bridge._sign(running.url, fresh_name("pw"), "short", signup=True))
-            await bridge.idle()
+            name = fresh_name("pw")
+            await answered(
+                bridge, lambda: bridge._spawn(bridge._sign(running.url, name, "short", True))
+            )
             assert bridge.error == "Use a password of 8 to 1,024 characters."
             assert bridge.screen == "signin"
             await bridge.shutdown()
@@ -120,28 +123,26 @@ async def _walk(ui: Any, where: str) -> list[tuple[str, str, list[str]]]:
     return found
 
 
-@pytest.mark.parametrize("scene", ONLINE_SCENES)
-def test_no_machine_code_on_any_online_screen(qapp: Any, tmp_path: Path, scene: str) -> None:
+@pytest.mark.parametrize("name", ONLINE_SCENES)
+def test_no_machine_code_on_any_online_screen(qapp: Any, tmp_path: Path, name: str) -> None:
     async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, scene, (1280, 720))
-            if scene == "online-results":
+        async with scene(tmp_path, name, (1280, 720)) as played:
+            ui = played.window
+            if name == "online-results":
                 await until(lambda: not ui.bridge.verifying, what="the verdict")
-            found = await _walk(ui, scene)
+            found = await _walk(ui, name)
             ui.bridge.openHelp()
             await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
-            found += await _walk(ui, scene + " with Help")
+            found += await _walk(ui, name + " with Help")
             ui.bridge.closeHelp()
-            if scene == "online-table":
+            if name == "online-table":
                 ui.bridge.askLeave()
                 await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
-                found += await _walk(ui, scene + " asking to leave")
+                found += await _walk(ui, name + " asking to leave")
                 ui.bridge.cancelLeave()
             for size in ((390, 844), (844, 390)):
-                ui.window.resize(*size)
-                await until(lambda s=size: (ui.window.width(), ui.window.height()) == s)
-                found += await _walk(ui, f"{scene} at {size}")
+                await ui.resize(*size)
+                found += await _walk(ui, f"{name} at {size}")
             assert found == []
-            await close_all(ui, peers)
 
     run_qt(qapp, scenario(), timeout=60)

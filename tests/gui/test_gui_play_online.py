@@ -11,9 +11,9 @@ from PySide6.QtCore import QSettings
 from pointline.gui.app import attach_online, load
 from pointline.gui.bridge import TableBridge
 from pointline.gui.scenes import counter_nonces
-from tests.gui.test_gui_online_harness import online_data, relay, run_qt, until  # noqa: F401
+from tests.gui.online_support import online_env, relay, run_qt, until  # noqa: F401
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
 def test_play_online_opens_the_online_window_and_back_keeps_the_solo_session(

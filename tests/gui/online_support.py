@@ -1,0 +1,570 @@
+"""What the online GUI tests share: a real relay on loopback, the qasync loop, headless peers,
+the online window driven like a person, and the set-ups many tests repeat.
+
+A plain module (not a conftest): test files import from it by name. Each test runs one coroutine
+on a fresh ``qasync.QEventLoop`` over the test's QApplication (``run_qt``), so the relay, the
+bridge's tasks, Qt timers and QML share one loop, as in the app. Every wait has a timeout and
+waits on a condition or an event, never for a duration.
+
+The helpers watch the bridge only from outside, through its properties and notify signals and
+the client it holds: no test reads a hook that exists in the app only for tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import itertools
+import re
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import qasync
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt, QTimer
+from PySide6.QtTest import QTest
+
+from pointline.gui.online.app import LoadedOnline, load_online
+from pointline.gui.online.bridge import OnlineBridge
+from pointline.gui.online.scenes import prepare_online
+from pointline.gui.scenes import counter_nonces
+from pointline.net.client import RelayClient, play, steady_choice
+from pointline.net.protocol import Peer, SessionEnded, Timeouts
+from pointline.net.relay import RunningRelay
+from tests.net.support import PASSWORD, relay
+
+__all__ = [
+    "COMMAND_WORDS",
+    "FAST",
+    "PASSWORD",
+    "Commits",
+    "Game",
+    "HandClock",
+    "K",
+    "Window",
+    "answered",
+    "by_name",
+    "ended_event",
+    "fresh_name",
+    "game",
+    "headless",
+    "my_turns",
+    "next_qt_turn",
+    "online_env",
+    "open_room",
+    "other_seat_status",
+    "play_by_bridge",
+    "play_session",
+    "relay",
+    "run_qt",
+    "scene",
+    "shown_items",
+    "sign_up_and_create_by_keys",
+    "sign_up_by_keys",
+    "steady_peer",
+    "turns_of",
+    "until",
+    "verified",
+    "visible_texts",
+]
+
+T = TypeVar("T")
+K = Qt.Key
+
+FAST = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
+"""Fast deadlines: the GUI side is driven by the test, so it gets a little more room than the
+headless fault tests' ``tests.net.support.TIMEOUTS``."""
+COMMAND_WORDS = re.compile(r"(^|\s)--[a-z]|pointline-relay|pointline verify --")
+"""Command-line words, which no online screen may show to a player."""
+_names = itertools.count()
+
+
+def fresh_name(prefix: str) -> str:
+    """An account name no other test in this process uses."""
+    return f"{prefix}_{next(_names):03d}"
+
+
+# ---------------------------------------------------------------------- the loop and waiting
+def run_qt(qapp: Any, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
+    """Run ``coro`` on a qasync loop over ``qapp``, failing after ``timeout`` seconds.
+
+    Garbage is collected on this (the GUI) thread before and after: a qasync loop or a bridge
+    left in a reference cycle would otherwise be freed by whichever thread next triggers a
+    collection (the relay hashes passwords in worker threads), and a QObject deleted off its
+    thread leaves its timers registered: the next timer event then crashes the process.
+    """
+    gc.collect()
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        return loop.run_until_complete(asyncio.wait_for(coro, timeout))
+    finally:
+        pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+        for task in pending:
+            task.cancel()
+        if pending:
+            with contextlib.suppress(TimeoutError):
+                loop.run_until_complete(
+                    asyncio.wait_for(asyncio.gather(*pending, return_exceptions=True), 5.0)
+                )
+        loop.close()
+        asyncio.set_event_loop(None)
+        del loop
+        gc.collect()
+
+
+async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:
+    """Poll ``predicate`` on the loop until it holds (``TimeoutError`` naming ``what``)."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await asyncio.sleep(0.01)
+    except TimeoutError:
+        raise TimeoutError(f"timed out waiting for {what or predicate}") from None
+
+
+async def next_qt_turn(timeout: float = 5.0) -> None:
+    """Wait until Qt has dispatched a zero-time timer: proof that Qt's event loop is running."""
+    done = asyncio.get_running_loop().create_future()
+
+    def fired() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    QTimer.singleShot(0, fired)
+    await asyncio.wait_for(done, timeout)
+
+
+class HandClock:
+    """The countdown's clock (``OnlineBridge(clock=...)``): the loop's time, moved ahead by
+    hand, so that no test waits a second for the shown number to change."""
+
+    def __init__(self) -> None:
+        self.ahead = 0.0
+
+    def __call__(self) -> float:
+        return asyncio.get_event_loop().time() + self.ahead
+
+
+async def answered(bridge: OnlineBridge, start: Callable[[], Any], timeout: float = 15.0) -> None:
+    """Start a relay request through a bridge slot and wait for its answer: the bridge's busy
+    flag rises, then falls again (a ``TimeoutError`` if it never does, e.g. refused locally)."""
+    done = asyncio.Event()
+    rose = [False]
+
+    def changed() -> None:
+        if bridge.busy:
+            rose[0] = True
+        elif rose[0]:
+            done.set()
+
+    bridge.busyChanged.connect(changed)
+    try:
+        start()
+        async with asyncio.timeout(timeout):
+            await done.wait()
+    except TimeoutError:
+        raise TimeoutError("the bridge's request was never answered") from None
+    finally:
+        bridge.busyChanged.disconnect(changed)
+
+
+@pytest.fixture
+def online_env(qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private ``POINTLINE_DATA_DIR`` (transcripts and pinned relays land there), results shown
+    at once (a test about the result moment turns motion on), and, after the test's loop is
+    gone, every ``Window``'s engine deleted while its bridge is still alive."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("POINTLINE_DATA_DIR", str(folder))
+    monkeypatch.setenv("POINTLINE_REDUCE_MOTION", "1")
+    yield folder
+    for ui in _made:
+        ui.window.hide()
+        ui.loaded.engine.deleteLater()
+    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    qapp.processEvents()
+    _made.clear()
+
+
+# ---------------------------------------------------------------------- the window
+def named(window: Any, name: str) -> Any:
+    """The item ``name`` in ``window`` (an assertion names it when there is none)."""
+    found = window.findChild(QObject, name)
+    assert found is not None, f"no item named {name}"
+    return found
+
+
+class Window:
+    """The online window over ``bridge``, driven by keys and clicks from loop callbacks."""
+
+    def __init__(self, bridge: OnlineBridge, size: tuple[int, int]) -> None:
+        self.loaded = load_online(bridge, size)
+        self.window = self.loaded.window
+        self.bridge = bridge
+        self.window.show()
+        self.window.requestActivate()
+        _made.append(self)  # online_env deletes the engine while the bridge is alive
+
+    @classmethod
+    def around(cls, loaded: LoadedOnline) -> Window:
+        """A window the app opened (``open_online``): the app deletes it, not ``online_env``."""
+        ui = cls.__new__(cls)
+        ui.loaded, ui.window, ui.bridge = loaded, loaded.window, loaded.bridge
+        return ui
+
+    def item(self, name: str) -> Any:
+        return named(self.window, name)
+
+    def focus(self) -> str:
+        focused = self.window.activeFocusItem()
+        return "" if focused is None else str(focused.objectName())
+
+    async def activate(self) -> None:
+        if not self.window.isActive():
+            self.window.requestActivate()
+            await until(self.window.isActive, timeout=5.0, what="the window to be active")
+
+    async def _from_loop(self, action: Callable[[], None]) -> None:
+        """Run ``action`` from a loop callback, as Qt delivers real input: outside any asyncio
+        task, so a slot may start tasks while the input is handled."""
+        done = asyncio.get_running_loop().create_future()
+
+        def deliver() -> None:
+            action()
+            done.set_result(None)
+
+        asyncio.get_running_loop().call_soon(deliver)
+        await asyncio.wait_for(done, 5.0)
+
+    async def key(self, key: Qt.Key, modifier: Any = Qt.KeyboardModifier.NoModifier) -> None:
+        await self.activate()
+        await self._from_loop(lambda: QTest.keyClick(self.window, key, modifier))
+
+    async def type(self, text: str) -> None:
+        for ch in text:  # letters, digits, '_' and '-': their key codes are their upper case
+            await self.key(Qt.Key(ord(ch.upper())))
+
+    async def tab_to(self, name: str, limit: int = 12) -> None:
+        for _ in range(limit):
+            if self.focus() == name:
+                return
+            await self.key(K.Key_Tab)
+        assert self.focus() == name, f"Tab never reached {name} (at {self.focus()})"
+
+    async def frame(self) -> None:
+        """Wait for the next rendered frame: layouts are polished before it, so item positions
+        are current (a click right after a screen change would otherwise aim at stale ones)."""
+        done = asyncio.get_running_loop().create_future()
+
+        def swapped() -> None:
+            if not done.done():
+                done.set_result(None)
+
+        self.window.frameSwapped.connect(swapped)
+        try:
+            self.window.update()
+            await asyncio.wait_for(done, 5.0)
+        finally:
+            self.window.frameSwapped.disconnect(swapped)
+
+    async def resize(self, w: int, h: int) -> None:
+        """Resize the window and wait until a frame at the new size has been laid out."""
+        self.window.resize(w, h)
+        await until(lambda: (self.window.width(), self.window.height()) == (w, h), what="resize")
+        await self.frame()
+
+    async def click(self, name: str) -> None:
+        await self.activate()
+        await self.frame()
+        item = self.item(name)
+        assert item.isVisible() and item.isEnabled(), f"{name} cannot be clicked now"
+        p = item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
+        at = QPoint(round(p.x()), round(p.y()))
+        left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        await self._from_loop(lambda: QTest.mouseClick(self.window, left, none, at))
+
+    def rect(self, name: str) -> QRectF:
+        item = self.item(name)
+        return QRectF(item.mapToScene(QPointF(0, 0)), item.size())
+
+    def close(self) -> None:
+        self.window.hide()
+
+
+_made: list[Window] = []
+
+
+def shown_items(ui: Window) -> list[Any]:
+    """Every item the window shows: visible, with every ancestor visible (walks childItems)."""
+    out = []
+    todo = [ui.window.contentItem()]
+    while todo:
+        item = todo.pop()
+        if not item.isVisible() or item.opacity() == 0:
+            continue
+        out.append(item)
+        todo.extend(item.childItems())
+    return out
+
+
+def visible_texts(ui: Window) -> list[str]:
+    """The text of every shown Text item in the window (markup stripped)."""
+    out = []
+    for item in shown_items(ui):
+        if item.metaObject().className() != "QQuickText":
+            continue
+        text = re.sub(r"<[^>]*>", " ", str(item.property("text") or ""))
+        if text.strip():
+            out.append(" ".join(text.split()))
+    return out
+
+
+def by_name(ui: Window, name: str) -> Any:
+    """An item by objectName among the shown items (delegates have no QObject parent)."""
+    found = [i for i in shown_items(ui) if i.objectName() == name]
+    assert found, f"no shown item named {name}"
+    return found[0]
+
+
+async def sign_up_by_keys(ui: Window, name: str) -> None:
+    """Type ``name`` and the password, Tab to Sign up and press Enter; wait for the lobby."""
+    await until(lambda: ui.focus() == "fieldNameInput", what="focus on the name field")
+    await ui.type(name)
+    await ui.key(K.Key_Tab)
+    assert ui.focus() == "fieldPasswordInput"
+    await ui.type(PASSWORD)
+    await ui.tab_to("btnSignUp")
+    await ui.key(K.Key_Return)
+    await until(lambda: ui.bridge.screen == "lobby", what="the lobby")
+
+
+async def sign_up_and_create_by_keys(ui: Window, name: str) -> None:
+    """Sign up by keys, then press Space on Create (focused in the lobby): a room is shown."""
+    await sign_up_by_keys(ui, name)
+    await until(lambda: ui.focus() == "btnCreateRoom", what="focus on Create")
+    await ui.key(K.Key_Space)
+    await until(lambda: ui.bridge.roomCode != "", what="a room")
+    assert ui.item("roomCode").property("text") == ui.bridge.roomCode
+
+
+# ---------------------------------------------------------------------- peers and playing
+class Commits:
+    """How many commits the bridge's client has sent: a spy on the client's ``commit``, so that
+    a test can check that blur, Help or a resize sends nothing (no counter in the app)."""
+
+    def __init__(self, bridge: OnlineBridge) -> None:
+        client = bridge.client
+        assert client is not None, "sign in first: the spy watches the bridge's client"
+        self.count = 0
+        send = client.commit
+
+        def commit(*args: Any, **kwargs: Any) -> Any:
+            sent = send(*args, **kwargs)
+            self.count += 1
+            return sent
+
+        client.commit = commit  # type: ignore[method-assign]
+
+
+async def headless(url: str, name: str, timeouts: Timeouts = FAST) -> RelayClient:
+    """A headless player connected to the relay at ``url`` and signed up as ``name``."""
+    client = await RelayClient.connect(url, timeouts=timeouts)
+    await client.signup(name, PASSWORD)
+    return client
+
+
+async def open_room(
+    url: str, bridge: OnlineBridge, others: int = 1, timeouts: Timeouts = FAST
+) -> list[RelayClient]:
+    """Sign the bridge up, create a room and let ``others`` headless peers join it."""
+    await answered(bridge, lambda: bridge.signUp(url, fresh_name("gui"), PASSWORD))
+    assert bridge.screen == "lobby", bridge.error
+    await answered(bridge, bridge.createRoom)
+    assert bridge.roomCode, bridge.error
+    peers = [await headless(url, fresh_name("peer"), timeouts) for _ in range(others)]
+    for p in peers:
+        await p.join_room(bridge.roomCode)
+    await until(lambda: len(bridge.roster) == others + 1, what="the roster")
+    return peers
+
+
+async def gui_room(
+    url: str, bridge: OnlineBridge, others: int = 1, timeouts: Timeouts = FAST
+) -> list[RelayClient]:
+    """``open_room``, then start it: every seat at the table."""
+    peers = await open_room(url, bridge, others, timeouts)
+    bridge.startRoom()
+    await until(lambda: bridge.screen == "table", what="the start")
+    for p in peers:
+        await p.wait_started(5.0)
+    return peers
+
+
+def my_turn(bridge: OnlineBridge) -> bool:
+    """At the table with Confirm or Roll legal for my seat."""
+    return bridge.screen == "table" and bool(bridge.legal["confirm"] or bridge.legal["roll"])
+
+
+async def turns_of(bridges: Iterable[OnlineBridge]) -> AsyncIterator[OnlineBridge]:
+    """Each bridge at each of its turns (it must commit before the next), until every table
+    has closed."""
+    bridges = list(bridges)
+    while any(b.screen == "table" for b in bridges):
+        await until(
+            lambda: all(b.screen != "table" for b in bridges) or any(map(my_turn, bridges)),
+            what="a turn",
+        )
+        for bridge in bridges:
+            if my_turn(bridge):
+                yield bridge
+
+
+async def my_turns(bridge: OnlineBridge) -> AsyncIterator[OnlineBridge]:
+    """The bridge at each of its turns until its table closes."""
+    async for turn in turns_of([bridge]):
+        yield turn
+
+
+def play_by_bridge(bridge: OnlineBridge) -> None:
+    """One step of a simple player through the bridge's own slots (as the buttons do)."""
+    if bridge.legal["roll"]:
+        assert bridge.roll()
+    elif bridge.legal["confirm"]:
+        bridge.selectLine("pass")
+        assert bridge.allocate() and bridge.allocate()
+        bridge.selectLine("dont_pass")
+        assert bridge.allocate()
+        assert bridge.draftPass == 20 and bridge.draftDontPass == 10
+        assert bridge.confirm()
+        assert bridge.committed and not bridge.legal["confirm"]
+
+
+def steady_peer(client: RelayClient) -> asyncio.Future[Peer]:
+    """The headless ``client`` playing the steady choice to the session's end, in a task."""
+    return asyncio.ensure_future(play(client, steady_choice, timeout=40))
+
+
+async def play_session(
+    bridge: OnlineBridge,
+    other: RelayClient,
+    step: Callable[[OnlineBridge], None] = play_by_bridge,
+) -> Peer:
+    """A whole session: my seat by ``step`` at each of my turns, ``other`` steady; its peer."""
+    task = steady_peer(other)
+    async for turn in my_turns(bridge):
+        step(turn)
+    return await asyncio.wait_for(task, 20)
+
+
+async def verified(bridge: OnlineBridge) -> None:
+    """Wait for the saved transcript and its verdict (verify runs off the GUI thread)."""
+    await until(
+        lambda: bridge.transcriptPath and bridge.verifyText and not bridge.verifying,
+        what="the transcript's verdict",
+    )
+
+
+async def ended_event(client: RelayClient, timeout: float = 5.0) -> SessionEnded:
+    """The next ``SessionEnded`` the headless ``client`` sees."""
+    async with asyncio.timeout(timeout):
+        while True:
+            event = await client.next_event()
+            if isinstance(event, SessionEnded):
+                return event
+
+
+def other_seat_status(bridge: OnlineBridge) -> str:
+    """The status column of the first seat that is not mine."""
+    return str(next(r["status"] for r in bridge.seats if not r["you"]))
+
+
+# ---------------------------------------------------------------------- set-ups
+@dataclass
+class Game:
+    """A bridge (and maybe its window) at a relay with headless peers; ``commits`` counts mine."""
+
+    running: RunningRelay
+    bridge: OnlineBridge
+    peers: list[RelayClient]
+    ui: Window | None = None
+    commits: Commits | None = field(default=None)
+
+    @property
+    def url(self) -> str:
+        return str(self.running.url)
+
+    @property
+    def other(self) -> RelayClient:
+        """The one headless peer."""
+        (other,) = self.peers
+        return other
+
+    @property
+    def window(self) -> Window:
+        assert self.ui is not None, "this game has no window"
+        return self.ui
+
+    @property
+    def sent(self) -> int:
+        """How many commits my client has sent since the table opened."""
+        assert self.commits is not None
+        return self.commits.count
+
+    async def close(self) -> None:
+        """Shut the bridge down, close every peer and hide the window."""
+        for task in getattr(self.bridge, "_scene_tasks", []):
+            task.cancel()  # a scene's headless players (gui.online.scenes)
+        await self.bridge.shutdown()
+        for p in self.peers:
+            await p.close()
+        if self.ui is not None:
+            self.ui.close()
+
+
+@asynccontextmanager
+async def game(
+    tmp_path: Path,
+    size: tuple[int, int] | None = (1280, 720),
+    *,
+    others: int = 1,
+    timeouts: Timeouts = FAST,
+    peer_timeouts: Timeouts = FAST,
+    **options: Any,
+) -> AsyncIterator[Game]:
+    """A started session: a relay, my bridge (``options`` go to ``OnlineBridge``) with a window
+    of ``size`` (None: no window), ``others`` headless peers seated; all closed afterwards."""
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(running.url, timeouts=timeouts, **options)
+        ui = None if size is None else Window(bridge, size)
+        played = Game(running, bridge, await gui_room(running.url, bridge, others, peer_timeouts))
+        played.ui, played.commits = ui, Commits(bridge)
+        try:
+            yield played
+        finally:
+            await played.close()
+
+
+@asynccontextmanager
+async def scene(
+    tmp_path: Path,
+    name: str,
+    size: tuple[int, int] = (1280, 720),
+    timeouts: Timeouts | None = None,
+) -> AsyncIterator[Game]:
+    """The window brought to a screenshot scene (``gui.online.scenes``) at a private relay, by
+    the same steps as the screenshots; its peers play on their own; all closed afterwards."""
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(
+            running.url, timeouts=timeouts or Timeouts(), nonce_source=counter_nonces(b"a")
+        )
+        ui = Window(bridge, size)
+        played = Game(running, bridge, await prepare_online(bridge, running.url, name), ui)
+        try:
+            await ui.frame()  # the bindings of the scene's last step are drawn
+            yield played
+        finally:
+            await played.close()
