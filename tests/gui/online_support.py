@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
+import inspect
 import itertools
 import re
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator
@@ -54,6 +56,7 @@ __all__ = [
     "headless",
     "my_turns",
     "next_qt_turn",
+    "on_qt_loop",
     "online_env",
     "open_room",
     "other_seat_status",
@@ -115,6 +118,30 @@ def run_qt(qapp: Any, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
         asyncio.set_event_loop(None)
         del loop
         gc.collect()
+
+
+def on_qt_loop(
+    timeout: float = 30.0,
+) -> Callable[[Callable[..., Coroutine[Any, Any, None]]], Callable[..., None]]:
+    """Make an ``async def`` test a plain one that ``run_qt`` runs on the test's QApplication:
+    pytest still passes the test its fixtures (``qapp`` too, when the test asks for it)."""
+
+    def wrap(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+        signature = inspect.signature(test)
+        asks_qapp = "qapp" in signature.parameters
+
+        @functools.wraps(test)
+        def run(**fixtures: Any) -> None:
+            qapp = fixtures["qapp"] if asks_qapp else fixtures.pop("qapp")
+            run_qt(qapp, test(**fixtures), timeout)
+
+        if not asks_qapp:
+            qapp = inspect.Parameter("qapp", inspect.Parameter.KEYWORD_ONLY)
+            signature = signature.replace(parameters=[*signature.parameters.values(), qapp])
+        run.__signature__ = signature  # type: ignore[attr-defined]  # what pytest reads
+        return run
+
+    return wrap
 
 
 async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:

@@ -4,7 +4,6 @@ bridge on one Qt loop, a headless peer, the waits that replace sleeps."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,44 +15,38 @@ from tests.gui.online_support import (
     game,
     headless,
     next_qt_turn,
+    on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
-    run_qt,
     until,
 )
 
 pytestmark = pytest.mark.usefixtures("online_env")
 
 
-def test_the_harness_runs_a_relay_and_the_bridge_on_one_qt_loop(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with game(tmp_path, None) as played:
-            assert played.bridge.mySeat == 0 and len(played.bridge.seats) == 2
-            assert played.sent == 0
-            await next_qt_turn()  # Qt's own timers fire on the loop the relay runs on
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_the_harness_runs_a_relay_and_the_bridge_on_one_qt_loop(tmp_path: Path) -> None:
+    async with game(tmp_path, None) as played:
+        assert played.bridge.mySeat == 0 and len(played.bridge.seats) == 2
+        assert played.sent == 0
+        await next_qt_turn()  # Qt's own timers fire on the loop the relay runs on
 
 
-def test_headless_client_helper_signs_up(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            c = await headless(running.url, fresh_name("h"))
-            assert isinstance(c, RelayClient) and c.token
-            await c.close()
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_headless_client_helper_signs_up(tmp_path: Path) -> None:
+    async with relay(tmp_path) as running:
+        c = await headless(running.url, fresh_name("h"))
+        assert isinstance(c, RelayClient) and c.token
+        await c.close()
 
 
-def test_answered_waits_for_the_reply_and_names_a_request_never_sent(qapp: Any) -> None:
-    async def scenario() -> None:
-        bridge = OnlineBridge("ws://127.0.0.1:1")
-        with pytest.raises(TimeoutError, match="never answered"):  # refused locally: no request
-            await answered(bridge, lambda: bridge.signUp("ws://127.0.0.1:1", "", ""), 0.05)
-        await answered(bridge, lambda: bridge.signIn("ws://127.0.0.1:1", "someone", "pass-word"))
-        assert not bridge.busy and "Cannot reach the relay" in bridge.error
-        with pytest.raises(TimeoutError, match="the flag"):
-            await until(lambda: False, timeout=0.05, what="the flag")
-        await bridge.shutdown()
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_answered_waits_for_the_reply_and_names_a_request_never_sent() -> None:
+    bridge = OnlineBridge("ws://127.0.0.1:1")
+    with pytest.raises(TimeoutError, match="never answered"):  # refused locally: no request
+        await answered(bridge, lambda: bridge.signUp("ws://127.0.0.1:1", "", ""), 0.05)
+    await answered(bridge, lambda: bridge.signIn("ws://127.0.0.1:1", "someone", "pass-word"))
+    assert not bridge.busy and "Cannot reach the relay" in bridge.error
+    with pytest.raises(TimeoutError, match="the flag"):
+        await until(lambda: False, timeout=0.05, what="the flag")
+    await bridge.shutdown()

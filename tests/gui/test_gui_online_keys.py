@@ -21,9 +21,9 @@ from tests.gui.online_support import (
     fresh_name,
     headless,
     my_turns,
+    on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
-    run_qt,
     sign_up_and_create_by_keys,
     sign_up_by_keys,
     steady_peer,
@@ -56,53 +56,51 @@ async def room_with_a_peer(ui: Window, url: str, prefix: str) -> Any:
     return other
 
 
-def test_a_full_two_seat_session_played_by_keys(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            ui = Window(bridge, (1280, 720))
-            other = await room_with_a_peer(ui, running.url, "keys")
-            commits = Commits(bridge)
-            await ui.tab_to("btnStart")
-            await ui.key(K.Key_Return)
-            await until(lambda: bridge.screen == "table", what="the table")
-            task = steady_peer(other)
-            await until(lambda: ui.focus() == "tableArea", what="focus on the table")
-            async for _ in my_turns(bridge):
-                before = commits.count
-                if bridge.phase == "point":
-                    await ui.key(K.Key_Return)
-                else:
-                    await ui.key(K.Key_Up)
-                    await ui.key(K.Key_Space)
-                    await ui.key(K.Key_Space)
-                    await ui.key(K.Key_Down)
-                    await ui.key(K.Key_Space)
-                    assert (bridge.draftPass, bridge.draftDontPass) == (20, 10)
-                    await ui.key(K.Key_Return)
-                assert commits.count == before + 1
-            peer = await asyncio.wait_for(task, 20)
-            await verified(bridge)
-            assert bridge.screen == "results" and bridge.outcome == "complete"
-            assert peer.result is not None
-            mine = next(r for r in bridge.standings if r["you"])
-            assert (mine["final"], mine["rank"]) == (
-                peer.result.final[bridge.mySeat],
-                peer.result.ranks[bridge.mySeat],
-            )
-            assert ui.item("rankList").property("count") == 2
-            assert ui.item("receiptsText").property("text").startswith("2 of 2")
-            assert bridge.casualNotice in ui.item("casualNotice").findChildren(QObject)[0].property(
-                "text"
-            )
-            assert "accepts" in ui.item("transcriptText").property("text")
-            assert verify_transcript(Path(bridge.transcriptPath)).ok
-            await until(lambda: ui.focus() == "btnBackToLobby", what="focus on results")
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario(), timeout=50)
+@on_qt_loop(timeout=50)
+async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(running.url, timeouts=FAST)
+        ui = Window(bridge, (1280, 720))
+        other = await room_with_a_peer(ui, running.url, "keys")
+        commits = Commits(bridge)
+        await ui.tab_to("btnStart")
+        await ui.key(K.Key_Return)
+        await until(lambda: bridge.screen == "table", what="the table")
+        task = steady_peer(other)
+        await until(lambda: ui.focus() == "tableArea", what="focus on the table")
+        async for _ in my_turns(bridge):
+            before = commits.count
+            if bridge.phase == "point":
+                await ui.key(K.Key_Return)
+            else:
+                await ui.key(K.Key_Up)
+                await ui.key(K.Key_Space)
+                await ui.key(K.Key_Space)
+                await ui.key(K.Key_Down)
+                await ui.key(K.Key_Space)
+                assert (bridge.draftPass, bridge.draftDontPass) == (20, 10)
+                await ui.key(K.Key_Return)
+            assert commits.count == before + 1
+        peer = await asyncio.wait_for(task, 20)
+        await verified(bridge)
+        assert bridge.screen == "results" and bridge.outcome == "complete"
+        assert peer.result is not None
+        mine = next(r for r in bridge.standings if r["you"])
+        assert (mine["final"], mine["rank"]) == (
+            peer.result.final[bridge.mySeat],
+            peer.result.ranks[bridge.mySeat],
+        )
+        assert ui.item("rankList").property("count") == 2
+        assert ui.item("receiptsText").property("text").startswith("2 of 2")
+        assert bridge.casualNotice in ui.item("casualNotice").findChildren(QObject)[0].property(
+            "text"
+        )
+        assert "accepts" in ui.item("transcriptText").property("text")
+        assert verify_transcript(Path(bridge.transcriptPath)).ok
+        await until(lambda: ui.focus() == "btnBackToLobby", what="focus on results")
+        await bridge.shutdown()
+        await other.close()
+        ui.close()
 
 
 def _check_no_overlap(ui: Window, w: int, h: int) -> None:
@@ -119,156 +117,146 @@ def _check_no_overlap(ui: Window, w: int, h: int) -> None:
             assert inter.width() < 1 or inter.height() < 1, f"{a} overlaps {b} at {w}x{h}"
 
 
-def test_the_table_keys_tab_order_help_and_layout(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            clock = HandClock()
-            bridge = OnlineBridge(running.url, timeouts=Timeouts(confirm=30.0), clock=clock)
-            ui = Window(bridge, (1280, 720))
-            other = await room_with_a_peer(ui, running.url, "tab")
-            commits = Commits(bridge)
-            bridge.startRoom()
-            await until(lambda: ui.focus() == "tableArea", what="the table")
-            await ui.key(K.Key_Space)
-            # Tab visits only the legal buttons (Roll and Reduce are not legal at come-out)
-            seen: list[str] = []
-            for _ in range(len(BUTTONS) + 2):
-                await ui.key(K.Key_Tab)
-                if ui.focus() in seen:
-                    break
-                seen.append(ui.focus())
-            legal = [n for n in BUTTONS if ui.item(n).isEnabled()]
-            assert sorted(seen) == sorted(legal)
-            assert "btnRoll" not in seen and "btnConfirm" in seen
-            # F1 opens Help; nothing can be submitted; the countdown keeps running; Escape closes
-            first = bridge.countdown.secondsLeft
-            await ui.key(K.Key_F1)
-            assert bridge.helpOpen
-            await until(lambda: ui.focus() == "btnHelpClose", what="focus on Help")
-            await ui.key(K.Key_Backspace)
-            assert bridge.draftPass == 10
-            clock.ahead = 5.0  # five seconds pass with Help open
-            await until(lambda: bridge.countdown.secondsLeft <= first - 5, what="the countdown")
-            await ui.key(K.Key_Escape)
-            assert not bridge.helpOpen
-            await until(lambda: ui.focus() != "btnHelpClose", what="focus back")
-            await ui.key(K.Key_Delete)
-            assert bridge.draftPass == 0 and commits.count == 0
-            # M mutes; blur and resizing submit nothing; layout holds in both orientations
-            await ui.key(K.Key_M)
-            assert bridge.muted
-            for w, h in ((844, 390), (1280, 720), (390, 844), (360, 640), (1920, 1080)):
-                await ui.resize(w, h)
-                _check_no_overlap(ui, w, h)
-            bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
-            assert commits.count == 0 and bridge.screen == "table"
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario(), timeout=40)
+@on_qt_loop(timeout=40)
+async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
+    async with relay(tmp_path) as running:
+        clock = HandClock()
+        bridge = OnlineBridge(running.url, timeouts=Timeouts(confirm=30.0), clock=clock)
+        ui = Window(bridge, (1280, 720))
+        other = await room_with_a_peer(ui, running.url, "tab")
+        commits = Commits(bridge)
+        bridge.startRoom()
+        await until(lambda: ui.focus() == "tableArea", what="the table")
+        await ui.key(K.Key_Space)
+        # Tab visits only the legal buttons (Roll and Reduce are not legal at come-out)
+        seen: list[str] = []
+        for _ in range(len(BUTTONS) + 2):
+            await ui.key(K.Key_Tab)
+            if ui.focus() in seen:
+                break
+            seen.append(ui.focus())
+        legal = [n for n in BUTTONS if ui.item(n).isEnabled()]
+        assert sorted(seen) == sorted(legal)
+        assert "btnRoll" not in seen and "btnConfirm" in seen
+        # F1 opens Help; nothing can be submitted; the countdown keeps running; Escape closes
+        first = bridge.countdown.secondsLeft
+        await ui.key(K.Key_F1)
+        assert bridge.helpOpen
+        await until(lambda: ui.focus() == "btnHelpClose", what="focus on Help")
+        await ui.key(K.Key_Backspace)
+        assert bridge.draftPass == 10
+        clock.ahead = 5.0  # five seconds pass with Help open
+        await until(lambda: bridge.countdown.secondsLeft <= first - 5, what="the countdown")
+        await ui.key(K.Key_Escape)
+        assert not bridge.helpOpen
+        await until(lambda: ui.focus() != "btnHelpClose", what="focus back")
+        await ui.key(K.Key_Delete)
+        assert bridge.draftPass == 0 and commits.count == 0
+        # M mutes; blur and resizing submit nothing; layout holds in both orientations
+        await ui.key(K.Key_M)
+        assert bridge.muted
+        for w, h in ((844, 390), (1280, 720), (390, 844), (360, 640), (1920, 1080)):
+            await ui.resize(w, h)
+            _check_no_overlap(ui, w, h)
+        bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
+        assert commits.count == 0 and bridge.screen == "table"
+        await bridge.shutdown()
+        await other.close()
+        ui.close()
 
 
-def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(
-    qapp: Any, tmp_path: Path
-) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            ui = Window(bridge, (390, 844))
-            other = await room_with_a_peer(ui, running.url, "left")
-            await ui.tab_to("btnStart")
-            await ui.key(K.Key_Space)
-            await until(lambda: ui.focus() == "tableArea", what="the table")
-            await ui.key(K.Key_Space)
-            await ui.key(K.Key_Return)  # Pass 10 committed for throw 1
-            assert bridge.committed
-            await other.leave()
-            await until(lambda: bridge.screen == "results", what="the end")
-            assert ui.item("resultTitle").property("text") == "No result"
-            shown = ui.item("endText").property("text")
-            assert "a departure from Seat 2" in shown
-            assert not ui.item("rankList").isVisible()
-            await until(lambda: "accepts" in ui.item("transcriptText").property("text"))
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(tmp_path: Path) -> None:
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(running.url, timeouts=FAST)
+        ui = Window(bridge, (390, 844))
+        other = await room_with_a_peer(ui, running.url, "left")
+        await ui.tab_to("btnStart")
+        await ui.key(K.Key_Space)
+        await until(lambda: ui.focus() == "tableArea", what="the table")
+        await ui.key(K.Key_Space)
+        await ui.key(K.Key_Return)  # Pass 10 committed for throw 1
+        assert bridge.committed
+        await other.leave()
+        await until(lambda: bridge.screen == "results", what="the end")
+        assert ui.item("resultTitle").property("text") == "No result"
+        shown = ui.item("endText").property("text")
+        assert "a departure from Seat 2" in shown
+        assert not ui.item("rankList").isVisible()
+        await until(lambda: "accepts" in ui.item("transcriptText").property("text"))
+        await bridge.shutdown()
+        await other.close()
+        ui.close()
 
 
-def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ranks(
-    qapp: Any, tmp_path: Path
+@on_qt_loop(timeout=50)
+async def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ranks(
+    tmp_path: Path,
 ) -> None:
     """The issue's "done when": two windows, two accounts, one local relay, the same ranks."""
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            a = Window(OnlineBridge(running.url, timeouts=FAST), (1280, 720))
-            b = Window(OnlineBridge(running.url, timeouts=FAST), (844, 390))
-            await a.activate()
-            await sign_up_and_create_by_keys(a, fresh_name("win_a"))
-            await b.activate()
-            await sign_up_by_keys(b, fresh_name("win_b"))
-            await b.tab_to("fieldCodeInput")
-            await b.type(a.bridge.roomCode)
-            await b.key(K.Key_Return)
-            await until(lambda: a.bridge.canStart, what="two in the room")
-            await a.tab_to("btnStart")
-            await a.key(K.Key_Return)
-            await until(lambda: a.bridge.screen == b.bridge.screen == "table", what="the start")
-            windows = {id(ui.bridge): ui for ui in (a, b)}
-            async for br in turns_of([a.bridge, b.bridge]):
-                ui = windows[id(br)]
-                await ui.activate()
-                await until(lambda ui=ui: ui.focus() == "tableArea", what="table focus")
-                if br.phase == "point":
-                    await ui.key(K.Key_Space)
-                else:
-                    await ui.key(K.Key_Space)
-                    await ui.key(K.Key_Down)
-                    await ui.key(K.Key_Space)
-                    await ui.key(K.Key_Up)
-                    await ui.key(K.Key_Return)
-            await verified(a.bridge)
-            await verified(b.bridge)
-            assert a.bridge.outcome == b.bridge.outcome == "complete"
+    async with relay(tmp_path) as running:
+        a = Window(OnlineBridge(running.url, timeouts=FAST), (1280, 720))
+        b = Window(OnlineBridge(running.url, timeouts=FAST), (844, 390))
+        await a.activate()
+        await sign_up_and_create_by_keys(a, fresh_name("win_a"))
+        await b.activate()
+        await sign_up_by_keys(b, fresh_name("win_b"))
+        await b.tab_to("fieldCodeInput")
+        await b.type(a.bridge.roomCode)
+        await b.key(K.Key_Return)
+        await until(lambda: a.bridge.canStart, what="two in the room")
+        await a.tab_to("btnStart")
+        await a.key(K.Key_Return)
+        await until(lambda: a.bridge.screen == b.bridge.screen == "table", what="the start")
+        windows = {id(ui.bridge): ui for ui in (a, b)}
+        async for br in turns_of([a.bridge, b.bridge]):
+            ui = windows[id(br)]
+            await ui.activate()
+            await until(lambda ui=ui: ui.focus() == "tableArea", what="table focus")
+            if br.phase == "point":
+                await ui.key(K.Key_Space)
+            else:
+                await ui.key(K.Key_Space)
+                await ui.key(K.Key_Down)
+                await ui.key(K.Key_Space)
+                await ui.key(K.Key_Up)
+                await ui.key(K.Key_Return)
+        await verified(a.bridge)
+        await verified(b.bridge)
+        assert a.bridge.outcome == b.bridge.outcome == "complete"
 
-            def ranks(ui: Window) -> list[tuple[str, int, int]]:
-                return [(r["name"], r["final"], r["rank"]) for r in ui.bridge.standings]
+        def ranks(ui: Window) -> list[tuple[str, int, int]]:
+            return [(r["name"], r["final"], r["rank"]) for r in ui.bridge.standings]
 
-            assert ranks(a) == ranks(b)
-            assert a.bridge.verifyOk and b.bridge.verifyOk
-            for ui in (a, b):
-                await ui.bridge.shutdown()
-                ui.close()
-
-    run_qt(qapp, scenario(), timeout=50)
-
-
-def test_pointer_and_touch_reach_the_same_choices(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=Timeouts(confirm=30.0))
-            ui = Window(bridge, (844, 390))
-            other = await room_with_a_peer(ui, running.url, "mouse")
-            commits = Commits(bridge)
-            await ui.click("btnStart")
-            await until(lambda: bridge.screen == "table", what="the table")
-            await ui.click("onlineLineDontPass")
-            assert bridge.selectedLine == "dont_pass"
-            await ui.click("btnAllocate")
-            await ui.click("btnAllocate")
-            assert (bridge.draftPass, bridge.draftDontPass) == (0, 20)
-            await ui.click("btnReset")
-            assert bridge.draftDontPass == 0
-            await ui.click("onlineLinePass")
-            await ui.click("btnAllocate")
-            await ui.click("btnConfirm")
-            assert bridge.committed and commits.count == 1
-            assert not ui.item("btnConfirm").isEnabled()
-            await bridge.shutdown()
-            await other.close()
+        assert ranks(a) == ranks(b)
+        assert a.bridge.verifyOk and b.bridge.verifyOk
+        for ui in (a, b):
+            await ui.bridge.shutdown()
             ui.close()
 
-    run_qt(qapp, scenario())
+
+@on_qt_loop()
+async def test_pointer_and_touch_reach_the_same_choices(tmp_path: Path) -> None:
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(running.url, timeouts=Timeouts(confirm=30.0))
+        ui = Window(bridge, (844, 390))
+        other = await room_with_a_peer(ui, running.url, "mouse")
+        commits = Commits(bridge)
+        await ui.click("btnStart")
+        await until(lambda: bridge.screen == "table", what="the table")
+        await ui.click("onlineLineDontPass")
+        assert bridge.selectedLine == "dont_pass"
+        await ui.click("btnAllocate")
+        await ui.click("btnAllocate")
+        assert (bridge.draftPass, bridge.draftDontPass) == (0, 20)
+        await ui.click("btnReset")
+        assert bridge.draftDontPass == 0
+        await ui.click("onlineLinePass")
+        await ui.click("btnAllocate")
+        await ui.click("btnConfirm")
+        assert bridge.committed and commits.count == 1
+        assert not ui.item("btnConfirm").isEnabled()
+        await bridge.shutdown()
+        await other.close()
+        ui.close()

@@ -16,10 +16,10 @@ from tests.gui.online_support import (
     FAST,
     Window,
     ended_event,
+    on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
     open_room,
     relay,
-    run_qt,
     until,
 )
 
@@ -37,64 +37,60 @@ def _solo_window_stays(qapp: Any) -> Any:
     qapp.processEvents()
 
 
-def test_back_to_solo_from_sign_in_sends_nothing_and_calls_on_leave(qapp: Any) -> None:
+@on_qt_loop()
+async def test_back_to_solo_from_sign_in_sends_nothing_and_calls_on_leave(qapp: Any) -> None:
     left: list[str] = []
 
-    async def scenario() -> None:
-        loaded = open_online(qapp, "ws://127.0.0.1:1", None, lambda: left.append("solo"))
-        assert loaded.window.isVisible() and loaded.bridge.canLeave
-        gone: list[bool] = []
-        loaded.engine.destroyed.connect(lambda: gone.append(True))
-        await until(loaded.window.isExposed, what="the window")
-        await Window.around(loaded).click("btnSignInBackToSolo")
-        await until(lambda: left == ["solo"], what="on_leave")
-        await until(lambda: gone, what="the online window and engine to go")
-        assert loaded.bridge.client is None and loaded.bridge.error == ""
-
-    run_qt(qapp, scenario())
+    loaded = open_online(qapp, "ws://127.0.0.1:1", None, lambda: left.append("solo"))
+    assert loaded.window.isVisible() and loaded.bridge.canLeave
+    gone: list[bool] = []
+    loaded.engine.destroyed.connect(lambda: gone.append(True))
+    await until(loaded.window.isExposed, what="the window")
+    await Window.around(loaded).click("btnSignInBackToSolo")
+    await until(lambda: left == ["solo"], what="on_leave")
+    await until(lambda: gone, what="the online window and engine to go")
+    assert loaded.bridge.client is None and loaded.bridge.error == ""
 
 
-def test_back_to_solo_from_a_room_signs_out_and_leaves_the_room(qapp: Any, tmp_path: Path) -> None:
-    left: list[bool] = []
-
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
-            bridge = loaded.bridge
-            (other,) = await open_room(running.url, bridge)
-            token = bridge.client.token
-            await Window.around(loaded).click("btnLobbyBackToSolo")
-            await until(lambda: left == [True], what="on_leave")
-            assert bridge.client is None and bridge.screen == "signin"
-            await until(lambda: other.room is None, what="the room closing for the other")
-            probe = await RelayClient.connect(running.url, timeouts=FAST)
-            probe.token = token
-            with pytest.raises(ClientError) as refused:
-                await probe.create_room()
-            assert refused.value.code == "bad_token"
-            await probe.close()
-            await other.close()
-
-    run_qt(qapp, scenario())
-
-
-def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
+@on_qt_loop()
+async def test_back_to_solo_from_a_room_signs_out_and_leaves_the_room(
     qapp: Any, tmp_path: Path
 ) -> None:
     left: list[bool] = []
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
-            bridge = loaded.bridge
-            (other,) = await open_room(running.url, bridge)
-            await until(lambda: bridge.canStart, what="two in the room")
-            bridge.startRoom()
-            await other.wait_started(5.0)
-            await until(lambda: bridge.screen == "table", what="the table")
-            loaded.window.close()
-            assert await ended_event(other) == SessionEnded(EndReason.DEPARTURE, 0)
-            await until(lambda: left == [True], what="on_leave")
-            await other.close()
+    async with relay(tmp_path) as running:
+        loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
+        bridge = loaded.bridge
+        (other,) = await open_room(running.url, bridge)
+        token = bridge.client.token
+        await Window.around(loaded).click("btnLobbyBackToSolo")
+        await until(lambda: left == [True], what="on_leave")
+        assert bridge.client is None and bridge.screen == "signin"
+        await until(lambda: other.room is None, what="the room closing for the other")
+        probe = await RelayClient.connect(running.url, timeouts=FAST)
+        probe.token = token
+        with pytest.raises(ClientError) as refused:
+            await probe.create_room()
+        assert refused.value.code == "bad_token"
+        await probe.close()
+        await other.close()
 
-    run_qt(qapp, scenario())
+
+@on_qt_loop()
+async def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
+    qapp: Any, tmp_path: Path
+) -> None:
+    left: list[bool] = []
+
+    async with relay(tmp_path) as running:
+        loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
+        bridge = loaded.bridge
+        (other,) = await open_room(running.url, bridge)
+        await until(lambda: bridge.canStart, what="two in the room")
+        bridge.startRoom()
+        await other.wait_started(5.0)
+        await until(lambda: bridge.screen == "table", what="the table")
+        loaded.window.close()
+        assert await ended_event(other) == SessionEnded(EndReason.DEPARTURE, 0)
+        await until(lambda: left == [True], what="on_leave")
+        await other.close()

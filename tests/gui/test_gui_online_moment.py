@@ -22,8 +22,8 @@ from tests.gui.online_support import (
     K,
     Window,
     game,
+    on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
-    run_qt,
     until,
 )
 from tests.gui.support import ManualClock
@@ -67,112 +67,102 @@ async def throw_once(ui: Window, other: RelayClient) -> None:
     await until(lambda: bridge.revealStage != "", what="the result moment")
 
 
-def test_the_moment_runs_its_beats_and_no_held_key_submits(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with moment_game(tmp_path, (1280, 720), reduce_motion=False) as played:
-            bridge, ui = played.bridge, played.window
-            stages = record_stages(played)
-            await throw_once(ui, played.other)
-            assert bridge.revealStage == "rolling"
-            # the dice tumble over the table as it was: my chips still on the line
-            assert bridge.contractPass == 10 and bridge.balance == 990
-            assert bridge.countdown.secondsLeft == 0  # the next countdown waits for the moment
-            assert not any(bridge.legal.values())
-            assert "dice are rolling" in bridge.reasons["confirm"]
-            submitted = played.sent
-            held(ui, K.Key_Return, 25)  # Enter held since the confirm: the repeats do nothing
-            held(ui, K.Key_Space, 25)
-            assert bridge.revealStage == "rolling" and played.sent == submitted
-            await ui.key(K.Key_Return)  # a fresh press only ends the moment: nothing is sent
-            assert bridge.revealStage == "" and played.sent == submitted
-            assert not bridge.committed  # and nothing was prepared: the draft is the contract
-            assert (bridge.draftPass, bridge.draftDontPass) == (
-                bridge.contractPass,
-                bridge.contractDontPass,
-            )
-            assert stages[-1] == "" and "count" in stages
-            # the result is shown, the countdown for the next throw now runs
-            assert bridge.throws == 1 and bridge.history
-            await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
-            assert bridge.countdown.secondsLeft <= SLOW.confirm
-
-    run_qt(qapp, scenario(), timeout=60)
+@on_qt_loop(timeout=60)
+async def test_the_moment_runs_its_beats_and_no_held_key_submits(tmp_path: Path) -> None:
+    async with moment_game(tmp_path, (1280, 720), reduce_motion=False) as played:
+        bridge, ui = played.bridge, played.window
+        stages = record_stages(played)
+        await throw_once(ui, played.other)
+        assert bridge.revealStage == "rolling"
+        # the dice tumble over the table as it was: my chips still on the line
+        assert bridge.contractPass == 10 and bridge.balance == 990
+        assert bridge.countdown.secondsLeft == 0  # the next countdown waits for the moment
+        assert not any(bridge.legal.values())
+        assert "dice are rolling" in bridge.reasons["confirm"]
+        submitted = played.sent
+        held(ui, K.Key_Return, 25)  # Enter held since the confirm: the repeats do nothing
+        held(ui, K.Key_Space, 25)
+        assert bridge.revealStage == "rolling" and played.sent == submitted
+        await ui.key(K.Key_Return)  # a fresh press only ends the moment: nothing is sent
+        assert bridge.revealStage == "" and played.sent == submitted
+        assert not bridge.committed  # and nothing was prepared: the draft is the contract
+        assert (bridge.draftPass, bridge.draftDontPass) == (
+            bridge.contractPass,
+            bridge.contractDontPass,
+        )
+        assert stages[-1] == "" and "count" in stages
+        # the result is shown, the countdown for the next throw now runs
+        assert bridge.throws == 1 and bridge.history
+        await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
+        assert bridge.countdown.secondsLeft <= SLOW.confirm
 
 
-def test_untouched_the_moment_shows_each_beat_in_order(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with moment_game(tmp_path, (844, 390), reduce_motion=False) as played:
-            bridge = played.bridge
-            stages: list[str] = []
-            outcomes: list[dict[str, str]] = []
+@on_qt_loop(timeout=60)
+async def test_untouched_the_moment_shows_each_beat_in_order(tmp_path: Path) -> None:
+    async with moment_game(tmp_path, (844, 390), reduce_motion=False) as played:
+        bridge = played.bridge
+        stages: list[str] = []
+        outcomes: list[dict[str, str]] = []
 
-            def beat() -> None:
-                stages.append(bridge.revealStage)
-                outcomes.append(dict(bridge.lineOutcomes))
+        def beat() -> None:
+            stages.append(bridge.revealStage)
+            outcomes.append(dict(bridge.lineOutcomes))
 
-            bridge.moment.stageChanged.connect(beat)
-            await throw_once(played.window, played.other)
-            await until(lambda: bridge.revealStage == "", timeout=10, what="the moment's end")
-            settled = bool(bridge.lineOutcomes)
-            expected = ["rolling", "outcome", "count", ""] if settled else ["rolling", "count", ""]
-            assert stages == expected
-            assert outcomes[0] == {}  # no outcome while the dice tumble
-            if settled:
-                assert outcomes[1] == bridge.lineOutcomes
-
-    run_qt(qapp, scenario(), timeout=60)
+        bridge.moment.stageChanged.connect(beat)
+        await throw_once(played.window, played.other)
+        await until(lambda: bridge.revealStage == "", timeout=10, what="the moment's end")
+        settled = bool(bridge.lineOutcomes)
+        expected = ["rolling", "outcome", "count", ""] if settled else ["rolling", "count", ""]
+        assert stages == expected
+        assert outcomes[0] == {}  # no outcome while the dice tumble
+        if settled:
+            assert outcomes[1] == bridge.lineOutcomes
 
 
-def test_reduce_motion_shows_the_result_at_once(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with moment_game(tmp_path, (390, 844), reduce_motion=True) as played:
-            bridge = played.bridge
-            stages = record_stages(played)
-            await until(lambda: bridge.legal["confirm"], what="the come-out")
-            bridge.allocate()
-            assert bridge.confirm()
-            their_commit(played.other)
-            await until(lambda: bridge.throws == 1, what="the throw")
-            assert bridge.revealStage == "" and "rolling" not in stages
-            await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
-
-    run_qt(qapp, scenario(), timeout=60)
+@on_qt_loop(timeout=60)
+async def test_reduce_motion_shows_the_result_at_once(tmp_path: Path) -> None:
+    async with moment_game(tmp_path, (390, 844), reduce_motion=True) as played:
+        bridge = played.bridge
+        stages = record_stages(played)
+        await until(lambda: bridge.legal["confirm"], what="the come-out")
+        bridge.allocate()
+        assert bridge.confirm()
+        their_commit(played.other)
+        await until(lambda: bridge.throws == 1, what="the throw")
+        assert bridge.revealStage == "" and "rolling" not in stages
+        await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
 
 
-def test_the_last_throw_shows_its_moment_before_the_results(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop(timeout=90)
+async def test_the_last_throw_shows_its_moment_before_the_results(tmp_path: Path) -> None:
     """The session completes during the last throw's moment: the results wait for its end.
 
     The beats run on a clock the test fires: earlier moments end at a press, the last one's
     beats fire only after the session's completion has been seen during it."""
     beats = ManualClock()
 
-    async def scenario() -> None:
-        async with moment_game(tmp_path, None, reduce_motion=False, beats=beats) as played:
-            bridge, other = played.bridge, played.other
-            completed: list[tuple[str, str]] = []
-            bridge.outcomeChanged.connect(
-                lambda: completed.append((bridge.screen, bridge.revealStage))
+    async with moment_game(tmp_path, None, reduce_motion=False, beats=beats) as played:
+        bridge, other = played.bridge, played.other
+        completed: list[tuple[str, str]] = []
+        bridge.outcomeChanged.connect(lambda: completed.append((bridge.screen, bridge.revealStage)))
+        while True:
+            await until(
+                lambda: bridge.legal["confirm"] or bridge.legal["roll"],
+                timeout=20,
+                what="my turn",
             )
-            while True:
-                await until(
-                    lambda: bridge.legal["confirm"] or bridge.legal["roll"],
-                    timeout=20,
-                    what="my turn",
-                )
-                if not bridge.legal["roll"]:
-                    assert bridge.allocate()
-                assert bridge.roll() if bridge.legal["roll"] else bridge.confirm()
-                their_commit(other)
-                await until(lambda: bridge.revealStage != "", what="the throw's moment")
-                if bridge.peer.table.hands_resolved == HANDS_PER_SESSION:
-                    break
-                bridge.moment.finish()  # a press ends an earlier moment
-            await until(lambda: bridge.outcome != "", what="the session's completion")
-            assert completed == [("table", "rolling")] and bridge.revealStage == "rolling"
-            assert bridge.screen == "table"  # the moment holds the results back
-            while beats.advance():
-                assert bridge.screen == "table" or bridge.revealStage == ""
-            await until(lambda: bridge.screen == "results", timeout=10, what="the results")
-            assert bridge.revealStage == ""
-
-    run_qt(qapp, scenario(), timeout=90)
+            if not bridge.legal["roll"]:
+                assert bridge.allocate()
+            assert bridge.roll() if bridge.legal["roll"] else bridge.confirm()
+            their_commit(other)
+            await until(lambda: bridge.revealStage != "", what="the throw's moment")
+            if bridge.peer.table.hands_resolved == HANDS_PER_SESSION:
+                break
+            bridge.moment.finish()  # a press ends an earlier moment
+        await until(lambda: bridge.outcome != "", what="the session's completion")
+        assert completed == [("table", "rolling")] and bridge.revealStage == "rolling"
+        assert bridge.screen == "table"  # the moment holds the results back
+        while beats.advance():
+            assert bridge.screen == "table" or bridge.revealStage == ""
+        await until(lambda: bridge.screen == "results", timeout=10, what="the results")
+        assert bridge.revealStage == ""

@@ -16,9 +16,9 @@ from tests.gui.online_support import (
     HandClock,
     game,
     next_qt_turn,
+    on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
     play_session,
-    run_qt,
     until,
 )
 
@@ -76,28 +76,27 @@ def test_a_signal_fires_only_when_its_value_changes(qapp: Any) -> None:
     assert bridge.screen == "signin" and bridge.client is None
 
 
-def test_during_a_session_each_step_emits_only_what_changed(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        clock = HandClock()
-        async with game(tmp_path, None, timeouts=Timeouts(confirm=30.0), clock=clock) as played:
-            bridge = played.bridge
-            await until(lambda: not bridge.busy, what="the start request's own busy flag")
-            seen = count_signals(bridge)
-            bridge.allocate()
-            assert seen["draftChanged"] == 1 and seen["screenChanged"] == 0
-            assert seen["rosterChanged"] == 0 and seen["contractsChanged"] == 0
-            assert seen["balanceChanged"] == 0 and seen["diceChanged"] == 0
-            seen.clear()
-            ticks = count_signals(bridge.countdown)
-            clock.ahead = 2.0  # two seconds pass
-            await until(lambda: ticks["secondsLeftChanged"] >= 1, what="the countdown to tick")
-            assert seen == Counter()  # the countdown ticks on its own object: the bridge is still
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_during_a_session_each_step_emits_only_what_changed(tmp_path: Path) -> None:
+    clock = HandClock()
+    async with game(tmp_path, None, timeouts=Timeouts(confirm=30.0), clock=clock) as played:
+        bridge = played.bridge
+        await until(lambda: not bridge.busy, what="the start request's own busy flag")
+        seen = count_signals(bridge)
+        bridge.allocate()
+        assert seen["draftChanged"] == 1 and seen["screenChanged"] == 0
+        assert seen["rosterChanged"] == 0 and seen["contractsChanged"] == 0
+        assert seen["balanceChanged"] == 0 and seen["diceChanged"] == 0
+        seen.clear()
+        ticks = count_signals(bridge.countdown)
+        clock.ahead = 2.0  # two seconds pass
+        await until(lambda: ticks["secondsLeftChanged"] >= 1, what="the countdown to tick")
+        assert seen == Counter()  # the countdown ticks on its own object: the bridge is still
 
 
-def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
-    qapp: Any, tmp_path: Path
+@on_qt_loop(timeout=50)
+async def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
+    tmp_path: Path,
 ) -> None:
     release = threading.Event()
     calls: list[int] = []
@@ -107,7 +106,7 @@ def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
         release.wait(10)  # the GUI thread would freeze here if verify ran on it
         return verify_transcript(path)
 
-    async def scenario() -> None:
+    try:
         async with game(tmp_path, None, verify=slow_verify) as played:
             bridge = played.bridge
             await play_session(bridge, played.other)
@@ -124,8 +123,5 @@ def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
             await until(lambda: not bridge.verifying, what="the verdict")
             assert bridge.verifyOk and "accepts" in bridge.verifyText
             assert len(calls) == 1  # one verification, in its own thread
-
-    try:
-        run_qt(qapp, scenario(), timeout=50)
     finally:
         release.set()

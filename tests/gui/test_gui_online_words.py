@@ -24,9 +24,9 @@ from tests.gui.online_support import (
     PASSWORD,
     answered,
     fresh_name,
+    on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
-    run_qt,
     scene,
     shown_items,
     until,
@@ -91,21 +91,19 @@ def test_bad_sign_up_input_gets_a_clear_error_and_sends_nothing(
         assert not bridge.busy and not bridge._tasks
 
 
-def test_the_relay_refusing_a_password_reads_as_advice(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop()
+async def test_the_relay_refusing_a_password_reads_as_advice(tmp_path: Path) -> None:
     """Past the local check (a relay with other rules): its code becomes the same advice."""
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            name = fresh_name("pw")
-            await answered(
-                bridge, lambda: bridge._spawn(bridge._sign(running.url, name, "short", True))
-            )
-            assert bridge.error == "Use a password of 8 to 1,024 characters."
-            assert bridge.screen == "signin"
-            await bridge.shutdown()
-
-    run_qt(qapp, scenario())
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(running.url, timeouts=FAST)
+        name = fresh_name("pw")
+        await answered(
+            bridge, lambda: bridge._spawn(bridge._sign(running.url, name, "short", True))
+        )
+        assert bridge.error == "Use a password of 8 to 1,024 characters."
+        assert bridge.screen == "signin"
+        await bridge.shutdown()
 
 
 async def _walk(ui: Any, where: str) -> list[tuple[str, str, list[str]]]:
@@ -124,25 +122,23 @@ async def _walk(ui: Any, where: str) -> list[tuple[str, str, list[str]]]:
 
 
 @pytest.mark.parametrize("name", ONLINE_SCENES)
-def test_no_machine_code_on_any_online_screen(qapp: Any, tmp_path: Path, name: str) -> None:
-    async def scenario() -> None:
-        async with scene(tmp_path, name, (1280, 720)) as played:
-            ui = played.window
-            if name == "online-results":
-                await until(lambda: not ui.bridge.verifying, what="the verdict")
-            found = await _walk(ui, name)
-            ui.bridge.openHelp()
-            await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
-            found += await _walk(ui, name + " with Help")
-            ui.bridge.closeHelp()
-            if name == "online-table":
-                ui.bridge.askLeave()
-                await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
-                found += await _walk(ui, name + " asking to leave")
-                ui.bridge.cancelLeave()
-            for size in ((390, 844), (844, 390)):
-                await ui.resize(*size)
-                found += await _walk(ui, f"{name} at {size}")
-            assert found == []
-
-    run_qt(qapp, scenario(), timeout=60)
+@on_qt_loop(timeout=60)
+async def test_no_machine_code_on_any_online_screen(tmp_path: Path, name: str) -> None:
+    async with scene(tmp_path, name, (1280, 720)) as played:
+        ui = played.window
+        if name == "online-results":
+            await until(lambda: not ui.bridge.verifying, what="the verdict")
+        found = await _walk(ui, name)
+        ui.bridge.openHelp()
+        await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+        found += await _walk(ui, name + " with Help")
+        ui.bridge.closeHelp()
+        if name == "online-table":
+            ui.bridge.askLeave()
+            await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
+            found += await _walk(ui, name + " asking to leave")
+            ui.bridge.cancelLeave()
+        for size in ((390, 844), (844, 390)):
+            await ui.resize(*size)
+            found += await _walk(ui, f"{name} at {size}")
+        assert found == []
