@@ -49,6 +49,7 @@ __all__ = [
     "K",
     "Window",
     "answered",
+    "at_sign_in",
     "by_name",
     "ended_event",
     "fresh_name",
@@ -271,9 +272,14 @@ class Window:
         await self.activate()
         await self._from_loop(lambda: QTest.keyClick(self.window, key, modifier))
 
+    async def keys(self, *keys: Qt.Key) -> None:
+        """Press and release each key in turn."""
+        for key in keys:
+            await self.key(key)
+
     async def type(self, text: str) -> None:
-        for ch in text:  # letters, digits, '_' and '-': their key codes are their upper case
-            await self.key(Qt.Key(ord(ch.upper())))
+        # letters, digits, '_' and '-': their key codes are their upper case
+        await self.keys(*(Qt.Key(ord(ch.upper())) for ch in text))
 
     async def tab_to(self, name: str, limit: int = 12) -> None:
         for _ in range(limit):
@@ -570,6 +576,27 @@ async def game(
         played = Game(running, bridge, await gui_room(running.url, bridge, others, peer_timeouts))
         played.ui, played.commits = ui, Commits(bridge)
         try:
+            yield played
+        finally:
+            await played.close()
+
+
+@asynccontextmanager
+async def at_sign_in(
+    tmp_path: Path,
+    size: tuple[int, int] = (1280, 720),
+    *,
+    timeouts: Timeouts = FAST,
+    **options: Any,
+) -> AsyncIterator[Game]:
+    """The window on its sign-in screen, focus on the name field, a private relay running
+    (``options`` go to ``OnlineBridge``); the bridge, the window and any peer the test adds to
+    ``peers`` are closed afterwards."""
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(running.url, timeouts=timeouts, **options)
+        played = Game(running, bridge, [], Window(bridge, size))
+        try:
+            await until(lambda: played.window.focus() == "fieldNameInput", what="the sign-in form")
             yield played
         finally:
             await played.close()

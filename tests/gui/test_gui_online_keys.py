@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PySide6.QtCore import QObject, QRectF, Qt
 
 from pointline.gui.online.bridge import OnlineBridge
+from pointline.net.client import RelayClient
 from pointline.net.protocol import Timeouts
 from pointline.net.verify import verify_transcript
 from tests.gui.online_support import (
     FAST,
     Commits,
+    Game,
     HandClock,
     K,
     Window,
+    at_sign_in,
     fresh_name,
     headless,
     my_turns,
@@ -47,10 +49,14 @@ BUTTONS = (
 )
 
 
-async def room_with_a_peer(ui: Window, url: str, prefix: str) -> Any:
-    """Sign up and create a room by keys; a headless peer joins; Start is now legal."""
+async def room_with_a_peer(played: Game, prefix: str) -> RelayClient:
+    """Sign up and create a room by keys; a headless peer joins; Start is now legal. From here
+    ``played.sent`` counts my commits."""
+    ui = played.window
     await sign_up_and_create_by_keys(ui, fresh_name(prefix))
-    other = await headless(url, fresh_name("peer"))
+    other = await headless(played.url, fresh_name("peer"))
+    played.peers.append(other)
+    played.commits = Commits(ui.bridge)
     await other.join_room(ui.bridge.roomCode)
     await until(lambda: ui.bridge.canStart, what="two in the room")
     return other
@@ -58,29 +64,23 @@ async def room_with_a_peer(ui: Window, url: str, prefix: str) -> Any:
 
 @on_qt_loop(timeout=50)
 async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
-    async with relay(tmp_path) as running:
-        bridge = OnlineBridge(running.url, timeouts=FAST)
-        ui = Window(bridge, (1280, 720))
-        other = await room_with_a_peer(ui, running.url, "keys")
-        commits = Commits(bridge)
+    async with at_sign_in(tmp_path) as played:
+        bridge, ui = played.bridge, played.window
+        other = await room_with_a_peer(played, "keys")
         await ui.tab_to("btnStart")
         await ui.key(K.Key_Return)
         await until(lambda: bridge.screen == "table", what="the table")
         task = steady_peer(other)
         await until(lambda: ui.focus() == "tableArea", what="focus on the table")
         async for _ in my_turns(bridge):
-            before = commits.count
+            before = played.sent
             if bridge.phase == "point":
                 await ui.key(K.Key_Return)
             else:
-                await ui.key(K.Key_Up)
-                await ui.key(K.Key_Space)
-                await ui.key(K.Key_Space)
-                await ui.key(K.Key_Down)
-                await ui.key(K.Key_Space)
+                await ui.keys(K.Key_Up, K.Key_Space, K.Key_Space, K.Key_Down, K.Key_Space)
                 assert (bridge.draftPass, bridge.draftDontPass) == (20, 10)
                 await ui.key(K.Key_Return)
-            assert commits.count == before + 1
+            assert played.sent == before + 1
         peer = await asyncio.wait_for(task, 20)
         await verified(bridge)
         assert bridge.screen == "results" and bridge.outcome == "complete"
@@ -98,9 +98,6 @@ async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
         assert "accepts" in ui.item("transcriptText").property("text")
         assert verify_transcript(Path(bridge.transcriptPath)).ok
         await until(lambda: ui.focus() == "btnBackToLobby", what="focus on results")
-        await bridge.shutdown()
-        await other.close()
-        ui.close()
 
 
 def _check_no_overlap(ui: Window, w: int, h: int) -> None:
@@ -119,12 +116,10 @@ def _check_no_overlap(ui: Window, w: int, h: int) -> None:
 
 @on_qt_loop(timeout=40)
 async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
-    async with relay(tmp_path) as running:
-        clock = HandClock()
-        bridge = OnlineBridge(running.url, timeouts=Timeouts(confirm=30.0), clock=clock)
-        ui = Window(bridge, (1280, 720))
-        other = await room_with_a_peer(ui, running.url, "tab")
-        commits = Commits(bridge)
+    clock = HandClock()
+    async with at_sign_in(tmp_path, timeouts=Timeouts(confirm=30.0), clock=clock) as played:
+        bridge, ui = played.bridge, played.window
+        await room_with_a_peer(played, "tab")
         bridge.startRoom()
         await until(lambda: ui.focus() == "tableArea", what="the table")
         await ui.key(K.Key_Space)
@@ -151,7 +146,7 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
         assert not bridge.helpOpen
         await until(lambda: ui.focus() != "btnHelpClose", what="focus back")
         await ui.key(K.Key_Delete)
-        assert bridge.draftPass == 0 and commits.count == 0
+        assert bridge.draftPass == 0 and played.sent == 0
         # M mutes; blur and resizing submit nothing; layout holds in both orientations
         await ui.key(K.Key_M)
         assert bridge.muted
@@ -159,23 +154,18 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
             await ui.resize(w, h)
             _check_no_overlap(ui, w, h)
         bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
-        assert commits.count == 0 and bridge.screen == "table"
-        await bridge.shutdown()
-        await other.close()
-        ui.close()
+        assert played.sent == 0 and bridge.screen == "table"
 
 
 @on_qt_loop()
 async def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(tmp_path: Path) -> None:
-    async with relay(tmp_path) as running:
-        bridge = OnlineBridge(running.url, timeouts=FAST)
-        ui = Window(bridge, (390, 844))
-        other = await room_with_a_peer(ui, running.url, "left")
+    async with at_sign_in(tmp_path, (390, 844)) as played:
+        bridge, ui = played.bridge, played.window
+        other = await room_with_a_peer(played, "left")
         await ui.tab_to("btnStart")
         await ui.key(K.Key_Space)
         await until(lambda: ui.focus() == "tableArea", what="the table")
-        await ui.key(K.Key_Space)
-        await ui.key(K.Key_Return)  # Pass 10 committed for throw 1
+        await ui.keys(K.Key_Space, K.Key_Return)  # Pass 10 committed for throw 1
         assert bridge.committed
         await other.leave()
         await until(lambda: bridge.screen == "results", what="the end")
@@ -184,9 +174,6 @@ async def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(tmp_pat
         assert "a departure from Seat 2" in shown
         assert not ui.item("rankList").isVisible()
         await until(lambda: "accepts" in ui.item("transcriptText").property("text"))
-        await bridge.shutdown()
-        await other.close()
-        ui.close()
 
 
 @on_qt_loop(timeout=50)
@@ -217,11 +204,7 @@ async def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ran
             if br.phase == "point":
                 await ui.key(K.Key_Space)
             else:
-                await ui.key(K.Key_Space)
-                await ui.key(K.Key_Down)
-                await ui.key(K.Key_Space)
-                await ui.key(K.Key_Up)
-                await ui.key(K.Key_Return)
+                await ui.keys(K.Key_Space, K.Key_Down, K.Key_Space, K.Key_Up, K.Key_Return)
         await verified(a.bridge)
         await verified(b.bridge)
         assert a.bridge.outcome == b.bridge.outcome == "complete"
@@ -238,11 +221,9 @@ async def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ran
 
 @on_qt_loop()
 async def test_pointer_and_touch_reach_the_same_choices(tmp_path: Path) -> None:
-    async with relay(tmp_path) as running:
-        bridge = OnlineBridge(running.url, timeouts=Timeouts(confirm=30.0))
-        ui = Window(bridge, (844, 390))
-        other = await room_with_a_peer(ui, running.url, "mouse")
-        commits = Commits(bridge)
+    async with at_sign_in(tmp_path, (844, 390), timeouts=Timeouts(confirm=30.0)) as played:
+        bridge, ui = played.bridge, played.window
+        await room_with_a_peer(played, "mouse")
         await ui.click("btnStart")
         await until(lambda: bridge.screen == "table", what="the table")
         await ui.click("onlineLineDontPass")
@@ -255,8 +236,5 @@ async def test_pointer_and_touch_reach_the_same_choices(tmp_path: Path) -> None:
         await ui.click("onlineLinePass")
         await ui.click("btnAllocate")
         await ui.click("btnConfirm")
-        assert bridge.committed and commits.count == 1
+        assert bridge.committed and played.sent == 1
         assert not ui.item("btnConfirm").isEnabled()
-        await bridge.shutdown()
-        await other.close()
-        ui.close()

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent
 
-from pointline.gui.online.app import open_online
+from pointline.gui.online.app import LoadedOnline, open_online
 from pointline.kernel import EndReason
 from pointline.net.client import ClientError, RelayClient
 from pointline.net.protocol import SessionEnded
@@ -37,6 +40,29 @@ def _solo_window_stays(qapp: Any) -> Any:
     qapp.processEvents()
 
 
+@dataclass
+class FromSolo:
+    """The online window as the solo table opens it, and what its ``on_leave`` noted."""
+
+    loaded: LoadedOnline
+    other: RelayClient
+    left: list[bool] = field(default_factory=list)
+
+
+@asynccontextmanager
+async def from_solo(qapp: Any, tmp_path: Path) -> AsyncIterator[FromSolo]:
+    """``open_online`` as the solo table calls it, signed up at a private relay in a room a
+    headless peer joined; the peer is closed afterwards."""
+    left: list[bool] = []
+    async with relay(tmp_path) as running:
+        loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
+        (other,) = await open_room(running.url, loaded.bridge)
+        try:
+            yield FromSolo(loaded, other, left)
+        finally:
+            await other.close()
+
+
 @on_qt_loop()
 async def test_back_to_solo_from_sign_in_sends_nothing_and_calls_on_leave(qapp: Any) -> None:
     left: list[str] = []
@@ -56,41 +82,30 @@ async def test_back_to_solo_from_sign_in_sends_nothing_and_calls_on_leave(qapp: 
 async def test_back_to_solo_from_a_room_signs_out_and_leaves_the_room(
     qapp: Any, tmp_path: Path
 ) -> None:
-    left: list[bool] = []
-
-    async with relay(tmp_path) as running:
-        loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
-        bridge = loaded.bridge
-        (other,) = await open_room(running.url, bridge)
+    async with from_solo(qapp, tmp_path) as solo:
+        bridge, other = solo.loaded.bridge, solo.other
         token = bridge.client.token
-        await Window.around(loaded).click("btnLobbyBackToSolo")
-        await until(lambda: left == [True], what="on_leave")
+        await Window.around(solo.loaded).click("btnLobbyBackToSolo")
+        await until(lambda: solo.left == [True], what="on_leave")
         assert bridge.client is None and bridge.screen == "signin"
         await until(lambda: other.room is None, what="the room closing for the other")
-        probe = await RelayClient.connect(running.url, timeouts=FAST)
+        probe = await RelayClient.connect(bridge.relayUrl, timeouts=FAST)
         probe.token = token
         with pytest.raises(ClientError) as refused:
             await probe.create_room()
         assert refused.value.code == "bad_token"
         await probe.close()
-        await other.close()
 
 
 @on_qt_loop()
 async def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
     qapp: Any, tmp_path: Path
 ) -> None:
-    left: list[bool] = []
-
-    async with relay(tmp_path) as running:
-        loaded = open_online(qapp, running.url, None, lambda: left.append(True), timeouts=FAST)
-        bridge = loaded.bridge
-        (other,) = await open_room(running.url, bridge)
-        await until(lambda: bridge.canStart, what="two in the room")
-        bridge.startRoom()
-        await other.wait_started(5.0)
-        await until(lambda: bridge.screen == "table", what="the table")
-        loaded.window.close()
-        assert await ended_event(other) == SessionEnded(EndReason.DEPARTURE, 0)
-        await until(lambda: left == [True], what="on_leave")
-        await other.close()
+    async with from_solo(qapp, tmp_path) as solo:
+        await until(lambda: solo.loaded.bridge.canStart, what="two in the room")
+        solo.loaded.bridge.startRoom()
+        await solo.other.wait_started(5.0)
+        await until(lambda: solo.loaded.bridge.screen == "table", what="the table")
+        solo.loaded.window.close()
+        assert await ended_event(solo.other) == SessionEnded(EndReason.DEPARTURE, 0)
+        await until(lambda: solo.left == [True], what="on_leave")

@@ -12,16 +12,15 @@ from pointline.gui.online.bridge import OnlineBridge
 from pointline.kernel import EndReason
 from pointline.net.protocol import SessionEnded, Timeouts
 from tests.gui.online_support import (
-    FAST,
     PASSWORD,
     Window,
     answered,
+    at_sign_in,
     ended_event,
     fresh_name,
     game,
     on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
-    relay,
     scene,
     shown_items,
     until,
@@ -146,15 +145,13 @@ async def test_android_back_closes_help_then_asks_before_leaving_the_table(tmp_p
 async def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_nothing(
     tmp_path: Path,
 ) -> None:
-    async with relay(tmp_path) as running:
-        bridge = OnlineBridge(running.url, timeouts=FAST)
-        ui = Window(bridge, (390, 844))
-        await until(lambda: ui.focus() == "fieldNameInput", what="the sign-in form")
+    async with at_sign_in(tmp_path, (390, 844)) as played:
+        bridge, ui = played.bridge, played.window
         await ui.type("someone")
         await ui.key(Qt.Key.Key_Back)  # sign-in: nothing is sent, the form is kept
         assert bridge.screen == "signin" and bridge.client is None and not bridge._tasks
         assert ui.item("fieldNameInput").property("text") == "someone"
-        await answered(bridge, lambda: bridge.signUp(running.url, fresh_name("back"), PASSWORD))
+        await answered(bridge, lambda: bridge.signUp(played.url, fresh_name("back"), PASSWORD))
         await answered(bridge, bridge.createRoom)
         assert bridge.roomCode
         await ui.key(Qt.Key.Key_Back)  # lobby, in a room: leaves the room
@@ -162,8 +159,6 @@ async def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_no
         assert bridge.screen == "lobby" and bridge.name != ""
         await ui.key(Qt.Key.Key_Back)  # lobby, no room, no solo table behind: nothing
         assert bridge.screen == "lobby" and bridge.client is not None
-        await bridge.shutdown()
-        ui.close()
 
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)])

@@ -15,13 +15,12 @@ from tests.gui.online_support import (
     COMMAND_WORDS,
     FAST,
     K,
-    Window,
     answered,
+    at_sign_in,
     fresh_name,
     game,
     on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
-    relay,
     sign_up_and_create_by_keys,
     until,
     visible_texts,
@@ -33,9 +32,8 @@ pytestmark = pytest.mark.usefixtures("online_env")
 
 @on_qt_loop()
 async def test_after_create_a_room_focus_is_not_on_leave_room(tmp_path: Path) -> None:
-    async with relay(tmp_path) as running:
-        bridge = OnlineBridge(running.url, timeouts=FAST)
-        ui = Window(bridge, (1280, 720))
+    async with at_sign_in(tmp_path) as played:
+        bridge, ui = played.bridge, played.window
         await sign_up_and_create_by_keys(ui, fresh_name("focus"))
         await until(lambda: ui.focus() == "roomCodeBox", what="focus on the join code")
         code = bridge.roomCode
@@ -44,8 +42,6 @@ async def test_after_create_a_room_focus_is_not_on_leave_room(tmp_path: Path) ->
         assert bridge.roomCode == code and ui.focus() == "roomCodeBox"
         await ui.key(K.Key_Tab)  # Start is off: Tab visits only legal buttons
         assert ui.focus() not in ("btnStart", "")
-        await bridge.shutdown()
-        ui.close()
 
 
 @on_qt_loop()
@@ -74,15 +70,10 @@ async def test_an_empty_confirm_says_sit_out_and_needs_a_second_press(tmp_path: 
 async def test_no_command_line_words_on_the_sign_in_screen_or_a_refused_certificate(
     tmp_path: Path,
 ) -> None:
-    async with relay(tmp_path) as running:
-        bridge = OnlineBridge(running.url, timeouts=FAST)
-        ui = Window(bridge, (390, 844))
-        await until(lambda: ui.focus() == "fieldNameInput", what="the sign-in screen")
-        shown = visible_texts(ui)
+    async with at_sign_in(tmp_path, (390, 844)) as played:
+        shown = visible_texts(played.window)
         assert any("No relay yet?" in t for t in shown)
         assert not [t for t in shown if COMMAND_WORDS.search(t)]
-        await bridge.shutdown()
-        ui.close()
     cert, key = self_signed(tmp_path)
     async with tls_relay(tmp_path, cert, key) as running:
         url = f"wss://localhost:{running.port}"
