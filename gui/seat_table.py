@@ -9,7 +9,7 @@ What an implementation (the solo ``TableBridge``, an online seat bridge) must pr
 
 - call ``publish(name=value, ...)`` with every property below whenever its state changes
   (``publish`` compares and emits per property; a key that is not a property is a bug and
-  raises ``KeyError``), and ``history.set_rows(rows)`` for the ledger in words;
+  raises ``KeyError``), and ``set_history(rows)`` for the ledger in words;
 - override ``act(name)`` for the named actions ``allocate``, ``confirm``, ``reset``,
   ``reduce``, ``remove`` and ``roll`` (return whether the action was taken; refuse while the
   dice are being revealed or input is locked);
@@ -234,6 +234,10 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
                 getattr(self, f"{name}Changed").emit()
                 if name == "announcement" and value:
                     self.announced.emit(value)
+
+    def set_history(self, rows: list[dict[str, str]]) -> None:
+        """The ledger in words (``HistoryModel.set_rows``), for an owner that is not a subclass."""
+        self._history.set_rows(rows)
 
     def value(self, name: str) -> Any:
         """The published value of a property (Python callers; QML reads the property)."""

@@ -72,8 +72,7 @@ class AccountPart(OnlineState):
                 except (OSError, TimeoutError):
                     self._set(error=unreachable(url))
                     return
-                task = self._spawn(self._pump(self.client))
-                task.set_name("online-pump")
+                self._spawn(self._pump(self.client), request=False).set_name("online-pump")
             try:
                 if signup:
                     await self.client.signup(name, password)
@@ -139,7 +138,7 @@ class AccountPart(OnlineState):
             await client.close()
 
     def _sign_slot(self, url: str, name: str, password: str, signup: bool) -> None:
-        if self._busy:
+        if self._busy or self._requests:
             self._set(error=refusal("busy"))
             return
         problem = sign_in_problem(name, password)
@@ -305,7 +304,7 @@ class AccountPart(OnlineState):
                 return
             client.name, client.token = old.name, old.token
             self.client = client
-            self._spawn(self._pump(client)).set_name("online-pump")
+            self._spawn(self._pump(client), request=False).set_name("online-pump")
         finally:
             self._set(busy=False)
 

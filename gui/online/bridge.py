@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 from PySide6.QtCore import Property, QObject, Signal
 
+from pointline.gui.betting import CHIP_VALUES
 from pointline.gui.clock import Clock as BeatClock
 from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP
 from pointline.gui.device import fake_insets, is_mobile
@@ -43,6 +44,7 @@ from pointline.gui.online.countdown import Clock, Countdown
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.results import ResultsPart
+from pointline.gui.online.seat import OnlineSeat
 from pointline.gui.online.state import SEAT_KEYS, STANDING_KEYS, Connect, Verify, loop_time
 from pointline.gui.online.table import TablePart
 from pointline.gui.online.texts import (
@@ -138,6 +140,8 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     windowModeChanged = Signal()
     askingLeaveChanged = Signal()
     keyHintsChanged = Signal()
+    submitted = Signal(str)
+    """A choice of mine reached the client (``confirm`` or ``roll``): one per commitment."""
 
     _GROUPS: ClassVar[dict[str, tuple[str, ...]]] = {
         "screenChanged": ("screen",),
@@ -148,7 +152,7 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         "roomChanged": ("roomCode", "creator", "isCreator", "mySeat", "mySeatLabel"),
         "rosterChanged": ("roster",),
         "startChanged": ("canStart", "startReason"),
-        "positionChanged": ("phase", "point", "hand", "throws"),
+        "positionChanged": ("phase", "point", "hand", "throws", "nextThrow"),
         "balanceChanged": ("balance",),
         "draftChanged": ("draftPass", "draftDontPass"),
         "contractsChanged": ("contractPass", "contractDontPass"),
@@ -206,6 +210,8 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         self._ca = ca
         self.client: RelayClient | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._requests: set[asyncio.Task[Any]] = set()
+        """The requests in flight (``busy`` is true while there is one)."""
         self._screen = "signin"
         self._busy = False
         self._error = ""
@@ -232,8 +238,6 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         self._verify_ok = False
         self._verify_text = ""
         self._verify: Verify = verify
-        self.verify_threads: list[int] = []
-        """The thread id each verification ran on (tests check it is not the GUI thread)."""
         self._mode = "standard"
         self._asking_leave = False
         self._mobile = is_mobile()
@@ -244,8 +248,6 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         self._trust = RelayTrust(self)
         self._pending: tuple[str, str, str, bool] | None = None
         """The sign-in waiting for the player to trust the relay's certificate."""
-        self.submissions = 0
-        """How many commits reached the client (tests check that blur or resize adds none)."""
         self._seen: dict[str, tuple[Any, ...]] = {}
         self._syncing = False
         self._shown: Table | None = None
@@ -259,6 +261,9 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
         self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
         self._moment.stageChanged.connect(self._on_beat)
+        self._chip = CHIP_VALUES[0]
+        self._seat_table = OnlineSeat(self, self)
+        self._seat_table.publish(**self._seat_constants())
         self._seats = RowsModel(SEAT_KEYS, self)
         self._standings = RowsModel(STANDING_KEYS, self)
         self.changed.connect(self._sync)  # the mixin's slots (line, Help) announce through it
@@ -370,7 +375,8 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     # ------------------------------------------------------------------ properties
     screen = Property(str, lambda self: self._screen, notify=screenChanged)
     relayUrl = Property(str, lambda self: self._url, notify=relayUrlChanged)
-    busy = Property(bool, lambda self: self._busy, notify=busyChanged)
+    busy = Property(bool, lambda self: self._busy or bool(self._requests), notify=busyChanged)
+    """A request of mine is in flight (signing in, a room, leaving): its buttons wait."""
     error = Property(str, lambda self: self._error, notify=errorChanged)
     name = Property(str, lambda self: self._name, notify=nameChanged)
     roomCode = Property(str, lambda self: self._code, notify=roomChanged)
@@ -393,6 +399,12 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     throws = Property(
         int, lambda self: self.shown.throws if self.shown else 0, notify=positionChanged
     )
+    nextThrow = Property(
+        int, lambda self: (self.shown.throws if self.shown else 0) + 1, notify=positionChanged
+    )
+    """The number of the throw being chosen for, as people count throws."""
+    seatTable = Property(QObject, lambda self: self._seat_table, constant=True)
+    """My seat as the shared table view reads it (an ``OnlineSeat``)."""
     balance = Property(int, lambda self: self._my("balance"), notify=balanceChanged)
     draftPass = Property(int, lambda self: self._my("draftPass"), notify=draftChanged)
     draftDontPass = Property(int, lambda self: self._my("draftDontPass"), notify=draftChanged)

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,6 @@ from pointline.kernel import (
 )
 from pointline.kernel.ledger import Voided
 from pointline.net.protocol import SessionEnded
-from pointline.net.verify import Report
 
 __all__ = ["ResultsPart"]
 
@@ -61,16 +59,12 @@ class ResultsPart(OnlineState):
             verify_ok=False,
             verify_text="Checking the transcript with pointline verify…",
         )
-        self._spawn(self._verify_saved(path))
-
-    def _verify_in_thread(self, path: Path) -> Report:
-        self.verify_threads.append(threading.get_ident())
-        return self._verify(path)
+        self._spawn(self._verify_saved(path), request=False)
 
     async def _verify_saved(self, path: Path) -> None:
         """Replay the transcript off the GUI thread; the verdict shows when it is done."""
         try:
-            report = await asyncio.to_thread(self._verify_in_thread, path)
+            report = await asyncio.to_thread(self._verify, path)
         except Exception:  # a verifier that breaks is a verdict too, never a traceback
             ok, text = False, "pointline verify could not read the saved transcript."
         else:

@@ -134,9 +134,9 @@ async def prepare_online(ui: OnlineBridge, url: str, scene: str) -> list[RelayCl
     if scene == "online-signin":
         return []
     bridge.signUp(url, PEOPLE[0], PASSWORD)
-    await bridge.idle()
+    await _until(lambda: bridge.screen == "lobby" and not bridge.busy)
     bridge.createRoom()
-    await bridge.idle()
+    await _until(lambda: bridge.roomCode != "" and not bridge.busy)
     peers: list[RelayClient] = []
     for i, name in enumerate(PEOPLE[1:]):
         c = await RelayClient.connect(

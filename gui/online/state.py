@@ -23,6 +23,7 @@ from pointline.gui.controls import SeatControls
 from pointline.gui.online.countdown import Countdown
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.moment import ResultMoment
+from pointline.gui.online.seat import OnlineSeat
 from pointline.gui.online.texts import (
     seat_label,
 )
@@ -115,6 +116,7 @@ class OnlineState(SeatControls):
     _ca: str | None
     client: RelayClient | None
     _tasks: set[asyncio.Task[Any]]
+    _requests: set[asyncio.Task[Any]]
     _screen: str
     _busy: bool
     _error: str
@@ -139,7 +141,6 @@ class OnlineState(SeatControls):
     _verify_ok: bool
     _verify_text: str
     _verify: Verify
-    verify_threads: list[int]
     _mode: str
     _asking_leave: bool
     _mobile: bool
@@ -149,7 +150,9 @@ class OnlineState(SeatControls):
     _help_html: str
     _trust: RelayTrust
     _pending: tuple[str, str, str, bool] | None
-    submissions: int
+    _chip: int
+    submitted: Any  # OnlineBridge's Signal(str): a choice of mine reached the client
+    _seat_table: OnlineSeat
     _seen: dict[str, tuple[Any, ...]]
     _syncing: bool
     _shown: Table | None
@@ -179,6 +182,9 @@ class OnlineState(SeatControls):
         raise NotImplementedError
 
     def _seat_rows(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _publish_seat(self) -> None:
         raise NotImplementedError
 
     def _standing_rows(self) -> list[dict[str, Any]]:
@@ -211,18 +217,23 @@ class OnlineState(SeatControls):
             getattr(self, signal).emit()
         self._seats.set_rows(self._seat_rows())
         self._standings.set_rows(self._standing_rows())
+        self._publish_seat()
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+    def _spawn(self, coro: Coroutine[Any, Any, Any], *, request: bool = True) -> asyncio.Task[Any]:
+        """Run ``coro`` on the loop; a ``request`` (to the relay, or leaving) keeps ``busy``
+        true until it is done, so a screen and a test can wait for it by that property."""
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        if request:
+            self._requests.add(task)
+            task.add_done_callback(self._request_done)
+            self._sync()
         return task
 
-    async def idle(self, timeout: float = 10.0) -> None:
-        """Wait until no request of ours is in flight (tests)."""
-        async with asyncio.timeout(timeout):
-            while any(t for t in self._tasks if t.get_name() != "online-pump" and not t.done()):
-                await asyncio.sleep(0.01)
+    def _request_done(self, task: asyncio.Task[Any]) -> None:
+        self._requests.discard(task)
+        self._sync()
 
     def _set(self, **values: Any) -> None:
         for key, value in values.items():

@@ -9,8 +9,15 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, Slot
 
+from pointline.gui.betting import (
+    CHIP_VALUES,
+    action_reason,
+    chip_actions,
+    line_reasons,
+    repeat_actions,
+)
 from pointline.gui.bridge import WINDOW_MODES
-from pointline.gui.history import draft_words, line_outcomes, settlement_words
+from pointline.gui.history import draft_words, line_outcomes, repeat_text, settlement_words
 from pointline.gui.online.state import BACKGROUND_STATES, HELP_LIVE, SIT_OUT_ASK, OnlineState
 from pointline.gui.online.texts import (
     KEY_HINTS,
@@ -18,9 +25,14 @@ from pointline.gui.online.texts import (
     people,
     seat_label,
 )
-from pointline.gui.texts import SOLO_WORDS
+from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS
 from pointline.kernel import (
+    HANDS_PER_SESSION,
+    POINT_NUMBERS,
     STARTING_POINTS,
+    THROW_CAP,
+    Action,
+    Line,
     Outcome,
     Phase,
     PointlineError,
@@ -34,7 +46,14 @@ from pointline.net.protocol import (
     Thrown,
 )
 
-__all__ = ["TablePart"]
+__all__ = ["ONLINE_TEXTS", "SEAT_ACTIONS", "TablePart"]
+
+SEAT_ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll", "repeat")
+"""The controls of my seat whose legality the table view shows (the kernel decides each)."""
+ONLINE_TEXTS = {
+    **TEXTS,
+    "historyEmpty": "Your contracts, every throw and every payment appear here.",
+}
 
 
 class TablePart(OnlineState):
@@ -125,8 +144,17 @@ class TablePart(OnlineState):
             return "Your choice for this throw is committed: waiting for the others."
         if peer.state is not Step.COMMIT:
             return "Waiting for every seat's reveal."
-        code = self._draft.rejection(self._action(name))
-        return "" if code is None else code.text
+        return action_reason(self._draft, self._seat, name, self._line, self._chip)
+
+    def _plan(self, name: str) -> list[Action]:
+        """The kernel actions a control stands for: a chip is several Allocates, all or none."""
+        draft = self._draft
+        assert draft is not None
+        if name == "allocate":
+            return list(chip_actions(self._seat, self._line, self._chip))
+        if name == "repeat":
+            return list(repeat_actions(draft, self._seat))
+        return [self._action(name)]
 
     def _submit(self, name: str) -> bool:
         why = self.reason(name)
@@ -136,7 +164,7 @@ class TablePart(OnlineState):
             return False
         draft, client = self._draft, self.client
         assert draft is not None and client is not None
-        action = self._action(name)
+        action = self._plan(name)[-1] if name in ("confirm", "roll") else None
         if name == "confirm" and self._empty_draft() and not self._sit_out_armed:
             # An empty Confirm sits the hand out: only a second, deliberate press does it.
             self._sit_out_armed = True
@@ -152,8 +180,9 @@ class TablePart(OnlineState):
                 self._notice = exc.text
                 self._announce(self._notice)
                 return False
+            assert action is not None
             draft.push(action)
-            self.submissions += 1
+            self.submitted.emit(name)
             self._committed = True
             self._notice = ""
             self._announce(
@@ -161,7 +190,8 @@ class TablePart(OnlineState):
                 "for this throw; waiting for the others."
             )
             return True
-        draft.push(action)
+        for step in self._plan(name):
+            draft.push(step)
         self._notice = ""
         self._outcomes = {}
         self._announce(draft_words(draft, self._seat))
@@ -245,6 +275,113 @@ class TablePart(OnlineState):
 
     def _key_hints_short(self) -> str:
         return "" if self._mobile else KEY_HINTS_SHORT.get(self._screen, "")
+
+    def _line_reasons(self) -> dict[str, str]:
+        """Why the selected chip cannot go on each line now (each reason once, as solo)."""
+        draft = self._draft
+        if draft is None or self._seat < 0 or self._moment.running:
+            return {"pass": "", "dont_pass": ""}
+        return line_reasons(draft, self._seat, self._chip, self._line, self._notice)
+
+    # ------------------------------------------------------------------ the table view
+    def _seat_constants(self) -> dict[str, Any]:
+        return {
+            "hands": HANDS_PER_SESSION,
+            "throwCap": THROW_CAP,
+            "chipValues": list(CHIP_VALUES),
+            "mobile": self._mobile,
+            "texts": ONLINE_TEXTS,
+            "pointNumbers": sorted(POINT_NUMBERS),
+            "startingPoints": STARTING_POINTS,
+        }
+
+    def _publish_seat(self) -> None:
+        """Publish my seat to the table view (each property notifies only when it changed)."""
+        shown = self.shown
+        reasons = {n: self.reason(n) for n in SEAT_ACTIONS}
+        draft = self._draft
+        self._seat_table.publish(
+            phase=self._phase(),
+            point=(shown.point or 0) if shown else 0,
+            balance=self._my("balance"),
+            hand=shown.hand if shown else 1,
+            throws=shown.throws if shown else 0,
+            draftPass=self._my("draftPass"),
+            draftDontPass=self._my("draftDontPass"),
+            contractPass=self._my("contractPass"),
+            contractDontPass=self._my("contractDontPass"),
+            selectedLine=str(self._line.value),
+            chip=self._chip,
+            legal={n: not r for n, r in reasons.items()},
+            reasons=reasons,
+            lineReasons=self._line_reasons(),
+            lineOutcomes=dict(self._outcomes),
+            die1=self._dice[0],
+            die2=self._dice[1],
+            rollSerial=self._serial,
+            revealStage=self._moment.beat,
+            notice=self._notice,
+            status=self._notice or self._announcement,
+            announcement=self._announcement,
+            confirmLabel=self._confirm_label(),
+            reduceMotion=self._moment.reduceMotion,
+            chart=self._chart(),
+            repeatText=repeat_text(draft, self._seat) if draft is not None else "",
+            keysHint=self._table_hint(),
+        )
+        self._seat_table.set_history(self._history())
+
+    def _table_hint(self) -> str:
+        """What the keys do at the table now (screen readers hear it on the table)."""
+        if self._phase() == Phase.POINT.value:
+            return "Point phase. Enter or Space rolls; the countdown shows the seconds left."
+        return (
+            f"Come-out. Space places a {self._chip} chip on the selected line, Enter confirms; "
+            "the countdown shows the seconds left."
+        )
+
+    def seat_act(self, name: str) -> bool:
+        """A control of the table view: the named action on my draft (or my commitment)."""
+        if name not in SEAT_ACTIONS:
+            raise ValueError(f"an action is one of {SEAT_ACTIONS}, not {name!r}")
+        done = self._submit(name)
+        self._sync()
+        return done
+
+    def seat_key(self, key: str) -> bool:
+        done = bool(self.tableKey(key))
+        self._sync()
+        return done
+
+    def seat_place(self, line: str) -> bool:
+        """A tap on a line: during a result moment it only ends the moment (as a fresh key
+        press does); else the selected chip goes on that line, all of it or nothing."""
+        if self._moment.running:
+            self._moment.finish()
+            return False
+        self._line = Line(line)
+        return self.seat_act("allocate")
+
+    def seat_select_line(self, line: str) -> None:
+        self.selectLine(line)
+
+    def seat_select_chip(self, amount: int) -> None:
+        self._chip = amount
+        self._notice = ""
+        self._sync()
+
+    def seat_explain(self, action: str) -> None:
+        """A tap, hover or key on a control that is off: say why (a tap during the result
+        moment ends the moment, as a fresh key press does)."""
+        if self._moment.running:
+            self._moment.finish()
+            return
+        reason = self.reason(action)
+        label = ACTION_LABELS.get(action, action)
+        self._notice = f"{label} is off. {reason}" if reason else ""
+        if reason:
+            self._announce(self._notice)
+        self._sync()
 
     # ------------------------------------------------------------------ table slots
     @Slot(str, result=bool)

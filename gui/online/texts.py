@@ -204,12 +204,13 @@ def help_html(timeouts: Timeouts) -> str:
 
 
 HELP_KEYS = (
-    "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons · Space "
-    f"allocates {UNIT}, Enter confirms at come-out; Enter or Space roll at the point · "
+    "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons and the chips · "
+    "Space allocates the selected chip, R repeats the last bet, Enter confirms at come-out; "
+    "Enter or Space roll at the point · "
     "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute."
 )
 HELP_TOUCH = (
-    "<b>Touch:</b> tap a line to select it, then the buttons; Back closes Help, and at the "
+    "<b>Touch:</b> pick a chip, then tap a line to place it; Back closes Help, and at the "
     "table asks before you leave."
 )
 
@@ -218,8 +219,9 @@ KEY_HINTS: dict[str, str] = {
     "signin": "Tab moves between the fields and buttons · Enter signs in · F1 Help",
     "lobby": "Tab moves between the fields and buttons · Enter or Space presses the focused "
     "button · F1 Help",
-    "table": f"Arrows choose the line · Tab visits legal buttons · Space allocates {UNIT}, Enter "
-    "confirms; Enter/Space roll at the point · Backspace/Delete reset · F1 Help (the countdown "
+    "table": "Arrows choose the line · Tab visits legal buttons · Space allocates the chip, R "
+    "repeats, Enter confirms; Enter/Space roll at the point · Backspace/Delete reset · F1 Help "
+    "(the countdown "
     "keeps running) · M mute. Going to the background ends the session for everyone.",
     "results": "Tab moves between the buttons · Enter or Space presses the focused button · "
     "F1 Help · M mute",
@@ -229,6 +231,6 @@ KEY_HINTS: dict[str, str] = {
 KEY_HINTS_SHORT: dict[str, str] = {
     "signin": "Tab moves · Enter signs in · F1 Help",
     "lobby": "Tab moves · Enter presses · F1 Help",
-    "table": f"Space +{UNIT} · Enter confirms or rolls · F1 Help · M mute",
+    "table": "Space adds the chip · Enter confirms or rolls · F1 Help · M mute",
     "results": "Tab moves · Enter presses · F1 Help · M mute",
 }

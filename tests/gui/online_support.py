@@ -320,6 +320,14 @@ class Window:
         left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
         await self._from_loop(lambda: QTest.mouseClick(self.window, left, none, at))
 
+    async def table_focus(self) -> None:
+        """Wait until the table is the screen shown and the focus is on it (the table's items
+        exist while the lobby shows, so the focus name alone does not say the table is up)."""
+        await until(
+            lambda: self.bridge.screen == "table" and self.focus() == "tableArea",
+            what="focus on the table shown",
+        )
+
     def rect(self, name: str) -> QRectF:
         item = self.item(name)
         return QRectF(item.mapToScene(QPointF(0, 0)), item.size())

@@ -161,7 +161,7 @@ async def test_the_lobby_footer_lists_only_lobby_keys(tmp_path: Path) -> None:
 async def test_the_table_has_a_window_mode_button_that_keeps_the_session(tmp_path: Path) -> None:
     async with game(tmp_path, timeouts=PATIENT) as played:
         bridge, ui = played.bridge, played.window
-        await until(lambda: ui.focus() == "tableArea", what="the table laid out")
+        await ui.table_focus()
         bridge.allocate()
         expected = {
             "theater": QWindow.Visibility.Maximized,

@@ -36,8 +36,12 @@ from tests.gui.online_support import (
 
 pytestmark = pytest.mark.usefixtures("online_env")
 BUTTONS = (
+    "chip10",
+    "chip50",
+    "chip100",
     "btnAllocate",
     "btnConfirm",
+    "btnRepeat",
     "btnReset",
     "btnReduce",
     "btnRemove",
@@ -50,8 +54,8 @@ BUTTONS = (
 
 
 async def room_with_a_peer(played: Game, prefix: str) -> RelayClient:
-    """Sign up and create a room by keys; a headless peer joins; Start is now legal. From here
-    ``played.sent`` counts my commits."""
+    """Sign up and create a room by keys; a headless peer joins; Start is now legal. From
+    here ``played.sent`` counts my commits."""
     ui = played.window
     await sign_up_and_create_by_keys(ui, fresh_name(prefix))
     other = await headless(played.url, fresh_name("peer"))
@@ -71,7 +75,7 @@ async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
         await ui.key(K.Key_Return)
         await until(lambda: bridge.screen == "table", what="the table")
         task = steady_peer(other)
-        await until(lambda: ui.focus() == "tableArea", what="focus on the table")
+        await ui.table_focus()
         async for _ in my_turns(bridge):
             before = played.sent
             if bridge.phase == "point":
@@ -101,7 +105,10 @@ async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
 
 
 def _check_no_overlap(ui: Window, w: int, h: int) -> None:
-    names = [*BUTTONS, "onlineFelt", "countdown", "seats"]
+    """Every shown button and panel inside the window, none over another (the table swaps
+    buttons by phase in one place: Allocate at the come-out, Reduce in the point phase)."""
+    names = [n for n in (*BUTTONS, "onlineFelt", "countdown", "seats") if ui.item(n).isVisible()]
+    assert {"btnAllocate", "btnConfirm", "onlineFelt", "countdown", "seats"} <= set(names)
     rects = {n: ui.rect(n) for n in names}
     bounds = QRectF(0, 0, w, h)
     for n, r in rects.items():
@@ -121,12 +128,14 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
         bridge, ui = played.bridge, played.window
         await room_with_a_peer(played, "tab")
         bridge.startRoom()
-        await until(lambda: ui.focus() == "tableArea", what="the table")
+        await ui.table_focus()
         await ui.key(K.Key_Space)
         # Tab visits only the legal buttons (Roll and Reduce are not legal at come-out)
         seen: list[str] = []
         for _ in range(len(BUTTONS) + 2):
+            before = ui.focus()
             await ui.key(K.Key_Tab)
+            await until(lambda b=before: ui.focus() != b, what=f"Tab to move on from {before}")
             if ui.focus() in seen:
                 break
             seen.append(ui.focus())
@@ -164,7 +173,7 @@ async def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(tmp_pat
         other = await room_with_a_peer(played, "left")
         await ui.tab_to("btnStart")
         await ui.key(K.Key_Space)
-        await until(lambda: ui.focus() == "tableArea", what="the table")
+        await ui.table_focus()
         await ui.keys(K.Key_Space, K.Key_Return)  # Pass 10 committed for throw 1
         assert bridge.committed
         await other.leave()
@@ -200,7 +209,7 @@ async def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ran
         async for br in turns_of([a.bridge, b.bridge]):
             ui = windows[id(br)]
             await ui.activate()
-            await until(lambda ui=ui: ui.focus() == "tableArea", what="table focus")
+            await ui.table_focus()
             if br.phase == "point":
                 await ui.key(K.Key_Space)
             else:
@@ -226,11 +235,11 @@ async def test_pointer_and_touch_reach_the_same_choices(tmp_path: Path) -> None:
         await room_with_a_peer(played, "mouse")
         await ui.click("btnStart")
         await until(lambda: bridge.screen == "table", what="the table")
-        await ui.click("onlineLineDontPass")
+        await ui.click("onlineLineDontPass")  # a tap on a line places the chip there
         assert bridge.selectedLine == "dont_pass"
         await ui.click("btnAllocate")
         await ui.click("btnAllocate")
-        assert (bridge.draftPass, bridge.draftDontPass) == (0, 20)
+        assert (bridge.draftPass, bridge.draftDontPass) == (0, 30)
         await ui.click("btnReset")
         assert bridge.draftDontPass == 0
         await ui.click("onlineLinePass")

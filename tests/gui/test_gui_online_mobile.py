@@ -118,7 +118,7 @@ def test_desktop_shows_its_controls(qapp: Any, monkeypatch: pytest.MonkeyPatch) 
 async def test_android_back_closes_help_then_asks_before_leaving_the_table(tmp_path: Path) -> None:
     async with game(tmp_path, (390, 844), timeouts=Timeouts(confirm=30.0)) as played:
         bridge, ui = played.bridge, played.window
-        await until(lambda: ui.focus() == "tableArea", what="the table")
+        await ui.table_focus()
         bridge.allocate()
         bridge.openHelp()
         await ui.key(Qt.Key.Key_Back)

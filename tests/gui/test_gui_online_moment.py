@@ -59,7 +59,7 @@ async def throw_once(ui: Window, other: RelayClient) -> None:
     """Confirm Pass 10 by keys, let the peer commit, and wait for the moment to start."""
     bridge = ui.bridge
     await until(lambda: bridge.legal["confirm"], what="the come-out")
-    await until(lambda: ui.focus() == "tableArea", what="focus on the table")
+    await ui.table_focus()
     await ui.key(K.Key_Space)
     await ui.key(K.Key_Return)
     await until(lambda: bridge.committed, what="my commit")

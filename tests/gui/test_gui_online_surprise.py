@@ -49,7 +49,7 @@ async def test_an_empty_confirm_says_sit_out_and_needs_a_second_press(tmp_path: 
     async with game(tmp_path, timeouts=Timeouts(confirm=30.0)) as played:
         bridge, ui = played.bridge, played.window
         await until(lambda: bridge.legal["confirm"], what="the come-out")
-        await until(lambda: ui.focus() == "tableArea", what="focus on the table")
+        await ui.table_focus()
         button = ui.item("btnConfirm")
         assert button.property("text") == bridge.confirmLabel == "Sit out"
         await ui.key(K.Key_Return)

@@ -10,6 +10,9 @@ Rectangle {
     property var table: null
     property real fs: 13
     property real gap: 6
+    property string title: "History"
+    property string headingName: "historyHeading"
+    readonly property alias count: historyList.count
     radius: fs * 0.5
     color: "#10251b"
     border.color: "#2f5a45"
@@ -20,8 +23,9 @@ Rectangle {
         anchors.margins: panel.gap * 0.7
         spacing: 2
         Text {
+            objectName: panel.headingName
             Layout.fillWidth: true
-            text: "History"
+            text: panel.title
             font.pixelSize: panel.fs * 0.95
             font.bold: true
             color: "#f2c14e"

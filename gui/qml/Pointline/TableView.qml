@@ -6,6 +6,8 @@ import Pointline.Seat
 // The one table: felt (point boxes, puck, dice, the two lines, the result view), the chip
 // selector, the action buttons and the history, fed by a SeatTable (gui/seat_table.py). The
 // solo and the online screens both use it; extra buttons go inside it (they join the grid).
+// A screen adds its own parts through two slots: ``controlsTop`` (above the status line, e.g.
+// the online countdown) and ``side`` (above the history, e.g. the online seats).
 Item {
     id: view
     required property SeatTable table
@@ -21,6 +23,16 @@ Item {
     property bool statsOffered: false
     signal statsRequested()
     default property alias extraButtons: extras.data
+    property alias controlsTop: topSlot.data
+    property alias side: sideSlot.data
+    // The screen's names for its parts: "" keeps "felt", "linePass"...; "online" makes
+    // "onlineFelt", "onlineLinePass"... (each screen's tests and checks find its own).
+    property string namePrefix: ""
+    function named(base) {
+        return namePrefix.length > 0 ? namePrefix + base.charAt(0).toUpperCase() + base.slice(1) : base;
+    }
+    property string tableName: "Table"
+    property string historyTitle: "History"
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
     readonly property bool motion: !table.reduceMotion
@@ -70,7 +82,7 @@ Item {
         // ---------------- felt
         Rectangle {
             id: felt
-            objectName: "felt"
+            objectName: view.named("felt")
             Layout.fillWidth: true
             Layout.fillHeight: true
             Layout.minimumHeight: view.portrait ? Math.max(200, view.fs * 16) : 0
@@ -92,7 +104,7 @@ Item {
                 anchors.margins: felt.border.width + view.gap * 0.6
                 activeFocusOnTab: false
                 Accessible.role: Accessible.Pane
-                Accessible.name: "Table"
+                Accessible.name: view.tableName
                 Accessible.description: view.table.keysHint
                 Keys.onPressed: function(event) {
                     if (event.isAutoRepeat) return;
@@ -117,7 +129,7 @@ Item {
                         z: 2  // the dice fly over the lines
                         Puck {
                             id: puck
-                            objectName: "puck"
+                            objectName: view.named("puck")
                             size: Math.max(44, view.fs * 3.2)
                             point: view.table.point
                         }
@@ -147,7 +159,7 @@ Item {
                                 Accessible.name: text
                             }
                             RowLayout {
-                                objectName: "pointBoxes"
+                                objectName: view.named("pointBoxes")
                                 Layout.fillWidth: true
                                 spacing: 2
                                 Repeater {
@@ -155,6 +167,7 @@ Item {
                                     Rectangle {
                                         required property int modelData
                                         readonly property bool on: view.table.point === modelData
+                                        objectName: "pointBox" + modelData
                                         Layout.fillWidth: true
                                         Layout.maximumWidth: view.fs * 3.2
                                         Layout.preferredHeight: Math.max(18, view.fs * 1.5)
@@ -176,7 +189,7 @@ Item {
                         }
                         DiceThrow {
                             id: dice
-                            objectName: "dice"
+                            objectName: view.named("dice")
                             table: view.table
                             size: puck.size * 0.92
                             spacing: view.gap
@@ -188,7 +201,7 @@ Item {
 
                     LineArea {
                         id: passArea
-                        objectName: "linePass"
+                        objectName: view.named("linePass")
                         visible: !view.table.isOver
                         Layout.fillWidth: true
                         Layout.fillHeight: true
@@ -204,7 +217,7 @@ Item {
                     }
                     LineArea {
                         id: dpArea
-                        objectName: "lineDontPass"
+                        objectName: view.named("lineDontPass")
                         visible: !view.table.isOver
                         Layout.fillWidth: true
                         Layout.fillHeight: true
@@ -286,9 +299,17 @@ Item {
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
 
+            // the screen's own parts above the status line (online: the countdown)
+            ColumnLayout {
+                id: topSlot
+                Layout.fillWidth: true
+                visible: children.length > 0
+                spacing: view.gap * 0.6
+            }
+
             Text {
                 id: liveText
-                objectName: "liveText"
+                objectName: view.named("liveText")
                 Layout.fillWidth: true
                 // Its lines are always reserved: a longer or shorter status never moves the buttons.
                 readonly property int lines: view.shortLandscape ? 2 : 3
@@ -348,7 +369,7 @@ Item {
                 // The actions of this phase: four places, the same at the come-out and after.
                 GridLayout {
                     id: buttons
-                    objectName: "buttons"
+                    objectName: view.named("buttons")
                     anchors.left: parent.left
                     anchors.right: parent.right
                     // Four in a row on phones: the actions of a phase take one row there.
@@ -429,17 +450,35 @@ Item {
             Item { Layout.fillHeight: !view.portrait; Layout.preferredHeight: 0 }
         }
 
-        // ---------------- history
-        HistoryPanel {
-            objectName: "history"
+        // ---------------- the screen's side parts (online: the seats), then the history
+        ColumnLayout {
+            id: sideColumn
             Layout.fillWidth: view.portrait
             Layout.fillHeight: true
             Layout.preferredWidth: view.portrait ? -1 : Math.max(190, view.fs * 15)
             Layout.minimumHeight: view.portrait ? view.fs * 4 : 0
             Layout.verticalStretchFactor: 2
-            table: view.table
-            fs: view.fs
-            gap: view.gap
+            spacing: view.gap
+            // with side parts, they and the history share the column evenly
+            ColumnLayout {
+                id: sideSlot
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.preferredHeight: 0
+                visible: children.length > 0
+                spacing: view.gap
+            }
+            HistoryPanel {
+                objectName: view.named("history")
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                Layout.preferredHeight: sideSlot.visible ? 0 : -1
+                title: view.historyTitle
+                headingName: view.named("historyHeading")
+                table: view.table
+                fs: view.fs
+                gap: view.gap
+            }
         }
     }
 
