@@ -51,6 +51,7 @@ __all__ = [
     "answered",
     "at_sign_in",
     "by_name",
+    "commit_steady",
     "ended_event",
     "fresh_name",
     "game",
@@ -394,21 +395,16 @@ async def sign_up_and_create_by_keys(ui: Window, name: str) -> None:
 
 # ---------------------------------------------------------------------- peers and playing
 class Commits:
-    """How many commits the bridge's client has sent: a spy on the client's ``commit``, so that
-    a test can check that blur, Help or a resize sends nothing (no counter in the app)."""
+    """How many of my choices reached the client, counted from the bridge's public
+    ``submitted`` signal, so that a test can check that blur, Help or a resize sends nothing."""
 
     def __init__(self, bridge: OnlineBridge) -> None:
-        client = bridge.client
-        assert client is not None, "sign in first: the spy watches the bridge's client"
-        self.count = 0
-        send = client.commit
+        self.sent: list[str] = []
+        bridge.submitted.connect(self.sent.append)
 
-        def commit(*args: Any, **kwargs: Any) -> Any:
-            sent = send(*args, **kwargs)
-            self.count += 1
-            return sent
-
-        client.commit = commit  # type: ignore[method-assign]
+    @property
+    def count(self) -> int:
+        return len(self.sent)
 
 
 async def headless(url: str, name: str, timeouts: Timeouts = FAST) -> RelayClient:
@@ -484,6 +480,13 @@ def play_by_bridge(bridge: OnlineBridge) -> None:
         assert bridge.committed and not bridge.legal["confirm"]
 
 
+def commit_steady(client: RelayClient) -> None:
+    """The headless ``client`` commits the steady choice for the throw now open."""
+    peer = client.peer
+    assert peer is not None and not peer.is_finished, "no session running for this client"
+    client.commit(steady_choice(peer.table, peer.seat))
+
+
 def steady_peer(client: RelayClient) -> asyncio.Future[Peer]:
     """The headless ``client`` playing the steady choice to the session's end, in a task."""
     return asyncio.ensure_future(play(client, steady_choice, timeout=40))
@@ -526,7 +529,8 @@ def other_seat_status(bridge: OnlineBridge) -> str:
 # ---------------------------------------------------------------------- set-ups
 @dataclass
 class Game:
-    """A bridge (and maybe its window) at a relay with headless peers; ``commits`` counts mine."""
+    """A bridge (and maybe its window) at a relay with headless peers; ``sent`` counts my
+    choices that reached the client since the bridge was made."""
 
     running: RunningRelay
     bridge: OnlineBridge
@@ -551,8 +555,8 @@ class Game:
 
     @property
     def sent(self) -> int:
-        """How many commits my client has sent since the table opened."""
-        assert self.commits is not None
+        """How many of my choices have reached the client."""
+        assert self.commits is not None, "this game counts no commits"
         return self.commits.count
 
     async def close(self) -> None:
@@ -580,9 +584,9 @@ async def game(
     of ``size`` (None: no window), ``others`` headless peers seated; all closed afterwards."""
     async with relay(tmp_path) as running:
         bridge = OnlineBridge(running.url, timeouts=timeouts, **options)
-        ui = None if size is None else Window(bridge, size)
-        played = Game(running, bridge, await gui_room(running.url, bridge, others, peer_timeouts))
-        played.ui, played.commits = ui, Commits(bridge)
+        commits, ui = Commits(bridge), None if size is None else Window(bridge, size)
+        peers = await gui_room(running.url, bridge, others, peer_timeouts)
+        played = Game(running, bridge, peers, ui, commits)
         try:
             yield played
         finally:
@@ -602,7 +606,7 @@ async def at_sign_in(
     ``peers`` are closed afterwards."""
     async with relay(tmp_path) as running:
         bridge = OnlineBridge(running.url, timeouts=timeouts, **options)
-        played = Game(running, bridge, [], Window(bridge, size))
+        played = Game(running, bridge, [], Window(bridge, size), Commits(bridge))
         try:
             await until(lambda: played.window.focus() == "fieldNameInput", what="the sign-in form")
             yield played

@@ -21,6 +21,7 @@ from tests.gui.online_support import (
     FAST,
     PASSWORD,
     answered,
+    commit_steady,
     ended_event,
     fresh_name,
     game,
@@ -165,7 +166,7 @@ async def test_an_expiring_deadline_ends_the_session_even_with_help_open(tmp_pat
     quick = replace(FAST, confirm=2.0)  # the deadline passes sooner: less to wait
     async with game(tmp_path, None, timeouts=quick, peer_timeouts=quick) as played:
         bridge, other = played.bridge, played.other
-        other.commit(steady_choice(other._live_peer().table, 1))
+        commit_steady(other)
         await until(lambda: other_seat_status(bridge) == "committed", what="their commit")
         assert bridge.awaitedText == "Waiting for you to choose"
         bridge.openHelp()

@@ -18,7 +18,7 @@ from PySide6.QtGui import QWindow
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import KEY_HINTS, seat_label
 from pointline.kernel import POINT_NUMBERS, EndReason
-from pointline.net.client import RelayClient, steady_choice
+from pointline.net.client import RelayClient
 from pointline.net.protocol import Timeouts
 from pointline.net.verify import verify_transcript
 from tests.gui.online_support import (
@@ -28,6 +28,7 @@ from tests.gui.online_support import (
     Window,
     answered,
     by_name,
+    commit_steady,
     fresh_name,
     game,
     headless,
@@ -52,7 +53,7 @@ async def test_the_status_names_who_is_awaited_in_plain_words(tmp_path: Path) ->
         bob = next(r["name"] for r in bridge.roster if not r["you"])
         assert bridge.awaitedText == f"Waiting for you and {bob} to choose"
         await until(lambda: ui.item("awaited").property("text") == bridge.awaitedText)
-        other.commit(steady_choice(other._live_peer().table, 1))
+        commit_steady(other)
         await until(lambda: bridge.awaitedText == "Waiting for you to choose", what="commit")
 
 
@@ -96,6 +97,7 @@ async def test_people_read_one_seat_numbering_the_verifier_also_uses(tmp_path: P
         host = await headless(running.url, fresh_name("host"), quick)
         room = await host.create_room()
         bridge = OnlineBridge(running.url, timeouts=quick)
+        commits = Commits(bridge)
         ui = Window(bridge, (1280, 720))
         await answered(bridge, lambda: bridge.signUp(running.url, fresh_name("bob"), PASSWORD))
         await answered(bridge, lambda: bridge.joinRoom(room.code))
@@ -105,9 +107,8 @@ async def test_people_read_one_seat_numbering_the_verifier_also_uses(tmp_path: P
         await until(lambda: "you are Seat 2" in " ".join(visible_texts(ui)), what="header")
         await host.start()
         await until(lambda: bridge.screen == "table", what="the start")
-        commits = Commits(bridge)
         assert [r["label"] for r in bridge.seats] == ["Seat 1", "Seat 2"]
-        host.commit(steady_choice(host._live_peer().table, 0))
+        commit_steady(host)
         await until(lambda: bridge.screen == "results", timeout=quick.confirm + 3)
         assert commits.count == 0
         # the protocol's own words for the ending (net/events.py), seats counted from 1

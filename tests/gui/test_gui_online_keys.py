@@ -14,7 +14,6 @@ from pointline.net.protocol import Timeouts
 from pointline.net.verify import verify_transcript
 from tests.gui.online_support import (
     FAST,
-    Commits,
     Game,
     HandClock,
     K,
@@ -54,13 +53,11 @@ BUTTONS = (
 
 
 async def room_with_a_peer(played: Game, prefix: str) -> RelayClient:
-    """Sign up and create a room by keys; a headless peer joins; Start is now legal. From
-    here ``played.sent`` counts my commits."""
+    """Sign up and create a room by keys; a headless peer joins; Start is now legal."""
     ui = played.window
     await sign_up_and_create_by_keys(ui, fresh_name(prefix))
     other = await headless(played.url, fresh_name("peer"))
     played.peers.append(other)
-    played.commits = Commits(ui.bridge)
     await other.join_room(ui.bridge.roomCode)
     await until(lambda: ui.bridge.canStart, what="two in the room")
     return other

@@ -15,12 +15,13 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 
 from pointline.kernel import HANDS_PER_SESSION
-from pointline.net.client import RelayClient, steady_choice
+from pointline.net.client import RelayClient
 from pointline.net.protocol import Timeouts
 from tests.gui.online_support import (
     Game,
     K,
     Window,
+    commit_steady,
     game,
     on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
@@ -51,10 +52,6 @@ def record_stages(played: Game) -> list[str]:
     return stages
 
 
-def their_commit(other: RelayClient) -> None:
-    other.commit(steady_choice(other._live_peer().table, 1))
-
-
 async def throw_once(ui: Window, other: RelayClient) -> None:
     """Confirm Pass 10 by keys, let the peer commit, and wait for the moment to start."""
     bridge = ui.bridge
@@ -63,7 +60,7 @@ async def throw_once(ui: Window, other: RelayClient) -> None:
     await ui.key(K.Key_Space)
     await ui.key(K.Key_Return)
     await until(lambda: bridge.committed, what="my commit")
-    their_commit(other)
+    commit_steady(other)
     await until(lambda: bridge.revealStage != "", what="the result moment")
 
 
@@ -127,7 +124,7 @@ async def test_reduce_motion_shows_the_result_at_once(tmp_path: Path) -> None:
         await until(lambda: bridge.legal["confirm"], what="the come-out")
         bridge.allocate()
         assert bridge.confirm()
-        their_commit(played.other)
+        commit_steady(played.other)
         await until(lambda: bridge.throws == 1, what="the throw")
         assert bridge.revealStage == "" and "rolling" not in stages
         await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
@@ -154,7 +151,7 @@ async def test_the_last_throw_shows_its_moment_before_the_results(tmp_path: Path
             if not bridge.legal["roll"]:
                 assert bridge.allocate()
             assert bridge.roll() if bridge.legal["roll"] else bridge.confirm()
-            their_commit(other)
+            commit_steady(other)
             await until(lambda: bridge.revealStage != "", what="the throw's moment")
             if bridge.peer.table.hands_resolved == HANDS_PER_SESSION:
                 break
