@@ -17,6 +17,7 @@ from tests.gui.online_support import (
     next_qt_turn,
     on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
+    play_by_bridge,
     relay,
     until,
 )
@@ -29,6 +30,8 @@ async def test_the_harness_runs_a_relay_and_the_bridge_on_one_qt_loop(tmp_path: 
     async with game(tmp_path, None) as played:
         assert played.bridge.mySeat == 0 and len(played.bridge.seats) == 2
         assert played.sent == 0
+        play_by_bridge(played.bridge)  # my come-out choice reaches the client: counted once
+        assert played.sent == 1
         await next_qt_turn()  # Qt's own timers fire on the loop the relay runs on
 
 

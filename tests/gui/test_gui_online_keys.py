@@ -19,11 +19,13 @@ from tests.gui.online_support import (
     K,
     Window,
     at_sign_in,
+    commit_steady,
     fresh_name,
     headless,
     my_turns,
     on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
+    other_seat_status,
     relay,
     sign_up_and_create_by_keys,
     sign_up_by_keys,
@@ -123,7 +125,7 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
     clock = HandClock()
     async with at_sign_in(tmp_path, timeouts=Timeouts(confirm=30.0), clock=clock) as played:
         bridge, ui = played.bridge, played.window
-        await room_with_a_peer(played, "tab")
+        other = await room_with_a_peer(played, "tab")
         bridge.startRoom()
         await ui.table_focus()
         await ui.key(K.Key_Space)
@@ -161,6 +163,9 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
             _check_no_overlap(ui, w, h)
         bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
         assert played.sent == 0 and bridge.screen == "table"
+        commit_steady(other)  # a round trip later, still nothing of mine was sent
+        await until(lambda: other_seat_status(bridge) == "committed", what="their commit")
+        assert played.sent == 0 and bridge.screen == "table" and not bridge.committed
 
 
 @on_qt_loop()

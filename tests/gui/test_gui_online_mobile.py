@@ -159,6 +159,8 @@ async def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_no
         assert bridge.screen == "lobby" and bridge.name != ""
         await ui.key(Qt.Key.Key_Back)  # lobby, no room, no solo table behind: nothing
         assert bridge.screen == "lobby" and bridge.client is not None
+        await answered(bridge, bridge.createRoom)  # a request after it: still signed in
+        assert bridge.roomCode and bridge.error == "", bridge.error
 
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)])

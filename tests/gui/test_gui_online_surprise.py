@@ -19,6 +19,7 @@ from tests.gui.online_support import (
     at_sign_in,
     fresh_name,
     game,
+    headless,
     on_qt_loop,
     online_env,  # noqa: F401 - the fixture, used by pytestmark
     sign_up_and_create_by_keys,
@@ -42,6 +43,12 @@ async def test_after_create_a_room_focus_is_not_on_leave_room(tmp_path: Path) ->
         assert bridge.roomCode == code and ui.focus() == "roomCodeBox"
         await ui.key(K.Key_Tab)  # Start is off: Tab visits only legal buttons
         assert ui.focus() not in ("btnStart", "")
+        # a round trip later the room is still mine: a peer joins it by its code
+        other = await headless(played.url, fresh_name("peer"))
+        played.peers.append(other)
+        await other.join_room(code)
+        await until(lambda: len(bridge.roster) == 2, what="the peer in my room")
+        assert bridge.roomCode == code
 
 
 @on_qt_loop()
