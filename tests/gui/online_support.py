@@ -1,10 +1,11 @@
 """What the online GUI tests share: a real relay on loopback, the qasync loop, headless peers,
 the online window driven like a person, and the set-ups many tests repeat.
 
-A plain module (not a conftest): test files import from it by name. Each test runs one coroutine
-on a fresh ``qasync.QEventLoop`` over the test's QApplication (``run_qt``), so the relay, the
-bridge's tasks, Qt timers and QML share one loop, as in the app. Every wait has a timeout and
-waits on a condition or an event, never for a duration.
+A plain module (not a conftest): test files import from it by name, the window's helpers too
+(they live in tests/gui/online_window.py). Each test runs one coroutine on a fresh
+``qasync.QEventLoop`` over the test's QApplication (``run_qt``, ``on_qt_loop``), so the relay,
+the bridge's tasks, Qt timers and QML share one loop, as in the app. Every wait has a timeout
+and waits on a condition or an event, never for a duration.
 
 The helpers watch the bridge only from outside, through its properties and notify signals and
 the client it holds: no test reads a hook that exists in the app only for tests.
@@ -27,16 +28,25 @@ from typing import Any, TypeVar
 
 import pytest
 import qasync
-from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt, QTimer
-from PySide6.QtTest import QTest
+from PySide6.QtCore import QTimer
 
-from pointline.gui.online.app import LoadedOnline, load_online
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.scenes import prepare_online
 from pointline.gui.scenes import counter_nonces
 from pointline.net.client import RelayClient, play, steady_choice
 from pointline.net.protocol import Peer, SessionEnded, Timeouts
 from pointline.net.relay import RunningRelay
+from tests.gui.online_window import (
+    K,
+    Window,
+    by_name,
+    delete_windows,
+    shown_items,
+    sign_up_and_create_by_keys,
+    sign_up_by_keys,
+    until,
+    visible_texts,
+)
 from tests.net.support import PASSWORD, relay
 
 __all__ = [
@@ -78,7 +88,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-K = Qt.Key
 
 FAST = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
 """Fast deadlines: the GUI side is driven by the test, so it gets a little more room than the
@@ -146,16 +155,6 @@ def on_qt_loop(
     return wrap
 
 
-async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:
-    """Poll ``predicate`` on the loop until it holds (``TimeoutError`` naming ``what``)."""
-    try:
-        async with asyncio.timeout(timeout):
-            while not predicate():
-                await asyncio.sleep(0.01)
-    except TimeoutError:
-        raise TimeoutError(f"timed out waiting for {what or predicate}") from None
-
-
 async def next_qt_turn(timeout: float = 5.0) -> None:
     """Wait until Qt has dispatched a zero-time timer: proof that Qt's event loop is running."""
     done = asyncio.get_running_loop().create_future()
@@ -211,186 +210,7 @@ def online_env(qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> It
     monkeypatch.setenv("POINTLINE_DATA_DIR", str(folder))
     monkeypatch.setenv("POINTLINE_REDUCE_MOTION", "1")
     yield folder
-    for ui in _made:
-        ui.window.hide()
-        ui.loaded.engine.deleteLater()
-    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
-    qapp.processEvents()
-    _made.clear()
-
-
-# ---------------------------------------------------------------------- the window
-def named(window: Any, name: str) -> Any:
-    """The item ``name`` in ``window`` (an assertion names it when there is none)."""
-    found = window.findChild(QObject, name)
-    assert found is not None, f"no item named {name}"
-    return found
-
-
-class Window:
-    """The online window over ``bridge``, driven by keys and clicks from loop callbacks."""
-
-    def __init__(self, bridge: OnlineBridge, size: tuple[int, int]) -> None:
-        self.loaded = load_online(bridge, size)
-        self.window = self.loaded.window
-        self.bridge = bridge
-        self.window.show()
-        self.window.requestActivate()
-        _made.append(self)  # online_env deletes the engine while the bridge is alive
-
-    @classmethod
-    def around(cls, loaded: LoadedOnline) -> Window:
-        """A window the app opened (``open_online``): the app deletes it, not ``online_env``."""
-        ui = cls.__new__(cls)
-        ui.loaded, ui.window, ui.bridge = loaded, loaded.window, loaded.bridge
-        return ui
-
-    def item(self, name: str) -> Any:
-        return named(self.window, name)
-
-    def focus(self) -> str:
-        focused = self.window.activeFocusItem()
-        return "" if focused is None else str(focused.objectName())
-
-    async def activate(self) -> None:
-        if not self.window.isActive():
-            self.window.requestActivate()
-            await until(self.window.isActive, timeout=5.0, what="the window to be active")
-
-    async def _from_loop(self, action: Callable[[], None]) -> None:
-        """Run ``action`` from a loop callback, as Qt delivers real input: outside any asyncio
-        task, so a slot may start tasks while the input is handled."""
-        done = asyncio.get_running_loop().create_future()
-
-        def deliver() -> None:
-            action()
-            done.set_result(None)
-
-        asyncio.get_running_loop().call_soon(deliver)
-        await asyncio.wait_for(done, 5.0)
-
-    async def key(self, key: Qt.Key, modifier: Any = Qt.KeyboardModifier.NoModifier) -> None:
-        await self.activate()
-        await self._from_loop(lambda: QTest.keyClick(self.window, key, modifier))
-
-    async def keys(self, *keys: Qt.Key) -> None:
-        """Press and release each key in turn."""
-        for key in keys:
-            await self.key(key)
-
-    async def type(self, text: str) -> None:
-        # letters, digits, '_' and '-': their key codes are their upper case
-        await self.keys(*(Qt.Key(ord(ch.upper())) for ch in text))
-
-    async def tab_to(self, name: str, limit: int = 12) -> None:
-        for _ in range(limit):
-            if self.focus() == name:
-                return
-            await self.key(K.Key_Tab)
-        assert self.focus() == name, f"Tab never reached {name} (at {self.focus()})"
-
-    async def frame(self) -> None:
-        """Wait for the next rendered frame: layouts are polished before it, so item positions
-        are current (a click right after a screen change would otherwise aim at stale ones)."""
-        done = asyncio.get_running_loop().create_future()
-
-        def swapped() -> None:
-            if not done.done():
-                done.set_result(None)
-
-        self.window.frameSwapped.connect(swapped)
-        try:
-            self.window.update()
-            await asyncio.wait_for(done, 5.0)
-        finally:
-            self.window.frameSwapped.disconnect(swapped)
-
-    async def resize(self, w: int, h: int) -> None:
-        """Resize the window and wait until a frame at the new size has been laid out."""
-        self.window.resize(w, h)
-        await until(lambda: (self.window.width(), self.window.height()) == (w, h), what="resize")
-        await self.frame()
-
-    async def click(self, name: str) -> None:
-        await self.activate()
-        await self.frame()
-        item = self.item(name)
-        assert item.isVisible() and item.isEnabled(), f"{name} cannot be clicked now"
-        p = item.mapToScene(QPointF(item.width() / 2, item.height() / 2))
-        at = QPoint(round(p.x()), round(p.y()))
-        left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-        await self._from_loop(lambda: QTest.mouseClick(self.window, left, none, at))
-
-    async def table_focus(self) -> None:
-        """Wait until the table is the screen shown and the focus is on it (the table's items
-        exist while the lobby shows, so the focus name alone does not say the table is up)."""
-        await until(
-            lambda: self.bridge.screen == "table" and self.focus() == "tableArea",
-            what="focus on the table shown",
-        )
-
-    def rect(self, name: str) -> QRectF:
-        item = self.item(name)
-        return QRectF(item.mapToScene(QPointF(0, 0)), item.size())
-
-    def close(self) -> None:
-        self.window.hide()
-
-
-_made: list[Window] = []
-
-
-def shown_items(ui: Window) -> list[Any]:
-    """Every item the window shows: visible, with every ancestor visible (walks childItems)."""
-    out = []
-    todo = [ui.window.contentItem()]
-    while todo:
-        item = todo.pop()
-        if not item.isVisible() or item.opacity() == 0:
-            continue
-        out.append(item)
-        todo.extend(item.childItems())
-    return out
-
-
-def visible_texts(ui: Window) -> list[str]:
-    """The text of every shown Text item in the window (markup stripped)."""
-    out = []
-    for item in shown_items(ui):
-        if item.metaObject().className() != "QQuickText":
-            continue
-        text = re.sub(r"<[^>]*>", " ", str(item.property("text") or ""))
-        if text.strip():
-            out.append(" ".join(text.split()))
-    return out
-
-
-def by_name(ui: Window, name: str) -> Any:
-    """An item by objectName among the shown items (delegates have no QObject parent)."""
-    found = [i for i in shown_items(ui) if i.objectName() == name]
-    assert found, f"no shown item named {name}"
-    return found[0]
-
-
-async def sign_up_by_keys(ui: Window, name: str) -> None:
-    """Type ``name`` and the password, Tab to Sign up and press Enter; wait for the lobby."""
-    await until(lambda: ui.focus() == "fieldNameInput", what="focus on the name field")
-    await ui.type(name)
-    await ui.key(K.Key_Tab)
-    assert ui.focus() == "fieldPasswordInput"
-    await ui.type(PASSWORD)
-    await ui.tab_to("btnSignUp")
-    await ui.key(K.Key_Return)
-    await until(lambda: ui.bridge.screen == "lobby", what="the lobby")
-
-
-async def sign_up_and_create_by_keys(ui: Window, name: str) -> None:
-    """Sign up by keys, then press Space on Create (focused in the lobby): a room is shown."""
-    await sign_up_by_keys(ui, name)
-    await until(lambda: ui.focus() == "btnCreateRoom", what="focus on Create")
-    await ui.key(K.Key_Space)
-    await until(lambda: ui.bridge.roomCode != "", what="a room")
-    assert ui.item("roomCode").property("text") == ui.bridge.roomCode
+    delete_windows(qapp)
 
 
 # ---------------------------------------------------------------------- peers and playing
