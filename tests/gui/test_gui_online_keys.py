@@ -34,24 +34,13 @@ from tests.gui.online_support import (
     until,
     verified,
 )
+from tests.gui.support import BUTTON_ORDER
 
 pytestmark = pytest.mark.usefixtures("online_env")
-BUTTONS = (
-    "chip10",
-    "chip50",
-    "chip100",
-    "btnAllocate",
-    "btnConfirm",
-    "btnRepeat",
-    "btnReset",
-    "btnReduce",
-    "btnRemove",
-    "btnRoll",
-    "btnHelp",
-    "btnMute",
-    "btnWindow",
-    "btnLeaveTable",
-)
+SOLO_ONLY = ("btnOnline", "btnNew")
+BUTTONS = (*(b for b in BUTTON_ORDER if b not in SOLO_ONLY), "btnLeaveTable")
+"""The shared table's buttons (as on the solo table, without its Play online and New session),
+then the online screen's own Leave table."""
 
 
 async def room_with_a_peer(played: Game, prefix: str) -> RelayClient:
