@@ -47,10 +47,10 @@ def _free_port() -> int:
 
 
 async def signed_up(url: str, prefix: str) -> OnlineBridge:
-    """A new bridge signed up at ``url`` as a fresh account, in the lobby."""
-    bridge = OnlineBridge(url, timeouts=FAST)
-    await answered(bridge, lambda: bridge.signUp(url, fresh_name(prefix), PASSWORD))
-    assert bridge.screen == "lobby", bridge.error
+    """A new bridge signed up at ``url`` as a fresh account, in the lobby under that name."""
+    bridge, name = OnlineBridge(url, timeouts=FAST), fresh_name(prefix)
+    await answered(bridge, lambda: bridge.signUp(url, name, PASSWORD))
+    assert bridge.screen == "lobby" and bridge.name == name, bridge.error
     return bridge
 
 
