@@ -102,9 +102,11 @@ class Window:
             await self.key(K.Key_Tab)
         assert self.focus() == name, f"Tab never reached {name} (at {self.focus()})"
 
-    async def frame(self) -> None:
+    async def frame(self, timeout: float = 5.0) -> None:
         """Wait for the next rendered frame: layouts are polished before it, so item positions
-        are current (a click right after a screen change would otherwise aim at stale ones)."""
+        are current (a click right after a screen change would otherwise aim at stale ones).
+        The window is asked to render again until it does (a request can fall between frames)."""
+        await until(self.window.isExposed, timeout, what="the window on screen")
         done = asyncio.get_running_loop().create_future()
 
         def swapped() -> None:
@@ -113,8 +115,12 @@ class Window:
 
         self.window.frameSwapped.connect(swapped)
         try:
-            self.window.update()
-            await asyncio.wait_for(done, 5.0)
+            async with asyncio.timeout(timeout):
+                while not done.done():
+                    self.window.update()
+                    await asyncio.wait([done], timeout=0.25)
+        except TimeoutError:
+            raise TimeoutError("the window rendered no frame") from None
         finally:
             self.window.frameSwapped.disconnect(swapped)
 
