@@ -300,26 +300,23 @@ class TablePart(OnlineState):
         shown = self.shown
         reasons = {n: self.reason(n) for n in SEAT_ACTIONS}
         draft = self._draft
+        amounts = ("balance", "draftPass", "draftDontPass", "contractPass", "contractDontPass")
         self._seat_table.publish(
+            **{name: self._my(name) for name in amounts},
             phase=self._phase(),
             point=(shown.point or 0) if shown else 0,
-            balance=self._my("balance"),
             hand=shown.hand if shown else 1,
             throws=shown.throws if shown else 0,
-            draftPass=self._my("draftPass"),
-            draftDontPass=self._my("draftDontPass"),
-            contractPass=self._my("contractPass"),
-            contractDontPass=self._my("contractDontPass"),
-            selectedLine=str(self._line.value),
-            chip=self._chip,
             legal={n: not r for n, r in reasons.items()},
             reasons=reasons,
+            selectedLine=str(self._line.value),
+            chip=self._chip,
             lineReasons=self._line_reasons(),
             lineOutcomes=dict(self._outcomes),
+            revealStage=self._moment.beat,
             die1=self._dice[0],
             die2=self._dice[1],
             rollSerial=self._serial,
-            revealStage=self._moment.beat,
             notice=self._notice,
             status=self._notice or self._announcement,
             announcement=self._announcement,
@@ -376,10 +373,9 @@ class TablePart(OnlineState):
         if self._moment.running:
             self._moment.finish()
             return
-        reason = self.reason(action)
-        label = ACTION_LABELS.get(action, action)
-        self._notice = f"{label} is off. {reason}" if reason else ""
-        if reason:
+        why = self.reason(action)
+        self._notice = f"{ACTION_LABELS.get(action, action)} is off. {why}" if why else ""
+        if self._notice:
             self._announce(self._notice)
         self._sync()
 

@@ -88,7 +88,7 @@ Rectangle {
                 required property var model
                 width: historyList.width - 8
                 visible: kind !== "hand"
-                height: visible ? implicitHeight : 0
+                height: kind !== "hand" ? implicitHeight : 0
                 text: model.text
                 wrapMode: Text.WordWrap
                 font.pixelSize: panel.fs * 0.82

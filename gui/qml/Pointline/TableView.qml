@@ -33,6 +33,9 @@ Item {
     }
     property string tableName: "Table"
     property string historyTitle: "History"
+    // a screen with side parts may keep the history for windows tall enough for both
+    property bool historyShown: true
+    property int extraColumns: view.portrait || view.shortLandscape ? 3 : 2
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
     readonly property bool motion: !table.reduceMotion
@@ -442,7 +445,7 @@ Item {
                     anchors.left: parent.left
                     anchors.right: parent.right
                     y: buttons.height + view.gap
-                    columns: view.portrait || view.shortLandscape ? 3 : 2
+                    columns: view.extraColumns
                     rowSpacing: view.gap * 0.6
                     columnSpacing: view.gap * 0.6
                 }
@@ -470,6 +473,7 @@ Item {
             }
             HistoryPanel {
                 objectName: view.named("history")
+                visible: view.historyShown
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.preferredHeight: sideSlot.visible ? 0 : -1
