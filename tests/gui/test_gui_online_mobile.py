@@ -149,7 +149,7 @@ async def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_no
         bridge, ui = played.bridge, played.window
         await ui.type("someone")
         await ui.key(Qt.Key.Key_Back)  # sign-in: nothing is sent, the form is kept
-        assert bridge.screen == "signin" and bridge.client is None and not bridge._tasks
+        assert bridge.screen == "signin" and bridge.client is None and not bridge.busy
         assert ui.item("fieldNameInput").property("text") == "someone"
         await answered(bridge, lambda: bridge.signUp(played.url, fresh_name("back"), PASSWORD))
         await answered(bridge, bridge.createRoom)
