@@ -13,7 +13,6 @@ from PySide6.QtCore import Qt
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import CASUAL_NOTICE, REFUSALS
 from pointline.kernel import EndReason
-from pointline.net.client import steady_choice
 from pointline.net.keys import verification_words
 from pointline.net.protocol import SessionEnded, Thrown
 from pointline.net.verify import verify_transcript
@@ -149,7 +148,7 @@ async def test_a_peer_leaving_mid_hand_shows_no_result_and_why(tmp_path: Path) -
         async with asyncio.timeout(10):
             async for event in other.events():
                 if other.peer is not None and not other.peer.has_committed:
-                    other.commit(steady_choice(other.peer.table, other.peer.seat))
+                    commit_steady(other)
                 if isinstance(event, Thrown):
                     break
         await other.leave()
