@@ -15,8 +15,8 @@ TableView {
     shortLandscape: !portrait && height < 420
     // a short portrait window keeps the seats and leaves the history to taller windows
     historyShown: !portrait || height >= 600
-    // the screen's four buttons take one row in portrait
-    extraColumns: portrait ? 4 : 2
+    // the screen's four buttons take one row in portrait and on a phone held sideways
+    extraColumns: portrait || shortLandscape ? 4 : 2
     function focusFirst() { screen.focusTable(); }
 
     readonly property int secondsLeft: online.countdown.secondsLeft
