@@ -8,79 +8,68 @@ her own room. These tests run against a real relay on loopback.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pointline.gui.online.bridge import OnlineBridge
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
     FAST,
     PASSWORD,
+    answered,
     fresh_name,
     headless,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
-    run_qt,
     until,
 )
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
-def test_an_account_signed_in_in_another_case_starts_its_own_room(
-    qapp: Any, tmp_path: Path
-) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            account = fresh_name("Alice")
-            first = OnlineBridge(running.url, timeouts=FAST)
-            first.signUp(running.url, account, PASSWORD)
-            await until(lambda: not first.busy)
-            assert first.screen == "lobby", first.error
-            await first.shutdown()
+@on_qt_loop()
+async def test_an_account_signed_in_in_another_case_starts_its_own_room(tmp_path: Path) -> None:
+    async with relay(tmp_path) as running:
+        account = fresh_name("Alice")
+        first = OnlineBridge(running.url, timeouts=FAST)
+        await answered(first, lambda: first.signUp(running.url, account, PASSWORD))
+        assert first.screen == "lobby", first.error
+        await first.shutdown()
 
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            bridge.signIn(running.url, account.lower(), PASSWORD)
-            await until(lambda: not bridge.busy)
-            assert bridge.screen == "lobby", bridge.error
-            bridge.createRoom()
-            await until(lambda: not bridge.busy)
-            assert bridge.roomCode and bridge.isCreator, bridge.error
-            peer = await headless(running.url, fresh_name("bob"))
-            await peer.join_room(bridge.roomCode)
-            await until(lambda: len(bridge.roster) == 2, what="the roster")
-            assert bridge.startReason == "" and bridge.canStart
-            assert [r["creator"] for r in bridge.roster] == [True, False]
-            bridge.startRoom()
-            await until(lambda: bridge.screen == "table", what="the start")
-            await peer.wait_started(5.0)
-            await bridge.shutdown()
-            await peer.close()
-
-    run_qt(qapp, scenario())
+        bridge = OnlineBridge(running.url, timeouts=FAST)
+        await answered(bridge, lambda: bridge.signIn(running.url, account.lower(), PASSWORD))
+        assert bridge.screen == "lobby", bridge.error
+        await answered(bridge, bridge.createRoom)
+        assert bridge.roomCode and bridge.isCreator, bridge.error
+        peer = await headless(running.url, fresh_name("bob"))
+        await peer.join_room(bridge.roomCode)
+        await until(lambda: len(bridge.roster) == 2, what="the roster")
+        assert bridge.startReason == "" and bridge.canStart
+        assert [r["creator"] for r in bridge.roster] == [True, False]
+        bridge.startRoom()
+        await until(lambda: bridge.screen == "table", what="the start")
+        await peer.wait_started(5.0)
+        await bridge.shutdown()
+        await peer.close()
 
 
-def test_a_joiner_whose_name_matches_the_creator_in_another_case_is_not_the_creator(
-    qapp: Any, tmp_path: Path
+@on_qt_loop()
+async def test_a_joiner_whose_name_matches_the_creator_in_another_case_is_not_the_creator(
+    tmp_path: Path,
 ) -> None:
     """The joiner's flag comes from its seat in the relay's roster, never from a name."""
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            creator = await headless(running.url, fresh_name("Carol"))
-            room = await creator.create_room()
-            joiner = OnlineBridge(running.url, timeouts=FAST)
-            joiner.signUp(running.url, fresh_name("dave"), PASSWORD)
-            await until(lambda: not joiner.busy)
-            joiner.joinRoom(room.code)
-            await until(lambda: not joiner.busy)
-            assert joiner.roomCode == room.code, joiner.error
-            assert not joiner.isCreator and not joiner.canStart
-            assert joiner.startReason == (
-                f"Waiting for {room.creator}, who created the room, to start it."
-            )
-            assert [r["creator"] for r in joiner.roster] == [True, False]
-            await joiner.shutdown()
-            await creator.close()
-
-    run_qt(qapp, scenario())
+    async with relay(tmp_path) as running:
+        creator = await headless(running.url, fresh_name("Carol"))
+        room = await creator.create_room()
+        joiner = OnlineBridge(running.url, timeouts=FAST)
+        await answered(joiner, lambda: joiner.signUp(running.url, fresh_name("dave"), PASSWORD))
+        await answered(joiner, lambda: joiner.joinRoom(room.code))
+        assert joiner.roomCode == room.code, joiner.error
+        assert not joiner.isCreator and not joiner.canStart
+        assert joiner.startReason == (
+            f"Waiting for {room.creator}, who created the room, to start it."
+        )
+        assert [r["creator"] for r in joiner.roster] == [True, False]
+        await joiner.shutdown()
+        await creator.close()

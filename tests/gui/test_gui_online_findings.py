@@ -6,8 +6,8 @@ same steps as the screenshots (``gui.online.scenes.prepare_online``) or by the h
 
 from __future__ import annotations
 
-import asyncio
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,268 +16,182 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QWindow
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.online.scenes import prepare_online
 from pointline.gui.online.texts import KEY_HINTS, seat_label
-from pointline.gui.scenes import counter_nonces
 from pointline.kernel import POINT_NUMBERS, EndReason
-from pointline.net.client import RelayClient, steady_choice
+from pointline.net.client import RelayClient
 from pointline.net.protocol import Timeouts
 from pointline.net.verify import verify_transcript
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
     FAST,
+    PASSWORD,
+    Commits,
+    Window,
+    answered,
+    by_name,
+    commit_steady,
     fresh_name,
-    gui_room,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    game,
+    headless,
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
-    run_qt,
+    scene,
     until,
+    visible_texts,
 )
-from tests.gui.test_gui_online_keys import Window, _delete_windows  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 QML_DIR = Path(__file__).resolve().parents[2] / "gui" / "qml" / "Pointline" / "Online"
+PATIENT = Timeouts(confirm=30.0)
+"""A confirm deadline no test reaches (the others are the protocol's defaults)."""
 
 
-def shown_items(ui: Window) -> list[Any]:
-    """Every item the window shows: visible, with every ancestor visible (walks childItems)."""
-    out = []
-    todo = [ui.window.contentItem()]
-    while todo:
-        item = todo.pop()
-        if not item.isVisible() or item.opacity() == 0:
-            continue
-        out.append(item)
-        todo.extend(item.childItems())
-    return out
+@on_qt_loop()
+async def test_the_status_names_who_is_awaited_in_plain_words(tmp_path: Path) -> None:
+    async with game(tmp_path, timeouts=PATIENT) as played:
+        bridge, ui, other = played.bridge, played.window, played.other
+        bob = next(r["name"] for r in bridge.roster if not r["you"])
+        assert bridge.awaitedText == f"Waiting for you and {bob} to choose"
+        await until(lambda: ui.item("awaited").property("text") == bridge.awaitedText)
+        commit_steady(other)
+        await until(lambda: bridge.awaitedText == "Waiting for you to choose", what="commit")
 
 
-def visible_texts(ui: Window) -> list[str]:
-    """The text of every shown Text item in the window (markup stripped)."""
-    out = []
-    for item in shown_items(ui):
-        if item.metaObject().className() != "QQuickText":
-            continue
-        text = re.sub(r"<[^>]*>", " ", str(item.property("text") or ""))
-        if text.strip():
-            out.append(" ".join(text.split()))
-    return out
-
-
-def by_name(ui: Window, name: str) -> Any:
-    """An item by objectName among the shown items (delegates have no QObject parent)."""
-    found = [i for i in shown_items(ui) if i.objectName() == name]
-    assert found, f"no shown item named {name}"
-    return found[0]
-
-
-async def scene_window(
-    url: str, scene: str, size: tuple[int, int] = (1280, 720), timeouts: Timeouts | None = None
-) -> tuple[Window, list[RelayClient]]:
-    bridge = OnlineBridge(url, timeouts=timeouts or Timeouts(), nonce_source=counter_nonces(b"a"))
-    ui = Window(bridge, size)
-    peers = await prepare_online(bridge, url, scene)
-    await asyncio.sleep(0.05)  # one frame for the bindings (no condition to wait on)
-    return ui, peers
-
-
-async def close_all(ui: Window, peers: list[RelayClient]) -> None:
-    for task in getattr(ui.bridge, "_scene_tasks", []):
-        task.cancel()
-    await ui.bridge.shutdown()
-    for p in peers:
-        await p.close()
-    ui.close()
-
-
-def test_the_status_names_who_is_awaited_in_plain_words(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
-            ui = Window(bridge, (1280, 720))
-            (other,) = await gui_room(running.url, bridge)
-            bob = next(r["name"] for r in bridge.roster if not r["you"])
-            assert bridge.awaitedText == f"Waiting for you and {bob} to choose"
-            await until(lambda: ui.item("awaited").property("text") == bridge.awaitedText)
-            other.commit(steady_choice(other._live_peer().table, 1))
-            await until(lambda: bridge.awaitedText == "Waiting for you to choose", what="commit")
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario())
-
-
-def test_the_online_table_has_point_boxes_from_the_kernel(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop(timeout=60)
+async def test_the_online_table_has_point_boxes_from_the_kernel(tmp_path: Path) -> None:
     source = (QML_DIR / "OnlineTable.qml").read_text()
     assert "4, 5, 6, 8, 9, 10" not in source and "[4," not in source
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-table")
-            assert ui.bridge.pointNumbers == sorted(POINT_NUMBERS)
-            boxes = ui.item("onlinePointBoxes")
-            assert boxes.isVisible()
-            shown = [
-                int(c.objectName().removeprefix("pointBox"))
-                for c in boxes.childItems()
-                if c.objectName().startswith("pointBox")
-            ]
-            assert shown == sorted(POINT_NUMBERS)
-            point = ui.bridge.point
-            assert point in POINT_NUMBERS and ui.bridge.phase == "point"
-            assert by_name(ui, f"pointBox{point}").property("on") is True
-            assert [n for n in shown if by_name(ui, f"pointBox{n}").property("on")] == [point]
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+    async with scene(tmp_path, "online-table") as played:
+        ui = played.window
+        assert ui.bridge.pointNumbers == sorted(POINT_NUMBERS)
+        boxes = ui.item("onlinePointBoxes")
+        assert boxes.isVisible()
+        shown = [
+            int(c.objectName().removeprefix("pointBox"))
+            for c in boxes.childItems()
+            if c.objectName().startswith("pointBox")
+        ]
+        assert shown == sorted(POINT_NUMBERS)
+        point = ui.bridge.point
+        assert point in POINT_NUMBERS and ui.bridge.phase == "point"
+        assert by_name(ui, f"pointBox{point}").property("on") is True
+        assert [n for n in shown if by_name(ui, f"pointBox{n}").property("on")] == [point]
 
 
-def test_the_history_has_a_heading(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-table")
-            heading = ui.item("onlineHistoryHeading")
-            assert heading.isVisible() and heading.property("text") == "Your history"
-            assert ui.item("onlineHistory").property("count") > 0
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+@on_qt_loop(timeout=60)
+async def test_the_history_has_a_heading(tmp_path: Path) -> None:
+    async with scene(tmp_path, "online-table") as played:
+        heading = played.window.item("onlineHistoryHeading")
+        assert heading.isVisible() and heading.property("text") == "Your history"
+        assert played.window.item("onlineHistory").property("count") > 0
 
 
-def test_people_read_one_seat_numbering_the_verifier_also_uses(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop()
+async def test_people_read_one_seat_numbering_the_verifier_also_uses(tmp_path: Path) -> None:
     """The joiner (protocol seat 1) lets its own deadline pass: it reads 'you, Seat 2' and the
     transcript's verifier names protocol seat 1, which seat_label also shows as 'Seat 2'."""
+    quick = replace(FAST, confirm=2.0)  # the deadline passes sooner: less to wait
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            host = await RelayClient.connect(running.url, timeouts=FAST)
-            await host.signup(fresh_name("host"), "password-123")
-            room = await host.create_room()
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            ui = Window(bridge, (1280, 720))
-            bridge.signUp(running.url, fresh_name("bob"), "password-123")
-            await until(lambda: not bridge.busy)
-            bridge.joinRoom(room.code)
-            await until(lambda: not bridge.busy)
-            assert bridge.mySeat == 1 and bridge.mySeatLabel == "Seat 2"
-            labels = {r["name"]: r["label"] for r in bridge.roster}
-            assert sorted(labels.values()) == ["Seat 1", "Seat 2"]
-            await until(lambda: "you are Seat 2" in " ".join(visible_texts(ui)), what="header")
-            await host.start()
-            await until(lambda: bridge.screen == "table", what="the start")
-            assert [r["label"] for r in bridge.seats] == ["Seat 1", "Seat 2"]
-            host.commit(steady_choice(host._live_peer().table, 0))
-            await until(lambda: bridge.screen == "results", timeout=FAST.confirm + 3)
-            # the protocol's own words for the ending (net/events.py), seats counted from 1
-            assert bridge.endText.startswith("No result: ")
-            assert "a missed deadline from Seat 2" in bridge.endText
-            assert bridge.endText.endswith("You are Seat 2.")
-            await until(lambda: bridge.transcriptPath, what="the transcript")
-            report = verify_transcript(Path(bridge.transcriptPath))
-            assert report.reason is EndReason.DEADLINE and report.seat == 1
-            assert seat_label(report.seat) == "Seat 2"
-            shown = " ".join(visible_texts(ui))
-            assert "You are Seat 2." in shown and "seat 2" not in shown.replace("Seat 2", "")
-            await bridge.shutdown()
-            await host.close()
-            ui.close()
-
-    run_qt(qapp, scenario())
+    async with relay(tmp_path) as running:
+        host = await headless(running.url, fresh_name("host"), quick)
+        room = await host.create_room()
+        bridge = OnlineBridge(running.url, timeouts=quick)
+        commits = Commits(bridge)
+        ui = Window(bridge, (1280, 720))
+        await answered(bridge, lambda: bridge.signUp(running.url, fresh_name("bob"), PASSWORD))
+        await answered(bridge, lambda: bridge.joinRoom(room.code))
+        assert bridge.mySeat == 1 and bridge.mySeatLabel == "Seat 2"
+        labels = {r["name"]: r["label"] for r in bridge.roster}
+        assert sorted(labels.values()) == ["Seat 1", "Seat 2"]
+        await until(lambda: "you are Seat 2" in " ".join(visible_texts(ui)), what="header")
+        await host.start()
+        await until(lambda: bridge.screen == "table", what="the start")
+        assert [r["label"] for r in bridge.seats] == ["Seat 1", "Seat 2"]
+        commit_steady(host)
+        await until(lambda: bridge.screen == "results", timeout=quick.confirm + 3)
+        assert commits.count == 0
+        # the protocol's own words for the ending (net/events.py), seats counted from 1
+        assert bridge.endText.startswith("No result: ")
+        assert "a missed deadline from Seat 2" in bridge.endText
+        assert bridge.endText.endswith("You are Seat 2.")
+        await until(lambda: bridge.transcriptPath, what="the transcript")
+        report = verify_transcript(Path(bridge.transcriptPath))
+        assert report.reason is EndReason.DEADLINE and report.seat == 1
+        assert seat_label(report.seat) == "Seat 2"
+        shown = " ".join(visible_texts(ui))
+        assert "You are Seat 2." in shown and "seat 2" not in shown.replace("Seat 2", "")
+        await bridge.shutdown()
+        await host.close()
+        ui.close()
 
 
-def test_the_lobby_names_the_account_once_and_signs_out(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-lobby")
-            bridge = ui.bridge
-            texts = visible_texts(ui)
-            assert sum(t.lower().count("signed in as") for t in texts) == 1, texts
-            token = bridge.client.token
-            assert token is not None
-            assert ui.item("btnSignOut").isVisible()
-            await ui.click("btnSignOut")
-            await until(lambda: bridge.screen == "signin", what="the sign-in screen")
-            await until(lambda: not bridge.busy)
-            assert bridge.client is None and bridge.name == "" and bridge.roomCode == ""
-            assert bridge.error == ""
-            # the relay revoked the token: a connection presenting it is refused
-            probe = await RelayClient.connect(running.url, timeouts=FAST)
-            probe.token = token
-            with pytest.raises(Exception, match="token"):
-                await probe.create_room()
-            await probe.close()
-            # I created the room: signing out left it, which closes it for the others
-            await until(lambda: peers[0].room is None, what="the others see the room closed")
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+@on_qt_loop(timeout=60)
+async def test_the_lobby_names_the_account_once_and_signs_out(tmp_path: Path) -> None:
+    async with scene(tmp_path, "online-lobby") as played:
+        ui, bridge = played.window, played.bridge
+        texts = visible_texts(ui)
+        assert sum(t.lower().count("signed in as") for t in texts) == 1, texts
+        token = bridge.client.token
+        assert token is not None
+        assert ui.item("btnSignOut").isVisible()
+        await ui.click("btnSignOut")
+        await until(lambda: bridge.screen == "signin", what="the sign-in screen")
+        assert bridge.client is None and bridge.name == "" and bridge.roomCode == ""
+        assert bridge.error == ""
+        # the relay revoked the token: a connection presenting it is refused
+        probe = await RelayClient.connect(played.url, timeouts=FAST)
+        probe.token = token
+        with pytest.raises(Exception, match="token"):
+            await probe.create_room()
+        await probe.close()
+        # I created the room: signing out left it, which closes it for the others
+        await until(lambda: played.peers[0].room is None, what="the others see it closed")
 
 
-def test_the_lobby_footer_lists_only_lobby_keys(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-lobby")
-            footer = ui.item("onlineFooter").property("text")
-            assert KEY_HINTS["lobby"] in footer
-            for in_game in ("Arrows", "Space allocates", "Backspace", "M mute", "roll"):
-                assert in_game not in footer, in_game
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+@on_qt_loop(timeout=60)
+async def test_the_lobby_footer_lists_only_lobby_keys(tmp_path: Path) -> None:
+    async with scene(tmp_path, "online-lobby") as played:
+        footer = played.window.item("onlineFooter").property("text")
+        assert KEY_HINTS["lobby"] in footer
+        for in_game in ("Arrows", "Space allocates", "Backspace", "M mute", "roll"):
+            assert in_game not in footer, in_game
 
 
-def test_the_table_has_a_window_mode_button_that_keeps_the_session(
-    qapp: Any, tmp_path: Path
-) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
-            sent: list[str] = []  # my choices that reached the client
-            bridge.submitted.connect(sent.append)
-            ui = Window(bridge, (1280, 720))
-            (other,) = await gui_room(running.url, bridge)
-            await until(lambda: ui.focus() == "tableArea", what="the table laid out")
-            bridge.allocate()
-            expected = {
-                "theater": QWindow.Visibility.Maximized,
-                "fullscreen": QWindow.Visibility.FullScreen,
-                "standard": QWindow.Visibility.Windowed,
-            }
-            for mode in ("theater", "fullscreen", "standard"):
-                await ui.click("btnWindow")
-                assert bridge.windowMode == mode
-                await until(lambda m=mode: ui.window.visibility() == expected[m], what=mode)
-                assert ui.item("btnWindow").property("text") == f"Window: {mode.capitalize()}"
-                assert bridge.screen == "table" and bridge.draftPass == 10
-                assert len(sent) == 0 and not bridge.peer.is_finished
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_the_table_has_a_window_mode_button_that_keeps_the_session(tmp_path: Path) -> None:
+    async with game(tmp_path, timeouts=PATIENT) as played:
+        bridge, ui = played.bridge, played.window
+        await ui.table_focus()
+        bridge.allocate()
+        expected = {
+            "theater": QWindow.Visibility.Maximized,
+            "fullscreen": QWindow.Visibility.FullScreen,
+            "standard": QWindow.Visibility.Windowed,
+        }
+        for mode in ("theater", "fullscreen", "standard"):
+            await ui.click("btnWindow")
+            assert bridge.windowMode == mode
+            await until(lambda m=mode: ui.window.visibility() == expected[m], what=mode)
+            assert ui.item("btnWindow").property("text") == f"Window: {mode.capitalize()}"
+            assert bridge.screen == "table" and bridge.draftPass == 10
+            assert played.sent == 0 and not bridge.peer.is_finished
 
 
-def test_a_dead_relay_reads_as_a_lost_relay_connection_on_screen(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            ui = Window(bridge, (1280, 720))
-            peers = await gui_room(running.url, bridge)
-            running.server.close()
-            await until(lambda: bridge.screen == "results", what="the ending")
-            await until(lambda: ui.item("endText").isVisible(), what="the ending on screen")
-            shown = ui.item("endText").property("text")
-            assert shown == "No result: the relay connection was lost."
-            assert "Seat" not in shown and "left" not in shown
-            for p in peers:
-                await p.close()
-            await bridge.shutdown()
-            ui.close()
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_a_dead_relay_reads_as_a_lost_relay_connection_on_screen(tmp_path: Path) -> None:
+    async with game(tmp_path) as played:
+        ui = played.window
+        played.running.server.close()
+        await until(lambda: played.bridge.screen == "results", what="the ending")
+        await until(lambda: ui.item("endText").isVisible(), what="the ending on screen")
+        shown = ui.item("endText").property("text")
+        assert shown == "No result: the relay connection was lost."
+        assert "Seat" not in shown and "left" not in shown
 
 
-def test_rules_and_deadlines_come_from_python(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop(timeout=60)
+async def test_rules_and_deadlines_come_from_python(tmp_path: Path) -> None:
     for qml in QML_DIR.glob("*.qml"):
         source = qml.read_text()
         for copied in (r"45 s", r"\b10 s\b", r"\b8 s\b", r"minutes", r"\b128\b", r"Pass wins on"):
@@ -288,32 +202,29 @@ def test_rules_and_deadlines_come_from_python(qapp: Any, tmp_path: Path) -> None
     quick = OnlineBridge(timeouts=Timeouts(confirm=30.0, response=4.0, session=120.0))
     assert "30 seconds to confirm" in quick.helpText and "2 minutes" in quick.helpText
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-lobby")
-            ui.bridge.openHelp()
-            await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
-            shown = " ".join(visible_texts(ui))
-            assert "45 seconds to confirm or roll each throw" in shown
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+    async with scene(tmp_path, "online-lobby") as played:
+        ui = played.window
+        ui.bridge.openHelp()
+        await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+        shown = " ".join(visible_texts(ui))
+        assert "45 seconds to confirm or roll each throw" in shown
 
 
-def test_back_to_solo_is_refused_while_a_session_runs(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            left: list[bool] = []
-            bridge = OnlineBridge(running.url, timeouts=FAST, on_leave=lambda: left.append(True))
-            (other,) = await gui_room(running.url, bridge)
-            bridge.leave()
-            await asyncio.sleep(0.1)  # nothing may happen: give it the chance to
-            assert left == [] and bridge.screen == "table" and not bridge.peer.is_finished
-            assert "Leave the table first" in bridge.notice
-            await bridge.shutdown()
-            await other.close()
+@on_qt_loop()
+async def test_back_to_solo_is_refused_while_a_session_runs(tmp_path: Path) -> None:
+    left: list[bool] = []
 
-    run_qt(qapp, scenario())
+    async with game(tmp_path, None, on_leave=lambda: left.append(True)) as played:
+        bridge = played.bridge
+        bridge.leave()
+        assert left == [] and bridge.screen == "table" and not bridge.peer.is_finished
+        assert "Leave the table first" in bridge.notice
+        # the session then ends by the other's departure, not mine: the refused Back to
+        # solo started nothing, and nothing called on_leave meanwhile
+        await played.other.leave()
+        await until(lambda: bridge.screen == "results", what="the ending")
+        assert "a departure from Seat 2" in bridge.endText
+        assert left == [] and played.sent == 0
 
 
 def test_application_state_is_passed_from_the_enum(qapp: Any) -> None:
@@ -338,17 +249,13 @@ def test_a_transcript_disk_error_reads_as_its_own_ending(qapp: Any) -> None:
     assert "Errno" not in bridge.endText
 
 
-def test_each_line_shows_its_outcome_on_the_felt_online(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop(timeout=60)
+async def test_each_line_shows_its_outcome_on_the_felt_online(tmp_path: Path) -> None:
     """After a throw that settles my lines, the felt says how each went until I change my draft."""
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-results")
-            history = ui.bridge.history
-            assert any(r["kind"] in ("win", "loss", "push") for r in history)
-            assert ui.bridge.lineOutcomes  # the last throw settled the session's last hand
-            for value in ui.bridge.lineOutcomes.values():
-                assert re.fullmatch(r"(refund \d+ · )?([+\u2212]\d+|push)", value), value
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+    async with scene(tmp_path, "online-results") as played:
+        bridge = played.bridge
+        assert any(r["kind"] in ("win", "loss", "push") for r in bridge.history)
+        assert bridge.lineOutcomes  # the last throw settled the session's last hand
+        for value in bridge.lineOutcomes.values():
+            assert re.fullmatch(r"(refund \d+ · )?([+\u2212]\d+|push)", value), value

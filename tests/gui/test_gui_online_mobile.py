@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,22 +10,24 @@ from PySide6.QtCore import QRectF, Qt
 
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.kernel import EndReason
-from pointline.net.protocol import SessionEnded
-from tests.gui.test_gui_online_bridge import ended_event
-from tests.gui.test_gui_online_findings import close_all, scene_window, shown_items, visible_texts
-from tests.gui.test_gui_online_harness import (
-    FAST,
+from pointline.net.protocol import SessionEnded, Timeouts
+from tests.gui.online_support import (
     PASSWORD,
+    Window,
+    answered,
+    at_sign_in,
+    ended_event,
     fresh_name,
-    gui_room,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
-    relay,
-    run_qt,
+    game,
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
+    scene,
+    shown_items,
     until,
+    visible_texts,
 )
-from tests.gui.test_gui_online_keys import Window, _delete_windows  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 PHONES = ((390, 844), (844, 390), (360, 640))
 INTERACTIVE = ("QQuickAbstractButton", "QQuickTextInput", "QQuickMouseArea")
 
@@ -44,7 +45,7 @@ def small_targets(ui: Window) -> list[str]:
 
 
 def rect(item: Any) -> QRectF:
-    return QRectF(item.mapToScene(item.boundingRect().topLeft()), item.size())
+    return item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
 
 
 def inside(ui: Window, item: Any) -> bool:
@@ -55,66 +56,56 @@ def inside(ui: Window, item: Any) -> bool:
 
 
 @pytest.mark.parametrize("mobile", ["1", "0"])
-@pytest.mark.parametrize("scene", ["online-signin", "online-lobby", "online-table", "online-ended"])
-def test_every_target_is_at_least_48_px_on_a_phone(
-    qapp: Any, tmp_path: Path, scene: str, mobile: str, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("name", ["online-signin", "online-lobby", "online-table", "online-ended"])
+@on_qt_loop(timeout=60)
+async def test_every_target_is_at_least_48_px_on_a_phone(
+    tmp_path: Path, name: str, mobile: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a phone, and on a desktop window that small (its footer lists the keys too)."""
     monkeypatch.setenv("POINTLINE_FORCE_MOBILE", mobile)
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, scene, PHONES[0])
-            problems = []
-            for size in PHONES:
-                ui.window.resize(*size)
-                await until(lambda s=size: (ui.window.width(), ui.window.height()) == s)
-                await asyncio.sleep(0.05)  # the layout settles in a frame (no signal for it)
-                problems += [f"{size}: {p}" for p in small_targets(ui)]
-                buttons = [
-                    i
-                    for i in shown_items(ui)
-                    if i.inherits("QQuickAbstractButton") and i.objectName()
-                ]
-                assert buttons, "no buttons shown"
-                problems += [
-                    f"{size}: {b.objectName()} off screen" for b in buttons if not inside(ui, b)
-                ]
-                if scene == "online-table":
-                    ui.bridge.openHelp()
-                    await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
-                    problems += [f"{size} Help: {p}" for p in small_targets(ui)]
-                    ui.bridge.closeHelp()
-                    ui.bridge.askLeave()
-                    await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
-                    problems += [f"{size} leave: {p}" for p in small_targets(ui)]
-                    ui.bridge.cancelLeave()
-            assert problems == []
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+    async with scene(tmp_path, name, PHONES[0]) as played:
+        ui = played.window
+        problems = []
+        for size in PHONES:
+            await ui.resize(*size)
+            problems += [f"{size}: {p}" for p in small_targets(ui)]
+            buttons = [
+                i for i in shown_items(ui) if i.inherits("QQuickAbstractButton") and i.objectName()
+            ]
+            assert buttons, "no buttons shown"
+            problems += [
+                f"{size}: {b.objectName()} off screen" for b in buttons if not inside(ui, b)
+            ]
+            if name == "online-table":
+                ui.bridge.openHelp()
+                await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+                problems += [f"{size} Help: {p}" for p in small_targets(ui)]
+                ui.bridge.closeHelp()
+                ui.bridge.askLeave()
+                await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
+                problems += [f"{size} leave: {p}" for p in small_targets(ui)]
+                ui.bridge.cancelLeave()
+        assert problems == []
 
 
-def test_desktop_only_controls_are_hidden_on_a_phone(
-    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@on_qt_loop(timeout=60)
+async def test_desktop_only_controls_are_hidden_on_a_phone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-table", (844, 390))
-            assert ui.bridge.mobile and ui.bridge.keyHints == ""
-            assert not ui.item("btnWindow").isVisible()
-            shown = " ".join(visible_texts(ui))
-            for desktop in ("F1", "(M)", "Esc", "Backspace", "Window:"):
-                assert desktop not in shown, desktop
-            ui.bridge.openHelp()
-            await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
-            shown = " ".join(visible_texts(ui))
-            assert "Touch:" in shown and "F1" not in shown and "Esc" not in shown
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+    async with scene(tmp_path, "online-table", (844, 390)) as played:
+        ui = played.window
+        assert ui.bridge.mobile and ui.bridge.keyHints == ""
+        assert not ui.item("btnWindow").isVisible()
+        shown = " ".join(visible_texts(ui))
+        for desktop in ("F1", "(M)", "Esc", "Backspace", "Window:"):
+            assert desktop not in shown, desktop
+        ui.bridge.openHelp()
+        await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+        shown = " ".join(visible_texts(ui))
+        assert "Touch:" in shown and "F1" not in shown and "Esc" not in shown
 
 
 def test_desktop_shows_its_controls(qapp: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,93 +114,68 @@ def test_desktop_shows_its_controls(qapp: Any, monkeypatch: pytest.MonkeyPatch) 
     assert not bridge.mobile and "F1" in bridge.keyHints and "F1" in bridge.helpKeys
 
 
-def test_android_back_closes_help_then_asks_before_leaving_the_table(
-    qapp: Any, tmp_path: Path
+@on_qt_loop()
+async def test_android_back_closes_help_then_asks_before_leaving_the_table(tmp_path: Path) -> None:
+    async with game(tmp_path, (390, 844), timeouts=Timeouts(confirm=30.0)) as played:
+        bridge, ui = played.bridge, played.window
+        await ui.table_focus()
+        bridge.allocate()
+        bridge.openHelp()
+        await ui.key(Qt.Key.Key_Back)
+        assert not bridge.helpOpen and bridge.screen == "table"
+        await ui.key(Qt.Key.Key_Back)  # at the table: a question, nothing sent
+        assert bridge.askingLeave and bridge.screen == "table" and played.sent == 0
+        assert ui.item("leaveDialog").isVisible()
+        await until(lambda: ui.focus() == "btnStay", what="focus on Stay")
+        assert not bridge.peer.is_finished and bridge.draftPass == 10
+        await ui.key(Qt.Key.Key_Back)  # Back again: stays
+        assert not bridge.askingLeave and bridge.screen == "table"
+        assert not bridge.peer.is_finished
+        await ui.key(Qt.Key.Key_Back)
+        await until(lambda: ui.focus() == "btnStay", what="the question again")
+        await ui.tab_to("btnLeaveConfirm")
+        await ui.key(Qt.Key.Key_Return)  # leaving ends the session as a departure
+        assert await ended_event(played.other) == SessionEnded(EndReason.DEPARTURE, 0)
+        await until(lambda: bridge.screen == "results", what="the ending")
+        assert "a departure from Seat 1" in bridge.endText
+        assert bridge.endText.endswith("You are Seat 1.")
+
+
+@on_qt_loop()
+async def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_nothing(
+    tmp_path: Path,
 ) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
-            sent: list[str] = []  # my choices that reached the client
-            bridge.submitted.connect(sent.append)
-            ui = Window(bridge, (390, 844))
-            (other,) = await gui_room(running.url, bridge)
-            await until(lambda: ui.focus() == "tableArea", what="the table")
-            bridge.allocate()
-            bridge.openHelp()
-            await ui.key(Qt.Key.Key_Back)
-            assert not bridge.helpOpen and bridge.screen == "table"
-            await ui.key(Qt.Key.Key_Back)  # at the table: a question, nothing sent
-            assert bridge.askingLeave and bridge.screen == "table" and len(sent) == 0
-            assert ui.item("leaveDialog").isVisible()
-            await until(lambda: ui.focus() == "btnStay", what="focus on Stay")
-            assert not bridge.peer.is_finished and bridge.draftPass == 10
-            await ui.key(Qt.Key.Key_Back)  # Back again: stays
-            assert not bridge.askingLeave and bridge.screen == "table"
-            assert not bridge.peer.is_finished
-            await ui.key(Qt.Key.Key_Back)
-            await until(lambda: ui.focus() == "btnStay", what="the question again")
-            await ui.tab_to("btnLeaveConfirm")
-            await ui.key(Qt.Key.Key_Return)  # leaving ends the session as a departure
-            assert await ended_event(other) == SessionEnded(EndReason.DEPARTURE, 0)
-            await until(lambda: bridge.screen == "results", what="the ending")
-            assert "a departure from Seat 1" in bridge.endText
-            assert bridge.endText.endswith("You are Seat 1.")
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario())
-
-
-def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_nothing(
-    qapp: Any, tmp_path: Path
-) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            ui = Window(bridge, (390, 844))
-            await until(lambda: ui.focus() == "fieldNameInput", what="the sign-in form")
-            await ui.type("someone")
-            await ui.key(Qt.Key.Key_Back)  # sign-in: nothing is sent, the form is kept
-            assert bridge.screen == "signin" and bridge.client is None and not bridge._tasks
-            assert ui.item("fieldNameInput").property("text") == "someone"
-            bridge.signUp(running.url, fresh_name("back"), PASSWORD)
-            await until(lambda: not bridge.busy)
-            bridge.createRoom()
-            await until(lambda: not bridge.busy)
-            assert bridge.roomCode
-            await ui.key(Qt.Key.Key_Back)  # lobby, in a room: leaves the room
-            await until(lambda: bridge.roomCode == "", what="leaving the room")
-            assert bridge.screen == "lobby" and bridge.name != ""
-            await ui.key(Qt.Key.Key_Back)  # lobby, no room, no solo table behind: nothing
-            assert bridge.screen == "lobby" and bridge.client is not None
-            await bridge.shutdown()
-            ui.close()
-
-    run_qt(qapp, scenario())
+    async with at_sign_in(tmp_path, (390, 844)) as played:
+        bridge, ui = played.bridge, played.window
+        await ui.type("someone")
+        await ui.key(Qt.Key.Key_Back)  # sign-in: nothing is sent, the form is kept
+        assert bridge.screen == "signin" and bridge.client is None and not bridge.busy
+        assert ui.item("fieldNameInput").property("text") == "someone"
+        await answered(bridge, lambda: bridge.signUp(played.url, fresh_name("back"), PASSWORD))
+        await answered(bridge, bridge.createRoom)
+        assert bridge.roomCode
+        await ui.key(Qt.Key.Key_Back)  # lobby, in a room: leaves the room
+        await until(lambda: bridge.roomCode == "", what="leaving the room")
+        assert bridge.screen == "lobby" and bridge.name != ""
+        await ui.key(Qt.Key.Key_Back)  # lobby, no room, no solo table behind: nothing
+        assert bridge.screen == "lobby" and bridge.client is not None
+        await answered(bridge, bridge.createRoom)  # a request after it: still signed in
+        assert bridge.roomCode and bridge.error == "", bridge.error
 
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)])
-def test_the_online_table_stays_inside_faked_safe_area_insets(
-    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+@on_qt_loop(timeout=60)
+async def test_the_online_table_stays_inside_faked_safe_area_insets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
-    from PySide6.QtCore import QRectF
-
     monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
     monkeypatch.setenv("POINTLINE_FAKE_INSETS", "47,0,34,0")
 
-    def rect(item: Any) -> QRectF:
-        return item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
-
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, "online-table", size)
-            height = ui.window.height()
-            page = rect(ui.item("onlinePage"))
-            assert page.top() >= 47 and page.bottom() <= height - 34
-            for name in ("btnRoll", "btnLeaveTable"):
-                r = rect(ui.item(name))
-                assert r.top() >= 47 and r.bottom() <= height - 34, name
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+    async with scene(tmp_path, "online-table", size) as played:
+        ui = played.window
+        height = ui.window.height()
+        page = rect(ui.item("onlinePage"))
+        assert page.top() >= 47 and page.bottom() <= height - 34
+        for name in ("btnRoll", "btnLeaveTable"):
+            r = rect(ui.item(name))
+            assert r.top() >= 47 and r.bottom() <= height - 34, name

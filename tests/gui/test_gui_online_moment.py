@@ -14,20 +14,28 @@ import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 
-from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.client import RelayClient, steady_choice
+from pointline.kernel import HANDS_PER_SESSION
+from pointline.net.client import RelayClient
 from pointline.net.protocol import Timeouts
-from tests.gui.test_gui_online_harness import (
-    gui_room,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
-    relay,
-    run_qt,
+from tests.gui.online_support import (
+    Game,
+    K,
+    Window,
+    commit_steady,
+    game,
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     until,
 )
-from tests.gui.test_gui_online_keys import K, Window, _delete_windows  # noqa: F401 - fixture
+from tests.gui.support import ManualClock
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 SLOW = Timeouts(confirm=30.0, response=5.0, session=120.0, receipts=3.0)
+
+
+def moment_game(tmp_path: Path, size: tuple[int, int] | None, **options: Any) -> Any:
+    """A started two-seat game with deadlines no test reaches (a moment takes its time)."""
+    return game(tmp_path, size, timeouts=SLOW, peer_timeouts=SLOW, **options)
 
 
 def held(ui: Window, key: Qt.Key, times: int) -> None:
@@ -37,139 +45,121 @@ def held(ui: Window, key: Qt.Key, times: int) -> None:
         QGuiApplication.sendEvent(ui.window, event)
 
 
+def record_stages(played: Game) -> list[str]:
+    """Every stage the moment enters, in order, from now on."""
+    bridge, stages = played.bridge, []
+    bridge.moment.stageChanged.connect(lambda: stages.append(bridge.revealStage))
+    return stages
+
+
 async def throw_once(ui: Window, other: RelayClient) -> None:
     """Confirm Pass 10 by keys, let the peer commit, and wait for the moment to start."""
     bridge = ui.bridge
     await until(lambda: bridge.legal["confirm"], what="the come-out")
-    await until(lambda: ui.focus() == "tableArea", what="focus on the table")
+    await ui.table_focus()
     await ui.key(K.Key_Space)
     await ui.key(K.Key_Return)
     await until(lambda: bridge.committed, what="my commit")
-    other.commit(steady_choice(other._live_peer().table, 1))
+    commit_steady(other)
     await until(lambda: bridge.revealStage != "", what="the result moment")
 
 
-def test_the_moment_runs_its_beats_and_no_held_key_submits(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=False)
-            sent: list[str] = []  # my choices that reached the client
-            bridge.submitted.connect(sent.append)
-            ui = Window(bridge, (1280, 720))
-            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
-            stages: list[str] = []
-            bridge.moment.stageChanged.connect(lambda: stages.append(bridge.revealStage))
-            await throw_once(ui, other)
-            assert bridge.revealStage == "rolling"
-            # the dice tumble over the table as it was: my chips still on the line
-            assert bridge.contractPass == 10 and bridge.balance == 990
-            assert bridge.countdown.secondsLeft == 0  # the next countdown waits for the moment
-            assert not any(bridge.legal.values())
-            assert "dice are rolling" in bridge.reasons["confirm"]
-            submitted = len(sent)
-            held(ui, K.Key_Return, 25)  # Enter held since the confirm: the repeats do nothing
-            held(ui, K.Key_Space, 25)
-            assert bridge.revealStage == "rolling" and len(sent) == submitted
-            await ui.key(K.Key_Return)  # a fresh press only ends the moment: nothing is sent
-            assert bridge.revealStage == "" and len(sent) == submitted
-            assert not bridge.committed  # and nothing was prepared: the draft is the contract
-            assert (bridge.draftPass, bridge.draftDontPass) == (
-                bridge.contractPass,
-                bridge.contractDontPass,
+@on_qt_loop(timeout=60)
+async def test_the_moment_runs_its_beats_and_no_held_key_submits(tmp_path: Path) -> None:
+    async with moment_game(tmp_path, (1280, 720), reduce_motion=False) as played:
+        bridge, ui = played.bridge, played.window
+        stages = record_stages(played)
+        await throw_once(ui, played.other)
+        assert bridge.revealStage == "rolling"
+        # the dice tumble over the table as it was: my chips still on the line
+        assert bridge.contractPass == 10 and bridge.balance == 990
+        assert bridge.countdown.secondsLeft == 0  # the next countdown waits for the moment
+        assert not any(bridge.legal.values())
+        assert "dice are rolling" in bridge.reasons["confirm"]
+        submitted = played.sent
+        held(ui, K.Key_Return, 25)  # Enter held since the confirm: the repeats do nothing
+        held(ui, K.Key_Space, 25)
+        assert bridge.revealStage == "rolling" and played.sent == submitted
+        await ui.key(K.Key_Return)  # a fresh press only ends the moment: nothing is sent
+        assert bridge.revealStage == "" and played.sent == submitted
+        assert not bridge.committed  # and nothing was prepared: the draft is the contract
+        assert (bridge.draftPass, bridge.draftDontPass) == (
+            bridge.contractPass,
+            bridge.contractDontPass,
+        )
+        assert stages[-1] == "" and "count" in stages
+        # the result is shown, the countdown for the next throw now runs
+        assert bridge.throws == 1 and bridge.history
+        await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
+        assert bridge.countdown.secondsLeft <= SLOW.confirm
+
+
+@on_qt_loop(timeout=60)
+async def test_untouched_the_moment_shows_each_beat_in_order(tmp_path: Path) -> None:
+    async with moment_game(tmp_path, (844, 390), reduce_motion=False) as played:
+        bridge = played.bridge
+        stages: list[str] = []
+        outcomes: list[dict[str, str]] = []
+
+        def beat() -> None:
+            stages.append(bridge.revealStage)
+            outcomes.append(dict(bridge.lineOutcomes))
+
+        bridge.moment.stageChanged.connect(beat)
+        await throw_once(played.window, played.other)
+        await until(lambda: bridge.revealStage == "", timeout=10, what="the moment's end")
+        settled = bool(bridge.lineOutcomes)
+        expected = ["rolling", "outcome", "count", ""] if settled else ["rolling", "count", ""]
+        assert stages == expected
+        assert outcomes[0] == {}  # no outcome while the dice tumble
+        if settled:
+            assert outcomes[1] == bridge.lineOutcomes
+
+
+@on_qt_loop(timeout=60)
+async def test_reduce_motion_shows_the_result_at_once(tmp_path: Path) -> None:
+    async with moment_game(tmp_path, (390, 844), reduce_motion=True) as played:
+        bridge = played.bridge
+        stages = record_stages(played)
+        await until(lambda: bridge.legal["confirm"], what="the come-out")
+        bridge.allocate()
+        assert bridge.confirm()
+        commit_steady(played.other)
+        await until(lambda: bridge.throws == 1, what="the throw")
+        assert bridge.revealStage == "" and "rolling" not in stages
+        await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
+
+
+@on_qt_loop(timeout=90)
+async def test_the_last_throw_shows_its_moment_before_the_results(tmp_path: Path) -> None:
+    """The session completes during the last throw's moment: the results wait for its end.
+
+    The beats run on a clock the test fires: earlier moments end at a press, the last one's
+    beats fire only after the session's completion has been seen during it."""
+    beats = ManualClock()
+
+    async with moment_game(tmp_path, None, reduce_motion=False, beats=beats) as played:
+        bridge, other = played.bridge, played.other
+        completed: list[tuple[str, str]] = []
+        bridge.outcomeChanged.connect(lambda: completed.append((bridge.screen, bridge.revealStage)))
+        while True:
+            await until(
+                lambda: bridge.legal["confirm"] or bridge.legal["roll"],
+                timeout=20,
+                what="my turn",
             )
-            assert stages[-1] == "" and "count" in stages
-            # the result is shown, the countdown for the next throw now runs
-            assert bridge.throws == 1 and bridge.history
-            await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
-            assert bridge.countdown.secondsLeft <= SLOW.confirm
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario(), timeout=60)
-
-
-def test_untouched_the_moment_shows_each_beat_in_order(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=False)
-            ui = Window(bridge, (844, 390))
-            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
-            stages: list[str] = []
-            outcomes: list[dict[str, str]] = []
-
-            def beat() -> None:
-                stages.append(bridge.revealStage)
-                outcomes.append(dict(bridge.lineOutcomes))
-
-            bridge.moment.stageChanged.connect(beat)
-            await throw_once(ui, other)
-            await until(lambda: bridge.revealStage == "", timeout=10, what="the moment's end")
-            settled = bool(bridge.lineOutcomes)
-            expected = ["rolling", "outcome", "count", ""] if settled else ["rolling", "count", ""]
-            assert stages == expected
-            assert outcomes[0] == {}  # no outcome while the dice tumble
-            if settled:
-                assert outcomes[1] == bridge.lineOutcomes
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario(), timeout=60)
-
-
-def test_reduce_motion_shows_the_result_at_once(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=True)
-            ui = Window(bridge, (390, 844))
-            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
-            stages: list[str] = []
-            bridge.moment.stageChanged.connect(lambda: stages.append(bridge.revealStage))
-            await until(lambda: bridge.legal["confirm"], what="the come-out")
-            bridge.allocate()
-            assert bridge.confirm()
-            other.commit(steady_choice(other._live_peer().table, 1))
-            await until(lambda: bridge.throws == 1, what="the throw")
-            assert bridge.revealStage == "" and "rolling" not in stages
-            await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario(), timeout=60)
-
-
-def test_the_last_throw_shows_its_moment_before_the_results(qapp: Any, tmp_path: Path) -> None:
-    """The session completes during the last throw's moment: the results wait for its end."""
-
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=SLOW, reduce_motion=False)
-            (other,) = await gui_room(running.url, bridge, timeouts=SLOW)
-            completed: list[tuple[str, str]] = []
-            bridge.outcomeChanged.connect(
-                lambda: completed.append((bridge.screen, bridge.revealStage))
-            )
-            while bridge.outcome == "":
-                await until(
-                    lambda: bridge.outcome != "" or bridge.legal["confirm"] or bridge.legal["roll"],
-                    timeout=20,
-                    what="my turn",
-                )
-                if bridge.outcome:
-                    break
-                if not bridge.legal["roll"]:
-                    assert bridge.allocate()
-                assert bridge.roll() if bridge.legal["roll"] else bridge.confirm()
-                other.commit(steady_choice(other._live_peer().table, 1))
-                await until(lambda: bridge.revealStage != "", what="the throw's moment")
-                if bridge.hand < 5:  # earlier moments end at a press; the last hand's run
-                    bridge.moment.finish()
-            assert completed[0] == ("table", bridge.revealStage) and bridge.revealStage
-            await until(lambda: bridge.screen == "results", timeout=10, what="the results")
-            assert bridge.revealStage == ""
-            await bridge.shutdown()
-            await other.close()
-
-    run_qt(qapp, scenario(), timeout=90)
+            if not bridge.legal["roll"]:
+                assert bridge.allocate()
+            assert bridge.roll() if bridge.legal["roll"] else bridge.confirm()
+            commit_steady(other)
+            await until(lambda: bridge.revealStage != "", what="the throw's moment")
+            if bridge.peer.table.hands_resolved == HANDS_PER_SESSION:
+                break
+            bridge.moment.finish()  # a press ends an earlier moment
+        await until(lambda: bridge.outcome != "", what="the session's completion")
+        assert completed == [("table", "rolling")] and bridge.revealStage == "rolling"
+        assert bridge.screen == "table"  # the moment holds the results back
+        while beats.advance():
+            assert bridge.screen == "table" or bridge.revealStage == ""
+        await until(lambda: bridge.screen == "results", timeout=10, what="the results")
+        assert bridge.revealStage == ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections import Counter
 from pathlib import Path
@@ -11,19 +10,19 @@ from typing import Any
 import pytest
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.client import play, steady_choice
+from pointline.net.protocol import Timeouts
 from pointline.net.verify import Report, verify_transcript
-from tests.gui.test_gui_online_bridge import play_by_bridge
-from tests.gui.test_gui_online_harness import (
-    FAST,
-    gui_room,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
-    relay,
-    run_qt,
+from tests.gui.online_support import (
+    HandClock,
+    game,
+    next_qt_turn,
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
+    play_session,
     until,
 )
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
 def notify_map(obj: Any) -> dict[str, str]:
@@ -77,29 +76,27 @@ def test_a_signal_fires_only_when_its_value_changes(qapp: Any) -> None:
     assert bridge.screen == "signin" and bridge.client is None
 
 
-def test_during_a_session_each_step_emits_only_what_changed(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
-            (other,) = await gui_room(running.url, bridge)
-            await until(lambda: not bridge.busy)  # the start request's own busy flag settles first
-            seen = count_signals(bridge)
-            bridge.allocate()
-            assert seen["draftChanged"] == 1 and seen["screenChanged"] == 0
-            assert seen["rosterChanged"] == 0 and seen["contractsChanged"] == 0
-            assert seen["balanceChanged"] == 0 and seen["diceChanged"] == 0
-            seen.clear()
-            ticks = count_signals(bridge.countdown)
-            await until(lambda: ticks["secondsLeftChanged"] >= 1, what="the countdown to tick")
-            assert seen == Counter()  # the countdown ticks on its own object: the bridge is still
-            await bridge.shutdown()
-            await other.close()
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_during_a_session_each_step_emits_only_what_changed(tmp_path: Path) -> None:
+    clock = HandClock()
+    async with game(tmp_path, None, timeouts=Timeouts(confirm=30.0), clock=clock) as played:
+        bridge = played.bridge
+        await until(lambda: not bridge.busy, what="the start request's own busy flag")
+        seen = count_signals(bridge)
+        bridge.allocate()
+        assert seen["draftChanged"] == 1 and seen["screenChanged"] == 0
+        assert seen["rosterChanged"] == 0 and seen["contractsChanged"] == 0
+        assert seen["balanceChanged"] == 0 and seen["diceChanged"] == 0
+        seen.clear()
+        ticks = count_signals(bridge.countdown)
+        clock.ahead = 2.0  # two seconds pass
+        await until(lambda: ticks["secondsLeftChanged"] >= 1, what="the countdown to tick")
+        assert seen == Counter()  # the countdown ticks on its own object: the bridge is still
 
 
-def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
-    qapp: Any, tmp_path: Path
+@on_qt_loop(timeout=50)
+async def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
+    tmp_path: Path,
 ) -> None:
     release = threading.Event()
     calls: list[int] = []
@@ -109,37 +106,22 @@ def test_verify_runs_off_the_gui_thread_and_the_verdict_shows_when_done(
         release.wait(10)  # the GUI thread would freeze here if verify ran on it
         return verify_transcript(path)
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST, verify=slow_verify)
-            (other,) = await gui_room(running.url, bridge)
-            task = asyncio.ensure_future(play(other, steady_choice, timeout=40))
-            while bridge.screen == "table":
-                await until(
-                    lambda: (
-                        bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
-                    ),
-                    what="my turn",
-                )
-                if bridge.screen == "table":
-                    play_by_bridge(bridge)
-            await asyncio.wait_for(task, 20)
+    try:
+        async with game(tmp_path, None, verify=slow_verify) as played:
+            bridge = played.bridge
+            await play_session(bridge, played.other)
             await until(lambda: bridge.transcriptPath and calls, what="verify to start")
             assert bridge.verifying and "Checking" in bridge.verifyText
-            # the loop (the GUI thread) keeps running while verify waits in its thread
+            # Qt's loop (the GUI thread) keeps running while verify waits in its thread
             ticks = []
             for _ in range(3):
-                await asyncio.sleep(0.02)
+                await next_qt_turn()
                 ticks.append(bridge.verifying)
             assert ticks == [True, True, True]
-            assert calls[0] != threading.get_ident()
+            assert len(calls) == 1 and calls[0] != threading.get_ident()
             release.set()
             await until(lambda: not bridge.verifying, what="the verdict")
             assert bridge.verifyOk and "accepts" in bridge.verifyText
-            await bridge.shutdown()
-            await other.close()
-
-    try:
-        run_qt(qapp, scenario(), timeout=50)
+            assert len(calls) == 1  # one verification, in its own thread
     finally:
         release.set()

@@ -5,107 +5,88 @@ Each test drives the real online window by keys against a private relay on loopb
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from pointline.gui.online.bridge import OnlineBridge
-from tests.gui.test_gui_online_findings import visible_texts
-from tests.gui.test_gui_online_harness import (
+from pointline.net.protocol import Timeouts
+from tests.gui.online_support import (
+    COMMAND_WORDS,
     FAST,
-    fresh_name,
-    gui_room,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
-    relay,
-    run_qt,
-    until,
-)
-from tests.gui.test_gui_online_keys import (
     K,
-    Window,
-    _delete_windows,  # noqa: F401 - fixture
+    answered,
+    at_sign_in,
+    fresh_name,
+    game,
+    headless,
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     sign_up_and_create_by_keys,
+    until,
+    visible_texts,
 )
 from tests.net.support import self_signed, tls_relay
 
-pytestmark = pytest.mark.usefixtures("online_data")
-COMMAND_WORDS = re.compile(r"(^|\s)--[a-z]|pointline-relay|pointline verify --")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
-def test_after_create_a_room_focus_is_not_on_leave_room(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            ui = Window(bridge, (1280, 720))
-            await sign_up_and_create_by_keys(ui, fresh_name("focus"))
-            await until(lambda: ui.focus() == "roomCodeBox", what="focus on the join code")
-            code = bridge.roomCode
-            await ui.key(K.Key_Return)  # a second Enter presses nothing: still in the room
-            await ui.key(K.Key_Space)
-            assert bridge.roomCode == code and ui.focus() == "roomCodeBox"
-            await ui.key(K.Key_Tab)  # Start is off: Tab visits only legal buttons
-            assert ui.focus() not in ("btnStart", "")
-            await bridge.shutdown()
-            ui.close()
-
-    run_qt(qapp, scenario())
-
-
-def test_an_empty_confirm_says_sit_out_and_needs_a_second_press(qapp: Any, tmp_path: Path) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST.__class__(confirm=30.0))
-            sent: list[str] = []  # my choices that reached the client
-            bridge.submitted.connect(sent.append)
-            ui = Window(bridge, (1280, 720))
-            (other,) = await gui_room(running.url, bridge)
-            await until(lambda: bridge.legal["confirm"], what="the come-out")
-            await until(lambda: ui.focus() == "tableArea", what="focus on the table")
-            button = ui.item("btnConfirm")
-            assert button.property("text") == bridge.confirmLabel == "Sit out"
-            await ui.key(K.Key_Return)
-            assert len(sent) == 0 and not bridge.committed
-            assert "Sit out this hand?" in ui.item("onlineLiveText").property("text")
-            await ui.key(K.Key_Space)  # allocating disarms the question
-            assert bridge.draftPass == 10 and button.property("text") == "Confirm"
-            await ui.key(K.Key_Backspace)
-            await until(lambda: button.property("text") == "Sit out", what="Sit out again")
-            await ui.key(K.Key_Return)  # asks again: the earlier question was cleared
-            assert len(sent) == 0
-            await ui.key(K.Key_Return)  # the second, deliberate press sits the hand out
-            await until(lambda: bridge.committed, what="the sit-out commit")
-            assert len(sent) == 1 and bridge.draftPass == bridge.draftDontPass == 0
-            await bridge.shutdown()
-            await other.close()
-            ui.close()
-
-    run_qt(qapp, scenario())
+@on_qt_loop()
+async def test_after_create_a_room_focus_is_not_on_leave_room(tmp_path: Path) -> None:
+    async with at_sign_in(tmp_path) as played:
+        bridge, ui = played.bridge, played.window
+        await sign_up_and_create_by_keys(ui, fresh_name("focus"))
+        await until(lambda: ui.focus() == "roomCodeBox", what="focus on the join code")
+        code = bridge.roomCode
+        await ui.key(K.Key_Return)  # a second Enter presses nothing: still in the room
+        await ui.key(K.Key_Space)
+        assert bridge.roomCode == code and ui.focus() == "roomCodeBox"
+        await ui.key(K.Key_Tab)  # Start is off: Tab visits only legal buttons
+        assert ui.focus() not in ("btnStart", "")
+        # a round trip later the room is still mine: a peer joins it by its code
+        other = await headless(played.url, fresh_name("peer"))
+        played.peers.append(other)
+        await other.join_room(code)
+        await until(lambda: len(bridge.roster) == 2, what="the peer in my room")
+        assert bridge.roomCode == code
 
 
-def test_no_command_line_words_on_the_sign_in_screen_or_a_refused_certificate(
-    qapp: Any, tmp_path: Path
+@on_qt_loop()
+async def test_an_empty_confirm_says_sit_out_and_needs_a_second_press(tmp_path: Path) -> None:
+    async with game(tmp_path, timeouts=Timeouts(confirm=30.0)) as played:
+        bridge, ui = played.bridge, played.window
+        await until(lambda: bridge.legal["confirm"], what="the come-out")
+        await ui.table_focus()
+        button = ui.item("btnConfirm")
+        assert button.property("text") == bridge.confirmLabel == "Sit out"
+        await ui.key(K.Key_Return)
+        assert played.sent == 0 and not bridge.committed
+        assert "Sit out this hand?" in ui.item("onlineLiveText").property("text")
+        await ui.key(K.Key_Space)  # allocating disarms the question
+        assert bridge.draftPass == 10 and button.property("text") == "Confirm"
+        await ui.key(K.Key_Backspace)
+        await until(lambda: button.property("text") == "Sit out", what="Sit out again")
+        await ui.key(K.Key_Return)  # asks again: the earlier question was cleared
+        assert played.sent == 0
+        await ui.key(K.Key_Return)  # the second, deliberate press sits the hand out
+        await until(lambda: bridge.committed, what="the sit-out commit")
+        assert played.sent == 1 and bridge.draftPass == bridge.draftDontPass == 0
+
+
+@on_qt_loop()
+async def test_no_command_line_words_on_the_sign_in_screen_or_a_refused_certificate(
+    tmp_path: Path,
 ) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            ui = Window(bridge, (390, 844))
-            await until(lambda: ui.focus() == "fieldNameInput", what="the sign-in screen")
-            shown = visible_texts(ui)
-            assert any("No relay yet?" in t for t in shown)
-            assert not [t for t in shown if COMMAND_WORDS.search(t)]
-            await bridge.shutdown()
-            ui.close()
-        cert, key = self_signed(tmp_path)
-        async with tls_relay(tmp_path, cert, key) as running:
-            url = f"wss://localhost:{running.port}"
-            bridge = OnlineBridge(url, timeouts=FAST)
-            bridge.signIn(url, fresh_name("tls"), "some-password-1")
-            await until(lambda: not bridge.busy, 15.0)
-            assert bridge.screen == "signin" and bridge.trust.asking == "certificate"
-            assert bridge.trust.fingerprint and not COMMAND_WORDS.search(bridge.trust.text)
-            assert not COMMAND_WORDS.search(bridge.error)
-            await bridge.shutdown()
-
-    run_qt(qapp, scenario())
+    async with at_sign_in(tmp_path, (390, 844)) as played:
+        shown = visible_texts(played.window)
+        assert any("No relay yet?" in t for t in shown)
+        assert not [t for t in shown if COMMAND_WORDS.search(t)]
+    cert, key = self_signed(tmp_path)
+    async with tls_relay(tmp_path, cert, key) as running:
+        url = f"wss://localhost:{running.port}"
+        bridge = OnlineBridge(url, timeouts=FAST)
+        await answered(bridge, lambda: bridge.signIn(url, fresh_name("tls"), "some-password-1"))
+        assert bridge.screen == "signin" and bridge.trust.asking == "certificate"
+        assert bridge.trust.fingerprint and not COMMAND_WORDS.search(bridge.trust.text)
+        assert not COMMAND_WORDS.search(bridge.error)
+        await bridge.shutdown()

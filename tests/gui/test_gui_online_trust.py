@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import ssl
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,63 +15,63 @@ from pointline.net import wire
 from pointline.net.accounts import FAST_HASH
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
 from pointline.net.trust import spaced
-from tests.gui.test_gui_online_findings import visible_texts
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
+    COMMAND_WORDS,
     FAST,
     PASSWORD,
+    K,
+    Window,
+    answered,
     fresh_name,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
-    run_qt,
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     until,
+    visible_texts,
 )
-from tests.gui.test_gui_online_keys import K, Window, _delete_windows  # noqa: F401 - fixture
-from tests.gui.test_gui_online_surprise import COMMAND_WORDS
 from tests.net.support import self_signed, tls_relay
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
-def test_a_self_signed_relay_is_trusted_by_its_fingerprint(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop(timeout=60)
+async def test_a_self_signed_relay_is_trusted_by_its_fingerprint(tmp_path: Path) -> None:
     cert, key = self_signed(tmp_path)
     der = ssl.PEM_cert_to_DER_cert(cert.read_text())
     fingerprint = spaced(hashlib.sha256(der).hexdigest())
 
-    async def scenario() -> None:
-        async with tls_relay(tmp_path, cert, key) as running:
-            url = f"wss://localhost:{running.port}"
-            bridge = OnlineBridge(url, timeouts=FAST)
-            ui = Window(bridge, (390, 844))
-            bridge.signUp(url, fresh_name("tls"), PASSWORD)
-            await until(lambda: bridge.trust.asking == "certificate", what="the trust question")
-            assert bridge.screen == "signin" and bridge.client is None
-            assert bridge.trust.fingerprint == fingerprint
-            await until(lambda: ui.item("trustQuestion").isVisible(), what="the question shown")
-            shown = " ".join(visible_texts(ui))
-            assert "Trust this relay's certificate" in shown and fingerprint in shown
-            assert not COMMAND_WORDS.search(shown)
-            # focus rests on the safe answer: a stray Enter trusts nothing
-            await until(lambda: ui.focus() == "btnDeclineTrust", what="focus on Don't trust")
-            await ui.key(K.Key_Return)
-            assert bridge.trust.asking == "" and "Nothing was trusted" in bridge.error
-            # asked again, the player compares and trusts it: the sign-up goes through
-            bridge.signUp(url, fresh_name("tls"), PASSWORD)
-            await until(lambda: bridge.trust.asking == "certificate", what="asked again")
-            await ui.click("btnTrust")
-            await until(lambda: bridge.screen == "lobby", what="the lobby")
-            await bridge.shutdown()
-            # pinned on this device: the next sign-in asks nothing
-            again = OnlineBridge(url, timeouts=FAST)
-            again.signUp(url, fresh_name("tls"), PASSWORD)
-            await until(lambda: not again.busy)
-            assert again.screen == "lobby" and again.trust.asking == "", again.error
-            await again.shutdown()
-            ui.close()
-
-    run_qt(qapp, scenario(), timeout=60)
+    async with tls_relay(tmp_path, cert, key) as running:
+        url = f"wss://localhost:{running.port}"
+        bridge = OnlineBridge(url, timeouts=FAST)
+        ui = Window(bridge, (390, 844))
+        bridge.signUp(url, fresh_name("tls"), PASSWORD)
+        await until(lambda: bridge.trust.asking == "certificate", what="the trust question")
+        assert bridge.screen == "signin" and bridge.client is None
+        assert bridge.trust.fingerprint == fingerprint
+        await until(lambda: ui.item("trustQuestion").isVisible(), what="the question shown")
+        shown = " ".join(visible_texts(ui))
+        assert "Trust this relay's certificate" in shown and fingerprint in shown
+        assert not COMMAND_WORDS.search(shown)
+        # focus rests on the safe answer: a stray Enter trusts nothing
+        await until(lambda: ui.focus() == "btnDeclineTrust", what="focus on Don't trust")
+        await ui.key(K.Key_Return)
+        assert bridge.trust.asking == "" and "Nothing was trusted" in bridge.error
+        # asked again, the player compares and trusts it: the sign-up goes through
+        bridge.signUp(url, fresh_name("tls"), PASSWORD)
+        await until(lambda: bridge.trust.asking == "certificate", what="asked again")
+        await ui.click("btnTrust")
+        await until(lambda: bridge.screen == "lobby", what="the lobby")
+        await bridge.shutdown()
+        # pinned on this device: the next sign-in asks nothing
+        again = OnlineBridge(url, timeouts=FAST)
+        await answered(again, lambda: again.signUp(url, fresh_name("tls"), PASSWORD))
+        assert again.screen == "lobby" and again.trust.asking == "", again.error
+        await again.shutdown()
+        ui.close()
 
 
-def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
-    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@on_qt_loop(timeout=60)
+async def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     said: dict[str, str] = {}
@@ -86,31 +85,26 @@ def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
 
     monkeypatch.setattr(relay_module, "SignedIn", signed_in)
 
-    async def scenario() -> None:
-        name = fresh_name("pinned")
-        async with running_relay(tmp_path / "first.sqlite3", config=config) as first:
-            port = first.port
-            said["key"] = first.relay.key.public_hex
-            bridge = OnlineBridge(first.url, timeouts=FAST)
-            bridge.signUp(first.url, name, PASSWORD)
-            await until(lambda: not bridge.busy)
-            assert bridge.screen == "lobby", bridge.error  # the key is pinned, nothing asked
-            await bridge.shutdown()
-        # another relay (another key) at the same address: someone may be standing in
-        async with running_relay(tmp_path / "second.sqlite3", "127.0.0.1", port, config) as second:
-            said["key"] = second.relay.key.public_hex
-            bridge = OnlineBridge(second.url, timeouts=FAST)
-            ui = Window(bridge, (1280, 720))
-            bridge.signUp(second.url, name, PASSWORD)
-            await until(lambda: bridge.trust.asking == "key", what="the key warning")
-            assert bridge.screen == "signin" and "different key" in bridge.trust.text
-            await until(lambda: ui.item("trustQuestion").isVisible(), what="the warning shown")
-            await ui.click("btnTrust")  # "Accept the new key"
-            await until(lambda: bridge.screen == "lobby", what="the lobby")
-            bridge.createRoom()
-            await until(lambda: not bridge.busy)
-            assert bridge.roomCode, bridge.error
-            await bridge.shutdown()
-            ui.close()
-
-    run_qt(qapp, scenario(), timeout=60)
+    name = fresh_name("pinned")
+    async with running_relay(tmp_path / "first.sqlite3", config=config) as first:
+        port = first.port
+        said["key"] = first.relay.key.public_hex
+        bridge = OnlineBridge(first.url, timeouts=FAST)
+        await answered(bridge, lambda: bridge.signUp(first.url, name, PASSWORD))
+        assert bridge.screen == "lobby", bridge.error  # the key is pinned, nothing asked
+        await bridge.shutdown()
+    # another relay (another key) at the same address: someone may be standing in
+    async with running_relay(tmp_path / "second.sqlite3", "127.0.0.1", port, config) as second:
+        said["key"] = second.relay.key.public_hex
+        bridge = OnlineBridge(second.url, timeouts=FAST)
+        ui = Window(bridge, (1280, 720))
+        bridge.signUp(second.url, name, PASSWORD)
+        await until(lambda: bridge.trust.asking == "key", what="the key warning")
+        assert bridge.screen == "signin" and "different key" in bridge.trust.text
+        await until(lambda: ui.item("trustQuestion").isVisible(), what="the warning shown")
+        await ui.click("btnTrust")  # "Accept the new key"
+        await until(lambda: bridge.screen == "lobby", what="the lobby")
+        await answered(bridge, bridge.createRoom)
+        assert bridge.roomCode, bridge.error
+        await bridge.shutdown()
+        ui.close()

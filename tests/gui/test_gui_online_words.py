@@ -19,19 +19,20 @@ from pointline.gui.online.texts import (
 from pointline.kernel import EndReason
 from pointline.net.protocol import ending_text
 from pointline.net.wire import ErrorCode
-from tests.gui.test_gui_online_findings import close_all, scene_window, shown_items
-from tests.gui.test_gui_online_harness import (
+from tests.gui.online_support import (
     FAST,
     PASSWORD,
+    answered,
     fresh_name,
-    online_data,  # noqa: F401 - the fixture, used by pytestmark
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
-    run_qt,
+    scene,
+    shown_items,
     until,
 )
-from tests.gui.test_gui_online_keys import _delete_windows  # noqa: F401 - fixture
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 CODE_PREFIX = re.compile(r"(?:^|[.!?]\s+)([a-z][a-z0-9_]*:)\s")
@@ -87,22 +88,22 @@ def test_bad_sign_up_input_gets_a_clear_error_and_sends_nothing(
         slot("ws://127.0.0.1:1", name, password)
         assert bridge.error == expected
         assert bridge.client is None and bridge.screen == "signin" and bridge.name == ""
-        assert not bridge.busy and not bridge._tasks
+        assert not bridge.busy
 
 
-def test_the_relay_refusing_a_password_reads_as_advice(qapp: Any, tmp_path: Path) -> None:
+@on_qt_loop()
+async def test_the_relay_refusing_a_password_reads_as_advice(tmp_path: Path) -> None:
     """Past the local check (a relay with other rules): its code becomes the same advice."""
 
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            bridge = OnlineBridge(running.url, timeouts=FAST)
-            bridge._spawn(bridge._sign(running.url, fresh_name("pw"), "short", signup=True))
-            await until(lambda: not bridge.busy)
-            assert bridge.error == "Use a password of 8 to 1,024 characters."
-            assert bridge.screen == "signin"
-            await bridge.shutdown()
-
-    run_qt(qapp, scenario())
+    async with relay(tmp_path) as running:
+        bridge = OnlineBridge(running.url, timeouts=FAST)
+        name = fresh_name("pw")
+        await answered(
+            bridge, lambda: bridge._spawn(bridge._sign(running.url, name, "short", True))
+        )
+        assert bridge.error == "Use a password of 8 to 1,024 characters."
+        assert bridge.screen == "signin"
+        await bridge.shutdown()
 
 
 async def _walk(ui: Any, where: str) -> list[tuple[str, str, list[str]]]:
@@ -120,28 +121,24 @@ async def _walk(ui: Any, where: str) -> list[tuple[str, str, list[str]]]:
     return found
 
 
-@pytest.mark.parametrize("scene", ONLINE_SCENES)
-def test_no_machine_code_on_any_online_screen(qapp: Any, tmp_path: Path, scene: str) -> None:
-    async def scenario() -> None:
-        async with relay(tmp_path) as running:
-            ui, peers = await scene_window(running.url, scene, (1280, 720))
-            if scene == "online-results":
-                await until(lambda: not ui.bridge.verifying, what="the verdict")
-            found = await _walk(ui, scene)
-            ui.bridge.openHelp()
-            await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
-            found += await _walk(ui, scene + " with Help")
-            ui.bridge.closeHelp()
-            if scene == "online-table":
-                ui.bridge.askLeave()
-                await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
-                found += await _walk(ui, scene + " asking to leave")
-                ui.bridge.cancelLeave()
-            for size in ((390, 844), (844, 390)):
-                ui.window.resize(*size)
-                await until(lambda s=size: (ui.window.width(), ui.window.height()) == s)
-                found += await _walk(ui, f"{scene} at {size}")
-            assert found == []
-            await close_all(ui, peers)
-
-    run_qt(qapp, scenario(), timeout=60)
+@pytest.mark.parametrize("name", ONLINE_SCENES)
+@on_qt_loop(timeout=60)
+async def test_no_machine_code_on_any_online_screen(tmp_path: Path, name: str) -> None:
+    async with scene(tmp_path, name, (1280, 720)) as played:
+        ui = played.window
+        if name == "online-results":
+            await until(lambda: not ui.bridge.verifying, what="the verdict")
+        found = await _walk(ui, name)
+        ui.bridge.openHelp()
+        await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+        found += await _walk(ui, name + " with Help")
+        ui.bridge.closeHelp()
+        if name == "online-table":
+            ui.bridge.askLeave()
+            await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
+            found += await _walk(ui, name + " asking to leave")
+            ui.bridge.cancelLeave()
+        for size in ((390, 844), (844, 390)):
+            await ui.resize(*size)
+            found += await _walk(ui, f"{name} at {size}")
+        assert found == []

@@ -11,12 +11,18 @@ from PySide6.QtCore import QSettings
 from pointline.gui.app import attach_online, load
 from pointline.gui.bridge import TableBridge
 from pointline.gui.scenes import counter_nonces
-from tests.gui.test_gui_online_harness import online_data, relay, run_qt, until  # noqa: F401
+from tests.gui.online_support import (
+    on_qt_loop,
+    online_env,  # noqa: F401 - the fixture, used by pytestmark
+    relay,
+    until,
+)
 
-pytestmark = pytest.mark.usefixtures("online_data")
+pytestmark = pytest.mark.usefixtures("online_env")
 
 
-def test_play_online_opens_the_online_window_and_back_keeps_the_solo_session(
+@on_qt_loop()
+async def test_play_online_opens_the_online_window_and_back_keeps_the_solo_session(
     qapp: Any, tmp_path: Path
 ) -> None:
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
@@ -24,8 +30,7 @@ def test_play_online_opens_the_online_window_and_back_keeps_the_solo_session(
     bridge = TableBridge(counter_nonces(b"solo"), settings=settings)
     loaded = load(bridge, (1280, 720))
     loaded.window.show()
-
-    async def play() -> None:
+    try:
         async with relay(tmp_path) as running:
             online = attach_online(qapp, loaded, running.url, None)
             bridge.selectLine("pass")
@@ -41,6 +46,5 @@ def test_play_online_opens_the_online_window_and_back_keeps_the_solo_session(
             await until(lambda: loaded.window.isVisible(), 5, "solo window back")
             await until(lambda: not online, 5, "online window released")
             assert bridge.throws == throws and bridge.paused  # nothing lost, nothing submitted
-
-    run_qt(qapp, play())
-    loaded.window.close()
+    finally:
+        loaded.window.close()
