@@ -90,6 +90,7 @@ def test_contrast_ratio_matches_wcag() -> None:
     assert contrast_ratio((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)
 
 
+@pytest.mark.timeout(400)  # 10 scenes x 9 sizes: about 50 s alone, longer beside another worker
 def test_every_solo_scene_is_clean_at_every_size(qapp) -> None:
     lines: list[str] = []
     problems = run_check(SIZES, solo_scenes=SCENES, online_scenes=(), out=lines.append)
