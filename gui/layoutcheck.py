@@ -33,6 +33,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -447,10 +448,7 @@ def _check_sizes(
             def grow() -> None:
                 bridge.publish(status=LONG_STATUS[: len(LONG_STATUS) * 2 // 3])
 
-            def shrink(back: str = status) -> None:
-                bridge.publish(status=back)
-
-            problems += moved_controls(window, grow, shrink)
+            problems += moved_controls(window, grow, partial(bridge.publish, status=status))
         report(scene, size, problems)
 
 
@@ -478,6 +476,14 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
             loaded.window.close()
             loaded.engine.deleteLater()
             del loaded
+
+
+def _chips_in_flight(window: Any) -> bool:
+    """A chip sliding between the balance and a line (ChipFlights.qml) is motion, not layout."""
+    from PySide6.QtQuick import QQuickItem
+
+    items = window.contentItem().findChildren(QQuickItem)
+    return any(i.objectName().startswith("flyer_") and i.isVisible() for i in items)
 
 
 def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
@@ -511,7 +517,10 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
             loaded = load_online(bridge, sizes[0])
             loaded.window.show()
             peers = await prepare_online(bridge, relay.url, scene)
-            await asyncio.sleep(0.1)
+            for _ in range(250):  # the chips placed last land first (5 s at most)
+                if not _chips_in_flight(loaded.window):
+                    break
+                await asyncio.sleep(0.02)
             for size in sizes:
                 loaded.window.resize(*size)
                 for _ in range(3):
@@ -547,10 +556,8 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
             for task in pending:
                 task.cancel()
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-    if previous is None:
-        os.environ.pop("POINTLINE_DATA_DIR", None)
-    else:
-        os.environ["POINTLINE_DATA_DIR"] = previous
+    os.environ.pop("POINTLINE_DATA_DIR", None)
+    os.environ.update({} if previous is None else {"POINTLINE_DATA_DIR": previous})
     folder.cleanup()
 
 

@@ -158,7 +158,9 @@ class Sender:
         data = b"".join(self._pending)
         self._pending.clear()
         self._held = 0
-        if data and not self.ws.transport.is_closing():
+        # Closed meanwhile (websockets wrote its close frame and half-closed the transport):
+        # these frames can no longer be sent, and writing after ``write_eof`` would raise.
+        if data and self.ws.protocol.state is State.OPEN and not self.ws.transport.is_closing():
             self.ws.transport.write(data)
 
     async def _run(self) -> None:

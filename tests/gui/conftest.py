@@ -65,8 +65,12 @@ class Ui:
         return QPoint(round(p.x()), round(p.y()))
 
     def click(self, name: str) -> None:
+        """Click the centre of ``name`` where it is drawn: a frame first, so a button that a
+        state change has just shown or moved is laid out before its centre is read (under load
+        the layout's polish can lag behind the state that changed it)."""
         item = self.item(name)
         assert item.isVisible(), f"{name} is not visible"
+        self.frames()
         QTest.mouseClick(
             self.window,
             Qt.MouseButton.LeftButton,
