@@ -194,6 +194,23 @@ def ended_relay_lost(client: RelayClient) -> None:
     assert report.final is None and report.ranks is None
 
 
+async def vanished(url: str, key: str, timeout: float) -> None:
+    """Wait until Redis drops ``key`` (it expires or is deleted), told by Redis's own keyspace
+    notification; a ``TimeoutError`` after ``timeout`` seconds."""
+    directory = redis.asyncio.Redis.from_url(url, decode_responses=True)
+    try:
+        await directory.config_set("notify-keyspace-events", "Kgx")  # g: del, x: expired
+        async with directory.pubsub() as notices, asyncio.timeout(timeout):
+            await notices.subscribe(f"__keyspace@0__:{key}")
+            if not await directory.exists(key):  # gone before the subscription took
+                return
+            async for notice in notices.listen():
+                if notice["type"] == "message" and notice["data"] in ("expired", "del"):
+                    return
+    finally:
+        await directory.aclose()
+
+
 def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> None:
     async def scenario() -> None:
         with relay_processes(backends, 2) as (a, b):
@@ -218,18 +235,8 @@ def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> No
             assert survivor.url == a.url and fresh.code != room.code
             # ... the dead relay's room leaves the directory within the TTL ...
             seeker = await signed_in(a.url)
-            directory = redis.asyncio.Redis.from_url(backends.presence)
-            gone: list[int] = []
-
-            async def listed() -> bool:
-                gone.append(await directory.exists(f"pointline:room:{room.code}"))
-                return bool(gone[-1])
-
-            async with asyncio.timeout(TTL + 2):
-                while await listed():
-                    await asyncio.sleep(0.05)
+            await vanished(backends.presence, f"pointline:room:{room.code}", TTL + 2)
             assert asyncio.get_running_loop().time() - killed <= TTL + 1.5
-            await directory.aclose()
             with pytest.raises(ClientError) as caught:
                 await seeker.join_room(room.code)
             assert caught.value.code == "no_room"

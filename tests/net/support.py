@@ -64,6 +64,18 @@ async def until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
             await asyncio.sleep(0.005)
 
 
+E = TypeVar("E")
+
+
+async def next_event(client: RelayClient, kind: type[E], timeout: float = 10.0) -> E:
+    """The client's next event of type ``kind`` (the events before it are dropped); a
+    ``TimeoutError`` after ``timeout`` seconds."""
+    async with asyncio.timeout(timeout):
+        while not isinstance(event := await client.next_event(), kind):
+            pass
+    return event
+
+
 @asynccontextmanager
 async def relay(tmp_path: Path, **config: Any) -> AsyncIterator[RunningRelay]:
     async with running_relay(tmp_path / "relay.sqlite3", config=relay_config(**config)) as running:
