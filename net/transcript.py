@@ -216,10 +216,8 @@ class Transcript:
         return self
 
 
-class TranscriptWriteError(TranscriptError):
+class TranscriptWriteError(TranscriptError, code=NetCode.TRANSCRIPT_WRITE):
     """The transcript file could not be written (disk full, permissions, a removed folder)."""
-
-    code: str = NetCode.TRANSCRIPT_WRITE
 
 
 class TranscriptWriter:
