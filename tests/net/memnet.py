@@ -227,6 +227,15 @@ def assert_voided(net: Net, restored: list[int], exclude: int | None) -> None:
             assert any(isinstance(e, Voided) for e in table.seat(s).ledger)
 
 
+def assert_voided_ending(
+    net: Net, restored: list[int], reason: EndReason, seat: int | None, exclude: int | None
+) -> None:
+    """``assert_ended`` and ``assert_voided`` together: the fault ended every honest peer's
+    session with ``reason`` and ``seat``, and the hand in flight was voided."""
+    assert_ended(net, reason, seat, exclude)
+    assert_voided(net, restored, exclude)
+
+
 def resign(net: Net, seat: int, frame: Frame, **changes: Any) -> Frame:
     """``frame`` with ``changes``, signed again with ``seat``'s own key."""
     message = parse(frame, net.table_id, {m.seat: m.public_key for m in net.roster})

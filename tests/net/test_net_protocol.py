@@ -34,7 +34,7 @@ from pointline.net.verify import verify_transcript
 from tests.net.memnet import (
     Net,
     assert_ended,
-    assert_voided,
+    assert_voided_ending,
     point_phase_net,
     random_choice,
     saved_report,
@@ -190,8 +190,7 @@ def test_my_own_departure_ends_the_session_and_tells_the_others() -> None:
     net, restored = point_phase_net()
     net.peers[0].depart(0, net.now)
     net.deliver()
-    assert_ended(net, EndReason.DEPARTURE, 0, exclude=None)
-    assert_voided(net, restored, exclude=None)
+    assert_voided_ending(net, restored, EndReason.DEPARTURE, 0, exclude=None)
 
 
 def test_a_bad_reveal_is_caught_on_arrival_even_while_a_commit_is_missing() -> None:

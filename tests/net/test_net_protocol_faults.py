@@ -27,6 +27,7 @@ from tests.net.memnet import (
     Net,
     assert_ended,
     assert_voided,
+    assert_voided_ending,
     forge_signature,
     point_phase_net,
     resign,
@@ -77,8 +78,7 @@ def test_a_reveal_with_another_nonce_is_a_bad_reveal() -> None:
     other = hashlib.sha256(b"another nonce").digest()
     net.filters[2] = lambda f: [resign(net, 2, f, nonce=other) if f["kind"] == "reveal" else f]
     net.run()
-    assert_ended(net, EndReason.BAD_REVEAL, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.BAD_REVEAL, 2, exclude=2)
 
 
 def test_a_reveal_with_another_choice_is_a_bad_reveal() -> None:
@@ -86,8 +86,7 @@ def test_a_reveal_with_another_choice_is_a_bad_reveal() -> None:
     other = Choice(0, 0).to_bytes()
     net.filters[2] = lambda f: [resign(net, 2, f, choice=other) if f["kind"] == "reveal" else f]
     net.run()
-    assert_ended(net, EndReason.BAD_REVEAL, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.BAD_REVEAL, 2, exclude=2)
 
 
 def test_an_illegal_choice_committed_and_revealed_is_a_bad_reveal() -> None:
@@ -105,16 +104,14 @@ def test_an_illegal_choice_committed_and_revealed_is_a_bad_reveal() -> None:
 
     net.filters[2] = lie
     net.run()
-    assert_ended(net, EndReason.BAD_REVEAL, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.BAD_REVEAL, 2, exclude=2)
 
 
 def test_a_forged_signature_ends_the_session() -> None:
     net, restored = point_phase_net()
     net.filters[2] = forge_signature
     net.run()
-    assert_ended(net, EndReason.BAD_SIGNATURE, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.BAD_SIGNATURE, 2, exclude=2)
 
 
 def test_a_message_signed_with_my_key_but_claiming_another_seat_is_a_bad_signature() -> None:
@@ -128,8 +125,7 @@ def test_a_replayed_message_ends_the_session() -> None:
     net, restored = point_phase_net()
     old = net.sent[2][0]  # seat 2's first commit, long ago
     net.inject(2, old)
-    assert_ended(net, EndReason.REPLAY, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.REPLAY, 2, exclude=2)
 
 
 def test_forwarding_another_seats_message_is_a_replay() -> None:
@@ -150,8 +146,7 @@ def test_a_message_for_another_table_is_from_a_non_member() -> None:
     net, restored = point_phase_net()
     net.filters[2] = lambda f: [resign(net, 2, f, table="another-room")]
     net.run()
-    assert_ended(net, EndReason.NON_MEMBER, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.NON_MEMBER, 2, exclude=2)
 
 
 def test_a_message_claiming_a_seat_outside_the_roster_is_from_a_non_member() -> None:
@@ -203,8 +198,7 @@ def test_a_delivery_from_a_seat_the_relay_does_not_know_is_from_a_non_member() -
 def test_garbage_is_malformed(garbage: Any) -> None:
     net, restored = point_phase_net()
     net.inject(2, garbage)
-    assert_ended(net, EndReason.MALFORMED, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.MALFORMED, 2, exclude=2)
 
 
 def test_a_frame_with_a_wrongly_typed_field_is_malformed() -> None:
@@ -222,8 +216,7 @@ def test_background_ends_the_session_for_everyone() -> None:
     net, restored = point_phase_net()
     net.peers[1].background(net.now)
     net.deliver()
-    assert_ended(net, EndReason.BACKGROUND, 1, exclude=None)
-    assert_voided(net, restored, exclude=None)
+    assert_voided_ending(net, restored, EndReason.BACKGROUND, 1, exclude=None)
 
 
 def test_a_departure_ends_the_session() -> None:
@@ -232,8 +225,7 @@ def test_a_departure_ends_the_session() -> None:
     for p in net.honest(2):
         p.depart(2, net.now)
     net.deliver()
-    assert_ended(net, EndReason.DEPARTURE, 2, exclude=2)
-    assert_voided(net, restored, exclude=2)
+    assert_voided_ending(net, restored, EndReason.DEPARTURE, 2, exclude=2)
 
 
 def test_an_abort_notice_from_one_peer_ends_everyone_with_its_reason() -> None:
@@ -312,5 +304,4 @@ def test_faults_at_two_and_eight_seats(seats: int, fault: str) -> None:
         net.peers[liar].background(net.now)
     net.run()
     exclude = None if fault == "background" else liar
-    assert_ended(net, expected, liar, exclude=exclude)
-    assert_voided(net, restored, exclude=exclude)
+    assert_voided_ending(net, restored, expected, liar, exclude=exclude)
