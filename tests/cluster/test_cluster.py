@@ -29,6 +29,7 @@ from tests.cluster.support import (
     Backends,
     RelayProcess,
     names,
+    one_room,
     relay_processes,
     relays,
     signed_in,
@@ -75,9 +76,7 @@ def test_a_full_eight_seat_session_spread_over_three_relays(
     async def scenario() -> None:
         async with relays(tmp_path, backends, 3) as running:
             clients = [await signed_in(running[i % 3].url) for i in range(8)]
-            room = await clients[0].create_room()
-            for c in clients[1:]:
-                await c.join_room(room.code)
+            room = await one_room(clients)
             owner = [r for r in running if r.relay.rooms.get(room.code) is not None]
             assert len(owner) == 1 and {c.url for c in clients} == {owner[0].url}
             assert owner[0].relay.rooms.seats() == 8
@@ -90,9 +89,7 @@ def test_a_new_room_goes_to_the_least_loaded_relay(tmp_path: Path, backends: Bac
     async def scenario() -> None:
         async with relays(tmp_path, backends, 2) as (a, b):
             crowd = [await signed_in(a.url) for _ in range(8)]
-            room = await crowd[0].create_room()
-            for c in crowd[1:]:
-                await c.join_room(room.code)
+            await one_room(crowd)
             assert a.relay.rooms.seats() == 8 and b.relay.rooms.seats() == 0
             assert b.relay.router is not None
             await until(
@@ -216,10 +213,8 @@ def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> No
         with relay_processes(backends, 2) as (a, b):
             assert "room directory in Redis" in a.line
             players = [await signed_in(b.url) for _ in range(2)]
-            room = await players[0].create_room()
-            await players[1].join_room(room.code)
-            await players[0].start()
-            await players[1].wait_started(10)
+            room = await one_room(players)
+            await start(players)
             for p in players:  # the first round is open at every seat: kill B
                 while not isinstance(await p.next_event(10), RoundOpened):
                     pass
@@ -272,8 +267,7 @@ def test_kill_9_of_redis_mid_session(
     async def scenario() -> None:
         async with relays(tmp_path, backends, 2) as (a, b):
             players = [await signed_in(a.url) for _ in range(2)]
-            room = await players[0].create_room()
-            await players[1].join_room(room.code)
+            await one_room(players)
             elsewhere = await signed_in(b.url)
             other_room = await elsewhere.create_room()
             await start(players)
@@ -308,8 +302,7 @@ def test_kill_9_of_postgresql_mid_session(
     async def scenario() -> None:
         async with relays(tmp_path, backends, 2) as (a, _b):
             players = [await signed_in(a.url, f"pgkill{i}") for i in range(2)]
-            room = await players[0].create_room()
-            await players[1].join_room(room.code)
+            await one_room(players)
             await start(players)
             own_postgres.kill()
             await whole_session(players, started=True)  # tokens were checked at the door
