@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Coroutine
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -214,7 +214,8 @@ def self_signed(tmp_path: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untyped-def]
+def tls_relay(tmp_path: Path, cert: Path, key: Path) -> AbstractAsyncContextManager[RunningRelay]:
+    """A relay serving ``wss://`` on localhost with ``cert`` and ``key``."""
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     return running_relay(
         tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
