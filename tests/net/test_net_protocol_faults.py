@@ -37,30 +37,24 @@ from tests.net.memnet import (
 # ---------------------------------------------------------------------------- faults
 
 
-def test_a_seat_that_stops_answering_misses_the_confirm_deadline() -> None:
-    net, restored = point_phase_net()
-    net.silent.add(2)
-    start = net.now
-    net.run()
-    assert_ended(net, EndReason.DEADLINE, 2, exclude=2)
-    assert net.now == start + net.timeouts.confirm
-    assert_voided(net, restored, exclude=2)
-
-
-def test_a_seat_that_commits_but_never_reveals_misses_the_response_deadline() -> None:
+@pytest.mark.parametrize("quiet_at", ["commit", "reveal"])
+def test_a_seat_that_stops_answering_misses_that_steps_deadline(quiet_at: str) -> None:
+    """Quiet instead of committing: the confirm deadline; committed but quiet instead of
+    revealing: the response deadline."""
     net, restored = point_phase_net()
 
-    def stop_at_reveal(frame: dict[str, Any]) -> list[Any]:
-        if frame["kind"] == "reveal":
-            net.silent.add(2)  # seat 2 goes quiet after its commit
+    def go_quiet(frame: dict[str, Any]) -> list[Any]:
+        if frame["kind"] == quiet_at:
+            net.silent.add(2)  # seat 2 sends nothing from here on
             return []
         return [frame]
 
-    net.filters[2] = stop_at_reveal
+    net.filters[2] = go_quiet
     start = net.now
     net.run()
     assert_ended(net, EndReason.DEADLINE, 2, exclude=2)
-    assert net.now == start + net.timeouts.response
+    waited = net.timeouts.confirm if quiet_at == "commit" else net.timeouts.response
+    assert net.now == start + waited
     assert_voided(net, restored, exclude=2)
 
 
