@@ -75,94 +75,76 @@ class ClientCode(StrEnum):
 
 class NetError(PointlineError):
     """Base of every error the net layer raises: ``code`` is the class's stable code string,
-    ``text`` (also ``message``) the plain words; ``str(error)`` is ``"code: text"``."""
+    ``text`` (also ``message``) the plain words; ``str(error)`` is ``"code: text"``.
+
+    A subclass names its code (and, for a message, the ``EndReason`` it ends the session
+    with) in its class line: ``class Replay(MessageError, code=NetCode.REPLAY,
+    reason=EndReason.REPLAY)``; without them it keeps its base's.
+    """
 
     code: str = NetCode.NET_ERROR
     reason: ClassVar[EndReason | None] = None
+
+    def __init_subclass__(
+        cls, code: str | None = None, reason: EndReason | None = None, **kwargs: object
+    ) -> None:
+        super().__init_subclass__(**kwargs)
+        if code is not None:
+            cls.code = code
+        if reason is not None:
+            cls.reason = reason
 
     def __init__(self, message: str) -> None:
         super().__init__(type(self).code, message)
 
 
-class MessageError(NetError):
+class MessageError(NetError, code=NetCode.MESSAGE_ERROR, reason=EndReason.MALFORMED):
     """A received message that cannot be accepted; ``reason`` ends the session."""
 
-    code: str = NetCode.MESSAGE_ERROR
-    reason: ClassVar[EndReason | None] = EndReason.MALFORMED
 
-
-class MalformedMessage(MessageError):
+class MalformedMessage(MessageError, code=NetCode.MALFORMED, reason=EndReason.MALFORMED):
     """Not a well-formed protocol message: bad JSON, unknown kind, missing or extra fields."""
 
-    code: str = NetCode.MALFORMED
-    reason: ClassVar[EndReason | None] = EndReason.MALFORMED
 
-
-class BadSignature(MessageError):
+class BadSignature(MessageError, code=NetCode.BAD_SIGNATURE, reason=EndReason.BAD_SIGNATURE):
     """The Ed25519 signature does not verify against the claimed seat's roster key."""
 
-    code: str = NetCode.BAD_SIGNATURE
-    reason: ClassVar[EndReason | None] = EndReason.BAD_SIGNATURE
 
-
-class WrongTable(MessageError):
+class WrongTable(MessageError, code=NetCode.WRONG_TABLE, reason=EndReason.NON_MEMBER):
     """A message for another table (another room or session): not a member's message here."""
 
-    code: str = NetCode.WRONG_TABLE
-    reason: ClassVar[EndReason | None] = EndReason.NON_MEMBER
 
-
-class NonMemberSeat(MessageError):
+class NonMemberSeat(MessageError, code=NetCode.NON_MEMBER, reason=EndReason.NON_MEMBER):
     """A message claiming a seat that is not in this table's roster."""
 
-    code: str = NetCode.NON_MEMBER
-    reason: ClassVar[EndReason | None] = EndReason.NON_MEMBER
 
-
-class Replay(MessageError):
+class Replay(MessageError, code=NetCode.REPLAY, reason=EndReason.REPLAY):
     """A replayed or out-of-order message: wrong sequence number, or another seat's message."""
 
-    code: str = NetCode.REPLAY
-    reason: ClassVar[EndReason | None] = EndReason.REPLAY
 
-
-class WrongThrow(MessageError):
+class WrongThrow(MessageError, code=NetCode.WRONG_THROW, reason=EndReason.REPLAY):
     """A commit or reveal for a throw index other than the one the sender is at."""
 
-    code: str = NetCode.WRONG_THROW
-    reason: ClassVar[EndReason | None] = EndReason.REPLAY
 
-
-class BadReveal(MessageError):
+class BadReveal(MessageError, code=NetCode.BAD_REVEAL, reason=EndReason.BAD_REVEAL):
     """A reveal whose nonce or choice does not match its commitment, or an illegal choice."""
 
-    code: str = NetCode.BAD_REVEAL
-    reason: ClassVar[EndReason | None] = EndReason.BAD_REVEAL
 
-
-class RosterError(NetError):
+class RosterError(NetError, code=NetCode.BAD_ROSTER):
     """A roster, seat or key that a peer cannot start with (a caller error, not a fault)."""
 
-    code: str = NetCode.BAD_ROSTER
 
-
-class NotNow(NetError):
+class NotNow(NetError, code=NetCode.NOT_NOW):
     """A local command that the protocol cannot take in its current state (e.g. commit twice)."""
 
-    code: str = NetCode.NOT_NOW
 
-
-class TranscriptError(NetError):
+class TranscriptError(NetError, code=NetCode.BAD_TRANSCRIPT):
     """A transcript file that cannot be read or does not hold together."""
-
-    code: str = NetCode.BAD_TRANSCRIPT
 
 
 class ClientError(NetError):
     """The relay refused a request or cannot be reached: ``code`` is a ``ClientCode`` or the
     relay's ``net.wire.ErrorCode`` value it passed on; ``text`` the plain words."""
-
-    code: str = NetCode.NET_ERROR
 
     def __init__(self, code: str, text: str) -> None:
         if code in _CLIENT_CODES:

@@ -184,19 +184,7 @@ class Transcript:
     def save(self, path: str | os.PathLike[str]) -> Path:
         """Write every record to ``path`` atomically: temporary file, fsync, rename."""
         target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-                for line in self.lines():
-                    out.write(line + "\n")
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_atomically(target, "".join(line + "\n" for line in self.lines()))
         return target
 
     # ---------------------------------------------------------------------- loading
@@ -216,10 +204,25 @@ class Transcript:
         return self
 
 
-class TranscriptWriteError(TranscriptError):
-    """The transcript file could not be written (disk full, permissions, a removed folder)."""
+def write_atomically(target: Path, text: str) -> None:
+    """``target`` holds ``text`` or is untouched: a temporary file beside it, fsync, rename
+    (the temporary file is removed on any error, which is raised)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
-    code: str = NetCode.TRANSCRIPT_WRITE
+
+class TranscriptWriteError(TranscriptError, code=NetCode.TRANSCRIPT_WRITE):
+    """The transcript file could not be written (disk full, permissions, a removed folder)."""
 
 
 class TranscriptWriter:
@@ -257,20 +260,8 @@ class TranscriptWriter:
         self.written += len(records)
 
     def _create(self, records: Sequence[Record]) -> None:
-        target = self.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-                out.write("".join(r.to_line() + "\n" for r in records))
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
-        self._file = open(target, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        write_atomically(self.path, "".join(r.to_line() + "\n" for r in records))
+        self._file = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
 
     def close(self) -> None:
         """fsync and close the file (errors here lose nothing already flushed)."""

@@ -18,10 +18,11 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import IO, TypeVar
 
 PG_BIN_DIRS = [Path(f"/usr/lib/postgresql/{v}/bin") for v in (17, 16, 15, 14, 13)]
 UNPRIVILEGED = "nobody"
@@ -74,6 +75,32 @@ def missing() -> str | None:
 
 class Exited(RuntimeError):
     """The server process ended while it was awaited."""
+
+
+class _Output(threading.Thread):
+    """Reads a server's output to its end (a full pipe would stall the server) and tells when
+    the server printed its readiness line."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], stream: IO[bytes], ready: bytes) -> None:
+        super().__init__(daemon=True)
+        self.proc, self.stream, self.marker = proc, stream, ready
+        self.ready = threading.Event()
+        self.last = b""
+        self.start()
+
+    def run(self) -> None:
+        for line in self.stream:
+            self.last = line.strip() or self.last
+            if self.marker in line:
+                self.ready.set()
+        self.ready.set()  # the output ended: the server exited (``wait`` says so)
+
+    def wait(self, what: str, timeout: float) -> None:
+        """Until the readiness line; ``Exited`` if the server ended first."""
+        if not self.ready.wait(timeout):
+            raise RuntimeError(f"{what} did not say it was ready within {timeout:g} s")
+        if self.proc.poll() is not None:
+            raise Exited(f"{what} exited with {self.proc.returncode}: {self.last.decode()}")
 
 
 def _wait(check: object, what: str, timeout: float) -> None:
@@ -140,15 +167,11 @@ class RedisServer(Server):
                 "--dir",
                 str(self.folder),
             ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
         )
-        _wait(self._ping, "redis-server", 15)
-
-    def _ping(self) -> bool:
-        with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
+        assert self.proc.stdout is not None
+        _Output(self.proc, self.proc.stdout, b"Ready to accept connections").wait("redis", 15)
 
 
 class PostgresServer(Server):
@@ -198,23 +221,15 @@ class PostgresServer(Server):
         command += ["-c", "shared_buffers=16MB", "-c", "dynamic_shared_memory_type=mmap"]
         for attempt in range(50):  # after kill -9 the old server may still hold its port
             _wait(lambda: port_free(self.port), f"port {self.port} to be free", 10)
-            self.proc = subprocess.Popen(
-                command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-            )
+            self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            assert self.proc.stderr is not None
+            output = _Output(self.proc, self.proc.stderr, b"ready to accept connections")
             try:
-                _wait(self._ready, "postgres", 20)
+                output.wait("postgres", 20)
                 return
             except Exited:
                 if attempt == 49:
                     raise
-
-    def _ready(self) -> bool:
-        if self.proc is not None and self.proc.poll() is not None:
-            raise Exited(f"postgres exited with {self.proc.returncode}")
-        isready = pg_bin("pg_isready")
-        assert isready is not None
-        probe = [isready, "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
-        return subprocess.run(probe, check=False).returncode == 0
 
     def new_database(self) -> str:
         """A fresh empty database; its URL."""

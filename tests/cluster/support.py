@@ -19,6 +19,7 @@ from typing import Any
 from pointline.net.client import RelayClient
 from pointline.net.cluster import ClusterConfig
 from pointline.net.relay import RunningRelay, running_relay
+from pointline.net.wire import RoomJoined
 from tests.cluster.servers import child_env
 from tests.net.support import (
     PASSWORD,
@@ -123,6 +124,14 @@ async def signed_in(url: str, name: str | None = None) -> RelayClient:
     client = await RelayClient.connect(url, timeouts=RELAXED)
     await client.signup(name or f"cl{next(names)}", PASSWORD)
     return client
+
+
+async def one_room(clients: list[RelayClient]) -> RoomJoined:
+    """The first client creates a room and the others join it (not started); the room."""
+    room = await clients[0].create_room()
+    for c in clients[1:]:
+        await c.join_room(room.code)
+    return room
 
 
 async def start(clients: list[RelayClient]) -> None:

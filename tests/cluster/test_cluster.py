@@ -29,6 +29,7 @@ from tests.cluster.support import (
     Backends,
     RelayProcess,
     names,
+    one_room,
     relay_processes,
     relays,
     signed_in,
@@ -75,9 +76,7 @@ def test_a_full_eight_seat_session_spread_over_three_relays(
     async def scenario() -> None:
         async with relays(tmp_path, backends, 3) as running:
             clients = [await signed_in(running[i % 3].url) for i in range(8)]
-            room = await clients[0].create_room()
-            for c in clients[1:]:
-                await c.join_room(room.code)
+            room = await one_room(clients)
             owner = [r for r in running if r.relay.rooms.get(room.code) is not None]
             assert len(owner) == 1 and {c.url for c in clients} == {owner[0].url}
             assert owner[0].relay.rooms.seats() == 8
@@ -90,9 +89,7 @@ def test_a_new_room_goes_to_the_least_loaded_relay(tmp_path: Path, backends: Bac
     async def scenario() -> None:
         async with relays(tmp_path, backends, 2) as (a, b):
             crowd = [await signed_in(a.url) for _ in range(8)]
-            room = await crowd[0].create_room()
-            for c in crowd[1:]:
-                await c.join_room(room.code)
+            await one_room(crowd)
             assert a.relay.rooms.seats() == 8 and b.relay.rooms.seats() == 0
             assert b.relay.router is not None
             await until(
@@ -194,15 +191,30 @@ def ended_relay_lost(client: RelayClient) -> None:
     assert report.final is None and report.ranks is None
 
 
+async def vanished(url: str, key: str, timeout: float) -> None:
+    """Wait until Redis drops ``key`` (it expires or is deleted), told by Redis's own keyspace
+    notification; a ``TimeoutError`` after ``timeout`` seconds."""
+    directory = redis.asyncio.Redis.from_url(url, decode_responses=True)
+    try:
+        await directory.config_set("notify-keyspace-events", "Kgx")  # g: del, x: expired
+        async with directory.pubsub() as notices, asyncio.timeout(timeout):
+            await notices.subscribe(f"__keyspace@0__:{key}")
+            if not await directory.exists(key):  # gone before the subscription took
+                return
+            async for notice in notices.listen():
+                if notice["type"] == "message" and notice["data"] in ("expired", "del"):
+                    return
+    finally:
+        await directory.aclose()
+
+
 def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> None:
     async def scenario() -> None:
         with relay_processes(backends, 2) as (a, b):
             assert "room directory in Redis" in a.line
             players = [await signed_in(b.url) for _ in range(2)]
-            room = await players[0].create_room()
-            await players[1].join_room(room.code)
-            await players[0].start()
-            await players[1].wait_started(10)
+            room = await one_room(players)
+            await start(players)
             for p in players:  # the first round is open at every seat: kill B
                 while not isinstance(await p.next_event(10), RoundOpened):
                     pass
@@ -218,18 +230,8 @@ def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> No
             assert survivor.url == a.url and fresh.code != room.code
             # ... the dead relay's room leaves the directory within the TTL ...
             seeker = await signed_in(a.url)
-            directory = redis.asyncio.Redis.from_url(backends.presence)
-            gone: list[int] = []
-
-            async def listed() -> bool:
-                gone.append(await directory.exists(f"pointline:room:{room.code}"))
-                return bool(gone[-1])
-
-            async with asyncio.timeout(TTL + 2):
-                while await listed():
-                    await asyncio.sleep(0.05)
+            await vanished(backends.presence, f"pointline:room:{room.code}", TTL + 2)
             assert asyncio.get_running_loop().time() - killed <= TTL + 1.5
-            await directory.aclose()
             with pytest.raises(ClientError) as caught:
                 await seeker.join_room(room.code)
             assert caught.value.code == "no_room"
@@ -265,8 +267,7 @@ def test_kill_9_of_redis_mid_session(
     async def scenario() -> None:
         async with relays(tmp_path, backends, 2) as (a, b):
             players = [await signed_in(a.url) for _ in range(2)]
-            room = await players[0].create_room()
-            await players[1].join_room(room.code)
+            await one_room(players)
             elsewhere = await signed_in(b.url)
             other_room = await elsewhere.create_room()
             await start(players)
@@ -301,8 +302,7 @@ def test_kill_9_of_postgresql_mid_session(
     async def scenario() -> None:
         async with relays(tmp_path, backends, 2) as (a, _b):
             players = [await signed_in(a.url, f"pgkill{i}") for i in range(2)]
-            room = await players[0].create_room()
-            await players[1].join_room(room.code)
+            await one_room(players)
             await start(players)
             own_postgres.kill()
             await whole_session(players, started=True)  # tokens were checked at the door

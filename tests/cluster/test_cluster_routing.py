@@ -20,6 +20,7 @@ from tests.cluster.support import (
     ROOT,
     Backends,
     names,
+    one_room,
     relay_processes,
     relays,
     signed_in,
@@ -47,9 +48,7 @@ def test_a_redirect_to_a_relay_that_cannot_be_reached_stays_where_it_asked(
     async def scenario() -> None:
         async with relays(tmp_path, backends, 1) as (a,):
             crowd = [await signed_in(a.url) for _ in range(8)]
-            room = await crowd[0].create_room()
-            for c in crowd[1:]:
-                await c.join_room(room.code)
+            await one_room(crowd)
             router = a.relay.router
             assert router is not None
             # a relay that just died is still listed (within its TTL) and looks idle

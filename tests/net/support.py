@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Callable, Coroutine
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
@@ -62,6 +62,18 @@ async def until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
     async with asyncio.timeout(timeout):
         while not predicate():
             await asyncio.sleep(0.005)
+
+
+E = TypeVar("E")
+
+
+async def next_event(client: RelayClient, kind: type[E], timeout: float = 10.0) -> E:
+    """The client's next event of type ``kind`` (the events before it are dropped); a
+    ``TimeoutError`` after ``timeout`` seconds."""
+    async with asyncio.timeout(timeout):
+        while not isinstance(event := await client.next_event(), kind):
+            pass
+    return event
 
 
 @asynccontextmanager
@@ -202,7 +214,8 @@ def self_signed(tmp_path: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untyped-def]
+def tls_relay(tmp_path: Path, cert: Path, key: Path) -> AbstractAsyncContextManager[RunningRelay]:
+    """A relay serving ``wss://`` on localhost with ``cert`` and ``key``."""
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     return running_relay(
         tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))

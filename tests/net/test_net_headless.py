@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+
+import pytest
 
 from pointline.kernel import Choice, EndReason, Phase, Result
 from pointline.net.client import (
     Disconnected,
     MemberDeparted,
+    RelayClient,
     RelayError,
     SessionStarted,
     TranscriptSaved,
+    play,
+    steady_choice,
 )
-from pointline.net.headless import describe
+from pointline.net.headless import describe, main
 from pointline.net.protocol import (
     AllCommitted,
     HandResolved,
@@ -27,6 +33,7 @@ from pointline.net.protocol import (
     Thrown,
 )
 from pointline.net.wire import RosterEntry
+from tests.net.support import PASSWORD, RELAXED, relay, run, until
 
 ROSTER = (RosterEntry(0, "alice", "a" * 64), RosterEntry(1, "bob", "b" * 64))
 
@@ -73,3 +80,34 @@ def test_every_event_reads_as_words_with_seats_from_1() -> None:
         Revealed(0, 1, Choice(10, 0)),
     )
     assert [describe(e) for e in quiet] == [None, None, None, None]
+
+
+def test_the_headless_player_prints_words_and_seats_from_1_through_a_whole_session(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m pointline.net.client --join CODE``'s ``main``, in a thread of this process,
+    against a real relay: every line it prints is plain words with seats counted from 1."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            host = await RelayClient.connect(running.url, RELAXED)
+            await host.signup("host_1", PASSWORD)
+            room = await host.create_room()
+            argv = ["--url", running.url, "--name", "guest_1", "--password", PASSWORD]
+            argv += ["--signup", "--join", room.code, "--wait", "10"]
+            guest = asyncio.ensure_future(asyncio.to_thread(main, argv))  # its own loop
+            await until(lambda: len(host.roster) == 2)
+            await host.start()
+            await play(host, steady_choice, timeout=30)
+            assert await asyncio.wait_for(guest, 30) == 0
+            await host.close()
+
+    run(scenario(), timeout=60)
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == f"joined room {lines[0].split()[2]} as Seat 2; waiting for the start"
+    assert "room " in out and "started: you are Seat 2 of 2" in out
+    assert "throw 1: " in out and "session complete: Seat 1 " in out and "; Seat 2 " in out
+    assert "receipts matched: all 2 signed receipts agree" in out
+    for machine in ("Seat 0", "EndReason", "Phase.", "(seat", "<", "None", "'", "{"):
+        assert machine not in out, (machine, out)

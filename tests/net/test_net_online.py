@@ -3,21 +3,33 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import ssl
+import sys
 from pathlib import Path
 
 import pytest
 
+from pointline.kernel import Choice, EndReason
 from pointline.net.client import ClientError, RelayClient
+from pointline.net.protocol import Peer, RoundOpened, ThrowCommitted, Thrown
+from pointline.net.verify import verify_transcript
 from tests.net.support import (
     PASSWORD,
     RELAXED,
     TIMEOUTS,
     assert_complete,
+    assert_transcripts,
+    next_event,
+    play,
+    random_chooser,
     relay,
     run,
     seated,
     self_signed,
     session,
+    tls_relay,
 )
 
 
@@ -104,8 +116,6 @@ def test_commands_before_the_start_are_refused_clearly(tmp_path: Path) -> None:
             with pytest.raises(ClientError) as no_token:
                 await c.create_room()
             assert no_token.value.code == "bad_token"
-            from pointline.kernel import Choice
-
             with pytest.raises(ClientError) as early:
                 c.commit(Choice(10, 0))
             assert early.value.code == "not_started"
@@ -129,8 +139,6 @@ def test_seated_clients_see_each_other_in_the_roster(tmp_path: Path) -> None:
 
 
 def _ends(peer: object) -> tuple[object, object]:
-    from pointline.net.protocol import Peer
-
     assert isinstance(peer, Peer) and peer.ending is not None
     return peer.ending.reason, peer.ending.seat
 
@@ -138,10 +146,6 @@ def _ends(peer: object) -> tuple[object, object]:
 def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
     tmp_path: Path,
 ) -> None:
-    from pointline.kernel import EndReason
-    from pointline.net.protocol import Thrown
-    from tests.net.support import assert_transcripts, play, random_chooser
-
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             clients = await seated(running.url, 3, timeouts=RELAXED)
@@ -169,14 +173,12 @@ def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
 
 
 def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
-    from pointline.kernel import EndReason
-    from pointline.net.protocol import RoundOpened, Thrown
-    from tests.net.support import assert_transcripts, play, random_chooser
-
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             clients = await seated(running.url, 2, timeouts=RELAXED)
             first = clients[1]
+
+            thrown, never = asyncio.Event(), asyncio.Event()
 
             async def one_throw_then_hang() -> None:
                 async for event in first.events():
@@ -184,15 +186,15 @@ def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Pa
                     if isinstance(event, RoundOpened) and peer is not None and event.throw == 1:
                         first.commit(random_chooser(1)(peer.table, peer.seat))
                     if isinstance(event, Thrown):
-                        await asyncio.sleep(100)  # the app is busy when it gets cancelled
+                        thrown.set()
+                        await never.wait()  # never set: the app is busy when it gets cancelled
 
             tasks = [
                 asyncio.ensure_future(play(clients[0], random_chooser(0))),
                 asyncio.ensure_future(one_throw_then_hang()),
             ]
-            async with asyncio.timeout(10):
-                while not (first.peer and first.peer.table.throws >= 1):
-                    await asyncio.sleep(0.01)
+            await asyncio.wait_for(thrown.wait(), 10)
+            assert first.peer is not None and first.peer.table.throws == 1
             tasks[1].cancel()  # the app's task is cancelled mid-session
             await asyncio.gather(tasks[1], return_exceptions=True)
             await clients[1].close()
@@ -207,16 +209,14 @@ def test_a_cancelled_session_still_saves_a_transcript_that_verifies(tmp_path: Pa
 def test_a_loop_torn_down_without_close_leaves_a_complete_transcript_file(
     tmp_path: Path, data_dir: Path
 ) -> None:
-    from pointline.net.verify import verify_transcript
-    from tests.net.support import random_chooser
-
     async def scenario() -> None:
         async with relay(tmp_path) as running:
             clients = await seated(running.url, 2)
             c = clients[0]
             assert c.peer is not None
             c.commit(random_chooser(1)(c.peer.table, 0))
-            await asyncio.sleep(0.05)
+            seen = await next_event(clients[1], ThrowCommitted)  # the commit is on the wire
+            assert seen == ThrowCommitted(0, 1)
             # no close(): asyncio.run cancels the reader tasks when this coroutine returns
 
     run(scenario())
@@ -229,18 +229,10 @@ def test_a_loop_torn_down_without_close_leaves_a_complete_transcript_file(
 
 
 def test_a_session_over_tls(tmp_path: Path) -> None:
-    import ssl
-
-    from pointline.net.accounts import FAST_HASH
-    from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay, tls_context
-
     cert, key = self_signed(tmp_path)
 
     async def scenario() -> None:
-        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
-        async with running_relay(
-            tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
-        ) as running:
+        async with tls_relay(tmp_path, cert, key) as running:
             assert running.url.startswith("wss://")
             trust = ssl.create_default_context(cafile=str(cert))
             url = f"wss://localhost:{running.port}"
@@ -251,8 +243,6 @@ def test_a_session_over_tls(tmp_path: Path) -> None:
             await clients[1].join_room(room.code)
             await clients[0].start()
             await clients[1].wait_started(5)
-            from tests.net.support import play, random_chooser
-
             peers = await asyncio.gather(
                 *(play(c, random_chooser(i)) for i, c in enumerate(clients))
             )
@@ -265,11 +255,6 @@ def test_a_session_over_tls(tmp_path: Path) -> None:
 
 def test_two_terminals_a_relay_and_headless_clients(tmp_path: Path, data_dir: Path) -> None:
     """The relay command and two ``python -m pointline.net.client`` players, each a process."""
-    import os
-    import re
-    import sys
-
-    from pointline.net.verify import verify_transcript
 
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 

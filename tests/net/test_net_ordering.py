@@ -14,7 +14,7 @@ from pointline.net.messages import Commit, Message, Receipt, Reveal
 from pointline.net.ordering import OrderChecker
 from pointline.net.transcript import record_hash
 from pointline.net.verify import verify_transcript
-from tests.net.test_net_protocol_harness import Net
+from tests.net.memnet import Net
 
 T = "table-1"
 # after one full round seat 1 has sent C1 (seq 0) and R1 (seq 1): its next is seq 2, throw 2

@@ -14,11 +14,9 @@ import pytest
 
 from pointline.net import relay as relay_module
 from pointline.net import wire
-from pointline.net.accounts import FAST_HASH
 from pointline.net.client import RelayClient, RelayError, connect_trusted
 from pointline.net.errors import ClientCode, ClientError
 from pointline.net.keys import SigningKey
-from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay, tls_context
 from pointline.net.trust import (
     KNOWN_RELAYS_FILE,
     CertificateNotTrusted,
@@ -26,7 +24,7 @@ from pointline.net.trust import (
     RelayKeyChanged,
     relay_address,
 )
-from tests.net.support import PASSWORD, relay, run, self_signed
+from tests.net.support import PASSWORD, relay, run, self_signed, tls_relay
 
 _said_key: dict[str, str] = {}
 
@@ -130,13 +128,6 @@ def test_a_roster_the_pinned_key_did_not_sign_never_starts_a_session(
             await b.close()
 
     run(scenario())
-
-
-def tls_relay(tmp_path: Path, cert: Path, key: Path):  # type: ignore[no-untyped-def]
-    config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
-    return running_relay(
-        tmp_path / "tls.sqlite3", "localhost", 0, config, tls_context(str(cert), str(key))
-    )
 
 
 def test_a_self_signed_certificate_is_trusted_by_its_fingerprint_then_pinned(

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pointline.kernel import Choice, EndReason, state_hash
 from pointline.net.protocol import ReceiptStatus, Step
-from pointline.net.verify import verify_transcript
-from tests.net.test_net_protocol_harness import Net, random_choice
+from tests.net.memnet import Net, random_choice, saved_report
 
 
 @settings(max_examples=15, deadline=None)
@@ -30,8 +26,7 @@ def test_random_honest_sessions_agree(seats: int, seed: int, chaos: bool) -> Non
     assert len({(p.result, p.ending) for p in peers}) == 1
     if peers[0].result is not None:
         assert all(p.receipt_status is ReceiptStatus.MATCHED for p in peers)
-    with tempfile.TemporaryDirectory() as folder:
-        report = verify_transcript(peers[seed % seats].transcript.save(Path(folder) / "t.jsonl"))
+    report = saved_report(peers[seed % seats])
     assert report.ok, report.text()
 
 
@@ -68,8 +63,7 @@ def test_any_edited_field_ends_the_session_with_a_reason_and_never_raises(
         EndReason.NON_MEMBER,
         EndReason.REPLAY,
     }
-    with tempfile.TemporaryDirectory() as folder:
-        report = verify_transcript(peer.transcript.save(Path(folder) / "t.jsonl"))
+    report = saved_report(peer)
     assert report.ok, report.text()
 
 

@@ -6,119 +6,22 @@ import asyncio
 import json
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts, RateLimiter
-from pointline.net.keys import SigningKey
-from pointline.net.relay import (
-    RunningRelay,
-    running_relay,
-)
 from pointline.net.rooms import MAX_MEMBERS
 from pointline.net.wire import (
     CODE_ALPHABET,
     CODE_LENGTH,
     ErrorCode,
 )
-from tests.net.support import relay_config, run
-
-PASSWORD = "password-123"
-WAIT = 5.0
-
-
-class Raw:
-    """A websocket speaking raw relay frames."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.key = SigningKey.generate().public_hex
-        self.token = ""
-
-    async def send(self, doc: dict[str, Any] | str | bytes) -> None:
-        await self.ws.send(doc if isinstance(doc, str | bytes) else json.dumps(doc))
-
-    async def recv(self, timeout: float = WAIT) -> dict[str, Any]:
-        doc = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
-        assert isinstance(doc, dict)
-        return doc
-
-    async def ask(self, doc: dict[str, Any] | str | bytes) -> dict[str, Any]:
-        await self.send(doc)
-        return await self.recv()
-
-    async def signup(self, name: str, password: str = PASSWORD) -> dict[str, Any]:
-        reply = await self.ask({"op": "signup", "name": name, "password": password})
-        if reply["op"] == "signed_in":
-            self.token = reply["token"]
-        return reply
-
-    async def create(self) -> dict[str, Any]:
-        return await self.ask({"op": "create_room", "token": self.token, "session_key": self.key})
-
-    async def join(self, code: str) -> dict[str, Any]:
-        return await self.ask(
-            {"op": "join_room", "token": self.token, "code": code, "session_key": self.key}
-        )
-
-    async def start(self) -> dict[str, Any]:
-        return await self.ask({"op": "start", "token": self.token})
-
-    async def silent(self, timeout: float = 0.2) -> bool:
-        """True when nothing arrives within ``timeout``."""
-        try:
-            await asyncio.wait_for(self.ws.recv(), timeout)
-        except TimeoutError:
-            return True
-        return False
-
-
-@asynccontextmanager
-async def relay_and_clients(
-    tmp_path: Path, n: int, **config: Any
-) -> AsyncIterator[tuple[RunningRelay, list[Raw]]]:
-    async with running_relay(tmp_path / "relay.sqlite3", config=relay_config(**config)) as relay:
-        sockets = [await connect(relay.url) for _ in range(n)]
-        try:
-            yield relay, [Raw(ws) for ws in sockets]
-        finally:
-            for ws in sockets:
-                await ws.close()
-
-
-async def room_of(clients: list[Raw]) -> str:
-    """Sign everyone up, the first creates a room, the rest join; returns the code."""
-    for i, c in enumerate(clients):
-        assert (await c.signup(f"player{i}"))["op"] == "signed_in"
-    room = await clients[0].create()
-    assert room["op"] == "room", room
-    for c in clients[1:]:
-        assert (await c.join(room["code"]))["op"] == "room"
-    return str(room["code"])
-
-
-async def started_room(clients: list[Raw]) -> list[Raw]:
-    """Everyone in one room, started by the first (every ``started`` read)."""
-    await room_of(clients)
-    await clients[0].send({"op": "start", "token": clients[0].token})
-    for c in clients:
-        await drain(c, "started")
-    return clients
-
-
-async def drain(c: Raw, op: str) -> dict[str, Any]:
-    """Frames until one with ``op``."""
-    while True:
-        doc = await c.recv()
-        if doc["op"] == op:
-            return doc
-
+from tests.net.raw import PASSWORD, WAIT, Raw, drain, relay_and_clients, room_of, started_room
+from tests.net.support import run
 
 # ---- accounts -------------------------------------------------------------------------------
 

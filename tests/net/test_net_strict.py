@@ -12,7 +12,7 @@ from pointline.net.errors import MalformedMessage, TranscriptError
 from pointline.net.messages import MAX_DEPTH, parse, strict_loads
 from pointline.net.transcript import read_records
 from pointline.net.verify import main, verify_transcript
-from tests.net.test_net_protocol_harness import Net
+from tests.net.memnet import Net
 
 BAD_TEXTS = {
     "duplicate": '{"a":1,"a":2}',

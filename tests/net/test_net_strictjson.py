@@ -16,8 +16,8 @@ from pointline.net.errors import MalformedMessage, TranscriptError
 from pointline.net.messages import load_frame
 from pointline.net.transcript import read_records
 from pointline.net.wire import WireError, parse_client
+from tests.net.raw import drain, relay_and_clients, room_of
 from tests.net.support import run
-from tests.net.test_net_relay import drain, relay_and_clients, room_of
 
 DEEP = "[" * 100_000 + "]" * 100_000
 BAD = {

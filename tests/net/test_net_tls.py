@@ -16,9 +16,7 @@ import pytest
 from pointline.net.accounts import FAST_HASH
 from pointline.net.client import ClientError, RelayClient, tls_client_context
 from pointline.net.relay import RelayConfig, running_relay, tls_context
-from tests.net.support import run, self_signed, tls_relay
-
-PASSWORD = "password-123"
+from tests.net.support import PASSWORD, run, self_signed, tls_relay, until
 
 
 def test_wss_with_the_relays_certificate_as_ca_signs_in(tmp_path: Path) -> None:
@@ -141,9 +139,7 @@ def test_a_tcp_client_that_never_starts_tls_is_dropped_at_the_handshake_deadline
         async with running_relay(tmp_path / "h.sqlite3", "localhost", 0, config, context) as r:
             loop = asyncio.get_running_loop()
             reader, writer = await asyncio.open_connection("localhost", r.port)
-            async with asyncio.timeout(5):  # counted before any TLS byte
-                while r.relay.gate.total != 1:
-                    await asyncio.sleep(0.01)
+            await until(lambda: r.relay.gate.total == 1, 5)  # counted before any TLS byte
             with pytest.raises(ClientError) as caught:  # the address's only place is taken
                 await RelayClient.connect(f"wss://localhost:{r.port}", ca=str(cert))
             assert caught.value.code in {"refused", "unreachable"}
@@ -152,9 +148,7 @@ def test_a_tcp_client_that_never_starts_tls_is_dropped_at_the_handshake_deadline
             held = loop.time() - began
             assert held < 3.0, f"held {held:.1f} s"
             writer.close()
-            async with asyncio.timeout(5):
-                while r.relay.gate.total != 0:
-                    await asyncio.sleep(0.01)
+            await until(lambda: r.relay.gate.total == 0, 5)
             assert r.relay.gate.tls_failed >= 1
             client = await RelayClient.connect(f"wss://localhost:{r.port}", ca=str(cert))
             try:  # the place is free again

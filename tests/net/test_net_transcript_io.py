@@ -18,8 +18,8 @@ from pointline.net.transcript import (
     check_chain,
     read_records,
 )
+from tests.net.memnet import Net
 from tests.net.support import RELAXED, play, random_chooser, relay, run, seated
-from tests.net.test_net_protocol_harness import Net
 
 
 def test_the_peer_writes_no_file_and_hands_each_record_out_once(tmp_path: Path) -> None:

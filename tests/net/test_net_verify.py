@@ -21,7 +21,7 @@ from pointline.net.messages import encode, parse, sign
 from pointline.net.protocol import Peer, roster_signing_bytes
 from pointline.net.transcript import Transcript, TranscriptWriter, record_hash
 from pointline.net.verify import main, verify_transcript
-from tests.net.test_net_protocol_harness import Net, in_point_phase_with_contracts, random_choice
+from tests.net.memnet import Net, in_point_phase_with_contracts, random_choice
 
 
 def honest(tmp_path: Path, seats: int = 2, seed: int = 3) -> tuple[Net, list[Path]]:
