@@ -228,13 +228,20 @@ def prove_rejections_change_nothing() -> Proof:
     return Proof("every rejecting row names its code", not missing, "  " + ", ".join(missing))
 
 
-def prove_deterministic(keys: list[Key] | None = None) -> Proof:
-    """No two rows are selected for the same phase, kind, total and point."""
+def _any_action() -> tuple[model.TableVars, model.ActionVars, z3.Solver]:
+    """A symbolic table in any phase with its point, an action with any two dice, and a solver
+    holding just that: what the row-selection proofs ask about."""
     s = model.symbolic_table(SEATS, "s")
     a = model.symbolic_action("a")
-    problems: list[str] = []
     solver = z3.Solver()
     solver.add(phase_point(s), a.die1 >= 1, a.die1 <= 6, a.die2 >= 1, a.die2 <= 6)
+    return s, a, solver
+
+
+def prove_deterministic(keys: list[Key] | None = None) -> Proof:
+    """No two rows are selected for the same phase, kind, total and point."""
+    s, a, solver = _any_action()
+    problems: list[str] = []
     # The kernel's own rows (unless given), their totals read the card's way.
     keys = _kernel_keys() if keys is None else keys
     for i, k1 in enumerate(keys):
@@ -257,11 +264,8 @@ def prove_deterministic(keys: list[Key] | None = None) -> Proof:
 
 def prove_complete(keys: list[Key] | None = None) -> Proof:
     """Every phase × action kind × total has a row (accepting or rejecting)."""
-    s = model.symbolic_table(SEATS, "s")
-    a = model.symbolic_action("a")
+    s, a, solver = _any_action()
     problems: list[str] = []
-    solver = z3.Solver()
-    solver.add(phase_point(s), a.die1 >= 1, a.die1 <= 6, a.die2 >= 1, a.die2 <= 6)
     rows = _kernel_keys() if keys is None else keys
     for phase in model.PHASES:
         for kind in ActionKind:
