@@ -75,10 +75,11 @@ STATE_VERSION = 1
 
 def entry_document(entry: Entry) -> dict[str, Any]:
     """One ledger entry as a JSON object with a ``type`` field."""
-    kind, fields = _ENTRY_SCHEMA[type(entry)]
+    kind, keys, enums = _ENTRY_ENCODING[type(entry)]
     doc: dict[str, Any] = {"type": kind}
-    for (key, _read), value in zip(fields, entry, strict=True):
-        doc[key] = value.value if isinstance(value, Enum) else value
+    doc.update(zip(keys, entry, strict=True))
+    for key in enums:
+        doc[key] = doc[key].value
     return doc
 
 
@@ -200,6 +201,12 @@ _ENTRY_SCHEMA: dict[type[Entry], tuple[str, tuple[tuple[str, _Read], ...]]] = {
 }
 """Every ledger entry type: its document ``type`` and its members, in the entry's field order."""
 _ENTRY_BY_KIND = {kind: (cls, fields) for cls, (kind, fields) in _ENTRY_SCHEMA.items()}
+_ENTRY_ENCODING = {
+    cls: (kind, tuple(key for key, _ in fields), tuple(k for k, r in fields if isinstance(r, type)))
+    for cls, (kind, fields) in _ENTRY_SCHEMA.items()
+}
+"""Per entry type, for encoding on the hot path: its ``type``, its member names in field order,
+and the members that hold an enum (written as its value)."""
 
 
 def _read(doc: dict[str, Any], key: str, read: _Read) -> Any:
