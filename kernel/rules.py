@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pointline.kernel.actions import ActionKind
-from pointline.kernel.errors import WordedCode
+from pointline.kernel.errors import Invariant, WordedCode
 from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
 
 __all__ = [
@@ -45,7 +45,7 @@ class Code(WordedCode):
     # Illegal now: well formed, but the rules forbid it in this state.
     SESSION_OVER = ("session_over", "The session is over.")
     SEAT_SEALED = ("seat_sealed", "Your choices for this throw are already sealed.")
-    HAND_LIMIT = ("hand_limit", "At most 100 points a hand on the two lines together.")
+    HAND_LIMIT = ("hand_limit", Invariant.HAND_LIMIT.text)  # the same rule, the same words
     OVER_BALANCE = ("over_balance", "Not enough points for that.")
     PASS_LOCKED = ("pass_locked", "Pass is locked while the point is on.")
     DONT_PASS_NO_INCREASE = (
