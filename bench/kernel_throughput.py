@@ -262,48 +262,58 @@ class OOTable:
         return None
 
 
-def oo_one_seat(dice: list[Throw]) -> int:
+def _oo_sessions(
+    dice: list[Throw],
+    seats: int,
+    come_out: Callable[[OOTable], None],
+    point: Callable[[OOTable, int], None],
+) -> int:
+    """OO sessions of ``seats`` back to back over ``dice``: before each throw ``come_out``
+    (or, on the point, ``point`` with the throw's index) makes the seats' choices."""
     throws = 0
     i = 0
     n = len(dice)
     while i < n:
-        table = OOTable(1)
+        table = OOTable(seats)
         while not table.is_over and i < n:
             if table.phase == "come_out":
-                table.allocate(0, "pass")
-                table.allocate(0, "dont_pass")
-                table.confirm(0)
+                come_out(table)
             else:
-                table.roll(0)
+                point(table, i)
             table.throw(dice[i].die1, dice[i].die2)
             i += 1
             throws += 1
     return throws
+
+
+def oo_one_seat(dice: list[Throw]) -> int:
+    def come_out(table: OOTable) -> None:
+        table.allocate(0, "pass")
+        table.allocate(0, "dont_pass")
+        table.confirm(0)
+
+    def point(table: OOTable, i: int) -> None:
+        table.roll(0)
+
+    return _oo_sessions(dice, 1, come_out, point)
 
 
 def oo_eight_seats(dice: list[Throw]) -> int:
-    throws = 0
-    i = 0
-    n = len(dice)
-    while i < n:
-        table = OOTable(8)
-        while not table.is_over and i < n:
-            if table.phase == "come_out":
-                for seat in range(8):
-                    for _ in range(seat % 4):
-                        table.allocate(seat, "pass" if seat % 2 else "dont_pass")
-                    if seat % 3 == 0:
-                        table.allocate(seat, "dont_pass", 20)
-                    table.confirm(seat)
-            else:
-                for seat in range(8):
-                    if seat % 3 == 0 and table.seats[seat].contracts["dont_pass"] and i % 2:
-                        table.reduce_dont_pass(seat)
-                    table.roll(seat)
-            table.throw(dice[i].die1, dice[i].die2)
-            i += 1
-            throws += 1
-    return throws
+    def come_out(table: OOTable) -> None:
+        for seat in range(8):
+            for _ in range(seat % 4):
+                table.allocate(seat, "pass" if seat % 2 else "dont_pass")
+            if seat % 3 == 0:
+                table.allocate(seat, "dont_pass", 20)
+            table.confirm(seat)
+
+    def point(table: OOTable, i: int) -> None:
+        for seat in range(8):
+            if seat % 3 == 0 and table.seats[seat].contracts["dont_pass"] and i % 2:
+                table.reduce_dont_pass(seat)
+            table.roll(seat)
+
+    return _oo_sessions(dice, 8, come_out, point)
 
 
 # ---------------------------------------------------------------------- the bare loop

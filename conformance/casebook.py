@@ -103,7 +103,26 @@ class Coverage:
 COVERAGE = Coverage()
 
 
-class Case:
+class _Recorded:
+    """What every case records: its id, words, rules and steps, and its fixture document."""
+
+    def __init__(self, case_id: str, description: str, rules: Iterable[str]) -> None:
+        self.id = case_id
+        self.description = description
+        self.rules = set(rules)
+        self.adapter = Adapter()
+        self.steps: list[dict[str, Any]] = []
+
+    def document(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "description": self.description,
+            "rules": sorted(self.rules, key=rule_key),
+            "steps": self.steps,
+        }
+
+
+class Case(_Recorded):
     """One case: a new table, then steps, each with its expected response."""
 
     def __init__(
@@ -116,11 +135,7 @@ class Case:
         full_start: bool = False,
         start: dict[str, Any] | None = None,
     ) -> None:
-        self.id = case_id
-        self.description = description
-        self.rules = set(rules)
-        self.adapter = Adapter()
-        self.steps: list[dict[str, Any]] = []
+        super().__init__(case_id, description, rules)
         first = start or {"op": "new_table", "seats": seats, "table_id": table_id}
         self.request(first, full=full_start)
 
@@ -229,24 +244,9 @@ class Case:
     def allocate(self, seat: int, line: Line, amount: int = 10, full: bool = False) -> None:
         self.do(Allocate(seat, line, amount), full=full)
 
-    def document(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "description": self.description,
-            "rules": sorted(self.rules, key=rule_key),
-            "steps": self.steps,
-        }
 
-
-class DiceCase:
+class DiceCase(_Recorded):
     """A case of stateless requests (dice derivation, commitments): no table involved."""
-
-    def __init__(self, case_id: str, description: str, rules: Iterable[str]) -> None:
-        self.id = case_id
-        self.description = description
-        self.rules = set(rules)
-        self.adapter = Adapter()
-        self.steps: list[dict[str, Any]] = []
 
     def request(self, request: dict[str, Any]) -> dict[str, Any]:
         response = self.adapter.handle(request)
@@ -259,14 +259,6 @@ class DiceCase:
             COVERAGE.code(expect["error"]["code"])
         self.steps.append(dict(request, expect=expect))
         return response
-
-    def document(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "description": self.description,
-            "rules": sorted(self.rules, key=rule_key),
-            "steps": self.steps,
-        }
 
 
 def _error_expect(error: dict[str, Any]) -> dict[str, Any]:

@@ -222,18 +222,7 @@ def commitments() -> list[DiceCase]:
             digest=digest,
         )
         args.update(change)
-        c.request(
-            _commit_request(
-                "verify_commitment",
-                args["table_id"],
-                args["index"],
-                args["seat"],
-                args["nonce"],
-                args["choices"],
-                args["version"],
-                args["digest"],
-            )
-        )
+        c.request(_commit_request("verify_commitment", **args))
         c.description += f"; tampered {kind} is refused"
         cases.append(c)
     nonce = _nonce("commit", 0)
@@ -259,29 +248,8 @@ def commitments() -> list[DiceCase]:
             f"a commitment cannot be computed with {name}; a reveal with it never verifies",
             ("R26",),
         )
-        c.request(
-            _commit_request(
-                "commitment",
-                args["table_id"],
-                args["index"],
-                args["seat"],
-                args["nonce"],
-                args["choices"],
-                args["version"],
-            )
-        )
-        c.request(
-            _commit_request(
-                "verify_commitment",
-                args["table_id"],
-                args["index"],
-                args["seat"],
-                args["nonce"],
-                args["choices"],
-                args["version"],
-                digest,
-            )
-        )
+        c.request(_commit_request("commitment", **args))
+        c.request(_commit_request("verify_commitment", **args, digest=digest))
         cases.append(c)
     c = DiceCase(
         "commitment.digest_not_hex", "a commitment that is not hex never verifies", ("R26",)

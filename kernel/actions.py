@@ -64,42 +64,44 @@ class Allocate:
 
 
 @dataclass(frozen=True, slots=True)
-class Reset:
-    """Restore the seat's draft to what it last sealed (at come-out: nothing)."""
+class _SeatChoice:
+    """A choice that names nothing but its seat; each subclass is one kind."""
 
     seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reset(_SeatChoice):
+    """Restore the seat's draft to what it last sealed (at come-out: nothing)."""
+
     kind: ClassVar[ActionKind] = ActionKind.RESET
 
 
 @dataclass(frozen=True, slots=True)
-class Confirm:
+class Confirm(_SeatChoice):
     """Seal the come-out draft as the hand's original contracts; empty sits the hand out."""
 
-    seat: int
     kind: ClassVar[ActionKind] = ActionKind.CONFIRM
 
 
 @dataclass(frozen=True, slots=True)
-class ReduceDontPass:
+class ReduceDontPass(_SeatChoice):
     """Prepare the seat's Don't Pass contract down by 10 before the next throw."""
 
-    seat: int
     kind: ClassVar[ActionKind] = ActionKind.REDUCE_DONT_PASS
 
 
 @dataclass(frozen=True, slots=True)
-class RemoveDontPass:
+class RemoveDontPass(_SeatChoice):
     """Prepare the seat's Don't Pass contract down to nothing before the next throw."""
 
-    seat: int
     kind: ClassVar[ActionKind] = ActionKind.REMOVE_DONT_PASS
 
 
 @dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(_SeatChoice):
     """Seal the seat's point-phase choices: any reduction returns as a withdrawal refund."""
 
-    seat: int
     kind: ClassVar[ActionKind] = ActionKind.ROLL
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from enum import Enum
 from typing import Any
 
 from pointline.kernel import invariants, strictjson
@@ -74,58 +75,12 @@ STATE_VERSION = 1
 
 def entry_document(entry: Entry) -> dict[str, Any]:
     """One ledger entry as a JSON object with a ``type`` field."""
-    if isinstance(entry, Contracted):
-        return {
-            "type": "contracted",
-            "hand": entry.hand,
-            "pass": entry.pass_amount,
-            "dont_pass": entry.dont_pass_amount,
-        }
-    if isinstance(entry, ContractChanged):
-        return {
-            "type": "contract_changed",
-            "hand": entry.hand,
-            "throw": entry.throw,
-            "line": entry.line.value,
-            "before": entry.before,
-            "after": entry.after,
-        }
-    if isinstance(entry, ThrowSeen):
-        return {
-            "type": "throw",
-            "hand": entry.hand,
-            "throw": entry.throw,
-            "die1": entry.die1,
-            "die2": entry.die2,
-            "total": entry.total,
-            "phase": entry.phase.value,
-            "point": entry.point,
-        }
-    if isinstance(entry, Settled):
-        return {
-            "type": "settled",
-            "hand": entry.hand,
-            "throw": entry.throw,
-            "line": entry.line.value,
-            "contract": entry.contract,
-            "outcome": entry.outcome.value,
-            "returned": entry.returned,
-            "net": entry.net,
-        }
-    if isinstance(entry, Refunded):
-        return {
-            "type": "refunded",
-            "hand": entry.hand,
-            "throw": entry.throw,
-            "amount": entry.amount,
-        }
-    return {
-        "type": "voided",
-        "hand": entry.hand,
-        "line": entry.line.value,
-        "amount": entry.amount,
-        "reason": entry.reason.value,
-    }
+    kind, keys, enums = _ENTRY_ENCODING[type(entry)]
+    doc: dict[str, Any] = {"type": kind}
+    doc.update(zip(keys, entry, strict=True))
+    for key in enums:
+        doc[key] = doc[key].value
+    return doc
 
 
 def to_document(table: Table) -> dict[str, Any]:
@@ -203,50 +158,74 @@ def _pair(doc: Any, key: str) -> tuple[int, int]:
     return _int(inner, "pass"), _int(inner, "dont_pass")
 
 
+_UINT = (0, 1 << 31)
+_DIE = (1, 6)
+_Read = tuple[int, int] | type[Enum] | None
+"""How a member reads back: an integer range, an enum, or (None) an integer or null."""
+
+_ENTRY_SCHEMA: dict[type[Entry], tuple[str, tuple[tuple[str, _Read], ...]]] = {
+    Contracted: ("contracted", (("hand", _UINT), ("pass", _UINT), ("dont_pass", _UINT))),
+    ContractChanged: (
+        "contract_changed",
+        (("hand", _UINT), ("throw", _UINT), ("line", Line), ("before", _UINT), ("after", _UINT)),
+    ),
+    ThrowSeen: (
+        "throw",
+        (
+            ("hand", _UINT),
+            ("throw", _UINT),
+            ("die1", _DIE),
+            ("die2", _DIE),
+            ("total", (2, 12)),
+            ("phase", Phase),
+            ("point", None),
+        ),
+    ),
+    Settled: (
+        "settled",
+        (
+            ("hand", _UINT),
+            ("throw", _UINT),
+            ("line", Line),
+            ("contract", _UINT),
+            ("outcome", Outcome),
+            ("returned", _UINT),
+            ("net", (-(1 << 31), 1 << 31)),
+        ),
+    ),
+    Refunded: ("refunded", (("hand", _UINT), ("throw", _UINT), ("amount", _UINT))),
+    Voided: (
+        "voided",
+        (("hand", _UINT), ("line", Line), ("amount", _UINT), ("reason", EndReason)),
+    ),
+}
+"""Every ledger entry type: its document ``type`` and its members, in the entry's field order."""
+_ENTRY_BY_KIND = {kind: (cls, fields) for cls, (kind, fields) in _ENTRY_SCHEMA.items()}
+_ENTRY_ENCODING = {
+    cls: (kind, tuple(key for key, _ in fields), tuple(k for k, r in fields if isinstance(r, type)))
+    for cls, (kind, fields) in _ENTRY_SCHEMA.items()
+}
+"""Per entry type, for encoding on the hot path: its ``type``, its member names in field order,
+and the members that hold an enum (written as its value)."""
+
+
+def _read(doc: dict[str, Any], key: str, read: _Read) -> Any:
+    if read is None:
+        return _opt_int(doc, key)
+    if isinstance(read, tuple):
+        return _int(doc, key, *read)
+    return _enum(read, doc.get(key), key)
+
+
 def entry_from_document(doc: Any) -> Entry:
     if not isinstance(doc, dict):
         raise _shape("a ledger entry is an object")
     kind = doc.get("type")
-    if kind == "contracted":
-        return Contracted(_int(doc, "hand"), _int(doc, "pass"), _int(doc, "dont_pass"))
-    if kind == "contract_changed":
-        return ContractChanged(
-            _int(doc, "hand"),
-            _int(doc, "throw"),
-            _enum(Line, doc.get("line"), "line"),
-            _int(doc, "before"),
-            _int(doc, "after"),
-        )
-    if kind == "throw":
-        return ThrowSeen(
-            _int(doc, "hand"),
-            _int(doc, "throw"),
-            _int(doc, "die1", 1, 6),
-            _int(doc, "die2", 1, 6),
-            _int(doc, "total", 2, 12),
-            _enum(Phase, doc.get("phase"), "phase"),
-            _opt_int(doc, "point"),
-        )
-    if kind == "settled":
-        return Settled(
-            _int(doc, "hand"),
-            _int(doc, "throw"),
-            _enum(Line, doc.get("line"), "line"),
-            _int(doc, "contract"),
-            _enum(Outcome, doc.get("outcome"), "outcome"),
-            _int(doc, "returned"),
-            _int(doc, "net", -(1 << 31)),
-        )
-    if kind == "refunded":
-        return Refunded(_int(doc, "hand"), _int(doc, "throw"), _int(doc, "amount"))
-    if kind == "voided":
-        return Voided(
-            _int(doc, "hand"),
-            _enum(Line, doc.get("line"), "line"),
-            _int(doc, "amount"),
-            _enum(EndReason, doc.get("reason"), "reason"),
-        )
-    raise _shape(f"unknown ledger entry type {kind!r}")
+    if not isinstance(kind, str) or kind not in _ENTRY_BY_KIND:
+        raise _shape(f"unknown ledger entry type {kind!r}")
+    cls, fields = _ENTRY_BY_KIND[kind]
+    entry: Entry = cls(*(_read(doc, key, read) for key, read in fields))
+    return entry
 
 
 def from_document(doc: Any) -> Table:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pointline.kernel.actions import ActionKind
-from pointline.kernel.errors import WordedCode
+from pointline.kernel.errors import Invariant, WordedCode
 from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
 
 __all__ = [
@@ -45,7 +45,7 @@ class Code(WordedCode):
     # Illegal now: well formed, but the rules forbid it in this state.
     SESSION_OVER = ("session_over", "The session is over.")
     SEAT_SEALED = ("seat_sealed", "Your choices for this throw are already sealed.")
-    HAND_LIMIT = ("hand_limit", "At most 100 points a hand on the two lines together.")
+    HAND_LIMIT = ("hand_limit", Invariant.HAND_LIMIT.text)  # the same rule, the same words
     OVER_BALANCE = ("over_balance", "Not enough points for that.")
     PASS_LOCKED = ("pass_locked", "Pass is locked while the point is on.")
     DONT_PASS_NO_INCREASE = (
@@ -267,6 +267,40 @@ def _row(
     )
 
 
+def _choice(
+    phase: Phase, kind: ActionKind, effect: Effect, rules: tuple[str, ...], *guards: Guard
+) -> Transition:
+    """An accepting row for a seat's own choice: the seat must not have sealed yet (R5)."""
+    return _row(phase, kind, guards=(Guard.SEAT_OPEN, *guards), effect=effect, rules=rules)
+
+
+def _throw(
+    phase: Phase,
+    when: When,
+    effect: Effect,
+    rules: tuple[str, ...],
+    then: Then,
+    settles: tuple[Outcome, Outcome] | None = None,
+) -> Transition:
+    """A throw row: the dice are due once every seat has sealed (R8), then ``rules`` decide."""
+    return _row(
+        phase,
+        ActionKind.THROW,
+        when=when,
+        guards=(Guard.EVERY_SEAT_SEALED,),
+        effect=effect,
+        settles=settles,
+        rules=("R8", *rules),
+        then=then,
+    )
+
+
+def _settle(phase: Phase, when: When, settles: tuple[Outcome, Outcome], rule: str) -> Transition:
+    """A deciding throw: ``rule`` gives the outcomes (Pass, Don't Pass), both lines settle as
+    R16 pays and the hand resolves (R17)."""
+    return _throw(phase, when, Effect.SETTLE_HAND, (rule, "R16", "R17"), Then.NEXT_HAND, settles)
+
+
 _C, _P = Phase.COME_OUT, Phase.POINT
 _W, _L, _U = Outcome.WIN, Outcome.LOSS, Outcome.PUSH
 K = ActionKind
@@ -274,69 +308,18 @@ G = Guard
 
 TRANSITIONS: tuple[Transition, ...] = (
     # --- Come-out: the draft is open until Confirm seals it.
-    _row(
-        _C,
-        K.ALLOCATE,
-        guards=(G.SEAT_OPEN, G.WITHIN_HAND_LIMIT, G.WITHIN_BALANCE),
-        effect=Effect.ADD_TO_DRAFT,
-        rules=("R3", "R4"),
+    _choice(
+        _C, K.ALLOCATE, Effect.ADD_TO_DRAFT, ("R3", "R4"), G.WITHIN_HAND_LIMIT, G.WITHIN_BALANCE
     ),
-    _row(
-        _C,
-        K.RESET,
-        guards=(G.SEAT_OPEN, G.DRAFT_CHANGED),
-        effect=Effect.RESTORE_DRAFT,
-        rules=("R6",),
-    ),
-    _row(
-        _C,
-        K.CONFIRM,
-        guards=(G.SEAT_OPEN,),
-        effect=Effect.SEAL_CONTRACTS,
-        rules=("R5", "R7"),
-    ),
+    _choice(_C, K.RESET, Effect.RESTORE_DRAFT, ("R6",), G.DRAFT_CHANGED),
+    _choice(_C, K.CONFIRM, Effect.SEAL_CONTRACTS, ("R5", "R7")),
     _row(_C, K.REDUCE_DONT_PASS, reject=Code.NO_POINT, rules=("R14",)),
     _row(_C, K.REMOVE_DONT_PASS, reject=Code.NO_POINT, rules=("R14",)),
     _row(_C, K.ROLL, reject=Code.CONFIRM_FIRST, rules=("R5",)),
-    _row(
-        _C,
-        K.THROW,
-        when=When.NATURAL,
-        guards=(G.EVERY_SEAT_SEALED,),
-        effect=Effect.SETTLE_HAND,
-        settles=(_W, _L),
-        rules=("R8", "R9", "R16", "R17"),
-        then=Then.NEXT_HAND,
-    ),
-    _row(
-        _C,
-        K.THROW,
-        when=When.CRAPS,
-        guards=(G.EVERY_SEAT_SEALED,),
-        effect=Effect.SETTLE_HAND,
-        settles=(_L, _W),
-        rules=("R8", "R10", "R16", "R17"),
-        then=Then.NEXT_HAND,
-    ),
-    _row(
-        _C,
-        K.THROW,
-        when=When.TWELVE,
-        guards=(G.EVERY_SEAT_SEALED,),
-        effect=Effect.SETTLE_HAND,
-        settles=(_L, _U),
-        rules=("R8", "R10", "R16", "R17"),
-        then=Then.NEXT_HAND,
-    ),
-    _row(
-        _C,
-        K.THROW,
-        when=When.POINT_NUMBER,
-        guards=(G.EVERY_SEAT_SEALED,),
-        effect=Effect.ESTABLISH_POINT,
-        rules=("R8", "R11"),
-        then=Then.POINT,
-    ),
+    _settle(_C, When.NATURAL, (_W, _L), "R9"),
+    _settle(_C, When.CRAPS, (_L, _W), "R10"),
+    _settle(_C, When.TWELVE, (_L, _U), "R10"),
+    _throw(_C, When.POINT_NUMBER, Effect.ESTABLISH_POINT, ("R11",), Then.POINT),
     _row(_C, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",), then=Then.ENDED),
     # --- Point phase: Pass is locked; Don't Pass may come down before each throw.
     _row(
@@ -346,64 +329,14 @@ TRANSITIONS: tuple[Transition, ...] = (
         reject=Code.DONT_PASS_NO_INCREASE,
         rules=("R13", "R15"),
     ),
-    _row(
-        _P,
-        K.RESET,
-        guards=(G.SEAT_OPEN, G.DRAFT_CHANGED),
-        effect=Effect.RESTORE_DRAFT,
-        rules=("R6", "R14"),
-    ),
+    _choice(_P, K.RESET, Effect.RESTORE_DRAFT, ("R6", "R14"), G.DRAFT_CHANGED),
     _row(_P, K.CONFIRM, reject=Code.ALREADY_CONFIRMED, rules=("R12",)),
-    _row(
-        _P,
-        K.REDUCE_DONT_PASS,
-        guards=(G.SEAT_OPEN, G.DONT_PASS_PREPARED),
-        effect=Effect.PREPARE_REDUCTION,
-        rules=("R14",),
-    ),
-    _row(
-        _P,
-        K.REMOVE_DONT_PASS,
-        guards=(G.SEAT_OPEN, G.DONT_PASS_PREPARED),
-        effect=Effect.PREPARE_REMOVAL,
-        rules=("R14",),
-    ),
-    _row(
-        _P,
-        K.ROLL,
-        guards=(G.SEAT_OPEN,),
-        effect=Effect.SEAL_ROLL,
-        rules=("R12", "R14", "R15"),
-    ),
-    _row(
-        _P,
-        K.THROW,
-        when=When.POINT_MADE,
-        guards=(G.EVERY_SEAT_SEALED,),
-        effect=Effect.SETTLE_HAND,
-        settles=(_W, _L),
-        rules=("R8", "R18", "R16", "R17"),
-        then=Then.NEXT_HAND,
-    ),
-    _row(
-        _P,
-        K.THROW,
-        when=When.SEVEN_OUT,
-        guards=(G.EVERY_SEAT_SEALED,),
-        effect=Effect.SETTLE_HAND,
-        settles=(_L, _W),
-        rules=("R8", "R18", "R16", "R17"),
-        then=Then.NEXT_HAND,
-    ),
-    _row(
-        _P,
-        K.THROW,
-        when=When.NO_DECISION,
-        guards=(G.EVERY_SEAT_SEALED,),
-        effect=Effect.KEEP_POINT,
-        rules=("R8", "R19"),
-        then=Then.SAME_POINT,
-    ),
+    _choice(_P, K.REDUCE_DONT_PASS, Effect.PREPARE_REDUCTION, ("R14",), G.DONT_PASS_PREPARED),
+    _choice(_P, K.REMOVE_DONT_PASS, Effect.PREPARE_REMOVAL, ("R14",), G.DONT_PASS_PREPARED),
+    _choice(_P, K.ROLL, Effect.SEAL_ROLL, ("R12", "R14", "R15")),
+    _settle(_P, When.POINT_MADE, (_W, _L), "R18"),
+    _settle(_P, When.SEVEN_OUT, (_L, _W), "R18"),
+    _throw(_P, When.NO_DECISION, Effect.KEEP_POINT, ("R19",), Then.SAME_POINT),
     _row(_P, K.ABORT, effect=Effect.VOID_HAND, rules=("R23",), then=Then.ENDED),
     # --- Over: nothing more happens in this session.
     *(

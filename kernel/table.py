@@ -95,15 +95,16 @@ class _Seat:
         self.ledger: list[Entry] = []
 
     def clone(self) -> _Seat:
-        other = _Seat()
-        other.balance = self.balance
-        other.draft_pass = self.draft_pass
-        other.draft_dp = self.draft_dp
-        other.pass_ = self.pass_
-        other.dp = self.dp
-        other.sealed = self.sealed
+        other = _Seat.__new__(_Seat)
+        _copy_slots(self, other)
         other.ledger = list(self.ledger)
         return other
+
+
+def _copy_slots(source: _Seat | Table, target: _Seat | Table) -> None:
+    """Give ``target`` (a bare instance of the same class) every slot value of ``source``."""
+    for name in type(source).__slots__:
+        setattr(target, name, getattr(source, name))
 
 
 _LIVE = (Phase.COME_OUT, Phase.POINT)
@@ -300,15 +301,8 @@ class Table:
     def _with_seats(self, seats: list[_Seat]) -> Table:
         """This table with ``seats`` in place of its own (copied or shared by the caller)."""
         other = Table.__new__(Table)
-        other.table_id = self.table_id
+        _copy_slots(self, other)
         other._seats = seats
-        other._phase = self._phase
-        other._phase_key = self._phase_key
-        other._steps = self._steps
-        other._point = self._point
-        other._throws = self._throws
-        other._resolved = self._resolved
-        other._ending = self._ending
         return other
 
     # ----------------------------------------------------------------- legality

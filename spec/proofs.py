@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 
@@ -75,6 +76,11 @@ class Proof:
     ok: bool
     detail: str = ""
     seconds: float = 0.0
+
+    @classmethod
+    def of(cls, name: str, problems: list[str]) -> Proof:
+        """Proved when ``problems`` is empty; else failed with one problem a line."""
+        return cls(name, not problems, "\n".join(problems))
 
     def line(self) -> str:
         if self.ok:
@@ -147,11 +153,7 @@ def prove_rows_match() -> Proof:
     for key in model.SPEC_ROWS:
         if key not in keys:
             problems.append(f"  spec row {_row_name(key)} has no kernel row")
-    return Proof(
-        "every kernel row is modelled with its guards, codes and outcomes",
-        not problems,
-        "\n".join(problems),
-    )
+    return Proof.of("every kernel row is modelled with its guards, codes and outcomes", problems)
 
 
 def prove_init() -> Proof:
@@ -228,59 +230,60 @@ def prove_rejections_change_nothing() -> Proof:
     return Proof("every rejecting row names its code", not missing, "  " + ", ".join(missing))
 
 
-def prove_deterministic(keys: list[Key] | None = None) -> Proof:
-    """No two rows are selected for the same phase, kind, total and point."""
+def _any_action() -> tuple[model.TableVars, model.ActionVars, z3.Solver]:
+    """A symbolic table in any phase with its point, an action with any two dice, and a solver
+    holding just that: what the row-selection proofs ask about."""
     s = model.symbolic_table(SEATS, "s")
     a = model.symbolic_action("a")
-    problems: list[str] = []
     solver = z3.Solver()
     solver.add(phase_point(s), a.die1 >= 1, a.die1 <= 6, a.die2 >= 1, a.die2 <= 6)
+    return s, a, solver
+
+
+def _throw_where(
+    solver: z3.Solver, s: model.TableVars, a: model.ActionVars, *facts: Any
+) -> str | None:
+    """``total T point P`` where ``facts`` hold besides what ``solver`` holds, else None."""
+    solver.push()
+    try:
+        solver.add(*facts)
+        if solver.check() != z3.sat:
+            return None
+        m = solver.model()
+        return f"total {m.eval(a.total)} point {m.eval(s.point)}"
+    finally:
+        solver.pop()
+
+
+def prove_deterministic(keys: list[Key] | None = None) -> Proof:
+    """No two rows are selected for the same phase, kind, total and point."""
+    s, a, solver = _any_action()
+    problems: list[str] = []
     # The kernel's own rows (unless given), their totals read the card's way.
     keys = _kernel_keys() if keys is None else keys
     for i, k1 in enumerate(keys):
         for k2 in keys[i + 1 :]:
             if k1[0] is not k2[0] or k1[1] is not k2[1]:
                 continue
-            solver.push()
-            solver.add(model.selects(k1, s, a), model.selects(k2, s, a))
-            if solver.check() == z3.sat:
-                m = solver.model()
-                problems.append(
-                    f"  {_row_name(k1)} and {_row_name(k2)} both apply at total "
-                    f"{m.eval(a.total)} point {m.eval(s.point)}"
-                )
-            solver.pop()
-    return Proof(
-        "the table is deterministic (no two rows apply at once)", not problems, "\n".join(problems)
-    )
+            where = _throw_where(solver, s, a, model.selects(k1, s, a), model.selects(k2, s, a))
+            if where is not None:
+                problems.append(f"  {_row_name(k1)} and {_row_name(k2)} both apply at {where}")
+    return Proof.of("the table is deterministic (no two rows apply at once)", problems)
 
 
 def prove_complete(keys: list[Key] | None = None) -> Proof:
     """Every phase × action kind × total has a row (accepting or rejecting)."""
-    s = model.symbolic_table(SEATS, "s")
-    a = model.symbolic_action("a")
+    s, a, solver = _any_action()
     problems: list[str] = []
-    solver = z3.Solver()
-    solver.add(phase_point(s), a.die1 >= 1, a.die1 <= 6, a.die2 >= 1, a.die2 <= 6)
     rows = _kernel_keys() if keys is None else keys
     for phase in model.PHASES:
         for kind in ActionKind:
             these = [k for k in rows if k[0] is phase and k[1] is kind]
-            solver.push()
-            solver.add(s.phase == model.PHASE_NUM[phase])
-            solver.add(z3.Not(z3.Or(z3.BoolVal(False), *(model.selects(k, s, a) for k in these))))
-            if solver.check() == z3.sat:
-                m = solver.model()
-                problems.append(
-                    f"  no row for {phase.value}/{kind.value} at total {m.eval(a.total)}"
-                    f" point {m.eval(s.point)}"
-                )
-            solver.pop()
-    return Proof(
-        "the table is complete (every phase, action and total has a row)",
-        not problems,
-        "\n".join(problems),
-    )
+            no_row = z3.Not(z3.Or(z3.BoolVal(False), *(model.selects(k, s, a) for k in these)))
+            where = _throw_where(solver, s, a, s.phase == model.PHASE_NUM[phase], no_row)
+            if where is not None:
+                problems.append(f"  no row for {phase.value}/{kind.value} at {where}")
+    return Proof.of("the table is complete (every phase, action and total has a row)", problems)
 
 
 def prove_progress() -> Proof:

@@ -56,17 +56,60 @@ def _seat(table: Table, i: int) -> Any:
     return table._seats[i]
 
 
-def _add_to_draft(table: Table, action: Allocate) -> None:
-    """What a correct Allocate does to the draft, applied where the rules said no."""
+def _add_to_draft(table: Table, action: Allocate, limit: int | None = None) -> bool:
+    """What a correct Allocate does to the draft, applied where the rules said no: when the
+    draft on both lines stays at most ``limit`` (if one is given). True when it added."""
     s = _seat(table, action.seat)
+    if limit is not None and s.draft_pass + s.draft_dp + action.amount > limit:
+        return False
     if action.line is Line.PASS:
         s.draft_pass += action.amount
     else:
         s.draft_dp += action.amount
+    return True
 
 
 def _valid_seat(table: Table, seat: Any) -> bool:
     return type(seat) is int and 0 <= seat < table.seat_count
+
+
+Handler = Callable[[Table, Any], bool]
+"""A mutant's own way with some actions: True when it took ``action`` itself."""
+
+
+def instead(name: str, text: str) -> Callable[[Handler], Handler]:
+    """Register mutant ``name``: before the kernel sees an action, ``handler`` may take it its
+    own way (returning True); every other action goes to the kernel."""
+
+    def register(handler: Handler) -> Handler:
+        class Instead(Adapter):
+            def push(self, table: Table, action: Any) -> None:
+                if not handler(table, action):
+                    table.push(action)
+
+        mutant(name, text)(Instead)
+        return handler
+
+    return register
+
+
+def overrule(name: str, text: str, code: str) -> Callable[[Handler], Handler]:
+    """Register mutant ``name``: when the kernel refuses an action with ``code``, ``handler``
+    may apply it anyway (returning True); else the refusal stands."""
+
+    def register(handler: Handler) -> Handler:
+        class Overrule(Adapter):
+            def push(self, table: Table, action: Any) -> None:
+                try:
+                    table.push(action)
+                except IllegalAction as error:
+                    if error.code != code or not handler(table, action):
+                        raise
+
+        mutant(name, text)(Overrule)
+        return handler
+
+    return register
 
 
 class DocMutant(Adapter):
@@ -87,117 +130,82 @@ class DocMutant(Adapter):
 
 
 # ---------------------------------------------------------------------- contracts and lines
-@mutant("pass_grows_after_point", "Pass may be increased while the point is on")
-class PassGrows(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if (
-            isinstance(action, Allocate)
-            and table.phase is Phase.POINT
-            and action.line is Line.PASS
-            and _valid_seat(table, action.seat)
-            and type(action.amount) is int
-            and action.amount > 0
-            and action.amount % 10 == 0
-        ):
-            s = _seat(table, action.seat)
-            s.pass_ += action.amount
-            s.draft_pass += action.amount
-            s.balance -= action.amount
-            return
-        table.push(action)
+def _allocates(table: Table, action: Any, phase: Phase, line: Line | None = None) -> bool:
+    """Whether ``action`` is an Allocate of a positive whole amount by a seat of this table, in
+    ``phase`` (and on ``line`` when given)."""
+    return (
+        isinstance(action, Allocate)
+        and table.phase is phase
+        and (line is None or action.line is line)
+        and _valid_seat(table, action.seat)
+        and type(action.amount) is int
+        and action.amount > 0
+    )
 
 
-@mutant("removed_dont_pass_returns", "a reduced or removed Don't Pass may be added back")
-class DontPassReturns(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if (
-            isinstance(action, Allocate)
-            and table.phase is Phase.POINT
-            and action.line is Line.DONT_PASS
-            and _valid_seat(table, action.seat)
-            and action.amount == 10
-        ):
-            s = _seat(table, action.seat)
-            original = next(e for e in reversed(s.ledger) if isinstance(e, Contracted))
-            if s.draft_dp + 10 <= original.dont_pass_amount:
-                s.draft_dp += 10
-                s.dp += 10
-                s.balance -= 10
-                return
-        table.push(action)
+@instead("pass_grows_after_point", "Pass may be increased while the point is on")
+def _pass_grows(table: Table, action: Any) -> bool:
+    if _allocates(table, action, Phase.POINT, Line.PASS) and action.amount % 10 == 0:
+        s = _seat(table, action.seat)
+        s.pass_ += action.amount
+        s.draft_pass += action.amount
+        s.balance -= action.amount
+        return True
+    return False
 
 
-@mutant("accepts_15", "an amount of 15 (not a multiple of 10) is accepted")
-class Accepts15(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if (
-            isinstance(action, Allocate)
-            and table.phase is Phase.COME_OUT
-            and _valid_seat(table, action.seat)
-            and type(action.amount) is int
-            and action.amount > 0
-            and action.amount % 10
-            and isinstance(action.line, Line)
-        ):
-            s = _seat(table, action.seat)
-            if not s.sealed and s.draft_pass + s.draft_dp + action.amount <= 100:
-                _add_to_draft(table, action)
-                return
-        table.push(action)
+@instead("removed_dont_pass_returns", "a reduced or removed Don't Pass may be added back")
+def _dont_pass_returns(table: Table, action: Any) -> bool:
+    if _allocates(table, action, Phase.POINT, Line.DONT_PASS) and action.amount == 10:
+        s = _seat(table, action.seat)
+        original = next(e for e in reversed(s.ledger) if isinstance(e, Contracted))
+        if s.draft_dp + 10 <= original.dont_pass_amount:
+            s.draft_dp += 10
+            s.dp += 10
+            s.balance -= 10
+            return True
+    return False
 
 
-@mutant("hand_limit_110", "the hand limit is 110 instead of 100")
-class HandLimit110(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        try:
-            table.push(action)
-        except IllegalAction as error:
-            if error.code == "hand_limit" and isinstance(action, Allocate):
-                s = _seat(table, action.seat)
-                if s.draft_pass + s.draft_dp + action.amount <= 110:
-                    _add_to_draft(table, action)
-                    return
-            raise
+@instead("accepts_15", "an amount of 15 (not a multiple of 10) is accepted")
+def _accepts_15(table: Table, action: Any) -> bool:
+    if (
+        _allocates(table, action, Phase.COME_OUT)
+        and action.amount % 10
+        and isinstance(action.line, Line)
+        and not _seat(table, action.seat).sealed
+    ):
+        return _add_to_draft(table, action, 100)
+    return False
 
 
-@mutant("allocate_after_confirm", "a confirmed seat may still add to its draft")
-class AllocateAfterConfirm(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        try:
-            table.push(action)
-        except IllegalAction as error:
-            if error.code == "seat_sealed" and isinstance(action, Allocate):
-                _add_to_draft(table, action)
-                return
-            raise
+@overrule("hand_limit_110", "the hand limit is 110 instead of 100", "hand_limit")
+def _hand_limit_110(table: Table, action: Any) -> bool:
+    return isinstance(action, Allocate) and _add_to_draft(table, action, 110)
 
 
-@mutant("dont_pass_below_zero", "Don't Pass may be reduced below 0")
-class BelowZero(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        try:
-            table.push(action)
-        except IllegalAction as error:
-            if error.code == "nothing_to_reduce" and isinstance(action, ReduceDontPass):
-                _seat(table, action.seat).draft_dp -= 10
-                return
-            raise
+@overrule("allocate_after_confirm", "a confirmed seat may still add to its draft", "seat_sealed")
+def _allocate_after_confirm(table: Table, action: Any) -> bool:
+    return isinstance(action, Allocate) and _add_to_draft(table, action)
 
 
-@mutant("reset_restores_original", "Reset in the point phase restores the original contract")
-class ResetOriginal(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if (
-            isinstance(action, Reset)
-            and table.phase is Phase.POINT
-            and _valid_seat(table, action.seat)
-        ):
-            s = _seat(table, action.seat)
-            original = next(e for e in reversed(s.ledger) if isinstance(e, Contracted))
-            if not s.sealed and s.draft_dp != original.dont_pass_amount:
-                s.draft_dp = original.dont_pass_amount
-                return
-        table.push(action)
+@overrule("dont_pass_below_zero", "Don't Pass may be reduced below 0", "nothing_to_reduce")
+def _below_zero(table: Table, action: Any) -> bool:
+    if isinstance(action, ReduceDontPass):
+        _seat(table, action.seat).draft_dp -= 10
+        return True
+    return False
+
+
+@instead("reset_restores_original", "Reset in the point phase restores the original contract")
+def _reset_original(table: Table, action: Any) -> bool:
+    if isinstance(action, Reset) and table.phase is Phase.POINT and _valid_seat(table, action.seat):
+        s = _seat(table, action.seat)
+        original = next(e for e in reversed(s.ledger) if isinstance(e, Contracted))
+        if not s.sealed and s.draft_dp != original.dont_pass_amount:
+            s.draft_dp = original.dont_pass_amount
+            return True
+    return False
 
 
 @mutant("refund_with_profit", "a withdrawal refund pays the reduced part twice")
@@ -215,33 +223,30 @@ class RefundProfit(Adapter):
 
 
 # ---------------------------------------------------------------------- sealing and throws
-@mutant("throw_before_all_sealed", "the dice may be thrown once any seat has sealed")
-class ThrowEarly(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if (
-            isinstance(action, Throw)
-            and not table.is_over
-            and len(table.awaiting) < table.seat_count
-        ):
-            for i in table.awaiting:
-                _seat(table, i).sealed = True
-        table.push(action)
+@instead("throw_before_all_sealed", "the dice may be thrown once any seat has sealed")
+def _throw_early(table: Table, action: Any) -> bool:
+    if isinstance(action, Throw) and not table.is_over and len(table.awaiting) < table.seat_count:
+        for i in table.awaiting:
+            _seat(table, i).sealed = True
+    return False
 
 
-@mutant("roll_confirms_at_come_out", "Roll at the come-out confirms instead of being refused")
-class RollConfirms(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if isinstance(action, Roll) and table.phase is Phase.COME_OUT:
-            action = Confirm(action.seat)
-        table.push(action)
+def _swap(table: Table, action: Any, taken: type[Any], phase: Phase, given: type[Any]) -> bool:
+    """Take a ``taken`` action in ``phase`` as the ``given`` kind of action of the same seat."""
+    if isinstance(action, taken) and table.phase is phase:
+        table.push(given(action.seat))
+        return True
+    return False
 
 
-@mutant("confirm_rolls_in_point", "Confirm in the point phase rolls instead of being refused")
-class ConfirmRolls(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if isinstance(action, Confirm) and table.phase is Phase.POINT:
-            action = Roll(action.seat)
-        table.push(action)
+@instead("roll_confirms_at_come_out", "Roll at the come-out confirms instead of being refused")
+def _roll_confirms(table: Table, action: Any) -> bool:
+    return _swap(table, action, Roll, Phase.COME_OUT, Confirm)
+
+
+@instead("confirm_rolls_in_point", "Confirm in the point phase rolls instead of being refused")
+def _confirm_rolls(table: Table, action: Any) -> bool:
+    return _swap(table, action, Confirm, Phase.POINT, Roll)
 
 
 def _settled_since(table: Table, lengths: list[int]) -> list[tuple[Any, Any]]:
@@ -252,92 +257,99 @@ def _settled_since(table: Table, lengths: list[int]) -> list[tuple[Any, Any]]:
     return out
 
 
-class SettleMutant(Adapter):
-    """Adjusts balances after a throw, from the entries it added."""
-
-    def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        raise NotImplementedError
-
-    def push(self, table: Table, action: Any) -> None:
-        lengths = [table.ledger_length(i) for i in range(table.seat_count)]
-        point = table.point
-        table.push(action)
-        if isinstance(action, Throw):
-            for s, e in _settled_since(table, lengths):
-                self.adjust(s, e, action, point)
+Adjust = Callable[[Any, Any, Throw, int | None], None]
+"""A settlement mutant's change: (seat, ledger entry the throw added, throw, point before it)."""
 
 
-@mutant("push_pays_as_win", "a push (12 on Don't Pass) pays like a win")
-class PushWins(SettleMutant):
-    def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if isinstance(entry, Settled) and entry.outcome is Outcome.PUSH:
-            seat.balance += entry.contract
+def settle(name: str, text: str) -> Callable[[Adjust], Adjust]:
+    """Register mutant ``name``: after every throw, ``adjust`` moves balances from each ledger
+    entry the throw added."""
+
+    def register(adjust: Adjust) -> Adjust:
+        class Settle(Adapter):
+            def push(self, table: Table, action: Any) -> None:
+                lengths = [table.ledger_length(i) for i in range(table.seat_count)]
+                point = table.point
+                table.push(action)
+                if isinstance(action, Throw):
+                    for s, e in _settled_since(table, lengths):
+                        adjust(s, e, action, point)
+
+        mutant(name, text)(Settle)
+        return adjust
+
+    return register
 
 
-@mutant("twelve_dont_pass_wins", "a come-out 12 wins Don't Pass instead of pushing")
-class TwelveWins(SettleMutant):
-    def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if (
-            isinstance(entry, Settled)
-            and entry.line is Line.DONT_PASS
-            and throw.total == 12
-            and point is None
-        ):
-            seat.balance += entry.contract
+Payout = Callable[[Settled, Throw, int | None], bool]
+_PAYOUT_MUTANTS: tuple[tuple[str, str, Payout, int], ...] = (
+    # name, words, which settled lines (entry, throw, point before it), contracts paid extra
+    (
+        "push_pays_as_win",
+        "a push (12 on Don't Pass) pays like a win",
+        lambda e, t, p: e.outcome is Outcome.PUSH,
+        1,
+    ),
+    (
+        "twelve_dont_pass_wins",
+        "a come-out 12 wins Don't Pass instead of pushing",
+        lambda e, t, p: e.line is Line.DONT_PASS and t.total == 12 and p is None,
+        1,
+    ),
+    (
+        "eleven_loses",
+        "a come-out 11 loses Pass",
+        lambda e, t, p: e.line is Line.PASS and t.total == 11 and p is None,
+        -2,
+    ),
+    (
+        "point_pays_double",
+        "making the point pays Pass 2:1 net",
+        lambda e, t, p: e.line is Line.PASS and p is not None and e.outcome is Outcome.WIN,
+        1,
+    ),
+)
+"""Settlement mutants as data: each pays ``extra`` times the contract more on the lines it
+picks."""
 
 
-@mutant("eleven_loses", "a come-out 11 loses Pass")
-class ElevenLoses(SettleMutant):
-    def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if (
-            isinstance(entry, Settled)
-            and entry.line is Line.PASS
-            and throw.total == 11
-            and point is None
-        ):
-            seat.balance -= 2 * entry.contract
+def _payout_mutant(name: str, text: str, picks: Payout, extra: int) -> None:
+    @settle(name, text)
+    def adjust(seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
+        if isinstance(entry, Settled) and picks(entry, throw, point):
+            seat.balance += extra * entry.contract
 
 
-@mutant("point_pays_double", "making the point pays Pass 2:1 net")
-class PointDouble(SettleMutant):
-    def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if (
-            isinstance(entry, Settled)
-            and entry.line is Line.PASS
-            and point is not None
-            and entry.outcome is Outcome.WIN
-        ):
-            seat.balance += entry.contract
+for _payout in _PAYOUT_MUTANTS:
+    _payout_mutant(*_payout)
 
 
-@mutant("void_pays_profit", "a voided contract comes back with profit")
-class VoidProfit(SettleMutant):
-    def adjust(self, seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
-        if isinstance(entry, Voided):
-            seat.balance += entry.amount
+@settle("void_pays_profit", "a voided contract comes back with profit")
+def _void_profit(seat: Any, entry: Any, throw: Throw, point: int | None) -> None:
+    if isinstance(entry, Voided):
+        seat.balance += entry.amount
 
 
 # ---------------------------------------------------------------------- the session
-@mutant("throw_cap_missed", "the 128th throw does not end the session")
-class CapMissed(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if (
-            isinstance(action, Throw)
-            and table.throws == 127
-            and table.is_chance_turn
-            and table.rejection(action) is None
-        ):
-            lengths = [table.ledger_length(i) for i in range(table.seat_count)]
-            table._throws = 126
-            table.push(action)
-            table._throws = 128
-            for i, n in enumerate(lengths):
-                s = _seat(table, i)
-                s.ledger[n:] = [
-                    e._replace(throw=128) if hasattr(e, "throw") else e for e in s.ledger[n:]
-                ]
-            return
+@instead("throw_cap_missed", "the 128th throw does not end the session")
+def _cap_missed(table: Table, action: Any) -> bool:
+    if (
+        isinstance(action, Throw)
+        and table.throws == 127
+        and table.is_chance_turn
+        and table.rejection(action) is None
+    ):
+        lengths = [table.ledger_length(i) for i in range(table.seat_count)]
+        table._throws = 126
         table.push(action)
+        table._throws = 128
+        for i, n in enumerate(lengths):
+            s = _seat(table, i)
+            s.ledger[n:] = [
+                e._replace(throw=128) if hasattr(e, "throw") else e for e in s.ledger[n:]
+            ]
+        return True
+    return False
 
 
 @mutant("sit_out_not_counted", "a hand where every seat sat out does not count as resolved")
@@ -360,27 +372,25 @@ class SixthHand(Adapter):
             table._enter(Phase.COME_OUT)
 
 
-@mutant("abort_after_complete", "an abort after the session completed is accepted")
-class AbortAfterOver(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if (
-            isinstance(action, Abort)
-            and table.phase is Phase.COMPLETE
-            and action.reason in kernel.EndReason
-        ):
-            table._enter(Phase.ENDED)
-            table._ending = Ending(action.reason, action.seat)
-            return
-        table.push(action)
+@instead("abort_after_complete", "an abort after the session completed is accepted")
+def _abort_after_over(table: Table, action: Any) -> bool:
+    if (
+        isinstance(action, Abort)
+        and table.phase is Phase.COMPLETE
+        and action.reason in kernel.EndReason
+    ):
+        table._enter(Phase.ENDED)
+        table._ending = Ending(action.reason, action.seat)
+        return True
+    return False
 
 
-@mutant("throw_cap_reason_accepted", "a caller may abort with the throw-cap reason")
-class CapReason(Adapter):
-    def push(self, table: Table, action: Any) -> None:
-        if isinstance(action, Abort) and action.reason is EndReason.THROW_CAP and not table.is_over:
-            table._end(Ending(EndReason.THROW_CAP, action.seat))
-            return
-        table.push(action)
+@instead("throw_cap_reason_accepted", "a caller may abort with the throw-cap reason")
+def _cap_reason(table: Table, action: Any) -> bool:
+    if isinstance(action, Abort) and action.reason is EndReason.THROW_CAP and not table.is_over:
+        table._end(Ending(EndReason.THROW_CAP, action.seat))
+        return True
+    return False
 
 
 @mutant("seat_aliasing", "seat 7 acts for seat 0")
