@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, TypeAlias
@@ -312,7 +313,11 @@ def _document(frame: Frame) -> dict[str, Any]:
 
 def encode(frame: Frame) -> str:
     """Compact JSON text of a frame (payloads keep their keys and values)."""
-    return json.dumps(to_document(frame), separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(to_document(frame))
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps(..., separators=(",", ":"), ensure_ascii=False)``, built once, not per frame."""
 
 
 def error(code: ErrorCode, message: str, request_id: int | None = None) -> Error:
@@ -363,6 +368,46 @@ def _load_relay(text: str | bytes) -> dict[str, Any]:
     ``RecursionError`` caught here."""
     if isinstance(text, bytes):
         raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
+    try:
+        return _named(_strict(text, _RELAY_DECODER.decode))
+    except _Repeated:
+        return _load_repeated(text)  # rare: a member named twice, decided there
+
+
+def _strict(text: str, decode: Callable[[str], Any]) -> Any:
+    """``decode(text)`` (one C parse) and the strictness walk only when one is needed."""
+    try:
+        doc = decode(text)
+        # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
+        # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
+        if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
+            strictjson.check(doc)
+    except strictjson.StrictJSONError as exc:
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
+    except (ValueError, RecursionError) as exc:
+        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: not JSON ({exc})") from None
+    return doc
+
+
+class _Repeated(Exception):
+    """A member named twice: ``_load_relay`` parses again, noting where."""
+
+
+def _unique_pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc = dict(items)
+    if len(doc) != len(items):
+        raise _Repeated
+    return doc
+
+
+_RELAY_DECODER = json.JSONDecoder(
+    object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant, parse_float=_float
+)
+"""One decoder for every frame: ``json.loads`` with arguments builds a new one per call."""
+
+
+def _load_repeated(text: str) -> dict[str, Any]:
+    """``_load_relay`` for a frame in which a member name repeats somewhere."""
     repeated: list[RepeatedMembers] = []
 
     def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -375,19 +420,12 @@ def _load_relay(text: str | bytes) -> dict[str, Any]:
         repeated.append(marked)
         return marked
 
-    try:
-        doc = json.loads(
-            text, object_pairs_hook=pairs, parse_constant=_refuse_constant, parse_float=_float
+    def decode(data: str) -> Any:
+        return json.loads(
+            data, object_pairs_hook=pairs, parse_constant=_refuse_constant, parse_float=_float
         )
-        # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
-        # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
-        if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
-            strictjson.check(doc)
-    except strictjson.StrictJSONError as exc:
-        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
-    except (ValueError, RecursionError) as exc:
-        raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: not JSON ({exc})") from None
-    doc = _named(doc)
+
+    doc = _named(_strict(text, decode))
     if repeated and not (
         doc.get("op") == "deliver" and all(_within(m, doc.get("payload")) for m in repeated)
     ):
