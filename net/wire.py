@@ -78,17 +78,20 @@ class WireError(NetError):
 
 
 @dataclass(frozen=True, slots=True)
-class Signup:
+class _Credentials:
     name: str
     password: str
     id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Signin:
-    name: str
-    password: str
-    id: int | None = None
+class Signup(_Credentials):
+    """Make an account (the relay answers ``signed_in``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signin(_Credentials):
+    """Sign in to an account (the relay answers ``signed_in``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,17 +437,13 @@ def _load_repeated(text: str) -> dict[str, Any]:
 
 
 def _within(target: object, value: object) -> bool:
-    """Whether ``target`` is ``value`` or nested in it (only walked when a name repeats)."""
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if item is target:
-            return True
-        if isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return False
+    """Whether ``target`` is ``value`` or nested in it (only asked when a name repeats, of a
+    frame already checked to nest at most ``strictjson.MAX_DEPTH`` deep)."""
+    if value is target:
+        return True
+    if isinstance(value, dict):
+        value = list(value.values())
+    return isinstance(value, list) and any(_within(target, v) for v in value)
 
 
 def _fields(doc: dict[str, Any], *names: str) -> None:
