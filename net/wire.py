@@ -18,15 +18,14 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, TypeAlias
 
 from pointline.kernel import PointlineError
 from pointline.net import strictjson
+from pointline.net._relay_json import decode_relay, within
 from pointline.net.errors import NetError
-from pointline.net.messages import RepeatedMembers
 
 KEY_HEX_LENGTH: Final = 64  # an Ed25519 public key, hex
 NAME_RULE: Final = re.compile(r"[A-Za-z0-9_-]{3,24}")
@@ -349,101 +348,24 @@ def _named(doc: Any) -> dict[str, Any]:
     return doc
 
 
-def _refuse_constant(name: str) -> Any:
-    raise strictjson.StrictJSONError(f"{name} is not a JSON number")
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if value in (_INF, -_INF):  # 1e999: too large for a float
-        raise strictjson.StrictJSONError(f"{text[:20]} is out of range")
-    return value
-
-
-_INF = float("inf")
-
-
 def _load_relay(text: str | bytes) -> dict[str, Any]:
     """A relay frame parsed strictly, except that a ``deliver`` payload naming a member twice
     is kept as a ``RepeatedMembers`` (the peer refuses it as malformed, naming the sender);
-    anywhere else a repeated name refuses the frame. One C parse and one walk (depth, lone
-    surrogates), no character-by-character scan: a frame nested too deep for the parser is a
-    ``RecursionError`` caught here."""
+    anywhere else a repeated name refuses the frame (``net._relay_json``)."""
     if isinstance(text, bytes):
         raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
     try:
-        return _named(_strict(text, _RELAY_DECODER.decode))
-    except _Repeated:
-        return _load_repeated(text)  # rare: a member named twice, decided there
-
-
-def _strict(text: str, decode: Callable[[str], Any]) -> Any:
-    """``decode(text)`` (one C parse) and the strictness walk only when one is needed."""
-    try:
-        doc = decode(text)
-        # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
-        # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
-        if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
-            strictjson.check(doc)
+        doc, repeated = decode_relay(text)
     except strictjson.StrictJSONError as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
     except (ValueError, RecursionError) as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: not JSON ({exc})") from None
-    return doc
-
-
-class _Repeated(Exception):
-    """A member named twice: ``_load_relay`` parses again, noting where."""
-
-
-def _unique_pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-    doc = dict(items)
-    if len(doc) != len(items):
-        raise _Repeated
-    return doc
-
-
-_RELAY_DECODER = json.JSONDecoder(
-    object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant, parse_float=_float
-)
-"""One decoder for every frame: ``json.loads`` with arguments builds a new one per call."""
-
-
-def _load_repeated(text: str) -> dict[str, Any]:
-    """``_load_relay`` for a frame in which a member name repeats somewhere."""
-    repeated: list[RepeatedMembers] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        doc = dict(items)
-        if len(doc) == len(items):
-            return doc
-        marked = RepeatedMembers(doc)
-        names = [k for k, _ in items]
-        marked.repeated = next(k for i, k in enumerate(names) if k in names[:i])
-        repeated.append(marked)
-        return marked
-
-    def decode(data: str) -> Any:
-        return json.loads(
-            data, object_pairs_hook=pairs, parse_constant=_refuse_constant, parse_float=_float
-        )
-
-    doc = _named(_strict(text, decode))
+    doc = _named(doc)
     if repeated and not (
-        doc.get("op") == "deliver" and all(_within(m, doc.get("payload")) for m in repeated)
+        doc.get("op") == "deliver" and all(within(m, doc.get("payload")) for m in repeated)
     ):
         raise WireError(ErrorCode.BAD_FRAME, "not strict JSON: a member name appears twice")
     return doc
-
-
-def _within(target: object, value: object) -> bool:
-    """Whether ``target`` is ``value`` or nested in it (only asked when a name repeats, of a
-    frame already checked to nest at most ``strictjson.MAX_DEPTH`` deep)."""
-    if value is target:
-        return True
-    if isinstance(value, dict):
-        value = list(value.values())
-    return isinstance(value, list) and any(_within(target, v) for v in value)
 
 
 def _fields(doc: dict[str, Any], *names: str) -> None:
