@@ -71,6 +71,19 @@ body to check its signature is the largest single item (13% of the non-floor), t
 transcript's chain hash and record (10-14%), ``plan`` (13%, was more before the trial), the
 round's pushes (10%) and frozen-dataclass construction (7-10%). In-process verify runs about 12%
 slower than the floor's tight loop (about 175 us against 156 us per check when busy).
+
+Measured 2026-12-03 after each signed body's canonical JSON is written field by field
+(``net.messages.body_text``: no dict copy and sorted encode per received message) and the
+relay frames' JSON decoder/encoder are built once, three full runs on the 2-CPU machine with
+other jobs running (load average 3.5-6.4): cpu per peer per throw 2.59 ms (floor 1.82, 1.42x),
+3.14 ms (floor 2.08, 1.51x), 2.80 ms (floor 1.95, 1.43x); (a) 8 seats p50 30.4 / 99.4 / 33.2 ms,
+p99 50.1 / 1359 / 71.8 ms (client CPU per peer per throw 4.1 / 5.1 / 4.0 ms). Side by side with
+main's code, alternating (load 4-13): main 1.36-1.61x, this code 1.39-1.59x, the non-floor part
+(verify and sign stubbed) 0.91 -> 0.64 ms in the quietest pair. The 8-seat p99 is not a stall:
+per throw, the latency at every seat tracks the round's CPU summed over the eight peers in this
+one process (8 x 4 ms, of which about 35% Ed25519 verify), with no per-throw sleep or timer in
+the path (the first throw of a session is no slower than the others); the goal needs about
+3.7 ms per peer per throw including the websocket and transcript-file work.
 """
 
 from __future__ import annotations

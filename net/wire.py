@@ -24,8 +24,8 @@ from typing import Any, Final, TypeAlias
 
 from pointline.kernel import PointlineError
 from pointline.net import strictjson
+from pointline.net._relay_json import decode_relay, within
 from pointline.net.errors import NetError
-from pointline.net.messages import RepeatedMembers
 
 KEY_HEX_LENGTH: Final = 64  # an Ed25519 public key, hex
 NAME_RULE: Final = re.compile(r"[A-Za-z0-9_-]{3,24}")
@@ -77,17 +77,20 @@ class WireError(NetError):
 
 
 @dataclass(frozen=True, slots=True)
-class Signup:
+class _Credentials:
     name: str
     password: str
     id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Signin:
-    name: str
-    password: str
-    id: int | None = None
+class Signup(_Credentials):
+    """Make an account (the relay answers ``signed_in``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signin(_Credentials):
+    """Sign in to an account (the relay answers ``signed_in``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +315,11 @@ def _document(frame: Frame) -> dict[str, Any]:
 
 def encode(frame: Frame) -> str:
     """Compact JSON text of a frame (payloads keep their keys and values)."""
-    return json.dumps(to_document(frame), separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(to_document(frame))
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+"""``json.dumps(..., separators=(",", ":"), ensure_ascii=False)``, built once, not per frame."""
 
 
 def error(code: ErrorCode, message: str, request_id: int | None = None) -> Error:
@@ -341,72 +348,24 @@ def _named(doc: Any) -> dict[str, Any]:
     return doc
 
 
-def _refuse_constant(name: str) -> Any:
-    raise strictjson.StrictJSONError(f"{name} is not a JSON number")
-
-
-def _float(text: str) -> float:
-    value = float(text)
-    if value in (_INF, -_INF):  # 1e999: too large for a float
-        raise strictjson.StrictJSONError(f"{text[:20]} is out of range")
-    return value
-
-
-_INF = float("inf")
-
-
 def _load_relay(text: str | bytes) -> dict[str, Any]:
     """A relay frame parsed strictly, except that a ``deliver`` payload naming a member twice
     is kept as a ``RepeatedMembers`` (the peer refuses it as malformed, naming the sender);
-    anywhere else a repeated name refuses the frame. One C parse and one walk (depth, lone
-    surrogates), no character-by-character scan: a frame nested too deep for the parser is a
-    ``RecursionError`` caught here."""
+    anywhere else a repeated name refuses the frame (``net._relay_json``)."""
     if isinstance(text, bytes):
         raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
-    repeated: list[RepeatedMembers] = []
-
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        doc = dict(items)
-        if len(doc) == len(items):
-            return doc
-        marked = RepeatedMembers(doc)
-        names = [k for k, _ in items]
-        marked.repeated = next(k for i, k in enumerate(names) if k in names[:i])
-        repeated.append(marked)
-        return marked
-
     try:
-        doc = json.loads(
-            text, object_pairs_hook=pairs, parse_constant=_refuse_constant, parse_float=_float
-        )
-        # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
-        # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
-        if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
-            strictjson.check(doc)
+        doc, repeated = decode_relay(text)
     except strictjson.StrictJSONError as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
     except (ValueError, RecursionError) as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: not JSON ({exc})") from None
     doc = _named(doc)
     if repeated and not (
-        doc.get("op") == "deliver" and all(_within(m, doc.get("payload")) for m in repeated)
+        doc.get("op") == "deliver" and all(within(m, doc.get("payload")) for m in repeated)
     ):
         raise WireError(ErrorCode.BAD_FRAME, "not strict JSON: a member name appears twice")
     return doc
-
-
-def _within(target: object, value: object) -> bool:
-    """Whether ``target`` is ``value`` or nested in it (only walked when a name repeats)."""
-    todo = [value]
-    while todo:
-        item = todo.pop()
-        if item is target:
-            return True
-        if isinstance(item, dict):
-            todo.extend(item.values())
-        elif isinstance(item, list):
-            todo.extend(item)
-    return False
 
 
 def _fields(doc: dict[str, Any], *names: str) -> None:

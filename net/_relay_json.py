@@ -1,0 +1,91 @@
+"""Reading a relay frame's JSON text strictly, fast: one shared C decoder, and a second parse
+only for the rare frame that names a member twice (``net.wire`` decides what that means)."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from pointline.net import strictjson
+from pointline.net.messages import RepeatedMembers
+
+__all__ = ["decode_relay", "within"]
+
+
+def _refuse_constant(name: str) -> Any:
+    raise strictjson.StrictJSONError(f"{name} is not a JSON number")
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if value in (math.inf, -math.inf):  # 1e999: too large for a float
+        raise strictjson.StrictJSONError(f"{text[:20]} is out of range")
+    return value
+
+
+class _Repeated(Exception):
+    """A member named twice: ``decode_relay`` parses again, noting where."""
+
+
+def _unique_pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    doc = dict(items)
+    if len(doc) != len(items):
+        raise _Repeated
+    return doc
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_unique_pairs, parse_constant=_refuse_constant, parse_float=_float
+)
+"""One decoder for every frame: ``json.loads`` with arguments builds a new one per call."""
+
+
+def decode_relay(text: str) -> tuple[Any, list[RepeatedMembers]]:
+    """The JSON value of ``text`` and every object in it that named a member twice (each a
+    ``RepeatedMembers``, the later value kept; usually none). Raises
+    ``strictjson.StrictJSONError`` for NaN, Infinity, a number too large for a float, nesting
+    deeper than ``strictjson.MAX_DEPTH`` or a lone surrogate, and ``ValueError`` (not JSON) or
+    ``RecursionError`` (nested too deep for the parser)."""
+    try:
+        return _checked(text, _DECODER.decode), []
+    except _Repeated:
+        pass
+    repeated: list[RepeatedMembers] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        doc = dict(items)
+        if len(doc) == len(items):
+            return doc
+        marked = RepeatedMembers(doc)
+        names = [k for k, _ in items]
+        marked.repeated = next(k for i, k in enumerate(names) if k in names[:i])
+        repeated.append(marked)
+        return marked
+
+    def decode(data: str) -> Any:
+        return json.loads(
+            data, object_pairs_hook=pairs, parse_constant=_refuse_constant, parse_float=_float
+        )
+
+    return _checked(text, decode), repeated
+
+
+def _checked(text: str, decode: Callable[[str], Any]) -> Any:
+    doc = decode(text)
+    # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
+    # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
+    if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:
+        strictjson.check(doc)
+    return doc
+
+
+def within(target: object, value: object) -> bool:
+    """Whether ``target`` is ``value`` or nested in it (only asked when a name repeats, of a
+    frame already checked to nest at most ``strictjson.MAX_DEPTH`` deep)."""
+    if value is target:
+        return True
+    if isinstance(value, dict):
+        value = list(value.values())
+    return isinstance(value, list) and any(within(target, v) for v in value)
