@@ -114,6 +114,12 @@ def verdict_words(report: Report) -> tuple[bool, str]:
         )
     if report.complete:
         return True, "pointline verify accepts it: every throw, the dice and the points match."
+    if report.status == "ended":  # it stops at my own departure: the relay connection ended
+        where = f"after throw {report.throws}" if report.throws else "before the first throw"
+        return True, (
+            f"pointline verify accepts what it holds, but the transcript stops where the "
+            f"connection to the relay was lost {where}; nothing after that can be checked."
+        )
     return True, (
         "pointline verify accepts what it holds, but it is incomplete: a signed receipt is "
         "missing or does not match."
