@@ -18,12 +18,10 @@ the events and the properties. The result moment (``moment``), the countdown (``
 the trust question (``trust``) and the seats and standings (list models) are QObjects of their
 own, each property notifying through its own signal.
 
-Every property has its own notify signal (or shares one with a small coherent group, such as
-the two draft amounts), emitted only when its value changes: after anything that may change
-state, ``_sync`` reads each group's values and emits the signals of the groups that differ from
-what QML last saw. The seat-control slots of the shared ``SeatControls`` mixin emit its
-``changed``, which runs ``_sync`` here; the mixin's properties are redeclared below with their
-own signals, so no online property notifies through ``changed``.
+Every property has its own notify signal, emitted by the setter that changes its value
+(gui/online/state.py says how): nothing polls and no group of properties shares a signal. The
+properties that show my seat's table forward the ``OnlineSeat``'s own signals
+(``SEAT_FORWARDED``), so each of those values is computed once, for the view and for Python.
 """
 
 from __future__ import annotations
