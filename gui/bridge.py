@@ -25,7 +25,6 @@ from pointline.gui.betting import (
     why_now,
 )
 from pointline.gui.clock import Clock, QtClock
-from pointline.gui.controls import QVARIANT_MAP
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
 from pointline.gui.history import (
@@ -40,7 +39,7 @@ from pointline.gui.history import (
     result_text,
     throw_words,
 )
-from pointline.gui.seat_table import SeatTable, state_property
+from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, state_property
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS, keys_hint, sit_out_ask

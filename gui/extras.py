@@ -23,7 +23,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.betting import CHIP_VALUES
-from pointline.gui.controls import QVARIANT_LIST
+from pointline.gui.seat_table import QVARIANT_LIST
 from pointline.gui.stats import (
     LEFT_CLOSED,
     LEFT_NEW_SESSION,

@@ -52,9 +52,13 @@ from PySide6.QtCore import (
 )
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.gui.controls import QVARIANT_LIST, QVARIANT_MAP
+__all__ = ["QVARIANT_LIST", "QVARIANT_MAP", "HistoryModel", "SeatTable", "state_property"]
 
-__all__ = ["HistoryModel", "SeatTable", "state_property"]
+# Qt's own type names for map and list properties. PySide6's stubs accept only a Python type
+# here, and ``dict`` would do the same, but PySide6 6.12 then converts a dict of bools with a
+# reference-count error that aborts the interpreter at exit. Typed Any on purpose.
+QVARIANT_MAP: Any = "QVariantMap"
+QVARIANT_LIST: Any = "QVariantList"
 
 QML_IMPORT_NAME = "Pointline.Seat"
 QML_IMPORT_MAJOR_VERSION = 1

@@ -321,6 +321,7 @@ class AccountPart(OnlineState):
         if self._session_running():
             self._notice = "Leave the table first: the session is still running."
             self._announce(self._notice)
+            self._show_table()
             return
         self._leaving = True
         self._spawn(self._leave_online())

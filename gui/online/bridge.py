@@ -18,12 +18,10 @@ the events and the properties. The result moment (``moment``), the countdown (``
 the trust question (``trust``) and the seats and standings (list models) are QObjects of their
 own, each property notifying through its own signal.
 
-Every property has its own notify signal (or shares one with a small coherent group, such as
-the two draft amounts), emitted only when its value changes: after anything that may change
-state, ``_sync`` reads each group's values and emits the signals of the groups that differ from
-what QML last saw. The seat-control slots of the shared ``SeatControls`` mixin emit its
-``changed``, which runs ``_sync`` here; the mixin's properties are redeclared below with their
-own signals, so no online property notifies through ``changed``.
+Every property has its own notify signal, emitted by the setter that changes its value
+(gui/online/state.py says how): nothing polls and no group of properties shares a signal. The
+properties that show my seat's table forward the ``OnlineSeat``'s own signals
+(``SEAT_FORWARDED``), so each of those values is computed once, for the view and for Python.
 """
 
 from __future__ import annotations
@@ -31,13 +29,12 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal
 
 from pointline.gui.betting import CHIP_VALUES
 from pointline.gui.clock import Clock as BeatClock
-from pointline.gui.controls import ACTIONS, QVARIANT_LIST, QVARIANT_MAP
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.online.account import AccountPart
 from pointline.gui.online.countdown import Clock, Countdown
@@ -45,7 +42,14 @@ from pointline.gui.online.models import RowsModel
 from pointline.gui.online.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.results import ResultsPart
 from pointline.gui.online.seat import OnlineSeat
-from pointline.gui.online.state import SEAT_KEYS, STANDING_KEYS, Connect, Verify, loop_time
+from pointline.gui.online.state import (
+    ROSTER_KEYS,
+    SEAT_KEYS,
+    STANDING_KEYS,
+    Connect,
+    Verify,
+    loop_time,
+)
 from pointline.gui.online.table import TablePart
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
@@ -66,10 +70,14 @@ from pointline.gui.online.texts import (
     seconds,
 )
 from pointline.gui.online.trust import RelayTrust
+from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP
 from pointline.kernel import (
+    HANDS_PER_SESSION,
     POINT_NUMBERS,
     STARTING_POINTS,
+    THROW_CAP,
     UNIT,
+    Line,
     Table,
 )
 from pointline.net.client import (
@@ -97,90 +105,91 @@ from pointline.net.protocol import (
 from pointline.net.verify import verify_transcript
 from pointline.net.wire import RosterEntry
 
-__all__ = ["OnlineBridge"]
+__all__ = ["SEAT_FORWARDED", "OnlineBridge"]
+
+SEAT_FORWARDED = (
+    "phase", "point", "hand", "throws", "balance", "draftPass", "draftDontPass", "contractPass",
+    "contractDontPass", "selectedLine", "legal", "reasons", "lineReasons", "lineOutcomes",
+    "die1", "die2", "rollSerial", "revealStage", "notice", "announcement", "confirmLabel",
+    "chart",
+)  # fmt: skip
+"""The bridge's properties that show my seat's published value (``OnlineSeat``)."""
+
+
+def room_property(kind: Any, name: str, signal: Any) -> Any:
+    """A property of the room (``_show_room`` publishes it)."""
+    return Property(kind, lambda self: self._room[name], notify=signal)
+
+
+def seat_property(kind: Any, name: str, signal: Any) -> Any:
+    """A property my seat publishes (its signal forwards the seat's own)."""
+    return Property(kind, lambda self: self._seat_table.value(name), notify=signal)
+
+
+def own_property(kind: Any, name: str, signal: Any) -> Any:
+    """A property published with my seat by ``_show_table``."""
+    return Property(kind, lambda self: self._own[name], notify=signal)
 
 
 class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     """The online screens' state; each property notifies through its own signal."""
 
-    # ---- one notify signal per property (or per small coherent group) --------------------
+    # ---- one notify signal per property, emitted by its setter (gui/online/state.py) -----
     screenChanged = Signal()
     relayUrlChanged = Signal()
     busyChanged = Signal()
     errorChanged = Signal()
     nameChanged = Signal()
-    roomChanged = Signal()  # roomCode, creator, isCreator, mySeat, mySeatLabel
-    rosterChanged = Signal()
-    startChanged = Signal()  # canStart, startReason
-    positionChanged = Signal()  # phase, point, hand, throws
-    balanceChanged = Signal()
-    draftChanged = Signal()  # draftPass, draftDontPass
-    contractsChanged = Signal()  # contractPass, contractDontPass
-    committedChanged = Signal()
-    confirmLabelChanged = Signal()
-    awaitedTextChanged = Signal()
     mutedChanged = Signal()
     outcomeChanged = Signal()
     endTextChanged = Signal()
     receiptsTextChanged = Signal()
     transcriptPathChanged = Signal()
-    verifyChanged = Signal()  # verifying, verifyOk, verifyText
+    verifyingChanged = Signal()
+    verifyOkChanged = Signal()
+    verifyTextChanged = Signal()
+    windowModeChanged = Signal()
+    askingLeaveChanged = Signal()
+    helpOpenChanged = Signal()
+    keyHintsChanged = Signal()
+    keyHintsShortChanged = Signal()
+    # the room, published by ``_show_room``
+    roomCodeChanged = Signal()
+    creatorChanged = Signal()
+    isCreatorChanged = Signal()
+    mySeatChanged = Signal()
+    mySeatLabelChanged = Signal()
+    canStartChanged = Signal()
+    startReasonChanged = Signal()
+    # my seat's table: the ``OnlineSeat``'s own signals, forwarded (``SEAT_FORWARDED``)
+    phaseChanged = Signal()
+    pointChanged = Signal()
+    handChanged = Signal()
+    throwsChanged = Signal()
+    balanceChanged = Signal()
+    draftPassChanged = Signal()
+    draftDontPassChanged = Signal()
+    contractPassChanged = Signal()
+    contractDontPassChanged = Signal()
     selectedLineChanged = Signal()
     legalChanged = Signal()
     reasonsChanged = Signal()
     lineReasonsChanged = Signal()
-    historyChanged = Signal()
-    chartChanged = Signal()
-    diceChanged = Signal()  # die1, die2, rollSerial
-    revealChanged = Signal()  # revealStage, the result moment's beat
-    helpOpenChanged = Signal()
-    announcementChanged = Signal()
-    noticeChanged = Signal()
     lineOutcomesChanged = Signal()
-    windowModeChanged = Signal()
-    askingLeaveChanged = Signal()
-    keyHintsChanged = Signal()
+    die1Changed = Signal()
+    die2Changed = Signal()
+    rollSerialChanged = Signal()
+    revealStageChanged = Signal()
+    noticeChanged = Signal()
+    announcementChanged = Signal()
+    confirmLabelChanged = Signal()
+    chartChanged = Signal()
+    # published with my seat by ``_show_table``
+    nextThrowChanged = Signal()
+    committedChanged = Signal()
+    awaitedTextChanged = Signal()
     submitted = Signal(str)
     """A choice of mine reached the client (``confirm`` or ``roll``): one per commitment."""
-
-    _GROUPS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "screenChanged": ("screen",),
-        "relayUrlChanged": ("relayUrl",),
-        "busyChanged": ("busy",),
-        "errorChanged": ("error",),
-        "nameChanged": ("name",),
-        "roomChanged": ("roomCode", "creator", "isCreator", "mySeat", "mySeatLabel"),
-        "rosterChanged": ("roster",),
-        "startChanged": ("canStart", "startReason"),
-        "positionChanged": ("phase", "point", "hand", "throws", "nextThrow"),
-        "balanceChanged": ("balance",),
-        "draftChanged": ("draftPass", "draftDontPass"),
-        "contractsChanged": ("contractPass", "contractDontPass"),
-        "committedChanged": ("committed",),
-        "confirmLabelChanged": ("confirmLabel",),
-        "awaitedTextChanged": ("awaitedText",),
-        "mutedChanged": ("muted",),
-        "outcomeChanged": ("outcome",),
-        "endTextChanged": ("endText",),
-        "receiptsTextChanged": ("receiptsText",),
-        "transcriptPathChanged": ("transcriptPath",),
-        "verifyChanged": ("verifying", "verifyOk", "verifyText"),
-        "selectedLineChanged": ("selectedLine",),
-        "legalChanged": ("legal",),
-        "reasonsChanged": ("reasons",),
-        "lineReasonsChanged": ("lineReasons",),
-        "historyChanged": ("history",),
-        "chartChanged": ("chart",),
-        "diceChanged": ("die1", "die2", "rollSerial"),
-        "revealChanged": ("revealStage",),
-        "helpOpenChanged": ("helpOpen",),
-        "announcementChanged": ("announcement",),
-        "noticeChanged": ("notice",),
-        "lineOutcomesChanged": ("lineOutcomes",),
-        "windowModeChanged": ("windowMode",),
-        "askingLeaveChanged": ("askingLeave",),
-        "keyHintsChanged": ("keyHints", "keyHintsShort"),
-    }
 
     def __init__(
         self,
@@ -248,8 +257,15 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         self._trust = RelayTrust(self)
         self._pending: tuple[str, str, str, bool] | None = None
         """The sign-in waiting for the player to trust the relay's certificate."""
-        self._seen: dict[str, tuple[Any, ...]] = {}
-        self._syncing = False
+        self._busy_shown = False
+        self._room: dict[str, Any] = {}
+        self._own: dict[str, Any] = {}
+        self._line = Line.PASS
+        self._help = False
+        self._announcement = ""
+        self._notice = ""
+        self._dice = (0, 0)
+        self._serial = 0
         self._shown: Table | None = None
         """My table as it was before the throw whose result moment is showing (else None)."""
         self._next_outcomes: dict[str, str] = {}
@@ -264,10 +280,13 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         self._chip = CHIP_VALUES[0]
         self._seat_table = OnlineSeat(self, self)
         self._seat_table.publish(**self._seat_constants())
+        for name in SEAT_FORWARDED:  # the seat computes these; the bridge shows them too
+            getattr(self._seat_table, f"{name}Changed").connect(getattr(self, f"{name}Changed"))
         self._seats = RowsModel(SEAT_KEYS, self)
+        self._members = RowsModel(ROSTER_KEYS, self)
         self._standings = RowsModel(STANDING_KEYS, self)
-        self.changed.connect(self._sync)  # the mixin's slots (line, Help) announce through it
-        self._sync()
+        self._show_room()
+        self._show_table()
 
     # ------------------------------------------------------------------ events
     async def _pump(self, client: RelayClient) -> None:
@@ -370,83 +389,75 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
                 elif self._screen != "results":
                     self._set(error=lost)
         self._refresh_countdown()
-        self._sync()
+        self._show_table()
 
     # ------------------------------------------------------------------ properties
     screen = Property(str, lambda self: self._screen, notify=screenChanged)
     relayUrl = Property(str, lambda self: self._url, notify=relayUrlChanged)
-    busy = Property(bool, lambda self: self._busy or bool(self._requests), notify=busyChanged)
+    busy = Property(bool, lambda self: self._busy_shown, notify=busyChanged)
     """A request of mine is in flight (signing in, a room, leaving): its buttons wait."""
     error = Property(str, lambda self: self._error, notify=errorChanged)
     name = Property(str, lambda self: self._name, notify=nameChanged)
-    roomCode = Property(str, lambda self: self._code, notify=roomChanged)
-    creator = Property(str, lambda self: self._creator, notify=roomChanged)
-    isCreator = Property(bool, lambda self: self._is_creator(), notify=roomChanged)
-    mySeat = Property(int, lambda self: self._seat, notify=roomChanged)
-    """The protocol's 0-based index (-1: none); people read ``mySeatLabel``."""
-    mySeatLabel = Property(
-        str, lambda self: seat_label(self._seat) if self._seat >= 0 else "", notify=roomChanged
-    )
-    roster = Property(QVARIANT_LIST, lambda self: self._roster_rows(), notify=rosterChanged)
-    canStart = Property(bool, lambda self: not self._start_reason(), notify=startChanged)
-    startReason = Property(str, lambda self: self._start_reason(), notify=startChanged)
+    muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
+    helpOpen = Property(bool, lambda self: self._help, notify=helpOpenChanged)
+    windowMode = Property(str, lambda self: self._mode, notify=windowModeChanged)
+    askingLeave = Property(bool, lambda self: self._asking_leave, notify=askingLeaveChanged)
+    keyHints = Property(str, lambda self: self._key_hints(), notify=keyHintsChanged)
+    """The footer's key hints for the current screen ("" on a phone)."""
+    keyHintsShort = Property(str, lambda self: self._key_hints_short(), notify=keyHintsShortChanged)
+    """The same in a few words, for a narrow window."""
 
-    phase = Property(str, lambda self: self._phase(), notify=positionChanged)
-    point = Property(
-        int, lambda self: (self.shown.point or 0) if self.shown else 0, notify=positionChanged
-    )
-    hand = Property(int, lambda self: self.shown.hand if self.shown else 1, notify=positionChanged)
-    throws = Property(
-        int, lambda self: self.shown.throws if self.shown else 0, notify=positionChanged
-    )
-    nextThrow = Property(
-        int, lambda self: (self.shown.throws if self.shown else 0) + 1, notify=positionChanged
-    )
-    """The number of the throw being chosen for, as people count throws."""
+    roomCode = room_property(str, "roomCode", roomCodeChanged)
+    creator = room_property(str, "creator", creatorChanged)
+    isCreator = room_property(bool, "isCreator", isCreatorChanged)
+    mySeat = room_property(int, "mySeat", mySeatChanged)
+    """The protocol's 0-based index (-1: none); people read ``mySeatLabel``."""
+    mySeatLabel = room_property(str, "mySeatLabel", mySeatLabelChanged)
+    roster = Property(QObject, lambda self: self._members, constant=True)
+    """The room's members with their verification words (a ``RowsModel``, ``ROSTER_KEYS``)."""
+    canStart = room_property(bool, "canStart", canStartChanged)
+    startReason = room_property(str, "startReason", startReasonChanged)
+
     seatTable = Property(QObject, lambda self: self._seat_table, constant=True)
     """My seat as the shared table view reads it (an ``OnlineSeat``)."""
-    balance = Property(int, lambda self: self._my("balance"), notify=balanceChanged)
-    draftPass = Property(int, lambda self: self._my("draftPass"), notify=draftChanged)
-    draftDontPass = Property(int, lambda self: self._my("draftDontPass"), notify=draftChanged)
-    contractPass = Property(int, lambda self: self._my("contractPass"), notify=contractsChanged)
-    contractDontPass = Property(
-        int, lambda self: self._my("contractDontPass"), notify=contractsChanged
-    )
+    phase = seat_property(str, "phase", phaseChanged)
+    point = seat_property(int, "point", pointChanged)
+    hand = seat_property(int, "hand", handChanged)
+    throws = seat_property(int, "throws", throwsChanged)
+    balance = seat_property(int, "balance", balanceChanged)
+    draftPass = seat_property(int, "draftPass", draftPassChanged)
+    draftDontPass = seat_property(int, "draftDontPass", draftDontPassChanged)
+    contractPass = seat_property(int, "contractPass", contractPassChanged)
+    contractDontPass = seat_property(int, "contractDontPass", contractDontPassChanged)
+    selectedLine = seat_property(str, "selectedLine", selectedLineChanged)
+    legal = seat_property(QVARIANT_MAP, "legal", legalChanged)
+    reasons = seat_property(QVARIANT_MAP, "reasons", reasonsChanged)
+    lineReasons = seat_property(QVARIANT_MAP, "lineReasons", lineReasonsChanged)
+    lineOutcomes = seat_property(QVARIANT_MAP, "lineOutcomes", lineOutcomesChanged)
+    """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
+    die1 = seat_property(int, "die1", die1Changed)
+    die2 = seat_property(int, "die2", die2Changed)
+    rollSerial = seat_property(int, "rollSerial", rollSerialChanged)
+    revealStage = seat_property(str, "revealStage", revealStageChanged)
+    notice = seat_property(str, "notice", noticeChanged)
+    announcement = seat_property(str, "announcement", announcementChanged)
+    confirmLabel = seat_property(str, "confirmLabel", confirmLabelChanged)
+    """"Sit out" for an empty come-out draft (it asks for a second press), else "Confirm"."""
+    chart = seat_property(QVARIANT_LIST, "chart", chartChanged)
+    history = Property(QObject, lambda self: self._seat_table.history, constant=True)
+    """My ledger in words (the seat's ``HistoryModel``)."""
+    nextThrow = own_property(int, "nextThrow", nextThrowChanged)
+    """The number of the throw being chosen for, as people count throws."""
+    committed = own_property(bool, "committed", committedChanged)
+    awaitedText = own_property(str, "awaitedText", awaitedTextChanged)
     seats = Property(QObject, lambda self: self._seats, constant=True)
     """Every seat at the table (a ``RowsModel`` with the roles of ``SEAT_KEYS``)."""
-    committed = Property(bool, lambda self: self._committed, notify=committedChanged)
-    confirmLabel = Property(str, lambda self: self._confirm_label(), notify=confirmLabelChanged)
-    """"Sit out" for an empty come-out draft (it asks for a second press), else "Confirm"."""
-    awaitedText = Property(str, lambda self: self._awaited_text(), notify=awaitedTextChanged)
     countdown = Property(QObject, lambda self: self._countdown, constant=True)
     """The seconds left to choose (``countdown.secondsLeft``; 0 while the result shows)."""
     moment = Property(QObject, lambda self: self._moment, constant=True)
+    """The result moment (``moment.stage``, ``moment.reduceMotion``)."""
     trust = Property(QObject, lambda self: self._trust, constant=True)
     """The open question about trusting the relay (``trust.asking``, ``text``, ``fingerprint``)."""
-    """The result moment (``moment.stage``, ``moment.reduceMotion``)."""
-    revealStage = Property(str, lambda self: self._moment.beat, notify=revealChanged)
-    muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
-
-    selectedLine = Property(str, lambda self: str(self._line.value), notify=selectedLineChanged)
-    legal = Property(
-        QVARIANT_MAP, lambda self: {n: not self.reason(n) for n in ACTIONS}, notify=legalChanged
-    )
-    reasons = Property(
-        QVARIANT_MAP, lambda self: {n: self.reason(n) for n in ACTIONS}, notify=reasonsChanged
-    )
-    lineReasons = Property(
-        QVARIANT_MAP, lambda self: self._line_reasons(), notify=lineReasonsChanged
-    )
-    history = Property(QVARIANT_LIST, lambda self: self._history(), notify=historyChanged)
-    chart = Property(QVARIANT_LIST, lambda self: self._chart(), notify=chartChanged)
-    die1 = Property(int, lambda self: self._dice[0], notify=diceChanged)
-    die2 = Property(int, lambda self: self._dice[1], notify=diceChanged)
-    rollSerial = Property(int, lambda self: self._serial, notify=diceChanged)
-    helpOpen = Property(bool, lambda self: self._help, notify=helpOpenChanged)
-    announcement = Property(str, lambda self: self._announcement, notify=announcementChanged)
-    notice = Property(str, lambda self: self._notice, notify=noticeChanged)
-    lineOutcomes = Property(QVARIANT_MAP, lambda self: self._outcomes, notify=lineOutcomesChanged)
-    """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
 
     outcome = Property(str, lambda self: self._outcome, notify=outcomeChanged)
     standings = Property(QObject, lambda self: self._standings, constant=True)
@@ -454,15 +465,9 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     endText = Property(str, lambda self: self._end_text, notify=endTextChanged)
     receiptsText = Property(str, lambda self: self._receipts, notify=receiptsTextChanged)
     transcriptPath = Property(str, lambda self: self._transcript, notify=transcriptPathChanged)
-    verifying = Property(bool, lambda self: self._verifying, notify=verifyChanged)
-    verifyOk = Property(bool, lambda self: self._verify_ok, notify=verifyChanged)
-    verifyText = Property(str, lambda self: self._verify_text, notify=verifyChanged)
-    windowMode = Property(str, lambda self: self._mode, notify=windowModeChanged)
-    askingLeave = Property(bool, lambda self: self._asking_leave, notify=askingLeaveChanged)
-    keyHints = Property(str, lambda self: self._key_hints(), notify=keyHintsChanged)
-    """The footer's key hints for the current screen ("" on a phone)."""
-    keyHintsShort = Property(str, lambda self: self._key_hints_short(), notify=keyHintsChanged)
-    """The same in a few words, for a narrow window."""
+    verifying = Property(bool, lambda self: self._verifying, notify=verifyingChanged)
+    verifyOk = Property(bool, lambda self: self._verify_ok, notify=verifyOkChanged)
+    verifyText = Property(str, lambda self: self._verify_text, notify=verifyTextChanged)
 
     # constants: rules, deadlines and notices from Python, never copied into QML
     casualNotice = Property(str, lambda self: CASUAL_NOTICE, constant=True)
@@ -475,6 +480,8 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     maxSeats = Property(int, lambda self: MAX_PEOPLE, constant=True)
     minPeople = Property(int, lambda self: MIN_PEOPLE, constant=True)
     unit = Property(int, lambda self: UNIT, constant=True)
+    hands = Property(int, lambda self: HANDS_PER_SESSION, constant=True)
+    throwCap = Property(int, lambda self: THROW_CAP, constant=True)
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
     noRelayText = Property(str, lambda self: NO_RELAY_YET, constant=True)

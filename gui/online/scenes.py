@@ -26,7 +26,8 @@ from pointline.net.client import RelayClient, steady_choice
 from pointline.net.protocol import RoundOpened, Timeouts
 
 PASSWORD = "scene-password"
-PEOPLE = ("alice", "bruno", "chen", "dara")
+PEOPLE = ("alice", "bruno", "chen", "dara", "emeka", "fumiko", "goran", "hana")
+"""Who plays in the scenes: the first four, unless a scene asks for more (``people``)."""
 
 
 async def _until(predicate: Any, timeout: float = 20.0) -> None:
@@ -126,8 +127,11 @@ def _my_step(ui: OnlineBridge) -> None:
         bridge.confirm()
 
 
-async def prepare_online(ui: OnlineBridge, url: str, scene: str) -> list[RelayClient]:
-    """Bring the bridge to ``scene`` on the relay at ``url``; returns the headless peers."""
+async def prepare_online(
+    ui: OnlineBridge, url: str, scene: str, people: int = 4
+) -> list[RelayClient]:
+    """Bring the bridge to ``scene`` on the relay at ``url`` with ``people`` seats (2 to 8);
+    returns the headless peers."""
     bridge: Any = ui
     if scene not in ONLINE_SCENES:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(ONLINE_SCENES)}")
@@ -138,7 +142,7 @@ async def prepare_online(ui: OnlineBridge, url: str, scene: str) -> list[RelayCl
     bridge.createRoom()
     await _until(lambda: bridge.roomCode != "" and not bridge.busy)
     peers: list[RelayClient] = []
-    for i, name in enumerate(PEOPLE[1:]):
+    for i, name in enumerate(PEOPLE[1:people]):
         c = await RelayClient.connect(
             url, timeouts=bridge.timeouts, nonce_source=counter_nonces(name.encode())
         )

@@ -1,13 +1,27 @@
 """The online bridge's shared state and plumbing, which its parts build on.
 
 ``OnlineBridge`` (gui/online/bridge.py) is one QObject for QML made of parts, each a plain
-mixin in its own module (PySide6 merges a mixin's signals, slots and properties into the
-QObject's meta-object, as ``gui.controls.SeatControls`` documents): ``account`` (sign-in, the
-relay's trust questions, the lobby, leaving), ``table`` (my draft, the actions, the result
-moment's beats, the seats), ``results`` (endings, receipts, the transcript's verdict, the
-standings) and the bridge itself (the notify signals, the events, the properties). This module
-holds what they share: the state's declarations, the constants, the notification (``_sync``,
-each property group's signal emitted only when its values changed) and the async plumbing.
+mixin in its own module, listed before ``QObject``: PySide6 merges a mixin's signals, slots and
+properties into the QObject's meta-object (a QObject base class would not do: PySide6 looks a
+property's notify signal up among the signals of the class that declares the property only).
+The parts are ``account`` (sign-in, the relay's trust questions, the lobby, leaving), ``table``
+(my draft, the actions, the result moment's beats, the seats), ``results`` (endings, receipts,
+the transcript's verdict, the standings) and the bridge itself (the notify signals, the events,
+the properties). This module holds what they share: the state's declarations, the constants,
+the setters and the async plumbing.
+
+How a property notifies: each has its own signal, emitted by the setter that changes it.
+
+- A plain value (the screen, the error, Help, ...) is set through ``_set(key=value)``, which
+  stores ``_key`` and, only if the value differs, emits that property's signal (``_NOTIFY``).
+- The room's properties (code, creator, roster, may I start) are derived from the roster the
+  relay sent: a setter of one of their inputs republishes them (``_show_room``), each emitting
+  its own signal only when its value changed.
+- My seat's table (phase, dice, drafts, legality, history) is published into the ``OnlineSeat``
+  the table view reads (``SeatTable.publish``, per property) by ``_show_table``, which the
+  handlers that change the table's inputs call: a protocol event, a beat of the result moment,
+  one of my actions, Help, the leave question. The bridge's own table properties forward the
+  seat's signals, so each value is computed in one place.
 """
 
 from __future__ import annotations
@@ -15,11 +29,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 
-from pointline.gui.controls import SeatControls
 from pointline.gui.online.countdown import Countdown
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.moment import ResultMoment
@@ -29,6 +42,7 @@ from pointline.gui.online.texts import (
 )
 from pointline.gui.online.trust import RelayTrust
 from pointline.kernel import (
+    Line,
     Phase,
     Table,
 )
@@ -49,6 +63,7 @@ __all__ = [
     "CREATOR_SEAT",
     "DECLINED_TRUST",
     "HELP_LIVE",
+    "ROSTER_KEYS",
     "SEAT_KEYS",
     "SIT_OUT_ASK",
     "STANDING_KEYS",
@@ -60,6 +75,7 @@ __all__ = [
     "words_for",
 ]
 
+ROSTER_KEYS = ("seat", "label", "name", "words", "you", "creator")
 SEAT_KEYS = ("seat", "label", "name", "you", "balance", "pass", "dontPass", "awaited", "status")
 STANDING_KEYS = ("seat", "label", "name", "final", "rank", "you", "chart")
 """A standing's ``rank`` is 0 when the session ended without a result (no ranks then)."""
@@ -98,17 +114,52 @@ def verdict_words(report: Report) -> tuple[bool, str]:
         )
     if report.complete:
         return True, "pointline verify accepts it: every throw, the dice and the points match."
+    if report.status == "ended":  # it stops at my own departure: the relay connection ended
+        where = f"after throw {report.throws}" if report.throws else "before the first throw"
+        return True, (
+            f"pointline verify accepts what it holds, but the transcript stops where the "
+            f"connection to the relay was lost {where}; nothing after that can be checked."
+        )
     return True, (
         "pointline verify accepts what it holds, but it is incomplete: a signed receipt is "
         "missing or does not match."
     )
 
 
-class OnlineState(SeatControls):
+if TYPE_CHECKING:
+    # For the type checker a part is what it always ends up in, a QObject; at run time it
+    # must stay a plain class (see the module docstring).
+    _Part = QObject
+else:
+    _Part = object
+
+_NOTIFY: dict[str, tuple[str, ...]] = {
+    "screen": ("screenChanged", "keyHintsChanged", "keyHintsShortChanged"),
+    "url": ("relayUrlChanged",),
+    "error": ("errorChanged",),
+    "name": ("nameChanged",),
+    "muted": ("mutedChanged",),
+    "outcome": ("outcomeChanged",),
+    "end_text": ("endTextChanged",),
+    "receipts": ("receiptsTextChanged",),
+    "transcript": ("transcriptPathChanged",),
+    "verifying": ("verifyingChanged",),
+    "verify_ok": ("verifyOkChanged",),
+    "verify_text": ("verifyTextChanged",),
+    "mode": ("windowModeChanged",),
+    "asking_leave": ("askingLeaveChanged",),
+    "help": ("helpOpenChanged",),
+}
+"""The state a setter stores (``_key``) -> the notify signals of the properties that read it."""
+_ROOM_INPUTS = frozenset({"code", "creator", "roster", "seat"})
+_PLAIN_ONLY = (frozenset(_NOTIFY) | {"busy", "after_moment"}) - {"screen", "asking_leave", "help"}
+"""Values no table property reads: setting them republishes nothing else."""
+
+
+class OnlineState(_Part):
     """What every part of the online bridge reads and the helpers they share."""
 
     # The state, set in OnlineBridge.__init__; declared here for the parts that read it.
-    _GROUPS: ClassVar[dict[str, tuple[str, ...]]]
     _url: str
     timeouts: Timeouts
     _connect_override: Connect | None
@@ -119,6 +170,7 @@ class OnlineState(SeatControls):
     _requests: set[asyncio.Task[Any]]
     _screen: str
     _busy: bool
+    _busy_shown: bool
     _error: str
     _name: str
     _code: str
@@ -153,8 +205,16 @@ class OnlineState(SeatControls):
     _chip: int
     submitted: Any  # OnlineBridge's Signal(str): a choice of mine reached the client
     _seat_table: OnlineSeat
-    _seen: dict[str, tuple[Any, ...]]
-    _syncing: bool
+    _room: dict[str, Any]
+    """The room's published property values (``_show_room``)."""
+    _own: dict[str, Any]
+    """The table's values the bridge publishes beside my seat (``_show_table``)."""
+    _line: Line
+    _help: bool
+    _announcement: str
+    _notice: str
+    _dice: tuple[int, int]
+    _serial: int
     _shown: Table | None
     _next_outcomes: dict[str, str]
     _next_words: str
@@ -163,6 +223,7 @@ class OnlineState(SeatControls):
     _countdown: Countdown
     _moment: ResultMoment
     _seats: RowsModel
+    _members: RowsModel
     _standings: RowsModel
 
     # Provided by the other parts (OnlineBridge combines them).
@@ -190,6 +251,18 @@ class OnlineState(SeatControls):
     def _standing_rows(self) -> list[dict[str, Any]]:
         raise NotImplementedError
 
+    def _roster_rows(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+    def _ledger(self) -> Any:
+        raise NotImplementedError
+
+    def _is_creator(self) -> bool:
+        raise NotImplementedError
+
+    def _start_reason(self) -> str:
+        raise NotImplementedError
+
     def leave(self) -> None:
         raise NotImplementedError
 
@@ -198,26 +271,6 @@ class OnlineState(SeatControls):
 
     def backToLobby(self) -> None:
         raise NotImplementedError
-
-    def _sync(self) -> None:
-        """Emit the notify signal of every property group whose value changed since last time."""
-        if self._syncing:
-            return
-        self._syncing = True
-        try:
-            due = []
-            for signal, names in self._GROUPS.items():
-                values = tuple(getattr(self, n) for n in names)
-                if self._seen.get(signal) != values:
-                    self._seen[signal] = values
-                    due.append(signal)
-        finally:
-            self._syncing = False
-        for signal in due:
-            getattr(self, signal).emit()
-        self._seats.set_rows(self._seat_rows())
-        self._standings.set_rows(self._standing_rows())
-        self._publish_seat()
 
     def _spawn(self, coro: Coroutine[Any, Any, Any], *, request: bool = True) -> asyncio.Task[Any]:
         """Run ``coro`` on the loop; a ``request`` (to the relay, or leaving) keeps ``busy``
@@ -228,22 +281,72 @@ class OnlineState(SeatControls):
         if request:
             self._requests.add(task)
             task.add_done_callback(self._request_done)
-            self._sync()
+            self._show_busy()
         return task
 
     def _request_done(self, task: asyncio.Task[Any]) -> None:
         self._requests.discard(task)
-        self._sync()
+        self._show_busy()
 
     def _set(self, **values: Any) -> None:
+        """Store each ``_key``; emit the signal of every property whose value changed, and
+        republish the room and the table when one of their inputs changed."""
+        changed = set()
         for key, value in values.items():
+            old = getattr(self, f"_{key}")
             setattr(self, f"_{key}", value)
-        self._sync()
+            if old != value or type(old) is not type(value):
+                changed.add(key)
+        for key in changed:
+            for signal in _NOTIFY.get(key, ()):
+                getattr(self, signal).emit()
+        if "busy" in changed:
+            self._show_busy()
+        if changed & _ROOM_INPUTS:
+            self._show_room()
+        if changed - _PLAIN_ONLY:
+            self._show_table()
+
+    def _show_busy(self) -> None:
+        """``busy``: a request of mine is in flight (or a step marked itself busy)."""
+        busy = self._busy or bool(self._requests)
+        if busy != self._busy_shown:
+            self._busy_shown = busy
+            getattr(self, "busyChanged").emit()  # noqa: B009 - declared by OnlineBridge
+
+    def _show_room(self) -> None:
+        """Publish the room's properties (each notifies only when its value changed)."""
+        mine = self._seat
+        values = {
+            "roomCode": self._code,
+            "creator": self._creator,
+            "isCreator": self._is_creator(),
+            "mySeat": mine,
+            "mySeatLabel": seat_label(mine) if mine >= 0 else "",
+            "canStart": not self._start_reason(),
+            "startReason": self._start_reason(),
+        }
+        self._put(self._room, values)
+        self._members.set_rows(self._roster_rows())
+
+    def _put(self, store: dict[str, Any], values: dict[str, Any]) -> None:
+        """Store each value; a property whose value changed emits its own ``<name>Changed``."""
+        for name, value in values.items():
+            if name not in store or store[name] != value:
+                store[name] = value
+                getattr(self, f"{name}Changed").emit()
+
+    def _show_table(self) -> None:
+        """Publish my seat to the table view, the seats and the standings (each property and
+        each row notifies only when it changed)."""
+        self._publish_seat()
+        self._seats.set_rows(self._seat_rows())
+        self._standings.set_rows(self._standing_rows())
 
     def _announce(self, text: str) -> None:
+        """Say ``text`` to screen readers (and on the status line)."""
         self._announcement = text
-        self.announced.emit(text)
-        self._sync()
+        self._seat_table.publish(announcement=text, status=self._notice or text)
 
     @property
     def peer(self):  # type: ignore[no-untyped-def]

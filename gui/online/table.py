@@ -13,11 +13,19 @@ from pointline.gui.betting import (
     CHIP_VALUES,
     action_reason,
     chip_actions,
+    kernel_action,
     line_reasons,
     repeat_actions,
 )
 from pointline.gui.bridge import WINDOW_MODES
-from pointline.gui.history import draft_words, line_outcomes, repeat_text, settlement_words
+from pointline.gui.history import (
+    chart_samples,
+    draft_words,
+    history_rows,
+    line_outcomes,
+    repeat_text,
+    settlement_words,
+)
 from pointline.gui.online.state import BACKGROUND_STATES, HELP_LIVE, SIT_OUT_ASK, OnlineState
 from pointline.gui.online.texts import (
     KEY_HINTS,
@@ -36,7 +44,6 @@ from pointline.kernel import (
     Outcome,
     Phase,
     PointlineError,
-    Table,
     current_choice,
 )
 from pointline.kernel.ledger import Settled
@@ -89,7 +96,7 @@ class TablePart(OnlineState):
         self._fresh_draft()
         self._shown = before.copy() if before is not None else None
         self._play("dice")
-        self.rolled.emit()
+        self._seat_table.rolled.emit()
         self._moment.start(bool(self._next_outcomes))
 
     def _on_beat(self) -> None:
@@ -109,7 +116,7 @@ class TablePart(OnlineState):
                 self._after_moment, screen = "", self._after_moment
                 self._set(screen=screen)
         self._refresh_countdown()
-        self._sync()
+        self._show_table()
 
     def _sound_outcome(self) -> None:
         sound, self._next_sound = self._next_sound, ""
@@ -117,12 +124,6 @@ class TablePart(OnlineState):
             self._play(sound)
 
     # ------------------------------------------------------------------ the draft
-    def _seat_index(self) -> int:
-        return self._seat
-
-    def _choice_table(self) -> Table | None:
-        return self._draft
-
     def _ledger(self) -> Any:
         t = self.shown
         return None if t is None or self._seat < 0 else t.seat(self._seat).ledger
@@ -154,7 +155,7 @@ class TablePart(OnlineState):
             return list(chip_actions(self._seat, self._line, self._chip))
         if name == "repeat":
             return list(repeat_actions(draft, self._seat))
-        return [self._action(name)]
+        return [kernel_action(self._seat, name)]
 
     def _submit(self, name: str) -> bool:
         why = self.reason(name)
@@ -299,7 +300,7 @@ class TablePart(OnlineState):
         """Publish my seat to the table view (each property notifies only when it changed)."""
         shown = self.shown
         reasons = {n: self.reason(n) for n in SEAT_ACTIONS}
-        draft = self._draft
+        draft, ledger = self._draft, self._ledger()
         amounts = ("balance", "draftPass", "draftDontPass", "contractPass", "contractDontPass")
         self._seat_table.publish(
             **{name: self._my(name) for name in amounts},
@@ -322,11 +323,17 @@ class TablePart(OnlineState):
             announcement=self._announcement,
             confirmLabel=self._confirm_label(),
             reduceMotion=self._moment.reduceMotion,
-            chart=self._chart(),
+            chart=[] if ledger is None else chart_samples(ledger),
             repeatText=repeat_text(draft, self._seat) if draft is not None else "",
             keysHint=self._table_hint(),
         )
-        self._seat_table.set_history(self._history())
+        self._seat_table.set_history([] if ledger is None else history_rows(ledger))
+        own = {
+            "nextThrow": (shown.throws if shown else 0) + 1,
+            "committed": self._committed,
+            "awaitedText": self._awaited_text(),
+        }
+        self._put(self._own, own)
 
     def _table_hint(self) -> str:
         """What the keys do at the table now (screen readers hear it on the table)."""
@@ -342,13 +349,11 @@ class TablePart(OnlineState):
         if name not in SEAT_ACTIONS:
             raise ValueError(f"an action is one of {SEAT_ACTIONS}, not {name!r}")
         done = self._submit(name)
-        self._sync()
+        self._show_table()
         return done
 
     def seat_key(self, key: str) -> bool:
-        done = bool(self.tableKey(key))
-        self._sync()
-        return done
+        return bool(self.tableKey(key))
 
     def seat_place(self, line: str) -> bool:
         """A tap on a line: during a result moment it only ends the moment (as a fresh key
@@ -360,12 +365,13 @@ class TablePart(OnlineState):
         return self.seat_act("allocate")
 
     def seat_select_line(self, line: str) -> None:
-        self.selectLine(line)
+        self._line = Line(line)
+        self._show_table()
 
     def seat_select_chip(self, amount: int) -> None:
         self._chip = amount
         self._notice = ""
-        self._sync()
+        self._show_table()
 
     def seat_explain(self, action: str) -> None:
         """A tap, hover or key on a control that is off: say why (a tap during the result
@@ -377,17 +383,61 @@ class TablePart(OnlineState):
         self._notice = f"{ACTION_LABELS.get(action, action)} is off. {why}" if why else ""
         if self._notice:
             self._announce(self._notice)
-        self._sync()
+        self._show_table()
 
     # ------------------------------------------------------------------ table slots
     @Slot(str, result=bool)
     def tableKey(self, key: str) -> bool:
-        """Space or Enter on the table; during a result moment a fresh press only ends the
-        moment (the result shows at once) and submits nothing: the next press acts."""
+        """Space or Enter on the table: allocate/confirm at come-out, roll at the point. During
+        a result moment a fresh press only ends the moment (the result shows at once) and
+        submits nothing: the next press acts."""
         if self._moment.running:
             self._moment.finish()
             return False
-        return bool(super().tableKey(key))
+        if self._phase() == Phase.POINT.value:
+            return self.seat_act("roll")
+        return self.seat_act("allocate" if key == "space" else "confirm")
+
+    @Slot(str)
+    def selectLine(self, name: str) -> None:
+        """Select a line for Allocate (selection is not a submission)."""
+        self.seat_select_line(name)
+
+    @Slot()
+    def toggleLine(self) -> None:
+        self.seat_select_line("dont_pass" if self._line is Line.PASS else "pass")
+
+    @Slot(result=bool)
+    def allocate(self) -> bool:
+        return self.seat_act("allocate")
+
+    @Slot(result=bool)
+    def confirm(self) -> bool:
+        return self.seat_act("confirm")
+
+    @Slot(result=bool)
+    def reset(self) -> bool:
+        return self.seat_act("reset")
+
+    @Slot(result=bool)
+    def reduceDontPass(self) -> bool:
+        return self.seat_act("reduce")
+
+    @Slot(result=bool)
+    def removeDontPass(self) -> bool:
+        return self.seat_act("remove")
+
+    @Slot(result=bool)
+    def roll(self) -> bool:
+        return self.seat_act("roll")
+
+    @Slot()
+    def openHelp(self) -> None:
+        self._set(help=True)
+
+    @Slot()
+    def closeHelp(self) -> None:
+        self._set(help=False)
 
     @Slot(bool)
     def setReduceMotion(self, on: bool) -> None:
@@ -397,6 +447,7 @@ class TablePart(OnlineState):
         settings.sync()
         self._moment.set_reduce_motion(bool(on))
         self._announce("Reduce motion on" if on else "Reduce motion off")
+        self._show_table()
 
     @Slot()
     def escape(self) -> None:
@@ -467,7 +518,7 @@ class TablePart(OnlineState):
 
     @Slot()
     def toggleMute(self) -> None:
-        self._muted = not self._muted
+        self._set(muted=not self._muted)
         if self.sounds is not None:
             self.sounds.muted = self._muted
         self._announce("Sound off" if self._muted else "Sound on")
@@ -486,4 +537,4 @@ class TablePart(OnlineState):
             return
         with contextlib.suppress(ClientError):
             client.background()
-        self._sync()
+        self._show_table()

@@ -440,15 +440,18 @@ async def scene(
     name: str,
     size: tuple[int, int] = (1280, 720),
     timeouts: Timeouts | None = None,
+    people: int = 4,
 ) -> AsyncIterator[Game]:
     """The window brought to a screenshot scene (``gui.online.scenes``) at a private relay, by
-    the same steps as the screenshots; its peers play on their own; all closed afterwards."""
+    the same steps as the screenshots, with ``people`` seats; its peers play on their own; all
+    closed afterwards."""
     async with relay(tmp_path) as running:
         bridge = OnlineBridge(
             running.url, timeouts=timeouts or Timeouts(), nonce_source=counter_nonces(b"a")
         )
         ui = Window(bridge, size)
-        played = Game(running, bridge, await prepare_online(bridge, running.url, name), ui)
+        peers = await prepare_online(bridge, running.url, name, people)
+        played = Game(running, bridge, peers, ui)
         try:
             await ui.frame()  # the bindings of the scene's last step are drawn
             yield played

@@ -255,7 +255,7 @@ async def test_each_line_shows_its_outcome_on_the_felt_online(tmp_path: Path) ->
 
     async with scene(tmp_path, "online-results") as played:
         bridge = played.bridge
-        assert any(r["kind"] in ("win", "loss", "push") for r in bridge.history)
+        assert any(r["kind"] in ("win", "loss", "push") for r in bridge.history.rows)
         assert bridge.lineOutcomes  # the last throw settled the session's last hand
         for value in bridge.lineOutcomes.values():
             assert re.fullmatch(r"(refund \d+ · )?([+\u2212]\d+|push)", value), value

@@ -179,3 +179,27 @@ async def test_the_online_table_stays_inside_faked_safe_area_insets(
         for name in ("btnRoll", "btnLeaveTable"):
             r = rect(ui.item(name))
             assert r.top() >= 47 and r.bottom() <= height - 34, name
+
+
+@on_qt_loop(timeout=60)
+async def test_the_portrait_table_shows_four_seats_and_scrolls_to_all_eight(
+    tmp_path: Path,
+) -> None:
+    """At 390x844 an eight-seat room keeps at least four whole seats in sight (the panel is
+    clear of the footer and the history); the other four are a scroll away."""
+    async with scene(tmp_path, "online-table", (390, 844), people=8) as played:
+        ui = played.window
+        grid = ui.item("seatList")
+        await until(lambda: grid.property("count") == 8, what="eight seats in the list")
+        await ui.frame()
+        view = rect(grid)
+        seats = [
+            i
+            for i in grid.property("contentItem").childItems()
+            if i.isVisible() and i.metaObject().className().startswith("OnlineSeat")
+        ]
+        whole = [s for s in seats if view.contains(rect(s)) and inside(ui, s)]
+        assert len(whole) >= 4, (view, [rect(s) for s in seats])
+        assert not rect(ui.item("seats")).intersects(rect(ui.item("onlineHistory")))
+        rows = grid.property("contentHeight") / grid.property("cellHeight")
+        assert grid.property("interactive") and rows * grid.property("columns") >= 8

@@ -142,3 +142,21 @@ async def test_no_machine_code_on_any_online_screen(tmp_path: Path, name: str) -
             await ui.resize(*size)
             found += await _walk(ui, f"{name} at {size}")
         assert found == []
+
+
+@pytest.mark.parametrize("lost_at", [1, 3])
+def test_a_transcript_cut_by_the_lost_relay_says_so(tmp_path: Path, lost_at: int) -> None:
+    """An INCOMPLETE verdict names why: the relay connection was lost, not a missing receipt."""
+    from pointline.conformance.online.sim import Session
+    from pointline.gui.online.state import verdict_words
+    from pointline.net.verify import verify_transcript
+
+    session = Session(2, seed=16, relay_lost_at=lost_at).run()
+    path = tmp_path / "lost.jsonl"
+    path.write_text(session.text(0))
+    report = verify_transcript(path)
+    assert report.ok and not report.complete, report.text()
+    ok, words = verdict_words(report)
+    where = f"after throw {lost_at - 1}" if lost_at > 1 else "before the first throw"
+    assert ok and "receipt" not in words
+    assert f"the connection to the relay was lost {where}; nothing after that" in words

@@ -35,6 +35,8 @@ Item {
     property string historyTitle: "History"
     // a screen with side parts may keep the history for windows tall enough for both
     property bool historyShown: true
+    // the height the side parts need at least (online, portrait: four seats in sight)
+    property real sideMinimumHeight: 0
     property int extraColumns: view.portrait || view.shortLandscape ? 3 : 2
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
@@ -459,15 +461,18 @@ Item {
             Layout.fillWidth: view.portrait
             Layout.fillHeight: true
             Layout.preferredWidth: view.portrait ? -1 : Math.max(190, view.fs * 15)
-            Layout.minimumHeight: view.portrait ? view.fs * 4 : 0
+            Layout.minimumHeight: view.portrait
+                ? Math.max(view.fs * 4, view.sideMinimumHeight + (view.historyShown ? view.fs * 4 : 0))
+                : 0
             Layout.verticalStretchFactor: 2
             spacing: view.gap
             // with side parts, they and the history share the column evenly
             ColumnLayout {
                 id: sideSlot
                 Layout.fillWidth: true
-                Layout.fillHeight: true
-                Layout.preferredHeight: 0
+                Layout.fillHeight: view.sideMinimumHeight <= 0
+                Layout.preferredHeight: view.sideMinimumHeight > 0 ? view.sideMinimumHeight : 0
+                Layout.minimumHeight: view.sideMinimumHeight
                 visible: children.length > 0
                 spacing: view.gap
             }

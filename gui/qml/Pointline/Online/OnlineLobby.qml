@@ -143,7 +143,7 @@ FocusScope {
                     Layout.fillWidth: true
                     fs: screen.fs
                     primary: true
-                    text: "Start (" + online.roster.length + " in)"
+                    text: "Start (" + online.roster.count + " in)"
                     hint: "Start the session; nobody can join after the start"
                     enabled: online.canStart && !online.busy
                     reason: online.startReason
@@ -210,14 +210,14 @@ FocusScope {
             color: "#10251b"
             border.color: "#2f5a45"
             Accessible.role: Accessible.List
-            Accessible.name: "Roster: " + online.roster.length + " of " + online.maxSeats + " seats"
+            Accessible.name: "Roster: " + online.roster.count + " of " + online.maxSeats + " seats"
             ColumnLayout {
                 anchors.fill: parent
                 anchors.margins: screen.gap
                 spacing: screen.gap * 0.5
                 Text {
                     Layout.fillWidth: true
-                    text: "Roster (" + online.roster.length + "/" + online.maxSeats + ") — compare the words out loud"
+                    text: "Roster (" + online.roster.count + "/" + online.maxSeats + ") — compare the words out loud"
                     color: "#f2c14e"
                     font.bold: true
                     font.pixelSize: screen.fs
@@ -233,15 +233,15 @@ FocusScope {
                     model: online.roster
                     boundsBehavior: Flickable.StopAtBounds
                     delegate: Rectangle {
-                        required property var modelData
+                        required property var model
                         width: rosterList.width
                         height: memberCol.implicitHeight + screen.gap
                         radius: 6
-                        color: modelData.you ? "#1f5a3f" : "#133d2b"
+                        color: model.you ? "#1f5a3f" : "#133d2b"
                         Accessible.role: Accessible.ListItem
-                        Accessible.name: modelData.label + ", " + modelData.name
-                                         + (modelData.you ? ", you" : "") + (modelData.creator ? ", creator" : "")
-                        Accessible.description: "Verification words: " + modelData.words
+                        Accessible.name: model.label + ", " + model.name
+                                         + (model.you ? ", you" : "") + (model.creator ? ", creator" : "")
+                        Accessible.description: "Verification words: " + model.words
                         ColumnLayout {
                             id: memberCol
                             anchors.fill: parent
@@ -249,7 +249,7 @@ FocusScope {
                             spacing: 0
                             Text {
                                 Layout.fillWidth: true
-                                text: modelData.label + " · " + modelData.name + (modelData.you ? " (you)" : "") + (modelData.creator ? " · creator" : "")
+                                text: model.label + " · " + model.name + (model.you ? " (you)" : "") + (model.creator ? " · creator" : "")
                                 color: "#fdf6e3"
                                 font.bold: true
                                 font.pixelSize: screen.fs * 0.95
@@ -257,7 +257,7 @@ FocusScope {
                             }
                             Text {
                                 Layout.fillWidth: true
-                                text: modelData.words
+                                text: model.words
                                 color: "#8fe3a7"
                                 font.family: "DejaVu Sans Mono"
                                 font.pixelSize: screen.fs * 0.9

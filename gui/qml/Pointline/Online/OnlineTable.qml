@@ -15,6 +15,7 @@ TableView {
     shortLandscape: !portrait && height < 420
     // a short portrait window keeps the seats and leaves the history to taller windows
     historyShown: !portrait || height >= 600
+    sideMinimumHeight: portrait ? seatsPanel.Layout.minimumHeight : 0
     // the screen's four buttons take one row in portrait and on a phone held sideways
     extraColumns: portrait || shortLandscape ? 4 : 2
     function focusFirst() { screen.focusTable(); }
@@ -74,8 +75,13 @@ TableView {
         id: seatsPanel
         objectName: "seats"
         Layout.fillWidth: true
-        Layout.fillHeight: true
-        Layout.minimumHeight: screen.fs * 4
+        Layout.fillHeight: !screen.portrait
+        Layout.preferredHeight: screen.portrait ? Layout.minimumHeight : -1
+        // in portrait the seats sit two abreast and two rows (four seats) stay in sight on a
+        // tall phone; an eight-seat room scrolls the rest
+        Layout.minimumHeight: screen.portrait
+            ? seatsTitle.implicitHeight + seatList.rowsShown * seatList.cellHeight + screen.gap * 1.8
+            : screen.fs * 4
         radius: screen.fs * 0.5
         color: "#10251b"
         border.color: "#2f5a45"
@@ -86,6 +92,7 @@ TableView {
             anchors.margins: screen.gap * 0.7
             spacing: screen.gap * 0.4
             Text {
+                id: seatsTitle
                 Layout.fillWidth: true
                 text: "Seats (" + online.seats.count + ")"
                 font.pixelSize: screen.fs * 0.9
@@ -93,19 +100,24 @@ TableView {
                 color: "#f2c14e"
                 elide: Text.ElideRight
             }
-            ListView {
+            GridView {
                 id: seatList
                 objectName: "seatList"
+                readonly property int columns: screen.portrait ? 2 : 1
+                // a short phone keeps one row in sight (the felt and the buttons need the rest)
+                readonly property int rowsShown: Math.min(screen.height >= 680 ? 2 : 1, Math.ceil(count / columns))
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 clip: true
-                spacing: 4
+                cellWidth: Math.floor(width / columns)
+                cellHeight: Math.ceil(screen.fs * 4.4)
                 model: online.seats
                 boundsBehavior: Flickable.StopAtBounds
                 ScrollIndicator.vertical: ScrollIndicator { }
                 delegate: OnlineSeat {
                     required property var model
-                    width: seatList.width - 4
+                    width: seatList.cellWidth - 4
+                    height: seatList.cellHeight - 4
                     fs: screen.fs
                     row: model
                 }
