@@ -4,12 +4,12 @@ QML never decides legality: every control's enabled state and its reason come fr
 ``Table.rejection`` (chips through ``gui.betting``). The bridge also refuses every submission
 while paused, under Help, or while a throw's result is being shown, so nothing reaches the
 kernel then, whatever QML does. After every change it publishes its state (``_sync``); each
-property notifies on its own.
+property notifies on its own. A throw's result shows beat by beat (``gui.moment``, the same
+``ResultMoment`` as online); the bridge says what each beat shows.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any, ClassVar
 
 from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
@@ -39,6 +39,7 @@ from pointline.gui.history import (
     result_text,
     throw_words,
 )
+from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, state_property
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
@@ -65,13 +66,6 @@ QML_IMPORT_MAJOR_VERSION = 1
 
 WINDOW_MODES = ("standard", "theater", "fullscreen")
 ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll")
-
-ROLL_MS = 900
-"""How long the dice travel across the felt and tumble before they land."""
-OUTCOME_MS = 1100
-"""How long each line's outcome shows over its chips before they pay or are swept."""
-COUNT_MS = 600
-"""How long the chips slide and the balance counts; input is locked until it ends."""
 
 
 @QmlElement
@@ -120,7 +114,6 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._settings = settings or QSettings("Pointline", "Pointline Table")
         self.sounds = sounds or Sounds()
         self.sounds.muted = self._settings.value("muted", False, type=bool) is True
-        self._clock: Clock = clock or QtClock(self)
         self.session = SoloSession(nonce_source)
         self._line = Line.PASS
         self._chip = CHIP_VALUES[0]
@@ -134,13 +127,13 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._said = ""
         self._dice = (0, 0)
         self._serial = 0
-        forced = os.environ.get("POINTLINE_REDUCE_MOTION", "")
-        self._reduce_motion = forced == "1" or (
-            forced != "0" and self._settings.value("reduceMotion", False, type=bool) is True
+        self._moment = ResultMoment(
+            self, reduce_motion=reduce_motion_setting(self._settings), clock=clock or QtClock(self)
         )
+        self._moment.stageChanged.connect(self._on_beat)
+        self._last_beat = ""
         self._shown: Table | None = None
         """The table as it was before the throw being revealed (None: show the live table)."""
-        self._stage = ""
         self._outcomes: dict[str, str] = {}
         self._felt_message = ""
         self._pending = ThrowWords((0, 0), "", "", "", [])
@@ -179,7 +172,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     def _blocked(self) -> str:
         if self._extras.covering:  # gui-extras: Stats, the guide or the close question is open
             return self._extras.covering
-        if self._stage:
+        if self._moment.beat:
             return SOLO_WORDS["revealing"]
         if self._asking:
             return SOLO_WORDS["asking"]
@@ -198,7 +191,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         return action_reason(self.table, SEAT, name, self._line, self._chip)
 
     def _line_reasons(self) -> dict[str, str]:
-        if self._stage:
+        if self._moment.beat:
             return {"pass": "", "dont_pass": ""}
         return line_reasons(self.table, SEAT, self._chip, self._line, self._notice)
 
@@ -240,11 +233,11 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             die1=self._dice[0],
             die2=self._dice[1],
             rollSerial=self._serial,
-            revealStage=self._stage,
+            revealStage=self._moment.beat,
             feltMessage=self._felt_message,
             notice=self._notice,
             confirmLabel=ACTION_LABELS["sitOut"] if sits_out else ACTION_LABELS["confirm"],
-            reduceMotion=self._reduce_motion,
+            reduceMotion=self._moment.reduceMotion,
             isOver=t.is_over,
             resultText=result_text(t, SEAT),
             endReason=end_reason(t),
@@ -388,35 +381,22 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._next_outcomes = line_outcomes(entries)
         self._play("dice")
         self.rolled.emit()
-        if self._reduce_motion:
-            self._finish_reveal()
-            return
         self._shown = before
-        self._stage = "rolling"
         self._said = SOLO_WORDS["rolling"]
-        self._sync()
-        self._clock.start(ROLL_MS, self._advance)
+        self._moment.start(bool(self._next_outcomes))
         self._freeze_if_blocked()
 
-    def _advance(self) -> None:
-        """The next beat of the result moment (the clock drives it; QML only draws it)."""
-        if self._stage == "rolling" and self._next_outcomes:
-            self._stage = "outcome"
+    def _on_beat(self) -> None:
+        """Show the beat the result moment is at (its clock drives it; QML only draws it)."""
+        beat, before, self._last_beat = self._moment.beat, self._last_beat, self._moment.beat
+        if beat == "outcome":
             self._outcomes = self._next_outcomes
             self._sound_outcome()
-            self._sync()
-            self._clock.start(OUTCOME_MS, self._advance)
-        elif self._stage in ("rolling", "outcome"):
-            self._stage = "count"
+        elif beat == "count":
+            if before != "outcome":  # shown at once (skipped, reduce motion): sound it now
+                self._sound_outcome()
             self._settle()
-            self._sync()
-            self._clock.start(COUNT_MS, self._advance)
-        else:
-            self._end_reveal()
-
-    def _end_reveal(self) -> None:
-        self._stage = ""
-        if self._notice.endswith(SOLO_WORDS["revealing"]):
+        elif self._notice.endswith(SOLO_WORDS["revealing"]):
             self._notice = ""  # a refusal said while the dice rolled is stale now
         self._sync()
 
@@ -436,40 +416,25 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._felt_message = self._pending.felt
         self._announce(self._pending.announcement, self._pending.status)
 
-    def _finish_reveal(self) -> None:
-        """Show the whole result at once (reduce motion, a new session, leaving)."""
-        self._clock.stop()
-        if self._stage in ("", "rolling"):
-            self._sound_outcome()
-        if self._stage != "count":
-            self._settle()
-        self._end_reveal()
-
     def _freeze_if_blocked(self) -> None:
         """Pause, Help and the new-session question freeze the result moment where it is."""
         if self._paused or self._help or self._asking:
-            self._clock.pause()
+            self._moment.pause()
         else:
-            self._clock.resume()
+            self._moment.resume()
 
     def hold_outcome(self) -> bool:
         """Stop the result moment at its outcome beat, if this throw has one (scenes use it)."""
-        if self._stage != "rolling" or not self._next_outcomes:
-            return False
-        self._clock.stop()
-        self._advance()
-        self._clock.stop()
-        return True
+        return self._moment.hold_outcome()
 
     def hold(self) -> None:
         """Stop the result moment at its current beat (the scenes' pictures use it)."""
-        self._clock.stop()
+        self._moment.hold()
 
     @Slot()
     def finishReveal(self) -> None:
-        """Skip to the end of the current result moment."""
-        if self._stage:
-            self._finish_reveal()
+        """Skip to the end of the current result moment (every remaining beat shows at once)."""
+        self._moment.finish()
 
     # ------------------------------------------------------------------ solo slots
     def _set_blockers(self, *, paused: bool, help_open: bool, asking: bool) -> None:
@@ -552,11 +517,9 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     @Slot(bool)
     def setReduceMotion(self, on: bool) -> None:
         """Reduce motion: dice, outcomes and the balance appear at once (remembered)."""
-        self._reduce_motion = bool(on)
-        self._settings.setValue("reduceMotion", self._reduce_motion)
+        self._settings.setValue("reduceMotion", bool(on))
         self._settings.sync()
-        if self._reduce_motion and self._stage:
-            self._finish_reveal()
+        self._moment.set_reduce_motion(bool(on))  # a moment showing ends at once
         self._announce("Reduce motion on" if on else "Reduce motion off")
         self._sync()
 
@@ -574,8 +537,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     @Slot()
     def newSession(self) -> None:
         """A new session restores the starting points; nothing carries over."""
-        self._clock.stop()
-        self._stage = ""
+        self._moment.cancel()
         self._shown = None
         self._outcomes = {}
         self._felt_message = ""

@@ -36,10 +36,10 @@ from PySide6.QtCore import Property, QObject, Signal
 from pointline.gui.betting import CHIP_VALUES
 from pointline.gui.clock import Clock as BeatClock
 from pointline.gui.device import fake_insets, is_mobile
+from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.account import AccountPart
 from pointline.gui.online.countdown import Clock, Countdown
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.results import ResultsPart
 from pointline.gui.online.seat import OnlineSeat
 from pointline.gui.online.state import (

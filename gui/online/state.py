@@ -33,9 +33,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Qt
 
+from pointline.gui.moment import ResultMoment
 from pointline.gui.online.countdown import Countdown
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.moment import ResultMoment
 from pointline.gui.online.seat import OnlineSeat
 from pointline.gui.online.texts import (
     seat_label,

@@ -74,7 +74,7 @@ class TablePart(OnlineState):
         self._notice = ""
 
     def _on_thrown(self, event: Thrown) -> None:
-        """A throw was revealed: its result moment shows it beat by beat (gui/online/moment)."""
+        """A throw was revealed: its result moment shows it beat by beat (gui/moment)."""
         table = self.table
         assert table is not None
         before = self._draft if self._draft is not None else self.shown

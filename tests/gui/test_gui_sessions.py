@@ -141,10 +141,10 @@ def test_full_session_by_keys_with_every_result_moment(make_ui, monkeypatch) -> 
     """Played as a person plays with animations on: keys pressed while the dice roll do
     nothing, and each throw's result shows before the next key acts. (The beats are shortened
     to keep the run short; their order and the lock are what is tested.)"""
-    import pointline.gui.bridge as bridge_module
+    import pointline.gui.moment as moment_module
 
     for name, ms in (("ROLL_MS", 120), ("OUTCOME_MS", 150), ("COUNT_MS", 80)):
-        monkeypatch.setattr(bridge_module, name, ms)
+        monkeypatch.setattr(moment_module, name, ms)
     ui = make_ui(label=b"moments", motion=True)
     b = ui.bridge
     ignored = 0

@@ -1,4 +1,4 @@
-"""The result moment of an online throw: the solo table's beats, one small QObject.
+"""The result moment of a throw, solo and online: its beats, one small QObject.
 
 Beats: ``rolling`` (the dice tumble), ``outcome`` (each line's outcome on the felt, only when a
 line settled), ``count`` (chips pay or are swept, the balance counts), then ``""`` (idle: the
@@ -6,9 +6,11 @@ history shows the throw and the countdown for the next one starts). Input is loc
 beat runs; a fresh key press or a tap on a line ends the moment at once (it never submits),
 so the moment never keeps a person from choosing. Reduce motion skips every beat.
 
-The beats' lengths are the solo table's (``gui.bridge``), so both tables feel the same. The
-beats run on a ``gui.clock.Clock`` (a ``QtClock`` unless one is injected: a screenshot holds a
-beat with a clock that never fires); tests end the moment by ``finish`` or wait on ``stage``.
+The solo bridge (``gui.bridge``) and the online one run the same ``ResultMoment``, so both
+tables feel the same and the beats are decided here only; each bridge reacts to ``stage``
+(what shows at each beat is its own). The beats run on a ``gui.clock.Clock`` (a ``QtClock``
+unless one is injected: a screenshot holds a beat with a clock that never fires); ``pause``
+freezes a beat (solo's Pause and Help); tests end the moment by ``finish`` or wait on ``stage``.
 """
 
 from __future__ import annotations
@@ -18,14 +20,26 @@ import os
 from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.gui.bridge import COUNT_MS, OUTCOME_MS, ROLL_MS
 from pointline.gui.clock import Clock, QtClock
 
-__all__ = ["MOMENT_MS", "ResultMoment", "reduce_motion_setting"]
+__all__ = [
+    "COUNT_MS",
+    "MOMENT_MS",
+    "OUTCOME_MS",
+    "ROLL_MS",
+    "ResultMoment",
+    "reduce_motion_setting",
+]
 
-QML_IMPORT_NAME = "Pointline.Online"
+QML_IMPORT_NAME = "Pointline.Seat"
 QML_IMPORT_MAJOR_VERSION = 1
 
+ROLL_MS = 900
+"""How long the dice travel across the felt and tumble before they land."""
+OUTCOME_MS = 1100
+"""How long each line's outcome shows over its chips before they pay or are swept."""
+COUNT_MS = 600
+"""How long the chips slide and the balance counts; input is locked until it ends."""
 STAGES = ("", "rolling", "outcome", "count")
 MOMENT_MS = ROLL_MS + OUTCOME_MS + COUNT_MS
 """The longest a result moment runs with full motion (every beat)."""
@@ -41,7 +55,7 @@ def reduce_motion_setting(settings: QSettings | None = None) -> bool:
 
 
 @QmlElement
-@QmlUncreatable("the online bridge owns the result moment")
+@QmlUncreatable("a table's bridge owns its result moment")
 class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreatable
     """Which beat of a throw's result is showing; ``stage`` notifies on every change."""
 
@@ -131,4 +145,28 @@ class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._clock.stop()
         if self._stage != "count":
             self._set_stage("count")
+        self._set_stage("")
+
+    def pause(self) -> None:
+        """Freeze the current beat where it is (``resume`` lets it run out)."""
+        self._clock.pause()
+
+    def resume(self) -> None:
+        self._clock.resume()
+
+    def hold(self) -> None:
+        """Stop at the current beat for good (a scene's picture holds it)."""
+        self._clock.stop()
+
+    def hold_outcome(self) -> bool:
+        """Go to the outcome beat now and stop there, if this throw has one (scenes use it)."""
+        if self._stage != "rolling" or not self._has_outcome:
+            return False
+        self._clock.stop()
+        self._set_stage("outcome")
+        return True
+
+    def cancel(self) -> None:
+        """Drop the moment without showing the rest (a new session replaces the table)."""
+        self._clock.stop()
         self._set_stage("")
