@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import sys
 
-__all__ = ["MOBILE_PLATFORMS", "fake_insets", "is_mobile"]
+from pointline.net.paths import MOBILE_PLATFORMS
 
-MOBILE_PLATFORMS = ("android", "ios")
+__all__ = ["MOBILE_PLATFORMS", "fake_insets", "is_mobile"]
 
 
 def is_mobile() -> bool:
-    """True on Android and iOS (desktop-only controls and key hints are hidden there)."""
+    """True on Android and iOS, ``net.paths.MOBILE_PLATFORMS`` (desktop-only controls and key
+    hints are hidden there)."""
     forced = os.environ.get("POINTLINE_FORCE_MOBILE", "")
     if forced in ("0", "1"):
         return forced == "1"

@@ -30,7 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pointline.kernel import Choice, EndReason, Phase, PointlineError, current_choice
+from pointline.kernel import (
+    Choice,
+    EndReason,
+    Phase,
+    PointlineError,
+    canonical_text,
+    current_choice,
+)
 from pointline.net.errors import MessageError, NetError, RosterError
 from pointline.net.keys import (
     SIGNATURE_BYTES,
@@ -336,11 +343,8 @@ def _standin(state: _Replay, theirs: dict[str, Any], mine: dict[str, Any]) -> bo
         isinstance(recorded, Commit)
         and recorded.throw in state.standin
         and theirs.get("from") == mine.get("from")
-        and json.dumps(
-            {**replayed, "commitment": recorded.commitment.hex(), "sig": recorded.sig.hex()},
-            sort_keys=True,
-            separators=(",", ":"),
-            ensure_ascii=False,
+        and canonical_text(
+            {**replayed, "commitment": recorded.commitment.hex(), "sig": recorded.sig.hex()}
         )
         == theirs.get("message")
     )
