@@ -20,13 +20,12 @@ import gc
 import inspect
 import itertools
 import re
-from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import pytest
 import qasync
 from PySide6.QtCore import QTimer
 
@@ -40,7 +39,6 @@ from tests.gui.online_window import (
     K,
     Window,
     by_name,
-    delete_windows,
     shown_items,
     sign_up_and_create_by_keys,
     sign_up_by_keys,
@@ -69,7 +67,6 @@ __all__ = [
     "my_turns",
     "next_qt_turn",
     "on_qt_loop",
-    "online_env",
     "open_room",
     "other_seat_status",
     "play_by_bridge",
@@ -199,18 +196,6 @@ async def answered(bridge: OnlineBridge, start: Callable[[], Any], timeout: floa
         raise TimeoutError("the bridge's request was never answered") from None
     finally:
         bridge.busyChanged.disconnect(changed)
-
-
-@pytest.fixture
-def online_env(qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A private ``POINTLINE_DATA_DIR`` (transcripts and pinned relays land there), results shown
-    at once (a test about the result moment turns motion on), and, after the test's loop is
-    gone, every ``Window``'s engine deleted while its bridge is still alive."""
-    folder = tmp_path / "data"
-    monkeypatch.setenv("POINTLINE_DATA_DIR", str(folder))
-    monkeypatch.setenv("POINTLINE_REDUCE_MOTION", "1")
-    yield folder
-    delete_windows(qapp)
 
 
 # ---------------------------------------------------------------------- peers and playing

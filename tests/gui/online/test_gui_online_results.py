@@ -6,20 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.gui.online_support import (
     Window,
     game,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     play_session,
     shown_items,
     until,
     visible_texts,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 def charts(ui: Window) -> list[Any]:

@@ -7,8 +7,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.net.protocol import Timeouts
 from pointline.net.verify import Report, verify_transcript
@@ -17,12 +15,9 @@ from tests.gui.online_support import (
     game,
     next_qt_turn,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     play_session,
     until,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 def notify_map(obj: Any) -> dict[str, str]:

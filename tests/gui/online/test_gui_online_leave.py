@@ -20,13 +20,10 @@ from tests.gui.online_support import (
     Window,
     ended_event,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     open_room,
     relay,
     until,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 @pytest.fixture(autouse=True)

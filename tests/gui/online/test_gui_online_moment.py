@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 
@@ -24,12 +23,10 @@ from tests.gui.online_support import (
     commit_steady,
     game,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     until,
 )
 from tests.gui.support import ManualClock
 
-pytestmark = pytest.mark.usefixtures("online_env")
 SLOW = Timeouts(confirm=30.0, response=5.0, session=120.0, receipts=3.0)
 
 

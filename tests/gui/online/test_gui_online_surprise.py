@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.net.protocol import Timeouts
 from tests.gui.online_support import (
@@ -21,14 +19,11 @@ from tests.gui.online_support import (
     game,
     headless,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     sign_up_and_create_by_keys,
     until,
     visible_texts,
 )
 from tests.net.support import self_signed, tls_relay
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 @on_qt_loop()

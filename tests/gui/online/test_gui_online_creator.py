@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from pointline.gui.online.bridge import OnlineBridge
 from tests.gui.online_support import (
     FAST,
@@ -19,12 +17,9 @@ from tests.gui.online_support import (
     fresh_name,
     headless,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
     until,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 @on_qt_loop()

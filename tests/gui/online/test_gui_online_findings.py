@@ -33,15 +33,13 @@ from tests.gui.online_support import (
     game,
     headless,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
     scene,
     until,
     visible_texts,
 )
 
-pytestmark = pytest.mark.usefixtures("online_env")
-QML_DIR = Path(__file__).resolve().parents[2] / "gui" / "qml" / "Pointline" / "Online"
+QML_DIR = Path(__file__).resolve().parents[3] / "gui" / "qml" / "Pointline" / "Online"
 PATIENT = Timeouts(confirm=30.0)
 """A confirm deadline no test reaches (the others are the protocol's defaults)."""
 

@@ -24,13 +24,10 @@ from tests.gui.online_support import (
     answered,
     fresh_name,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     until,
     visible_texts,
 )
 from tests.net.support import self_signed, tls_relay
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 @on_qt_loop(timeout=60)

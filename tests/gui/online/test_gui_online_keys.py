@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QObject, QRectF, Qt
 
 from pointline.gui.online.bridge import OnlineBridge
@@ -24,7 +23,6 @@ from tests.gui.online_support import (
     headless,
     my_turns,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     other_seat_status,
     relay,
     sign_up_and_create_by_keys,
@@ -36,7 +34,6 @@ from tests.gui.online_support import (
 )
 from tests.gui.support import BUTTON_ORDER
 
-pytestmark = pytest.mark.usefixtures("online_env")
 SOLO_ONLY = ("btnOnline", "btnNew")
 BUTTONS = (*(b for b in BUTTON_ORDER if b not in SOLO_ONLY), "btnLeaveTable")
 """The shared table's buttons (as on the solo table, without its Play online and New session),

@@ -16,13 +16,10 @@ from tests.gui.online_support import (
     headless,
     next_qt_turn,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     play_by_bridge,
     relay,
     until,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 @on_qt_loop()

@@ -7,7 +7,6 @@ import socket
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 
 from pointline.gui.online.bridge import OnlineBridge
@@ -26,7 +25,6 @@ from tests.gui.online_support import (
     game,
     headless,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     other_seat_status,
     play_by_bridge,
     play_session,
@@ -35,8 +33,6 @@ from tests.gui.online_support import (
     until,
     verified,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 def _free_port() -> int:

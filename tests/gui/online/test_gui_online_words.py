@@ -25,14 +25,11 @@ from tests.gui.online_support import (
     answered,
     fresh_name,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
     scene,
     shown_items,
     until,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 CODE_PREFIX = re.compile(r"(?:^|[.!?]\s+)([a-z][a-z0-9_]*:)\s")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QSettings
 
 from pointline.gui.app import attach_online, load
@@ -13,12 +12,9 @@ from pointline.gui.bridge import TableBridge
 from pointline.gui.scenes import counter_nonces
 from tests.gui.online_support import (
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     relay,
     until,
 )
-
-pytestmark = pytest.mark.usefixtures("online_env")
 
 
 @on_qt_loop()

@@ -20,14 +20,12 @@ from tests.gui.online_support import (
     fresh_name,
     game,
     on_qt_loop,
-    online_env,  # noqa: F401 - the fixture, used by pytestmark
     scene,
     shown_items,
     until,
     visible_texts,
 )
 
-pytestmark = pytest.mark.usefixtures("online_env")
 PHONES = ((390, 844), (844, 390), (360, 640))
 INTERACTIVE = ("QQuickAbstractButton", "QQuickTextInput", "QQuickMouseArea")
 
