@@ -165,6 +165,12 @@ def _effectively_shown(tree: _Tree, item: Any) -> bool:
     return opacity > 0.05
 
 
+def _in_flight(tree: _Tree, item: Any) -> bool:
+    """A chip sliding between the balance and a line (ChipFlights.qml) is motion, not layout:
+    its amount crosses the texts it flies over."""
+    return any(i.objectName().startswith("flyer_") for i in (item, *tree.ancestors(item)))
+
+
 def _active_layer(content: Any) -> Any:
     """The topmost open card: a modal popup in the window's overlay, or an item whose
     objectName ends in 'Overlay' and that covers the whole window (the online screens; a
@@ -331,7 +337,7 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
     problems: list[Problem] = []
     tree = _Tree(window.contentItem())
     under = _Tree(layer)
-    shown = [i for i in under.items if _effectively_shown(tree, i)]
+    shown = [i for i in under.items if _effectively_shown(tree, i) and not _in_flight(tree, i)]
     targets = [i for i in shown if _is_interactive(i) and i.isEnabled()]
 
     rects = {id(i): _scene_rect(i) for i in targets}
@@ -480,9 +486,9 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
 
 def _chips_in_flight(window: Any) -> bool:
     """A chip sliding between the balance and a line (ChipFlights.qml) is motion, not layout."""
-    from PySide6.QtQuick import QQuickItem
-
-    items = window.contentItem().findChildren(QQuickItem)
+    # The visual tree, not findChildren: an ApplicationWindow's items are not QObject children
+    # of its contentItem, so findChildren saw no flyer on the online window.
+    items = _Tree(window.contentItem()).items
     return any(i.objectName().startswith("flyer_") and i.isVisible() for i in items)
 
 

@@ -36,6 +36,19 @@ async def _until(predicate: Any, timeout: float = 20.0) -> None:
             await asyncio.sleep(0.01)
 
 
+def _in_motion(root: Any) -> bool:
+    """Whether dice fly or a chip slides anywhere under ``root`` (a screenshot waits them out)."""
+    todo = [root]
+    while todo:
+        item = todo.pop()
+        if item.isVisible() and (
+            item.objectName().startswith("flyer_") or item.property("flying") is True
+        ):
+            return True
+        todo.extend(item.childItems())
+    return False
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -234,7 +247,7 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
             loaded = load_online(bridge, size)
             loaded.window.show()
             peers = await prepare_online(bridge, url, scene)
-            await asyncio.sleep(0.6)  # the roll animation settles
+            await _until(lambda: not _in_motion(loaded.window.contentItem()), 10.0)
             image = loaded.window.grabWindow()
             saved = bool(image.save(path))
             await bridge.shutdown()
