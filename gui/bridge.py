@@ -34,6 +34,7 @@ from pointline.gui.history import (
     draft_words,
     end_reason,
     history_rows,
+    line_flights,
     line_outcomes,
     repeat_text,
     result_text,
@@ -138,6 +139,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._felt_message = ""
         self._pending = ThrowWords((0, 0), "", "", "", [])
         self._next_outcomes: dict[str, str] = {}
+        self._next_flights: dict[str, int] = {}
         self._mobile = is_mobile()
         self._insets = fake_insets()
         self._extras = Extras(self)  # gui-extras: records finished sessions (gui/extras.py)
@@ -230,6 +232,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             reasons=reasons,
             lineReasons=self._line_reasons(),
             lineOutcomes=dict(self._outcomes),
+            lineFlights=dict(self._next_flights) if self._outcomes else {},
             die1=self._dice[0],
             die2=self._dice[1],
             rollSerial=self._serial,
@@ -379,6 +382,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._serial += 1
         self._pending = said
         self._next_outcomes = line_outcomes(entries)
+        self._next_flights = line_flights(entries)
         self._play("dice")
         self.rolled.emit()
         self._shown = before

@@ -127,6 +127,24 @@ def draft_words(table: Table, seat: int) -> str:
     return f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}"
 
 
+def line_flights(entries: tuple[Entry, ...]) -> dict[str, int]:
+    """The chips that slide off each line after a throw (ChipFlights.qml draws them): a positive
+    count goes back to the balance (a win with its profit, a push, a refund, a void), a negative
+    one is a lost contract swept off the felt. A line with chips going back shows those."""
+    back: dict[str, int] = {}
+    swept: dict[str, int] = {}
+    for entry in entries:
+        if isinstance(entry, Refunded):
+            back["dont_pass"] = back.get("dont_pass", 0) + entry.amount
+        elif isinstance(entry, Settled) and entry.returned > 0:
+            back[entry.line.value] = back.get(entry.line.value, 0) + entry.returned
+        elif isinstance(entry, Settled):
+            swept[entry.line.value] = swept.get(entry.line.value, 0) + entry.contract
+        elif isinstance(entry, Voided):
+            back[entry.line.value] = back.get(entry.line.value, 0) + entry.amount
+    return {line: back.get(line) or -swept[line] for line in {*back, *swept}}
+
+
 def line_outcomes(entries: tuple[Entry, ...]) -> dict[str, str]:
     """What each line shows on the felt after a throw: "+20", "−10", "push", "refund 10"."""
     out: dict[str, list[str]] = {}

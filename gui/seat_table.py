@@ -25,8 +25,10 @@ Properties the view reads (all read-only from QML):
 ``contractDontPass``, ``selectedLine`` ("pass"/"dont_pass"), ``legal`` and ``reasons`` (maps
 keyed by the action names above plus ``chip`` and ``repeat``), ``lineReasons`` (why the selected
 chip cannot go on each line, "" when it can), ``lineOutcomes`` (each line's outcome after a
-throw, "+20", "−10", "push", "refund 10"), ``die1``, ``die2``, ``rollSerial`` (one more per
-throw), ``revealStage`` ("" idle, "rolling", "outcome", "count"), ``feltMessage``,
+throw, "+20", "−10", "push", "refund 10"), ``lineFlights`` (the chips each line's outcome slides:
+back to the balance when positive, swept off when negative; ``history.line_flights``),
+``die1``, ``die2``, ``rollSerial`` (one more per throw), ``revealStage`` ("" idle, "rolling",
+"outcome", "count"), ``feltMessage``,
 ``announcement`` (what screen readers hear), ``notice`` (a reason shown on demand), ``status``
 (the status line, at most two short lines), ``confirmLabel`` ("Confirm", "Sit out"),
 ``reduceMotion``, ``isOver``, ``resultText``, ``endReason``, ``chart`` (balance samples),
@@ -146,6 +148,7 @@ _DEFAULTS: dict[str, Any] = {
     "reasons": {},
     "lineReasons": {},
     "lineOutcomes": {},
+    "lineFlights": {},
     "die1": 0,
     "die2": 0,
     "rollSerial": 0,
@@ -194,6 +197,7 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     reasonsChanged = Signal()
     lineReasonsChanged = Signal()
     lineOutcomesChanged = Signal()
+    lineFlightsChanged = Signal()
     die1Changed = Signal()
     die2Changed = Signal()
     rollSerialChanged = Signal()
@@ -264,6 +268,7 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     reasons = state_property(QVARIANT_MAP, "reasons", reasonsChanged)
     lineReasons = state_property(QVARIANT_MAP, "lineReasons", lineReasonsChanged)
     lineOutcomes = state_property(QVARIANT_MAP, "lineOutcomes", lineOutcomesChanged)
+    lineFlights = state_property(QVARIANT_MAP, "lineFlights", lineFlightsChanged)
     die1 = state_property(int, "die1", die1Changed)
     die2 = state_property(int, "die2", die2Changed)
     rollSerial = state_property(int, "rollSerial", rollSerialChanged)

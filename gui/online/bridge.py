@@ -110,8 +110,8 @@ __all__ = ["SEAT_FORWARDED", "OnlineBridge"]
 SEAT_FORWARDED = (
     "phase", "point", "hand", "throws", "balance", "draftPass", "draftDontPass", "contractPass",
     "contractDontPass", "selectedLine", "legal", "reasons", "lineReasons", "lineOutcomes",
-    "die1", "die2", "rollSerial", "revealStage", "notice", "announcement", "confirmLabel",
-    "chart",
+    "lineFlights", "die1", "die2", "rollSerial", "revealStage", "notice", "announcement",
+    "confirmLabel", "chart",
 )  # fmt: skip
 """The bridge's properties that show my seat's published value (``OnlineSeat``)."""
 
@@ -176,6 +176,7 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     reasonsChanged = Signal()
     lineReasonsChanged = Signal()
     lineOutcomesChanged = Signal()
+    lineFlightsChanged = Signal()
     die1Changed = Signal()
     die2Changed = Signal()
     rollSerialChanged = Signal()
@@ -269,6 +270,7 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
         self._shown: Table | None = None
         """My table as it was before the throw whose result moment is showing (else None)."""
         self._next_outcomes: dict[str, str] = {}
+        self._next_flights: dict[str, int] = {}
         self._next_words = ""
         self._next_sound = ""
         self._after_moment = ""
@@ -435,6 +437,8 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
     lineReasons = seat_property(QVARIANT_MAP, "lineReasons", lineReasonsChanged)
     lineOutcomes = seat_property(QVARIANT_MAP, "lineOutcomes", lineOutcomesChanged)
     """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
+    lineFlights = seat_property(QVARIANT_MAP, "lineFlights", lineFlightsChanged)
+    """The chips each line's outcome slides (``SeatTable.lineFlights``)."""
     die1 = seat_property(int, "die1", die1Changed)
     die2 = seat_property(int, "die2", die2Changed)
     rollSerial = seat_property(int, "rollSerial", rollSerialChanged)

@@ -217,6 +217,7 @@ class OnlineState(_Part):
     _serial: int
     _shown: Table | None
     _next_outcomes: dict[str, str]
+    _next_flights: dict[str, int]
     _next_words: str
     _next_sound: str
     _after_moment: str

@@ -22,6 +22,7 @@ from pointline.gui.history import (
     chart_samples,
     draft_words,
     history_rows,
+    line_flights,
     line_outcomes,
     repeat_text,
     settlement_words,
@@ -90,6 +91,7 @@ class TablePart(OnlineState):
             words.append(f"Point is {table.point}")
         self._next_words = ". ".join(words) + "."
         self._next_outcomes = line_outcomes(entries)  # shown on the felt until my next change
+        self._next_flights = line_flights(entries)
         self._outcomes = {}
         self._dice = (event.die1, event.die2)
         self._serial += 1
@@ -314,6 +316,7 @@ class TablePart(OnlineState):
             chip=self._chip,
             lineReasons=self._line_reasons(),
             lineOutcomes=dict(self._outcomes),
+            lineFlights=dict(self._next_flights) if self._outcomes else {},
             revealStage=self._moment.beat,
             die1=self._dice[0],
             die2=self._dice[1],

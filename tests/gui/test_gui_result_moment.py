@@ -5,11 +5,11 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings, Qt
 
 from pointline.gui.bridge import TableBridge
-from pointline.gui.history import line_outcomes
+from pointline.gui.history import line_flights, line_outcomes
 from pointline.gui.scenes import counter_nonces
 from pointline.gui.texts import SOLO_WORDS
-from pointline.kernel import Line, Outcome
-from pointline.kernel.ledger import Refunded, Settled
+from pointline.kernel import EndReason, Line, Outcome
+from pointline.kernel.ledger import Refunded, Settled, Voided
 from tests.gui.support import WAIT_MS
 
 K = Qt.Key
@@ -116,3 +116,16 @@ def test_line_outcomes_words() -> None:
     assert line_outcomes(entries) == {"dont_pass": "refund 10 · +20", "pass": "\u221230"}
     push = Settled(1, 1, Line.DONT_PASS, 10, Outcome.PUSH, 10, 0)
     assert line_outcomes((push,)) == {"dont_pass": "push"}
+
+
+def test_line_flights_slide_what_each_line_returns_or_loses() -> None:
+    entries = (
+        Refunded(1, 3, 10),
+        Settled(1, 3, Line.DONT_PASS, 20, Outcome.WIN, 40, 20),
+        Settled(1, 3, Line.PASS, 30, Outcome.LOSS, 0, -30),
+    )
+    # The refund and the win go back together; the lost Pass contract is swept off.
+    assert line_flights(entries) == {"dont_pass": 50, "pass": -30}
+    push = Settled(1, 1, Line.DONT_PASS, 15, Outcome.PUSH, 15, 0)
+    assert line_flights((push,)) == {"dont_pass": 15}  # the whole stake, not a fixed chip
+    assert line_flights((Voided(2, Line.PASS, 25, EndReason.THROW_CAP),)) == {"pass": 25}

@@ -40,6 +40,12 @@ def test_a_settled_chip_slides_back_to_the_balance(make_ui) -> None:
         b.finishReveal()
     assert b.revealStage == "count" and b.lineOutcomes
     ui.qtbot.waitUntil(lambda: any(f.isVisible() for f in flyers), timeout=WAIT_MS)
+    # Each chip carries what its line returns (or loses), as the bridge decided it.
+    for line, flyer in zip(("pass", "dont_pass"), flyers, strict=True):
+        flight = b.lineFlights.get(line, 0)
+        assert flyer.isVisible() == (flight != 0)
+        if flight:
+            assert flyer.property("amount") == abs(flight)
 
 
 def test_reduce_motion_makes_the_throw_instant(make_ui) -> None:

@@ -46,11 +46,9 @@ Item {
             if (flights.table.revealStage !== "count") return;
             var names = ["pass", "dont_pass"];
             for (var i = 0; i < 2; i++) {
-                var o = flights.table.lineOutcomes[names[i]] || "";
-                if (!o) continue;
-                var lost = o.charAt(0) === "\u2212";
-                var amount = lost ? parseInt(o.slice(1)) : o.charAt(0) === "+" ? 2 * parseInt(o.slice(1)) : 10;
-                flights.fly(i, isNaN(amount) ? 10 : amount, false, lost);
+                // Back to the balance when positive, swept off when negative (history.line_flights).
+                var n = flights.table.lineFlights[names[i]] || 0;
+                if (n !== 0) flights.fly(i, Math.abs(n), false, n < 0);
             }
         }
     }
