@@ -492,6 +492,20 @@ def _chips_in_flight(window: Any) -> bool:
     return any(i.objectName().startswith("flyer_") and i.isVisible() for i in items)
 
 
+def _layout_signature(window: Any) -> object:
+    """Where every shown text is and whether Qt cut it: equal twice running, the layout holds."""
+    tree = _Tree(window.contentItem())
+    return (
+        window.width(),
+        window.height(),
+        [
+            (_scene_rect(i), i.property("truncated"), i.property("text"))
+            for i in tree.items
+            if i.inherits("QQuickText") and i.isVisible()
+        ],
+    )
+
+
 def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
     import qasync
 
@@ -529,10 +543,16 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
                 await asyncio.sleep(0.02)
             for size in sizes:
                 loaded.window.resize(*size)
-                for _ in range(3):
-                    # The loop runs Qt's events itself (qasync): processEvents() here would
-                    # re-enter other tasks ("Cannot enter into task ...").
+                # Until the layout holds still (a loaded machine lays out late: a title was
+                # once read as elided mid-relayout). The loop runs Qt's events itself
+                # (qasync): processEvents() here would re-enter other tasks.
+                seen: object = None
+                for _ in range(100):
                     await asyncio.sleep(0.03)
+                    now = _layout_signature(loaded.window)
+                    if now == seen:
+                        break
+                    seen = now
                 image = loaded.window.grabWindow()
                 report(scene, size, check_window(loaded.window, image))
             await bridge.shutdown()
