@@ -58,21 +58,27 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     # The engine owns the bridge: it outlives every binding that reads it (no "of null" errors
     # when Python drops its reference first), and goes when the engine goes.
     bridge.setParent(engine)
-    engine.loadFromModule("Pointline", "Main")
+    return Loaded(engine, load_window(engine, "Pointline", "Main", size), bridge)
+
+
+def load_window(engine: Any, module: str, component: str, size: tuple[int, int] | None) -> Any:
+    """Load ``component`` of the QML ``module`` into ``engine`` and return its root window (at
+    ``size`` if given), its keys guarded against auto-repeat (the solo and the online app)."""
+    engine.loadFromModule(module, component)
     roots = engine.rootObjects()
     if not roots:
-        raise RuntimeError("the QML module Pointline failed to load")
+        raise RuntimeError(f"the QML module {module} failed to load")
     from PySide6.QtQuick import QQuickWindow
 
     window = roots[0]
     if not isinstance(window, QQuickWindow):
-        raise RuntimeError("the Pointline module's root is not a window")
+        raise RuntimeError(f"the {module} module's root is not a window")
     from pointline.gui.keys import guard_auto_repeat
 
     guard_auto_repeat(window)
     if size is not None:
         window.resize(*size)
-    return Loaded(engine, window, bridge)
+    return window
 
 
 def attach_online(app: Any, loaded: Loaded, relay: str | None, ca: str | None) -> list[Any]:

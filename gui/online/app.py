@@ -1,8 +1,6 @@
 """Start the online app: the OnlineBridge, the Pointline.Online QML module and qasync.
 
-    python -m pointline.gui.online.app [--relay ws://HOST:8765]
-
-(``pointline --online`` once the CLI flag is added; see /work/notes/GUI-ONLINE.md.)
+pointline --online [--relay ws://HOST:8765]   (or python -m pointline.gui.online.app)
 """
 
 from __future__ import annotations
@@ -11,20 +9,16 @@ import argparse
 import asyncio
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from pointline.gui.app import QML_DIR, prepare_environment
+from pointline.gui.app import QML_DIR, Loaded, load_window, prepare_environment
 from pointline.gui.online.texts import DEFAULT_RELAY
 
 MODULE = "Pointline.Online"
 
 
-@dataclass
-class LoadedOnline:
-    engine: Any
-    window: Any
-    bridge: Any
+LoadedOnline = Loaded
+"""The online window's engine, window and ``OnlineBridge``."""
 
 
 def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnline:
@@ -35,21 +29,7 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     engine = QQmlApplicationEngine()
     engine.addImportPath(str(QML_DIR))
     engine.rootContext().setContextProperty("online", bridge)
-    engine.loadFromModule(MODULE, "OnlineMain")
-    roots = engine.rootObjects()
-    if not roots:
-        raise RuntimeError(f"the QML module {MODULE} failed to load")
-    from PySide6.QtQuick import QQuickWindow
-
-    window = roots[0]
-    if not isinstance(window, QQuickWindow):
-        raise RuntimeError(f"the {MODULE} module's root is not a window")
-    from pointline.gui.keys import guard_auto_repeat
-
-    guard_auto_repeat(window)
-    if size is not None:
-        window.resize(*size)
-    return LoadedOnline(engine, window, bridge)
+    return LoadedOnline(engine, load_window(engine, MODULE, "OnlineMain", size), bridge)
 
 
 def _sounds() -> Any:
