@@ -26,9 +26,11 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
     from PySide6.QtQml import QQmlApplicationEngine
 
+    import pointline.gui.online.bridge  # noqa: F401  (registers OnlineBridge in Pointline.Online)
+
     engine = QQmlApplicationEngine()
     engine.addImportPath(str(QML_DIR))
-    engine.rootContext().setContextProperty("online", bridge)
+    engine.setInitialProperties({"online": bridge})  # OnlineMain's required property
     return LoadedOnline(engine, load_window(engine, MODULE, "OnlineMain", size), bridge)
 
 

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal
+from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.betting import CHIP_VALUES
 from pointline.gui.clock import Clock as BeatClock
@@ -107,6 +108,9 @@ from pointline.net.wire import RosterEntry
 
 __all__ = ["SEAT_FORWARDED", "OnlineBridge"]
 
+QML_IMPORT_NAME = "Pointline.Online"
+QML_IMPORT_MAJOR_VERSION = 1
+
 SEAT_FORWARDED = (
     "phase", "point", "hand", "throws", "balance", "draftPass", "draftDontPass", "contractPass",
     "contractDontPass", "selectedLine", "legal", "reasons", "lineReasons", "lineOutcomes",
@@ -131,7 +135,9 @@ def own_property(kind: Any, name: str, signal: Any) -> Any:
     return Property(kind, lambda self: self._own[name], notify=signal)
 
 
-class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):
+@QmlElement
+@QmlUncreatable("the online app makes one bridge and hands it to OnlineMain")
+class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreatable
     """The online screens' state; each property notifies through its own signal."""
 
     # ---- one notify signal per property, emitted by its setter (gui/online/state.py) -----

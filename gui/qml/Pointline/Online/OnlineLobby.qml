@@ -2,11 +2,13 @@ import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
 import Pointline
+import Pointline.Online
 
 // The lobby: create a room (its join code) or join one; the roster with verification words;
 // the creator starts when 2 to 8 people are in.
 FocusScope {
     id: screen
+    required property OnlineBridge online
     property real fs: 14
     property real gap: 8
     readonly property bool portrait: height > width

@@ -2,10 +2,12 @@ import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
 import Pointline
+import Pointline.Online
 
 // The online app: sign in -> lobby -> the shared-dice table -> results. Help stays live.
 ApplicationWindow {
     id: root
+    required property OnlineBridge online  // the app hands it over (setInitialProperties)
     width: 1280
     height: 720
     visible: true
@@ -139,10 +141,10 @@ ApplicationWindow {
             Layout.fillWidth: true
             Layout.fillHeight: true
             currentIndex: Math.max(0, root.screens.indexOf(root.screen))
-            OnlineSignIn { id: signin; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
-            OnlineLobby { id: lobby; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
-            OnlineTable { id: table; objectName: "screenTable"; fs: root.fs; gap: root.gap }
-            OnlineResults { id: results; objectName: "screenResults"; fs: root.fs; gap: root.gap }
+            OnlineSignIn { id: signin; online: root.online; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
+            OnlineLobby { id: lobby; online: root.online; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
+            OnlineTable { id: table; online: root.online; objectName: "screenTable"; fs: root.fs; gap: root.gap }
+            OnlineResults { id: results; online: root.online; objectName: "screenResults"; fs: root.fs; gap: root.gap }
         }
 
         Text {

@@ -2,11 +2,13 @@ import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
 import Pointline
+import Pointline.Online
 
 // Results: final points with shared competition ranks, receipts, the casual-results notice,
 // or no result with the reason and the seat; where the transcript is and what verify says.
 Item {
     id: screen
+    required property OnlineBridge online
     property real fs: 14
     property real gap: 8
     readonly property bool portrait: height > width

@@ -2,10 +2,12 @@ import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
 import Pointline
+import Pointline.Online
 
 // Sign in or sign up to a relay: address (local relay by default), name and password.
 FocusScope {
     id: screen
+    required property OnlineBridge online
     property real fs: 14
     property real gap: 8
     // a phone held sideways: name and password side by side, so the buttons stay in sight

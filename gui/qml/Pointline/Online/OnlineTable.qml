@@ -2,12 +2,14 @@ import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
 import Pointline
+import Pointline.Online
 
 // The online table is the one table (TableView) fed by my seat at it (``online.seatTable``: the
 // peer's shared dice and point, my local draft until I commit). Only the online parts are here,
 // in the view's slots: the countdown and who is awaited, every seat, and the screen's buttons.
 TableView {
     id: screen
+    required property OnlineBridge online
     table: online.seatTable
     namePrefix: "online"
     tableName: "Online table"
