@@ -484,14 +484,6 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
             del loaded
 
 
-def _chips_in_flight(window: Any) -> bool:
-    """A chip sliding between the balance and a line (ChipFlights.qml) is motion, not layout."""
-    # The visual tree, not findChildren: an ApplicationWindow's items are not QObject children
-    # of its contentItem, so findChildren saw no flyer on the online window.
-    items = _Tree(window.contentItem()).items
-    return any(i.objectName().startswith("flyer_") and i.isVisible() for i in items)
-
-
 def _layout_signature(window: Any) -> object:
     """Where every shown text is and whether Qt cut it: equal twice running, the layout holds."""
     tree = _Tree(window.contentItem())
@@ -512,7 +504,7 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
-    from pointline.gui.online.scenes import prepare_online
+    from pointline.gui.online.scenes import in_motion, prepare_online
     from pointline.gui.scenes import counter_nonces
     from pointline.net.accounts import FAST_HASH
     from pointline.net.protocol import Timeouts
@@ -537,8 +529,8 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
             loaded = load_online(bridge, sizes[0])
             loaded.window.show()
             peers = await prepare_online(bridge, relay.url, scene)
-            for _ in range(250):  # the chips placed last land first (5 s at most)
-                if not _chips_in_flight(loaded.window):
+            for _ in range(250):  # dice and chips land first (5 s at most): motion, not layout
+                if not in_motion(loaded.window.contentItem()):
                     break
                 await asyncio.sleep(0.02)
             for size in sizes:

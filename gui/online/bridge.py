@@ -19,9 +19,9 @@ the trust question (``trust``) and the seats and standings (list models) are QOb
 own, each property notifying through its own signal.
 
 Every property has its own notify signal, emitted by the setter that changes its value
-(gui/online/state.py says how): nothing polls and no group of properties shares a signal. The
-properties that show my seat's table forward the ``OnlineSeat``'s own signals
-(``SEAT_FORWARDED``), so each of those values is computed once, for the view and for Python.
+(gui/online/state.py says how): nothing polls and no group of properties shares a signal. My seat's
+table (phase, dice, lines, balance, what is legal and why) is not repeated here: it is
+``seatTable``, the ``OnlineSeat`` the shared table view reads, for QML and for Python alike.
 """
 
 from __future__ import annotations
@@ -106,28 +106,15 @@ from pointline.net.protocol import (
 from pointline.net.verify import verify_transcript
 from pointline.net.wire import RosterEntry
 
-__all__ = ["SEAT_FORWARDED", "OnlineBridge"]
+__all__ = ["OnlineBridge"]
 
 QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
-
-SEAT_FORWARDED = (
-    "phase", "point", "hand", "throws", "balance", "draftPass", "draftDontPass", "contractPass",
-    "contractDontPass", "selectedLine", "legal", "reasons", "lineReasons", "lineOutcomes",
-    "lineFlights", "die1", "die2", "rollSerial", "revealStage", "notice", "announcement",
-    "confirmLabel", "chart",
-)  # fmt: skip
-"""The bridge's properties that show my seat's published value (``OnlineSeat``)."""
 
 
 def room_property(kind: Any, name: str, signal: Any) -> Any:
     """A property of the room (``_show_room`` publishes it)."""
     return Property(kind, lambda self: self._room[name], notify=signal)
-
-
-def seat_property(kind: Any, name: str, signal: Any) -> Any:
-    """A property my seat publishes (its signal forwards the seat's own)."""
-    return Property(kind, lambda self: self._seat_table.value(name), notify=signal)
 
 
 def own_property(kind: Any, name: str, signal: Any) -> Any:
@@ -167,30 +154,6 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
     mySeatLabelChanged = Signal()
     canStartChanged = Signal()
     startReasonChanged = Signal()
-    # my seat's table: the ``OnlineSeat``'s own signals, forwarded (``SEAT_FORWARDED``)
-    phaseChanged = Signal()
-    pointChanged = Signal()
-    handChanged = Signal()
-    throwsChanged = Signal()
-    balanceChanged = Signal()
-    draftPassChanged = Signal()
-    draftDontPassChanged = Signal()
-    contractPassChanged = Signal()
-    contractDontPassChanged = Signal()
-    selectedLineChanged = Signal()
-    legalChanged = Signal()
-    reasonsChanged = Signal()
-    lineReasonsChanged = Signal()
-    lineOutcomesChanged = Signal()
-    lineFlightsChanged = Signal()
-    die1Changed = Signal()
-    die2Changed = Signal()
-    rollSerialChanged = Signal()
-    revealStageChanged = Signal()
-    noticeChanged = Signal()
-    announcementChanged = Signal()
-    confirmLabelChanged = Signal()
-    chartChanged = Signal()
     # published with my seat by ``_show_table``
     nextThrowChanged = Signal()
     committedChanged = Signal()
@@ -288,8 +251,6 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
         self._chip = CHIP_VALUES[0]
         self._seat_table = OnlineSeat(self, self)
         self._seat_table.publish(**self._seat_constants())
-        for name in SEAT_FORWARDED:  # the seat computes these; the bridge shows them too
-            getattr(self._seat_table, f"{name}Changed").connect(getattr(self, f"{name}Changed"))
         self._seats = RowsModel(SEAT_KEYS, self)
         self._members = RowsModel(ROSTER_KEYS, self)
         self._standings = RowsModel(STANDING_KEYS, self)
@@ -428,32 +389,6 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
 
     seatTable = Property(QObject, lambda self: self._seat_table, constant=True)
     """My seat as the shared table view reads it (an ``OnlineSeat``)."""
-    phase = seat_property(str, "phase", phaseChanged)
-    point = seat_property(int, "point", pointChanged)
-    hand = seat_property(int, "hand", handChanged)
-    throws = seat_property(int, "throws", throwsChanged)
-    balance = seat_property(int, "balance", balanceChanged)
-    draftPass = seat_property(int, "draftPass", draftPassChanged)
-    draftDontPass = seat_property(int, "draftDontPass", draftDontPassChanged)
-    contractPass = seat_property(int, "contractPass", contractPassChanged)
-    contractDontPass = seat_property(int, "contractDontPass", contractDontPassChanged)
-    selectedLine = seat_property(str, "selectedLine", selectedLineChanged)
-    legal = seat_property(QVARIANT_MAP, "legal", legalChanged)
-    reasons = seat_property(QVARIANT_MAP, "reasons", reasonsChanged)
-    lineReasons = seat_property(QVARIANT_MAP, "lineReasons", lineReasonsChanged)
-    lineOutcomes = seat_property(QVARIANT_MAP, "lineOutcomes", lineOutcomesChanged)
-    """Each line's outcome on the felt after a throw ("+20", "−10", "push", "refund 10")."""
-    lineFlights = seat_property(QVARIANT_MAP, "lineFlights", lineFlightsChanged)
-    """The chips each line's outcome slides (``SeatTable.lineFlights``)."""
-    die1 = seat_property(int, "die1", die1Changed)
-    die2 = seat_property(int, "die2", die2Changed)
-    rollSerial = seat_property(int, "rollSerial", rollSerialChanged)
-    revealStage = seat_property(str, "revealStage", revealStageChanged)
-    notice = seat_property(str, "notice", noticeChanged)
-    announcement = seat_property(str, "announcement", announcementChanged)
-    confirmLabel = seat_property(str, "confirmLabel", confirmLabelChanged)
-    """"Sit out" for an empty come-out draft (it asks for a second press), else "Confirm"."""
-    chart = seat_property(QVARIANT_LIST, "chart", chartChanged)
     history = Property(QObject, lambda self: self._seat_table.history, constant=True)
     """My ledger in words (the seat's ``HistoryModel``)."""
     nextThrow = own_property(int, "nextThrow", nextThrowChanged)

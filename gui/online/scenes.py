@@ -36,7 +36,7 @@ async def _until(predicate: Any, timeout: float = 20.0) -> None:
             await asyncio.sleep(0.01)
 
 
-def _in_motion(root: Any) -> bool:
+def in_motion(root: Any) -> bool:
     """Whether dice fly or a chip slides anywhere under ``root`` (a screenshot waits them out)."""
     todo = [root]
     while todo:
@@ -128,9 +128,9 @@ def _my_step(ui: OnlineBridge) -> None:
     # Qt properties read from Python are plain values at run time; PySide6's stubs type the
     # class attributes as Property, so the bridge is read through Any here and below.
     bridge: Any = ui
-    if bridge.legal["roll"]:
+    if bridge.seatTable.legal["roll"]:
         bridge.roll()
-    elif bridge.legal["confirm"]:
+    elif bridge.seatTable.legal["confirm"]:
         bridge.selectLine("pass")
         for _ in range(3):
             bridge.allocate()
@@ -177,8 +177,10 @@ async def prepare_online(
         return await _moment(bridge, peers)
     if scene == "online-table":
         while True:
-            await _until(lambda: bridge.legal["confirm"] or bridge.legal["roll"])
-            if bridge.phase == Phase.POINT.value and bridge.legal["reduce"]:
+            await _until(
+                lambda: bridge.seatTable.legal["confirm"] or bridge.seatTable.legal["roll"]
+            )
+            if bridge.seatTable.phase == Phase.POINT.value and bridge.seatTable.legal["reduce"]:
                 break
             _my_step(bridge)
         bridge.reduceDontPass()
@@ -186,10 +188,13 @@ async def prepare_online(
         await _until(lambda: all(r["status"] != "choosing" for r in bridge.seats if not r["you"]))
         return peers
     if scene == "online-ended":
-        await _until(lambda: bridge.legal["confirm"])
+        await _until(lambda: bridge.seatTable.legal["confirm"])
         _my_step(bridge)
         await _until(
-            lambda: bridge.throws >= 1 and (bridge.legal["confirm"] or bridge.legal["roll"])
+            lambda: (
+                bridge.seatTable.throws >= 1
+                and (bridge.seatTable.legal["confirm"] or bridge.seatTable.legal["roll"])
+            )
         )
         await peers[-1].leave()
         await _until(lambda: bridge.transcriptPath != "")
@@ -197,7 +202,11 @@ async def prepare_online(
     bridge.moment.set_reduce_motion(not motion)
     while bridge.screen == "table":
         await _until(
-            lambda: bridge.screen != "table" or bridge.legal["confirm"] or bridge.legal["roll"]
+            lambda: (
+                bridge.screen != "table"
+                or bridge.seatTable.legal["confirm"]
+                or bridge.seatTable.legal["roll"]
+            )
         )
         _my_step(bridge)
     await _until(lambda: bridge.transcriptPath != "" and bridge.receiptsText != "")
@@ -210,14 +219,16 @@ async def _moment(bridge: Any, peers: list[RelayClient]) -> list[RelayClient]:
     bridge.moment.set_reduce_motion(False)  # this scene is the moment itself
     bridge.moment.set_clock(held)
     while True:
-        await _until(lambda: bridge.legal["confirm"] or bridge.legal["roll"])
-        before = bridge.throws
+        await _until(lambda: bridge.seatTable.legal["confirm"] or bridge.seatTable.legal["roll"])
+        before = bridge.seatTable.throws
         _my_step(bridge)
-        await _until(lambda b=before: bridge.revealStage != "" or bridge.throws > b)
+        await _until(
+            lambda b=before: bridge.seatTable.revealStage != "" or bridge.seatTable.throws > b
+        )
         held.fire()  # the dice settle: the outcome beat, when a line of mine settled
-        if bridge.revealStage == "outcome":
+        if bridge.seatTable.revealStage == "outcome":
             return peers
-        while bridge.revealStage:
+        while bridge.seatTable.revealStage:
             held.fire()
 
 
@@ -247,7 +258,7 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
             loaded = load_online(bridge, size)
             loaded.window.show()
             peers = await prepare_online(bridge, url, scene)
-            await _until(lambda: not _in_motion(loaded.window.contentItem()), 10.0)
+            await _until(lambda: not in_motion(loaded.window.contentItem()), 10.0)
             image = loaded.window.grabWindow()
             saved = bool(image.save(path))
             await bridge.shutdown()

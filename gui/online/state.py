@@ -20,8 +20,8 @@ How a property notifies: each has its own signal, emitted by the setter that cha
 - My seat's table (phase, dice, drafts, legality, history) is published into the ``OnlineSeat``
   the table view reads (``SeatTable.publish``, per property) by ``_show_table``, which the
   handlers that change the table's inputs call: a protocol event, a beat of the result moment,
-  one of my actions, Help, the leave question. The bridge's own table properties forward the
-  seat's signals, so each value is computed in one place.
+  one of my actions, Help, the leave question. The bridge does not repeat those properties:
+  QML and Python read them on ``seatTable``, so each value is computed and notified in one place.
 """
 
 from __future__ import annotations

@@ -248,7 +248,9 @@ async def gui_room(
 
 def my_turn(bridge: OnlineBridge) -> bool:
     """At the table with Confirm or Roll legal for my seat."""
-    return bridge.screen == "table" and bool(bridge.legal["confirm"] or bridge.legal["roll"])
+    return bridge.screen == "table" and bool(
+        bridge.seatTable.legal["confirm"] or bridge.seatTable.legal["roll"]
+    )
 
 
 async def turns_of(bridges: Iterable[OnlineBridge]) -> AsyncIterator[OnlineBridge]:
@@ -273,16 +275,16 @@ async def my_turns(bridge: OnlineBridge) -> AsyncIterator[OnlineBridge]:
 
 def play_by_bridge(bridge: OnlineBridge) -> None:
     """One step of a simple player through the bridge's own slots (as the buttons do)."""
-    if bridge.legal["roll"]:
+    if bridge.seatTable.legal["roll"]:
         assert bridge.roll()
-    elif bridge.legal["confirm"]:
+    elif bridge.seatTable.legal["confirm"]:
         bridge.selectLine("pass")
         assert bridge.allocate() and bridge.allocate()
         bridge.selectLine("dont_pass")
         assert bridge.allocate()
-        assert bridge.draftPass == 20 and bridge.draftDontPass == 10
+        assert bridge.seatTable.draftPass == 20 and bridge.seatTable.draftDontPass == 10
         assert bridge.confirm()
-        assert bridge.committed and not bridge.legal["confirm"]
+        assert bridge.committed and not bridge.seatTable.legal["confirm"]
 
 
 def commit_steady(client: RelayClient) -> None:

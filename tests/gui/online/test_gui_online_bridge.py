@@ -166,7 +166,8 @@ async def test_an_expiring_deadline_ends_the_session_even_with_help_open(tmp_pat
         assert bridge.awaitedText == "Waiting for you to choose"
         bridge.openHelp()
         assert (
-            not bridge.legal["confirm"] and "countdown keeps running" in bridge.reasons["confirm"]
+            not bridge.seatTable.legal["confirm"]
+            and "countdown keeps running" in bridge.seatTable.reasons["confirm"]
         )
         assert not bridge.confirm() and played.sent == 0
         first = bridge.countdown.secondsLeft
@@ -186,7 +187,7 @@ async def test_background_ends_the_session_but_losing_focus_does_not(tmp_path: P
         bridge.selectLine("pass")
         bridge.allocate()
         bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
-        assert bridge.screen == "table" and bridge.draftPass == 10
+        assert bridge.screen == "table" and bridge.seatTable.draftPass == 10
         assert played.sent == 0
         bridge.applicationStateChanged(Qt.ApplicationState.ApplicationSuspended.value)
         await until(lambda: bridge.screen == "results", what="the end")
@@ -225,13 +226,16 @@ async def test_two_bridges_play_a_session_and_show_the_same_ranks(tmp_path: Path
 async def test_refused_actions_say_why_in_the_kernels_words(tmp_path: Path) -> None:
     async with game(tmp_path, None) as played:
         bridge = played.bridge
-        assert not bridge.legal["roll"] and bridge.reasons["roll"]
-        assert not bridge.legal["reset"]
+        assert not bridge.seatTable.legal["roll"] and bridge.seatTable.reasons["roll"]
+        assert not bridge.seatTable.legal["reset"]
         for _ in range(10):
             assert bridge.allocate()
-        assert not bridge.legal["allocate"] and bridge.lineReasons["pass"]
-        assert not bridge.allocate() and bridge.notice == bridge.reasons["allocate"]
-        assert bridge.reset() and bridge.draftPass == 0
+        assert not bridge.seatTable.legal["allocate"] and bridge.seatTable.lineReasons["pass"]
+        assert (
+            not bridge.allocate()
+            and bridge.seatTable.notice == bridge.seatTable.reasons["allocate"]
+        )
+        assert bridge.reset() and bridge.seatTable.draftPass == 0
 
 
 @on_qt_loop(timeout=50)
@@ -251,7 +255,11 @@ async def test_back_to_the_lobby_starts_a_fresh_session_on_the_same_account(tmp_
         await until(lambda: bridge.canStart, what="two in the new room")
         bridge.startRoom()
         await until(lambda: bridge.screen == "table", what="the second start")
-        assert bridge.balance == 1000 and bridge.throws == 0 and bridge.transcriptPath == ""
+        assert (
+            bridge.seatTable.balance == 1000
+            and bridge.seatTable.throws == 0
+            and bridge.transcriptPath == ""
+        )
         await play_session(bridge, second)
         await until(lambda: bridge.transcriptPath, what="the second transcript")
         assert bridge.outcome == "complete" and bridge.transcriptPath != old_path

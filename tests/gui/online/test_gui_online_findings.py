@@ -71,8 +71,8 @@ async def test_the_online_table_has_point_boxes_from_the_kernel(tmp_path: Path) 
             if c.objectName().startswith("pointBox")
         ]
         assert shown == sorted(POINT_NUMBERS)
-        point = ui.bridge.point
-        assert point in POINT_NUMBERS and ui.bridge.phase == "point"
+        point = ui.bridge.seatTable.point
+        assert point in POINT_NUMBERS and ui.bridge.seatTable.phase == "point"
         assert by_name(ui, f"pointBox{point}").property("on") is True
         assert [n for n in shown if by_name(ui, f"pointBox{n}").property("on")] == [point]
 
@@ -172,7 +172,7 @@ async def test_the_table_has_a_window_mode_button_that_keeps_the_session(tmp_pat
             assert bridge.windowMode == mode
             await until(lambda m=mode: ui.window.visibility() == expected[m], what=mode)
             assert ui.item("btnWindow").property("text") == f"Window: {mode.capitalize()}"
-            assert bridge.screen == "table" and bridge.draftPass == 10
+            assert bridge.screen == "table" and bridge.seatTable.draftPass == 10
             assert played.sent == 0 and not bridge.peer.is_finished
 
 
@@ -216,7 +216,7 @@ async def test_back_to_solo_is_refused_while_a_session_runs(tmp_path: Path) -> N
         bridge = played.bridge
         bridge.leave()
         assert left == [] and bridge.screen == "table" and not bridge.peer.is_finished
-        assert "Leave the table first" in bridge.notice
+        assert "Leave the table first" in bridge.seatTable.notice
         # the session then ends by the other's departure, not mine: the refused Back to
         # solo started nothing, and nothing called on_leave meanwhile
         await played.other.leave()
@@ -254,6 +254,6 @@ async def test_each_line_shows_its_outcome_on_the_felt_online(tmp_path: Path) ->
     async with scene(tmp_path, "online-results") as played:
         bridge = played.bridge
         assert any(r["kind"] in ("win", "loss", "push") for r in bridge.history.rows)
-        assert bridge.lineOutcomes  # the last throw settled the session's last hand
-        for value in bridge.lineOutcomes.values():
+        assert bridge.seatTable.lineOutcomes  # the last throw settled the session's last hand
+        for value in bridge.seatTable.lineOutcomes.values():
             assert re.fullmatch(r"(refund \d+ · )?([+\u2212]\d+|push)", value), value

@@ -63,11 +63,11 @@ async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
         await ui.table_focus()
         async for _ in my_turns(bridge):
             before = played.sent
-            if bridge.phase == "point":
+            if bridge.seatTable.phase == "point":
                 await ui.key(K.Key_Return)
             else:
                 await ui.keys(K.Key_Up, K.Key_Space, K.Key_Space, K.Key_Down, K.Key_Space)
-                assert (bridge.draftPass, bridge.draftDontPass) == (20, 10)
+                assert (bridge.seatTable.draftPass, bridge.seatTable.draftDontPass) == (20, 10)
                 await ui.key(K.Key_Return)
             assert played.sent == before + 1
         peer = await asyncio.wait_for(task, 20)
@@ -133,14 +133,14 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
         assert bridge.helpOpen
         await until(lambda: ui.focus() == "btnHelpClose", what="focus on Help")
         await ui.key(K.Key_Backspace)
-        assert bridge.draftPass == 10
+        assert bridge.seatTable.draftPass == 10
         clock.ahead = 5.0  # five seconds pass with Help open
         await until(lambda: bridge.countdown.secondsLeft <= first - 5, what="the countdown")
         await ui.key(K.Key_Escape)
         assert not bridge.helpOpen
         await until(lambda: ui.focus() != "btnHelpClose", what="focus back")
         await ui.key(K.Key_Delete)
-        assert bridge.draftPass == 0 and played.sent == 0
+        assert bridge.seatTable.draftPass == 0 and played.sent == 0
         # M mutes; blur and resizing submit nothing; layout holds in both orientations
         await ui.key(K.Key_M)
         assert bridge.muted
@@ -198,7 +198,7 @@ async def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ran
             ui = windows[id(br)]
             await ui.activate()
             await ui.table_focus()
-            if br.phase == "point":
+            if br.seatTable.phase == "point":
                 await ui.key(K.Key_Space)
             else:
                 await ui.keys(K.Key_Space, K.Key_Down, K.Key_Space, K.Key_Up, K.Key_Return)
@@ -224,12 +224,12 @@ async def test_pointer_and_touch_reach_the_same_choices(tmp_path: Path) -> None:
         await ui.click("btnStart")
         await until(lambda: bridge.screen == "table", what="the table")
         await ui.click("onlineLineDontPass")  # a tap on a line places the chip there
-        assert bridge.selectedLine == "dont_pass"
+        assert bridge.seatTable.selectedLine == "dont_pass"
         await ui.click("btnAllocate")
         await ui.click("btnAllocate")
-        assert (bridge.draftPass, bridge.draftDontPass) == (0, 30)
+        assert (bridge.seatTable.draftPass, bridge.seatTable.draftDontPass) == (0, 30)
         await ui.click("btnReset")
-        assert bridge.draftDontPass == 0
+        assert bridge.seatTable.draftDontPass == 0
         await ui.click("onlineLinePass")
         await ui.click("btnAllocate")
         await ui.click("btnConfirm")

@@ -125,7 +125,7 @@ async def test_android_back_closes_help_then_asks_before_leaving_the_table(tmp_p
         assert bridge.askingLeave and bridge.screen == "table" and played.sent == 0
         assert ui.item("leaveDialog").isVisible()
         await until(lambda: ui.focus() == "btnStay", what="focus on Stay")
-        assert not bridge.peer.is_finished and bridge.draftPass == 10
+        assert not bridge.peer.is_finished and bridge.seatTable.draftPass == 10
         await ui.key(Qt.Key.Key_Back)  # Back again: stays
         assert not bridge.askingLeave and bridge.screen == "table"
         assert not bridge.peer.is_finished

@@ -45,20 +45,20 @@ def held(ui: Window, key: Qt.Key, times: int) -> None:
 def record_stages(played: Game) -> list[str]:
     """Every stage the moment enters, in order, from now on."""
     bridge, stages = played.bridge, []
-    bridge.moment.stageChanged.connect(lambda: stages.append(bridge.revealStage))
+    bridge.moment.stageChanged.connect(lambda: stages.append(bridge.seatTable.revealStage))
     return stages
 
 
 async def throw_once(ui: Window, other: RelayClient) -> None:
     """Confirm Pass 10 by keys, let the peer commit, and wait for the moment to start."""
     bridge = ui.bridge
-    await until(lambda: bridge.legal["confirm"], what="the come-out")
+    await until(lambda: bridge.seatTable.legal["confirm"], what="the come-out")
     await ui.table_focus()
     await ui.key(K.Key_Space)
     await ui.key(K.Key_Return)
     await until(lambda: bridge.committed, what="my commit")
     commit_steady(other)
-    await until(lambda: bridge.revealStage != "", what="the result moment")
+    await until(lambda: bridge.seatTable.revealStage != "", what="the result moment")
 
 
 @on_qt_loop(timeout=60)
@@ -67,26 +67,26 @@ async def test_the_moment_runs_its_beats_and_no_held_key_submits(tmp_path: Path)
         bridge, ui = played.bridge, played.window
         stages = record_stages(played)
         await throw_once(ui, played.other)
-        assert bridge.revealStage == "rolling"
+        assert bridge.seatTable.revealStage == "rolling"
         # the dice tumble over the table as it was: my chips still on the line
-        assert bridge.contractPass == 10 and bridge.balance == 990
+        assert bridge.seatTable.contractPass == 10 and bridge.seatTable.balance == 990
         assert bridge.countdown.secondsLeft == 0  # the next countdown waits for the moment
-        assert not any(bridge.legal.values())
-        assert "dice are rolling" in bridge.reasons["confirm"]
+        assert not any(bridge.seatTable.legal.values())
+        assert "dice are rolling" in bridge.seatTable.reasons["confirm"]
         submitted = played.sent
         held(ui, K.Key_Return, 25)  # Enter held since the confirm: the repeats do nothing
         held(ui, K.Key_Space, 25)
-        assert bridge.revealStage == "rolling" and played.sent == submitted
+        assert bridge.seatTable.revealStage == "rolling" and played.sent == submitted
         await ui.key(K.Key_Return)  # a fresh press only ends the moment: nothing is sent
-        assert bridge.revealStage == "" and played.sent == submitted
+        assert bridge.seatTable.revealStage == "" and played.sent == submitted
         assert not bridge.committed  # and nothing was prepared: the draft is the contract
-        assert (bridge.draftPass, bridge.draftDontPass) == (
-            bridge.contractPass,
-            bridge.contractDontPass,
+        assert (bridge.seatTable.draftPass, bridge.seatTable.draftDontPass) == (
+            bridge.seatTable.contractPass,
+            bridge.seatTable.contractDontPass,
         )
         assert stages[-1] == "" and "count" in stages
         # the result is shown, the countdown for the next throw now runs
-        assert bridge.throws == 1 and bridge.history
+        assert bridge.seatTable.throws == 1 and bridge.history
         await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
         assert bridge.countdown.secondsLeft <= SLOW.confirm
 
@@ -99,18 +99,18 @@ async def test_untouched_the_moment_shows_each_beat_in_order(tmp_path: Path) -> 
         outcomes: list[dict[str, str]] = []
 
         def beat() -> None:
-            stages.append(bridge.revealStage)
-            outcomes.append(dict(bridge.lineOutcomes))
+            stages.append(bridge.seatTable.revealStage)
+            outcomes.append(dict(bridge.seatTable.lineOutcomes))
 
         bridge.moment.stageChanged.connect(beat)
         await throw_once(played.window, played.other)
-        await until(lambda: bridge.revealStage == "", timeout=10, what="the moment's end")
-        settled = bool(bridge.lineOutcomes)
+        await until(lambda: bridge.seatTable.revealStage == "", timeout=10, what="the moment's end")
+        settled = bool(bridge.seatTable.lineOutcomes)
         expected = ["rolling", "outcome", "count", ""] if settled else ["rolling", "count", ""]
         assert stages == expected
         assert outcomes[0] == {}  # no outcome while the dice tumble
         if settled:
-            assert outcomes[1] == bridge.lineOutcomes
+            assert outcomes[1] == bridge.seatTable.lineOutcomes
 
 
 @on_qt_loop(timeout=60)
@@ -118,12 +118,12 @@ async def test_reduce_motion_shows_the_result_at_once(tmp_path: Path) -> None:
     async with moment_game(tmp_path, (390, 844), reduce_motion=True) as played:
         bridge = played.bridge
         stages = record_stages(played)
-        await until(lambda: bridge.legal["confirm"], what="the come-out")
+        await until(lambda: bridge.seatTable.legal["confirm"], what="the come-out")
         bridge.allocate()
         assert bridge.confirm()
         commit_steady(played.other)
-        await until(lambda: bridge.throws == 1, what="the throw")
-        assert bridge.revealStage == "" and "rolling" not in stages
+        await until(lambda: bridge.seatTable.throws == 1, what="the throw")
+        assert bridge.seatTable.revealStage == "" and "rolling" not in stages
         await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
 
 
@@ -138,25 +138,27 @@ async def test_the_last_throw_shows_its_moment_before_the_results(tmp_path: Path
     async with moment_game(tmp_path, None, reduce_motion=False, beats=beats) as played:
         bridge, other = played.bridge, played.other
         completed: list[tuple[str, str]] = []
-        bridge.outcomeChanged.connect(lambda: completed.append((bridge.screen, bridge.revealStage)))
+        bridge.outcomeChanged.connect(
+            lambda: completed.append((bridge.screen, bridge.seatTable.revealStage))
+        )
         while True:
             await until(
-                lambda: bridge.legal["confirm"] or bridge.legal["roll"],
+                lambda: bridge.seatTable.legal["confirm"] or bridge.seatTable.legal["roll"],
                 timeout=20,
                 what="my turn",
             )
-            if not bridge.legal["roll"]:
+            if not bridge.seatTable.legal["roll"]:
                 assert bridge.allocate()
-            assert bridge.roll() if bridge.legal["roll"] else bridge.confirm()
+            assert bridge.roll() if bridge.seatTable.legal["roll"] else bridge.confirm()
             commit_steady(other)
-            await until(lambda: bridge.revealStage != "", what="the throw's moment")
+            await until(lambda: bridge.seatTable.revealStage != "", what="the throw's moment")
             if bridge.peer.table.hands_resolved == HANDS_PER_SESSION:
                 break
             bridge.moment.finish()  # a press ends an earlier moment
         await until(lambda: bridge.outcome != "", what="the session's completion")
-        assert completed == [("table", "rolling")] and bridge.revealStage == "rolling"
+        assert completed == [("table", "rolling")] and bridge.seatTable.revealStage == "rolling"
         assert bridge.screen == "table"  # the moment holds the results back
         while beats.advance():
-            assert bridge.screen == "table" or bridge.revealStage == ""
+            assert bridge.screen == "table" or bridge.seatTable.revealStage == ""
         await until(lambda: bridge.screen == "results", timeout=10, what="the results")
-        assert bridge.revealStage == ""
+        assert bridge.seatTable.revealStage == ""

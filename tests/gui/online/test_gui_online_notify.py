@@ -31,18 +31,27 @@ def notify_map(obj: Any) -> dict[str, str]:
     return out
 
 
-def count_signals(bridge: OnlineBridge) -> Counter[str]:
+def count_signals(*objects: Any) -> Counter[str]:
     seen: Counter[str] = Counter()
-    for signal in set(notify_map(bridge).values()):
-        getattr(bridge, signal).connect(lambda s=signal: seen.update([s]))
+    for obj in objects:
+        for signal in set(notify_map(obj).values()):
+            getattr(obj, signal).connect(lambda s=signal: seen.update([s]))
     return seen
 
 
+def count_bridge_signals(bridge: OnlineBridge) -> Counter[str]:
+    """The bridge's own signals and those of my seat's table (``seatTable``)."""
+    return count_signals(bridge, bridge.seatTable)
+
+
 def test_every_property_has_its_own_small_notify_signal(qapp: Any) -> None:
-    notify = notify_map(OnlineBridge())
-    assert len(notify) >= 50
+    first = OnlineBridge()
+    notify, seat = notify_map(first), notify_map(first.seatTable)
+    assert len(notify) >= 25 and len(seat) >= 25
     # no group signal: every property notifies through a signal named after it alone
-    assert {p: s for p, s in notify.items() if s != f"{p}Changed"} == {}
+    assert {p: s for p, s in (notify | seat).items() if s != f"{p}Changed"} == {}
+    # my seat's table is read on ``seatTable`` only: the bridge repeats none of its properties
+    assert set(notify) & set(seat) == {"objectName"}
     # the seats, the standings and the history are list models (their rows notify), the
     # countdown and the result moment objects of their own: constant properties of the bridge
     bridge = OnlineBridge()
@@ -53,7 +62,7 @@ def test_every_property_has_its_own_small_notify_signal(qapp: Any) -> None:
 
 def test_a_signal_fires_only_when_its_value_changes(qapp: Any) -> None:
     bridge = OnlineBridge()
-    seen = count_signals(bridge)
+    seen = count_bridge_signals(bridge)
     bridge.selectLine("pass")  # already selected: nothing changed, nothing emitted
     assert seen == Counter()
     bridge.selectLine("dont_pass")
@@ -65,7 +74,7 @@ def test_a_signal_fires_only_when_its_value_changes(qapp: Any) -> None:
     bridge.openHelp()
     assert seen == Counter()
     bridge.signIn("ws://127.0.0.1:1", "ab", "x")  # refused here: only the error (and its words)
-    assert seen == Counter({"errorChanged": 1, "announcementChanged": 1})
+    assert seen == Counter({"errorChanged": 1, "announcementChanged": 1, "statusChanged": 1})
     assert bridge.screen == "signin" and bridge.client is None
 
 
@@ -75,7 +84,7 @@ async def test_during_a_session_each_step_emits_only_what_changed(tmp_path: Path
     async with game(tmp_path, None, timeouts=Timeouts(confirm=30.0), clock=clock) as played:
         bridge = played.bridge
         await until(lambda: not bridge.busy, what="the start request's own busy flag")
-        seen = count_signals(bridge)
+        seen = count_bridge_signals(bridge)
         bridge.allocate()
         assert seen["draftPassChanged"] == 1 and seen["draftDontPassChanged"] == 0
         assert seen["screenChanged"] == seen["roomCodeChanged"] == seen["contractPassChanged"] == 0

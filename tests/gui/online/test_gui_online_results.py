@@ -32,7 +32,7 @@ async def test_a_complete_session_shows_ranks_and_a_chart_per_seat(tmp_path: Pat
         assert [r["rank"] for r in rows] == [result.ranks[s] for s in result.standings]
         assert [r["final"] for r in rows] == [result.final[s] for s in result.standings]
         for r in rows:  # start, then one sample per throw, ending at the final points
-            assert len(r["chart"]) == bridge.throws + 1 and r["chart"][-1] == r["final"]
+            assert len(r["chart"]) == bridge.seatTable.throws + 1 and r["chart"][-1] == r["final"]
         await until(lambda: len(charts(ui)) == 2, what="a chart per seat")
         assert all(c.height() >= 40 and c.width() > 100 for c in charts(ui))
         await until(lambda: bridge.receiptsText != "", what="the receipts")
@@ -54,7 +54,7 @@ async def test_an_ending_before_any_throw_shows_no_chart(tmp_path: Path) -> None
         await played.other.leave()  # before the first throw
         await until(lambda: bridge.screen == "results", what="the ending")
         await until(lambda: bridge.transcriptPath != "", what="the transcript")
-        assert bridge.outcome == "ended" and bridge.throws == 0
+        assert bridge.outcome == "ended" and bridge.seatTable.throws == 0
         rows = list(bridge.standings)
         assert [r["rank"] for r in rows] == [0, 0] and all(r["chart"] == [] for r in rows)
         await until(lambda: ui.item("noThrowText").isVisible(), what="the no-throw words")

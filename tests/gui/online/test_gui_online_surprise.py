@@ -50,22 +50,24 @@ async def test_after_create_a_room_focus_is_not_on_leave_room(tmp_path: Path) ->
 async def test_an_empty_confirm_says_sit_out_and_needs_a_second_press(tmp_path: Path) -> None:
     async with game(tmp_path, timeouts=Timeouts(confirm=30.0)) as played:
         bridge, ui = played.bridge, played.window
-        await until(lambda: bridge.legal["confirm"], what="the come-out")
+        await until(lambda: bridge.seatTable.legal["confirm"], what="the come-out")
         await ui.table_focus()
         button = ui.item("btnConfirm")
-        assert button.property("text") == bridge.confirmLabel == "Sit out"
+        assert button.property("text") == bridge.seatTable.confirmLabel == "Sit out"
         await ui.key(K.Key_Return)
         assert played.sent == 0 and not bridge.committed
         assert "Sit out this hand?" in ui.item("onlineLiveText").property("text")
         await ui.key(K.Key_Space)  # allocating disarms the question
-        assert bridge.draftPass == 10 and button.property("text") == "Confirm"
+        assert bridge.seatTable.draftPass == 10 and button.property("text") == "Confirm"
         await ui.key(K.Key_Backspace)
         await until(lambda: button.property("text") == "Sit out", what="Sit out again")
         await ui.key(K.Key_Return)  # asks again: the earlier question was cleared
         assert played.sent == 0
         await ui.key(K.Key_Return)  # the second, deliberate press sits the hand out
         await until(lambda: bridge.committed, what="the sit-out commit")
-        assert played.sent == 1 and bridge.draftPass == bridge.draftDontPass == 0
+        assert (
+            played.sent == 1 and bridge.seatTable.draftPass == bridge.seatTable.draftDontPass == 0
+        )
 
 
 @on_qt_loop()

@@ -17,7 +17,7 @@ ApplicationWindow {
 
     readonly property bool portrait: height > width
     // the balance counts to its new value in the result moment (at once under Reduce motion)
-    property int shownBalance: online.balance
+    property int shownBalance: online.seatTable.balance
     Behavior on shownBalance {
         enabled: !online.moment.reduceMotion
         NumberAnimation { duration: 550; easing.type: Easing.OutCubic }
@@ -72,7 +72,7 @@ ApplicationWindow {
     onActiveFocusItemChanged: Qt.callLater(root.restoreFocus)
     Component.onCompleted: Qt.callLater(function() { current().focusFirst(); })
 
-    readonly property string announcement: online.announcement
+    readonly property string announcement: online.seatTable.announcement
     onAnnouncementChanged: liveRegion.Accessible.announce(announcement)
 
     readonly property bool atTable: screen === "table"
@@ -122,8 +122,8 @@ ApplicationWindow {
                 Layout.fillWidth: true
                 horizontalAlignment: root.portrait ? Text.AlignLeft : Text.AlignRight
                 text: root.atTable
-                      ? "Balance <b>" + root.shownBalance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b> · Hand <b>" + online.hand + "/" + online.hands
-                        + "</b> · Throw <b>" + online.throws + "/" + online.throwCap + "</b>"
+                      ? "Balance <b>" + root.shownBalance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b> · Hand <b>" + online.seatTable.hand + "/" + online.hands
+                        + "</b> · Throw <b>" + online.seatTable.throws + "/" + online.throwCap + "</b>"
                       : (online.name.length > 0 ? "Signed in as <b>" + online.name + "</b>"
                          + (online.roomCode.length > 0 ? " · room <b>" + online.roomCode + "</b> · you are " + online.mySeatLabel : "") : "Not signed in")
                 textFormat: Text.StyledText
@@ -131,7 +131,7 @@ ApplicationWindow {
                 color: "#fdf6e3"
                 elide: Text.ElideRight
                 Accessible.role: Accessible.StaticText
-                Accessible.name: root.atTable ? "Balance " + online.balance + ", hand " + online.hand + " of " + online.hands + ", throw " + online.throws + " of " + online.throwCap
+                Accessible.name: root.atTable ? "Balance " + online.seatTable.balance + ", hand " + online.seatTable.hand + " of " + online.hands + ", throw " + online.seatTable.throws + " of " + online.throwCap
                                               : text.replace(/<[^>]*>/g, "")
             }
         }

@@ -13,7 +13,7 @@ Item {
     property real gap: 8
     readonly property bool portrait: height > width
     readonly property bool complete: online.outcome === "complete"
-    readonly property bool anyThrow: online.throws > 0
+    readonly property bool anyThrow: online.seatTable.throws > 0
     function focusFirst() { lobbyButton.forceActiveFocus(); }
 
     GridLayout {
