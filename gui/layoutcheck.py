@@ -37,6 +37,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pointline.gui.layoutmath import contrast_ratio, inside, intersection, overlap
+
 __all__ = [
     "PHONE_SIDE",
     "SIZES",
@@ -77,23 +79,6 @@ class Problem:
 
     def line(self, scene: str, size: tuple[int, int]) -> str:
         return f"{scene} {size[0]}x{size[1]}: {self.kind}: {self.where}: {self.detail}"
-
-
-# ---------------------------------------------------------------------- colour
-def _luminance(rgb: tuple[int, int, int]) -> float:
-    def channel(c: int) -> float:
-        v = c / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(c) for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
-    """WCAG 2 contrast ratio of two sRGB colours (1 to 21)."""
-    la, lb = _luminance(a), _luminance(b)
-    hi, lo = max(la, lb), min(la, lb)
-    return (hi + 0.05) / (lo + 0.05)
 
 
 # ---------------------------------------------------------------------- the item tree
@@ -191,7 +176,7 @@ def _active_layer(content: Any) -> Any:
         if (
             child.objectName().endswith("Overlay")
             and child.isVisible()
-            and _inside(whole, _scene_rect(child))
+            and inside(whole, _scene_rect(child))
         ):
             layer = child
         if child.inherits("QQuickOverlay"):
@@ -199,27 +184,6 @@ def _active_layer(content: Any) -> Any:
                 if card.inherits("QQuickPopupItem") and card.isVisible():
                     layer = card
     return layer
-
-
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
-    h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
-    return 0.0 if w <= 0 or h <= 0 else w * h
-
-
-def _intersection(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float, float, float]:
-    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
-    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
-    return (x0, y0, max(0.0, x1 - x0), max(0.0, y1 - y0))
-
-
-def _inside(a: tuple[float, ...], b: tuple[float, ...], slack: float = 1.0) -> bool:
-    return (
-        a[0] >= b[0] - slack
-        and a[1] >= b[1] - slack
-        and a[0] + a[2] <= b[0] + b[2] + slack
-        and a[1] + a[3] <= b[1] + b[3] + slack
-    )
 
 
 def _background(
@@ -281,7 +245,7 @@ def _texts_over_texts(tree: _Tree, texts: list[Any]) -> list[Problem]:
         rect = _drawn_rect(t)
         for a in tree.ancestors(t):
             if a.clip():
-                rect = _intersection(rect, _scene_rect(a))
+                rect = intersection(rect, _scene_rect(a))
         if rect[2] >= 1 and rect[3] >= 1:  # scrolled out of sight otherwise
             rects.append((t, rect))
     for n, (a, ra) in enumerate(rects):
@@ -292,7 +256,7 @@ def _texts_over_texts(tree: _Tree, texts: list[Any]) -> list[Problem]:
             scroller_b = next((s for s in tree.ancestors(b) if s.inherits(_SCROLLERS[0])), None)
             if scroller_a is not None and scroller_a is scroller_b:
                 continue  # rows of one list scroll under its pinned heading
-            if _overlap(ra, rb) > 4.0:
+            if overlap(ra, rb) > 4.0:
                 problems.append(Problem("text over text", _name(a), f"drawn over {_name(b)}"))
     return problems
 
@@ -347,12 +311,12 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
             problems.append(
                 Problem("small target", _name(a), f"{ra[2]:.0f}x{ra[3]:.0f}, under 48x48")
             )
-        if not _inside(ra, win):
+        if not inside(ra, win):
             problems.append(Problem("clipped", _name(a), "partly outside the window"))
         for b in targets[n + 1 :]:
             if a in tree.ancestors(b) or b in tree.ancestors(a):
                 continue
-            if _overlap(ra, rects[id(b)]) > 1.0:
+            if overlap(ra, rects[id(b)]) > 1.0:
                 problems.append(Problem("overlap", _name(a), f"overlaps {_name(b)}"))
 
     written = [
@@ -386,19 +350,19 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
                         f"has {item.width():.0f}x{item.height():.0f}",
                     )
                 )
-            elif not _inside(rect, win):
+            elif not inside(rect, win):
                 problems.append(Problem("clipped", where, "partly outside the window"))
             else:
                 for a in tree.ancestors(item):
-                    if a.clip() and not _inside(rect, _scene_rect(a)):
+                    if a.clip() and not inside(rect, _scene_rect(a)):
                         problems.append(Problem("clipped", where, f"cut by {_name(a)}"))
                         break
         if not item.isEnabled():
             continue  # WCAG exempts inactive controls
         for a in tree.ancestors(item):
             if a.clip():
-                rect = _intersection(rect, _scene_rect(a))
-        rect = _intersection(rect, win)
+                rect = intersection(rect, _scene_rect(a))
+        rect = intersection(rect, win)
         if rect[2] < 2 or rect[3] < 2:
             continue  # scrolled out of sight
         colour = item.property("color")
@@ -519,7 +483,6 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     asyncio.set_event_loop(loop)
 
     async def one(scene: str, n: int) -> None:
-        earlier = asyncio.all_tasks()
         config = RelayConfig(hash_params=FAST_HASH)
         db = Path(folder.name) / f"relay-{n}.sqlite3"
         async with running_relay(db, config=config) as relay:
@@ -551,16 +514,6 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
             for c in peers:
                 await c.close()
             loaded.window.close()
-        # The scene's headless players (their autoplay tasks) end with it: none is left
-        # pending for the garbage collector ("Task was destroyed but it is pending!").
-        leftovers = [
-            t
-            for t in asyncio.all_tasks() - earlier
-            if not t.done() and getattr(t.get_coro(), "__name__", "") == "_autoplay"
-        ]
-        for task in leftovers:
-            task.cancel()
-        await asyncio.gather(*leftovers, return_exceptions=True)
 
     async def everything() -> None:
         for n, scene in enumerate(scenes):

@@ -22,7 +22,7 @@ from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import ONLINE_SCENES
 from pointline.gui.scenes import counter_nonces
 from pointline.kernel import Phase
-from pointline.net.client import RelayClient, steady_choice
+from pointline.net.client import Disconnected, RelayClient, steady_choice
 from pointline.net.protocol import RoundOpened, Timeouts
 
 PASSWORD = "scene-password"
@@ -115,10 +115,22 @@ class HeldBeats:
             callback()
 
 
+_PLAYERS: set[asyncio.Task[None]] = set()
+"""The scenes' headless players, held until each ends (asyncio keeps only weak references)."""
+
+
+def _play(client: RelayClient) -> None:
+    task = asyncio.ensure_future(_autoplay(client))
+    _PLAYERS.add(task)
+    task.add_done_callback(_PLAYERS.discard)
+
+
 async def _autoplay(client: RelayClient) -> None:
-    """A headless peer: commit the steady choice at every round."""
+    """A headless peer: commit the steady choice at every round, until its connection closes."""
     while True:
         event = await client.next_event()
+        if isinstance(event, Disconnected):
+            return
         peer = client.peer
         if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
             client.commit(steady_choice(peer.table, peer.seat))
@@ -144,7 +156,7 @@ async def prepare_online(
     ui: OnlineBridge, url: str, scene: str, people: int = 4
 ) -> list[RelayClient]:
     """Bring the bridge to ``scene`` on the relay at ``url`` with ``people`` seats (2 to 8);
-    returns the headless peers."""
+    returns the headless peers (at the table they play on until the caller closes them)."""
     bridge: Any = ui
     if scene not in ONLINE_SCENES:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(ONLINE_SCENES)}")
@@ -169,8 +181,8 @@ async def prepare_online(
         return peers
     bridge.startRoom()
     await _until(lambda: bridge.screen == "table")
-    tasks = [asyncio.ensure_future(_autoplay(c)) for c in peers]
-    bridge._scene_tasks = tasks  # kept alive until shutdown
+    for c in peers:
+        _play(c)  # each plays until the caller closes it
     motion = not bridge.moment.reduceMotion
     bridge.moment.set_reduce_motion(True)  # the way there shows each result at once
     if scene == "online-moment":

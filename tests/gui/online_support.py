@@ -368,8 +368,6 @@ class Game:
 
     async def close(self) -> None:
         """Shut the bridge down, close every peer and hide the window."""
-        for task in getattr(self.bridge, "_scene_tasks", []):
-            task.cancel()  # a scene's headless players (gui.online.scenes)
         await self.bridge.shutdown()
         for p in self.peers:
             await p.close()

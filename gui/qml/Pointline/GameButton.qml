@@ -17,7 +17,7 @@ Button {
 
     enabled: actionName && table ? table.legal[actionName] === true : true
     focusPolicy: Qt.StrongFocus
-    activeFocusOnTab: enabled
+    activeFocusOnTab: enabled || activeFocus  // dropped once focus has left (Qt refuses it while focused)
     implicitHeight: Math.max(48, fs * 2.9)
     implicitWidth: 48
     // never under a thumb's 48 x 48 px, even when a layout squeezes it

@@ -105,7 +105,7 @@ FocusScope {
                 implicitHeight: codeCol.implicitHeight + screen.gap * 2
                 radius: 10
                 color: "#10251b"
-                activeFocusOnTab: visible
+                activeFocusOnTab: visible || activeFocus  // dropped once focus has left (Qt refuses it while focused)
                 border.color: activeFocus ? "#ffffff" : "#f2c14e"
                 border.width: activeFocus ? 3 : 2
                 Accessible.role: Accessible.StaticText
