@@ -8,19 +8,7 @@ from hypothesis import strategies as st
 
 from pointline.kernel import PointlineError, StrictJSONError, canonical_text
 from pointline.kernel.strictjson import MAX_DEPTH, DuplicateMember, check, loads
-
-BAD_TEXTS = {
-    "duplicate": '{"a":1,"a":2}',
-    "nested duplicate": '{"a":[{"b":1,"b":1}]}',
-    "nan": '{"a":NaN}',
-    "infinity": '{"a":-Infinity}',
-    "deep": "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
-    "very deep": '{"a":' + "[" * 100_000 + "]" * 100_000 + "}",
-    "surrogate": '{"a":"\\ud800"}',
-    "surrogate key": '{"\\udfff":1}',
-    "not utf-8": b'{"a":"\xff"}',
-    "truncated": '{"a":',
-}
+from tests.kernel.strict_texts import BAD_TEXTS
 
 
 @pytest.mark.parametrize("name", sorted(BAD_TEXTS))

@@ -12,22 +12,14 @@ from pointline.net.errors import MalformedMessage, TranscriptError
 from pointline.net.messages import MAX_DEPTH, parse, strict_loads
 from pointline.net.transcript import read_records
 from pointline.net.verify import main, verify_transcript
+from tests.kernel.strict_texts import BAD_STRINGS
 from tests.net.memnet import Net
 
-BAD_TEXTS = {
-    "duplicate": '{"a":1,"a":2}',
-    "nan": '{"a":NaN}',
-    "infinity": '{"a":-Infinity}',
-    "deep": "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
-    "very deep": '{"a":' + "[" * 100_000 + "]" * 100_000 + "}",
-    "surrogate": '{"a":"\\ud800"}',
-}
 
-
-@pytest.mark.parametrize("name", sorted(BAD_TEXTS))
+@pytest.mark.parametrize("name", sorted(BAD_STRINGS))
 def test_strict_loads_refuses(name: str) -> None:
     with pytest.raises(MalformedMessage):
-        strict_loads(BAD_TEXTS[name])
+        strict_loads(BAD_STRINGS[name])
 
 
 def test_strict_loads_accepts_what_the_protocol_writes() -> None:
@@ -43,12 +35,12 @@ def honest_frame(net: Net) -> dict[str, object]:
     return frames[0]
 
 
-@pytest.mark.parametrize("name", sorted(BAD_TEXTS))
+@pytest.mark.parametrize("name", sorted(BAD_STRINGS))
 def test_a_peer_frame_with_lax_json_is_malformed(name: str) -> None:
     net = Net(2)
     frame = honest_frame(net)
     text = json.dumps(frame)
-    bad = text[:-1] + ',"x":' + BAD_TEXTS[name] + "}"
+    bad = text[:-1] + ',"x":' + BAD_STRINGS[name] + "}"
     if name == "duplicate":
         bad = text[:-1] + ',"seat":0}'
     with pytest.raises(MalformedMessage):
@@ -66,14 +58,14 @@ def test_a_dict_frame_with_a_lone_surrogate_is_malformed() -> None:
         parse(frame, net.table_id, {0: net.keys[0].public_key})
 
 
-@pytest.mark.parametrize("name", sorted(BAD_TEXTS))
+@pytest.mark.parametrize("name", sorted(BAD_STRINGS))
 def test_a_transcript_line_with_lax_json_is_a_transcript_error_and_a_fail(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     net = Net(2)
     net.run()
     path = net.peers[0].transcript.save(tmp_path / "t.jsonl")
-    path.write_text(path.read_text() + BAD_TEXTS[name] + "\n")
+    path.write_text(path.read_text() + BAD_STRINGS[name] + "\n")
     with pytest.raises(TranscriptError):
         read_records(path)
     report = verify_transcript(path)
