@@ -9,6 +9,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "QML_DIR",
+    "Loaded",
+    "attach_online",
+    "gui_application",
+    "load",
+    "load_window",
+    "prepare_environment",
+    "run",
+    "screenshot",
+]
+
 QML_DIR = Path(__file__).parent / "qml"
 
 

@@ -62,6 +62,8 @@ from pointline.kernel import (
     ThrowSeen,
 )
 
+__all__ = ["ACTIONS", "WINDOW_MODES", "TableBridge"]
+
 QML_IMPORT_NAME = "Pointline.Seat"
 QML_IMPORT_MAJOR_VERSION = 1
 

@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+__all__ = ["main", "parser", "qt_app_data_dir", "use_qt_data_dir"]
+
 
 def _size(text: str) -> tuple[int, int]:
     try:

@@ -22,6 +22,26 @@ from pointline.kernel import (
     Voided,
 )
 
+__all__ = [
+    "LINE_NAMES",
+    "MINUS",
+    "OUTCOME_WORDS",
+    "REASON_WORDS",
+    "ThrowWords",
+    "chart_samples",
+    "draft_words",
+    "end_reason",
+    "entry_text",
+    "history_rows",
+    "line_flights",
+    "line_outcomes",
+    "repeat_text",
+    "result_text",
+    "settlement_words",
+    "signed",
+    "throw_words",
+]
+
 LINE_NAMES = {Line.PASS: "Pass", Line.DONT_PASS: "Don't Pass"}
 OUTCOME_WORDS = {Outcome.WIN: "wins", Outcome.LOSS: "loses", Outcome.PUSH: "pushes"}
 REASON_WORDS = {

@@ -14,6 +14,8 @@ from pointline.gui.bridge import TableBridge
 from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
 from pointline.kernel import EndReason, Phase
 
+__all__ = ["MOTION_SCENES", "SCENES", "THROW_POSE", "counter_nonces", "pose", "prepare"]
+
 SCENES = (
     "come-out-draft",
     "betting",

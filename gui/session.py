@@ -27,6 +27,8 @@ from pointline.kernel import (
     verify_commitment,
 )
 
+__all__ = ["SEAT", "BadReveal", "NonceSource", "Reveal", "SoloSession", "fresh_nonce"]
+
 NonceSource = Callable[[], bytes]
 SEAT = 0
 

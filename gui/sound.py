@@ -15,6 +15,8 @@ import wave
 from pathlib import Path
 from typing import Any
 
+__all__ = ["RATE", "SOUNDS", "Sounds", "pcm", "seconds"]
+
 RATE = 22050
 
 

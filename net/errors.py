@@ -35,6 +35,24 @@ from typing import ClassVar
 
 from pointline.kernel import EndReason, PointlineError
 
+__all__ = [
+    "BadReveal",
+    "BadSignature",
+    "ClientCode",
+    "ClientError",
+    "MalformedMessage",
+    "MessageError",
+    "NetCode",
+    "NetError",
+    "NonMemberSeat",
+    "NotNow",
+    "Replay",
+    "RosterError",
+    "TranscriptError",
+    "WrongTable",
+    "WrongThrow",
+]
+
 
 class NetCode(StrEnum):
     """The codes of the net layer's own errors (``WireError`` uses ``net.wire.ErrorCode``)."""

@@ -23,6 +23,19 @@ from cryptography.hazmat.primitives.serialization import (
 
 from pointline.net.errors import RosterError
 
+__all__ = [
+    "PUBLIC_KEY_BYTES",
+    "SIGNATURE_BYTES",
+    "WORDS",
+    "WORDS_DOMAIN",
+    "WORD_COUNT",
+    "PublicKeyCache",
+    "SigningKey",
+    "public_key_from_hex",
+    "verification_words",
+    "verify_signature",
+]
+
 PUBLIC_KEY_BYTES = 32
 SIGNATURE_BYTES = 64
 WORDS_DOMAIN = b"pointline/words/v1\x00"

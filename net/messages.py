@@ -27,6 +27,41 @@ from pointline.net import strictjson
 from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
 from pointline.net.keys import SigningKey, verify_signature
 
+__all__ = [
+    "COMMON",
+    "DIGEST_DOMAIN",
+    "HASH_HEX",
+    "KINDS",
+    "MAX_CHOICE_CHARS",
+    "MAX_DEPTH",
+    "MAX_FRAME_BYTES",
+    "MAX_SEQ",
+    "SIGN_DOMAIN",
+    "SIG_HEX",
+    "AbortNotice",
+    "Commit",
+    "Message",
+    "Receipt",
+    "RepeatedMembers",
+    "Reveal",
+    "body",
+    "body_text",
+    "canonical_json",
+    "check_strict",
+    "encode",
+    "load_frame",
+    "parse",
+    "parse_encoded",
+    "session_digest",
+    "session_digest_encoded",
+    "sign",
+    "sign_encoded",
+    "signed_text",
+    "signing_bytes",
+    "strict_loads",
+    "to_frame",
+]
+
 SIGN_DOMAIN = b"pointline/message/v1\x00"
 MAX_FRAME_BYTES = 16 * 1024
 MAX_SEQ = 1 << 20

@@ -15,6 +15,8 @@ from pointline.kernel import EndReason
 from pointline.net.errors import MalformedMessage, Replay, WrongThrow
 from pointline.net.messages import AbortNotice, Commit, Message, Receipt, Reveal
 
+__all__ = ["OrderChecker"]
+
 
 class OrderChecker:
     """Per-sender sequence and kind order of one session, seen by seat ``me``."""

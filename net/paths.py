@@ -18,6 +18,20 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+__all__ = [
+    "ENV_DATA_DIR",
+    "MOBILE_PLATFORMS",
+    "TRANSCRIPTS",
+    "TRANSCRIPT_SUFFIX",
+    "AppDataDir",
+    "data_dir",
+    "safe_part",
+    "set_app_data_dir",
+    "transcript_name",
+    "transcript_path",
+    "transcripts_dir",
+]
+
 ENV_DATA_DIR = "POINTLINE_DATA_DIR"
 MOBILE_PLATFORMS = ("android", "ios")
 """``sys.platform`` values whose only writable folder is the one the app is given."""

@@ -16,6 +16,18 @@ from typing import Final
 from pointline.kernel import ONLINE_SEATS_MAX, ONLINE_SEATS_MIN
 from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode, RosterEntry, WireError
 
+__all__ = [
+    "MAX_MEMBERS",
+    "MIN_MEMBERS",
+    "Departure",
+    "Member",
+    "Room",
+    "RoomError",
+    "Rooms",
+    "new_code",
+    "normalize_code",
+]
+
 MIN_MEMBERS: Final = ONLINE_SEATS_MIN
 """The card's room size, decided once in the kernel: exactly 2-8 people."""
 MAX_MEMBERS: Final = ONLINE_SEATS_MAX

@@ -29,6 +29,21 @@ from typing import IO, Any
 from pointline.net.errors import MalformedMessage, NetCode, TranscriptError
 from pointline.net.messages import canonical_json, strict_loads
 
+__all__ = [
+    "GENESIS",
+    "MAX_REJECTED_CHARS",
+    "TRANSCRIPT_DOMAIN",
+    "Record",
+    "RecordKind",
+    "Transcript",
+    "TranscriptWriteError",
+    "TranscriptWriter",
+    "check_chain",
+    "read_records",
+    "record_hash",
+    "write_atomically",
+]
+
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
 GENESIS = "0" * 64
 MAX_REJECTED_CHARS = 4096

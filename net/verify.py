@@ -59,6 +59,16 @@ from pointline.net.protocol import (
 )
 from pointline.net.transcript import Record, RecordKind, check_chain, read_records
 
+__all__ = [
+    "NO_NOTICE",
+    "NO_RELAY_KEY",
+    "ORDER_ERRORS",
+    "Report",
+    "main",
+    "parse_unsigned",
+    "verify_transcript",
+]
+
 NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
 NO_NOTICE = "the outcome says ended, but no abort notice or fault before it ends the session"
 ORDER_ERRORS = frozenset({"replay", "wrong_throw"})

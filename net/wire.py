@@ -27,6 +27,47 @@ from pointline.net import strictjson
 from pointline.net._relay_json import decode_relay, within
 from pointline.net.errors import NetError
 
+__all__ = [
+    "CODE_ALPHABET",
+    "CODE_LENGTH",
+    "KEY_HEX_LENGTH",
+    "MAX_ID",
+    "MAX_PASSWORD",
+    "MAX_TEXT",
+    "NAME_RULE",
+    "SIGNATURE_HEX_LENGTH",
+    "ChangePassword",
+    "ClientFrame",
+    "CreateRoom",
+    "Deliver",
+    "Departed",
+    "Error",
+    "ErrorCode",
+    "Frame",
+    "JoinRoom",
+    "Leave",
+    "Redirect",
+    "RelayFrame",
+    "RoomJoined",
+    "Roster",
+    "RosterEntry",
+    "Send",
+    "SignedIn",
+    "SignedOut",
+    "Signin",
+    "Signout",
+    "Signup",
+    "Start",
+    "Started",
+    "WireError",
+    "check_key",
+    "encode",
+    "error",
+    "parse_client",
+    "parse_relay",
+    "to_document",
+]
+
 KEY_HEX_LENGTH: Final = 64  # an Ed25519 public key, hex
 NAME_RULE: Final = re.compile(r"[A-Za-z0-9_-]{3,24}")
 CODE_ALPHABET: Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L

@@ -17,6 +17,25 @@ from pointline.net import keys as nkeys
 from pointline.net import messages as nmsg
 from pointline.net.errors import MessageError
 
+__all__ = [
+    "CHOICES",
+    "PARSE_SEATS",
+    "PARSE_TABLE",
+    "RFC8032",
+    "TABLES",
+    "Case",
+    "choice_expect",
+    "choices",
+    "h",
+    "message_expect",
+    "message_from",
+    "messages",
+    "parse_expect",
+    "parse_frames",
+    "parsing",
+    "signatures",
+]
+
 Case = dict[str, Any]
 
 RFC8032 = (

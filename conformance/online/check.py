@@ -20,6 +20,8 @@ from pointline.net import messages as nmsg
 from pointline.net import protocol as nproto
 from pointline.net import transcript as ntr
 
+__all__ = ["COMPUTE", "TOPICS", "VECTORS", "Verifier", "load", "main", "run"]
+
 VECTORS = Path(
     os.environ.get("POINTLINE_ONLINE_VECTORS") or Path(__file__).resolve().parent / "vectors"
 )

@@ -14,6 +14,8 @@ from typing import Any
 from pointline.conformance.online import basic, hashes, transcripts
 from pointline.conformance.online.check import TOPICS, VECTORS
 
+__all__ = ["BUILDERS", "main", "render"]
+
 BUILDERS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "messages": basic.messages,
     "signatures": basic.signatures,

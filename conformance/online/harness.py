@@ -36,6 +36,25 @@ from pointline.net.protocol import RoundOpened, Thrown, Timeouts
 from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
 from pointline.net.verify import verify_transcript
 
+__all__ = [
+    "CASES",
+    "FOREIGN",
+    "PASSWORD",
+    "PYTHON",
+    "REFERENCE_CLIENTS",
+    "REFERENCE_VERIFIER",
+    "RELAXED",
+    "TIMEOUTS",
+    "Case",
+    "Failure",
+    "Foreign",
+    "choose",
+    "main",
+    "run_case",
+    "run_clients",
+    "run_verifier",
+]
+
 TIMEOUTS = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
 """Short deadlines for the fault cases (the reference peers and the client get the same ones):
 long enough for a loaded machine's round trip, short enough for a quick run."""

@@ -16,6 +16,8 @@ from pointline.net import messages as nmsg
 from pointline.net import protocol as nproto
 from pointline.net import transcript as ntr
 
+__all__ = ["chain", "commitments", "dice", "dice_expect", "digest_messages", "digests", "rosters"]
+
 # ---------------------------------------------------------------------------- commitments
 
 

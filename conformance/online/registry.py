@@ -6,6 +6,8 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
+__all__ = ["MUTANTS", "Mutant", "mutant", "replace_everywhere", "set_attr"]
+
 
 @dataclass(frozen=True)
 class Mutant:

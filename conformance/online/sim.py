@@ -19,6 +19,20 @@ from pointline.kernel.values import HAND_LIMIT, UNIT
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import Member, Peer, Timeouts, roster_signing_bytes
 
+__all__ = [
+    "RELAY_SEED",
+    "START",
+    "STEP",
+    "TIMEOUTS",
+    "Frame",
+    "Rewrite",
+    "Session",
+    "legal_choice",
+    "nonces",
+    "random_choice",
+    "seat_key",
+]
+
 Frame = dict[str, Any]
 Rewrite = Callable[[Frame], list[Any]]
 """What a misbehaving seat sends instead of one of its frames (a list: nothing, one, several)."""

@@ -22,6 +22,8 @@ from pointline.net.protocol import (
     Thrown,
 )
 
+__all__ = ["INTERFACE", "adapter_options", "emit", "lines_for", "view"]
+
 INTERFACE = 1
 
 

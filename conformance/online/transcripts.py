@@ -18,6 +18,27 @@ from pointline.net import transcript as ntr
 from pointline.net import verify as nverify
 from pointline.net.keys import SigningKey
 
+__all__ = [
+    "INCOMPLETE_SESSIONS",
+    "MISMATCHES",
+    "RELAY_KEY",
+    "Case",
+    "Doc",
+    "Edit",
+    "cases",
+    "docs",
+    "endless_point",
+    "first",
+    "flip_sig",
+    "plain",
+    "rechain",
+    "resign_text",
+    "sessions",
+    "tamperings",
+    "verdict",
+    "withhold",
+]
+
 Case = dict[str, Any]
 Doc = dict[str, Any]
 RELAY_KEY = SigningKey.from_bytes(RELAY_SEED).public_hex

@@ -14,6 +14,8 @@ from typing import Any
 from pointline.gui.app import QML_DIR, Loaded, load_window, prepare_environment
 from pointline.gui.online.texts import DEFAULT_RELAY
 
+__all__ = ["MODULE", "LoadedOnline", "load_online", "main", "open_online", "run_online"]
+
 MODULE = "Pointline.Online"
 
 

@@ -25,6 +25,16 @@ from pointline.kernel import Phase
 from pointline.net.client import Disconnected, RelayClient, steady_choice
 from pointline.net.protocol import RoundOpened, Timeouts
 
+__all__ = [
+    "PASSWORD",
+    "PEOPLE",
+    "HeldBeats",
+    "in_motion",
+    "prepare_online",
+    "relay_process",
+    "screenshot_online",
+]
+
 PASSWORD = "scene-password"
 PEOPLE = ("alice", "bruno", "chen", "dara", "emeka", "fumiko", "goran", "hana")
 """Who plays in the scenes: the first four, unless a scene asks for more (``people``)."""

@@ -24,6 +24,34 @@ from pointline.kernel import (
     UNIT,
 )
 
+__all__ = [
+    "CASUAL_NOTICE",
+    "DEFAULT_RELAY",
+    "FREE_POINTS",
+    "HELP_KEYS",
+    "HELP_TOUCH",
+    "KEY_HINTS",
+    "KEY_HINTS_SHORT",
+    "MAX_PEOPLE",
+    "MIN_PEOPLE",
+    "NAME_ADVICE",
+    "NAME_HINT",
+    "NO_RELAY_YET",
+    "ONLINE_SCENES",
+    "REFUSALS",
+    "RELAY_LOST",
+    "either",
+    "help_html",
+    "password_advice",
+    "password_hint",
+    "people",
+    "refusal",
+    "seat_label",
+    "seconds",
+    "sign_in_problem",
+    "unreachable",
+]
+
 if TYPE_CHECKING:
     from pointline.net.protocol import Timeouts
 

@@ -19,6 +19,8 @@ from pointline.net.client import RelayClient, TranscriptSaved
 from pointline.net.errors import ClientError
 from pointline.net.protocol import Timeouts
 
+__all__ = ["main", "run"]
+
 
 def _stdin_lines(
     loop: asyncio.AbstractEventLoop, queue: asyncio.Queue[dict[str, Any] | None]

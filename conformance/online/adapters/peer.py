@@ -22,6 +22,8 @@ from pointline.kernel import Choice
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import Peer, Timeouts, roster_from_wire
 
+__all__ = ["Adapter", "main"]
+
 
 class Adapter:
     def __init__(self) -> None:

@@ -12,6 +12,8 @@ import sys
 
 from pointline.conformance.online import stdio
 
+__all__ = ["main"]
+
 
 def main(argv: list[str] | None = None) -> int:
     stdio.adapter_options("verifier", argv)
