@@ -13,7 +13,7 @@ The checkout has no ``pointline/`` folder (setuptools maps kernel/, net/, gui/ o
 
 pyside6-android-deploy writes ``requirements = python3,shiboken6,PySide6``, one portrait
 orientation, Qt's permissions and the whole checkout as sources. The patch adds the pure-Python
-and recipe-built packages online play needs (``qasync``, ``websockets``, ``cryptography``; never
+and recipe-built packages online play needs (``qasync``, ``websockets``, ``pynacl``; never
 ``argon2-cffi``: only the relay hashes passwords), the INTERNET permission (and drops the camera
 and microphone ones QtMultimedia declares: the app only plays short sounds), both orientations,
 the app's title, version and icon, and limits the sources to the app (``main.py`` and
@@ -63,8 +63,10 @@ REQUIREMENTS = (
         "pure",
         "the relay connection; its optional C speedups fall back to pure Python",
     ),
-    Requirement("cryptography", "p4a", "Ed25519 session keys, TLS certificates"),
+    Requirement("pynacl", "p4a", "Ed25519 session keys (libsodium)"),
 )
+PURE_DEPENDENCIES = ("six",)
+"""Names a recipe depends on that have no recipe: python-for-android installs them with pip."""
 NOT_ON_THE_PHONE = ("argon2-cffi", "argon2_cffi", "argon2")
 PERMISSIONS_ADDED = ("android.permission.INTERNET",)
 PERMISSIONS_DROPPED = ("android.permission.CAMERA", "android.permission.RECORD_AUDIO")
@@ -257,7 +259,7 @@ def check_recipes(spec_text: str) -> list[str]:
     import PySide6
 
     local = Path(next(iter(PySide6.__path__))) / "scripts" / "deploy_lib" / "android" / "recipes"
-    kinds = {r.name: r.kind for r in REQUIREMENTS}
+    kinds = {r.name: r.kind for r in REQUIREMENTS} | dict.fromkeys(PURE_DEPENDENCIES, "pure")
     seen: set[str] = set()
     todo = list(requirements)
     while todo:
@@ -291,21 +293,21 @@ def check_recipes(spec_text: str) -> list[str]:
         problems.append(
             f"p4a builds Python {python_recipe}; PySide6's Android wheels target {target}"
         )
-    crypto = recipe_version(recipes / "cryptography" / "__init__.py") or ""
+    nacl = recipe_version(recipes / "pynacl" / "__init__.py") or ""
     from packaging.requirements import Requirement as Spec
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     for line in data["project"]["dependencies"]:
         spec = Spec(line)
-        if spec.name == "cryptography" and crypto not in spec.specifier:
-            problems.append(f"p4a builds cryptography {crypto}, outside {spec.specifier}")
+        if spec.name.lower() == "pynacl" and nacl not in spec.specifier:
+            problems.append(f"p4a builds PyNaCl {nacl}, outside {spec.specifier}")
     pure = sorted(name for name in seen if kinds.get(name) == "pure")
     local_names = sorted(name for name in seen if kinds.get(name) == "local")
     built = sorted(seen - set(pure) - set(local_names))
     print(
         f"android-check: python-for-android {p4a_version} (commit {commit[:7]}) has recipes for "
         f"{', '.join(built)}; PySide6's deploy tool writes {', '.join(local_names)}; pip "
-        f"installs {', '.join(pure)} (pure Python); Python {python_recipe}, cryptography {crypto}"
+        f"installs {', '.join(pure)} (pure Python); Python {python_recipe}, PyNaCl {nacl}"
     )
     return problems
 

@@ -105,7 +105,7 @@ def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) ->
         "PySide6",
         "qasync",
         "websockets",
-        "cryptography",
+        "pynacl",
     ]
     permissions = android_patch.split(app["android.permissions"])
     assert "android.permission.INTERNET" in permissions
