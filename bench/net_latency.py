@@ -84,6 +84,14 @@ per throw, the latency at every seat tracks the round's CPU summed over the eigh
 one process (8 x 4 ms, of which about 35% Ed25519 verify), with no per-throw sleep or timer in
 the path (the first throw of a session is no slower than the others); the goal needs about
 3.7 ms per peer per throw including the websocket and transcript-file work.
+
+Measured 2026-12-04 after the session keys moved from ``cryptography`` (OpenSSL, 132 us per
+check here) to PyNaCl (libsodium, 63 us), the floor measured with the same libsodium calls, quiet
+machine (load average 0.1-0.7): cpu per peer per throw 1.63 ms (floor 0.98 ms, 1.67x; before the
+switch, in the same session: 2.96 ms, floor 1.84 ms, 1.60x); (a) 8 seats p50 22.9 ms (was
+28.9), p99 38.5 ms (unchanged), client CPU per peer per throw 3.4 ms (was 4.0); 2 seats p99
+3.5 ms; (b) 200 tables at 1 round/s within p99 250 ms. The floor halved, so the ratio now needs
+the non-floor work (about 0.65-1.2 ms per peer per throw) cut to about 0.5 ms.
 """
 
 from __future__ import annotations
