@@ -23,7 +23,7 @@ from pointline.kernel import (
 )
 from pointline.kernel.table import see_throw
 
-__all__ = ["D", "Doc", "P"]
+__all__ = ["D", "Doc", "P", "put"]
 
 Doc = dict[str, Any]
 P, D = Line.PASS, Line.DONT_PASS
@@ -139,7 +139,7 @@ def _with(build: Callable[[], Table], edit: Callable[[Doc], None]) -> Callable[[
     return make
 
 
-def _set(path: str, value: Any) -> Callable[[Doc], None]:
+def put(path: str, value: Any) -> Callable[[Doc], None]:
     def edit(doc: Doc) -> None:
         *parents, last = path.split(".")
         target: Any = doc

@@ -26,8 +26,17 @@ from pathlib import Path
 from typing import Any
 
 from pointline.gui.history import REASON_WORDS, chart_samples
-from pointline.kernel import Abort, EndReason, Line, Outcome, Phase, PointlineError, Table
-from pointline.kernel.ledger import Settled, ThrowSeen
+from pointline.kernel import (
+    Abort,
+    EndReason,
+    Line,
+    Outcome,
+    Phase,
+    PointlineError,
+    Settled,
+    Table,
+    ThrowSeen,
+)
 
 __all__ = [
     "STATS_FOLDER",

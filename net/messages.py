@@ -21,8 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Union
 
-from pointline.kernel import PROTOCOL_VERSION, THROW_CAP, EndReason
-from pointline.kernel.canonical import dumps
+from pointline.kernel import PROTOCOL_VERSION, THROW_CAP, EndReason, canonical_bytes
 from pointline.net import strictjson
 from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
 from pointline.net.keys import SigningKey, verify_signature
@@ -74,8 +73,8 @@ _json_string = json.encoder.encode_basestring  # the kernel encoder's own string
 
 def canonical_json(doc: Mapping[str, Any]) -> bytes:
     """Sorted keys, no spaces, UTF-8: the one byte form every peer computes (the kernel's
-    encoder, ``kernel.canonical.dumps``; what the net layer encodes was checked strict first)."""
-    return dumps(doc if type(doc) is dict else dict(doc))
+    encoder, ``kernel.canonical_bytes``; what the net layer encodes was checked strict first)."""
+    return canonical_bytes(doc if type(doc) is dict else dict(doc))
 
 
 @dataclass(frozen=True, slots=True)

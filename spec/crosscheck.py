@@ -24,10 +24,11 @@ from pointline.kernel import (
     Code,
     Confirm,
     Contracted,
+    IllegalAction,
     Line,
+    MalformedAction,
     Outcome,
     Phase,
-    PointlineError,
     ReduceDontPass,
     RemoveDontPass,
     Reset,
@@ -36,7 +37,6 @@ from pointline.kernel import (
     Table,
     Throw,
 )
-from pointline.kernel.rules import CODES_BY_NAME
 from pointline.spec import model
 from pointline.spec.model import ActionVars, Expr, SeatVars, TableVars
 
@@ -190,6 +190,6 @@ def push_and_check(table: Table, action: Action) -> list[str]:
     before = table.copy()
     try:
         table.push(action)
-    except PointlineError as error:
-        return check_step(before, action, table, CODES_BY_NAME[str(error.code)])
+    except (IllegalAction, MalformedAction) as error:
+        return check_step(before, action, table, error.code)
     return check_step(before, action, table, None)

@@ -14,8 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pointline.kernel import Choice, Phase, Table
-from pointline.kernel.values import HAND_LIMIT, UNIT
+from pointline.kernel import HAND_LIMIT, UNIT, Choice, Phase, Table
 from pointline.net.keys import SigningKey
 from pointline.net.protocol import Member, Peer, Timeouts, roster_signing_bytes
 
@@ -31,6 +30,7 @@ __all__ = [
     "nonces",
     "random_choice",
     "seat_key",
+    "tick_to_next_deadline",
 ]
 
 Frame = dict[str, Any]
@@ -62,6 +62,18 @@ def nonces(label: str) -> Callable[[], bytes]:
         return hashlib.sha256(f"{label}/{counter[0]}".encode()).digest()
 
     return source
+
+
+def tick_to_next_deadline(peers: list[Peer], now: float) -> float | None:
+    """Move the clock to the earliest deadline of a live peer and tick every peer there: the
+    new time, or None when no peer waits for a deadline."""
+    deadlines = [d for p in peers if (d := p.next_deadline()) is not None]
+    if not deadlines:
+        return None
+    now = max(now, min(deadlines))
+    for p in peers:
+        p.tick(now)
+    return now
 
 
 def legal_choice(
@@ -187,12 +199,10 @@ class Session:
                 continue
             if moved:
                 continue
-            deadlines = [d for p in self.peers if (d := p.next_deadline()) is not None]
-            if not deadlines:
+            now = tick_to_next_deadline(self.peers, self.now)
+            if now is None:
                 return self
-            self.now = max(self.now, min(deadlines))
-            for p in self.peers:
-                p.tick(self.now)
+            self.now = now
         raise RuntimeError("the simulated session did not finish")
 
     def lines(self, seat: int) -> list[str]:

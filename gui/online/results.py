@@ -17,8 +17,8 @@ from pointline.gui.online.texts import (
 from pointline.kernel import (
     EndReason,
     Standing,
+    Voided,
 )
-from pointline.kernel.ledger import Voided
 from pointline.net.protocol import SessionEnded
 
 __all__ = ["ResultsPart"]

@@ -45,9 +45,9 @@ from pointline.kernel import (
     Outcome,
     Phase,
     PointlineError,
+    Settled,
     current_choice,
 )
-from pointline.kernel.ledger import Settled
 from pointline.net.errors import ClientError, NetError
 from pointline.net.protocol import (
     Step,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -12,8 +11,7 @@ from PySide6.QtGui import QGuiApplication
 
 from pointline.gui import cli
 from pointline.net import paths
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.gui.script_run import run_python
 
 
 def test_without_home_transcripts_go_to_qts_app_data_folder(
@@ -57,14 +55,6 @@ sys.exit(code)
 
 def test_the_app_needs_no_argon2(tmp_path: Path) -> None:
     """Only the relay hashes passwords; the phone build leaves argon2-cffi out."""
-    run = subprocess.run(
-        [sys.executable, "-c", BLOCK_ARGON2, str(tmp_path / "shot.png")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=False,
-    )
-    assert run.returncode == 0, run.stderr[-3000:]
+    run = run_python(["-c", BLOCK_ARGON2, str(tmp_path / "shot.png")])
     assert "without argon2" in run.stdout
     assert (tmp_path / "shot.png").is_file()

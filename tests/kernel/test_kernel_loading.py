@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pointline.conformance._positions import put
 from pointline.kernel import (
     Allocate,
     BadState,
@@ -21,10 +22,10 @@ from pointline.kernel import (
     Table,
     Throw,
     from_document,
+    invariant_broken,
     loads,
     to_document,
 )
-from pointline.kernel.canonical import invariant_broken
 
 Doc = dict[str, Any]
 
@@ -56,17 +57,6 @@ def _edit(edit: Callable[[Doc], None], base: Callable[[], Doc] | None = None) ->
     doc = copy.deepcopy(base() if base else to_document(Table(1)))
     edit(doc)
     return doc
-
-
-def _set(path: str, value: Any) -> Callable[[Doc], None]:
-    def edit(doc: Doc) -> None:
-        *parents, last = path.split(".")
-        target: Any = doc
-        for key in parents:
-            target = target[int(key)] if key.isdigit() else target[key]
-        target[int(last) if last.isdigit() else last] = value
-
-    return edit
 
 
 def _settled_doc() -> Doc:
@@ -122,10 +112,10 @@ def _refund(amount: int, after: int | None = None) -> Callable[[Doc], None]:
 IMPOSSIBLE: dict[str, tuple[Doc, Invariant]] = {
     # the four the issue found accepted
     "a draft of 5000": (
-        _edit(_set("seats.0.draft", {"pass": 5000, "dont_pass": 0})),
+        _edit(put("seats.0.draft", {"pass": 5000, "dont_pass": 0})),
         Invariant.HAND_LIMIT,
     ),
-    "ended with no ending": (_edit(_set("phase", "ended")), Invariant.ENDING),
+    "ended with no ending": (_edit(put("phase", "ended")), Invariant.ENDING),
     "an ending naming seat 7 of one": (
         _edit(
             lambda d: (
@@ -135,33 +125,33 @@ IMPOSSIBLE: dict[str, tuple[Doc, Invariant]] = {
         ),
         Invariant.ENDING_SEAT,
     ),
-    "4 hands after 0 throws": (_edit(_set("hands_resolved", 4)), Invariant.RESOLVED_HANDS),
+    "4 hands after 0 throws": (_edit(put("hands_resolved", 4)), Invariant.RESOLVED_HANDS),
     # and the rest of the proofs' invariants
-    "complete before five hands": (_edit(_set("phase", "complete")), Invariant.COMPLETE),
+    "complete before five hands": (_edit(put("phase", "complete")), Invariant.COMPLETE),
     "an amount off the unit": (
-        _edit(_set("seats.0.draft", {"pass": 15, "dont_pass": 0})),
+        _edit(put("seats.0.draft", {"pass": 15, "dont_pass": 0})),
         Invariant.UNITS,
     ),
     "a balance the ledger does not give": (
-        _edit(_set("seats.0.balance", 20)),
+        _edit(put("seats.0.balance", 20)),
         Invariant.BALANCE_REPLAY,
     ),
-    "throws the ledger never saw": (_edit(_set("throws", 3)), Invariant.LEDGER_THROWS),
+    "throws the ledger never saw": (_edit(put("throws", 3)), Invariant.LEDGER_THROWS),
     "contracts before Confirm": (
-        _edit(_set("seats.0.contracts", {"pass": 10, "dont_pass": 0})),
+        _edit(put("seats.0.contracts", {"pass": 10, "dont_pass": 0})),
         Invariant.NO_CONTRACTS_BEFORE_CONFIRM,
     ),
     "Pass raised on the point": (
-        _edit(_set("seats.0.draft", {"pass": 20, "dont_pass": 20}), _point_doc),
+        _edit(put("seats.0.draft", {"pass": 20, "dont_pass": 20}), _point_doc),
         Invariant.POINT_LOCK,
     ),
     "Don't Pass raised on the point": (
-        _edit(_set("seats.0.draft", {"pass": 10, "dont_pass": 30}), _point_doc),
+        _edit(put("seats.0.draft", {"pass": 10, "dont_pass": 30}), _point_doc),
         Invariant.POINT_LOCK,
     ),
-    "a point of 7": (_edit(_set("point", 7), _point_doc), Invariant.POINT),
-    "a table id of 5": (_edit(_set("table_id", 5)), Invariant.SHAPE),
-    "an extra member": (_edit(_set("note", "x")), Invariant.NOT_CANONICAL),
+    "a point of 7": (_edit(put("point", 7), _point_doc), Invariant.POINT),
+    "a table id of 5": (_edit(put("table_id", 5)), Invariant.SHAPE),
+    "an extra member": (_edit(put("note", "x")), Invariant.NOT_CANONICAL),
     # a ledger that disagrees with itself, though it replays to the balance (#18)
     "a throw of 2 and 2 totalling 5": (
         _edit(lambda d: _entry(d, 0, "throw").update(total=5), _point_doc),
@@ -255,10 +245,10 @@ def _complete_doc() -> Doc:
 @pytest.mark.parametrize(
     "edit",
     [
-        _set("version", True),
-        _set("version", 1.0),
-        _set("table_id", "a\ud800"),
-        _set("seats.0.sealed", 0),
+        put("version", True),
+        put("version", 1.0),
+        put("table_id", "a\ud800"),
+        put("seats.0.sealed", 0),
     ],
     ids=["version true", "version 1.0", "lone surrogate id", "sealed 0"],
 )

@@ -18,6 +18,7 @@ from typing import Any
 
 from pointline.conformance.online.sim import nonces as seeded_nonces
 from pointline.conformance.online.sim import random_choice as random_choice
+from pointline.conformance.online.sim import tick_to_next_deadline
 from pointline.kernel import Choice, Ending, EndReason, Phase, Table, Voided
 from pointline.net.keys import SigningKey
 from pointline.net.messages import Message, parse, sign, to_frame
@@ -147,12 +148,10 @@ class Net:
 
     def advance(self) -> bool:
         """Move the clock to the earliest deadline of a live peer and tick everyone."""
-        deadlines = [d for p in self.peers if (d := p.next_deadline()) is not None]
-        if not deadlines:
+        now = tick_to_next_deadline(self.peers, self.now)
+        if now is None:
             return False
-        self.now = max(self.now, min(deadlines))
-        for p in self.peers:
-            p.tick(self.now)
+        self.now = now
         self.collect()
         return True
 
