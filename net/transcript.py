@@ -16,6 +16,7 @@ seat) and ``receipts`` (how the receipt exchange ended).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -52,6 +53,20 @@ MAX_REJECTED_CHARS = 4096
 _SCALARS = frozenset({int, float, str, bool, type(None)})
 _INF = float("inf")
 _json_string = json.encoder.encode_basestring  # JSON's own string writer
+
+
+def _flat_copy(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A copy of ``body`` sharing nothing mutable, when each value is a JSON scalar or a list of
+    them; else None (the caller re-reads the canonical text)."""
+    copy: dict[str, Any] = {}
+    for name, value in body.items():
+        if type(value) in _SCALARS:
+            copy[name] = value
+        elif type(value) is list and all(type(v) in _SCALARS for v in value):
+            copy[name] = list(value)
+        else:
+            return None
+    return copy
 
 
 class RecordKind(Enum):
@@ -161,10 +176,12 @@ class Transcript:
         index = len(self._records)
         prev = self._records[-1].hash if self._records else GENESIS
         text = canonical_json(body)
-        # a private JSON copy, so later edits can't leak in: a shallow one when every value is
-        # a number, string or null (the sent, received and throw-free records), else a re-read
-        flat = all(type(v) in _SCALARS for v in body.values())
-        frozen = dict(body) if flat else json.loads(text)
+        # a private JSON copy, so later edits can't leak in: copied directly when every value
+        # is a number, string or null or a list of those (the sent, received and throw
+        # records), else a re-read of the text
+        frozen = _flat_copy(body)
+        if frozen is None:
+            frozen = json.loads(text)
         record = _record(index, prev, kind, frozen, text.decode("utf-8"))
         self._records.append(record)
         self._fresh.append(record)
@@ -253,7 +270,7 @@ class TranscriptWriter:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self._file: IO[str] | None = None
+        self._file: IO[bytes] | None = None
         self.failed: str | None = None
         self.written = 0
 
@@ -264,8 +281,7 @@ class TranscriptWriter:
             if self._file is None:
                 self._create(records)
             else:
-                self._file.write("".join(r.to_line() + "\n" for r in records))
-                self._file.flush()
+                _write_all(self._file, _lines(records))
         except OSError as error:
             self.failed = f"{error.strerror or error} ({self.path})"
             self._close_quietly()
@@ -275,14 +291,14 @@ class TranscriptWriter:
         self.written += len(records)
 
     def _create(self, records: Sequence[Record]) -> None:
-        write_atomically(self.path, "".join(r.to_line() + "\n" for r in records))
-        self._file = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
+        write_atomically(self.path, _lines(records).decode("utf-8"))
+        # unbuffered: each write is one system call that puts the records in the file
+        self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115
 
     def close(self) -> None:
-        """fsync and close the file (errors here lose nothing already flushed)."""
+        """fsync and close the file (errors here lose nothing already written)."""
         if self._file is not None:
             with contextlib.suppress(OSError):
-                self._file.flush()
                 os.fsync(self._file.fileno())
             self._close_quietly()
 
@@ -291,6 +307,21 @@ class TranscriptWriter:
             with contextlib.suppress(OSError):
                 self._file.close()
             self._file = None
+
+
+def _lines(records: Sequence[Record]) -> bytes:
+    return "".join([r.to_line() + "\n" for r in records]).encode("utf-8")
+
+
+def _write_all(file: IO[bytes], data: bytes) -> None:
+    """Write every byte of ``data`` to the unbuffered ``file`` (a raw write may take only part,
+    as a nearly full disk does before it refuses the rest with ``OSError``)."""
+    view = memoryview(data)
+    while view:
+        written = file.write(view)
+        if not written:
+            raise OSError(errno.ENOSPC, "no byte could be written")
+        view = view[written:]
 
 
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

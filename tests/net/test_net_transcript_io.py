@@ -4,8 +4,10 @@ cleanly (this seat leaves), keeps what was written, and never kills the reader t
 from __future__ import annotations
 
 import asyncio
+import io
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,7 +43,7 @@ def test_a_writer_that_hits_a_full_disk_fails_once_and_keeps_the_file(tmp_path: 
     path = tmp_path / "t.jsonl"
     writer = TranscriptWriter(path)
     writer.write(net.peers[0].records())
-    writer._file = open("/dev/full", "a", encoding="utf-8")  # noqa: SIM115 - the disk fills up
+    writer._file = open("/dev/full", "ab", buffering=0)  # noqa: SIM115 - the disk fills up
     net.round()
     with pytest.raises(TranscriptWriteError) as caught:
         writer.write(net.peers[0].records())
@@ -65,7 +67,7 @@ def test_a_disk_error_mid_session_ends_it_clearly_and_the_reader_lives_on(
                 writer = a._writer_file
                 assert writer is not None and writer.written >= 1  # the header is on disk
                 kept = writer.written
-                writer._file = open("/dev/full", "a", encoding="utf-8")  # noqa: SIM115
+                writer._file = open("/dev/full", "ab", buffering=0)  # noqa: SIM115
                 events: list[tuple[float, object]] = []
                 other: list[tuple[float, object]] = []
                 await asyncio.gather(
@@ -89,3 +91,29 @@ def test_a_disk_error_mid_session_ends_it_clearly_and_the_reader_lives_on(
                 await b.close()
 
     run(scenario(), timeout=60)
+
+
+class _Trickle(io.FileIO):
+    """A file whose every write takes at most 7 bytes, as a raw write on a nearly full disk
+    may."""
+
+    def write(self, data: Any) -> int:
+        return super().write(bytes(data)[:7])
+
+
+def test_a_write_that_takes_only_part_is_finished_and_the_chain_stays_whole(
+    tmp_path: Path,
+) -> None:
+    net = Net(2, seed=7)
+    path = tmp_path / "t.jsonl"
+    writer = TranscriptWriter(path)
+    writer.write(net.peers[0].records())
+    assert writer._file is not None
+    writer._file.close()
+    writer._file = _Trickle(path, "ab")
+    net.round()
+    writer.write(net.peers[0].records())
+    writer.close()
+    records = read_records(path)
+    assert len(records) == len(net.peers[0].transcript) > 1
+    assert check_chain(records) is None
