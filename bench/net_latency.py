@@ -94,6 +94,18 @@ switch, in the same session: 2.96 ms, floor 1.84 ms, 1.60x); (a) 8 seats p50 22.
 28.9), p99 38.5 ms (unchanged), client CPU per peer per throw 3.4 ms (was 4.0); 2 seats p99
 3.5 ms; (b) 200 tables at 1 round/s within p99 250 ms. The floor halved, so the ratio now needs
 the non-floor work (about 0.65-1.2 ms per peer per throw) cut to about 0.5 ms.
+
+Measured 2026-12-04 after transcript records go to disk in one unbuffered write each (no text
+wrapper and flush: about 9 us less per record in the client), the throw record is copied without
+a JSON re-read (25 us -> 8 us), the player's choice is left out of the protocol CPU and the floor
+counts the transcript chain's record hashes. Three full runs back to back on a quiet machine
+(load average 0.4-0.7): cpu per peer per throw 1.72 / 1.64 / 1.58 ms (floor 0.98 ms; 1.75x,
+1.67x, 1.61x); (a) 8 seats p50 22.1 / 22.3 / 21.7 ms, p99 37.8 / 37.4 / 28.3 ms, client CPU per
+peer per throw 3.2 / 3.1 / 3.1 ms (was 3.4); 2 seats p99 3.8 / 3.0 / 2.7 ms; (b) 300 / 400 / 400
+tables at 1 round/s within p99 250 ms, relay CPU per forwarded frame 140-190 us (200-400
+tables). The slow 8-seat throws are whole rounds (every peer of that throw late by 10-15 ms
+together), not single peers; no fsync (0.4 ms each, at session start and end), relay GC or timer
+was found behind them.
 """
 
 from __future__ import annotations
