@@ -281,7 +281,7 @@ class TranscriptWriter:
             if self._file is None:
                 self._create(records)
             else:
-                _write_all(self._file, _lines(records))
+                _write_all(self._file, _lines(records).encode("utf-8"))
         except OSError as error:
             self.failed = f"{error.strerror or error} ({self.path})"
             self._close_quietly()
@@ -291,7 +291,7 @@ class TranscriptWriter:
         self.written += len(records)
 
     def _create(self, records: Sequence[Record]) -> None:
-        write_atomically(self.path, _lines(records).decode("utf-8"))
+        write_atomically(self.path, _lines(records))
         # unbuffered: each write is one system call that puts the records in the file
         self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115
 
@@ -309,8 +309,8 @@ class TranscriptWriter:
             self._file = None
 
 
-def _lines(records: Sequence[Record]) -> bytes:
-    return "".join([r.to_line() + "\n" for r in records]).encode("utf-8")
+def _lines(records: Sequence[Record]) -> str:
+    return "".join([r.to_line() + "\n" for r in records])
 
 
 def _write_all(file: IO[bytes], data: bytes) -> None:
