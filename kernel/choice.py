@@ -23,7 +23,6 @@ from pointline.kernel.actions import (
 from pointline.kernel.canonical import canonical_bytes
 from pointline.kernel.errors import MalformedAction
 from pointline.kernel.rules import Code
-from pointline.kernel.snapshots import Contracts
 from pointline.kernel.table import Table
 from pointline.kernel.values import UNIT, Line, Phase
 
@@ -61,7 +60,7 @@ class Choice:
 
 def current_choice(table: Table, seat: int) -> Choice:
     """The choice the seat's open draft stands for now."""
-    draft = table.seat(seat).draft
+    draft = table.draft(seat)
     return Choice(draft.pass_amount, draft.dont_pass_amount)
 
 
@@ -78,40 +77,39 @@ def plan(table: Table, seat: int, choice: Choice) -> tuple[SeatAction, ...]:
     for v in (p, d):
         if type(v) is not int or v < 0 or v % UNIT:
             raise MalformedAction(Code.BAD_AMOUNT, Code.BAD_AMOUNT.text)
-    steps = _steps(seat, table.phase is Phase.POINT, table.draft(seat), table.contracts(seat), p, d)
+    steps = _steps(seat, table.phase is Phase.POINT, *table.amounts(seat), p, d)
     table.try_seat_actions(seat, steps)  # the table's rows refuse, with their own codes
     return steps
 
 
 @functools.lru_cache(maxsize=4096)
 def _steps(
-    seat: int, point: bool, draft: Contracts, contracts: Contracts, p: int, d: int
+    seat: int, point: bool, draft_p: int, draft_d: int, now_p: int, now_d: int, p: int, d: int
 ) -> tuple[SeatAction, ...]:
-    """The actions that take a seat from ``draft`` and ``contracts`` to the choice (p, d), in
-    the point phase or at come-out: made once for each (actions are immutable values, and
-    seats make the same few choices throw after throw)."""
+    """The actions that take a seat from its draft (``draft_p``, ``draft_d``) and contracts
+    (``now_p``, ``now_d``) to the choice (p, d), in the point phase or at come-out: made once
+    for each (actions are immutable values, and seats make the same few choices throw after
+    throw; plain integers make a cheap cache key)."""
     steps: list[SeatAction] = []
     if point:
         # Only Don't Pass can move once the point is on: a choice that raises either line is
         # tried as the Allocate it would need, and the table's point-phase row refuses it.
-        if draft != contracts:
+        if (draft_p, draft_d) != (now_p, now_d):
             steps.append(Reset(seat))
-        if p > contracts.pass_amount:
-            steps.append(Allocate(seat, Line.PASS, p - contracts.pass_amount))
-        elif p < contracts.pass_amount:
+        if p > now_p:
+            steps.append(Allocate(seat, Line.PASS, p - now_p))
+        elif p < now_p:
             # No action of the table lowers Pass: it is locked (R13).
-            steps.append(Allocate(seat, Line.PASS, contracts.pass_amount - p))
-        if d > contracts.dont_pass_amount:
-            steps.append(Allocate(seat, Line.DONT_PASS, d - contracts.dont_pass_amount))
-        elif d == 0 and contracts.dont_pass_amount:
+            steps.append(Allocate(seat, Line.PASS, now_p - p))
+        if d > now_d:
+            steps.append(Allocate(seat, Line.DONT_PASS, d - now_d))
+        elif d == 0 and now_d:
             steps.append(RemoveDontPass(seat))
         else:
-            steps.extend(
-                ReduceDontPass(seat) for _ in range((contracts.dont_pass_amount - d) // UNIT)
-            )
+            steps.extend(ReduceDontPass(seat) for _ in range((now_d - d) // UNIT))
         steps.append(Roll(seat))
     else:
-        if draft.total:
+        if draft_p or draft_d:
             steps.append(Reset(seat))
         if p:
             steps.append(Allocate(seat, Line.PASS, p))

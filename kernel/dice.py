@@ -6,6 +6,7 @@ from the same reveals. The kernel itself never draws randomness.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import struct
@@ -35,8 +36,11 @@ ACCEPT_BELOW = 252
 """Bytes 0..251 map to a face (252 = 42 × 6); bytes 252..255 are rejected: no face is favoured."""
 
 
+_U16, _U32, _U32_U8 = struct.Struct(">H"), struct.Struct(">I"), struct.Struct(">IB")
+
+
 def _lp(data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + data
+    return _U32.pack(len(data)) + data
 
 
 def _check_nonce(nonce: bytes) -> None:
@@ -51,6 +55,13 @@ def _check_common(version: int, table_id: str, throw_index: int) -> None:
         raise DiceInputError("the table id is a string")
     if type(throw_index) is not int or not 1 <= throw_index <= 0xFFFFFFFF:
         raise DiceInputError("the throw index is a positive integer")
+
+
+@functools.lru_cache(maxsize=64)
+def _head(domain: bytes, version: int, table_id: str) -> bytes:
+    """The bytes every commitment (or dice seed) of one table starts with: the domain, the
+    version and the length-prefixed table id (a session hashes them once per message)."""
+    return domain + _U16.pack(version) + _lp(table_id.encode("utf-8"))
 
 
 def commitment(
@@ -70,12 +81,11 @@ def commitment(
         raise DiceInputError("choices are bytes")
     message = b"".join(
         (
-            COMMIT_DOMAIN,
-            struct.pack(">H", version),
-            _lp(table_id.encode("utf-8")),
-            struct.pack(">IB", throw_index, seat),
-            bytes(nonce),
-            _lp(bytes(choices)),
+            _head(COMMIT_DOMAIN, version, table_id),
+            _U32_U8.pack(throw_index, seat),
+            nonce,
+            _U32.pack(len(choices)),
+            choices,
         )
     )
     return hashlib.sha256(message).digest()
@@ -112,11 +122,9 @@ def dice_seed(
         _check_nonce(nonce)
     message = b"".join(
         (
-            DICE_DOMAIN,
-            struct.pack(">H", version),
-            _lp(table_id.encode("utf-8")),
-            struct.pack(">IB", throw_index, len(nonces)),
-            *(bytes(n) for n in nonces),
+            _head(DICE_DOMAIN, version, table_id),
+            _U32_U8.pack(throw_index, len(nonces)),
+            *nonces,
         )
     )
     return hashlib.sha256(message).digest()
@@ -135,7 +143,7 @@ def dice_from_seed(seed: bytes, *, accept_below: int | None = None) -> tuple[int
     rejected = 0
     counter = 0
     while True:
-        block = hashlib.sha256(seed + struct.pack(">I", counter)).digest()
+        block = hashlib.sha256(seed + _U32.pack(counter)).digest()
         for byte in block:
             if byte < bound:
                 faces.append(byte % 6 + 1)

@@ -55,7 +55,6 @@ __all__ = [
     "session_digest_encoded",
     "sign",
     "sign_encoded",
-    "signed_text",
     "signing_bytes",
     "strict_loads",
     "to_frame",
@@ -176,36 +175,66 @@ def body(message: Message) -> dict[str, Any]:
     return doc
 
 
-def body_text(message: Message) -> bytes:
-    """The body's canonical JSON, written field by field: the bytes ``canonical_json(body(m))``
-    gives (sorted keys, no spaces; tested against it), without building a dict and sorting it.
-    Every field is an integer, lowercase hex, a known word or a string written by JSON's own
-    string writer, so each is already in canonical form."""
-    head = f'"seat":{message.seat},"seq":{message.seq},"table":{_json_string(message.table)}'
+def _commit_layout(commitment: str, throw: int) -> tuple[str, str]:
+    """A commit body's canonical JSON around the common middle (``_texts``): the members that
+    sort before ``"seat"``, and those after ``"table"``. Each layout takes its fields as JSON
+    text (lowercase hex, integers, an encoded string), so a frame's checked fields and a
+    message's own values write the same bytes."""
+    return (
+        f'"commitment":"{commitment}","kind":"commit",',
+        f',"throw":{throw},"v":{PROTOCOL_VERSION}',
+    )
+
+
+def _reveal_layout(choice: str, nonce: str, throw: int) -> tuple[str, str]:
+    return (
+        f'"choice":{_json_string(choice)},"kind":"reveal","nonce":"{nonce}",',
+        f',"throw":{throw},"v":{PROTOCOL_VERSION}',
+    )
+
+
+def _receipt_layout(digest: str, final: Iterable[int], throws: int) -> tuple[str, str]:
+    points = ",".join([str(p) for p in final])
+    return (
+        f'"digest":"{digest}","final":[{points}],"kind":"receipt",',
+        f',"throws":{throws},"v":{PROTOCOL_VERSION}',
+    )
+
+
+def _abort_layout(blame: int | None, reason: str) -> tuple[str, str]:
+    return (
+        f'"blame":{"null" if blame is None else blame},"kind":"abort",'
+        f'"reason":{_json_string(reason)},',
+        f',"v":{PROTOCOL_VERSION}',
+    )
+
+
+def _layout(message: Message) -> tuple[str, str]:
     if isinstance(message, Commit):
-        text = (
-            f'{{"commitment":"{message.commitment.hex()}","kind":"commit",{head},'
-            f'"throw":{message.throw},"v":{PROTOCOL_VERSION}}}'
-        )
-    elif isinstance(message, Reveal):
-        choice = _json_string(message.choice.decode("ascii"))
-        text = (
-            f'{{"choice":{choice},"kind":"reveal","nonce":"{message.nonce.hex()}",{head},'
-            f'"throw":{message.throw},"v":{PROTOCOL_VERSION}}}'
-        )
-    elif isinstance(message, Receipt):
-        final = ",".join(str(p) for p in message.final)
-        text = (
-            f'{{"digest":"{message.digest.hex()}","final":[{final}],"kind":"receipt",{head},'
-            f'"throws":{message.throws},"v":{PROTOCOL_VERSION}}}'
-        )
-    else:
-        blame = "null" if message.blame is None else message.blame
-        text = (
-            f'{{"blame":{blame},"kind":"abort","reason":{_json_string(message.reason.value)},'
-            f'{head},"v":{PROTOCOL_VERSION}}}'
-        )
-    return text.encode("utf-8")
+        return _commit_layout(message.commitment.hex(), message.throw)
+    if isinstance(message, Reveal):
+        return _reveal_layout(message.choice.decode("ascii"), message.nonce.hex(), message.throw)
+    if isinstance(message, Receipt):
+        return _receipt_layout(message.digest.hex(), message.final, message.throws)
+    return _abort_layout(message.blame, message.reason.value)
+
+
+def _texts(layout: tuple[str, str], seat: int, seq: int, table: str, sig: str) -> tuple[bytes, str]:
+    """The body's canonical JSON (UTF-8) and the signed frame's (text), written around the
+    members every kind has: sorted, ``"seat"``, ``"seq"``, (``"sig"``), ``"table"`` stand
+    together between the kind's first and last members. Every piece is an integer, lowercase
+    hex, a known word or a string written by JSON's own string writer, so each is already in
+    canonical form (``canonical_json(body(m))`` gives the same bytes; tested against it)."""
+    before, after = layout
+    middle = f'{{{before}"seat":{seat},"seq":{seq},'
+    rest = f'"table":{_json_string(table)}{after}}}'
+    return f"{middle}{rest}".encode(), f'{middle}"sig":"{sig}",{rest}'
+
+
+def body_text(message: Message) -> bytes:
+    """The body's canonical JSON, written field by field (``_texts``): the bytes
+    ``canonical_json(body(m))`` gives, without building a dict and sorting it."""
+    return _texts(_layout(message), message.seat, message.seq, message.table, "")[0]
 
 
 def signing_bytes(message: Message) -> bytes:
@@ -220,18 +249,12 @@ def sign(message: Message, key: SigningKey) -> Message:
 
 def sign_encoded(message: Message, key: SigningKey) -> tuple[Message, str]:
     """``sign`` and the signed frame's ``encode`` text, the body encoded once for both."""
-    text = body_text(message)
+    layout = _layout(message)
+    text = _texts(layout, message.seat, message.seq, message.table, "")[0]
     sig = key.sign(SIGN_DOMAIN + text)
-    return replace(message, sig=sig), signed_text(text, sig).decode("utf-8")
-
-
-def signed_text(body_text: bytes, sig: bytes) -> bytes:
-    """The signed frame's canonical JSON from its body's: ``"sig"`` sorts right after
-    ``"seq"`` and before ``"table"``, which every body holds, so it goes in just before the
-    body's one ``,"table":`` (inside a JSON string a quote is always escaped, so that text
-    can only be the member name)."""
-    head, sep, tail = body_text.partition(b',"table":')
-    return b'%s,"sig":"%s"%s%s' % (head, sig.hex().encode("ascii"), sep, tail)
+    return replace(message, sig=sig), _texts(
+        layout, message.seat, message.seq, message.table, sig.hex()
+    )[1]
 
 
 def to_frame(message: Message) -> dict[str, Any]:
@@ -413,16 +436,14 @@ def parse_encoded(
     seat = _int(doc, "seat", 0, 255)
     seq = _int(doc, "seq", 0, MAX_SEQ)
     sig = _hex(doc, "sig", SIG_HEX)
+    # every field is checked for its exact type (hex fields as lowercase hex), so the texts
+    # are written from the frame's own field values (``_texts``): no dict copy, no sort
     message: Message
     if kind == "commit":
-        message = Commit(
-            table,
-            seat,
-            seq,
-            _int(doc, "throw", 1, THROW_CAP),
-            _hex(doc, "commitment", HASH_HEX),
-            sig,
-        )
+        throw = _int(doc, "throw", 1, THROW_CAP)
+        digest = doc["commitment"]
+        message = Commit(table, seat, seq, throw, _hex(doc, "commitment", HASH_HEX), sig)
+        layout = _commit_layout(digest, throw)
     elif kind == "reveal":
         choice = doc["choice"]
         if (
@@ -431,15 +452,10 @@ def parse_encoded(
             or not choice.isascii()
         ):
             raise MalformedMessage("choice must be short ASCII text")
-        message = Reveal(
-            table,
-            seat,
-            seq,
-            _int(doc, "throw", 1, THROW_CAP),
-            _hex(doc, "nonce", HASH_HEX),
-            choice.encode("ascii"),
-            sig,
-        )
+        throw = _int(doc, "throw", 1, THROW_CAP)
+        nonce = _hex(doc, "nonce", HASH_HEX)
+        message = Reveal(table, seat, seq, throw, nonce, choice.encode("ascii"), sig)
+        layout = _reveal_layout(choice, doc["nonce"], throw)
     elif kind == "receipt":
         final = doc["final"]
         if (
@@ -448,15 +464,12 @@ def parse_encoded(
             or any(type(p) is not int or not 0 <= p <= 1 << 40 for p in final)
         ):
             raise MalformedMessage("final must be a list of point totals, one per seat")
+        throws = _int(doc, "throws", 1, THROW_CAP)
+        digest = doc["digest"]
         message = Receipt(
-            table,
-            seat,
-            seq,
-            _int(doc, "throws", 1, THROW_CAP),
-            tuple(final),
-            _hex(doc, "digest", HASH_HEX),
-            sig,
+            table, seat, seq, throws, tuple(final), _hex(doc, "digest", HASH_HEX), sig
         )
+        layout = _receipt_layout(digest, final, throws)
     else:
         reason_text = doc["reason"]
         try:
@@ -467,14 +480,13 @@ def parse_encoded(
         if blame is not None and (type(blame) is not int or not 0 <= blame <= 255):
             raise MalformedMessage("blame must be a seat or null")
         message = AbortNotice(table, seat, seq, reason, blame, sig)
+        layout = _abort_layout(blame, reason.value)
     if table != table_id:
         raise WrongTable(f"the message is for table {table!r}, not this one")
     key = roster_keys.get(seat)
     if key is None:
         raise NonMemberSeat(f"seat {seat} is not in this table's roster")
-    # every field checked, of its exact type: the body is the frame without its "sig", and
-    # its canonical JSON is the message's, written field by field (no dict copy, no sort)
-    text = body_text(message)
-    if not verify_signature(key, sig, SIGN_DOMAIN + text):
+    body_bytes, text = _texts(layout, seat, seq, table, doc["sig"])
+    if not verify_signature(key, sig, SIGN_DOMAIN + body_bytes):
         raise BadSignature(f"the signature does not verify for seat {seat}")
-    return message, signed_text(text, sig).decode("utf-8")
+    return message, text

@@ -411,24 +411,24 @@ class Peer(PeerEndings):
         self._events.append(RoundOpened(self.throw_index, self._deadline))
 
     def _pump(self, now: float, sender: int | None = None) -> None:
-        """Take what the queues hold for this step, and move on while steps complete. After a
-        delivery from ``sender`` only its queue can have changed, until the step does."""
+        """Take what the queues hold for this step, and move on while steps complete. A seat
+        has at most one message for each step, and after a delivery from ``sender`` only its
+        queue can have changed: the other queues are looked at again when the step moves on."""
         seats = self._others if sender is None else (sender,)
         try:
-            progressed = True
-            while progressed and not self.is_finished:
-                progressed = False
+            while not self.is_finished:
                 for s in seats:
-                    if self._take(s, now):
-                        progressed = True
-                if self._step is _COMMIT and len(self._commits) == self._n:
+                    self._take(s, now)
+                step = self._step
+                if step is _COMMIT and len(self._commits) == self._n:
                     self._all_committed(now)
-                    progressed, seats = True, self._others
-                elif self._step is _REVEAL and len(self._reveals) == self._n:
+                elif step is _REVEAL and len(self._reveals) == self._n:
                     self._apply_round(now)
-                    progressed, seats = True, self._others
-                elif self._step is _RECEIPTS and len(self._receipts) == self._n - 1:
+                elif step is _RECEIPTS and len(self._receipts) == self._n - 1:
                     self._compare_receipts()
+                else:
+                    return
+                seats = self._others
         except Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
             self._fault(fault.reason, fault.seat, now)
 

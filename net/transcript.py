@@ -22,10 +22,9 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from pointline.net.errors import MalformedMessage, NetCode, TranscriptError
 from pointline.net.messages import canonical_json, strict_loads
@@ -101,15 +100,26 @@ def _chain_hash(index: int, prev: str, kind: str, body_text: str) -> tuple[str, 
     return digest, tail
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(NamedTuple):
+    """One transcript record (see the module docstring). An immutable named tuple: a session
+    makes one per message, and a tuple is made several times faster than a frozen dataclass.
+    Two records are equal when their index, prev, kind, body and hash are (not their line)."""
+
     index: int
     prev: str
     kind: RecordKind
     body: Mapping[str, Any]
     hash: str
-    line: str = field(default="", compare=False, repr=False)
+    line: str = ""
     """The record's canonical JSON line, when it was made with its hash (else computed)."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Record and self[:5] == other[:5]
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]  # the body is a dict
 
     def to_document(self) -> dict[str, Any]:
         return {
@@ -124,13 +134,17 @@ class Record:
         return self.line or canonical_json(self.to_document()).decode("utf-8")
 
 
+_new_record = tuple.__new__
+
+
 def _record(
     index: int, prev: str, kind: RecordKind, body: Mapping[str, Any], body_text: str
 ) -> Record:
     """A record, its hash and its line from the body's canonical JSON, encoded once: the line's
     keys sorted are body, hash, index, kind, prev, so it is that text spliced into a frame."""
     digest, tail = _chain_hash(index, prev, kind._value_, body_text)
-    return Record(index, prev, kind, body, digest, f'{{"body":{body_text},"hash":"{digest}"{tail}')
+    line = f'{{"body":{body_text},"hash":"{digest}"{tail}'
+    return _new_record(Record, (index, prev, kind, body, digest, line))
 
 
 class Transcript:

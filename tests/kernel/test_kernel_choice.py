@@ -18,6 +18,7 @@ from pointline.kernel import (
     Table,
     current_choice,
     plan,
+    state_bytes,
 )
 from tests.kernel._kernel_support import dice_for, random_session
 
@@ -90,9 +91,11 @@ def test_plan_rejects_what_the_rules_forbid_and_changes_nothing() -> None:
         (Choice(-10, 0), Code.BAD_AMOUNT),
     ]
     for choice, code in cases:
+        before = state_bytes(table)
         with pytest.raises((IllegalAction, MalformedAction)) as info:
             plan(table, 0, choice)
         assert info.value.code == code.code
+        assert state_bytes(table) == before
     with pytest.raises(MalformedAction):
         plan(table, 2, Choice(0, 0))
     for action in plan(table, 0, Choice(10, 20)):
@@ -107,10 +110,26 @@ def test_plan_rejects_what_the_rules_forbid_and_changes_nothing() -> None:
         (Choice(0, 20), Code.PASS_LOCKED),
         (Choice(10, 30), Code.DONT_PASS_NO_INCREASE),
     ):
+        before = state_bytes(table)
         with pytest.raises(IllegalAction) as info:
-            plan(table, 0, choice)
+            plan(table, 0, choice)  # the trial's first actions pass, a later one is refused
         assert info.value.code == code.code
+        assert state_bytes(table) == before
     assert table.phase is Phase.POINT
+    before = state_bytes(table)
+    assert plan(table, 0, Choice(10, 0)) and state_bytes(table) == before
+
+
+def test_a_copy_is_the_same_table_and_shares_nothing() -> None:
+    table = random_session(3, 3, stop_after=12)
+    copy = table.copy()
+    assert state_bytes(copy) == state_bytes(table) and copy.amounts(1) == table.amounts(1)
+    before = state_bytes(table)
+    for seat in copy.awaiting:
+        for action in plan(copy, seat, current_choice(copy, seat)):
+            copy.push(action)
+    copy.push(dice_for(7))
+    assert state_bytes(copy) != before and state_bytes(table) == before
 
 
 @pytest.mark.parametrize("seed", range(20))

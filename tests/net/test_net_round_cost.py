@@ -15,9 +15,10 @@ from pointline.net.messages import (
     Reveal,
     canonical_json,
     encode,
+    parse_encoded,
     sign,
     sign_encoded,
-    signed_text,
+    to_frame,
 )
 from pointline.net.transcript import RecordKind, Transcript, record_hash
 from pointline.net.wire import WireError, parse_relay
@@ -57,13 +58,18 @@ def test_the_frame_text_from_one_body_encoding_is_encode(message: Commit) -> Non
     signed, text = sign_encoded(message, KEY)
     assert signed == sign(message, KEY) and signed.sig == sign(message, KEY).sig
     assert text == encode(signed)
+    # a receiver writes the same text from the frame's own fields
+    parsed, received = parse_encoded(
+        to_frame(signed), message.table, {message.seat: KEY.public_key}
+    )
+    assert parsed == signed and received == text
 
 
 def test_the_sig_goes_before_table_even_when_a_choice_spells_table() -> None:
     reveal = Reveal("t", 0, 0, 1, bytes(32), b',"table":"x"')
     signed, text = sign_encoded(reveal, KEY)
     assert text == encode(signed)
-    assert signed_text(b'{"seq":0,"table":"t"}', b"\x01") == b'{"seq":0,"sig":"01","table":"t"}'
+    assert parse_encoded(encode(signed), "t", {0: KEY.public_key}) == (signed, text)
 
 
 @given(
