@@ -162,6 +162,12 @@ def _choice(data: bytes) -> Choice:
     return Choice.from_bytes(data)
 
 
+@functools.lru_cache(maxsize=256)
+def _choice_bytes(choice: Choice) -> bytes:
+    """``choice.to_bytes()``, encoded once per distinct choice (a seat commits the same few)."""
+    return choice.to_bytes()
+
+
 def _default_nonce() -> bytes:
     return os.urandom(NONCE_BYTES)
 
@@ -324,7 +330,7 @@ class Peer(PeerEndings):
         if not isinstance(nonce, bytes) or len(nonce) != NONCE_BYTES:
             raise RosterError("the nonce source must give 32 bytes")
         throw = self.throw_index
-        data = choice.to_bytes()
+        data = _choice_bytes(choice)
         digest = commitment(self.table_id, throw, self.seat, nonce, data)
         self._my_nonce, self._my_choice, self._my_plan = nonce, data, actions
         message = Commit(self.table_id, self.seat, self._my_seq, throw, digest)
@@ -418,7 +424,8 @@ class Peer(PeerEndings):
         try:
             while not self.is_finished:
                 for s in seats:
-                    self._take(s, now)
+                    if self._inbox[s]:
+                        self._take(s, now)
                 step = self._step
                 if step is _COMMIT and len(self._commits) == self._n:
                     self._all_committed(now)
@@ -514,9 +521,7 @@ class Peer(PeerEndings):
         die1, die2 = derive_dice(self.table_id, throw, nonces)
         resolved = table.hands_resolved
         table.push(Throw(die1, die2))
-        self.transcript.append(
-            RecordKind.THROW, {"throw": throw, "dice": [die1, die2], "total": die1 + die2}
-        )
+        self.transcript.append_throw(throw, die1, die2)
         self._events.append(Thrown(throw, die1, die2, die1 + die2, table.phase, table.point))
         if table.hands_resolved != resolved:
             self._events.append(HandResolved(table.hands_resolved))

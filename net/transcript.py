@@ -187,8 +187,6 @@ class Transcript:
 
     # ---------------------------------------------------------------------- writing
     def append(self, kind: RecordKind, body: Mapping[str, Any]) -> Record:
-        index = len(self._records)
-        prev = self._records[-1].hash if self._records else GENESIS
         text = canonical_json(body)
         # a private JSON copy, so later edits can't leak in: copied directly when every value
         # is a number, string or null or a list of those (the sent, received and throw
@@ -196,10 +194,7 @@ class Transcript:
         frozen = _flat_copy(body)
         if frozen is None:
             frozen = json.loads(text)
-        record = _record(index, prev, kind, frozen, text.decode("utf-8"))
-        self._records.append(record)
-        self._fresh.append(record)
-        return record
+        return self._add(kind, frozen, text.decode("utf-8"))
 
     def append_message(self, kind: RecordKind, sender: int | None, at: float, text: str) -> Record:
         """``append(kind, {"from": sender, "at": at, "message": text})`` for a sent or received
@@ -212,13 +207,31 @@ class Transcript:
             or (sender is not None and type(sender) is not int)
         ):
             return self.append(kind, {"from": sender, "at": at, "message": text})
-        body = {"at": at, "from": sender, "message": text}
-        index = len(self._records)
-        prev = self._records[-1].hash if self._records else GENESIS
         who = "null" if sender is None else sender
-        data = f'{{"at":{at!r},"from":{who},"message":{_json_string(text)}}}'
-        record = _record(index, prev, kind, body, data)
-        self._records.append(record)
+        return self._add(
+            kind,
+            {"at": at, "from": sender, "message": text},
+            f'{{"at":{at!r},"from":{who},"message":{_json_string(text)}}}',
+        )
+
+    def append_throw(self, throw: int, die1: int, die2: int) -> Record:
+        """``append(THROW, {"throw": throw, "dice": [die1, die2], "total": die1 + die2})``, its
+        canonical JSON written directly (the same bytes; one per throw)."""
+        body = {"throw": throw, "dice": [die1, die2], "total": die1 + die2}
+        if not type(throw) is type(die1) is type(die2) is int:
+            return self.append(RecordKind.THROW, body)
+        return self._add(
+            RecordKind.THROW,
+            body,
+            f'{{"dice":[{die1},{die2}],"throw":{throw},"total":{die1 + die2}}}',
+        )
+
+    def _add(self, kind: RecordKind, body: Mapping[str, Any], text: str) -> Record:
+        """Chain a record whose body (a private copy) has the canonical JSON ``text``."""
+        records = self._records
+        prev = records[-1].hash if records else GENESIS
+        record = _record(len(records), prev, kind, body, text)
+        records.append(record)
         self._fresh.append(record)
         return record
 

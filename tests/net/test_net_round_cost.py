@@ -100,6 +100,17 @@ def test_message_records_hash_as_general_records_do(
     assert a.to_line() == b.to_line()
 
 
+@given(st.integers(1, 128), st.integers(1, 6), st.integers(1, 6))
+def test_throw_records_hash_as_general_records_do(throw: int, die1: int, die2: int) -> None:
+    fast, general = Transcript({"h": 1}), Transcript({"h": 1})
+    a = fast.append_throw(throw, die1, die2)
+    b = general.append(
+        RecordKind.THROW, {"throw": throw, "dice": [die1, die2], "total": die1 + die2}
+    )
+    assert a == b and a.to_line() == b.to_line()
+    assert a.to_line() == canonical_json(a.to_document()).decode("utf-8")
+
+
 def test_a_records_line_made_with_its_hash_is_its_canonical_json() -> None:
     log = Transcript({"version": 1, "table_id": "t", "roster": [{"seat": 0, "name": "é"}]})
     log.append_message(RecordKind.SENT, 0, 1000.5, '{"kind":"commit"}')
