@@ -11,8 +11,9 @@
 The client feeds every delivered payload to ``peer.receive``, sends ``peer.outgoing()``,
 calls ``peer.tick`` at ``peer.next_deadline()`` (``loop.time()`` is the peer's clock) and
 turns a relay ``departed`` into ``peer.depart``. From the start on, the peer's transcript
-records (``peer.records()``) are written record by record to the user data folder
-(``net.paths``) by a ``TranscriptWriter``, and the file is closed whatever ends the session:
+records (``peer.records()``) go to the user data folder (``net.paths``) through a
+``TranscriptWriter``, in one write at the end of each turn of the event loop that made them (so
+a burst of frames costs one system call), and the file is closed whatever ends the session:
 completion, a fault, socket loss, cancellation or an exception. A disk error ends the session
 (this seat leaves) with ``TranscriptFailed``; the records written before it are kept.
 """
@@ -59,7 +60,7 @@ from pointline.net.protocol import (
     roster_from_wire,
     roster_signing_bytes,
 )
-from pointline.net.transcript import TranscriptWriteError, TranscriptWriter
+from pointline.net.transcript import Record, TranscriptWriteError, TranscriptWriter
 from pointline.net.trust import (
     CertificateNotTrusted,
     KnownRelays,
@@ -146,6 +147,9 @@ class RelayClient(RelayConnection):
         self._timer: asyncio.Handle | None = None  # (qasync's call_at gives a plain Handle)
         self._timer_at = 0.0
         self._writer_file: TranscriptWriter | None = None
+        self._unwritten: list[Record] = []
+        """Records taken from the peer this turn of the loop, not yet on disk."""
+        self._flush_due = False
         self.transcript_error: str | None = None
         """Why the transcript could not be written (the session ended for it), or None."""
         self.known_relays: KnownRelays | None = None
@@ -439,22 +443,41 @@ class RelayClient(RelayConnection):
             self._timer_at = deadline
 
     def _write_records(self, peer: Peer) -> None:
-        """Put the peer's new records on disk. A disk error ends the session (this seat
-        leaves, so everyone sees a departure) with a clear reason; it never escapes into the
-        reader task, and the records written before it stay in the file."""
-        writer = self._writer_file
+        """Take the peer's new records: they go to disk in one write at the end of this turn of
+        the loop (the frames of one turn cost one system call), or at once when the transcript
+        is finished (``_finish_transcript``)."""
         records = peer.records()
-        if writer is None:
+        if self._writer_file is None or not records:
             return
+        self._unwritten += records
+        if not self._flush_due:
+            self._flush_due = True
+            self.loop.call_soon(self._flush_turn)
+
+    def _flush_turn(self) -> None:
+        self._flush_due = False
+        if self._flush_records():
+            self._after()  # the session ended on it: send the notice, pass the events on
+
+    def _flush_records(self) -> bool:
+        """Put the records taken so far on disk. A disk error ends the session (this seat
+        leaves, so everyone sees a departure) with a clear reason, and returns True; it never
+        escapes into the loop, and the records written before it stay in the file."""
+        writer, records, self._unwritten = self._writer_file, self._unwritten, []
+        if writer is None or not records:
+            return False
         try:
             writer.write(records)
         except TranscriptWriteError as exc:
             log.error("%s; ending the session", exc.text)
             self.transcript_error = exc.text  # TranscriptFailed follows the session's ending
-            if not peer.is_finished:
+            peer = self.peer
+            if peer is not None and not peer.is_finished:
                 peer.depart(peer.seat, self.loop.time())  # ends it: my seat leaves
                 self._out.put_nowait(encode(Leave()))
                 self.room = None
+                return True
+        return False
 
     def _on_timer(self) -> None:
         self._timer = None
@@ -486,6 +509,7 @@ class RelayClient(RelayConnection):
             self._timer.cancel()
             self._timer = None
         self._write_records(self.peer)
+        self._flush_records()
         writer = self._writer_file
         if writer is not None:
             writer.close()
