@@ -101,25 +101,23 @@ def _chain_hash(index: int, prev: str, kind: str, body_text: str) -> tuple[str, 
 
 
 class Record(NamedTuple):
-    """One transcript record (see the module docstring). An immutable named tuple: a session
-    makes one per message, and a tuple is made several times faster than a frozen dataclass.
-    Two records are equal when their index, prev, kind, body and hash are (not their line)."""
+    """One transcript record (see the module docstring), and its canonical JSON ``line`` when
+    it was made with its hash (else computed). An immutable named tuple: a session makes one
+    per message, and a tuple is made several times faster than a frozen dataclass. Two records
+    are equal when their index, prev, kind, body and hash are (whatever their line)."""
 
-    index: int
+    index: int  # type: ignore[assignment]  # the record's index, not tuple.index
     prev: str
     kind: RecordKind
     body: Mapping[str, Any]
     hash: str
     line: str = ""
-    """The record's canonical JSON line, when it was made with its hash (else computed)."""
 
     def __eq__(self, other: object) -> bool:
         return type(other) is Record and self[:5] == other[:5]
 
     def __ne__(self, other: object) -> bool:
         return not self == other
-
-    __hash__ = None  # type: ignore[assignment]  # the body is a dict
 
     def to_document(self) -> dict[str, Any]:
         return {
