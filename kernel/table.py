@@ -107,10 +107,6 @@ class _Seat:
         other.ledger = list(self.ledger)
         return other
 
-    def amounts(self) -> tuple[int, int, int, int]:
-        """Draft Pass, draft Don't Pass, Pass and Don't Pass, as plain integers."""
-        return self.draft_pass, self.draft_dp, self.pass_, self.dp
-
 
 def _copy_slots(source: _Seat | Table, target: _Seat | Table) -> None:
     """Give ``target`` (a bare instance of the same class) every slot value of ``source``."""
@@ -267,7 +263,8 @@ class Table:
     def amounts(self, seat: int) -> tuple[int, int, int, int]:
         """The seat's draft and contracts as plain integers: draft Pass, draft Don't Pass,
         Pass, Don't Pass (``draft`` and ``contracts`` at once, without making two values)."""
-        return self._seats[seat].amounts()
+        s = self._seats[seat]
+        return s.draft_pass, s.draft_dp, s.pass_, s.dp
 
     def is_sealed(self, seat: int) -> bool:
         return self._seats[seat].sealed

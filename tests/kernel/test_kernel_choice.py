@@ -123,7 +123,12 @@ def test_plan_rejects_what_the_rules_forbid_and_changes_nothing() -> None:
 def test_a_copy_is_the_same_table_and_shares_nothing() -> None:
     table = random_session(3, 3, stop_after=12)
     copy = table.copy()
-    assert state_bytes(copy) == state_bytes(table) and copy.amounts(1) == table.amounts(1)
+    assert state_bytes(copy) == state_bytes(table)
+    for seat in range(3):
+        draft, contracts = table.draft(seat), table.contracts(seat)
+        amounts = (draft.pass_amount, draft.dont_pass_amount)
+        amounts += (contracts.pass_amount, contracts.dont_pass_amount)
+        assert table.amounts(seat) == copy.amounts(seat) == amounts
     before = state_bytes(table)
     for seat in copy.awaiting:
         for action in plan(copy, seat, current_choice(copy, seat)):
