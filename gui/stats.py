@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pointline.gui.history import REASON_WORDS, chart_samples
+from pointline.gui.history import chart_samples, reason_words
 from pointline.kernel import (
     Abort,
     EndReason,
@@ -126,7 +126,7 @@ def record_of(
         finished.push(Abort(EndReason.DEPARTURE, SEAT))
         reason = left
     elif finished.ending is not None:
-        reason = REASON_WORDS[finished.ending.reason]
+        reason = reason_words(finished.ending.reason)
     ledger = finished.seat(SEAT).ledger
     wins = {Line.PASS: 0, Line.DONT_PASS: 0}
     run = best = 0
