@@ -48,7 +48,7 @@ def test_bad_size_is_a_clear_error(capsys) -> None:
 
 def test_screenshot_writes_the_scene_png(tmp_path) -> None:
     out = tmp_path / "help.png"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ)
     subprocess.run(
         [
             sys.executable,
@@ -91,7 +91,7 @@ def test_sounds_are_short_pcm_and_silent_without_a_device(tmp_path) -> None:
 
 
 def test_app_starts_and_exits_after_its_first_frame() -> None:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     done = subprocess.run(
         [sys.executable, "-m", "pointline.gui.cli", "--exit-after-first-frame"],
         cwd=ROOT,

@@ -194,15 +194,12 @@ def test_the_online_check_leaves_no_task_pending(tmp_path) -> None:
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
     script = (
         "from pointline.gui.layoutcheck import run_check\n"
         "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None)\n"
     )
     env = {**os.environ, "POINTLINE_DATA_DIR": str(tmp_path / "data")}
-    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=240
     )
