@@ -299,10 +299,10 @@ def _tab_to(ui: Any, name: str, limit: int = 30) -> None:
 def test_stats_from_the_result_screen_by_keys(make_ui: Any) -> None:
     ui = make_ui(scene="result", label=b"stats-keys")
     overlay = ui.item("statsOverlay")
-    assert not overlay.isVisible()
+    assert not overlay.property("visible")
     _tab_to(ui, "btnStats")
     ui.key(Qt.Key.Key_Return)
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnSession0", timeout=WAIT_MS)
     assert "Session 1" in _name(ui, "btnSession0") and "final points" in _name(ui, "btnSession0")
     assert ui.item("statsOutcome").property("text").startswith("Complete — final points")
@@ -312,7 +312,7 @@ def test_stats_from_the_result_screen_by_keys(make_ui: Any) -> None:
         ui.key(Qt.Key.Key_Tab)
         assert ui.focus_name() in ("btnSession0", "btnStatsClose")
     ui.key(Qt.Key.Key_Escape)
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnStats", timeout=WAIT_MS)
 
 
@@ -320,9 +320,9 @@ def test_stats_by_pointer_and_touch(make_ui: Any) -> None:
     ui = make_ui(scene="result", label=b"stats-pointer")
     overlay = ui.item("statsOverlay")
     ui.click("btnStats")
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     ui.click("btnStatsClose")
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     device = QTest.createTouchDevice()
     for name in ("btnStats", "btnStatsClose"):
         ui.qtbot.waitUntil(lambda n=name: ui.item(n).isVisible(), timeout=WAIT_MS)
@@ -331,8 +331,8 @@ def test_stats_by_pointer_and_touch(make_ui: Any) -> None:
         QTest.touchEvent(ui.window, device).release(0, point, ui.window)
         ui.settle()
         if name == "btnStats":
-            ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+            ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
 
 
 def test_stats_from_help_mid_session_submits_nothing(make_ui: Any) -> None:
@@ -346,13 +346,13 @@ def test_stats_from_help_mid_session_submits_nothing(make_ui: Any) -> None:
     _tab_to(ui, "btnHelpStats")
     ui.key(Qt.Key.Key_Space)
     overlay = ui.item("statsOverlay")
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     assert ui.item("statsEmpty").isVisible()  # no session has finished yet
     for key in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Backspace, Qt.Key.Key_Down):
         ui.key(key)
     assert ui.bridge.submissions == submitted and ui.bridge.throws == 1
     ui.key(Qt.Key.Key_Escape)
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     assert ui.item("helpOverlay").property("visible")
     ui.key(Qt.Key.Key_Escape)
     ui.qtbot.waitUntil(lambda: not ui.item("helpOverlay").property("visible"), timeout=WAIT_MS)
@@ -370,17 +370,17 @@ def test_closing_mid_session_asks_and_a_closed_session_is_kept_not_resumed(
     assert throws == 1
     ui.window.close()
     overlay = ui.item("closeOverlay")
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     assert ui.window.isVisible()
     words = ui.item("closeText").property("text")
     assert "never resumed" in words and "kept in Stats" in words
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnCloseCancel", timeout=WAIT_MS)
     ui.key(Qt.Key.Key_Escape)  # cancel: everything as it was
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     assert ui.window.isVisible() and ui.bridge.throws == throws
     assert extras.property("sessions") == []
     ui.window.close()
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     ui.click("btnCloseConfirm")
     ui.qtbot.waitUntil(lambda: not ui.window.isVisible(), timeout=WAIT_MS)
     [row] = extras.property("sessions")
@@ -393,7 +393,7 @@ def test_an_untouched_or_finished_session_closes_at_once(make_ui: Any) -> None:
         extras_of(ui.bridge).ask_before_closing = True
         ui.window.close()
         ui.qtbot.waitUntil(lambda u=ui: not u.window.isVisible(), timeout=WAIT_MS)
-        assert not ui.item("closeOverlay").isVisible()
+        assert not ui.item("closeOverlay").property("visible")
 
 
 def test_the_app_asks_records_the_closed_session_and_shows_the_guide_once(

@@ -5,7 +5,8 @@ import Pointline.Seat
 import Pointline as Pointline  // Pointline.TableView, not Qt Quick's TableView
 
 // The solo window: header, the table (TableView.qml) with the solo buttons, footer, and the
-// Help, Paused and new-session cards as modal popups.
+// cards as modal popups (TablePopup): Help, Paused, the new-session question, Stats, the guide
+// and the close question.
 ApplicationWindow {
     id: root
     required property TableBridge bridge
@@ -47,7 +48,8 @@ ApplicationWindow {
     // Focus never rests on nothing: outside a card it goes back to the table's last control.
     onActiveFocusItemChanged: if (!activeFocusItem || activeFocusItem === contentItem) Qt.callLater(root.settleFocus)
     function settleFocus() {
-        if (helpCard.opened || pauseCard.opened || askCard.opened) return;
+        for (var card of [helpCard, pauseCard, askCard, statsCard, guideCard, closeCard])
+            if (card.opened) return;
         var f = root.activeFocusItem;
         if (!f || f === root.contentItem) table.restoreFocus();
     }
@@ -378,7 +380,7 @@ ApplicationWindow {
         }
     }
     // gui-extras: Stats, the first-hand guide and the close question (on top of the rest)
-    StatsView { bridge: root.bridge; fs: root.fs; gap: root.gap }
-    Guide { bridge: root.bridge; fs: root.fs; gap: root.gap }
-    CloseAsk { bridge: root.bridge; fs: root.fs; gap: root.gap }
+    StatsView { id: statsCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
+    Guide { id: guideCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
+    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
 }
