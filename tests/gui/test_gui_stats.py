@@ -358,6 +358,26 @@ def test_stats_from_help_mid_session_submits_nothing(make_ui: Any) -> None:
     ui.qtbot.waitUntil(lambda: not ui.item("helpOverlay").property("visible"), timeout=WAIT_MS)
 
 
+def test_m_turns_the_sound_off_and_on_over_every_card(make_ui: Any) -> None:
+    """A modal card blocks the window's own shortcuts; each card passes M on, so the sound
+    key works over Help, Stats and the guide as it does at the table."""
+    ui = make_ui(label=b"m-cards")
+    extras = extras_of(ui.bridge)
+    cards = (
+        (ui.bridge.openHelp, "helpOverlay"),
+        (extras.openStats, "statsOverlay"),
+        (extras.openGuide, "guideOverlay"),
+    )
+    for open_card, name in cards:
+        open_card()
+        ui.qtbot.waitUntil(lambda n=name: ui.item(n).property("opened"), timeout=WAIT_MS)
+        before = ui.bridge.muted
+        ui.key(Qt.Key.Key_M)
+        assert ui.bridge.muted is not before, name
+        ui.key(Qt.Key.Key_Escape)
+        ui.qtbot.waitUntil(lambda n=name: not ui.item(n).property("visible"), timeout=WAIT_MS)
+
+
 def test_closing_mid_session_asks_and_a_closed_session_is_kept_not_resumed(
     make_ui: Any,
 ) -> None:

@@ -26,6 +26,7 @@ TablePopup {
     }
     onOpened: closeCancel.forceActiveFocus()
     onEscaped: bridge.escape()
+    onMuteToggled: bridge.toggleMute()
     onClosed: giveBackFocus()
 
     ColumnLayout {

@@ -48,6 +48,7 @@ TablePopup {
     onVisibleChanged: Qt.callLater(locate)
     onOpened: guideNext.forceActiveFocus()
     onEscaped: bridge.escape()
+    onMuteToggled: bridge.toggleMute()
     onClosed: giveBackFocus()
     function buttons() { return [guideBack, guideNext, guideSkip].filter(function(b) { return b.visible && b.enabled; }); }
     function cycle(step) {

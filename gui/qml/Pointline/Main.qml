@@ -201,6 +201,7 @@ ApplicationWindow {
         height: root.height - root.gap * 2
         onOpened: helpClose.forceActiveFocus()
         onEscaped: bridge.escape()
+        onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -288,6 +289,7 @@ ApplicationWindow {
         width: Math.min(root.width - root.gap * 2, root.fs * 22)
         onOpened: resumeButton.forceActiveFocus()
         onEscaped: bridge.escape()
+        onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -344,6 +346,7 @@ ApplicationWindow {
         width: Math.min(root.width - root.gap * 2, root.fs * 28)
         onOpened: askCancel.forceActiveFocus()
         onEscaped: bridge.escape()
+        onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
             anchors.fill: parent

@@ -38,6 +38,7 @@ TablePopup {
     onAboutToShow: chosen = 0
     onOpened: (sessionList.count > 0 ? sessionList.itemAt(0) : statsClose).forceActiveFocus()
     onEscaped: bridge.escape()
+    onMuteToggled: bridge.toggleMute()
     onClosed: giveBackFocus()
 
     ColumnLayout {

@@ -13,10 +13,13 @@ Popup {
     property color shade: "#c8061a10"  // over the window behind the card
     // The control that had focus when the card opened (kept while cards open on cards).
     property Item returnTo: null
-    // Escape and Android's Back while the card is open (the window's own shortcuts are blocked
-    // by the modal card, so exactly one handler acts).
+    // Escape and Android's Back, and M (sound on or off), while the card is open: the window's
+    // own shortcuts are blocked by the modal card, and only the topmost card's act, so exactly
+    // one handler acts.
     signal escaped()
+    signal muteToggled()
     Shortcut { sequences: ["Escape", "Back"]; enabled: card.opened; onActivated: card.escaped() }
+    Shortcut { sequence: "M"; enabled: card.opened; onActivated: card.muteToggled() }
     modal: true
     focus: true
     closePolicy: Popup.NoAutoClose

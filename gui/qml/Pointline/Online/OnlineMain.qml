@@ -80,7 +80,9 @@ ApplicationWindow {
     Shortcut { sequence: "Escape"; onActivated: online.escape() }
     // Android Back: closes Help; at the table asks before leaving; in the lobby leaves the room
     Shortcut { sequence: "Back"; onActivated: online.back() }
-    Shortcut { sequence: "M"; enabled: root.atTable || screen === "results"; onActivated: online.toggleMute() }
+    // M mutes at the table and on the results (elsewhere a name or a code may be typed)
+    readonly property bool muteKey: root.atTable || screen === "results"
+    Shortcut { sequence: "M"; enabled: root.muteKey; onActivated: online.toggleMute() }
     Shortcut { sequences: ["Backspace", "Delete"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.reset() }
     Shortcut {
         sequences: ["Up", "Left"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
@@ -174,6 +176,7 @@ ApplicationWindow {
         width: Math.min(root.width - root.gap * 2, root.fs * 46)
         height: root.height - root.gap * 2
         onEscaped: online.escape()
+        onMuteToggled: if (root.muteKey) online.toggleMute()
         ColumnLayout {
             anchors.fill: parent
             spacing: root.gap * 0.6
@@ -247,6 +250,7 @@ ApplicationWindow {
         shade: "#d8061a10"
         width: Math.min(root.width - root.gap * 2, root.fs * 30)
         onEscaped: online.escape()
+        onMuteToggled: if (root.muteKey) online.toggleMute()
         ColumnLayout {
             id: leaveCol
             anchors.fill: parent
