@@ -37,14 +37,7 @@ ApplicationWindow {
     }
 
     // ------------------------------------------------------------ window modes and focus
-    readonly property string mode: bridge.windowMode
-    onModeChanged: {
-        var keep = root.activeFocusItem;
-        if (mode === "fullscreen") root.visibility = Window.FullScreen;
-        else if (mode === "theater") root.visibility = Window.Maximized;
-        else root.visibility = Window.Windowed;
-        Qt.callLater(function() { if (keep) keep.forceActiveFocus(); });
-    }
+    WindowMode { window: root; mode: root.bridge.windowMode }
     // Focus never rests on nothing: outside a card it goes back to the table's last control.
     onActiveFocusItemChanged: if (!activeFocusItem || activeFocusItem === contentItem) Qt.callLater(root.settleFocus)
     function settleFocus() {
@@ -143,21 +136,8 @@ ApplicationWindow {
                 hint: "Open the rules and why buttons are off; solo pauses while Help is open"
                 onActivated: bridge.openHelp()
             }
-            GameButton {
-                objectName: "btnMute"; Layout.fillWidth: true; fs: root.fs
-                text: bridge.muted ? (bridge.mobile ? "Turn sound on" : "Turn sound on (M)")
-                                   : (bridge.mobile ? "Mute sound" : "Mute sound (M)")
-                hint: bridge.muted ? "Turn sounds on" : "Mute sounds"
-                onActivated: bridge.toggleMute()
-            }
-            GameButton {
-                objectName: "btnWindow"; Layout.fillWidth: true; fs: root.fs
-                visible: !bridge.mobile
-                text: bridge.windowMode === "standard" ? "Window: Standard"
-                      : bridge.windowMode === "theater" ? "Window: Theater" : "Window: Fullscreen"
-                hint: "Switch Standard, Theater and Fullscreen; the session is kept"
-                onActivated: bridge.cycleWindowMode()
-            }
+            SoundButton { owner: root.bridge; fs: root.fs }
+            WindowButton { owner: root.bridge; fs: root.fs }
             GameButton {
                 objectName: "btnOnline"; Layout.fillWidth: true; fs: root.fs
                 text: "Play online"

@@ -35,14 +35,7 @@ ApplicationWindow {
     readonly property var screens: ["signin", "lobby", "table", "results"]
 
     // ------------------------------------------------------------ window modes (session kept)
-    readonly property string mode: online.windowMode
-    onModeChanged: {
-        var keep = root.activeFocusItem;
-        if (mode === "fullscreen") root.visibility = Window.FullScreen;
-        else if (mode === "theater") root.visibility = Window.Maximized;
-        else root.visibility = Window.Windowed;
-        Qt.callLater(function() { if (keep) keep.forceActiveFocus(); });
-    }
+    WindowMode { window: root; mode: root.online.windowMode }
 
     function current() {
         return [signin, lobby, table, results][Math.max(0, screens.indexOf(screen))];
