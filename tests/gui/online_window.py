@@ -175,7 +175,7 @@ def visible_texts(ui: Window) -> list[str]:
     """The text of every shown Text item in the window (markup stripped)."""
     out = []
     for item in shown_items(ui):
-        if item.metaObject().className() != "QQuickText":
+        if not item.inherits("QQuickText"):  # Text and its QML subtypes (Heading, ...)
             continue
         text = re.sub(r"<[^>]*>", " ", str(item.property("text") or ""))
         if text.strip():

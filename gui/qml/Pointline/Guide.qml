@@ -104,17 +104,12 @@ TablePopup {
                 anchors.top: parent.top
                 anchors.margins: guideOverlay.gap
                 spacing: guideOverlay.gap * 0.6
-                Text {
+                Heading {
                     objectName: "guideTitle"
                     Layout.fillWidth: true
                     text: bridge.extras.guideTitle + "  ·  " + (bridge.extras.guideStep + 1) + " of " + bridge.extras.guideSteps
-                    font.family: "DejaVu Serif"
                     font.pixelSize: guideOverlay.fs * 1.2
-                    font.bold: true
-                    color: "#f2c14e"
                     wrapMode: Text.WordWrap
-                    Accessible.role: Accessible.Heading
-                    Accessible.name: text
                 }
                 Text {
                     objectName: "guideText"

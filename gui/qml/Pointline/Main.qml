@@ -89,14 +89,9 @@ ApplicationWindow {
             Layout.fillWidth: true
             columns: root.portrait ? 1 : 2
             rowSpacing: 2
-            Text {
+            Heading {
                 text: "Pointline Table"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.35
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 id: stats
@@ -186,15 +181,10 @@ ApplicationWindow {
         ColumnLayout {
             anchors.fill: parent
             spacing: root.gap * 0.6
-            Text {
+            Heading {
                 Layout.fillWidth: true
                 text: "Help — solo is paused"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.3
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Flickable {
                 id: helpFlick

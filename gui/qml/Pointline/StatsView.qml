@@ -51,16 +51,11 @@ TablePopup {
         RowLayout {
             Layout.fillWidth: true
             spacing: statsOverlay.gap
-            Text {
+            Heading {
                 Layout.fillWidth: true
                 text: "Stats — your finished sessions"
-                font.family: "DejaVu Serif"
                 font.pixelSize: statsOverlay.fs * 1.3
-                font.bold: true
-                color: "#f2c14e"
                 wrapMode: Text.WordWrap
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             GameButton {
                 id: statsClose

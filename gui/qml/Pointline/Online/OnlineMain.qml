@@ -102,14 +102,9 @@ ApplicationWindow {
             Layout.fillWidth: true
             columns: root.portrait ? 1 : 2
             rowSpacing: 2
-            Text {
+            Heading {
                 text: "Pointline Table · online"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.35
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 id: liveRegion
@@ -173,18 +168,13 @@ ApplicationWindow {
         ColumnLayout {
             anchors.fill: parent
             spacing: root.gap * 0.6
-            Text {
+            Heading {
                 Layout.fillWidth: true
                 text: root.atTable && online.countdown.secondsLeft > 0
                       ? "Help — the countdown keeps running: " + online.countdown.secondsLeft + " s left"
                       : "Help — online play"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.2
-                font.bold: true
-                color: "#f2c14e"
                 wrapMode: Text.WordWrap
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Flickable {
                 id: helpFlick
@@ -248,16 +238,11 @@ ApplicationWindow {
             id: leaveCol
             anchors.fill: parent
             spacing: root.gap
-            Text {
+            Heading {
                 Layout.fillWidth: true
                 text: "Leave the table?"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.2
-                font.bold: true
-                color: "#f2c14e"
                 wrapMode: Text.WordWrap
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 objectName: "leaveQuestion"
