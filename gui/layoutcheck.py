@@ -434,27 +434,13 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
             del loaded
 
 
-def _layout_signature(window: Any) -> object:
-    """Where every shown text is and whether Qt cut it: equal twice running, the layout holds."""
-    tree = _Tree(window.contentItem())
-    return (
-        window.width(),
-        window.height(),
-        [
-            (_scene_rect(i), i.property("truncated"), i.property("text"))
-            for i in tree.items
-            if i.inherits("QQuickText") and i.isVisible()
-        ],
-    )
-
-
 def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
     import qasync
 
     from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
-    from pointline.gui.online.scenes import in_motion, prepare_online
+    from pointline.gui.online.scenes import held_still, in_motion, prepare_online
     from pointline.gui.scenes import counter_nonces
     from pointline.net.accounts import FAST_HASH
     from pointline.net.protocol import Timeouts
@@ -484,16 +470,7 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
                 await asyncio.sleep(0.02)
             for size in sizes:
                 loaded.window.resize(*size)
-                # Until the layout holds still (a loaded machine lays out late: a title was
-                # once read as elided mid-relayout). The loop runs Qt's events itself
-                # (qasync): processEvents() here would re-enter other tasks.
-                seen: object = None
-                for _ in range(100):
-                    await asyncio.sleep(0.03)
-                    now = _layout_signature(loaded.window)
-                    if now == seen:
-                        break
-                    seen = now
+                await held_still(loaded.window)  # the loop runs Qt's events (qasync)
                 image = loaded.window.grabWindow()
                 report(scene, size, check_window(loaded.window, image))
             await bridge.shutdown()

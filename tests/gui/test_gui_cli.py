@@ -10,7 +10,7 @@ import wave
 from pathlib import Path
 
 import pytest
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QColor, QImage
 
 from pointline.gui import cli
 from pointline.gui.sound import RATE, SOUNDS, Sounds, pcm
@@ -69,6 +69,28 @@ def test_screenshot_writes_the_scene_png(tmp_path) -> None:
     )
     image = QImage(str(out))
     assert (image.width(), image.height()) == (390, 844)
+
+
+def test_an_online_screenshot_is_laid_out_at_its_size(tmp_path) -> None:
+    """The picture waits for the window's layout to hold still at the size asked for: on a phone
+    the sign-in screen's relay field runs across the narrow window (a picture once showed the
+    layout of the first 1280x720 frame, cut off at the right)."""
+    out = tmp_path / "signin.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", POINTLINE_DATA_DIR=str(tmp_path / "data"))
+    command = ["--screenshot", str(out), "--size", "390x844", "--scene", "online-signin"]
+    subprocess.run(
+        [sys.executable, "-m", "pointline.gui.cli", *command],
+        check=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+        capture_output=True,
+    )
+    image = QImage(str(out))
+    assert (image.width(), image.height()) == (390, 844)
+    # the relay address field, above its text: light from the left margin to the right one
+    across = [QColor(image.pixel(x, 135)).lightness() for x in range(30, 350, 20)]
+    assert min(across) > 200, across
 
 
 def test_sounds_are_short_pcm_and_silent_without_a_device(tmp_path) -> None:
