@@ -23,6 +23,7 @@ from pointline.gui.stats import (
     LEFT_CLOSED,
     LEFT_NEW_SESSION,
     SessionRecord,
+    StatsCode,
     StatsError,
     StatsStore,
     record_of,
@@ -239,6 +240,7 @@ def test_an_unusable_folder_is_a_plain_error(tmp_path: Path) -> None:
     with pytest.raises(StatsError) as caught:
         StatsStore(tmp_path / "stats").add(record_of(Table(seats=1), "abc"))
     assert caught.value.text.startswith("This session could not be saved to Stats")
+    assert caught.value.code is StatsCode.NOT_SAVED  # a StrEnum, as every layer's codes are
     assert StatsStore(tmp_path / "stats").load().problem.startswith("Stats could not be read")
 
 
