@@ -28,7 +28,6 @@ from pointline.gui.clock import Clock, QtClock
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
 from pointline.gui.history import (
-    REASON_WORDS,
     ThrowWords,
     chart_samples,
     draft_words,
@@ -36,6 +35,7 @@ from pointline.gui.history import (
     history_rows,
     line_flights,
     line_outcomes,
+    reason_words,
     repeat_text,
     result_text,
     throw_words,
@@ -575,5 +575,5 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         """End the session without a result (the 'ended' scene uses it)."""
         self.finishReveal()
         self.table.push(Abort(reason, None))
-        self._announce(f"Session ended without a result: {REASON_WORDS[reason]}.")
+        self._announce(f"Session ended without a result: {reason_words(reason)}.")
         self._sync()

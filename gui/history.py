@@ -21,12 +21,12 @@ from pointline.kernel import (
     ThrowSeen,
     Voided,
 )
+from pointline.net.events import ENDING_WORDS
 
 __all__ = [
     "LINE_NAMES",
     "MINUS",
     "OUTCOME_WORDS",
-    "REASON_WORDS",
     "ThrowWords",
     "chart_samples",
     "draft_words",
@@ -35,6 +35,7 @@ __all__ = [
     "history_rows",
     "line_flights",
     "line_outcomes",
+    "reason_words",
     "repeat_text",
     "result_text",
     "settlement_words",
@@ -44,17 +45,12 @@ __all__ = [
 
 LINE_NAMES = {Line.PASS: "Pass", Line.DONT_PASS: "Don't Pass"}
 OUTCOME_WORDS = {Outcome.WIN: "wins", Outcome.LOSS: "loses", Outcome.PUSH: "pushes"}
-REASON_WORDS = {
-    EndReason.THROW_CAP: "128 throws reached before the fifth hand resolved",
-    EndReason.DEPARTURE: "a player left",
-    EndReason.BACKGROUND: "the app went to the background",
-    EndReason.BAD_REVEAL: "a reveal did not match its commitment",
-    EndReason.DEADLINE: "a deadline passed",
-    EndReason.BAD_SIGNATURE: "a message had a bad signature",
-    EndReason.REPLAY: "a message was replayed",
-    EndReason.NON_MEMBER: "a message came from outside the room",
-    EndReason.MALFORMED: "a message was malformed",
-}
+
+
+def reason_words(reason: EndReason) -> str:
+    """Why a session ended without a result, as a clause ("a player left"): the net layer's
+    one table of ending words, which the online endings word too."""
+    return ENDING_WORDS[reason].clause
 
 
 MINUS = "\u2212"
@@ -107,7 +103,7 @@ def entry_text(entry: Entry) -> tuple[str, str]:
         )
     if isinstance(entry, Voided):
         return "void", (
-            f"{LINE_NAMES[entry.line]} {entry.amount} void, returned: {REASON_WORDS[entry.reason]}"
+            f"{LINE_NAMES[entry.line]} {entry.amount} void, returned: {reason_words(entry.reason)}"
         )
     raise TypeError(f"not a ledger entry: {entry!r}")
 
@@ -234,7 +230,7 @@ def result_text(table: Table, seat: int) -> str:
 
 def end_reason(table: Table) -> str:
     """Why the session ended without a result ("" when it did not)."""
-    return "" if table.ending is None else REASON_WORDS[table.ending.reason]
+    return "" if table.ending is None else reason_words(table.ending.reason)
 
 
 def repeat_text(table: Table, seat: int) -> str:

@@ -19,9 +19,9 @@ the item tree of the window is then read and the rendered image sampled. One lin
 - ``moved``: a control that moves when the status line grows from one line to three
   (``moved_controls``; buttons must not move under the pointer).
 
-When an overlay (Help, a question, the pause card) is open, only the overlay is checked: the
-table behind it is inert. The last line reads ``layout: S scenes × Z sizes, P problems``; the
-command exits 1 when P > 0.
+When a card (Help, a question, the pause card, Stats, the guide) is open, only the card is
+checked: the table behind it is inert. The last line reads ``layout: S scenes × Z sizes, P
+problems``; the command exits 1 when P > 0.
 """
 
 from __future__ import annotations
@@ -121,8 +121,8 @@ def _name(item: Any) -> str:
 
 
 def _is_interactive(item: Any) -> bool:
-    if item.objectName().startswith(("blocker", "behind")):
-        return False  # an overlay's input blocker, or a tap area behind the buttons
+    if item.objectName().startswith("behind"):
+        return False  # a tap area behind the buttons
     return any(
         item.inherits(cls)
         for cls in (
@@ -157,32 +157,18 @@ def _in_flight(tree: _Tree, item: Any) -> bool:
 
 
 def _active_layer(content: Any) -> Any:
-    """The topmost open card: a modal popup in the window's overlay, or an item whose
-    objectName ends in 'Overlay' and that covers the whole window (the online screens; a
-    smaller item of that name is part of the page, not a card over it); else the window."""
+    """The topmost open card (every card is a modal popup in the window's overlay: Help, the
+    questions, Stats, the guide), else the window."""
     layer = content
-    window = content.window()
-    whole = (0.0, 0.0, float(window.width()), float(window.height()))
-    # a card is a child of the window's content, or of the one item that fills it (an
-    # ApplicationWindow's content item)
-    children: list[Any] = []
     todo = list(content.childItems())
-    while todo:  # every item, in drawing order (a card may sit deep in the window's items)
+    while todo:  # every item, in drawing order, down to the window's overlay
         item = todo.pop(0)
-        children.append(item)
-        if not item.inherits("QQuickOverlay"):
-            todo[:0] = item.childItems()
-    for child in children:
-        if (
-            child.objectName().endswith("Overlay")
-            and child.isVisible()
-            and inside(whole, _scene_rect(child))
-        ):
-            layer = child
-        if child.inherits("QQuickOverlay"):
-            for card in child.childItems():
+        if item.inherits("QQuickOverlay"):
+            for card in item.childItems():
                 if card.inherits("QQuickPopupItem") and card.isVisible():
                     layer = card
+        else:
+            todo[:0] = item.childItems()
     return layer
 
 
@@ -448,27 +434,13 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
             del loaded
 
 
-def _layout_signature(window: Any) -> object:
-    """Where every shown text is and whether Qt cut it: equal twice running, the layout holds."""
-    tree = _Tree(window.contentItem())
-    return (
-        window.width(),
-        window.height(),
-        [
-            (_scene_rect(i), i.property("truncated"), i.property("text"))
-            for i in tree.items
-            if i.inherits("QQuickText") and i.isVisible()
-        ],
-    )
-
-
 def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
     import qasync
 
     from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
-    from pointline.gui.online.scenes import in_motion, prepare_online
+    from pointline.gui.online.scenes import held_still, in_motion, prepare_online
     from pointline.gui.scenes import counter_nonces
     from pointline.net.accounts import FAST_HASH
     from pointline.net.protocol import Timeouts
@@ -498,16 +470,7 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
                 await asyncio.sleep(0.02)
             for size in sizes:
                 loaded.window.resize(*size)
-                # Until the layout holds still (a loaded machine lays out late: a title was
-                # once read as elided mid-relayout). The loop runs Qt's events itself
-                # (qasync): processEvents() here would re-enter other tasks.
-                seen: object = None
-                for _ in range(100):
-                    await asyncio.sleep(0.03)
-                    now = _layout_signature(loaded.window)
-                    if now == seen:
-                        break
-                    seen = now
+                await held_still(loaded.window)  # the loop runs Qt's events (qasync)
                 image = loaded.window.grabWindow()
                 report(scene, size, check_window(loaded.window, image))
             await bridge.shutdown()

@@ -18,7 +18,6 @@ from pointline.kernel import (
     Code,
     Entry,
     IllegalAction,
-    PointlineError,
     Table,
     Throw,
     commitment,
@@ -26,8 +25,9 @@ from pointline.kernel import (
     derive_dice,
     verify_commitment,
 )
+from pointline.net.errors import BadReveal
 
-__all__ = ["SEAT", "BadReveal", "NonceSource", "Reveal", "SoloSession", "fresh_nonce"]
+__all__ = ["SEAT", "NonceSource", "Reveal", "SoloSession", "fresh_nonce"]
 
 NonceSource = Callable[[], bytes]
 SEAT = 0
@@ -47,10 +47,6 @@ class Reveal:
     nonce: bytes
     choices: bytes
     dice: tuple[int, int]
-
-
-class BadReveal(PointlineError):
-    """A reveal that does not match its commitment (never happens solo unless tampered)."""
 
 
 class SoloSession:
@@ -88,7 +84,8 @@ class SoloSession:
         digest = commitment(self.table_id, throw_index, SEAT, nonce, choices)
         table.push(action)
         if not verify_commitment(digest, self.table_id, throw_index, SEAT, nonce, choices):
-            raise BadReveal("bad_reveal", "A reveal did not match its commitment.")
+            # never solo unless tampered with: the error online play raises for the same fault
+            raise BadReveal("A reveal did not match its commitment.")
         dice = derive_dice(self.table_id, throw_index, [nonce])
         table.push(Throw(*dice))
         self.reveals.append(Reveal(throw_index, digest, nonce, choices, dice))

@@ -22,10 +22,11 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pointline.gui.history import REASON_WORDS, chart_samples
+from pointline.gui.history import chart_samples, reason_words
 from pointline.kernel import (
     Abort,
     EndReason,
@@ -42,6 +43,7 @@ __all__ = [
     "STATS_FOLDER",
     "Loaded",
     "SessionRecord",
+    "StatsCode",
     "StatsError",
     "StatsStore",
     "record_of",
@@ -55,8 +57,20 @@ LEFT_NEW_SESSION = "you started a new session before this one finished"
 LEFT_CLOSED = "you closed the app before this session finished"
 
 
+class StatsCode(StrEnum):
+    """Why Stats could not do what was asked (the GUI layer's own code, under PointlineError)."""
+
+    NOT_SAVED = "stats_not_saved"
+
+
 class StatsError(PointlineError):
-    """The record could not be saved (the folder is not writable, the disk is full)."""
+    """The record could not be saved (the folder is not writable, the disk is full):
+    ``StatsCode.NOT_SAVED``, ``text`` the plain words the Stats view shows."""
+
+    code: StatsCode
+
+    def __init__(self, text: str) -> None:
+        super().__init__(StatsCode.NOT_SAVED, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +140,7 @@ def record_of(
         finished.push(Abort(EndReason.DEPARTURE, SEAT))
         reason = left
     elif finished.ending is not None:
-        reason = REASON_WORDS[finished.ending.reason]
+        reason = reason_words(finished.ending.reason)
     ledger = finished.seat(SEAT).ledger
     wins = {Line.PASS: 0, Line.DONT_PASS: 0}
     run = best = 0
@@ -197,8 +211,7 @@ class StatsStore:
         except OSError as error:
             reason = error.strerror or type(error).__name__
             raise StatsError(
-                "stats_not_saved",
-                f"This session could not be saved to Stats ({reason}, in {self.folder}).",
+                f"This session could not be saved to Stats ({reason}, in {self.folder})."
             ) from error
         return True
 

@@ -4,15 +4,19 @@ words for an ending (seats counted from 1). ``net.protocol`` re-exports every na
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Union
+from types import MappingProxyType
+from typing import Final, NamedTuple, Union
 
 from pointline.kernel import Choice, EndReason, Phase, Result
 
 __all__ = [
+    "ENDING_WORDS",
     "AllCommitted",
     "DeadlineKind",
+    "EndingWords",
     "Event",
     "HandResolved",
     "ReceiptStatus",
@@ -155,17 +159,42 @@ class SessionEnded:
         return ending_text(self.reason, self.seat, self.reporter, self.proven, self.accused)
 
 
-_REASON_WORDS = {
-    EndReason.THROW_CAP: "the throw limit was reached",
-    EndReason.DEPARTURE: "a departure",
-    EndReason.BACKGROUND: "the app going to the background",
-    EndReason.BAD_REVEAL: "a reveal that does not match its commitment",
-    EndReason.DEADLINE: "a missed deadline",
-    EndReason.BAD_SIGNATURE: "a bad signature",
-    EndReason.REPLAY: "a replayed or out-of-order message",
-    EndReason.NON_MEMBER: "a message from a seat not in the room",
-    EndReason.MALFORMED: "a malformed message",
-}
+class EndingWords(NamedTuple):
+    """The words for one reason a session ended without a result, in the two forms a
+    sentence needs."""
+
+    clause: str
+    """A statement of its own: "a player left" (the app's "No result: a player left")."""
+    cause: str
+    """What happened, for a seat to follow: "a departure" ("a departure from Seat 2")."""
+
+
+ENDING_WORDS: Final[Mapping[EndReason, EndingWords]] = MappingProxyType(
+    {
+        EndReason.THROW_CAP: EndingWords(
+            "128 throws reached before the fifth hand resolved", "the throw limit was reached"
+        ),
+        EndReason.DEPARTURE: EndingWords("a player left", "a departure"),
+        EndReason.BACKGROUND: EndingWords(
+            "the app went to the background", "the app going to the background"
+        ),
+        EndReason.BAD_REVEAL: EndingWords(
+            "a reveal did not match its commitment", "a reveal that does not match its commitment"
+        ),
+        EndReason.DEADLINE: EndingWords("a deadline passed", "a missed deadline"),
+        EndReason.BAD_SIGNATURE: EndingWords("a message had a bad signature", "a bad signature"),
+        EndReason.REPLAY: EndingWords(
+            "a message was replayed", "a replayed or out-of-order message"
+        ),
+        EndReason.NON_MEMBER: EndingWords(
+            "a message came from outside the room", "a message from a seat not in the room"
+        ),
+        EndReason.MALFORMED: EndingWords("a message was malformed", "a malformed message"),
+    }
+)
+"""The one table of ending words, for every layer above the kernel: the app's history, result
+view, announcements and stats say the ``clause``; ``ending_text`` (online endings, receipts,
+``pointline verify``) the ``cause``."""
 
 
 def seat_label(seat: int) -> str:
@@ -191,7 +220,7 @@ def ending_text(
     "Seat 4 reported a bad signature from Seat 1; not proven" when the ending names the
     reporter of an accusation (``accused``) nobody else could check.
     """
-    what = _REASON_WORDS[reason]
+    what = ENDING_WORDS[reason].cause
     if reason is EndReason.THROW_CAP:
         return what
     if accused is not None and reporter is not None:

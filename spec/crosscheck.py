@@ -13,6 +13,7 @@ ledger); ``check_step`` takes the table before an action, the action, and what t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import z3
@@ -24,6 +25,7 @@ from pointline.kernel import (
     Code,
     Confirm,
     Contracted,
+    Entry,
     IllegalAction,
     Line,
     MalformedAction,
@@ -45,10 +47,25 @@ __all__ = [
     "action_vars",
     "check_step",
     "expected",
+    "ghost_counts",
     "push_and_check",
 ]
 
 _SEAT_ACTIONS = (Allocate, Reset, Confirm, ReduceDontPass, RemoveDontPass, Roll)
+
+
+def ghost_counts(ledger: Iterable[Entry]) -> tuple[int, int]:
+    """The model's ghost counters read from ledger entries: points lost (the contracts of lost
+    lines) and net points won (the net of won lines). The card's conservation is then
+    ``balance + contracts in play + lost - won == 1,000`` for every seat."""
+    lost = won = 0
+    for entry in ledger:
+        if isinstance(entry, Settled):
+            if entry.outcome is Outcome.LOSS:
+                lost += entry.contract
+            elif entry.outcome is Outcome.WIN:
+                won += entry.net
+    return lost, won
 
 
 def abstract(table: Table) -> TableVars:
@@ -57,10 +74,7 @@ def abstract(table: Table) -> TableVars:
     phase = table.phase
     for i in range(table.seat_count):
         st = table.seat(i)
-        losses = sum(
-            e.contract for e in st.ledger if isinstance(e, Settled) and e.outcome is Outcome.LOSS
-        )
-        wins = sum(e.net for e in st.ledger if isinstance(e, Settled) and e.outcome is Outcome.WIN)
+        losses, wins = ghost_counts(st.ledger)
         orig = (0, 0)
         if phase is Phase.POINT or (phase is Phase.COME_OUT and st.sealed):
             last = [e for e in st.ledger if isinstance(e, Contracted)]

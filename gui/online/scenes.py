@@ -3,7 +3,8 @@ peers (``net.client.RelayClient``) on one qasync loop, against a private relay o
 
 The relay runs as its own process (``python -m pointline.net.relay``), as players run it: the
 app's import path never holds the relay, its rooms or its password hashing. Nonces come from
-fixed counters, so the dice are the same on every run.
+fixed counters; the dice still change from run to run, since the relay draws each table's id
+(which every throw's dice derive from).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ __all__ = [
     "PASSWORD",
     "PEOPLE",
     "HeldBeats",
+    "held_still",
     "in_motion",
+    "layout_signature",
     "prepare_online",
     "relay_process",
     "screenshot_online",
@@ -44,6 +47,39 @@ async def _until(predicate: Any, timeout: float = 20.0) -> None:
     async with asyncio.timeout(timeout):
         while not predicate():
             await asyncio.sleep(0.01)
+
+
+def layout_signature(window: Any) -> object:
+    """Where every shown text is, what it says and whether Qt cut it: equal twice running, the
+    window's layout holds still."""
+    from PySide6.QtCore import QRectF
+
+    texts = []
+    todo = [window.contentItem()]
+    while todo:
+        item = todo.pop()
+        if not item.isVisible():
+            continue
+        todo.extend(item.childItems())
+        if item.inherits("QQuickText"):
+            r = item.mapRectToScene(QRectF(0, 0, item.width(), item.height()))
+            place = (r.x(), r.y(), r.width(), r.height())
+            texts.append((place, item.property("truncated"), item.property("text")))
+    return (window.width(), window.height(), texts)
+
+
+async def held_still(window: Any) -> None:
+    """Until the window's layout holds still: a window just shown or resized draws its old
+    layout first, and a loaded machine lays out late (a title was once read as elided
+    mid-relayout). Its ``layout_signature`` is read every 30 ms until two agree (3 s at most);
+    the loop runs Qt's events meanwhile (qasync)."""
+    seen: object = None
+    for _ in range(100):
+        await asyncio.sleep(0.03)
+        now = layout_signature(window)
+        if now == seen:
+            return
+        seen = now
 
 
 def in_motion(root: Any) -> bool:
@@ -281,6 +317,7 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
             loaded.window.show()
             peers = await prepare_online(bridge, url, scene)
             await _until(lambda: not in_motion(loaded.window.contentItem()), 10.0)
+            await held_still(loaded.window)
             image = loaded.window.grabWindow()
             saved = bool(image.save(path))
             await bridge.shutdown()

@@ -19,7 +19,6 @@ from typing import Any
 from pointline.net.client import RelayClient
 from pointline.net.cluster import ClusterConfig
 from pointline.net.relay import RunningRelay, running_relay
-from pointline.net.wire import RoomJoined
 from tests.cluster.servers import child_env
 from tests.net.support import (
     PASSWORD,
@@ -28,6 +27,7 @@ from tests.net.support import (
     play,
     random_chooser,
     relay_config,
+    start_room,
     until,
 )
 
@@ -126,23 +126,9 @@ async def signed_in(url: str, name: str | None = None) -> RelayClient:
     return client
 
 
-async def one_room(clients: list[RelayClient]) -> RoomJoined:
-    """The first client creates a room and the others join it (not started); the room."""
-    room = await clients[0].create_room()
-    for c in clients[1:]:
-        await c.join_room(room.code)
-    return room
-
-
-async def start(clients: list[RelayClient]) -> None:
-    await clients[0].start()
-    for c in clients[1:]:
-        await c.wait_started(10.0)
-
-
 async def whole_session(clients: list[RelayClient], started: bool = False) -> None:
     if not started:
-        await start(clients)
+        await start_room(clients)
     peers = await asyncio.gather(
         *(play(c, random_chooser(i)) for i, c in enumerate(clients)), return_exceptions=False
     )

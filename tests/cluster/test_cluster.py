@@ -29,18 +29,13 @@ from tests.cluster.support import (
     Backends,
     RelayProcess,
     names,
-    one_room,
     relay_processes,
     relays,
     signed_in,
-    start,
     until,
     whole_session,
 )
-from tests.net.support import (
-    PASSWORD,
-    run,
-)
+from tests.net.support import PASSWORD, one_room, run, start_room
 
 
 def test_sign_in_on_one_relay_and_join_a_room_another_relay_owns(
@@ -214,7 +209,7 @@ def test_kill_9_of_a_relay_mid_session(tmp_path: Path, backends: Backends) -> No
             assert "room directory in Redis" in a.line
             players = [await signed_in(b.url) for _ in range(2)]
             room = await one_room(players)
-            await start(players)
+            await start_room(players)
             for p in players:  # the first round is open at every seat: kill B
                 while not isinstance(await p.next_event(10), RoundOpened):
                     pass
@@ -270,7 +265,7 @@ def test_kill_9_of_redis_mid_session(
             await one_room(players)
             elsewhere = await signed_in(b.url)
             other_room = await elsewhere.create_room()
-            await start(players)
+            await start_room(players)
             own_redis.kill()
             # frames never cross Redis: the session in flight completes with its result
             await whole_session(players, started=True)
@@ -303,7 +298,7 @@ def test_kill_9_of_postgresql_mid_session(
         async with relays(tmp_path, backends, 2) as (a, _b):
             players = [await signed_in(a.url, f"pgkill{i}") for i in range(2)]
             await one_room(players)
-            await start(players)
+            await start_room(players)
             own_postgres.kill()
             await whole_session(players, started=True)  # tokens were checked at the door
             newcomer = await RelayClient.connect(a.url)

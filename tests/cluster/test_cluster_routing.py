@@ -20,13 +20,12 @@ from tests.cluster.support import (
     ROOT,
     Backends,
     names,
-    one_room,
     relay_processes,
     relays,
     signed_in,
     whole_session,
 )
-from tests.net.support import PASSWORD, RELAXED, run
+from tests.net.support import PASSWORD, RELAXED, one_room, run
 
 GHOST = "ws://127.0.0.1:9"  # nothing listens on port 9 (discard)
 

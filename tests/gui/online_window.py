@@ -17,20 +17,9 @@ from PySide6.QtTest import QTest
 
 from pointline.gui.online.app import LoadedOnline, load_online
 from pointline.gui.online.bridge import OnlineBridge
-from tests.net.support import PASSWORD
+from tests.net.support import PASSWORD, until
 
 K = Qt.Key
-
-
-async def until(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> None:
-    """Poll ``predicate`` on the loop until it holds (``TimeoutError`` naming ``what``): the
-    loop runs between checks, so the condition itself ends the wait, never a duration."""
-    try:
-        async with asyncio.timeout(timeout):
-            while not predicate():
-                await asyncio.sleep(0.01)
-    except TimeoutError:
-        raise TimeoutError(f"timed out waiting for {what or predicate}") from None
 
 
 def named(window: Any, name: str) -> Any:
@@ -186,7 +175,7 @@ def visible_texts(ui: Window) -> list[str]:
     """The text of every shown Text item in the window (markup stripped)."""
     out = []
     for item in shown_items(ui):
-        if item.metaObject().className() != "QQuickText":
+        if not item.inherits("QQuickText"):  # Text and its QML subtypes (Heading, ...)
             continue
         text = re.sub(r"<[^>]*>", " ", str(item.property("text") or ""))
         if text.strip():

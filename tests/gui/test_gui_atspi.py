@@ -51,7 +51,6 @@ def test_the_accessible_tree_and_a_throw_announcement(tmp_path) -> None:
         XDG_CONFIG_HOME=str(tmp_path / "config"),
         XDG_DATA_HOME=str(tmp_path / "data"),
         POINTLINE_REDUCE_MOTION="0",  # the real result moment: the announcement comes after it
-        PYTHONPATH=str(Path(__file__).resolve().parents[2]),
     )
     script = (
         f'"{sys.executable}" -m pointline.gui.cli & app=$!; '

@@ -52,7 +52,7 @@ def _open(ui: Any) -> Any:
     extras = extras_of(ui.bridge)
     extras.openGuide()
     overlay = ui.item("guideOverlay")
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnGuideNext", timeout=WAIT_MS)
     return extras
 
@@ -65,7 +65,7 @@ def test_nothing_behind_the_guide_can_be_played(make_ui: Any) -> None:
         ui.key(key)
     for name in ("lineDontPass", "btnAllocate", "btnConfirm", "btnNew"):
         ui.click(name)  # the guide's blocker takes the press
-    assert ui.item("guideOverlay").isVisible()
+    assert ui.item("guideOverlay").property("visible")
     assert ui.bridge.submissions == 0
     assert ui.bridge.draftPass + ui.bridge.draftDontPass == 0 and ui.bridge.throws == 0
     assert ui.bridge.reasons["allocate"]  # the bridge itself refuses while the guide is open
@@ -77,7 +77,7 @@ def test_escape_and_back_skip_the_guide(make_ui: Any) -> None:
         _open(ui)
         ui.key(Qt.Key.Key_Tab)
         ui.key(key)
-        ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+        ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
         assert not ui.bridge.paused  # the key closed the guide, nothing else
         ui.qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=WAIT_MS)
     assert ui.bridge.submissions == 0
@@ -109,7 +109,7 @@ def test_each_step_points_at_its_control_and_done_closes(make_ui: Any) -> None:
             ui.key(Qt.Key.Key_Tab)
             assert ui.focus_name() in ("btnGuideSkip", "btnGuideBack", "btnGuideNext")
         ui.click("btnGuideNext")
-    ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
     assert ui.bridge.submissions == 0
 
 
@@ -118,8 +118,8 @@ def test_the_guide_reopens_from_help(make_ui: Any) -> None:
     ui.key(Qt.Key.Key_F1)
     ui.qtbot.waitUntil(lambda: ui.item("helpOverlay").property("visible"), timeout=WAIT_MS)
     ui.click("btnHelpGuide")
-    ui.qtbot.waitUntil(lambda: ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
     ui.key(Qt.Key.Key_Escape)
-    ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
     assert ui.item("helpOverlay").property("visible")  # back where it was opened
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnHelpGuide", timeout=WAIT_MS)

@@ -1,4 +1,5 @@
-"""Input exactly as READING.md says: Tab order, shortcuts, pause, blur, resize, window modes."""
+"""Input exactly as the card's reading says (``../shared/card/READING.md``, beside the repository):
+Tab order, shortcuts, pause, blur, resize, window modes."""
 
 from __future__ import annotations
 

@@ -53,33 +53,32 @@ def test_the_checker_catches_planted_problems(qapp, qtbot) -> None:
     del engine
 
 
-OVERLAYS = b"""
+CARDS = b"""
 import QtQuick
 import QtQuick.Controls.Basic
 Window {
     width: 400; height: 700; visible: true; color: "#ffffff"
     Button { objectName: "first"; x: 10; y: 10; width: 120; height: 60; text: "One" }
     Button { objectName: "second"; x: 60; y: 40; width: 120; height: 60; text: "Two" }
-    Rectangle { objectName: "badgeOverlay"; x: 10; y: 600; width: 60; height: 60
-                color: "#203020"; visible: true }
-    Rectangle {
-        objectName: "cardOverlay"; anchors.fill: parent; color: "#203020"; visible: false
+    Popup {
+        objectName: "card"; modal: true; x: 20; y: 200; width: 300; height: 200
+        background: Rectangle { color: "#203020" }
         Button { objectName: "onCard"; x: 10; y: 10; width: 200; height: 56; text: "Close" }
     }
 }
 """
 
 
-def test_only_an_overlay_that_covers_the_window_hides_the_page(qapp, qtbot) -> None:
-    """A small visible item named "...Overlay" is part of the page: the page is still checked.
-    An overlay that covers the window is the only thing checked while it is open."""
-    engine, window = _load(OVERLAYS)
+def test_an_open_card_is_checked_alone(qapp, qtbot) -> None:
+    """The page is checked while no card is open; a modal card that opens is the only thing
+    checked while it is (the page behind it is inert)."""
+    engine, window = _load(CARDS)
     qtbot.waitExposed(window, timeout=3000)
     found = {(p.kind, p.where.split(" ")[0]) for p in check_window(window)}
     assert ("overlap", "first") in found
-    card = window.findChild(QObject, "cardOverlay")
-    card.setVisible(True)
-    qtbot.waitUntil(lambda: card.isVisible() and card.height() == window.height(), timeout=3000)
+    card = window.findChild(QObject, "card")
+    card.setProperty("visible", True)
+    qtbot.waitUntil(lambda: card.property("opened"), timeout=3000)
     assert check_window(window) == []
     window.close()
     del engine
@@ -194,15 +193,12 @@ def test_the_online_check_leaves_no_task_pending(tmp_path) -> None:
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[2]
     script = (
         "from pointline.gui.layoutcheck import run_check\n"
         "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None)\n"
     )
     env = {**os.environ, "POINTLINE_DATA_DIR": str(tmp_path / "data")}
-    env["PYTHONPATH"] = os.pathsep.join([str(root), env.get("PYTHONPATH", "")])
     done = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=240
     )

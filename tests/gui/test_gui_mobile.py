@@ -155,7 +155,7 @@ def test_no_machine_code_reaches_a_player(make_ui, scene) -> None:
     elif scene in EXTRA_SCENES:  # gui-extras: Stats and the guide open after, as Help does
         ui = make_ui(size=(844, 390))
         prepare_extra(ui.bridge, scene)
-        ui.qtbot.waitUntil(lambda: ui.item(scene + "Overlay").isVisible(), timeout=WAIT_MS)
+        ui.qtbot.waitUntil(lambda: ui.item(scene + "Overlay").property("opened"), timeout=WAIT_MS)
     else:
         ui = make_ui(size=(844, 390), scene=scene, motion=scene == "result-moment")
     texts = _texts(ui.window)

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
+from pointline.gui import session as solo
 from pointline.kernel import (
+    Allocate,
+    Confirm,
+    Line,
     Phase,
     Refunded,
     Settled,
@@ -13,6 +18,7 @@ from pointline.kernel import (
     verify_commitment,
 )
 from pointline.kernel.ledger import Contracted, ThrowSeen
+from pointline.net.errors import BadReveal, NetCode
 from tests.gui.support import WAIT_MS
 
 K = Qt.Key
@@ -166,3 +172,15 @@ def test_full_session_by_keys_with_every_result_moment(make_ui, monkeypatch) -> 
         ui.qtbot.waitUntil(lambda: b.revealStage == "", timeout=5000)
     assert b.isOver and ignored == b.throws
     _check_session(ui)
+
+
+def test_a_reveal_that_misses_its_commitment_is_the_net_layers_bad_reveal(monkeypatch) -> None:
+    """Solo runs online's commit-then-reveal path with one seat, and a reveal that does not match
+    raises online's error: one ``BadReveal``, its code a StrEnum."""
+    game = solo.SoloSession(lambda: bytes(32))
+    game.submit(Allocate(0, Line.PASS))
+    monkeypatch.setattr(solo, "verify_commitment", lambda *args: False)
+    with pytest.raises(BadReveal) as caught:
+        game.submit(Confirm(0))
+    assert caught.value.code is NetCode.BAD_REVEAL
+    assert game.table.throws == 0 and game.reveals == []

@@ -23,6 +23,7 @@ from pointline.gui.stats import (
     LEFT_CLOSED,
     LEFT_NEW_SESSION,
     SessionRecord,
+    StatsCode,
     StatsError,
     StatsStore,
     record_of,
@@ -239,6 +240,7 @@ def test_an_unusable_folder_is_a_plain_error(tmp_path: Path) -> None:
     with pytest.raises(StatsError) as caught:
         StatsStore(tmp_path / "stats").add(record_of(Table(seats=1), "abc"))
     assert caught.value.text.startswith("This session could not be saved to Stats")
+    assert caught.value.code is StatsCode.NOT_SAVED  # a StrEnum, as every layer's codes are
     assert StatsStore(tmp_path / "stats").load().problem.startswith("Stats could not be read")
 
 
@@ -299,10 +301,10 @@ def _tab_to(ui: Any, name: str, limit: int = 30) -> None:
 def test_stats_from_the_result_screen_by_keys(make_ui: Any) -> None:
     ui = make_ui(scene="result", label=b"stats-keys")
     overlay = ui.item("statsOverlay")
-    assert not overlay.isVisible()
+    assert not overlay.property("visible")
     _tab_to(ui, "btnStats")
     ui.key(Qt.Key.Key_Return)
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnSession0", timeout=WAIT_MS)
     assert "Session 1" in _name(ui, "btnSession0") and "final points" in _name(ui, "btnSession0")
     assert ui.item("statsOutcome").property("text").startswith("Complete — final points")
@@ -312,7 +314,7 @@ def test_stats_from_the_result_screen_by_keys(make_ui: Any) -> None:
         ui.key(Qt.Key.Key_Tab)
         assert ui.focus_name() in ("btnSession0", "btnStatsClose")
     ui.key(Qt.Key.Key_Escape)
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnStats", timeout=WAIT_MS)
 
 
@@ -320,9 +322,9 @@ def test_stats_by_pointer_and_touch(make_ui: Any) -> None:
     ui = make_ui(scene="result", label=b"stats-pointer")
     overlay = ui.item("statsOverlay")
     ui.click("btnStats")
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     ui.click("btnStatsClose")
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     device = QTest.createTouchDevice()
     for name in ("btnStats", "btnStatsClose"):
         ui.qtbot.waitUntil(lambda n=name: ui.item(n).isVisible(), timeout=WAIT_MS)
@@ -331,8 +333,8 @@ def test_stats_by_pointer_and_touch(make_ui: Any) -> None:
         QTest.touchEvent(ui.window, device).release(0, point, ui.window)
         ui.settle()
         if name == "btnStats":
-            ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+            ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
 
 
 def test_stats_from_help_mid_session_submits_nothing(make_ui: Any) -> None:
@@ -346,16 +348,36 @@ def test_stats_from_help_mid_session_submits_nothing(make_ui: Any) -> None:
     _tab_to(ui, "btnHelpStats")
     ui.key(Qt.Key.Key_Space)
     overlay = ui.item("statsOverlay")
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     assert ui.item("statsEmpty").isVisible()  # no session has finished yet
     for key in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Backspace, Qt.Key.Key_Down):
         ui.key(key)
     assert ui.bridge.submissions == submitted and ui.bridge.throws == 1
     ui.key(Qt.Key.Key_Escape)
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     assert ui.item("helpOverlay").property("visible")
     ui.key(Qt.Key.Key_Escape)
     ui.qtbot.waitUntil(lambda: not ui.item("helpOverlay").property("visible"), timeout=WAIT_MS)
+
+
+def test_m_turns_the_sound_off_and_on_over_every_card(make_ui: Any) -> None:
+    """A modal card blocks the window's own shortcuts; each card passes M on, so the sound
+    key works over Help, Stats and the guide as it does at the table."""
+    ui = make_ui(label=b"m-cards")
+    extras = extras_of(ui.bridge)
+    cards = (
+        (ui.bridge.openHelp, "helpOverlay"),
+        (extras.openStats, "statsOverlay"),
+        (extras.openGuide, "guideOverlay"),
+    )
+    for open_card, name in cards:
+        open_card()
+        ui.qtbot.waitUntil(lambda n=name: ui.item(n).property("opened"), timeout=WAIT_MS)
+        before = ui.bridge.muted
+        ui.key(Qt.Key.Key_M)
+        assert ui.bridge.muted is not before, name
+        ui.key(Qt.Key.Key_Escape)
+        ui.qtbot.waitUntil(lambda n=name: not ui.item(n).property("visible"), timeout=WAIT_MS)
 
 
 def test_closing_mid_session_asks_and_a_closed_session_is_kept_not_resumed(
@@ -370,17 +392,17 @@ def test_closing_mid_session_asks_and_a_closed_session_is_kept_not_resumed(
     assert throws == 1
     ui.window.close()
     overlay = ui.item("closeOverlay")
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     assert ui.window.isVisible()
     words = ui.item("closeText").property("text")
     assert "never resumed" in words and "kept in Stats" in words
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnCloseCancel", timeout=WAIT_MS)
     ui.key(Qt.Key.Key_Escape)  # cancel: everything as it was
-    ui.qtbot.waitUntil(lambda: not overlay.isVisible(), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     assert ui.window.isVisible() and ui.bridge.throws == throws
     assert extras.property("sessions") == []
     ui.window.close()
-    ui.qtbot.waitUntil(overlay.isVisible, timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: overlay.property("visible"), timeout=WAIT_MS)
     ui.click("btnCloseConfirm")
     ui.qtbot.waitUntil(lambda: not ui.window.isVisible(), timeout=WAIT_MS)
     [row] = extras.property("sessions")
@@ -393,7 +415,7 @@ def test_an_untouched_or_finished_session_closes_at_once(make_ui: Any) -> None:
         extras_of(ui.bridge).ask_before_closing = True
         ui.window.close()
         ui.qtbot.waitUntil(lambda u=ui: not u.window.isVisible(), timeout=WAIT_MS)
-        assert not ui.item("closeOverlay").isVisible()
+        assert not ui.item("closeOverlay").property("visible")
 
 
 def test_the_app_asks_records_the_closed_session_and_shows_the_guide_once(

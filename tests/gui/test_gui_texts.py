@@ -1,9 +1,22 @@
-"""The table's rule sentences come from the kernel's transition table, and agree with play."""
+"""The table's rule sentences come from the kernel's transition table, and agree with play; the
+words of an ending come from the one table the net layer keeps."""
 
 from __future__ import annotations
 
+from pointline.gui.history import entry_text, reason_words
 from pointline.gui.texts import DP_LOSES, DP_PUSHES, DP_WINS, PASS_LOSES, PASS_WINS, TEXTS
-from pointline.kernel import Allocate, Confirm, Line, Outcome, Settled, Table, Throw
+from pointline.kernel import (
+    Allocate,
+    Confirm,
+    EndReason,
+    Line,
+    Outcome,
+    Settled,
+    Table,
+    Throw,
+    Voided,
+)
+from pointline.net.events import ENDING_WORDS, ending_text
 
 
 def _come_out(total: int) -> dict[Line, Outcome]:
@@ -30,3 +43,15 @@ def test_help_and_mottos_name_those_totals() -> None:
     assert "Pass wins on 7 or 11 and loses on 2, 3 or 12" in TEXTS["helpHtml"]
     assert TEXTS["passMotto"].startswith("COME-OUT 7 · 11 WIN")
     assert "BAR 12" in TEXTS["dontPassMotto"]
+
+
+def test_every_ending_is_worded_in_the_one_table_the_app_and_the_protocol_share() -> None:
+    """The history's void lines, the result view and stats say an ending's ``clause``; the online
+    endings (``ending_text``) its ``cause``: both from ``ENDING_WORDS``, one row a reason."""
+    assert set(ENDING_WORDS) == set(EndReason)
+    for reason, words in ENDING_WORDS.items():
+        assert reason_words(reason) == words.clause
+        kind, text = entry_text(Voided(1, Line.PASS, 20, reason))
+        assert (kind, text) == ("void", f"Pass 20 void, returned: {words.clause}")
+        worded = ending_text(reason, 1, None, True)
+        assert worded.startswith(words.cause), worded

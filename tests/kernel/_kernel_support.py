@@ -104,12 +104,10 @@ def random_session(
 
 
 def conserved(table: Table, seat: int) -> int:
-    """balance + contracts in play + losses − net wins, losses and wins read from the ledger."""
-    from pointline.kernel import Outcome, Settled
+    """balance + contracts in play + losses − net wins, losses and wins read from the ledger as
+    the spec's ghost counters are (``spec.crosscheck.ghost_counts``)."""
+    from pointline.spec.crosscheck import ghost_counts
 
     state = table.seat(seat)
-    losses = sum(
-        e.contract for e in state.ledger if isinstance(e, Settled) and e.outcome is Outcome.LOSS
-    )
-    wins = sum(e.net for e in state.ledger if isinstance(e, Settled) and e.outcome is Outcome.WIN)
+    losses, wins = ghost_counts(state.ledger)
     return state.balance + state.contracts.total + losses - wins

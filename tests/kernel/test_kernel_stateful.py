@@ -45,18 +45,17 @@ from pointline.kernel import (
     IllegalAction,
     Line,
     MalformedAction,
-    Outcome,
     Phase,
     ReduceDontPass,
     RemoveDontPass,
     Reset,
     Roll,
-    Settled,
     Table,
     Throw,
     replay_balance,
     state_bytes,
 )
+from pointline.spec.crosscheck import ghost_counts
 from tests.kernel._kernel_support import conserved
 
 STEPS_PER_SEAT_COUNT = 6_250
@@ -305,12 +304,9 @@ class TableMachine(RuleBasedStateMachine):
                 assert sealed is None or held.dont_pass_amount <= sealed, "Don't Pass grew"
                 self.dp_sealed[i] = held.dont_pass_amount
             # Conservation, with losses and net wins read from the ledger as it grows.
-            for entry in table.ledger_since(i, self.read[i]):
-                if type(entry) is Settled:
-                    if entry.outcome is Outcome.LOSS:
-                        self.losses[i] += entry.contract
-                    elif entry.outcome is Outcome.WIN:
-                        self.wins[i] += entry.net
+            lost, won = ghost_counts(table.ledger_since(i, self.read[i]))
+            self.losses[i] += lost
+            self.wins[i] += won
             self.read[i] = table.ledger_length(i)
             assert balance + held.total + self.losses[i] - self.wins[i] == STARTING_POINTS
 

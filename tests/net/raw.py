@@ -22,6 +22,7 @@ from tests.net.support import PASSWORD, relay_config
 __all__ = ["PASSWORD", "WAIT", "Raw", "drain", "relay_and_clients", "room_of", "started_room"]
 
 WAIT = 5.0
+_NOT_JSON = "a round trip"
 
 
 class Raw:
@@ -61,13 +62,16 @@ class Raw:
     async def start(self) -> dict[str, Any]:
         return await self.ask({"op": "start", "token": self.token})
 
-    async def silent(self, timeout: float = 0.2) -> bool:
-        """True when nothing arrives within ``timeout``."""
-        try:
-            await asyncio.wait_for(self.ws.recv(), timeout)
-        except TimeoutError:
-            return True
-        return False
+    async def nothing_waiting(self) -> bool:
+        """True when the relay has sent this socket nothing it has not read yet: a round trip,
+        not a wait for a duration. The relay answers a frame that is not JSON with
+        ``bad_frame``, through the same queue as everything else this socket gets, so anything
+        sent to it before would arrive ahead of that answer.
+
+        What the relay was handling for another socket is done once that socket has had an
+        answer of its own (``ask``): only then does this check cover it."""
+        reply = await self.ask(_NOT_JSON)
+        return reply.get("op") == "error" and reply.get("code") == "bad_frame"
 
 
 @asynccontextmanager

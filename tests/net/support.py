@@ -30,6 +30,7 @@ from pointline.net.relay import (
     tls_context,
 )
 from pointline.net.verify import verify_transcript
+from pointline.net.wire import RoomJoined
 
 TIMEOUTS = Timeouts(confirm=1.0, response=0.5, session=60.0, receipts=1.0)
 """Fast deadlines for the fault tests (a fault must end the session within these)."""
@@ -56,12 +57,16 @@ def relay_config(**changes: Any) -> RelayConfig:
     return RelayConfig(hash_params=FAST_HASH, **{**LOOPBACK_TESTS, **changes})
 
 
-async def until(predicate: Callable[[], object], timeout: float = 10.0) -> None:
-    """Wait until ``predicate()`` holds, checking every few milliseconds; a ``TimeoutError``
-    after ``timeout`` seconds."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.005)
+async def until(predicate: Callable[[], object], timeout: float = 10.0, what: str = "") -> None:
+    """Wait until ``predicate()`` holds, checking every few milliseconds (the loop runs between
+    checks, so the condition itself ends the wait, never a duration); a ``TimeoutError`` naming
+    ``what`` after ``timeout`` seconds."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not predicate():
+                await asyncio.sleep(0.005)
+    except TimeoutError:
+        raise TimeoutError(f"timed out waiting for {what or predicate}") from None
 
 
 E = TypeVar("E")
@@ -93,13 +98,24 @@ async def seated(
     clients = [await RelayClient.connect(url, timeouts=timeouts) for _ in range(seats)]
     for i, c in enumerate(clients):
         await c.signup(f"{prefix}{_counter[0]}_{i}", PASSWORD)
+    await one_room(clients)
+    await start_room(clients)
+    return clients
+
+
+async def one_room(clients: list[RelayClient]) -> RoomJoined:
+    """The first client creates a room and the others join it (not started); the room."""
     room = await clients[0].create_room()
     for c in clients[1:]:
         await c.join_room(room.code)
+    return room
+
+
+async def start_room(clients: list[RelayClient]) -> None:
+    """The creator (``clients[0]``) starts the room; every other client sees it start."""
     await clients[0].start()
     for c in clients[1:]:
         await c.wait_started(10.0)
-    return clients
 
 
 async def play(

@@ -273,15 +273,10 @@ def test_descriptor_exhaustion_is_logged_once_and_does_not_spin(tmp_path: Path) 
     """Out of descriptors, asyncio retries ``accept()`` once a second: between the first
     round of failed accepts and the third (two retries, seen as they happen) the relay uses
     almost no CPU, and it logs the condition once."""
-    import pointline
-
-    # the folder ``pointline`` is imported from: the checkout's links, or site-packages
-    env = {**os.environ, "PYTHONPATH": str(Path(pointline.__path__[0]).parent)}
     proc = subprocess.Popen(
         [sys.executable, "-c", _EXHAUST, str(tmp_path / "r.db")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=env,
     )
     try:
         assert proc.stdout is not None and proc.stderr is not None

@@ -256,7 +256,7 @@ def test_a_session_over_tls(tmp_path: Path) -> None:
 def test_two_terminals_a_relay_and_headless_clients(tmp_path: Path, data_dir: Path) -> None:
     """The relay command and two ``python -m pointline.net.client`` players, each a process."""
 
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env = dict(os.environ)
 
     async def spawn(*args: str) -> asyncio.subprocess.Process:
         return await asyncio.create_subprocess_exec(

@@ -285,7 +285,7 @@ def test_payloads_reach_every_other_member_unchanged(tmp_path: Path) -> None:
                 got = await x.recv()
                 assert got == {"op": "deliver", "from_seat": 1, "payload": payload}
                 assert list(got["payload"]) == ["z", "a", "n"]
-            assert await b.silent()  # never echoed
+            assert await b.nothing_waiting()  # never echoed
             assert code
 
     run(scenario())
@@ -305,7 +305,8 @@ def test_departures_are_announced_after_the_start(tmp_path: Path) -> None:
             await c.ws.close()
             assert await a.recv() == {"op": "departed", "seat": 2, "name": "player2"}
             await a.send({"op": "send", "payload": {"still": "here"}})
-            assert await b.silent()  # b left: nothing is delivered to it
+            assert await a.nothing_waiting()  # a's send is handled: nobody else is in the room
+            assert await b.nothing_waiting()  # b left: nothing was delivered to it
 
     run(scenario())
 
@@ -447,7 +448,7 @@ def test_a_payload_with_duplicate_keys_or_non_numbers_deep_inside_is_refused_not
                 reply = await b.recv()
                 assert (reply["op"], reply["code"]) == ("error", "bad_frame"), name
                 assert "not strict JSON" in reply["message"], name
-                assert await a.silent(0.05), name
+                assert await a.nothing_waiting(), name  # b had its answer: nothing forwarded
             await b.send('{"op":"send","payload":{"kind":"x","v":[1.5,-0.0,1e300]}}')
             assert (await a.recv())["payload"] == {"kind": "x", "v": [1.5, -0.0, 1e300]}
 
@@ -492,7 +493,7 @@ def test_a_burst_from_several_senders_reaches_each_reader_whole_and_in_order(
                 payload = (await a.recv())["payload"]
                 got[payload["from"]].append(payload["n"])
             assert got == {"b": list(range(count)), "c": list(range(count))}
-            assert await a.silent(0.05)
+            assert await a.nothing_waiting()  # nothing more than the 2 × 200
             for reader, other in ((b, "c"), (c, "b")):  # each got the other's, in order too
                 assert [(await reader.recv())["payload"]["n"] for _ in range(count)] == got[other]
             sent = {x.id: x.sender.sent for x in relay.relay.connections.values()}

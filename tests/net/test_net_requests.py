@@ -24,7 +24,6 @@ from tests.net.support import run
 
 PASSWORD = "password-123"
 WAIT = 5.0
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def config() -> RelayConfig:
@@ -158,7 +157,7 @@ def test_requests_in_flight_together_each_get_their_own_answer(tmp_path: Path) -
 
 
 def _client(url: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "POINTLINE_PASSWORD": PASSWORD}
+    env = {**os.environ, "POINTLINE_PASSWORD": PASSWORD}
     return subprocess.run(
         [sys.executable, "-m", "pointline.net.client", "--url", url, "--name", "cli_1", *extra],
         capture_output=True,

@@ -16,12 +16,10 @@ from pointline.net.verify import verify_transcript
 from pointline.net.wire import RosterEntry, parse_relay
 from tests.net.support import assert_complete, relay, run, session
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def test_the_relay_key_is_made_once_and_printed(tmp_path: Path) -> None:
     db = tmp_path / "relay.sqlite3"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)
     command = [sys.executable, "-m", "pointline.net.relay", "--print-key", "--db", str(db)]
     first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)
     second = subprocess.run(command, capture_output=True, text=True, env=env, timeout=60)

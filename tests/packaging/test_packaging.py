@@ -173,15 +173,17 @@ def test_a_clone_without_symlinks_imports_every_package(tmp_path: Path) -> None:
         capture_output=True,
         timeout=600,
     )
+    packages = _pyproject()["tool"]["setuptools"]["packages"]  # type: ignore[index]
     code = (
-        "import importlib, pointline.kernel, pointline.net, pointline.conformance;"
-        "import pointline.spec;"
-        "t = pointline.kernel.Table(seats=1);"
-        "print(pointline.kernel.__file__)"
+        "import importlib, sys\n"
+        "for name in sys.argv[1:]:\n"
+        "    print(name, importlib.import_module(name).__file__)\n"
+        "import pointline.kernel\n"
+        "pointline.kernel.Table(seats=1)\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(target)}
+    env = {**os.environ, "PYTHONPATH": str(target), "QT_QPA_PLATFORM": "offscreen"}
     run = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", code, *packages],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -189,4 +191,7 @@ def test_a_clone_without_symlinks_imports_every_package(tmp_path: Path) -> None:
         check=False,
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip().startswith(str(target))
+    imported = dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    assert sorted(imported) == sorted(packages)  # every package, the GUI's and QML's included
+    for name, file in imported.items():
+        assert file.startswith(str(target)), (name, file)

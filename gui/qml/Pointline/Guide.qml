@@ -5,16 +5,19 @@ import QtQuick.Controls.Basic
 // The first-hand guide: a few steps pointing at the lines, Allocate, Confirm and Roll. Shown
 // once on first launch, reopened from Help; Skip, Escape or Back close it. It never submits
 // anything: while it is open the bridge refuses every action (gui/extras.py).
-Rectangle {
+TablePopup {
     required property var bridge  // the solo table's bridge (Main.qml passes it)
     id: guideOverlay
     objectName: "guideOverlay"
-    property real fs: 14
     property real gap: 8
-    property Item returnTo: null
-    anchors.fill: parent
     visible: bridge.extras.guideOpen
-    color: "#b0061a10"
+    title: "Guide"
+    shade: "#b0061a10"
+    // The whole window: the ring is drawn around a control of the table, the card beside it.
+    width: Overlay.overlay.width
+    height: Overlay.overlay.height
+    padding: 0
+    background: Item { }
 
     // The control this step points at, found by its objectName in the window.
     function find(item, name) {
@@ -30,9 +33,9 @@ Rectangle {
     property Item target: null
     property rect ring: Qt.rect(0, 0, 0, 0)
     function locate() {
-        target = visible ? find(Window.contentItem, bridge.extras.guideTarget) : null;
+        target = visible ? find(Overlay.overlay.Window.contentItem, bridge.extras.guideTarget) : null;
         if (target) {
-            var p = target.mapToItem(guideOverlay, 0, 0);
+            var p = target.mapToItem(layer, 0, 0);
             ring = Qt.rect(p.x, p.y, target.width, target.height);
         }
     }
@@ -42,128 +45,115 @@ Rectangle {
     onStepChanged: Qt.callLater(locate)
     onWidthChanged: Qt.callLater(locate)
     onHeightChanged: Qt.callLater(locate)
-    onVisibleChanged: {
-        Qt.callLater(locate);
-        if (visible) {
-            if (!returnTo) returnTo = Window.activeFocusItem;
-            Qt.callLater(function() { guideNext.forceActiveFocus(); });
-        } else {
-            // Back to where it was opened from once the table behind is enabled again; else
-            // the window's own focus rules pick (Main.qml restores the table's focus).
-            var back = returnTo;
-            returnTo = null;
-            Qt.callLater(function() {
-                if (back && back.visible && back.enabled) back.forceActiveFocus();
-                else Window.contentItem.forceActiveFocus();
-            });
-        }
-    }
+    onVisibleChanged: Qt.callLater(locate)
+    onOpened: guideNext.forceActiveFocus()
+    onEscaped: bridge.escape()
+    onMuteToggled: bridge.toggleMute()
+    onClosed: giveBackFocus()
     function buttons() { return [guideBack, guideNext, guideSkip].filter(function(b) { return b.visible && b.enabled; }); }
     function cycle(step) {
-        var list = buttons(), at = list.indexOf(Window.activeFocusItem);
+        var list = buttons(), at = list.indexOf(Overlay.overlay.Window.activeFocusItem);
         list[(at + step + list.length) % list.length].forceActiveFocus();
     }
-    Keys.onTabPressed: function(event) { cycle(1); event.accepted = true; }
-    Keys.onBacktabPressed: function(event) { cycle(-1); event.accepted = true; }
-    Keys.onRightPressed: function(event) { bridge.extras.nextGuide(); event.accepted = true; }
-    Keys.onLeftPressed: function(event) { bridge.extras.backGuide(); event.accepted = true; }
 
-    MouseArea { objectName: "blockerGuide"; anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
+    Item {
+        id: layer
+        anchors.fill: parent
+        Keys.onTabPressed: function(event) { guideOverlay.cycle(1); event.accepted = true; }
+        Keys.onBacktabPressed: function(event) { guideOverlay.cycle(-1); event.accepted = true; }
+        Keys.onRightPressed: function(event) { bridge.extras.nextGuide(); event.accepted = true; }
+        Keys.onLeftPressed: function(event) { bridge.extras.backGuide(); event.accepted = true; }
 
-    // The ring around the control the step is about.
-    Rectangle {
-        objectName: "guideRing"
-        visible: guideOverlay.target !== null
-        x: guideOverlay.ring.x - 6
-        y: guideOverlay.ring.y - 6
-        width: guideOverlay.ring.width + 12
-        height: guideOverlay.ring.height + 12
-        radius: 10
-        color: "#30f2c14e"
-        border.color: "#f2c14e"
-        border.width: 4
-        Accessible.ignored: true
-    }
+        // The ring around the control the step is about.
+        Rectangle {
+            objectName: "guideRing"
+            visible: guideOverlay.target !== null
+            x: guideOverlay.ring.x - 6
+            y: guideOverlay.ring.y - 6
+            width: guideOverlay.ring.width + 12
+            height: guideOverlay.ring.height + 12
+            radius: 10
+            color: "#30f2c14e"
+            border.color: "#f2c14e"
+            border.width: 4
+            Accessible.ignored: true
+        }
 
-    Rectangle {
-        id: card
-        objectName: "guideCard"
-        // Away from the ring: below it when it is in the upper half, else above it.
-        readonly property bool below: !guideOverlay.target || guideOverlay.ring.y + guideOverlay.ring.height / 2 < guideOverlay.height / 2
-        width: Math.min(parent.width - guideOverlay.gap * 2, guideOverlay.fs * 30)
-        height: cardCol.implicitHeight + guideOverlay.gap * 2
-        x: (parent.width - width) / 2
-        y: !guideOverlay.target ? (parent.height - height) / 2
-           : below ? Math.min(parent.height - height - guideOverlay.gap, guideOverlay.ring.y + guideOverlay.ring.height + 14)
-           : Math.max(guideOverlay.gap, guideOverlay.ring.y - height - 14)
-        radius: guideOverlay.fs * 0.6
-        color: "#123d2b"
-        border.color: "#f2c14e"
-        border.width: 2
-        Accessible.role: Accessible.Dialog
-        Accessible.name: "Guide, step " + (bridge.extras.guideStep + 1) + " of " + bridge.extras.guideSteps
-        Accessible.description: bridge.extras.guideTitle + ". " + bridge.extras.guideText
-        ColumnLayout {
-            id: cardCol
-            anchors.left: parent.left
-            anchors.right: parent.right
-            anchors.top: parent.top
-            anchors.margins: guideOverlay.gap
-            spacing: guideOverlay.gap * 0.6
-            Text {
-                objectName: "guideTitle"
-                Layout.fillWidth: true
-                text: bridge.extras.guideTitle + "  ·  " + (bridge.extras.guideStep + 1) + " of " + bridge.extras.guideSteps
-                font.family: "DejaVu Serif"
-                font.pixelSize: guideOverlay.fs * 1.2
-                font.bold: true
-                color: "#f2c14e"
-                wrapMode: Text.WordWrap
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
-            }
-            Text {
-                objectName: "guideText"
-                Layout.fillWidth: true
-                text: bridge.extras.guideText
-                font.pixelSize: guideOverlay.fs
-                color: "#fdf6e3"
-                wrapMode: Text.WordWrap
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
-            }
-            RowLayout {
-                Layout.fillWidth: true
-                spacing: guideOverlay.gap
-                GameButton {
-                    id: guideSkip
-                    objectName: "btnGuideSkip"
+        Rectangle {
+            id: card
+            objectName: "guideCard"
+            // Away from the ring: below it when it is in the upper half, else above it.
+            readonly property bool below: !guideOverlay.target || guideOverlay.ring.y + guideOverlay.ring.height / 2 < layer.height / 2
+            width: Math.min(layer.width - guideOverlay.gap * 2, guideOverlay.fs * 30)
+            height: cardCol.implicitHeight + guideOverlay.gap * 2
+            x: (layer.width - width) / 2
+            y: !guideOverlay.target ? (layer.height - height) / 2
+               : below ? Math.min(layer.height - height - guideOverlay.gap, guideOverlay.ring.y + guideOverlay.ring.height + 14)
+               : Math.max(guideOverlay.gap, guideOverlay.ring.y - height - 14)
+            radius: guideOverlay.fs * 0.6
+            color: "#123d2b"
+            border.color: "#f2c14e"
+            border.width: 2
+            Accessible.role: Accessible.Dialog
+            Accessible.name: "Guide, step " + (bridge.extras.guideStep + 1) + " of " + bridge.extras.guideSteps
+            Accessible.description: bridge.extras.guideTitle + ". " + bridge.extras.guideText
+            ColumnLayout {
+                id: cardCol
+                anchors.left: parent.left
+                anchors.right: parent.right
+                anchors.top: parent.top
+                anchors.margins: guideOverlay.gap
+                spacing: guideOverlay.gap * 0.6
+                Heading {
+                    objectName: "guideTitle"
                     Layout.fillWidth: true
-                    fs: guideOverlay.fs * 0.9
-                    text: bridge.mobile ? "Skip" : "Skip (Esc)"
-                    hint: "Close the guide; Help opens it again"
-                    onActivated: bridge.extras.skipGuide()
+                    text: bridge.extras.guideTitle + "  ·  " + (bridge.extras.guideStep + 1) + " of " + bridge.extras.guideSteps
+                    font.pixelSize: guideOverlay.fs * 1.2
+                    wrapMode: Text.WordWrap
                 }
-                GameButton {
-                    id: guideBack
-                    objectName: "btnGuideBack"
+                Text {
+                    objectName: "guideText"
                     Layout.fillWidth: true
-                    fs: guideOverlay.fs * 0.9
-                    text: "Back"
-                    enabled: bridge.extras.guideStep > 0
-                    reason: "This is the first step"
-                    hint: "The previous step"
-                    onActivated: bridge.extras.backGuide()
+                    text: bridge.extras.guideText
+                    font.pixelSize: guideOverlay.fs
+                    color: "#fdf6e3"
+                    wrapMode: Text.WordWrap
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: text
                 }
-                GameButton {
-                    id: guideNext
-                    objectName: "btnGuideNext"
+                RowLayout {
                     Layout.fillWidth: true
-                    fs: guideOverlay.fs * 0.9
-                    primary: true
-                    text: bridge.extras.guideStep + 1 < bridge.extras.guideSteps ? "Next" : "Done"
-                    hint: "The next step"
-                    onActivated: bridge.extras.nextGuide()
+                    spacing: guideOverlay.gap
+                    GameButton {
+                        id: guideSkip
+                        objectName: "btnGuideSkip"
+                        Layout.fillWidth: true
+                        fs: guideOverlay.fs * 0.9
+                        text: bridge.mobile ? "Skip" : "Skip (Esc)"
+                        hint: "Close the guide; Help opens it again"
+                        onActivated: bridge.extras.skipGuide()
+                    }
+                    GameButton {
+                        id: guideBack
+                        objectName: "btnGuideBack"
+                        Layout.fillWidth: true
+                        fs: guideOverlay.fs * 0.9
+                        text: "Back"
+                        enabled: bridge.extras.guideStep > 0
+                        reason: "This is the first step"
+                        hint: "The previous step"
+                        onActivated: bridge.extras.backGuide()
+                    }
+                    GameButton {
+                        id: guideNext
+                        objectName: "btnGuideNext"
+                        Layout.fillWidth: true
+                        fs: guideOverlay.fs * 0.9
+                        primary: true
+                        text: bridge.extras.guideStep + 1 < bridge.extras.guideSteps ? "Next" : "Done"
+                        hint: "The next step"
+                        onActivated: bridge.extras.nextGuide()
+                    }
                 }
             }
         }

@@ -5,7 +5,8 @@ import Pointline.Seat
 import Pointline as Pointline  // Pointline.TableView, not Qt Quick's TableView
 
 // The solo window: header, the table (TableView.qml) with the solo buttons, footer, and the
-// Help, Paused and new-session cards as modal popups.
+// cards as modal popups (TablePopup): Help, Paused, the new-session question, Stats, the guide
+// and the close question.
 ApplicationWindow {
     id: root
     required property TableBridge bridge
@@ -36,18 +37,12 @@ ApplicationWindow {
     }
 
     // ------------------------------------------------------------ window modes and focus
-    readonly property string mode: bridge.windowMode
-    onModeChanged: {
-        var keep = root.activeFocusItem;
-        if (mode === "fullscreen") root.visibility = Window.FullScreen;
-        else if (mode === "theater") root.visibility = Window.Maximized;
-        else root.visibility = Window.Windowed;
-        Qt.callLater(function() { if (keep) keep.forceActiveFocus(); });
-    }
+    WindowMode { window: root; mode: root.bridge.windowMode }
     // Focus never rests on nothing: outside a card it goes back to the table's last control.
     onActiveFocusItemChanged: if (!activeFocusItem || activeFocusItem === contentItem) Qt.callLater(root.settleFocus)
     function settleFocus() {
-        if (helpCard.opened || pauseCard.opened || askCard.opened) return;
+        for (var card of [helpCard, pauseCard, askCard, statsCard, guideCard, closeCard])
+            if (card.opened) return;
         var f = root.activeFocusItem;
         if (!f || f === root.contentItem) table.restoreFocus();
     }
@@ -94,14 +89,9 @@ ApplicationWindow {
             Layout.fillWidth: true
             columns: root.portrait ? 1 : 2
             rowSpacing: 2
-            Text {
+            Heading {
                 text: "Pointline Table"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.35
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 id: stats
@@ -141,21 +131,8 @@ ApplicationWindow {
                 hint: "Open the rules and why buttons are off; solo pauses while Help is open"
                 onActivated: bridge.openHelp()
             }
-            GameButton {
-                objectName: "btnMute"; Layout.fillWidth: true; fs: root.fs
-                text: bridge.muted ? (bridge.mobile ? "Turn sound on" : "Turn sound on (M)")
-                                   : (bridge.mobile ? "Mute sound" : "Mute sound (M)")
-                hint: bridge.muted ? "Turn sounds on" : "Mute sounds"
-                onActivated: bridge.toggleMute()
-            }
-            GameButton {
-                objectName: "btnWindow"; Layout.fillWidth: true; fs: root.fs
-                visible: !bridge.mobile
-                text: bridge.windowMode === "standard" ? "Window: Standard"
-                      : bridge.windowMode === "theater" ? "Window: Theater" : "Window: Fullscreen"
-                hint: "Switch Standard, Theater and Fullscreen; the session is kept"
-                onActivated: bridge.cycleWindowMode()
-            }
+            SoundButton { owner: root.bridge; fs: root.fs }
+            WindowButton { owner: root.bridge; fs: root.fs }
             GameButton {
                 objectName: "btnOnline"; Layout.fillWidth: true; fs: root.fs
                 text: "Play online"
@@ -199,19 +176,15 @@ ApplicationWindow {
         height: root.height - root.gap * 2
         onOpened: helpClose.forceActiveFocus()
         onEscaped: bridge.escape()
+        onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
             spacing: root.gap * 0.6
-            Text {
+            Heading {
                 Layout.fillWidth: true
                 text: "Help — solo is paused"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.3
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Flickable {
                 id: helpFlick
@@ -286,6 +259,7 @@ ApplicationWindow {
         width: Math.min(root.width - root.gap * 2, root.fs * 22)
         onOpened: resumeButton.forceActiveFocus()
         onEscaped: bridge.escape()
+        onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -342,6 +316,7 @@ ApplicationWindow {
         width: Math.min(root.width - root.gap * 2, root.fs * 28)
         onOpened: askCancel.forceActiveFocus()
         onEscaped: bridge.escape()
+        onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -378,7 +353,7 @@ ApplicationWindow {
         }
     }
     // gui-extras: Stats, the first-hand guide and the close question (on top of the rest)
-    StatsView { bridge: root.bridge; fs: root.fs; gap: root.gap }
-    Guide { bridge: root.bridge; fs: root.fs; gap: root.gap }
-    CloseAsk { bridge: root.bridge; fs: root.fs; gap: root.gap }
+    StatsView { id: statsCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
+    Guide { id: guideCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
+    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
 }

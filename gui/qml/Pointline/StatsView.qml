@@ -5,20 +5,21 @@ import QtQuick.Controls.Basic
 // Stats: every finished solo session (bridge.extras.sessions, newest first) with its balance
 // chart. Opened from the result screen and from Help; Escape, Back or Close closes it. While it
 // is open the bridge refuses every submission (gui/extras.py).
-Rectangle {
+TablePopup {
     required property var bridge  // the solo table's bridge (Main.qml passes it)
     id: statsOverlay
     objectName: "statsOverlay"
-    property real fs: 14
     property real gap: 8
-    property bool portrait: height > width
-    property Item returnTo: null
+    readonly property bool portrait: Overlay.overlay.height > Overlay.overlay.width
     property int chosen: 0
     readonly property var rows: bridge.extras.sessions
     readonly property var row: rows.length > 0 ? rows[Math.min(chosen, rows.length - 1)] : null
-    anchors.fill: parent
     visible: bridge.extras.statsOpen
-    color: "#e0061a10"
+    title: "Stats"
+    description: rows.length + " finished sessions"
+    shade: "#e0061a10"
+    width: Math.min(Overlay.overlay.width - gap * 2, fs * 60)
+    height: Overlay.overlay.height - gap * 2
 
     function buttons() {
         var out = [];
@@ -30,198 +31,167 @@ Rectangle {
         return out;
     }
     function cycle(step) {
-        var list = buttons(), at = list.indexOf(Window.activeFocusItem);
+        var list = buttons(), at = list.indexOf(Overlay.overlay.Window.activeFocusItem);
         var next = list[(at + step + list.length) % list.length];
         next.forceActiveFocus(step > 0 ? Qt.TabFocusReason : Qt.BacktabFocusReason);
     }
-    onVisibleChanged: {
-        if (visible) {
-            chosen = 0;
-            returnTo = Window.activeFocusItem;
-            Qt.callLater(function() { (sessionList.count > 0 ? sessionList.itemAt(0) : statsClose).forceActiveFocus(); });
-        } else {
-            // Back to where it was opened from once the table behind is enabled again; else
-            // the window's own focus rules pick (Main.qml restores the table's focus).
-            var back = returnTo;
-            returnTo = null;
-            Qt.callLater(function() {
-                if (back && back.visible && back.enabled) back.forceActiveFocus();
-                else Window.contentItem.forceActiveFocus();
-            });
-        }
-    }
-    Keys.onTabPressed: function(event) { cycle(1); event.accepted = true; }
-    Keys.onBacktabPressed: function(event) { cycle(-1); event.accepted = true; }
-    Keys.onUpPressed: function(event) { if (chosen > 0) { chosen--; sessionList.itemAt(chosen).forceActiveFocus(); } event.accepted = true; }
-    Keys.onDownPressed: function(event) { if (chosen < rows.length - 1) { chosen++; sessionList.itemAt(chosen).forceActiveFocus(); } event.accepted = true; }
+    onAboutToShow: chosen = 0
+    onOpened: (sessionList.count > 0 ? sessionList.itemAt(0) : statsClose).forceActiveFocus()
+    onEscaped: bridge.escape()
+    onMuteToggled: bridge.toggleMute()
+    onClosed: giveBackFocus()
 
-    MouseArea { objectName: "blockerStats"; anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
-    Rectangle {
-        id: card
-        anchors.centerIn: parent
-        width: Math.min(parent.width - statsOverlay.gap * 2, statsOverlay.fs * 60)
-        height: parent.height - statsOverlay.gap * 2
-        radius: statsOverlay.fs * 0.6
-        color: "#123d2b"
-        border.color: "#f2c14e"
-        border.width: 2
-        Accessible.role: Accessible.Dialog
-        Accessible.name: "Stats"
-        Accessible.description: statsOverlay.rows.length + " finished sessions"
-        ColumnLayout {
-            anchors.fill: parent
-            anchors.margins: statsOverlay.gap
-            spacing: statsOverlay.gap * 0.6
-            RowLayout {
+    ColumnLayout {
+        anchors.fill: parent
+        spacing: statsOverlay.gap * 0.6
+        Keys.onTabPressed: function(event) { statsOverlay.cycle(1); event.accepted = true; }
+        Keys.onBacktabPressed: function(event) { statsOverlay.cycle(-1); event.accepted = true; }
+        Keys.onUpPressed: function(event) { if (statsOverlay.chosen > 0) { statsOverlay.chosen--; sessionList.itemAt(statsOverlay.chosen).forceActiveFocus(); } event.accepted = true; }
+        Keys.onDownPressed: function(event) { if (statsOverlay.chosen < statsOverlay.rows.length - 1) { statsOverlay.chosen++; sessionList.itemAt(statsOverlay.chosen).forceActiveFocus(); } event.accepted = true; }
+        RowLayout {
+            Layout.fillWidth: true
+            spacing: statsOverlay.gap
+            Heading {
                 Layout.fillWidth: true
-                spacing: statsOverlay.gap
-                Text {
-                    Layout.fillWidth: true
-                    text: "Stats — your finished sessions"
-                    font.family: "DejaVu Serif"
-                    font.pixelSize: statsOverlay.fs * 1.3
-                    font.bold: true
-                    color: "#f2c14e"
-                    wrapMode: Text.WordWrap
-                    Accessible.role: Accessible.Heading
-                    Accessible.name: text
-                }
-                GameButton {
-                    id: statsClose
-                    objectName: "btnStatsClose"
-                    Layout.preferredWidth: statsOverlay.fs * 8
-                    fs: statsOverlay.fs
-                    primary: true
-                    text: bridge.mobile ? "Close" : "Close (Esc)"
-                    hint: "Close Stats"
-                    onActivated: bridge.extras.closeStats()
-                }
-            }
-            Text {
-                objectName: "statsSummary"
-                visible: text.length > 0
-                Layout.fillWidth: true
-                text: bridge.extras.statsSummary
-                color: "#fdf6e3"
-                font.pixelSize: statsOverlay.fs * 0.9
+                text: "Stats — your finished sessions"
+                font.pixelSize: statsOverlay.fs * 1.3
                 wrapMode: Text.WordWrap
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
             }
-            Text {
-                objectName: "statsProblem"
-                visible: bridge.extras.statsProblem.length > 0
-                Layout.fillWidth: true
-                text: bridge.extras.statsProblem
-                color: "#ffd98a"
-                font.pixelSize: statsOverlay.fs * 0.85
-                wrapMode: Text.WordWrap
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
+            GameButton {
+                id: statsClose
+                objectName: "btnStatsClose"
+                Layout.preferredWidth: statsOverlay.fs * 8
+                fs: statsOverlay.fs
+                primary: true
+                text: bridge.mobile ? "Close" : "Close (Esc)"
+                hint: "Close Stats"
+                onActivated: bridge.extras.closeStats()
             }
-            Text {
-                objectName: "statsEmpty"
-                visible: statsOverlay.rows.length === 0
-                Layout.fillWidth: true
-                Layout.fillHeight: true
-                verticalAlignment: Text.AlignTop
-                text: "No finished sessions yet. Each session is kept here when it ends: complete after five hands, or ended without a result."
-                color: "#fdf6e3"
-                font.pixelSize: statsOverlay.fs
-                wrapMode: Text.WordWrap
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
-            }
-            GridLayout {
-                visible: statsOverlay.rows.length > 0
-                Layout.fillWidth: true
-                Layout.fillHeight: true
-                columns: statsOverlay.portrait ? 1 : 2
-                rowSpacing: statsOverlay.gap
-                columnSpacing: statsOverlay.gap
-                Flickable {
-                    id: listFlick
-                    objectName: "statsList"
-                    Layout.fillWidth: statsOverlay.portrait
-                    Layout.fillHeight: !statsOverlay.portrait
-                    Layout.preferredWidth: statsOverlay.portrait ? -1 : Math.max(200, card.width * 0.36)
-                    Layout.preferredHeight: statsOverlay.portrait ? Math.min(listColumn.implicitHeight, card.height * 0.3) : -1
-                    clip: true
-                    contentHeight: listColumn.implicitHeight
-                    boundsBehavior: Flickable.StopAtBounds
-                    ScrollBar.vertical: ScrollBar { }
-                    Accessible.role: Accessible.List
-                    Accessible.name: "Finished sessions"
-                    Column {
-                        id: listColumn
-                        width: listFlick.width - 10
-                        spacing: statsOverlay.gap * 0.5
-                        Repeater {
-                            id: sessionList
-                            model: statsOverlay.rows
-                            GameButton {
-                                required property var modelData
-                                required property int index
-                                objectName: "btnSession" + index
-                                width: listColumn.width
-                                fs: statsOverlay.fs * 0.85
-                                primary: index === statsOverlay.chosen
-                                text: modelData.label
-                                hint: modelData.summary
-                                Accessible.name: modelData.summary
-                                onActivated: statsOverlay.chosen = index
-                                onActiveFocusChanged: if (activeFocus) {
-                                    statsOverlay.chosen = index;
-                                    var y = listFlick.mapFromItem(this, 0, 0).y;
-                                    if (y < 0) listFlick.contentY += y;
-                                    else if (y + height > listFlick.height) listFlick.contentY += y + height - listFlick.height;
-                                }
+        }
+        Text {
+            objectName: "statsSummary"
+            visible: text.length > 0
+            Layout.fillWidth: true
+            text: bridge.extras.statsSummary
+            color: "#fdf6e3"
+            font.pixelSize: statsOverlay.fs * 0.9
+            wrapMode: Text.WordWrap
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+        Text {
+            objectName: "statsProblem"
+            visible: bridge.extras.statsProblem.length > 0
+            Layout.fillWidth: true
+            text: bridge.extras.statsProblem
+            color: "#ffd98a"
+            font.pixelSize: statsOverlay.fs * 0.85
+            wrapMode: Text.WordWrap
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+        Text {
+            objectName: "statsEmpty"
+            visible: statsOverlay.rows.length === 0
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            verticalAlignment: Text.AlignTop
+            text: "No finished sessions yet. Each session is kept here when it ends: complete after five hands, or ended without a result."
+            color: "#fdf6e3"
+            font.pixelSize: statsOverlay.fs
+            wrapMode: Text.WordWrap
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+        GridLayout {
+            visible: statsOverlay.rows.length > 0
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            columns: statsOverlay.portrait ? 1 : 2
+            rowSpacing: statsOverlay.gap
+            columnSpacing: statsOverlay.gap
+            Flickable {
+                id: listFlick
+                objectName: "statsList"
+                Layout.fillWidth: statsOverlay.portrait
+                Layout.fillHeight: !statsOverlay.portrait
+                Layout.preferredWidth: statsOverlay.portrait ? -1 : Math.max(200, statsOverlay.width * 0.36)
+                Layout.preferredHeight: statsOverlay.portrait ? Math.min(listColumn.implicitHeight, statsOverlay.height * 0.3) : -1
+                clip: true
+                contentHeight: listColumn.implicitHeight
+                boundsBehavior: Flickable.StopAtBounds
+                ScrollBar.vertical: ScrollBar { }
+                Accessible.role: Accessible.List
+                Accessible.name: "Finished sessions"
+                Column {
+                    id: listColumn
+                    width: listFlick.width - 10
+                    spacing: statsOverlay.gap * 0.5
+                    Repeater {
+                        id: sessionList
+                        model: statsOverlay.rows
+                        GameButton {
+                            required property var modelData
+                            required property int index
+                            objectName: "btnSession" + index
+                            width: listColumn.width
+                            fs: statsOverlay.fs * 0.85
+                            primary: index === statsOverlay.chosen
+                            text: modelData.label
+                            hint: modelData.summary
+                            Accessible.name: modelData.summary
+                            onActivated: statsOverlay.chosen = index
+                            onActiveFocusChanged: if (activeFocus) {
+                                statsOverlay.chosen = index;
+                                var y = listFlick.mapFromItem(this, 0, 0).y;
+                                if (y < 0) listFlick.contentY += y;
+                                else if (y + height > listFlick.height) listFlick.contentY += y + height - listFlick.height;
                             }
                         }
                     }
                 }
-                ColumnLayout {
-                    objectName: "statsDetail"
+            }
+            ColumnLayout {
+                objectName: "statsDetail"
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                spacing: statsOverlay.gap * 0.4
+                Text {
+                    objectName: "statsOutcome"
+                    Layout.fillWidth: true
+                    text: !statsOverlay.row ? ""
+                          : statsOverlay.row.outcome === "Complete"
+                            ? "Complete — final points " + statsOverlay.row.final + " (" + statsOverlay.row.change + ")"
+                            : "Ended without a result — " + statsOverlay.row.reason
+                    font.pixelSize: statsOverlay.fs * 1.05
+                    font.bold: true
+                    color: "#fff0c2"
+                    wrapMode: Text.WordWrap
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: text
+                }
+                Text {
+                    objectName: "statsFigures"
+                    Layout.fillWidth: true
+                    text: !statsOverlay.row ? "" : statsOverlay.row.when
+                          + " · " + statsOverlay.row.hands + " hands resolved · " + statsOverlay.row.throws + " throws"
+                          + " · Pass won " + statsOverlay.row.winsPass + " · Don't Pass won " + statsOverlay.row.winsDontPass
+                          + " · longest point run " + statsOverlay.row.longestRun + (statsOverlay.row.longestRun === 1 ? " throw" : " throws")
+                          + (statsOverlay.row.outcome === "Complete" ? "" : " · points at the end " + statsOverlay.row.final)
+                    font.pixelSize: statsOverlay.fs * 0.85
+                    color: "#fdf6e3"
+                    wrapMode: Text.WordWrap
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: text
+                }
+                BalanceChart {
+                    objectName: "statsChart"
                     Layout.fillWidth: true
                     Layout.fillHeight: true
-                    spacing: statsOverlay.gap * 0.4
-                    Text {
-                        objectName: "statsOutcome"
-                        Layout.fillWidth: true
-                        text: !statsOverlay.row ? ""
-                              : statsOverlay.row.outcome === "Complete"
-                                ? "Complete — final points " + statsOverlay.row.final + " (" + statsOverlay.row.change + ")"
-                                : "Ended without a result — " + statsOverlay.row.reason
-                        font.pixelSize: statsOverlay.fs * 1.05
-                        font.bold: true
-                        color: "#fff0c2"
-                        wrapMode: Text.WordWrap
-                        Accessible.role: Accessible.StaticText
-                        Accessible.name: text
-                    }
-                    Text {
-                        objectName: "statsFigures"
-                        Layout.fillWidth: true
-                        text: !statsOverlay.row ? "" : statsOverlay.row.when
-                              + " · " + statsOverlay.row.hands + " hands resolved · " + statsOverlay.row.throws + " throws"
-                              + " · Pass won " + statsOverlay.row.winsPass + " · Don't Pass won " + statsOverlay.row.winsDontPass
-                              + " · longest point run " + statsOverlay.row.longestRun + (statsOverlay.row.longestRun === 1 ? " throw" : " throws")
-                              + (statsOverlay.row.outcome === "Complete" ? "" : " · points at the end " + statsOverlay.row.final)
-                        font.pixelSize: statsOverlay.fs * 0.85
-                        color: "#fdf6e3"
-                        wrapMode: Text.WordWrap
-                        Accessible.role: Accessible.StaticText
-                        Accessible.name: text
-                    }
-                    BalanceChart {
-                        objectName: "statsChart"
-                        Layout.fillWidth: true
-                        Layout.fillHeight: true
-                        Layout.minimumHeight: 40
-                        samples: statsOverlay.row ? statsOverlay.row.chart : []
-                        start: bridge.startingPoints
-                        fs: statsOverlay.fs
-                    }
+                    Layout.minimumHeight: 40
+                    samples: statsOverlay.row ? statsOverlay.row.chart : []
+                    start: bridge.startingPoints
+                    fs: statsOverlay.fs
                 }
             }
         }

@@ -1,29 +1,50 @@
 import QtQuick
 import QtQuick.Controls.Basic
 
-// A modal card over the table (Help, Paused, the new-session question). It takes focus when it
-// opens; Escape reaches the window's handler (which closes it through the bridge); the caller
-// restores focus on close.
+// A modal card over the table (Help, Paused, the new-session question, Stats, the guide, the
+// close question; online Help and the leave question). It takes focus when it opens; Escape
+// reaches the window's handler (which closes it through the bridge). On close the caller
+// restores focus: the table's, or with giveBackFocus() the control it was opened from.
 Popup {
     id: card
     property real fs: 14
     property string title: ""
-    // Escape and Android's Back while the card is open (the window's own shortcuts are blocked
-    // by the modal card, so exactly one handler acts).
+    property string description: ""
+    property color shade: "#c8061a10"  // over the window behind the card
+    // The control that had focus when the card opened (kept while cards open on cards).
+    property Item returnTo: null
+    // Escape and Android's Back, and M (sound on or off), while the card is open: the window's
+    // own shortcuts are blocked by the modal card, and only the topmost card's act, so exactly
+    // one handler acts.
     signal escaped()
+    signal muteToggled()
     Shortcut { sequences: ["Escape", "Back"]; enabled: card.opened; onActivated: card.escaped() }
+    Shortcut { sequence: "M"; enabled: card.opened; onActivated: card.muteToggled() }
     modal: true
     focus: true
     closePolicy: Popup.NoAutoClose
     anchors.centerIn: Overlay.overlay
     padding: Math.max(6, fs * 0.5)
-    Overlay.modal: Rectangle { color: "#c8061a10" }
+    Overlay.modal: Rectangle { color: card.shade }
     background: Rectangle {
         Accessible.role: Accessible.Dialog
         Accessible.name: card.title
+        Accessible.description: card.description
         radius: card.fs * 0.6
         color: "#123d2b"
         border.color: "#f2c14e"
         border.width: 2
+    }
+    onAboutToShow: if (!returnTo) returnTo = Overlay.overlay.Window.activeFocusItem
+    // Back to where the card was opened from once the window behind is enabled again; else the
+    // window's own focus rules pick (Main.qml restores the table's focus).
+    function giveBackFocus() {
+        var back = returnTo;
+        var window = Overlay.overlay.Window;
+        returnTo = null;
+        Qt.callLater(function() {
+            if (back && back.visible && back.enabled) back.forceActiveFocus();
+            else window.contentItem.forceActiveFocus();
+        });
     }
 }

@@ -203,7 +203,7 @@ async def test_rules_and_deadlines_come_from_python(tmp_path: Path) -> None:
     async with scene(tmp_path, "online-lobby") as played:
         ui = played.window
         ui.bridge.openHelp()
-        await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+        await until(lambda: ui.item("onlineHelp").property("visible"), what="Help")
         shown = " ".join(visible_texts(ui))
         assert "45 seconds to confirm or roll each throw" in shown
 

@@ -136,6 +136,10 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
         assert bridge.seatTable.draftPass == 10
         clock.ahead = 5.0  # five seconds pass with Help open
         await until(lambda: bridge.countdown.secondsLeft <= first - 5, what="the countdown")
+        await ui.key(K.Key_M)  # the sound key works over Help too
+        assert bridge.muted
+        await ui.key(K.Key_M)
+        assert not bridge.muted
         await ui.key(K.Key_Escape)
         assert not bridge.helpOpen
         await until(lambda: ui.focus() != "btnHelpClose", what="focus back")

@@ -77,11 +77,11 @@ async def test_every_target_is_at_least_48_px_on_a_phone(
             ]
             if name == "online-table":
                 ui.bridge.openHelp()
-                await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+                await until(lambda: ui.item("onlineHelp").property("visible"), what="Help")
                 problems += [f"{size} Help: {p}" for p in small_targets(ui)]
                 ui.bridge.closeHelp()
                 ui.bridge.askLeave()
-                await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
+                await until(lambda: ui.item("leaveDialog").property("visible"), what="the question")
                 problems += [f"{size} leave: {p}" for p in small_targets(ui)]
                 ui.bridge.cancelLeave()
         assert problems == []
@@ -101,7 +101,7 @@ async def test_desktop_only_controls_are_hidden_on_a_phone(
         for desktop in ("F1", "(M)", "Esc", "Backspace", "Window:"):
             assert desktop not in shown, desktop
         ui.bridge.openHelp()
-        await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+        await until(lambda: ui.item("onlineHelp").property("visible"), what="Help")
         shown = " ".join(visible_texts(ui))
         assert "Touch:" in shown and "F1" not in shown and "Esc" not in shown
 
@@ -123,7 +123,7 @@ async def test_android_back_closes_help_then_asks_before_leaving_the_table(tmp_p
         assert not bridge.helpOpen and bridge.screen == "table"
         await ui.key(Qt.Key.Key_Back)  # at the table: a question, nothing sent
         assert bridge.askingLeave and bridge.screen == "table" and played.sent == 0
-        assert ui.item("leaveDialog").isVisible()
+        assert ui.item("leaveDialog").property("visible")
         await until(lambda: ui.focus() == "btnStay", what="focus on Stay")
         assert not bridge.peer.is_finished and bridge.seatTable.draftPass == 10
         await ui.key(Qt.Key.Key_Back)  # Back again: stays

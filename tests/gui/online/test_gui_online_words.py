@@ -127,12 +127,12 @@ async def test_no_machine_code_on_any_online_screen(tmp_path: Path, name: str) -
             await until(lambda: not ui.bridge.verifying, what="the verdict")
         found = await _walk(ui, name)
         ui.bridge.openHelp()
-        await until(lambda: ui.item("onlineHelp").isVisible(), what="Help")
+        await until(lambda: ui.item("onlineHelp").property("visible"), what="Help")
         found += await _walk(ui, name + " with Help")
         ui.bridge.closeHelp()
         if name == "online-table":
             ui.bridge.askLeave()
-            await until(lambda: ui.item("leaveDialog").isVisible(), what="the question")
+            await until(lambda: ui.item("leaveDialog").property("visible"), what="the question")
             found += await _walk(ui, name + " asking to leave")
             ui.bridge.cancelLeave()
         for size in ((390, 844), (844, 390)):

@@ -39,17 +39,12 @@ FocusScope {
             Layout.preferredWidth: screen.portrait ? -1 : screen.width * 0.42
             Layout.alignment: Qt.AlignTop
             spacing: screen.gap
-            Text {
+            Heading {
                 Layout.fillWidth: true
                 objectName: "lobbyHeading"
                 text: "Lobby"
-                font.family: "DejaVu Serif"
                 font.pixelSize: screen.fs * 1.3
-                font.bold: true
-                color: "#f2c14e"
                 elide: Text.ElideRight
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 objectName: "lobbyCasualNotice"

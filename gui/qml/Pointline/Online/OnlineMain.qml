@@ -35,14 +35,7 @@ ApplicationWindow {
     readonly property var screens: ["signin", "lobby", "table", "results"]
 
     // ------------------------------------------------------------ window modes (session kept)
-    readonly property string mode: online.windowMode
-    onModeChanged: {
-        var keep = root.activeFocusItem;
-        if (mode === "fullscreen") root.visibility = Window.FullScreen;
-        else if (mode === "theater") root.visibility = Window.Maximized;
-        else root.visibility = Window.Windowed;
-        Qt.callLater(function() { if (keep) keep.forceActiveFocus(); });
-    }
+    WindowMode { window: root; mode: root.online.windowMode }
 
     function current() {
         return [signin, lobby, table, results][Math.max(0, screens.indexOf(screen))];
@@ -80,7 +73,9 @@ ApplicationWindow {
     Shortcut { sequence: "Escape"; onActivated: online.escape() }
     // Android Back: closes Help; at the table asks before leaving; in the lobby leaves the room
     Shortcut { sequence: "Back"; onActivated: online.back() }
-    Shortcut { sequence: "M"; enabled: root.atTable || screen === "results"; onActivated: online.toggleMute() }
+    // M mutes at the table and on the results (elsewhere a name or a code may be typed)
+    readonly property bool muteKey: root.atTable || screen === "results"
+    Shortcut { sequence: "M"; enabled: root.muteKey; onActivated: online.toggleMute() }
     Shortcut { sequences: ["Backspace", "Delete"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.reset() }
     Shortcut {
         sequences: ["Up", "Left"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
@@ -107,14 +102,9 @@ ApplicationWindow {
             Layout.fillWidth: true
             columns: root.portrait ? 1 : 2
             rowSpacing: 2
-            Text {
+            Heading {
                 text: "Pointline Table · online"
-                font.family: "DejaVu Serif"
                 font.pixelSize: root.fs * 1.35
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 id: liveRegion
@@ -164,152 +154,127 @@ ApplicationWindow {
     }
 
     // ------------------------------------------------------------ help (never pauses online)
-    Rectangle {
+    TablePopup {
         id: helpOverlay
         objectName: "onlineHelp"
-        anchors.fill: parent
+        title: "Help"
+        fs: root.fs
         visible: online.helpOpen
-        color: "#d8061a10"
-        MouseArea { anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
-        Rectangle {
-            anchors.centerIn: parent
-            width: Math.min(parent.width - root.gap * 2, root.fs * 46)
-            height: parent.height - root.gap * 2
-            radius: root.fs * 0.6
-            color: "#123d2b"
-            border.color: "#f2c14e"
-            border.width: 2
-            ColumnLayout {
-                anchors.fill: parent
-                anchors.margins: root.gap
-                spacing: root.gap * 0.6
+        shade: "#d8061a10"
+        width: Math.min(root.width - root.gap * 2, root.fs * 46)
+        height: root.height - root.gap * 2
+        onEscaped: online.escape()
+        onMuteToggled: if (root.muteKey) online.toggleMute()
+        ColumnLayout {
+            anchors.fill: parent
+            spacing: root.gap * 0.6
+            Heading {
+                Layout.fillWidth: true
+                text: root.atTable && online.countdown.secondsLeft > 0
+                      ? "Help — the countdown keeps running: " + online.countdown.secondsLeft + " s left"
+                      : "Help — online play"
+                font.pixelSize: root.fs * 1.2
+                wrapMode: Text.WordWrap
+            }
+            Flickable {
+                id: helpFlick
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                clip: true
+                contentHeight: helpText.implicitHeight
+                boundsBehavior: Flickable.StopAtBounds
+                ScrollIndicator.vertical: ScrollIndicator { }
                 Text {
-                    Layout.fillWidth: true
-                    text: root.atTable && online.countdown.secondsLeft > 0
-                          ? "Help — the countdown keeps running: " + online.countdown.secondsLeft + " s left"
-                          : "Help — online play"
-                    font.family: "DejaVu Serif"
-                    font.pixelSize: root.fs * 1.2
-                    font.bold: true
-                    color: "#f2c14e"
+                    id: helpText
+                    width: helpFlick.width - 10
                     wrapMode: Text.WordWrap
-                    Accessible.role: Accessible.Heading
-                    Accessible.name: text
+                    textFormat: Text.StyledText
+                    color: "#fdf6e3"
+                    font.pixelSize: root.fs * 0.9
+                    Accessible.role: Accessible.StaticText
+                    Accessible.name: "Online rules and keys"
+                    text: online.helpText + "<br><br>" + online.helpKeys
                 }
-                Flickable {
-                    id: helpFlick
-                    Layout.fillWidth: true
-                    Layout.fillHeight: true
-                    clip: true
-                    contentHeight: helpText.implicitHeight
-                    boundsBehavior: Flickable.StopAtBounds
-                    ScrollIndicator.vertical: ScrollIndicator { }
-                    Text {
-                        id: helpText
-                        width: helpFlick.width - 10
-                        wrapMode: Text.WordWrap
-                        textFormat: Text.StyledText
-                        color: "#fdf6e3"
-                        font.pixelSize: root.fs * 0.9
-                        Accessible.role: Accessible.StaticText
-                        Accessible.name: "Online rules and keys"
-                        text: online.helpText + "<br><br>" + online.helpKeys
-                    }
+            }
+            RowLayout {
+                Layout.alignment: Qt.AlignRight
+                spacing: root.gap
+                GameButton {
+                    id: motionButton
+                    objectName: "btnReduceMotion"
+                    Layout.preferredWidth: root.fs * 14
+                    fs: root.fs
+                    text: online.moment.reduceMotion ? "Reduce motion: on" : "Reduce motion: off"
+                    hint: online.moment.reduceMotion ? "Animate the dice, outcomes and balance again"
+                                                     : "Show every result at once, without animation"
+                    onActivated: online.setReduceMotion(!online.moment.reduceMotion)
                 }
-                RowLayout {
-                    Layout.alignment: Qt.AlignRight
-                    spacing: root.gap
-                    GameButton {
-                        id: motionButton
-                        objectName: "btnReduceMotion"
-                        Layout.preferredWidth: root.fs * 14
-                        fs: root.fs
-                        text: online.moment.reduceMotion ? "Reduce motion: on" : "Reduce motion: off"
-                        hint: online.moment.reduceMotion ? "Animate the dice, outcomes and balance again"
-                                                         : "Show every result at once, without animation"
-                        onActivated: online.setReduceMotion(!online.moment.reduceMotion)
-                    }
-                    GameButton {
-                        id: helpClose
-                        objectName: "btnHelpClose"
-                        Layout.preferredWidth: root.fs * 10
-                        fs: root.fs
-                        primary: true
-                        text: online.mobile ? "Close" : "Close (Esc)"
-                        hint: "Close Help and return"
-                        onActivated: online.closeHelp()
-                    }
+                GameButton {
+                    id: helpClose
+                    objectName: "btnHelpClose"
+                    Layout.preferredWidth: root.fs * 10
+                    fs: root.fs
+                    primary: true
+                    text: online.mobile ? "Close" : "Close (Esc)"
+                    hint: "Close Help and return"
+                    onActivated: online.closeHelp()
                 }
             }
         }
     }
 
     // ------------------------------------------------------------ leave the table? (asks first)
-    Rectangle {
+    TablePopup {
         id: leaveOverlay
         objectName: "leaveDialog"
-        anchors.fill: parent
+        title: "Leave the table?"
+        fs: root.fs
         visible: online.askingLeave
-        color: "#d8061a10"
-        MouseArea { anchors.fill: parent; acceptedButtons: Qt.AllButtons; onWheel: function(w) { w.accepted = true } }
-        Rectangle {
-            anchors.centerIn: parent
-            width: Math.min(parent.width - root.gap * 2, root.fs * 30)
-            height: leaveCol.implicitHeight + root.gap * 2
-            radius: root.fs * 0.6
-            color: "#123d2b"
-            border.color: "#f2c14e"
-            border.width: 2
-            Accessible.role: Accessible.Dialog
-            Accessible.name: "Leave the table?"
-            ColumnLayout {
-                id: leaveCol
-                anchors.fill: parent
-                anchors.margins: root.gap
+        shade: "#d8061a10"
+        width: Math.min(root.width - root.gap * 2, root.fs * 30)
+        onEscaped: online.escape()
+        onMuteToggled: if (root.muteKey) online.toggleMute()
+        ColumnLayout {
+            id: leaveCol
+            anchors.fill: parent
+            spacing: root.gap
+            Heading {
+                Layout.fillWidth: true
+                text: "Leave the table?"
+                font.pixelSize: root.fs * 1.2
+                wrapMode: Text.WordWrap
+            }
+            Text {
+                objectName: "leaveQuestion"
+                Layout.fillWidth: true
+                text: "Leaving ends the session for everyone at the table, without a result. The unresolved hand is returned with no profit."
+                wrapMode: Text.WordWrap
+                color: "#fdf6e3"
+                font.pixelSize: root.fs * 0.95
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            RowLayout {
+                Layout.fillWidth: true
                 spacing: root.gap
-                Text {
+                GameButton {
+                    id: stayButton
+                    objectName: "btnStay"
                     Layout.fillWidth: true
-                    text: "Leave the table?"
-                    font.family: "DejaVu Serif"
-                    font.pixelSize: root.fs * 1.2
-                    font.bold: true
-                    color: "#f2c14e"
-                    wrapMode: Text.WordWrap
-                    Accessible.role: Accessible.Heading
-                    Accessible.name: text
+                    fs: root.fs
+                    primary: true
+                    text: "Stay"
+                    hint: "Keep playing; nothing is sent"
+                    onActivated: online.cancelLeave()
                 }
-                Text {
-                    objectName: "leaveQuestion"
+                GameButton {
+                    id: leaveConfirm
+                    objectName: "btnLeaveConfirm"
                     Layout.fillWidth: true
-                    text: "Leaving ends the session for everyone at the table, without a result. The unresolved hand is returned with no profit."
-                    wrapMode: Text.WordWrap
-                    color: "#fdf6e3"
-                    font.pixelSize: root.fs * 0.95
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: text
-                }
-                RowLayout {
-                    Layout.fillWidth: true
-                    spacing: root.gap
-                    GameButton {
-                        id: stayButton
-                        objectName: "btnStay"
-                        Layout.fillWidth: true
-                        fs: root.fs
-                        primary: true
-                        text: "Stay"
-                        hint: "Keep playing; nothing is sent"
-                        onActivated: online.cancelLeave()
-                    }
-                    GameButton {
-                        id: leaveConfirm
-                        objectName: "btnLeaveConfirm"
-                        Layout.fillWidth: true
-                        fs: root.fs
-                        text: "Leave and end it"
-                        hint: "Leave the table: the session ends for everyone without a result"
-                        onActivated: online.confirmLeave()
-                    }
+                    fs: root.fs
+                    text: "Leave and end it"
+                    hint: "Leave the table: the session ends for everyone without a result"
+                    onActivated: online.confirmLeave()
                 }
             }
         }

@@ -28,16 +28,11 @@ Item {
             // the standings and their charts take most of the page; the receipts column the rest
             Layout.preferredWidth: screen.portrait ? -1 : Math.max(screen.fs * 18, screen.width * 0.58)
             spacing: screen.gap * 0.6
-            Text {
+            Heading {
                 objectName: "resultTitle"
                 Layout.fillWidth: true
                 text: screen.complete ? "Session complete" : "No result"
-                font.family: "DejaVu Serif"
                 font.pixelSize: screen.fs * 1.5
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 objectName: "endText"

@@ -30,15 +30,10 @@ FocusScope {
             x: (parent.width - width) / 2
             y: screen.gap
             spacing: screen.gap
-            Text {
+            Heading {
                 Layout.fillWidth: true
                 text: "Play online"
-                font.family: "DejaVu Serif"
                 font.pixelSize: screen.fs * 1.5
-                font.bold: true
-                color: "#f2c14e"
-                Accessible.role: Accessible.Heading
-                Accessible.name: text
             }
             Text {
                 Layout.fillWidth: true

@@ -133,20 +133,8 @@ TableView {
         hint: "Open the rules; online the countdown keeps running"
         onActivated: online.openHelp()
     }
-    GameButton {
-        objectName: "btnMute"; Layout.fillWidth: true; fs: screen.fs
-        text: (online.muted ? "Turn sound on" : "Mute sound") + (online.mobile ? "" : " (M)")
-        hint: online.muted ? "Turn sounds on" : "Mute sounds"
-        onActivated: online.toggleMute()
-    }
-    GameButton {
-        objectName: "btnWindow"; Layout.fillWidth: true; fs: screen.fs
-        visible: !online.mobile
-        text: online.windowMode === "standard" ? "Window: Standard"
-              : online.windowMode === "theater" ? "Window: Theater" : "Window: Fullscreen"
-        hint: "Switch Standard, Theater and Fullscreen; the session is kept"
-        onActivated: online.cycleWindowMode()
-    }
+    SoundButton { owner: screen.online; fs: screen.fs }
+    WindowButton { owner: screen.online; fs: screen.fs }
     GameButton {
         objectName: "btnLeaveTable"; Layout.fillWidth: true; fs: screen.fs
         text: "Leave table"

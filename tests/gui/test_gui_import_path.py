@@ -1,0 +1,51 @@
+"""The app's import path holds neither the relay nor the layout check (issue 16, finding 9).
+
+The online scenes run the relay as its own process, as players run it; ``pointline
+--check-layout`` imports the layout check only when asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from tests.gui.script_run import run_python
+
+APP_MODULES = """
+import importlib, json, pkgutil, sys
+import pointline.gui
+from pointline.gui.cli import main
+code = main(["--exit-after-first-frame"])
+at_start = sorted(m for m in sys.modules if m.startswith("pointline."))
+# every module a window of the app can reach: all of gui but the layout check and its arithmetic
+for info in pkgutil.walk_packages(pointline.gui.__path__, "pointline.gui."):
+    if info.name not in ("pointline.gui.layoutcheck", "pointline.gui.layoutmath"):
+        importlib.import_module(info.name)
+every = sorted(m for m in sys.modules if m.startswith("pointline."))
+print(json.dumps({"code": code, "at_start": at_start, "every": every}))
+"""
+
+RELAY_SIDE = (
+    "pointline.net.relay",
+    "pointline.net.relay_cli",
+    "pointline.net.relay_conn",
+    "pointline.net.relay_frames",
+    "pointline.net.rooms",
+    "pointline.net.accounts",
+    "pointline.net.store",
+    "pointline.net.store_pg",
+    "pointline.net.cluster",
+    "pointline.net.presence",
+)
+
+
+def test_the_app_imports_no_relay_and_no_layout_check() -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run = run_python(["-c", APP_MODULES], env)
+    report = json.loads(run.stdout.strip().splitlines()[-1])
+    assert report["code"] == 0
+    assert "pointline.gui.app" in report["at_start"]  # the solo app did start
+    assert "pointline.gui.online.bridge" in report["every"]  # and the online window's modules
+    for name in (*report["at_start"], *report["every"]):
+        assert name not in RELAY_SIDE, name
+        assert not name.startswith("pointline.gui.layout"), name
