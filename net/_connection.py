@@ -19,6 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from pointline.net._client_events import ClientEvent, Disconnected
+from pointline.net._ws import frame_now
 from pointline.net.errors import ClientError
 from pointline.net.wire import (
     ChangePassword,
@@ -121,6 +122,9 @@ class RelayConnection:
         self._wake = asyncio.Event()
         self._queue: asyncio.Queue[ClientEvent] = asyncio.Queue()
         self._out: asyncio.Queue[str | None] = asyncio.Queue()
+        """Frames the writer task sends (``None`` ends it): those ``send_text`` could not
+        write at once."""
+        self._sending = False  # the writer task is in a ``ws.send``
         self._pending: dict[int, asyncio.Future[RelayFrame]] = {}
         self._ids = itertools.count(1)
         self.late_replies = 0
@@ -157,7 +161,7 @@ class RelayConnection:
         request_id = next(self._ids)
         future: asyncio.Future[RelayFrame] = self.loop.create_future()
         self._pending[request_id] = future
-        self._out.put_nowait(encode(dataclasses.replace(frame, id=request_id)))
+        self.send_text(encode(dataclasses.replace(frame, id=request_id)))
         limit = self.request_timeout if timeout is None else timeout
         try:
             reply = await asyncio.wait_for(future, limit)
@@ -205,8 +209,20 @@ class RelayConnection:
             await old.close()
 
     def send_text(self, text: str) -> None:
-        """Queue one raw text frame to the relay, in order with everything else."""
+        """Send one raw text frame to the relay, in order with everything else: at once when
+        nothing waits before it and the socket keeps up, else queued for the writer task."""
+        if self._out.empty() and not self._sending and self._write_now(text):
+            return
         self._out.put_nowait(text)
+
+    def _write_now(self, text: str) -> bool:
+        """The common case, without a wake-up of the writer task (``net._ws.frame_now``)."""
+        chunks = frame_now(self.ws, text)
+        if chunks is None:
+            return False
+        for chunk in chunks:
+            self.ws.transport.write(chunk)
+        return True
 
     async def _close_socket(self) -> None:
         """Send what is queued, close the socket and stop both tasks."""
@@ -242,10 +258,13 @@ class RelayConnection:
             text = await self._out.get()
             if text is None:
                 return
+            self._sending = True
             try:
                 await self.ws.send(text)
             except ConnectionClosed:
                 return
+            finally:
+                self._sending = False
 
     async def _read(self) -> None:
         reason = "closed"

@@ -321,7 +321,7 @@ class RelayClient(RelayConnection):
     async def leave(self) -> None:
         """Leave the room (a departure once started)."""
         self._end_own_seat()
-        self._out.put_nowait(encode(Leave()))
+        self.send_text(encode(Leave()))
         self.room = None
 
     async def close(self) -> None:
@@ -393,7 +393,7 @@ class RelayClient(RelayConnection):
                 signed = roster_signing_bytes(frame.table_id, roster)
                 if self.known_relays.roster_signed(self.address, signature, signed) is False:
                     self._queue.put_nowait(RelayError(ClientCode.BAD_ROSTER_SIGNATURE, _FORGED))
-                    self._out.put_nowait(encode(Leave()))
+                    self.send_text(encode(Leave()))
                     return
             peer = Peer(
                 frame.table_id,
@@ -426,7 +426,7 @@ class RelayClient(RelayConnection):
         self._write_records(peer)
         for payload in peer.outgoing():
             for frame in self.outbound(payload):
-                self._out.put_nowait(encode(Send(frame)))
+                self.send_text(encode(Send(frame)))
         for event in peer.events():
             self._queue.put_nowait(event)
         deadline = None if peer.is_finished else peer.next_deadline()
@@ -474,7 +474,7 @@ class RelayClient(RelayConnection):
             peer = self.peer
             if peer is not None and not peer.is_finished:
                 peer.depart(peer.seat, self.loop.time())  # ends it: my seat leaves
-                self._out.put_nowait(encode(Leave()))
+                self.send_text(encode(Leave()))
                 self.room = None
                 return True
         return False

@@ -218,7 +218,9 @@ def ending_text(
     "Seat 4 reported a bad signature from Seat 1" when another seat only reported it;
     "a bad signature from Seat 1 (proven)" when the signed evidence is in the transcript;
     "Seat 4 reported a bad signature from Seat 1; not proven" when the ending names the
-    reporter of an accusation (``accused``) nobody else could check.
+    reporter of an accusation (``accused``) nobody else could check; "a departure from Seat 4,
+    reported by that seat itself" when the seat named is the one that reported it (its own
+    departure, its app going to the background).
     """
     what = ENDING_WORDS[reason].cause
     if reason is EndReason.THROW_CAP:
@@ -228,6 +230,8 @@ def ending_text(
     source = f" from {seat_label(seat)}" if seat is not None else ""
     if proven:
         return f"{what}{source} (proven)"
+    if seat is not None and seat == reporter:
+        return f"{what}{source}, reported by that seat itself"
     if reporter is not None:
         return f"{seat_label(reporter)} reported {what}{source}"
     return f"{what}{source} (reported)"

@@ -17,6 +17,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
+from pointline.net._ws import frame_now
 from pointline.net.accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, HashParams
 from pointline.net.cluster import Redirects
 from pointline.net.wire import ErrorCode, WireError
@@ -76,9 +77,6 @@ LOOPBACK_TESTS: Final[dict[str, Any]] = {
 
 
 _TCP_CORK: Final[int | None] = getattr(socket, "TCP_CORK", None)
-WRITE_NOW_LIMIT: Final = 64 * 1024
-"""Bytes a connection's transport may hold unsent and still take a frame at once (``Sender``);
-beyond it frames queue for the sender task, which waits for the socket to drain."""
 
 
 class Sender:
@@ -131,21 +129,15 @@ class Sender:
             wake.set_result(None)
 
     def _write_now(self, data: str | bytes) -> bool:
-        """The common case, without a wake-up of the task: frame ``data`` with the connection's
-        own sans-I/O protocol (websockets' ``protocol``, which masks nothing on the server
-        side) and hand the bytes to the transport, which sends them at once or buffers them.
-        Only while the connection is open and the transport holds less than
-        ``WRITE_NOW_LIMIT`` bytes unsent; otherwise the task sends it, with flow control."""
-        ws = self.ws
-        if ws.protocol.state is not State.OPEN:
+        """The common case, without a wake-up of the task (``net._ws.frame_now``): the frame's
+        bytes wait in ``_pending`` for this turn's one write."""
+        chunks = frame_now(self.ws, data, self._held)
+        if chunks is None:
             return False
-        if ws.transport.get_write_buffer_size() + self._held > WRITE_NOW_LIMIT:
-            return False
-        ws.protocol.send_text(data.encode() if isinstance(data, str) else data)
         pending = self._pending
         if not pending:
             self._loop.call_soon(self._flush)
-        for chunk in ws.protocol.data_to_send():
+        for chunk in chunks:
             pending.append(chunk)
             self._held += len(chunk)
         self.sent += 1

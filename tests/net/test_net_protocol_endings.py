@@ -107,6 +107,20 @@ def test_a_signed_abort_notice_blaming_seat_0_names_its_reporter_and_proves_noth
         assert p.table.ending is not None and p.table.ending.seat == 3  # the kernel's Abort
 
 
+def test_a_seat_that_leaves_is_named_as_its_own_reporter() -> None:
+    net = Net(4)
+    net.round()
+    leaver = net.peers[3]
+    leaver.depart(3, net.now)  # its app leaves: a signed notice naming itself goes out
+    for frame in leaver.outgoing():
+        net.inject(3, frame)
+    for p in net.peers:
+        ending = p.ending
+        assert ending is not None and (ending.reason, ending.seat) == (EndReason.DEPARTURE, 3)
+        assert (ending.reporter, ending.proven) == (3, False)
+        assert ending.text == "a departure from Seat 4, reported by that seat itself"
+
+
 def test_verify_words_a_false_blame_as_the_core_does() -> None:
     net = Net(4)
     net.round()
