@@ -25,6 +25,7 @@ from pointline.kernel import (
     Throw,
 )
 from pointline.spec.crosscheck import push_and_check
+from tests.kernel._kernel_support import throw
 
 settings.register_profile(
     "spec-default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -61,10 +62,12 @@ def any_action(n: int) -> st.SearchStrategy[Action]:
 
 
 def start_table(n: int, throws: int) -> Table:
-    """A fresh table, or one hand-built with its throw count advanced (to reach the 128-throw cap
-    in a short run; from_document refuses it, since no ledger records those throws)."""
+    """A fresh table, or one played to ``throws`` throws and back at a come-out with one hand
+    resolved (every seat sitting out: a point of 4, fives, then a seven out), so that a short
+    run reaches the 128-throw cap."""
     table = Table(n, "x")
-    table._throws = throws
+    for total in ([4, *[5] * (throws - 2), 7] if throws > 1 else [7] * throws):
+        throw(table, total)
     return table
 
 

@@ -93,19 +93,19 @@ ApplicationWindow {
                 text: "Pointline Table"
                 font.pixelSize: root.fs * 1.35
             }
-            Text {
+            StatusLine {
                 id: stats
                 objectName: "stats"
                 Layout.fillWidth: true
                 horizontalAlignment: root.portrait ? Text.AlignLeft : Text.AlignRight
-                text: "Balance <b>" + Math.round(root.shownBalance).toLocaleString(Qt.locale("en_US"), "f", 0) + "</b>   ·   Hand <b>" + bridge.hand + "/" + bridge.hands
-                      + "</b>   ·   Throw <b>" + bridge.throws + "/" + bridge.throwCap + "</b>"
-                textFormat: Text.StyledText
+                balance: root.shownBalance
+                balanceValue: bridge.balance
+                hand: bridge.hand
+                hands: bridge.hands
+                throwCount: bridge.throws
+                throwCap: bridge.throwCap
                 font.pixelSize: root.fs
-                color: "#fdf6e3"
                 wrapMode: Text.WordWrap
-                Accessible.role: Accessible.StaticText
-                Accessible.name: "Balance " + bridge.balance + ", hand " + bridge.hand + " of " + bridge.hands + ", throw " + bridge.throws + " of " + bridge.throwCap
             }
         }
 

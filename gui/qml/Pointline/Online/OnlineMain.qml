@@ -106,23 +106,22 @@ ApplicationWindow {
                 text: "Pointline Table · online"
                 font.pixelSize: root.fs * 1.35
             }
-            Text {
+            StatusLine {
                 id: liveRegion
                 objectName: "onlineStats"
                 Layout.fillWidth: true
                 horizontalAlignment: root.portrait ? Text.AlignLeft : Text.AlignRight
-                text: root.atTable
-                      ? "Balance <b>" + root.shownBalance.toLocaleString(Qt.locale("en_US"), "f", 0) + "</b> · Hand <b>" + online.seatTable.hand + "/" + online.hands
-                        + "</b> · Throw <b>" + online.seatTable.throws + "/" + online.throwCap + "</b>"
-                      : (online.name.length > 0 ? "Signed in as <b>" + online.name + "</b>"
-                         + (online.roomCode.length > 0 ? " · room <b>" + online.roomCode + "</b> · you are " + online.mySeatLabel : "") : "Not signed in")
-                textFormat: Text.StyledText
+                balance: root.shownBalance
+                balanceValue: online.seatTable.balance
+                hand: online.seatTable.hand
+                hands: online.hands
+                throwCount: online.seatTable.throws
+                throwCap: online.throwCap
+                message: root.atTable ? ""
+                    : (online.name.length > 0 ? "Signed in as <b>" + online.name + "</b>"
+                       + (online.roomCode.length > 0 ? " · room <b>" + online.roomCode + "</b> · you are " + online.mySeatLabel : "") : "Not signed in")
                 font.pixelSize: root.fs
-                color: "#fdf6e3"
                 elide: Text.ElideRight
-                Accessible.role: Accessible.StaticText
-                Accessible.name: root.atTable ? "Balance " + online.seatTable.balance + ", hand " + online.seatTable.hand + " of " + online.hands + ", throw " + online.seatTable.throws + " of " + online.throwCap
-                                              : text.replace(/<[^>]*>/g, "")
             }
         }
 
