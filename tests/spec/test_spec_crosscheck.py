@@ -66,7 +66,7 @@ def start_table(n: int, throws: int) -> Table:
     resolved (every seat sitting out: a point of 4, fives, then a seven out), so that a short
     run reaches the 128-throw cap."""
     table = Table(n, "x")
-    for total in ([4, *[5] * (throws - 2), 7] if throws > 1 else [7] * throws):
+    for total in [4, *[5] * (throws - 2), 7] if throws > 1 else [7] * throws:
         throw(table, total)
     return table
 
