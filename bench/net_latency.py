@@ -106,6 +106,29 @@ tables at 1 round/s within p99 250 ms, relay CPU per forwarded frame 140-190 us 
 tables). The slow 8-seat throws are whole rounds (every peer of that throw late by 10-15 ms
 together), not single peers; no fsync (0.4 ms each, at session start and end), relay GC or timer
 was found behind them.
+
+Measured 2026-12-05 after the cuts profiled this time (py-spy of the 8-seat sans-IO session with
+signing and checking stubbed out, and callgrind instruction counts of two seeded sessions,
+793 M -> 651 M instructions): a reveal's trial runs on the table with one seat swapped in (no
+table copy; the plan cache keyed on plain integers), a seat clones slot by slot, commitments
+hash a cached per-table head, a transcript record is a named tuple built directly (a frozen
+dataclass took 1.5 us), a received frame's canonical texts are written from its checked fields,
+the throw record is written directly, the pump looks at the other queues only when the step
+moves on; in the client, a turn's transcript records go to disk in one write and frames go out
+at once through websockets' sans-I/O protocol instead of waking the writer task. What is left
+above the floor is spread thin: parsing and writing each frame's texts, the transcript's
+records, the kernel's pushes (each choice is tried, then applied) and the frozen message and
+event values (7 % of the non-floor instructions). Three full runs back to back on a quiet
+machine (load average 0.2-0.9, 10:44-10:51): cpu per peer per throw 0.92 / 0.97 / 1.02 ms
+(floor 0.70 / 0.70 / 0.74 ms: 1.31x, 1.38x, 1.38x); (a) 8 seats p50 11.6 / 11.4 / 11.5 ms,
+p99 17.1 / 17.9 / 19.1 ms, client CPU per peer per throw 1.7 / 1.6 / 1.6 ms; 2 seats p99
+1.8-2.6 ms; (b) 400 tables at 1 round/s within p99 250 ms in all three, relay CPU per forwarded
+frame 99-190 us. This machine's speed drifts: the same code earlier the same morning (floor
+0.86-1.04 ms) gave 1.28x-1.45x and an 8-seat p99 of 32-35 ms with p50 21-25 ms, and back-to-back
+runs of identical work spent 2.1 to 3.4 ms of client CPU per peer per throw. Side by side in
+the same quiet minute, the code before these cuts: 1.50x (this code 1.37x), 8-seat p99 15.5 ms
+(14.5 ms); in five pairs of shorter runs the direct frame writes alone took the 8-seat p50
+15.4 -> 14.0 ms and p99 26.2 -> 24.3 ms (means).
 """
 
 from __future__ import annotations
