@@ -435,10 +435,10 @@ def _cluster(count: int, store: str, presence: str) -> Iterator[list[Relay]]:
 
 async def _round_trips(store: str, presence: str, tmp: Path) -> dict[str, tuple[float, float]]:
     """(Redis, PostgreSQL) round trips per request, counted inside two in-process relays."""
-    from pointline.net.accounts import FAST_HASH
-    from pointline.net.client import RelayClient
-    from pointline.net.cluster import ClusterConfig
-    from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
+    from pointline.net.client.relay_client import RelayClient
+    from pointline.net.relay.accounts import FAST_HASH
+    from pointline.net.relay.cluster import ClusterConfig
+    from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
     from tests.net.support import RELAXED, play, random_chooser
 
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)

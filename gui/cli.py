@@ -90,10 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["verify"]:
         try:
-            from pointline.net import verify
+            from pointline.net.protocol import verify
         except ImportError as error:
             print(
-                f"pointline verify is not available: net.verify is missing ({error})",
+                f"pointline verify is not available: net.protocol.verify is missing ({error})",
                 file=sys.stderr,
             )
             return 2

@@ -21,7 +21,7 @@ from pointline.kernel import (
     ThrowSeen,
     Voided,
 )
-from pointline.net.events import ENDING_WORDS
+from pointline.net.protocol.events import ENDING_WORDS
 
 __all__ = [
     "LINE_NAMES",

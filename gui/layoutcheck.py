@@ -442,9 +442,9 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     from pointline.gui.online.bridge import OnlineBridge
     from pointline.gui.online.scenes import held_still, in_motion, prepare_online
     from pointline.gui.scenes import counter_nonces
-    from pointline.net.accounts import FAST_HASH
-    from pointline.net.protocol import Timeouts
-    from pointline.net.relay import RelayConfig, running_relay
+    from pointline.net.protocol.peer import Timeouts
+    from pointline.net.relay.accounts import FAST_HASH
+    from pointline.net.relay.server import RelayConfig, running_relay
 
     app = gui_application()
     app.setQuitOnLastWindowClosed(False)

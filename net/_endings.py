@@ -1,6 +1,6 @@
 """How a protocol ``Peer``'s session ends: completion and the receipt exchange, a fault, a
-rejected frame, another seat's notice. ``net.protocol.Peer`` inherits these from
-``PeerEndings``; the round itself (commit, reveal, throw) is in ``net.protocol``.
+rejected frame, another seat's notice. ``net.protocol.peer.Peer`` inherits these from
+``PeerEndings``; the round itself (commit, reveal, throw) is in ``net.protocol.peer``.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from pointline.kernel import Abort, EndReason, Result, Table
 from pointline.net.errors import MessageError
-from pointline.net.events import (
+from pointline.net.protocol.events import (
     DeadlineKind,
     Event,
     ReceiptsIncomplete,
@@ -22,7 +22,7 @@ from pointline.net.events import (
     Step,
     Timeouts,
 )
-from pointline.net.messages import (
+from pointline.net.protocol.messages import (
     MAX_FRAME_BYTES,
     AbortNotice,
     Commit,
@@ -32,7 +32,7 @@ from pointline.net.messages import (
     canonical_json,
     session_digest_encoded,
 )
-from pointline.net.transcript import RecordKind, Transcript
+from pointline.net.protocol.transcript import RecordKind, Transcript
 
 __all__ = ["Fault", "PeerEndings", "encode_any"]
 
@@ -83,7 +83,7 @@ class PeerEndings:
     _receipt_status: ReceiptStatus | None
 
     def _send(self, message: Message, now: float) -> Message:
-        raise NotImplementedError  # net.protocol.Peer signs, queues and records it
+        raise NotImplementedError  # net.protocol.peer.Peer signs, queues and records it
 
     # ------------------------------------------------------------------ reading
     @property

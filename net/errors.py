@@ -16,15 +16,15 @@ Every error carries a stable ``code`` (a ``StrEnum`` member, so it also equals i
         ├── RosterError                 NetCode.BAD_ROSTER      (a caller error, not a fault)
         ├── NotNow                      NetCode.NOT_NOW         (a command out of turn)
         ├── TranscriptError             NetCode.BAD_TRANSCRIPT  (a file that does not hold)
-        │   └── TranscriptWriteError    NetCode.TRANSCRIPT_WRITE  (net.transcript)
-        ├── WireError                   net.wire.ErrorCode (a frame or a refused request)
-        │   ├── AccountError            net.accounts (a refused sign-up or sign-in)
-        │   └── RoomError               net.rooms (a refused room request)
+        │   └── TranscriptWriteError    NetCode.TRANSCRIPT_WRITE  (net.protocol.transcript)
+        ├── WireError                   net.protocol.wire.ErrorCode (a frame or a refused request)
+        │   ├── AccountError            net.relay.accounts (a refused sign-up or sign-in)
+        │   └── RoomError               net.relay.rooms (a refused room request)
         └── ClientError                 ClientCode, or the relay's ErrorCode it passes on
-            └── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.trust)
+            └── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.client.trust)
 
-A message that fails ``net.messages.parse`` raises a ``MessageError``; the protocol core turns
-it into the end of the session (kernel ``Abort``) with ``reason`` and the seat the relay
+A message that fails ``net.protocol.messages.parse`` raises a ``MessageError``; the protocol core
+turns it into the end of the session (kernel ``Abort``) with ``reason`` and the seat the relay
 delivered it from.
 """
 
@@ -55,7 +55,8 @@ __all__ = [
 
 
 class NetCode(StrEnum):
-    """The codes of the net layer's own errors (``WireError`` uses ``net.wire.ErrorCode``)."""
+    """The codes of the net layer's own errors (``WireError`` uses
+    ``net.protocol.wire.ErrorCode``)."""
 
     NET_ERROR = "net_error"
     MESSAGE_ERROR = "message_error"
@@ -162,7 +163,7 @@ class TranscriptError(NetError, code=NetCode.BAD_TRANSCRIPT):
 
 class ClientError(NetError):
     """The relay refused a request or cannot be reached: ``code`` is a ``ClientCode`` or the
-    relay's ``net.wire.ErrorCode`` value it passed on; ``text`` the plain words."""
+    relay's ``net.protocol.wire.ErrorCode`` value it passed on; ``text`` the plain words."""
 
     def __init__(self, code: str, text: str) -> None:
         if code in _CLIENT_CODES:

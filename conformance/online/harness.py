@@ -29,12 +29,12 @@ from pointline.conformance.online import stdio
 from pointline.conformance.online.check import load
 from pointline.conformance.online.sim import legal_choice, random_choice
 from pointline.kernel import Choice, EndReason
-from pointline.net.accounts import FAST_HASH
-from pointline.net.client import RelayClient
-from pointline.net.messages import AbortNotice, parse, sign, to_frame
-from pointline.net.protocol import RoundOpened, Thrown, Timeouts
-from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
-from pointline.net.verify import verify_transcript
+from pointline.net.client.relay_client import RelayClient
+from pointline.net.protocol.messages import AbortNotice, parse, sign, to_frame
+from pointline.net.protocol.peer import RoundOpened, Thrown, Timeouts
+from pointline.net.protocol.verify import verify_transcript
+from pointline.net.relay.accounts import FAST_HASH
+from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
 
 __all__ = [
     "CASES",

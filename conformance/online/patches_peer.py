@@ -16,7 +16,7 @@ from pointline.conformance.online.registry import set_attr as _set
 
 @mutant("verify_accepts_cut", "verify calls a transcript without an outcome OK", "verifier")
 def _cut() -> None:
-    from pointline.net import verify
+    from pointline.net.protocol import verify
 
     original = verify._verify
 
@@ -31,7 +31,7 @@ def _cut() -> None:
 
 @mutant("verify_ignores_signatures", "verify does not check message signatures", "verifier")
 def _no_sigs() -> None:
-    from pointline.net import messages
+    from pointline.net.protocol import messages
 
     _set(messages, "verify_signature", lambda *args: True)
 
@@ -40,14 +40,14 @@ def _no_sigs() -> None:
     "verify_ignores_roster_sig", "verify does not check the relay's roster signature", "verifier"
 )
 def _no_roster_sig() -> None:
-    from pointline.net import verify
+    from pointline.net.protocol import verify
 
     _set(verify, "verify_signature", lambda *args: True)
 
 
 @mutant("verify_incomplete_is_ok", "verify says OK when the receipts are missing", "verifier")
 def _incomplete() -> None:
-    from pointline.net import verify
+    from pointline.net.protocol import verify
 
     original = verify.Report.text
     _set(verify.Report, "text", lambda self: original(replace(self, complete=True)))
@@ -55,7 +55,7 @@ def _incomplete() -> None:
 
 @mutant("verify_accepts_any_ending", "verify takes whatever ended outcome is recorded", "verifier")
 def _outcome_reason() -> None:
-    from pointline.net import verify
+    from pointline.net.protocol import verify
 
     original = verify._compare
 
@@ -76,7 +76,7 @@ def _outcome_reason() -> None:
     "client:fault.withheld_reveal.alone",
 )
 def _no_deadline() -> None:
-    from pointline.net.protocol import Peer
+    from pointline.net.protocol.peer import Peer
 
     _set(Peer, "tick", lambda self, now: None)
 
@@ -87,7 +87,7 @@ def _no_deadline() -> None:
     "client:fault.deadline",
 )
 def _highest() -> None:
-    from pointline.net.protocol import Peer
+    from pointline.net.protocol.peer import Peer
 
     original = Peer._fault
 
@@ -104,7 +104,7 @@ def _highest() -> None:
     "peer_confirm_deadline_ignored", "the confirm deadline is never armed", "client:fault.deadline"
 )
 def _confirm() -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     original = protocol.Peer._open_round
 
@@ -117,7 +117,7 @@ def _confirm() -> None:
 
 @mutant("peer_skips_signatures", "the peer accepts any signature", "client:fault.bad_signature")
 def _peer_sigs() -> None:
-    from pointline.net import messages
+    from pointline.net.protocol import messages
 
     _set(messages, "verify_signature", lambda *args: True)
 
@@ -128,7 +128,7 @@ def _peer_sigs() -> None:
     "client:fault.bad_reveal",
 )
 def _peer_reveal() -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     _set(protocol, "verify_commitment", lambda *args, **kw: True)
 
@@ -139,7 +139,7 @@ def _peer_reveal() -> None:
     "client:fault.replay",
 )
 def _repeats() -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     original = protocol.Peer.receive
     seen: set[str] = set()
@@ -165,7 +165,7 @@ def _notice_proven() -> None:
     "client:fault.false_blame",
 )
 def _blames_accused() -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     original = protocol.Peer._fault
 
@@ -177,7 +177,7 @@ def _blames_accused() -> None:
 
 
 def _wrap_fault(change: Callable[..., tuple[Any, Any, Any, Any]]) -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     original = protocol.Peer._fault
 
@@ -200,8 +200,8 @@ def _wrap_fault(change: Callable[..., tuple[Any, Any, Any, Any]]) -> None:
 
 @mutant("peer_no_receipt", "the peer never sends its receipt", "client:honest.seats_2")
 def _no_receipt() -> None:
-    from pointline.net import protocol
-    from pointline.net.messages import Receipt
+    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol.messages import Receipt
 
     original = protocol.Peer._send
 
@@ -220,7 +220,7 @@ def _no_receipt() -> None:
     "client:honest.seats_3",
 )
 def _peer_dice() -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     original = getattr(protocol, "derive_dice")  # noqa: B009 - not re-exported
     _set(protocol, "derive_dice", lambda t, n, nonces, *a: original(t, n, list(nonces)[::-1], *a))
@@ -228,7 +228,7 @@ def _peer_dice() -> None:
 
 @mutant("peer_seq_from_1", "the peer numbers its messages from 1", "client:honest.seats_2")
 def _seq() -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     original = protocol.Peer.__init__
 
@@ -246,7 +246,7 @@ def _seq() -> None:
     "client:honest.seats_2",
 )
 def _own_choice() -> None:
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     original = protocol.Peer._all_committed
 

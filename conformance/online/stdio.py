@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from pointline.kernel import Phase
-from pointline.net.protocol import (
+from pointline.net.protocol.peer import (
     Peer,
     ReceiptsIncomplete,
     ReceiptsMatched,

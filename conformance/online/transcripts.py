@@ -13,10 +13,10 @@ from typing import Any
 
 from pointline.conformance.online.sim import RELAY_SEED, Session, nonces
 from pointline.kernel import EndReason, derive_dice
-from pointline.net import messages as nmsg
-from pointline.net import transcript as ntr
-from pointline.net import verify as nverify
-from pointline.net.keys import SigningKey
+from pointline.net.protocol import messages as nmsg
+from pointline.net.protocol import transcript as ntr
+from pointline.net.protocol import verify as nverify
+from pointline.net.protocol.keys import SigningKey
 
 __all__ = [
     "INCOMPLETE_SESSIONS",

@@ -24,14 +24,14 @@ from pointline.gui.online.texts import (
 from pointline.kernel import (
     is_online_seat_count,
 )
-from pointline.net.client import (
+from pointline.net.client.relay_client import (
     RelayClient,
     connect_trusted,
 )
+from pointline.net.client.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
 from pointline.net.errors import ClientError
 from pointline.net.paths import data_dir
-from pointline.net.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
-from pointline.net.wire import RosterEntry
+from pointline.net.protocol.wire import RosterEntry
 
 __all__ = ["AccountPart"]
 
@@ -43,7 +43,7 @@ class AccountPart(OnlineState):
     """The bridge has shut down after ``leave`` (the app returns to the solo table)."""
 
     def _connect(self, url: str) -> Awaitable[RelayClient]:
-        """Connect with the relay's key and certificate pinned on first use (``net.trust``,
+        """Connect with the relay's key and certificate pinned on first use (``net.client.trust``,
         kept in the app's data folder); a certificate given as ``ca`` is trusted instead."""
         if self._connect_override is not None:
             return self._connect_override(url)

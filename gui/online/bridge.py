@@ -81,7 +81,7 @@ from pointline.kernel import (
     Line,
     Table,
 )
-from pointline.net.client import (
+from pointline.net.client.relay_client import (
     Disconnected,
     MemberDeparted,
     RelayClient,
@@ -91,7 +91,7 @@ from pointline.net.client import (
     TranscriptFailed,
     TranscriptSaved,
 )
-from pointline.net.protocol import (
+from pointline.net.protocol.peer import (
     ReceiptsIncomplete,
     ReceiptsMatched,
     ReceiptsMismatch,
@@ -103,8 +103,8 @@ from pointline.net.protocol import (
     Timeouts,
     ending_text,
 )
-from pointline.net.verify import verify_transcript
-from pointline.net.wire import RosterEntry
+from pointline.net.protocol.verify import verify_transcript
+from pointline.net.protocol.wire import RosterEntry
 
 __all__ = ["OnlineBridge"]
 

@@ -19,7 +19,7 @@ from pointline.kernel import (
     Standing,
     Voided,
 )
-from pointline.net.protocol import SessionEnded
+from pointline.net.protocol.peer import SessionEnded
 
 __all__ = ["ResultsPart"]
 

@@ -1,5 +1,6 @@
 """Online scenes for screenshots, reached by really playing: the online bridge and headless
-peers (``net.client.RelayClient``) on one qasync loop, against a private relay on loopback.
+peers (``net.client.relay_client.RelayClient``) on one qasync loop, against a private relay on
+loopback.
 
 The relay runs as its own process (``python -m pointline.net.relay``), as players run it: the
 app's import path never holds the relay, its rooms or its password hashing. Nonces come from
@@ -23,8 +24,8 @@ from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import ONLINE_SCENES
 from pointline.gui.scenes import counter_nonces
 from pointline.kernel import Phase
-from pointline.net.client import Disconnected, RelayClient, steady_choice
-from pointline.net.protocol import RoundOpened, Timeouts
+from pointline.net.client.relay_client import Disconnected, RelayClient, steady_choice
+from pointline.net.protocol.peer import RoundOpened, Timeouts
 
 __all__ = [
     "PASSWORD",

@@ -46,17 +46,17 @@ from pointline.kernel import (
     Phase,
     Table,
 )
-from pointline.net.client import (
+from pointline.net.client.relay_client import (
     RelayClient,
 )
 from pointline.net.errors import NetError
-from pointline.net.keys import verification_words
-from pointline.net.protocol import (
+from pointline.net.protocol.keys import verification_words
+from pointline.net.protocol.peer import (
     DeadlineKind,
     Timeouts,
 )
-from pointline.net.verify import Report
-from pointline.net.wire import RosterEntry
+from pointline.net.protocol.verify import Report
+from pointline.net.protocol.wire import RosterEntry
 
 __all__ = [
     "BACKGROUND_STATES",
@@ -80,7 +80,7 @@ SEAT_KEYS = ("seat", "label", "name", "you", "balance", "pass", "dontPass", "awa
 STANDING_KEYS = ("seat", "label", "name", "final", "rank", "you", "chart")
 """A standing's ``rank`` is 0 when the session ended without a result (no ranks then)."""
 CREATOR_SEAT = 0
-"""The relay seats a room's creator at seat 0 of its roster (net/rooms.py)."""
+"""The relay seats a room's creator at seat 0 of its roster (net/relay/rooms.py)."""
 DECLINED_TRUST = "Nothing was trusted and nothing was sent: check the relay's address."
 SIT_OUT_ASK = "Sit out this hand? Press Sit out (or Enter) again to sit it out, or allocate first."
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."

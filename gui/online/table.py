@@ -49,7 +49,7 @@ from pointline.kernel import (
     current_choice,
 )
 from pointline.net.errors import ClientError, NetError
-from pointline.net.protocol import (
+from pointline.net.protocol.peer import (
     Step,
     Thrown,
 )

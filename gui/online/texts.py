@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from pointline.net.protocol import Timeouts
+    from pointline.net.protocol.peer import Timeouts
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765"
 MIN_PEOPLE = ONLINE_SEATS_MIN
@@ -82,8 +82,8 @@ NAME_ADVICE = "Use a name of 3 to 24 letters, digits, hyphens or underscores, wi
 
 @cache
 def _account_rules() -> tuple[re.Pattern[str], int, int]:
-    from pointline.net.accounts import MIN_PASSWORD
-    from pointline.net.wire import MAX_PASSWORD, NAME_RULE
+    from pointline.net.protocol.wire import MAX_PASSWORD, NAME_RULE
+    from pointline.net.relay.accounts import MIN_PASSWORD
 
     return NAME_RULE, MIN_PASSWORD, MAX_PASSWORD
 
@@ -93,8 +93,8 @@ NAME_HINT = "3 to 24 letters, digits, - or _"
 
 def seat_label(seat: int) -> str:
     """How a person reads a seat ("Seat 2" for protocol seat 1), as decided once in
-    ``pointline.net.protocol.seat_label`` (imported here lazily: see the module docstring)."""
-    from pointline.net.protocol import seat_label as decided
+    ``pointline.net.protocol.peer.seat_label`` (imported here lazily: see the module docstring)."""
+    from pointline.net.protocol.peer import seat_label as decided
 
     return decided(seat)
 
@@ -132,7 +132,7 @@ def seconds(value: float) -> str:
     return f"{whole} second" if whole == 1 else f"{whole} seconds"
 
 
-# net.wire.ErrorCode values (and the client's own codes) -> what the person reads.
+# net.protocol.wire.ErrorCode values (and the client's own codes) -> what the person reads.
 REFUSALS: dict[str, str] = {
     "bad_name": NAME_ADVICE,
     "bad_credentials": "Wrong name or password.",

@@ -4,7 +4,7 @@
     await client.signin("alice", "correct horse")
     room = await client.create_room()          # or: await client.join_room(code)
     await client.start()                       # the creator, once 2-8 people are in
-    async for event in client.events():        # typed events (net.protocol's and ours)
+    async for event in client.events():        # typed events (net.protocol.peer's and ours)
         if isinstance(event, RoundOpened):
             client.commit(Choice(10, 0))
 
@@ -24,7 +24,6 @@ import asyncio
 import functools
 import logging
 import ssl
-import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,15 @@ from websockets.asyncio.client import ClientConnection
 
 from pointline.kernel import Choice, Phase, Table
 from pointline.net import paths
-from pointline.net._client_events import (
+from pointline.net.client._connection import (
+    DEFAULT_MAX_SIZE,
+    MAX_REDIRECTS,
+    REQUEST_TIMEOUT,
+    RelayConnection,
+    open_ws,
+    tls_client_context,
+)
+from pointline.net.client._events import (
     ClientEvent,
     Disconnected,
     MemberDeparted,
@@ -43,25 +50,7 @@ from pointline.net._client_events import (
     TranscriptFailed,
     TranscriptSaved,
 )
-from pointline.net._connection import (
-    DEFAULT_MAX_SIZE,
-    MAX_REDIRECTS,
-    REQUEST_TIMEOUT,
-    RelayConnection,
-    open_ws,
-    tls_client_context,
-)
-from pointline.net.errors import ClientCode, ClientError, NetError
-from pointline.net.keys import SigningKey
-from pointline.net.protocol import (
-    Peer,
-    RoundOpened,
-    Timeouts,
-    roster_from_wire,
-    roster_signing_bytes,
-)
-from pointline.net.transcript import Record, TranscriptWriteError, TranscriptWriter
-from pointline.net.trust import (
+from pointline.net.client.trust import (
     CertificateNotTrusted,
     KnownRelays,
     RelayKeyChanged,
@@ -70,7 +59,17 @@ from pointline.net.trust import (
     pinned_tls_context,
     relay_address,
 )
-from pointline.net.wire import (
+from pointline.net.errors import ClientCode, ClientError, NetError
+from pointline.net.protocol.keys import SigningKey
+from pointline.net.protocol.peer import (
+    Peer,
+    RoundOpened,
+    Timeouts,
+    roster_from_wire,
+    roster_signing_bytes,
+)
+from pointline.net.protocol.transcript import Record, TranscriptWriteError, TranscriptWriter
+from pointline.net.protocol.wire import (
     ChangePassword,
     CreateRoom,
     Deliver,
@@ -107,7 +106,6 @@ __all__ = [
     "TranscriptFailed",
     "TranscriptSaved",
     "connect_trusted",
-    "main",
     "play",
     "steady_choice",
     "tls_client_context",
@@ -155,7 +153,7 @@ class RelayClient(RelayConnection):
         self.known_relays: KnownRelays | None = None
         """Where the relay's key is pinned (``connect_trusted`` sets it; None: no pinning)."""
         self.address = ""
-        """The relay's address in ``known_relays`` (``net.trust.relay_address``)."""
+        """The relay's address in ``known_relays`` (``net.client.trust.relay_address``)."""
         self.relay_key: str | None = None
         """The key the relay said it signs with, at sign-in (None: it did not say)."""
         self._key_change: RelayKeyChanged | None = None
@@ -582,14 +580,3 @@ async def play(
             if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
                 client.commit(choose(peer.table, peer.seat))
     return client._live_peer()
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m pointline.net.client`` (and ``pointline-client``): ``net.headless.main``."""
-    from pointline.net.headless import main as headless  # it imports this module
-
-    return headless(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

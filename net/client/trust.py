@@ -13,8 +13,8 @@ the player accepts it (``RelayClient.accept_relay_key()``, or ``KnownRelays.pin_
 Every ``started`` roster is then checked against the pinned key during play: a roster the
 pinned key did not sign never starts a session.
 
-Certificate: ``net.client.connect_trusted`` connects as ``RelayClient.connect`` does (the
-system's trust store); a certificate it refuses raises ``CertificateNotTrusted`` with the
+Certificate: ``net.client.relay_client.connect_trusted`` connects as ``RelayClient.connect`` does
+(the system's trust store); a certificate it refuses raises ``CertificateNotTrusted`` with the
 certificate's fingerprint, for a screen to show ("Trust this relay's certificate"); once the
 player accepts (``KnownRelays.pin_certificate``), connections to that address trust exactly
 that certificate.
@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pointline.net.errors import ClientCode, ClientError
-from pointline.net.keys import public_key_from_hex, verify_signature
+from pointline.net.protocol.keys import public_key_from_hex, verify_signature
 
 __all__ = [
     "KNOWN_RELAYS_FILE",

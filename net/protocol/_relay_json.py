@@ -1,5 +1,6 @@
 """Reading a relay frame's JSON text strictly, fast: one shared C decoder, and a second parse
-only for the rare frame that names a member twice (``net.wire`` decides what that means)."""
+only for the rare frame that names a member twice (``net.protocol.wire`` decides what that
+means)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from pointline.net import strictjson
-from pointline.net.messages import RepeatedMembers
+from pointline.net.protocol import strictjson
+from pointline.net.protocol.messages import RepeatedMembers
 
 __all__ = ["decode_relay", "within"]
 

@@ -1,5 +1,5 @@
 """What a protocol ``Peer`` reports: its settings, its steps and its events, and the plain
-words for an ending (seats counted from 1). ``net.protocol`` re-exports every name.
+words for an ending (seats counted from 1). ``net.protocol.peer`` re-exports every name.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from pointline.net.errors import MalformedMessage, NetCode, TranscriptError
-from pointline.net.messages import canonical_json, strict_loads
+from pointline.net.protocol.messages import canonical_json, strict_loads
 
 __all__ = [
     "GENESIS",

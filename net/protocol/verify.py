@@ -1,8 +1,8 @@
 """``pointline verify FILE``: re-check a saved transcript offline by replaying it through the
 protocol core.
 
-First the hash chain (``net.transcript.check_chain``). Then a ``net.protocol.Peer`` for the
-transcript's seat is made from the header and given the recorded inputs in file order: every
+First the hash chain (``net.protocol.transcript.check_chain``). Then a ``net.protocol.peer.Peer``
+for the transcript's seat is made from the header and given the recorded inputs in file order: every
 received or rejected frame (``Peer.receive``), this seat's own commits (``Peer.commit``, with the
 choice and nonce its own reveal shows), and the deadline, departure or background behind each
 abort notice this seat sent (``tick``, ``depart``, ``background``). The replayed peer writes its
@@ -39,15 +39,15 @@ from pointline.kernel import (
     current_choice,
 )
 from pointline.net.errors import MessageError, NetError, RosterError
-from pointline.net.keys import (
+from pointline.net.protocol.keys import (
     SIGNATURE_BYTES,
     SigningKey,
     public_key_from_hex,
     verification_words,
     verify_signature,
 )
-from pointline.net.messages import SIGN_DOMAIN, AbortNotice, Commit, Message, Reveal, parse
-from pointline.net.protocol import (
+from pointline.net.protocol.messages import SIGN_DOMAIN, AbortNotice, Commit, Message, Reveal, parse
+from pointline.net.protocol.peer import (
     Member,
     Peer,
     Roster,
@@ -57,7 +57,7 @@ from pointline.net.protocol import (
     roster_signing_bytes,
     seat_label,
 )
-from pointline.net.transcript import Record, RecordKind, check_chain, read_records
+from pointline.net.protocol.transcript import Record, RecordKind, check_chain, read_records
 
 __all__ = [
     "NO_NOTICE",

@@ -23,9 +23,9 @@ from enum import StrEnum
 from typing import Any, Final, TypeAlias
 
 from pointline.kernel import PointlineError
-from pointline.net import strictjson
-from pointline.net._relay_json import decode_relay, within
 from pointline.net.errors import NetError
+from pointline.net.protocol import strictjson
+from pointline.net.protocol._relay_json import decode_relay, within
 
 __all__ = [
     "CODE_ALPHABET",
@@ -230,7 +230,7 @@ class Roster:
 @dataclass(frozen=True, slots=True)
 class Started:
     """The room started: my seat, the roster, and the relay's Ed25519 signature of the roster
-    (``roster_sig``, 128 hex digits over ``net.protocol.roster_signing_bytes``)."""
+    (``roster_sig``, 128 hex digits over ``net.protocol.peer.roster_signing_bytes``)."""
 
     code: str
     table_id: str
@@ -392,7 +392,7 @@ def _named(doc: Any) -> dict[str, Any]:
 def _load_relay(text: str | bytes) -> dict[str, Any]:
     """A relay frame parsed strictly, except that a ``deliver`` payload naming a member twice
     is kept as a ``RepeatedMembers`` (the peer refuses it as malformed, naming the sender);
-    anywhere else a repeated name refuses the frame (``net._relay_json``)."""
+    anywhere else a repeated name refuses the frame (``net.protocol._relay_json``)."""
     if isinstance(text, bytes):
         raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
     try:

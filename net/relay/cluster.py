@@ -3,7 +3,7 @@
 Design (spec/ONLINE.md, "Relay cluster"): each room lives in exactly one relay process, and
 a request for a room elsewhere is answered with a ``redirect`` to that relay; the client
 reconnects there with its token and asks again (Colyseus's two-step seat reservation). Frames
-of a room never cross Redis: it holds only the directory (``net.presence``), so a session's
+of a room never cross Redis: it holds only the directory (``net.relay.presence``), so a session's
 round trips are exactly those of a single relay.
 
 ``Router`` decides, for one relay: a ``create_room`` goes to the least-loaded live relay
@@ -17,16 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import ClassVar, Final, Protocol
 
-from pointline.net.rooms import RoomError, normalize_code
-from pointline.net.store import Unavailable
-from pointline.net.wire import ErrorCode
+from pointline.net.protocol.wire import ErrorCode
+from pointline.net.relay.rooms import RoomError, normalize_code
+from pointline.net.relay.store import Unavailable
 
-if TYPE_CHECKING:  # the redis client is needed only when a cluster runs
-    from pointline.net.presence import Presence
-
-__all__ = ["DEFAULT_TTL", "ClusterConfig", "PresenceUnavailable", "Redirects", "Router"]
+__all__ = [
+    "DEFAULT_TTL",
+    "ClusterConfig",
+    "Directory",
+    "PresenceUnavailable",
+    "Redirects",
+    "Router",
+]
 
 DEFAULT_TTL: Final = 10.0
 
@@ -56,10 +60,22 @@ class Redirects:
     join: set[str] = field(default_factory=set)
 
 
+class Directory(Protocol):
+    """What routing asks of the cluster's directory: ``net.relay.presence.Presence`` in Redis
+    (imported only when a cluster runs: the redis client is the cluster extra)."""
+
+    public_url: str
+
+    async def claim(self, code: str) -> bool: ...
+    async def release(self, code: str) -> None: ...
+    async def owner(self, code: str) -> str | None: ...
+    def least_loaded(self, own_load: int) -> str | None: ...
+
+
 class Router:
     """One relay's routing decisions over the shared directory."""
 
-    def __init__(self, presence: Presence) -> None:
+    def __init__(self, presence: Directory) -> None:
         self.presence = presence
         self.redirected = 0
 

@@ -1,6 +1,6 @@
 """The relay's reading of a ``send`` frame on its hot path: the payload's text cut out of the
-frame as received, so it is forwarded as the bytes the sender wrote (``net.relay`` uses these;
-every other frame goes through ``net.wire.parse_client``)."""
+frame as received, so it is forwarded as the bytes the sender wrote (``net.relay.server`` uses
+these; every other frame goes through ``net.protocol.wire.parse_client``)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import json
 import math
 from typing import Any, Final
 
-from pointline.net.strictjson import MAX_DEPTH, DuplicateMember, StrictJSONError
-from pointline.net.wire import Send
+from pointline.net.protocol.strictjson import MAX_DEPTH, DuplicateMember, StrictJSONError
+from pointline.net.protocol.wire import Send
 
 __all__ = ["received_payload", "send_payload"]
 

@@ -14,7 +14,13 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from pointline.kernel import ONLINE_SEATS_MAX, ONLINE_SEATS_MIN
-from pointline.net.wire import CODE_ALPHABET, CODE_LENGTH, ErrorCode, RosterEntry, WireError
+from pointline.net.protocol.wire import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    ErrorCode,
+    RosterEntry,
+    WireError,
+)
 
 __all__ = [
     "MAX_MEMBERS",

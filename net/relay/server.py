@@ -1,4 +1,4 @@
-"""``pointline-relay``: accounts, rooms and message forwarding over websockets.
+"""The relay server: accounts, rooms and message forwarding over websockets.
 
 The relay signs people in, seats them in rooms by join code, binds each member's session
 public key to its account in the roster it sends at the start, forwards each member's signed
@@ -9,9 +9,10 @@ sign-in attempts are rate-limited per connection, and a bad frame gets ``{"op":"
     pointline-relay --port 8765 --db relay.sqlite3          # ws://127.0.0.1:8765
     pointline-relay --cert cert.pem --key key.pem ...       # wss://
 
-The connection machinery lives in ``net.relay_conn``, the hot path's reading of a ``send``
-frame in ``net.relay_frames``, the command line in ``net.relay_cli``
-(``pointline-relay`` is ``net.relay:main``); their public names are re-exported here.
+The connection machinery lives in ``net.relay.conn`` and the hot path's reading of a ``send``
+frame in ``net.relay.frames`` (their public names are re-exported here); the command line
+``pointline-relay`` (``python -m pointline.net.relay``) is ``net.relay.cli``, which starts
+``serve_forever`` here.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import logging
 import secrets
 import signal
 import ssl
-import sys
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -35,29 +35,9 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from pointline.net.accounts import Accounts, RateLimiter
-from pointline.net.cluster import ClusterConfig, PresenceUnavailable, Router
-from pointline.net.keys import SigningKey
-from pointline.net.protocol import roster_from_wire, roster_signing_bytes
-from pointline.net.relay_cli import build_parser, config_from_args, main, print_key
-from pointline.net.relay_conn import (
-    ACCEPT_EXHAUSTED,
-    LOOPBACK_TESTS,
-    REFUSED_GRACE,
-    AcceptLogFilter,
-    Connection,
-    ConnectionGate,
-    HashGate,
-    RelayConfig,
-    RelayConnection,
-    Sender,
-    TokenBucket,
-    tls_context,
-)
-from pointline.net.relay_frames import received_payload, send_payload
-from pointline.net.rooms import Room, Rooms
-from pointline.net.store import Database
-from pointline.net.wire import (
+from pointline.net.protocol.keys import SigningKey
+from pointline.net.protocol.roster import roster_from_wire, roster_signing_bytes
+from pointline.net.protocol.wire import (
     ChangePassword,
     ClientFrame,
     CreateRoom,
@@ -84,6 +64,25 @@ from pointline.net.wire import (
     error,
     parse_client,
 )
+from pointline.net.relay.accounts import Accounts, RateLimiter
+from pointline.net.relay.cluster import ClusterConfig, PresenceUnavailable, Router
+from pointline.net.relay.conn import (
+    ACCEPT_EXHAUSTED,
+    LOOPBACK_TESTS,
+    REFUSED_GRACE,
+    AcceptLogFilter,
+    Connection,
+    ConnectionGate,
+    HashGate,
+    RelayConfig,
+    RelayConnection,
+    Sender,
+    TokenBucket,
+    tls_context,
+)
+from pointline.net.relay.frames import received_payload, send_payload
+from pointline.net.relay.rooms import Room, Rooms
+from pointline.net.relay.store import Database
 
 __all__ = [
     "ACCEPT_EXHAUSTED",
@@ -99,10 +98,6 @@ __all__ = [
     "RunningRelay",
     "Sender",
     "TokenBucket",
-    "build_parser",
-    "config_from_args",
-    "main",
-    "print_key",
     "received_payload",
     "running_relay",
     "send_payload",
@@ -117,8 +112,8 @@ T = TypeVar("T")
 
 def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...]) -> str:
     """The relay's signature (hex) of a started room's roster: over exactly the bytes
-    ``pointline verify --relay-key`` checks (``net.protocol.roster_signing_bytes`` of the roster
-    as the transcript header holds it), so it binds each session key to its account name."""
+    ``pointline verify --relay-key`` checks (``net.protocol.peer.roster_signing_bytes`` of the
+    roster as the transcript header holds it), so it binds each session key to its account name."""
     members = roster_from_wire(
         [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
     )
@@ -440,12 +435,12 @@ async def running_relay(
     """Serve a relay for the duration of the block (port 0 picks a free port).
 
     ``cluster`` with ``store`` keeps the accounts in PostgreSQL instead of ``db_path``; with
-    ``presence`` the relay joins the Redis directory and routes rooms (``net.cluster``)."""
+    ``presence`` the relay joins the Redis directory and routes rooms (``net.relay.cluster``)."""
     config = config or RelayConfig()
     cluster = cluster or ClusterConfig()
     store: str | Path | Database = db_path
     if cluster.store:
-        from pointline.net.store_pg import PostgresDatabase  # the driver is the cluster extra
+        from pointline.net.relay.store_pg import PostgresDatabase  # the driver is the cluster extra
 
         store = await asyncio.to_thread(PostgresDatabase, cluster.store)
     accounts = await asyncio.to_thread(
@@ -506,7 +501,7 @@ async def _in_directory(
 ) -> AsyncIterator[None]:
     """The relay's entry in the Redis directory, kept alive by a heartbeat, removed at the end
     (a relay that dies instead drops out within the TTL)."""
-    from pointline.net.presence import Presence, heartbeat  # the driver is the cluster extra
+    from pointline.net.relay.presence import Presence, heartbeat  # the driver is the cluster extra
 
     presence = Presence(redis_url, public_url, cluster.presence_ttl)
     relay.router = Router(presence)
@@ -547,7 +542,3 @@ async def serve_forever(
             more = f", room directory in Redis as {running.relay.router.presence.public_url}"
         print(f"pointline-relay listening on {running.url} (accounts in {where}{more})", flush=True)
         await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
-
-
-if __name__ == "__main__":
-    sys.exit(main())

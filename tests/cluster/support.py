@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pointline.net.client import RelayClient
-from pointline.net.cluster import ClusterConfig
-from pointline.net.relay import RunningRelay, running_relay
+from pointline.net.client.relay_client import RelayClient
+from pointline.net.relay.cluster import ClusterConfig
+from pointline.net.relay.server import RunningRelay, running_relay
 from tests.cluster.servers import child_env
 from tests.net.support import (
     PASSWORD,

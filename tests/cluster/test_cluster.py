@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 import redis.asyncio
 
-from pointline.net.accounts import FAST_HASH, Accounts
-from pointline.net.client import ClientError, RelayClient
-from pointline.net.protocol import RoundOpened
-from pointline.net.store_pg import PostgresDatabase
-from pointline.net.verify import verify_transcript
+from pointline.net.client.relay_client import ClientError, RelayClient
+from pointline.net.protocol.peer import RoundOpened
+from pointline.net.protocol.verify import verify_transcript
+from pointline.net.relay.accounts import FAST_HASH, Accounts
+from pointline.net.relay.store_pg import PostgresDatabase
 from tests.cluster.servers import PostgresServer, RedisServer
 from tests.cluster.support import (
     ROOT,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts
-from pointline.net.store import SharedLimiter, StoreUnavailable
-from pointline.net.store_pg import PostgresDatabase, redacted
+from pointline.net.relay.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts
+from pointline.net.relay.store import SharedLimiter, StoreUnavailable
+from pointline.net.relay.store_pg import PostgresDatabase, redacted
 from tests.cluster.servers import PostgresServer
 from tests.cluster.support import Backends
 

@@ -32,9 +32,9 @@ from PySide6.QtCore import QTimer
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.scenes import prepare_online
 from pointline.gui.scenes import counter_nonces
-from pointline.net.client import RelayClient, play, steady_choice
-from pointline.net.protocol import Peer, SessionEnded, Timeouts
-from pointline.net.relay import RunningRelay
+from pointline.net.client.relay_client import RelayClient, play, steady_choice
+from pointline.net.protocol.peer import Peer, SessionEnded, Timeouts
+from pointline.net.relay.server import RunningRelay
 from tests.gui.online_window import (
     K,
     Window,

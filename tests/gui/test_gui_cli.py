@@ -18,9 +18,9 @@ from tests.gui.script_run import run_python
 
 def test_verify_delegates_to_net_verify(monkeypatch) -> None:
     seen = []
-    fake = types.ModuleType("pointline.net.verify")
+    fake = types.ModuleType("pointline.net.protocol.verify")
     fake.main = lambda argv: seen.append(list(argv)) or 0
-    monkeypatch.setitem(sys.modules, "pointline.net.verify", fake)
+    monkeypatch.setitem(sys.modules, "pointline.net.protocol.verify", fake)
     from pointline import net
 
     monkeypatch.setattr(net, "verify", fake, raising=False)
@@ -32,10 +32,10 @@ def test_verify_without_net_verify_says_so(monkeypatch, capsys) -> None:
     from pointline import net
 
     # Missing whether or not an earlier test already imported it into the net package.
-    monkeypatch.setitem(sys.modules, "pointline.net.verify", None)
+    monkeypatch.setitem(sys.modules, "pointline.net.protocol.verify", None)
     monkeypatch.delattr(net, "verify", raising=False)
     assert cli.main(["verify", "transcript.json"]) == 2
-    assert "net.verify is missing" in capsys.readouterr().err
+    assert "net.protocol.verify is missing" in capsys.readouterr().err
 
 
 def test_bad_size_is_a_clear_error(capsys) -> None:

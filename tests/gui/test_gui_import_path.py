@@ -26,16 +26,16 @@ print(json.dumps({"code": code, "at_start": at_start, "every": every}))
 """
 
 RELAY_SIDE = (
-    "pointline.net.relay",
-    "pointline.net.relay_cli",
-    "pointline.net.relay_conn",
-    "pointline.net.relay_frames",
-    "pointline.net.rooms",
-    "pointline.net.accounts",
-    "pointline.net.store",
-    "pointline.net.store_pg",
-    "pointline.net.cluster",
-    "pointline.net.presence",
+    "pointline.net.relay.server",
+    "pointline.net.relay.cli",
+    "pointline.net.relay.conn",
+    "pointline.net.relay.frames",
+    "pointline.net.relay.rooms",
+    "pointline.net.relay.accounts",
+    "pointline.net.relay.store",
+    "pointline.net.relay.store_pg",
+    "pointline.net.relay.cluster",
+    "pointline.net.relay.presence",
 )
 
 

@@ -16,7 +16,7 @@ from pointline.kernel import (
     Throw,
     Voided,
 )
-from pointline.net.events import ENDING_WORDS, ending_text
+from pointline.net.protocol.events import ENDING_WORDS, ending_text
 
 
 def _come_out(total: int) -> dict[Line, Outcome]:

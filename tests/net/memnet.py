@@ -20,10 +20,10 @@ from pointline.conformance.online.sim import nonces as seeded_nonces
 from pointline.conformance.online.sim import random_choice as random_choice
 from pointline.conformance.online.sim import tick_to_next_deadline
 from pointline.kernel import Choice, Ending, EndReason, Phase, Table, Voided
-from pointline.net.keys import SigningKey
-from pointline.net.messages import Message, parse, sign, to_frame
-from pointline.net.protocol import Event, Member, Peer, SessionEnded, Step, Timeouts
-from pointline.net.verify import Report, verify_transcript
+from pointline.net.protocol.keys import SigningKey
+from pointline.net.protocol.messages import Message, parse, sign, to_frame
+from pointline.net.protocol.peer import Event, Member, Peer, SessionEnded, Step, Timeouts
+from pointline.net.protocol.verify import Report, verify_transcript
 
 Frame = dict[str, Any]
 Filter = Callable[[Frame], list[Any]]

@@ -18,19 +18,19 @@ import pytest
 
 from pointline.conformance.online.sim import random_choice
 from pointline.kernel import Choice, Table
-from pointline.net.accounts import FAST_HASH
-from pointline.net.client import ClientEvent, RelayClient
-from pointline.net.messages import parse, sign, to_frame
-from pointline.net.protocol import Peer, RoundOpened, Timeouts
-from pointline.net.relay import (
+from pointline.net.client.relay_client import ClientEvent, RelayClient
+from pointline.net.protocol.messages import parse, sign, to_frame
+from pointline.net.protocol.peer import Peer, RoundOpened, Timeouts
+from pointline.net.protocol.verify import verify_transcript
+from pointline.net.protocol.wire import RoomJoined
+from pointline.net.relay.accounts import FAST_HASH
+from pointline.net.relay.server import (
     LOOPBACK_TESTS,
     RelayConfig,
     RunningRelay,
     running_relay,
     tls_context,
 )
-from pointline.net.verify import verify_transcript
-from pointline.net.wire import RoomJoined
 
 TIMEOUTS = Timeouts(confirm=1.0, response=0.5, session=60.0, receipts=1.0)
 """Fast deadlines for the fault tests (a fault must end the session within these)."""

@@ -8,11 +8,11 @@ import pytest
 
 from pointline.kernel.errors import PointlineError
 from pointline.net import errors
-from pointline.net.accounts import AccountError
-from pointline.net.rooms import RoomError
-from pointline.net.transcript import TranscriptWriteError
-from pointline.net.trust import CertificateNotTrusted, RelayKeyChanged
-from pointline.net.wire import ErrorCode, WireError
+from pointline.net.client.trust import CertificateNotTrusted, RelayKeyChanged
+from pointline.net.protocol.transcript import TranscriptWriteError
+from pointline.net.protocol.wire import ErrorCode, WireError
+from pointline.net.relay.accounts import AccountError
+from pointline.net.relay.rooms import RoomError
 
 
 def test_every_net_error_class_is_in_the_one_tree() -> None:

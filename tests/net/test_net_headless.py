@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from pointline.kernel import Choice, EndReason, Phase, Result
-from pointline.net.client import (
+from pointline.net.client.headless import describe, main
+from pointline.net.client.relay_client import (
     Disconnected,
     MemberDeparted,
     RelayClient,
@@ -18,8 +19,7 @@ from pointline.net.client import (
     play,
     steady_choice,
 )
-from pointline.net.headless import describe, main
-from pointline.net.protocol import (
+from pointline.net.protocol.peer import (
     AllCommitted,
     HandResolved,
     ReceiptsIncomplete,
@@ -32,7 +32,7 @@ from pointline.net.protocol import (
     ThrowCommitted,
     Thrown,
 )
-from pointline.net.wire import RosterEntry
+from pointline.net.protocol.wire import RosterEntry
 from tests.net.support import PASSWORD, RELAXED, relay, run, until
 
 ROSTER = (RosterEntry(0, "alice", "a" * 64), RosterEntry(1, "bob", "b" * 64))

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from pointline.kernel import Choice, EndReason
-from pointline.net.client import ClientError, RelayClient
-from pointline.net.protocol import Peer, RoundOpened, ThrowCommitted, Thrown
-from pointline.net.verify import verify_transcript
+from pointline.net.client.relay_client import ClientError, RelayClient
+from pointline.net.protocol.peer import Peer, RoundOpened, ThrowCommitted, Thrown
+from pointline.net.protocol.verify import verify_transcript
 from tests.net.support import (
     PASSWORD,
     RELAXED,

@@ -10,10 +10,10 @@ import pytest
 
 from pointline.kernel import EndReason
 from pointline.net.errors import MessageError
-from pointline.net.messages import Commit, Message, Receipt, Reveal
-from pointline.net.ordering import OrderChecker
-from pointline.net.transcript import record_hash
-from pointline.net.verify import verify_transcript
+from pointline.net.protocol.messages import Commit, Message, Receipt, Reveal
+from pointline.net.protocol.ordering import OrderChecker
+from pointline.net.protocol.transcript import record_hash
+from pointline.net.protocol.verify import verify_transcript
 from tests.net.memnet import Net
 
 T = "table-1"

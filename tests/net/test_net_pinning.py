@@ -12,18 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net import relay as relay_module
-from pointline.net import wire
-from pointline.net.client import RelayClient, RelayError, connect_trusted
-from pointline.net.errors import ClientCode, ClientError
-from pointline.net.keys import SigningKey
-from pointline.net.trust import (
+from pointline.net.client.relay_client import RelayClient, RelayError, connect_trusted
+from pointline.net.client.trust import (
     KNOWN_RELAYS_FILE,
     CertificateNotTrusted,
     KnownRelays,
     RelayKeyChanged,
     relay_address,
 )
+from pointline.net.errors import ClientCode, ClientError
+from pointline.net.protocol import wire
+from pointline.net.protocol.keys import SigningKey
+from pointline.net.relay import server as relay_module
 from tests.net.support import PASSWORD, relay, run, self_signed, tls_relay
 
 _said_key: dict[str, str] = {}

@@ -16,8 +16,8 @@ from pointline.kernel import (
     state_hash,
 )
 from pointline.net.errors import NotNow
-from pointline.net.messages import Receipt, Reveal
-from pointline.net.protocol import (
+from pointline.net.protocol.messages import Receipt, Reveal
+from pointline.net.protocol.peer import (
     AllCommitted,
     DeadlineKind,
     Peer,
@@ -30,7 +30,7 @@ from pointline.net.protocol import (
     Thrown,
     Timeouts,
 )
-from pointline.net.verify import verify_transcript
+from pointline.net.protocol.verify import verify_transcript
 from tests.net.memnet import (
     Net,
     assert_ended,

@@ -10,16 +10,16 @@ from typing import Any
 from pointline.kernel import (
     EndReason,
 )
-from pointline.net.messages import AbortNotice, Receipt, Reveal, parse, to_frame
-from pointline.net.protocol import (
+from pointline.net.protocol.messages import AbortNotice, Receipt, Reveal, parse, to_frame
+from pointline.net.protocol.peer import (
     ReceiptsIncomplete,
     ReceiptsMismatch,
     ReceiptStatus,
     SessionEnded,
     ending_text,
 )
-from pointline.net.transcript import record_hash
-from pointline.net.verify import verify_transcript
+from pointline.net.protocol.transcript import record_hash
+from pointline.net.protocol.verify import verify_transcript
 from tests.net.memnet import (
     Net,
     forge_signature,

@@ -16,10 +16,17 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
-from pointline.net.accounts import FAST_HASH
-from pointline.net.client import ClientError, RelayClient, RelayError
-from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, running_relay
-from pointline.net.wire import MAX_ID, ErrorCode, Signin, WireError, parse_client, parse_relay
+from pointline.net.client.relay_client import ClientError, RelayClient, RelayError
+from pointline.net.protocol.wire import (
+    MAX_ID,
+    ErrorCode,
+    Signin,
+    WireError,
+    parse_client,
+    parse_relay,
+)
+from pointline.net.relay.accounts import FAST_HASH
+from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
 from tests.net.support import run
 
 PASSWORD = "password-123"

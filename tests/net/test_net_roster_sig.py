@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pointline.net.accounts import FAST_HASH, Accounts
-from pointline.net.keys import public_key_from_hex
-from pointline.net.relay import sign_roster
-from pointline.net.verify import main as verify_main
-from pointline.net.verify import verify_transcript
-from pointline.net.wire import RosterEntry, parse_relay
+from pointline.net.protocol.keys import public_key_from_hex
+from pointline.net.protocol.verify import main as verify_main
+from pointline.net.protocol.verify import verify_transcript
+from pointline.net.protocol.wire import RosterEntry, parse_relay
+from pointline.net.relay.accounts import FAST_HASH, Accounts
+from pointline.net.relay.server import sign_roster
 from tests.net.support import assert_complete, relay, run, session
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from pointline.kernel import EndReason
 from pointline.net.errors import MalformedMessage, TranscriptError
-from pointline.net.messages import MAX_DEPTH, parse, strict_loads
-from pointline.net.transcript import read_records
-from pointline.net.verify import main, verify_transcript
+from pointline.net.protocol.messages import MAX_DEPTH, parse, strict_loads
+from pointline.net.protocol.transcript import read_records
+from pointline.net.protocol.verify import main, verify_transcript
 from tests.kernel.strict_texts import BAD_STRINGS
 from tests.net.memnet import Net
 

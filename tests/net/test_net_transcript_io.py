@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from pointline.kernel import EndReason
-from pointline.net.client import TranscriptFailed, TranscriptSaved
-from pointline.net.protocol import SessionEnded
-from pointline.net.transcript import (
+from pointline.net.client.relay_client import TranscriptFailed, TranscriptSaved
+from pointline.net.protocol.peer import SessionEnded
+from pointline.net.protocol.transcript import (
     TranscriptWriteError,
     TranscriptWriter,
     check_chain,

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from pointline.kernel import Choice, EndReason
 from pointline.net.errors import TranscriptError
-from pointline.net.keys import SigningKey, verification_words
-from pointline.net.messages import encode, parse, sign
-from pointline.net.protocol import Peer, roster_signing_bytes
-from pointline.net.transcript import Transcript, TranscriptWriter, record_hash
-from pointline.net.verify import main, verify_transcript
+from pointline.net.protocol.keys import SigningKey, verification_words
+from pointline.net.protocol.messages import encode, parse, sign
+from pointline.net.protocol.peer import Peer, roster_signing_bytes
+from pointline.net.protocol.transcript import Transcript, TranscriptWriter, record_hash
+from pointline.net.protocol.verify import main, verify_transcript
 from tests.net.memnet import Net, in_point_phase_with_contracts, random_choice
 
 
@@ -246,7 +246,7 @@ def test_load_round_trips_and_refuses_a_broken_chain(tmp_path: Path) -> None:
 def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Path) -> None:
     net, paths = honest(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "pointline.net.verify", str(paths[1])],
+        [sys.executable, "-m", "pointline.net.protocol.verify", str(paths[1])],
         capture_output=True,
         text=True,
         timeout=60,
@@ -459,7 +459,7 @@ def test_verify_decides_each_rule_through_the_protocol_core(
     # transcript of a session that took a reveal of zeros; verify replays it through that same
     # core, so it agrees: the code that played and the code that checks cannot drift apart
     from pointline.conformance.online.sim import Session
-    from pointline.net import protocol
+    from pointline.net.protocol import peer as protocol
 
     monkeypatch.setattr(protocol, "verify_commitment", lambda *args, **kw: True)
     session = Session(2, seed=7)

@@ -166,8 +166,11 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
     }
     for package in ("kernel", "net", "gui"):
         assert f"pointline/{package}/__init__.py" in files
-    assert "pointline/net/client.py" in files and "pointline/net/relay.py" not in files
-    assert "pointline/net/accounts.py" not in files
+    assert (
+        "pointline/net/client/relay_client.py" in files
+        and "pointline/net/relay/server.py" not in files
+    )
+    assert "pointline/net/relay/accounts.py" not in files
     top = {f.split("/")[0] for f in files}
     assert top <= {"main.py", "pointline"}, top
     for forbidden in ("fixtures", "tests", "bench", "docs", "spec", "conformance", "tools"):
@@ -185,7 +188,7 @@ def test_the_app_sources_on_the_phone_import_without_the_relay(tmp_path: Path) -
         "for name in ('relay', 'accounts', 'rooms', 'relay_conn', 'relay_cli', 'store',\n"
         "             'store_pg', 'presence', 'cluster'):\n"
         "    sys.modules['pointline.net.' + name] = None\n"
-        "import pointline.gui.cli, pointline.gui.online.bridge, pointline.net.client\n"
+        "import pointline.gui.cli, pointline.gui.online.bridge, pointline.net.client.relay_client\n"
         "print('ok')\n"
     )
     run = subprocess.run(

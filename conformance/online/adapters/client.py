@@ -1,5 +1,5 @@
-"""The reference client behind the stdio interface: ``net.client.RelayClient`` over a real
-websocket to the relay the harness names (``"transport": "socket"``).
+"""The reference client behind the stdio interface: ``net.client.relay_client.RelayClient`` over a
+real websocket to the relay the harness names (``"transport": "socket"``).
 
     python -m pointline.conformance.online.adapters.client [--mutant NAME]
 """
@@ -15,9 +15,9 @@ from typing import Any
 
 from pointline.conformance.online import stdio
 from pointline.kernel import Choice
-from pointline.net.client import RelayClient, TranscriptSaved
+from pointline.net.client.relay_client import RelayClient, TranscriptSaved
 from pointline.net.errors import ClientError
-from pointline.net.protocol import Timeouts
+from pointline.net.protocol.peer import Timeouts
 
 __all__ = ["main", "run"]
 

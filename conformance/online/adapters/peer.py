@@ -1,4 +1,4 @@
-"""The sans-IO adapter: ``net.protocol.Peer`` behind the stdio interface, with no sockets.
+"""The sans-IO adapter: ``net.protocol.peer.Peer`` behind the stdio interface, with no sockets.
 
 It answers ``hello`` with ``"transport": "stdio"``, so the harness opens the relay connection
 for it and carries every relay frame as a ``wire`` line. The clock is ``time.monotonic``; the
@@ -19,8 +19,8 @@ from typing import Any
 
 from pointline.conformance.online import stdio
 from pointline.kernel import Choice
-from pointline.net.keys import SigningKey
-from pointline.net.protocol import Peer, Timeouts, roster_from_wire
+from pointline.net.protocol.keys import SigningKey
+from pointline.net.protocol.peer import Peer, Timeouts, roster_from_wire
 
 __all__ = ["Adapter", "main"]
 

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import CASUAL_NOTICE, REFUSALS
 from pointline.kernel import EndReason
-from pointline.net.keys import verification_words
-from pointline.net.protocol import SessionEnded, Thrown
-from pointline.net.verify import verify_transcript
+from pointline.net.protocol.keys import verification_words
+from pointline.net.protocol.peer import SessionEnded, Thrown
+from pointline.net.protocol.verify import verify_transcript
 from tests.gui.online_support import (
     FAST,
     PASSWORD,
@@ -90,7 +90,7 @@ async def test_lobby_codes_roster_words_and_who_may_start(tmp_path: Path) -> Non
         assert not joiner.canStart and creator.name in joiner.startReason
         await until(lambda: len(creator.roster) == 2, what="the roster update")
         assert creator.canStart and creator.startReason == ""
-        # the words are the ones net.keys derives from each member's session key
+        # the words are the ones net.protocol.keys derives from each member's session key
         client = joiner.client
         assert client is not None and client.signing_key is not None
         mine = " ".join(verification_words(client.signing_key.public_key))

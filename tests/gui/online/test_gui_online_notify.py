@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.protocol import Timeouts
-from pointline.net.verify import Report, verify_transcript
+from pointline.net.protocol.peer import Timeouts
+from pointline.net.protocol.verify import Report, verify_transcript
 from tests.gui.online_support import (
     HandClock,
     game,
