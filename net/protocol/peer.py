@@ -51,10 +51,12 @@ from typing import Any
 
 from pointline.kernel import (
     PROTOCOL_VERSION,
+    Abort,
     Choice,
     EndReason,
     Phase,
     PointlineError,
+    Result,
     SeatAction,
     Table,
     Throw,
@@ -62,14 +64,6 @@ from pointline.kernel import (
     derive_dice,
     plan,
     verify_commitment,
-)
-from pointline.net._endings import (
-    _COMMIT,
-    _RECEIPTS,
-    _REVEAL,
-    Fault,
-    PeerEndings,
-    encode_any,
 )
 from pointline.net.errors import (
     MessageError,
@@ -99,12 +93,15 @@ from pointline.net.protocol.events import (
 )
 from pointline.net.protocol.keys import SIGNATURE_BYTES, SigningKey
 from pointline.net.protocol.messages import (
+    MAX_FRAME_BYTES,
     AbortNotice,
     Commit,
     Message,
     Receipt,
     Reveal,
+    canonical_json,
     parse_encoded,
+    session_digest_encoded,
     sign_encoded,
     to_frame,
 )
@@ -153,6 +150,30 @@ __all__ = [
 
 NONCE_BYTES = 32
 _SENT, _RECEIVED = RecordKind.SENT, RecordKind.RECEIVED
+# Steps bound once: looking a member up on its enum class costs several times a plain global,
+# and the peer checks its step many times for every frame.
+_COMMIT, _REVEAL, _RECEIPTS, _COMPLETE, _ENDED = (
+    Step.COMMIT,
+    Step.REVEAL,
+    Step.RECEIPTS,
+    Step.COMPLETE,
+    Step.ENDED,
+)
+
+
+class _Fault(Exception):
+    """Raised inside a step, caught by the peer itself (it never leaves this module): the
+    session ends with ``reason`` naming ``seat``."""
+
+    def __init__(self, reason: EndReason, seat: int | None) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+        self.seat = seat
+
+
+def encode_any(frame: Mapping[str, Any]) -> str:
+    """A received dict frame as canonical JSON text (for the transcript's rejected records)."""
+    return canonical_json(frame).decode("utf-8")
 
 
 @functools.lru_cache(maxsize=256)
@@ -175,7 +196,7 @@ def _default_nonce() -> bytes:
 # ---------------------------------------------------------------------------- the peer
 
 
-class Peer(PeerEndings):
+class Peer:
     """One seat's view of an online session (see the module docstring)."""
 
     def __init__(
@@ -295,6 +316,24 @@ class Peer(PeerEndings):
     def deadline_kind(self) -> DeadlineKind | None:
         return self._deadline_kind
 
+    @property
+    def is_finished(self) -> bool:
+        """Nothing more will happen: ended, or complete with the receipts exchange over."""
+        step = self._step
+        return step is _COMPLETE or step is _ENDED
+
+    @property
+    def result(self) -> Result | None:
+        return self._table.result
+
+    @property
+    def ending(self) -> SessionEnded | None:
+        return self._ending
+
+    @property
+    def receipt_status(self) -> ReceiptStatus | None:
+        return self._receipt_status
+
     def next_deadline(self) -> float | None:
         """When ``tick`` must next be called (``None`` once finished)."""
         if self._deadline is None:
@@ -365,7 +404,7 @@ class Peer(PeerEndings):
         if isinstance(message, Reveal):
             try:
                 self._screen_reveal(message)
-            except Fault as fault:
+            except _Fault as fault:
                 self._fault(fault.reason, fault.seat, now, proven=True)
                 return
         self._inbox[from_seat].append((message, text))
@@ -436,7 +475,7 @@ class Peer(PeerEndings):
                 else:
                     return
                 seats = self._others
-        except Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
+        except _Fault as fault:  # a receipt out of step: verify cannot prove it yet, so reported
             self._fault(fault.reason, fault.seat, now)
 
     def _take(self, s: int, now: float) -> bool:
@@ -454,7 +493,7 @@ class Peer(PeerEndings):
                 self._events.append(ThrowCommitted(s, throw))
                 return True
             if isinstance(head, Receipt):
-                raise Fault(EndReason.REPLAY, s)
+                raise _Fault(EndReason.REPLAY, s)
             return False
         if self._step is _REVEAL:
             if isinstance(head, Reveal) and head.throw == throw and s not in self._reveals:
@@ -469,7 +508,7 @@ class Peer(PeerEndings):
                 inbox.popleft()
                 self._receipts[s] = head
                 return True
-            raise Fault(EndReason.REPLAY, s)
+            raise _Fault(EndReason.REPLAY, s)
         return False
 
     def _screen_reveal(self, reveal: Reveal) -> None:
@@ -480,12 +519,12 @@ class Peer(PeerEndings):
         if committed is None or not verify_commitment(
             committed.commitment, self.table_id, reveal.throw, s, reveal.nonce, reveal.choice
         ):
-            raise Fault(EndReason.BAD_REVEAL, s)
+            raise _Fault(EndReason.BAD_REVEAL, s)
         try:
             choice = _choice(reveal.choice)
             actions = plan(self._table, s, choice)
         except PointlineError:
-            raise Fault(EndReason.BAD_REVEAL, s) from None
+            raise _Fault(EndReason.BAD_REVEAL, s) from None
         self._screened[s] = (choice, actions)
 
     def _accept_reveal(self, reveal: Reveal, text: str) -> None:
@@ -533,3 +572,154 @@ class Peer(PeerEndings):
             self._finish_ended(ending.reason, ending.seat, self.seat, True)
         else:
             self._open_round(now)
+
+    # ------------------------------------------------------------------ faults
+    def _reported(self, notice: AbortNotice, now: float, awaiting: tuple[int, ...]) -> None:
+        """End on another seat's signed abort notice, believing only what this peer can check.
+
+        A notice naming its own sender (its departure, its app in the background) or nobody
+        ends as it says. So does a missed deadline by a seat this step still awaits here
+        (``awaiting``): this peer sees the same silence. Any other accusation of another seat
+        (a bad signature, a malformed or replayed message, a bad reveal, a departure or
+        deadline this peer did not see) comes with no signed evidence this peer holds: had the
+        accused's message been bad here, this peer would have ended on it first. So the ending
+        names the reporter, and the accusation is kept as reported, not proven.
+        """
+        reporter, accused = notice.seat, notice.blame
+        agrees = notice.reason is EndReason.DEADLINE and accused in awaiting
+        if accused is None or accused == reporter or agrees:
+            self._fault(notice.reason, accused, now, notify=False, reporter=reporter)
+        else:
+            self._fault(
+                notice.reason, reporter, now, notify=False, reporter=reporter, accused=accused
+            )
+
+    def _reject(
+        self, frame: object, from_seat: int | None, error: MessageError, now: float
+    ) -> None:
+        try:
+            text = frame if isinstance(frame, str) else None
+            if isinstance(frame, (bytes, bytearray)):
+                text = bytes(frame[:MAX_FRAME_BYTES]).decode("utf-8", "replace")
+            elif isinstance(frame, dict):
+                text = encode_any(frame)
+        except (TypeError, ValueError, UnicodeError, RecursionError):
+            text = None
+        self.transcript.append(
+            RecordKind.REJECTED,
+            {
+                "from": from_seat,
+                "at": now,
+                "error": error.code,
+                "detail": error.message,
+                "frame": (text or repr(type(frame)))[:4096]
+                .encode("utf-8", "backslashreplace")
+                .decode("utf-8"),
+            },
+        )
+        reason = error.reason or EndReason.MALFORMED
+        self._fault(reason, from_seat, now, proven=from_seat is not None)
+
+    def _fault(
+        self,
+        reason: EndReason,
+        seat: int | None,
+        now: float,
+        notify: bool = True,
+        reporter: int | None = None,
+        proven: bool = False,
+        accused: int | None = None,
+    ) -> None:
+        if self.is_finished:
+            return
+        if notify:
+            self._send(AbortNotice(self.table_id, self.seat, self._my_seq, reason, seat), now)
+        if self._step is _RECEIPTS:
+            self._events.append(ReceiptsIncomplete(reason, seat))
+            self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
+            return
+        self._table.push(Abort(reason, seat))
+        self._finish_ended(
+            reason, seat, self.seat if reporter is None else reporter, proven, accused
+        )
+
+    def _finish_ended(
+        self,
+        reason: EndReason,
+        seat: int | None,
+        reporter: int,
+        proven: bool,
+        accused: int | None = None,
+    ) -> None:
+        self._stop(_ENDED)
+        self._ending = SessionEnded(reason, seat, reporter, proven, accused)
+        self._events.append(self._ending)
+        self.transcript.append(
+            RecordKind.OUTCOME,
+            {
+                "status": "ended",
+                "throws": self._table.throws,
+                "reason": reason.value,
+                "seat": seat,
+                "reporter": reporter,
+                "proven": proven,
+                **({} if accused is None else {"accused": accused}),
+            },
+        )
+
+    def _stop(self, step: Step) -> None:
+        self._step = step
+        self._deadline = None
+        self._deadline_kind = None
+
+    # ------------------------------------------------------------------ completion
+    def _complete(self, now: float) -> None:
+        result = self._table.result
+        assert result is not None
+        self._events.append(SessionComplete(result))
+        self.transcript.append(
+            RecordKind.OUTCOME,
+            {
+                "status": "complete",
+                "throws": self._table.throws,
+                "final": list(result.final),
+                "ranks": list(result.ranks),
+            },
+        )
+        digest = session_digest_encoded(self._history)
+        message = Receipt(
+            self.table_id, self.seat, self._my_seq, self._table.throws, result.final, digest
+        )
+        signed = self._send(message, now)
+        assert isinstance(signed, Receipt)
+        self._my_receipt = signed
+        self._step = _RECEIPTS
+        self._deadline = now + self.timeouts.receipts
+        self._deadline_kind = DeadlineKind.RECEIPTS
+        if not self._others:
+            self._compare_receipts()
+
+    def _compare_receipts(self) -> None:
+        mine = self._my_receipt
+        assert mine is not None
+        differ = tuple(
+            s
+            for s in self._others
+            if self._receipts[s].final != mine.final or self._receipts[s].digest != mine.digest
+        )
+        if differ:
+            self._events.append(ReceiptsMismatch(differ))
+            self._finish_receipts(ReceiptStatus.MISMATCH, {"seats": list(differ)})
+        else:
+            self._events.append(ReceiptsMatched(self._n))
+            self._finish_receipts(ReceiptStatus.MATCHED, {"count": self._n})
+
+    def _finish_receipts(self, status: ReceiptStatus, detail: dict[str, Any]) -> None:
+        mine = self._my_receipt
+        assert mine is not None
+        self._receipt_status = status
+        self._stop(_COMPLETE)
+        self.transcript.append(
+            RecordKind.RECEIPTS,
+            {"status": status.value, "digest": mine.digest.hex(), **detail},
+        )
