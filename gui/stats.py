@@ -22,10 +22,10 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from pointline.gui.errors import StatsCode, StatsError
 from pointline.gui.history import chart_samples, reason_words
 from pointline.kernel import (
     Abort,
@@ -33,7 +33,6 @@ from pointline.kernel import (
     Line,
     Outcome,
     Phase,
-    PointlineError,
     Settled,
     Table,
     ThrowSeen,
@@ -55,22 +54,6 @@ VERSION = 1
 SEAT = 0
 LEFT_NEW_SESSION = "you started a new session before this one finished"
 LEFT_CLOSED = "you closed the app before this session finished"
-
-
-class StatsCode(StrEnum):
-    """Why Stats could not do what was asked (the GUI layer's own code, under PointlineError)."""
-
-    NOT_SAVED = "stats_not_saved"
-
-
-class StatsError(PointlineError):
-    """The record could not be saved (the folder is not writable, the disk is full):
-    ``StatsCode.NOT_SAVED``, ``text`` the plain words the Stats view shows."""
-
-    code: StatsCode
-
-    def __init__(self, text: str) -> None:
-        super().__init__(StatsCode.NOT_SAVED, text)
 
 
 @dataclass(frozen=True, slots=True)

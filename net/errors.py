@@ -19,9 +19,17 @@ Every error carries a stable ``code`` (a ``StrEnum`` member, so it also equals i
         │   └── TranscriptWriteError    NetCode.TRANSCRIPT_WRITE  (net.protocol.transcript)
         ├── WireError                   net.protocol.wire.ErrorCode (a frame or a refused request)
         │   ├── AccountError            net.relay.accounts (a refused sign-up or sign-in)
-        │   └── RoomError               net.relay.rooms (a refused room request)
+        │   ├── RoomError               net.relay.rooms (a refused room request)
+        │   └── Unavailable             ErrorCode.BUSY (net.relay.store: a server the relay needs)
+        │       ├── StoreUnavailable    the accounts database (net.relay.store)
+        │       └── PresenceUnavailable the cluster's room directory (net.relay.cluster)
         └── ClientError                 ClientCode, or the relay's ErrorCode it passes on
-            └── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.client.trust)
+            ├── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.client.trust)
+            └── CertificateNotTrusted   ClientCode.CERTIFICATE (net.client.trust)
+
+Errors raised and caught inside one module never leave it and are private by name
+(``net.protocol.peer._Fault``, ``net.protocol.verify._Discrepancy``,
+``net.protocol._relay_json._Repeated``).
 
 A message that fails ``net.protocol.messages.parse`` raises a ``MessageError``; the protocol core
 turns it into the end of the session (kernel ``Abort``) with ``reason`` and the seat the relay

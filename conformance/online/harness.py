@@ -46,7 +46,6 @@ __all__ = [
     "RELAXED",
     "TIMEOUTS",
     "Case",
-    "Failure",
     "Foreign",
     "choose",
     "main",
@@ -191,7 +190,7 @@ class Foreign:
     async def next(self) -> dict[str, Any]:
         doc = await self.lines.get()
         if doc is None:
-            raise Failure("the client closed its output")
+            raise _Failure("the client closed its output")
         return doc
 
     async def close(self) -> None:
@@ -206,8 +205,8 @@ class Foreign:
         self.reader.cancel()
 
 
-class Failure(Exception):
-    pass
+class _Failure(Exception):
+    """A case fails: raised and caught inside this module, its words the case's verdict."""
 
 
 async def _bridge(foreign: Foreign, url: str) -> tuple[asyncio.Task[None], Any]:
@@ -307,7 +306,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                 return "the client never said the session started"
             for client in refs.values():
                 await client.wait_finished(case.limit)
-    except Failure as failure:
+    except _Failure as failure:
         return str(failure)
     except TimeoutError:
         return f"the session did not end within {case.limit:g} s"
