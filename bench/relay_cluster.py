@@ -1,6 +1,6 @@
 """A relay cluster on this machine: how many 8-seat tables 1, 2 and 3 relay processes hold.
 
-Real Redis and PostgreSQL servers (``tests/cluster/servers.py``: a temporary folder, free
+Real Redis and PostgreSQL servers (``bench/servers.py``: a temporary folder, free
 loopback ports, stopped at the end) and ``pointline-relay --store --presence`` processes.
 (a) Capacity: synthetic peers in 8-seat tables, each table playing one round a second (every
     seat sends a commit-sized ``send`` frame, waits for the 7 others', sends a reveal-sized
@@ -70,17 +70,9 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from bench.net_latency import CAPACITY_P99, COMMIT, REVEAL, Light, cpu_seconds, pct
+from bench.servers import child_env, missing, postgres_server, redis_server
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from tests.cluster.servers import (  # noqa: E402
-    child_env,
-    missing,
-    postgres_server,
-    redis_server,
-)
 
 STEPS = (25, 50, 100, 150, 200, 250, 300, 350, 400, 500)
 ROUNDS_PER_STEP = 5
@@ -435,11 +427,22 @@ def _cluster(count: int, store: str, presence: str) -> Iterator[list[Relay]]:
 
 async def _round_trips(store: str, presence: str, tmp: Path) -> dict[str, tuple[float, float]]:
     """(Redis, PostgreSQL) round trips per request, counted inside two in-process relays."""
-    from pointline.net.client.relay_client import RelayClient
+    from pointline.net.client.relay_client import RelayClient, steady_choice
+    from pointline.net.protocol.peer import RoundOpened, Timeouts
     from pointline.net.relay.accounts import FAST_HASH
     from pointline.net.relay.cluster import ClusterConfig
     from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
-    from tests.net.support import RELAXED, play, random_chooser
+
+    # deadlines nobody waits on: two relays and two peers share this machine's cores
+    relaxed = Timeouts(confirm=10.0, response=5.0, session=120.0, receipts=5.0)
+
+    async def play(client: RelayClient) -> Any:
+        """Commit the steady choice at every round until the session is over."""
+        async for event in client.events():
+            peer = client.peer
+            if isinstance(event, RoundOpened) and peer is not None and not peer.is_finished:
+                client.commit(steady_choice(peer.table, peer.seat))
+        return client.peer
 
     config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
     cluster = ClusterConfig(store, presence, None, 30.0)  # no heartbeat during the count
@@ -462,8 +465,8 @@ async def _round_trips(store: str, presence: str, tmp: Path) -> dict[str, tuple[
             after = counts()
             out[label] = ((after[0] - before[0]) / per, (after[1] - before[1]) / per)
 
-        creator = await RelayClient.connect(b.url, timeouts=RELAXED)
-        joiner = await RelayClient.connect(a.url, timeouts=RELAXED)
+        creator = await RelayClient.connect(b.url, timeouts=relaxed)
+        joiner = await RelayClient.connect(a.url, timeouts=relaxed)
         tag = secrets.token_hex(3)
         await measure("sign-up", creator.signup(f"rt{tag}a", "bench-password"))
         await joiner.signup(f"rt{tag}b", "bench-password")
@@ -480,9 +483,7 @@ async def _round_trips(store: str, presence: str, tmp: Path) -> dict[str, tuple[
         await creator.start()
         await joiner.wait_started(10)
         before = counts()
-        peers = await asyncio.gather(
-            *(play(c, random_chooser(i)) for i, c in enumerate((creator, joiner)))
-        )
+        peers = await asyncio.gather(play(creator), play(joiner))
         after = counts()
         throws = max(1, peers[0].table.throws)
         out[f"throw ({throws} throws)"] = (

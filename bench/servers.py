@@ -1,4 +1,4 @@
-"""Real Redis and PostgreSQL servers for the cluster tests and ``python -m bench relay_cluster``.
+"""Real Redis and PostgreSQL servers for ``python -m bench relay_cluster`` and the cluster tests.
 
 Debian's ``redis-server`` and PostgreSQL 15 binaries, started in a fresh temporary folder on a
 free loopback port, never a system service, and stopped at the end. PostgreSQL's ``initdb``
@@ -28,7 +28,7 @@ PG_BIN_DIRS = [Path(f"/usr/lib/postgresql/{v}/bin") for v in (17, 16, 15, 14, 13
 UNPRIVILEGED = "nobody"
 
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def child_env() -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""Fixtures for the cluster tests: real Redis and PostgreSQL servers (``servers.py``); the
+"""Fixtures for the cluster tests: real Redis and PostgreSQL servers (``bench/servers.py``); the
 helpers the tests share are in ``support.py``.
 
 One Redis and one PostgreSQL serve the whole session; each test gets an empty database and an
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.cluster.servers import (
+from bench.servers import (
     PostgresServer,
     RedisServer,
     missing,

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.servers import child_env
 from pointline.net.client.relay_client import RelayClient
 from pointline.net.relay.cluster import ClusterConfig
 from pointline.net.relay.server import RunningRelay, running_relay
-from tests.cluster.servers import child_env
 from tests.net.support import (
     PASSWORD,
     RELAXED,

@@ -1,4 +1,4 @@
-"""Relays as a cluster on real Redis and PostgreSQL servers (``conftest.py``, ``servers.py``).
+"""Relays as a cluster on real Redis and PostgreSQL servers (``conftest.py``, ``bench/servers.py``).
 
 Two and three relays; sign in on one and join a room another owns; a full eight-seat session
 spread over three relays; a new room going to the least-loaded relay; kill -9 of a relay, of
@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 import redis.asyncio
 
+from bench.servers import PostgresServer, RedisServer
 from pointline.net.client.relay_client import ClientError, RelayClient
 from pointline.net.protocol.peer import RoundOpened
 from pointline.net.protocol.verify import verify_transcript
 from pointline.net.relay.accounts import FAST_HASH, Accounts
 from pointline.net.relay.store_pg import PostgresDatabase
-from tests.cluster.servers import PostgresServer, RedisServer
 from tests.cluster.support import (
     ROOT,
     TTL,
