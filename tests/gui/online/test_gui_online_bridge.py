@@ -295,3 +295,18 @@ async def test_a_relay_that_goes_away_reads_as_a_lost_connection(tmp_path: Path)
         await until(lambda: bridge.screen == "results", what="the ending")
         assert bridge.endText == "No result: the relay connection was lost."
         assert "seat" not in bridge.endText and "departure" not in bridge.endText.lower()
+
+
+@on_qt_loop()
+async def test_a_relay_lost_in_the_lobby_ends_the_wait_at_once(tmp_path: Path) -> None:
+    """Issue 33 R4 in the app: the room's relay dies before the start (its sockets drop
+    with no close frame): the lobby says so at once and goes back to sign-in."""
+    async with relay(tmp_path) as running:
+        bridge = await signed_up(running.url, "lobby")
+        await answered(bridge, bridge.createRoom)
+        assert bridge.roomCode and bridge.screen == "lobby", bridge.error
+        for connection in list(running.server.connections):
+            connection.transport.abort()  # as a killed relay process: no close frame
+        await until(lambda: bridge.screen == "signin", timeout=3.0, what="the lost relay")
+        assert bridge.error == "The relay connection was lost: sign in again when it is back."
+        await bridge.shutdown()
