@@ -68,6 +68,7 @@ __all__ = [
     "Report",
     "main",
     "parse_unsigned",
+    "printable",
     "verify_transcript",
 ]
 
@@ -107,15 +108,41 @@ class Report:
     """One line per replayed throw: dice, phase, hands resolved, every seat's balance."""
 
     def text(self) -> str:
+        """The report as lines for people. Names and the table id are only what the file
+        claims: each line is ``printable`` (no control character), so none can forge a line."""
         if self.ok:
             lines = [f"{'OK' if self.complete else 'INCOMPLETE'}: {self.summary}", self.players]
             lines.extend(
                 f"  {seat_label(seat)} {name}: {' '.join(words)}"
                 for seat, name, words in self.roster
             )
-            return "\n".join(lines)
+            return "\n".join(printable(line) for line in lines)
         where = f"record {self.record}: " if self.record is not None else ""
-        return f"FAIL: {where}{self.problem}"
+        return printable(f"FAIL: {where}{self.problem}")
+
+
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Marks that reorder how a terminal shows the text around them."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (newline, carriage return, ESC, DEL, C1, the
+    line and paragraph separators, bidirectional marks) written as a visible escape such as
+    ``\\n`` or ``\\x1b``: text from a file stays on its own line and cannot move the cursor,
+    clear the screen or reorder what verify prints."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable() and ch not in _BIDI:
+            out.append(ch)
+        elif ch in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+    return "".join(out)
 
 
 class _Discrepancy(Exception):
@@ -586,7 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = verify_transcript(args.file, relay_key)
     if args.show and report.ok:
         for line in report.throw_lines:
-            print(line)
+            print(printable(line))
     print(report.text())
     if not report.ok:
         return 1

@@ -506,3 +506,35 @@ def test_verify_decides_each_rule_through_the_protocol_core(
     monkeypatch.undo()
     report = verify_transcript(path)  # the real rule refuses the reveal the file holds
     assert not report.ok and "does not match its commit" in (report.problem or "")
+
+
+def test_names_and_the_table_id_from_the_file_cannot_forge_verifys_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33 R1: a roster name or table id holding a newline, CR or ESC is printed with
+    those characters escaped: every line verify prints is one of its own."""
+    from pointline.conformance.online.sim import RELAY_SEED, Session
+
+    names = ("alice\nFAIL: nothing", "bob\x1b[2J\rOK: all good\u2028FAIL: x")
+    session = Session(2, seed=3, table_id="t\r\nFAIL: forged", names=names).run()
+    path = tmp_path / "names.jsonl"
+    path.write_text(session.text(0))
+    relay_key = SigningKey.from_bytes(RELAY_SEED).public_hex
+    for argv in ([str(path)], [str(path), "--relay-key", relay_key], [str(path), "--show"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        lines = out.split("\n")
+        assert lines[-1] == "" and all(line.isprintable() for line in lines), repr(out)
+        assert [line.split(":")[0] for line in lines if line.startswith(("OK", "FAIL"))] == [
+            "OK"
+        ], out
+        assert "Seat 1 alice\\nFAIL: nothing:" in out
+        assert "Seat 2 bob\\x1b[2J\\rOK: all good\\u2028FAIL: x:" in out
+        assert "table t\\r\\nFAIL: forged," in out
+    # a FAIL's own words quote the file too: still one line
+    records = load(path)
+    records[1]["body"]["message"] = "not json\nOK: forged"
+    assert main([str(write(tmp_path / "bad.jsonl", records))]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAIL: ") and out.count("\n") == 1, repr(out)
+    assert all(line.isprintable() for line in out.split("\n")), repr(out)
