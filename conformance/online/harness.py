@@ -81,6 +81,8 @@ class Case:
     proven: bool | None = None
     limit: float = 12.0
     timeouts: Timeouts = TIMEOUTS
+    leave_at: int | None = None
+    """The throw whose ``round`` line the harness answers with ``leave`` (the client leaves)."""
 
 
 CASES = (
@@ -96,6 +98,8 @@ CASES = (
     # the accusation is not proven: the session ends naming the accuser, the accused is kept
     Case("fault.false_blame", 3, {2: "false_blame"}, ("bad_signature", 2), 2, False),
     Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False),
+    # the client under test leaves: its own file reads as its departure (OK), not a lost relay
+    Case("self.leave", 2, {}, ("departure", 1), FOREIGN, False, leave_at=2),
 )
 
 
@@ -288,6 +292,8 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                     await refs[0].start()
                 elif op == "started":
                     started = True
+                elif op == "round" and line.get("throw") == case.leave_at:
+                    foreign.send({"op": "leave"})
                 elif op == "round":
                     rounds.append(line)
                     c = choose(line, rng)

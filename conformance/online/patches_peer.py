@@ -67,7 +67,46 @@ def _outcome_reason() -> None:
     _set(verify, "_compare", lenient)
 
 
+@mutant(
+    "verify_leave_reads_as_lost",
+    "verify reads this seat's own departure as a lost relay, notice or not",
+    "verifier",
+)
+def _leave_lost() -> None:
+    from pointline.kernel import EndReason
+    from pointline.net.protocol import verify
+
+    original = verify._report
+
+    def as_lost(state: Any, players: str, receipts_recorded: bool) -> Any:
+        ending = state.peer.ending
+        if ending is not None and ending.reason is EndReason.DEPARTURE and ending.seat == state.me:
+            state.lost = True
+        return original(state, players, receipts_recorded)
+
+    _set(verify, "_report", as_lost)
+
+
 # ---------------------------------------------------------------------------- the peer
+
+
+@mutant(
+    "peer_leave_without_notice",
+    "the peer's own leave writes no departure notice (as if the connection were lost)",
+    "client:self.leave",
+)
+def _leave_silent() -> None:
+    from pointline.net.protocol.peer import Peer
+
+    original = Peer.depart
+
+    def depart(self: Any, seat: int, now: float) -> None:
+        if seat == self.seat:
+            self.lose_connection(now)
+        else:
+            original(self, seat, now)
+
+    _set(Peer, "depart", depart)
 
 
 @mutant(

@@ -116,7 +116,8 @@ class Session:
     background_at: dict[int, int] = field(default_factory=dict)
     relay_lost_at: int | None = None
     """throw: the relay is lost when the round of that throw opens (every seat's connection
-    ends at once: each peer records its own departure, and nothing more reaches anyone)."""
+    ends at once: each peer records its own departure with no notice, and nothing more reaches
+    anyone)."""
     nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
     """Seat -> its nonce source (default: ``nonces`` of the table, seed and seat)."""
 
@@ -150,8 +151,7 @@ class Session:
         lost = self.relay_lost_at
         if lost is not None and min(p.throw_index for p in self.peers) == lost:
             for p in self.peers:
-                p.depart(p.seat, self.now)
-                p.outgoing()  # the notices reach nobody: there is no relay
+                p.lose_connection(self.now)  # no notice: nothing can reach anyone
             self.queue.clear()  # nor do the frames in flight
             return True
         moved = False

@@ -239,9 +239,10 @@ def sessions() -> dict[str, tuple[Session, int]]:
 
 # ---------------------------------------------------------------------------- tampering
 
-INCOMPLETE_SESSIONS = ("receipts.", "ended.relay_lost.", "ended.departure.leaver")
+INCOMPLETE_SESSIONS = ("receipts.", "ended.relay_lost.")
 """Genuine sessions whose transcript is INCOMPLETE: receipts missing or not matching, or the
-session stopped where this seat's connection to the relay ended (lost, or the player left)."""
+session stopped where this seat's connection to the relay was lost (no notice of its own). The
+leaver's own transcript (``ended.departure.leaver``: its signed notice, then the ending) is OK."""
 
 Edit = Callable[[list[Doc]], str]
 MISMATCHES: list[tuple[str, str, str]] = []
@@ -472,6 +473,7 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         "ended.false_blame.bystander",
         "ended.withheld_reveal.victim",
     )
+    leaver, lost = "ended.departure.leaver", "ended.relay_lost.seat_1"
     return {
         "ended.reason_changed": (victim, _set("outcome", "reason", "deadline"), "FAIL"),
         "ended.seat_changed": (victim, _set("outcome", "seat", 0), "FAIL"),
@@ -488,6 +490,11 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         "false_blame.proven_claimed": (blame, _set("outcome", "proven", True), "FAIL"),
         "false_blame.reporter_is_blamed_seat": (blame, _set("outcome", "reporter", 1), "FAIL"),
         "false_blame.reporter_null": (blame, _set("outcome", "reporter", None), "FAIL"),
+        # a leave writes its notice before the ending; without it the file reads as the lost
+        # connection it then is, never as a fault, and only for this seat's own departure
+        "leaver.notice_removed": (leaver, _remove("sent", _is("abort")), "INCOMPLETE"),
+        "relay_lost.other_seat_named": (lost, _set("outcome", "seat", 1), "FAIL"),
+        "relay_lost.reason_changed": (lost, _set("outcome", "reason", "deadline"), "FAIL"),
     }
 
 

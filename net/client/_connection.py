@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import itertools
 import logging
+import socket
 import ssl
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeAlias
@@ -40,6 +41,7 @@ from pointline.net.protocol.wire import (
 __all__ = [
     "DEFAULT_MAX_SIZE",
     "MAX_REDIRECTS",
+    "RELAY_LOST",
     "REQUEST_TIMEOUT",
     "RelayConnection",
     "Request",
@@ -52,6 +54,10 @@ log = logging.getLogger("pointline.client")
 DEFAULT_MAX_SIZE = 128 * 1024  # above the relay's 64 KiB cap plus the deliver envelope
 REQUEST_TIMEOUT = 15.0
 MAX_REDIRECTS = 3  # a cluster's redirects one create/join follows
+
+RELAY_LOST = "the relay connection was lost"
+"""The words for a connection to the relay that dropped under the client (the relay died, the
+network went): the README's, for the headless player and the results alike."""
 
 Request: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Signout | ChangePassword
 """A client frame that gets an answer (it carries a request id)."""
@@ -105,10 +111,31 @@ async def open_ws(
         body = exc.response.body.decode("utf-8", "replace").strip()[:200]
         if exc.response.status_code == 503 and body:
             raise ClientError("refused", f"The relay refused the connection: {body}") from exc
-        raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+        why = f"it answered with HTTP status {exc.response.status_code}, not as a relay"
+        raise ClientError("unreachable", f"Cannot reach the relay at {url}: {why}.") from exc
     except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
-        raise ClientError("unreachable", f"Cannot reach the relay at {url}: {exc}") from exc
+        why = _unreachable(exc, open_timeout)
+        raise ClientError("unreachable", f"Cannot reach the relay at {url}: {why}.") from exc
     return ws
+
+
+def _unreachable(exc: BaseException, open_timeout: float) -> str:
+    """Why a relay could not be reached, in plain words: never errno or Python's own text."""
+    if isinstance(exc, InvalidURI):
+        return "that is not a relay address (it starts with ws:// or wss://)"
+    if isinstance(exc, TimeoutError):
+        return f"it did not answer within {open_timeout:g} s"
+    if isinstance(exc, ConnectionRefusedError):
+        return "nothing answers at that address and port (is the relay running?)"
+    if isinstance(exc, socket.gaierror):
+        return "that host name is not known (check the address and the network)"
+    if isinstance(exc, InvalidHandshake):
+        return "what answered there is not a relay"
+    if isinstance(exc, ssl.SSLError):
+        return "the secure connection could not be set up (is it a wss:// relay?)"
+    if isinstance(exc, OSError):
+        return "the network did not let the connection through (check the address and the network)"
+    return "the connection could not be opened"
 
 
 class RelayConnection:
@@ -283,10 +310,16 @@ class RelayConnection:
                 return  # noqa: B012
             self.closed.set()
             self._wake.set()
+            self.connection_lost = not self._closing
+            # plain words for a request cut short (``reason``, websockets' own, is for logs)
+            words = (
+                f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}."
+                if self.connection_lost
+                else "The connection to the relay is closed."
+            )
             for future in self._pending.values():
                 if not future.done():
-                    future.set_result(Error("closed", f"The connection to the relay {reason}."))
-            self.connection_lost = not self._closing
+                    future.set_result(Error("closed", words))
             self._lost()  # the session's ending comes first, then the disconnection
             self._queue.put_nowait(Disconnected(reason))
 

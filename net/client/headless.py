@@ -15,11 +15,13 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 
 from websockets.exceptions import ConnectionClosed
 
-from pointline.kernel import Phase
+from pointline.kernel import EndReason, Phase
 from pointline.net import paths
+from pointline.net.client._connection import RELAY_LOST
 from pointline.net.client.relay_client import (
     REQUEST_TIMEOUT,
     ClientEvent,
@@ -68,9 +70,13 @@ def _seats(seats: tuple[int, ...]) -> str:
     return ", ".join(seat_label(s) for s in seats)
 
 
-def describe(event: ClientEvent) -> str | None:
+_LOST_BEFORE_START = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]} before the session started."
+
+
+def describe(event: ClientEvent, lost: bool = False) -> str | None:
     """Plain words for an event, seats counted from 1; None for the steps nobody needs to
-    read (a round opening, each commit and reveal)."""
+    read (a round opening, each commit and reveal). ``lost``: this client's relay connection
+    dropped under it, so an ending at its own departure is said as the lost connection."""
     match event:
         case SessionStarted(code, _table, seat, roster, _path):
             return f"room {code} started: you are {seat_label(seat)} of {len(roster)}"
@@ -87,6 +93,8 @@ def describe(event: ClientEvent) -> str | None:
                 for s in range(len(result.final))
             )
             return f"session complete: {standings}"
+        case SessionEnded() if lost:
+            return f"session ended without a result: {RELAY_LOST}"
         case SessionEnded():
             return f"session ended without a result: {event.text}"
         case ReceiptsMatched(count):
@@ -101,7 +109,7 @@ def describe(event: ClientEvent) -> str | None:
         case RelayError(_code, message):
             return f"the relay says: {message}"
         case Disconnected():
-            return "the connection to the relay is closed"
+            return RELAY_LOST if lost else "the connection to the relay is closed"
         case TranscriptSaved(path):
             return f"transcript saved: {path}  (check: pointline verify {path})"
         case TranscriptFailed(path, reason):
@@ -109,10 +117,36 @@ def describe(event: ClientEvent) -> str | None:
     return None
 
 
-def _say(event: ClientEvent) -> None:
-    words = describe(event)
-    if words is not None:
-        print(words, flush=True)
+def _sayer(client: RelayClient) -> Callable[[ClientEvent], None]:
+    """Print each event in plain words, knowing whether ``client``'s connection was lost."""
+
+    def say(event: ClientEvent) -> None:
+        lost = client.connection_lost and _own_departure(client, event)
+        words = describe(event, lost)
+        if words is not None:
+            print(words, flush=True)
+
+    return say
+
+
+def _own_departure(client: RelayClient, event: ClientEvent) -> bool:
+    if isinstance(event, Disconnected):
+        return True
+    peer = client.peer
+    return (
+        isinstance(event, SessionEnded)
+        and peer is not None
+        and event.reason is EndReason.DEPARTURE
+        and event.seat == peer.seat
+    )
+
+
+async def _next_in_room(client: RelayClient) -> ClientEvent:
+    """The next event while waiting for people: a lost connection ends the wait at once."""
+    event = await client.next_event()
+    if isinstance(event, Disconnected):
+        raise ClientError(ClientCode.CLOSED, _LOST_BEFORE_START)
+    return event
 
 
 async def _connect(args: argparse.Namespace) -> RelayClient:
@@ -165,18 +199,23 @@ async def _headless(args: argparse.Namespace) -> int:
                 f"joined room {room.code} as {seat_label(room.seat)}; waiting for the start",
                 flush=True,
             )
-            await client.wait_started(args.wait)
+            try:
+                await client.wait_started(args.wait)
+            except ClientError as exc:
+                if exc.code == ClientCode.CLOSED and client.connection_lost:
+                    raise ClientError(ClientCode.CLOSED, _LOST_BEFORE_START) from None
+                raise
         else:
             room = await client.create_room()
             print(f"room code: {room.code}  (waiting for {args.seats} people)", flush=True)
             async with asyncio.timeout(args.wait):
                 while len(client.roster) < args.seats:
-                    event = await client.next_event()
+                    event = await _next_in_room(client)
                     if isinstance(event, RosterChanged):
                         print(f"  {len(event.roster)} in the room", flush=True)
             await client.start()
         print("started; free fictional points only, casual results, unverified", flush=True)
-        peer = await play(client, on_event=_say)
+        peer = await play(client, on_event=_sayer(client))
         return 0 if peer.result is not None else 1
     except ClientError as exc:
         said = exc.text if exc.code in _NOT_REFUSALS else f"refused: {exc.text}"
@@ -189,7 +228,7 @@ async def _headless(args: argparse.Namespace) -> int:
         print(f"pointline-client: the session stopped: {exc.text}", file=sys.stderr)
         return 2
     except (OSError, ConnectionClosed):
-        print("pointline-client: the session stopped: the connection was lost", file=sys.stderr)
+        print(f"pointline-client: the session stopped: {RELAY_LOST}", file=sys.stderr)
         return 2
     finally:
         await client.close()

@@ -484,7 +484,14 @@ class RelayClient(RelayConnection):
             self._after()
 
     def _lost(self) -> None:
-        """The socket is gone: this seat has left, so the session ends here too."""
+        """The socket is gone. Dropped under us (the relay died, the network went): the session
+        ends here as this seat's departure with no notice, since none can be sent
+        (``Peer.lose_connection``); closed by this client: as a leave (``_end_own_seat``)."""
+        peer = self.peer
+        if self.connection_lost and peer is not None and not peer.is_finished:
+            peer.lose_connection(self.loop.time())
+            self._after()
+            return
         self._end_own_seat()
 
     def _end_own_seat(self) -> None:

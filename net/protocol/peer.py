@@ -33,6 +33,7 @@ Faults, and the (reason, seat) they end with (``seat`` is the relay's ``from_sea
 - no commit within ``confirm`` / no reveal within ``response`` ... DEADLINE, lowest awaited seat
 - the whole session past ``session`` ............................. DEADLINE, None
 - ``depart(seat)`` (relay announcement, or my own seat leaving) .. DEPARTURE, that seat
+- ``lose_connection()`` (my own relay connection gone; no notice) ... DEPARTURE, my seat
 - ``background()`` ............................................... BACKGROUND, my seat
 - another seat's signed notice accusing a third seat, which this peer cannot check (see
   ``Peer._reported``) ...... its reason, the reporter (``accused`` kept, never proven)
@@ -411,15 +412,28 @@ class Peer:
         self._pump(now, from_seat)
 
     def depart(self, seat: int, now: float) -> None:
-        """``seat`` left the room: the relay announced it, or it is my own seat (I leave, or
-        my connection is lost). Either way the session ends with a departure naming that seat,
-        and a signed notice is queued in ``outgoing`` for whoever can still be reached."""
+        """``seat`` left the room: the relay announced it, or it is my own seat leaving on
+        purpose (the player left, or this device stops the session). Either way the session
+        ends with a departure naming that seat, and a signed notice is queued in ``outgoing``
+        for whoever can still be reached (for my own seat: before the connection closes). A
+        connection that is lost instead is ``lose_connection``."""
         self.tick(now)
         if self.is_finished or type(seat) is not int or not 0 <= seat < self._n:
             return
         if self._step is _RECEIPTS and seat in self._receipts:
             return
         self._fault(EndReason.DEPARTURE, seat, now)
+
+    def lose_connection(self, now: float) -> None:
+        """My own connection to the relay is gone (not a deliberate leave): the session ends
+        here as my own departure, and no notice is written or queued, since none can reach
+        anyone. So this seat's transcript tells a lost connection (an ``ended`` outcome naming
+        my own seat with no notice of mine before it) from a leave (``depart(my seat)``: the
+        signed notice first), spec/ONLINE.md §7."""
+        self.tick(now)
+        if self.is_finished:
+            return
+        self._fault(EndReason.DEPARTURE, self.seat, now, notify=False)
 
     def background(self, now: float) -> None:
         """This app went to the background: the session ends for everyone."""

@@ -5,7 +5,9 @@ First the hash chain (``net.protocol.transcript.check_chain``). Then a ``net.pro
 for the transcript's seat is made from the header and given the recorded inputs in file order: every
 received or rejected frame (``Peer.receive``), this seat's own commits (``Peer.commit``, with the
 choice and nonce its own reveal shows), and the deadline, departure or background behind each
-abort notice this seat sent (``tick``, ``depart``, ``background``). The replayed peer writes its
+abort notice this seat sent (``tick``, ``depart``, ``background``), and ``lose_connection`` for
+an ending of this seat's own departure with no notice of its own before it (its connection to
+the relay was lost; a deliberate leave writes its notice first). The replayed peer writes its
 own transcript, and each of its records must be the recorded one, in the same order: so every
 rule (signatures, sequence and kind order, commitments, choices, the dice, the kernel's
 settlement, the endings and who is named, the receipts) is decided by the same code that played.
@@ -14,8 +16,8 @@ number. The replayed peer signs nothing: its key hands back the recorded signatu
 this seat's messages, and those are checked like every other message.
 
 Prints ``OK`` with a summary, ``INCOMPLETE`` (consistent, but the receipts are missing or do
-not match, or the session stopped where this seat's connection to the relay ended: the relay
-was lost, the connection dropped or the player left), or ``FAIL`` and the first discrepancy;
+not match, or the session stopped where this seat's connection to the relay was lost: the relay
+died or the connection dropped), or ``FAIL`` and the first discrepancy;
 exits 0, 2 or 1.
 """
 
@@ -66,6 +68,7 @@ __all__ = [
     "Report",
     "main",
     "parse_unsigned",
+    "printable",
     "verify_transcript",
 ]
 
@@ -105,15 +108,41 @@ class Report:
     """One line per replayed throw: dice, phase, hands resolved, every seat's balance."""
 
     def text(self) -> str:
+        """The report as lines for people. Names and the table id are only what the file
+        claims: each line is ``printable`` (no control character), so none can forge a line."""
         if self.ok:
             lines = [f"{'OK' if self.complete else 'INCOMPLETE'}: {self.summary}", self.players]
             lines.extend(
                 f"  {seat_label(seat)} {name}: {' '.join(words)}"
                 for seat, name, words in self.roster
             )
-            return "\n".join(lines)
+            return "\n".join(printable(line) for line in lines)
         where = f"record {self.record}: " if self.record is not None else ""
-        return f"FAIL: {where}{self.problem}"
+        return printable(f"FAIL: {where}{self.problem}")
+
+
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""Marks that reorder how a terminal shows the text around them."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (newline, carriage return, ESC, DEL, C1, the
+    line and paragraph separators, bidirectional marks) written as a visible escape such as
+    ``\\n`` or ``\\x1b``: text from a file stays on its own line and cannot move the cursor,
+    clear the screen or reorder what verify prints."""
+    if text.isprintable():
+        return text
+    out = []
+    for ch in text:
+        if ch.isprintable() and ch not in _BIDI:
+            out.append(ch)
+        elif ch in "\n\r\t":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+    return "".join(out)
 
 
 class _Discrepancy(Exception):
@@ -158,6 +187,8 @@ class _Replay:
     lines: list[str] = field(default_factory=list)
     last: tuple[Phase, int | None] = (Phase.COME_OUT, None)
     has_outcome: bool = True
+    lost: bool = False
+    """The session stopped where this seat's connection was lost (no notice of its own)."""
 
     @property
     def table_id(self) -> str:
@@ -236,10 +267,30 @@ def _drive(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
         peer.receive(body.get("frame"), body.get("from"), now)  # type: ignore[arg-type]
     elif kind == RecordKind.SENT.value:
         _own(state, index, body)
+    elif _lost_here(state, kind, body):
+        state.lost = True  # no notice of mine before it: my connection was lost here
+        peer.lose_connection(now)
     elif kind == RecordKind.OUTCOME.value and body.get("status") == "ended":
         raise _Discrepancy(index, NO_NOTICE)
     else:
         raise _Discrepancy(index, f"the protocol core writes no {kind} record here")
+
+
+def _lost_here(state: _Replay, kind: str, body: dict[str, Any]) -> bool:
+    """Whether record ``body`` ends the session as this seat's lost connection: an ``ended``
+    outcome (or, during the receipt exchange, an ``incomplete`` receipts record) naming this
+    seat's departure, which the replayed peer only writes after a notice when the seat left
+    on purpose (spec/ONLINE.md §7, §8)."""
+    if kind == RecordKind.OUTCOME.value:
+        ends = body.get("status") == "ended"
+    else:
+        ends = kind == RecordKind.RECEIPTS.value and body.get("status") == "incomplete"
+    return (
+        ends
+        and body.get("reason") == EndReason.DEPARTURE.value
+        and type(body.get("seat")) is int
+        and body.get("seat") == state.me
+    )
 
 
 def _own(state: _Replay, index: int, body: dict[str, Any]) -> None:
@@ -516,8 +567,8 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
         )
     ending = peer.ending
     assert isinstance(ending, SessionEnded)
-    lost = _connection_lost(ending, state.me)
-    words = _lost_text(table.throws, state.me) if lost else ending.text  # the core's own words
+    lost = state.lost
+    words = _lost_text(table.throws) if lost else ending.text  # the core's own words
     return Report(
         True,
         f"{base}; ended without a result: {words}",
@@ -529,17 +580,10 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
     )
 
 
-def _connection_lost(ending: SessionEnded, me: int) -> bool:
-    """Whether the session stopped at this seat's own departure: its connection to the relay
-    ended (the relay was lost, the connection dropped, or the player left). What the others did
-    after that is not in this transcript, so it is INCOMPLETE, never OK (spec/ONLINE.md §8)."""
-    return ending.reason is EndReason.DEPARTURE and ending.seat == me
-
-
-def _lost_text(throws: int, me: int) -> str:
+def _lost_text(throws: int) -> str:
     """Plain words for a transcript that stops where this seat lost its relay connection."""
     where = f"after throw {throws}" if throws else "before the first throw"
-    return f"the relay was lost {where} (or {seat_label(me)} left); every record up to there checks"
+    return f"the relay was lost {where}; every record up to there checks"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -569,7 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report = verify_transcript(args.file, relay_key)
     if args.show and report.ok:
         for line in report.throw_lines:
-            print(line)
+            print(printable(line))
     print(report.text())
     if not report.ok:
         return 1

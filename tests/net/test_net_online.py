@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import ssl
@@ -168,6 +169,52 @@ def test_leaving_mid_session_ends_it_for_everyone_and_every_transcript_verifies(
             assert _ends(peers[0]) == _ends(peers[1]) == (EndReason.DEPARTURE, 2)
             assert leaver.peer is not None and _ends(leaver.peer) == (EndReason.DEPARTURE, 2)
             assert_transcripts(clients)
+            # the leaver's own file holds its signed notice and the ending: verify reads a
+            # departure of that seat (OK, as the others' files do), not a lost relay
+            assert leaver.transcript_path is not None
+            report = verify_transcript(leaver.transcript_path)
+            assert report.complete and report.seat == 2, report.text()
+            assert report.text().startswith("OK: ") and report.summary.endswith(
+                "a departure from Seat 3, reported by that seat itself"
+            ), report.text()
+
+    run(scenario())
+
+
+def test_a_connection_killed_mid_session_reads_as_the_relay_lost(tmp_path: Path) -> None:
+    """A connection that drops under the client (no leave) ends its session with no notice:
+    its own transcript reads INCOMPLETE, the relay was lost; the other seat sees a departure."""
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            clients = await seated(running.url, 2, timeouts=RELAXED)
+            victim = clients[1]
+
+            async def drop_after_first_throw() -> None:
+                async for event in victim.events():
+                    if isinstance(event, Thrown):
+                        victim.ws.transport.abort()  # the socket dies: no close, no leave
+                    elif victim.peer is not None and not victim.peer.has_committed:
+                        victim.commit(random_chooser(3)(victim.peer.table, victim.peer.seat))
+
+            peers = await asyncio.gather(
+                play(clients[0], random_chooser(1)),
+                asyncio.wait_for(drop_after_first_throw(), 20),
+            )
+            for c in clients:
+                await c.close()
+            assert _ends(peers[0]) == (EndReason.DEPARTURE, 1)
+            assert victim.connection_lost
+            assert victim.peer is not None and _ends(victim.peer) == (EndReason.DEPARTURE, 1)
+            assert victim.transcript_path is not None
+            report = verify_transcript(victim.transcript_path)
+            assert report.ok and not report.complete, report.text()
+            assert report.text().startswith("INCOMPLETE: ")
+            assert "the relay was lost after throw 1;" in report.summary, report.summary
+            records = [json.loads(line) for line in victim.transcript_path.read_text().split()]
+            assert records[-1]["kind"] == "outcome"
+            sent = [json.loads(r["body"]["message"]) for r in records if r["kind"] == "sent"]
+            assert sent and all(m["kind"] != "abort" for m in sent), "a lost connection: no notice"
 
     run(scenario())
 

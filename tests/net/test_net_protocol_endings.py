@@ -171,3 +171,50 @@ def test_an_outcome_claiming_proof_without_evidence_fails_verification(tmp_path:
     report = verify_transcript(path)
     assert not report.ok
     assert "proven" in (report.problem or "")
+
+
+# ---------------------------------------------------------------------------- leave or lost
+
+
+def _abort_kinds(peer: Any) -> list[str]:
+    return [
+        json.loads(r.body["message"])["kind"]
+        for r in peer.transcript.records
+        if r.kind.value == "sent" and json.loads(r.body["message"])["kind"] == "abort"
+    ]
+
+
+def test_a_leave_writes_its_notice_and_a_lost_connection_does_not() -> None:
+    """spec/ONLINE.md §7: the same ending (my own departure), told apart in my transcript."""
+    for how in ("leave", "lost"):
+        net, _ = point_phase_net()
+        me = net.peers[1]
+        now = me.next_deadline() or 0.0
+        if how == "leave":
+            me.depart(me.seat, now - 1)
+        else:
+            me.lose_connection(now - 1)
+        assert me.ending == SessionEnded(EndReason.DEPARTURE, 1)
+        assert me.ending.reporter == 1 and not me.ending.proven
+        sent = me.outgoing()
+        report = saved_report(me)
+        if how == "leave":
+            assert [f["kind"] for f in sent] == ["abort"] and _abort_kinds(me) == ["abort"]
+            assert report.complete and "reported by that seat itself" in report.summary
+        else:
+            assert sent == [] and _abort_kinds(me) == []
+            assert report.ok and not report.complete
+            assert "the relay was lost after throw" in report.summary, report.summary
+
+
+def test_a_lost_connection_during_the_receipts_ends_the_exchange_without_a_notice() -> None:
+    net = Net(2, seed=5)
+    net.filters[1] = lambda f: [] if f["kind"] == "receipt" else [f]
+    net.run_until(lambda n: n.peers[0].receipt_status is None and n.peers[0].result is not None)
+    me = net.peers[0]
+    me.outgoing()  # the receipt (the net would carry it)
+    me.lose_connection((me.next_deadline() or 1.0) - 1)  # before the receipts deadline
+    assert me.receipt_status is ReceiptStatus.INCOMPLETE
+    assert me.outgoing() == [] and _abort_kinds(me) == []
+    report = saved_report(me)
+    assert report.ok and report.receipts == "incomplete" and not report.complete, report.text()

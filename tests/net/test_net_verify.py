@@ -352,8 +352,8 @@ def test_a_session_stopped_by_a_lost_relay_is_incomplete_in_plain_words(
         assert report.ok and not report.complete, report.text()
         assert report.reason is EndReason.DEPARTURE and report.seat == peer.seat
         assert report.summary.endswith(
-            f"ended without a result: the relay was lost after throw 2 (or Seat "
-            f"{peer.seat + 1} left); every record up to there checks"
+            "ended without a result: the relay was lost after throw 2; every record up to "
+            "there checks"
         ), report.summary
         assert main([str(path)]) == 2
         assert capsys.readouterr().out.startswith("INCOMPLETE: ")
@@ -364,6 +364,33 @@ def test_a_session_stopped_by_a_lost_relay_is_incomplete_in_plain_words(
     report = verify_transcript(path)
     assert report.ok and report.complete and report.seat == 1, report.text()
     assert "a departure" in report.summary and "relay was lost" not in report.summary
+    # and so does the leaver itself: its signed notice and the ending are in its own file
+    path = tmp_path / "leaver.jsonl"
+    path.write_text(stayed.text(1))
+    report = verify_transcript(path)
+    assert report.ok and report.complete and report.seat == 1, report.text()
+    assert report.summary.endswith(
+        "ended without a result: a departure from Seat 2, reported by that seat itself"
+    ), report.summary
+    assert main([str(path)]) == 0
+
+
+def test_an_ending_of_another_kind_without_a_notice_is_still_a_discrepancy(
+    tmp_path: Path,
+) -> None:
+    """Only this seat's own departure may stand without its notice (a lost connection)."""
+    from pointline.conformance.online.sim import Session
+
+    session = Session(2, seed=16, relay_lost_at=3).run()
+    path = tmp_path / "lost.jsonl"
+    path.write_text(session.text(0))
+    records = load(path)
+    records[-1]["body"]["reason"] = "deadline"
+    report = verify_transcript(write(tmp_path / "deadline.jsonl", records))
+    assert not report.ok and report.record == len(records) - 1, report.text()
+    records[-1]["body"].update(reason="departure", seat=1)
+    report = verify_transcript(write(tmp_path / "other.jsonl", records))
+    assert not report.ok and report.record == len(records) - 1, report.text()
 
 
 def test_without_the_relay_key_verify_says_who_played_cannot_be_checked(tmp_path: Path) -> None:
@@ -479,3 +506,35 @@ def test_verify_decides_each_rule_through_the_protocol_core(
     monkeypatch.undo()
     report = verify_transcript(path)  # the real rule refuses the reveal the file holds
     assert not report.ok and "does not match its commit" in (report.problem or "")
+
+
+def test_names_and_the_table_id_from_the_file_cannot_forge_verifys_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 33 R1: a roster name or table id holding a newline, CR or ESC is printed with
+    those characters escaped: every line verify prints is one of its own."""
+    from pointline.conformance.online.sim import RELAY_SEED, Session
+
+    names = ("alice\nFAIL: nothing", "bob\x1b[2J\rOK: all good\u2028FAIL: x")
+    session = Session(2, seed=3, table_id="t\r\nFAIL: forged", names=names).run()
+    path = tmp_path / "names.jsonl"
+    path.write_text(session.text(0))
+    relay_key = SigningKey.from_bytes(RELAY_SEED).public_hex
+    for argv in ([str(path)], [str(path), "--relay-key", relay_key], [str(path), "--show"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        lines = out.split("\n")
+        assert lines[-1] == "" and all(line.isprintable() for line in lines), repr(out)
+        assert [line.split(":")[0] for line in lines if line.startswith(("OK", "FAIL"))] == [
+            "OK"
+        ], out
+        assert "Seat 1 alice\\nFAIL: nothing:" in out
+        assert "Seat 2 bob\\x1b[2J\\rOK: all good\\u2028FAIL: x:" in out
+        assert "table t\\r\\nFAIL: forged," in out
+    # a FAIL's own words quote the file too: still one line
+    records = load(path)
+    records[1]["body"]["message"] = "not json\nOK: forged"
+    assert main([str(write(tmp_path / "bad.jsonl", records))]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAIL: ") and out.count("\n") == 1, repr(out)
+    assert all(line.isprintable() for line in out.split("\n")), repr(out)

@@ -73,7 +73,9 @@ async def run() -> int:
                     choose = await commands.get()
                     if choose is None:
                         return 1
-                    if not peer.is_finished:
+                    if choose.get("op") == "leave":
+                        await client.leave()  # the notice and the ending, then the leave
+                    elif not peer.is_finished:
                         client.commit(Choice(choose["pass"], choose["dont_pass"]))
         for line in final:
             stdio.emit(line)

@@ -48,6 +48,10 @@ class Adapter:
             if self.peer.is_live and not self.peer.has_committed:  # else the round is over
                 self.peer.commit(Choice(doc["pass"], doc["dont_pass"]), time.monotonic())
                 self.after()
+        elif op == "leave" and self.peer is not None:
+            self.peer.depart(self.peer.seat, time.monotonic())  # my notice, then the ending
+            self.after()
+            self.wire({"op": "leave"})
         elif op == "wire":
             self.on_frame(doc["frame"])
 

@@ -157,6 +157,28 @@ async def test_a_peer_leaving_mid_hand_shows_no_result_and_why(tmp_path: Path) -
 
 
 @on_qt_loop()
+async def test_leave_and_end_it_reads_as_my_departure_in_my_own_transcript(
+    tmp_path: Path,
+) -> None:
+    """Issue 30 finding 5: the leaver's file holds its signed notice and the ending, so
+    ``pointline verify`` on it says a departure of that seat, not a lost relay."""
+    async with game(tmp_path, None) as played:
+        bridge, other = played.bridge, played.other
+        bridge.askLeave()
+        bridge.confirmLeave()
+        assert await ended_event(other) == SessionEnded(EndReason.DEPARTURE, 0)
+        client = bridge.client
+        assert client is not None and client.transcript_path is not None
+        await until(lambda: client.finished.is_set(), what="the transcript closed")
+        report = verify_transcript(client.transcript_path)
+        assert report.ok and report.complete, report.text()
+        assert report.summary.endswith("a departure from Seat 1, reported by that seat itself"), (
+            report.summary
+        )
+        assert "relay was lost" not in report.text()
+
+
+@on_qt_loop()
 async def test_an_expiring_deadline_ends_the_session_even_with_help_open(tmp_path: Path) -> None:
     quick = replace(FAST, confirm=2.0)  # the deadline passes sooner: less to wait
     async with game(tmp_path, None, timeouts=quick, peer_timeouts=quick) as played:
@@ -273,3 +295,18 @@ async def test_a_relay_that_goes_away_reads_as_a_lost_connection(tmp_path: Path)
         await until(lambda: bridge.screen == "results", what="the ending")
         assert bridge.endText == "No result: the relay connection was lost."
         assert "seat" not in bridge.endText and "departure" not in bridge.endText.lower()
+
+
+@on_qt_loop()
+async def test_a_relay_lost_in_the_lobby_ends_the_wait_at_once(tmp_path: Path) -> None:
+    """Issue 33 R4 in the app: the room's relay dies before the start (its sockets drop
+    with no close frame): the lobby says so at once and goes back to sign-in."""
+    async with relay(tmp_path) as running:
+        bridge = await signed_up(running.url, "lobby")
+        await answered(bridge, bridge.createRoom)
+        assert bridge.roomCode and bridge.screen == "lobby", bridge.error
+        for connection in list(running.server.connections):
+            connection.transport.abort()  # as a killed relay process: no close frame
+        await until(lambda: bridge.screen == "signin", timeout=3.0, what="the lost relay")
+        assert bridge.error == "The relay connection was lost: sign in again when it is back."
+        await bridge.shutdown()
