@@ -21,19 +21,19 @@ def test_verify_delegates_to_net_verify(monkeypatch) -> None:
     fake = types.ModuleType("pointline.net.protocol.verify")
     fake.main = lambda argv: seen.append(list(argv)) or 0
     monkeypatch.setitem(sys.modules, "pointline.net.protocol.verify", fake)
-    from pointline import net
+    from pointline.net import protocol
 
-    monkeypatch.setattr(net, "verify", fake, raising=False)
+    monkeypatch.setattr(protocol, "verify", fake, raising=False)
     assert cli.main(["verify", "transcript.json"]) == 0
     assert seen == [["transcript.json"]]
 
 
 def test_verify_without_net_verify_says_so(monkeypatch, capsys) -> None:
-    from pointline import net
+    from pointline.net import protocol
 
-    # Missing whether or not an earlier test already imported it into the net package.
+    # Missing whether or not an earlier test already imported it into the protocol package.
     monkeypatch.setitem(sys.modules, "pointline.net.protocol.verify", None)
-    monkeypatch.delattr(net, "verify", raising=False)
+    monkeypatch.delattr(protocol, "verify", raising=False)
     assert cli.main(["verify", "transcript.json"]) == 2
     assert "net.protocol.verify is missing" in capsys.readouterr().err
 

@@ -8,14 +8,16 @@ under ``if TYPE_CHECKING:`` (a type-only import still ties the two modules' shap
 from __future__ import annotations
 
 import ast
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.paths import ROOT
 
-PACKAGES = ("kernel", "spec", "net", "conformance", "gui")
-"""The checkout's folders that install as ``pointline.<folder>``."""
+_SETUP = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+PACKAGES = tuple(sorted(_SETUP["package-dir"].values()))
+"""The checkout's folders that install as ``pointline.<folder>`` (pyproject's package-dir)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,11 @@ package, so it is read here, with main.py, the same way: every import, lazy ones
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 from tests.paths import ROOT
-from tests.shape.imports import PACKAGES
+from tests.shape.imports import PACKAGES, modules
 
 
 def imports_of_tests(path: Path) -> list[int]:
@@ -43,3 +44,19 @@ def test_nothing_outside_tests_imports_tests() -> None:
         f"{path.relative_to(ROOT)}:{line}" for path in files for line in imports_of_tests(path)
     }
     assert not found, f"these import tests: {sorted(found)}"
+
+
+def test_each_command_names_the_module_that_defines_its_main() -> None:
+    """An entry point never goes through a re-export (that is how the relay's command and the
+    headless client each made a cycle with the module re-exporting them)."""
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "scripts"
+    ]
+    assert {"pointline", "pointline-relay", "pointline-client"} <= set(scripts)
+    for command, target in scripts.items():
+        module, _, function = target.partition(":")
+        known = modules()
+        assert module in known, f"{command}: no module {module}"
+        tree = ast.parse(known[module].read_text(encoding="utf-8"))
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        assert function in defined, f"{command}: {module} does not define {function}"

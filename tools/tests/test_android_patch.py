@@ -166,11 +166,10 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
     }
     for package in ("kernel", "net", "gui"):
         assert f"pointline/{package}/__init__.py" in files
-    assert (
-        "pointline/net/client/relay_client.py" in files
-        and "pointline/net/relay/server.py" not in files
-    )
-    assert "pointline/net/relay/accounts.py" not in files
+    # the client and the protocol core ship; no file of the relay's folder does
+    assert "pointline/net/client/relay_client.py" in files
+    assert "pointline/net/protocol/peer.py" in files
+    assert not [f for f in files if f.startswith("pointline/net/relay/")]
     top = {f.split("/")[0] for f in files}
     assert top <= {"main.py", "pointline"}, top
     for forbidden in ("fixtures", "tests", "bench", "docs", "spec", "conformance", "tools"):
