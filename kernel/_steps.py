@@ -139,7 +139,10 @@ def _draft_changed(t: Table, s: _Seat, a: SeatAction) -> bool:
 
 
 def _every_seat_sealed(t: Table, s: None, a: Throw) -> bool:
-    return all(x.sealed for x in t._seats)
+    for x in t._seats:  # noqa: SIM110 (a loop, not all() over a generator: run on every throw)
+        if not x.sealed:
+            return False
+    return True
 
 
 GUARDS: dict[Guard, GuardFn] = {
