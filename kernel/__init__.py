@@ -58,7 +58,14 @@ from pointline.kernel.errors import (
     StrictJSONError,
     WordedCode,
 )
-from pointline.kernel.invariants import invariant_broken, ledger_broken
+from pointline.kernel.invariants import (
+    CHECK_ORDER,
+    CHECKS,
+    Check,
+    CheckStage,
+    invariant_broken,
+    ledger_broken,
+)
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -110,10 +117,13 @@ from pointline.kernel.values import (
     Outcome,
     Phase,
     is_online_seat_count,
+    spelled,
 )
 
 __all__ = [
     "ABORT_REASONS",
+    "CHECKS",
+    "CHECK_ORDER",
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
     "MALFORMED_CODES",
@@ -138,6 +148,8 @@ __all__ = [
     "ActionKind",
     "Allocate",
     "BadState",
+    "Check",
+    "CheckStage",
     "Choice",
     "Code",
     "Confirm",
@@ -198,6 +210,7 @@ __all__ = [
     "replay_balance",
     "row_for",
     "rows_for",
+    "spelled",
     "state_bytes",
     "state_hash",
     "to_document",

@@ -231,8 +231,10 @@ def entry_from_document(doc: Any) -> Entry:
 def from_document(doc: Any) -> Table:
     """Rebuild a table from its canonical document; raises ``BadState`` if it is not one.
 
-    The checks run in ``Invariant`` order: the document's shape, then every invariant of R28
-    (``invariant_broken``), then that it re-encodes to exactly its own canonical bytes."""
+    The checks run in the order of ``kernel.invariants.CHECKS``: the document's shape (its
+    ``DOCUMENT`` stage, while reading), then every check of the table and its seats
+    (``invariant_broken``, which runs the table's tests), then that it re-encodes to exactly its
+    own canonical bytes (``LAST``)."""
     if not isinstance(doc, dict) or type(doc.get("version")) is not int:
         raise _shape(f"not a version {STATE_VERSION} state document")
     if doc["version"] != STATE_VERSION:

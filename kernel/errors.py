@@ -17,7 +17,7 @@ the conformance suite; the net layer's errors for online play), each drawn in it
 ``MalformedAction`` means the action could never be legal in any state (amount 15, die 7,
 seat 9). ``IllegalAction`` means the action is well formed but the rules forbid it now (a Pass
 increase while the point is on). ``BadState`` refuses a canonical state document and names, in
-``invariant``, the first check it fails (``Invariant``, listed in order in PROTOCOL.md). Every
+``invariant``, the first check it fails (in the order of ``kernel.invariants.CHECKS``). Every
 code is a ``StrEnum`` member, so it compares equal to its string (``Code.HAND_LIMIT ==
 "hand_limit"``); every code is listed in ``spec/RULES.md``.
 """
@@ -111,7 +111,8 @@ class StateCode(StrEnum):
 class Invariant(WordedCode):
     """Which check a refused state document fails: its stable sub-code and its plain words.
 
-    Checked in this order; the first that fails names the refusal (PROTOCOL.md, ``load_state``).
+    The order the checks are made in, the first failed naming the refusal, is decided by the
+    table ``kernel.invariants.CHECKS`` (which PROTOCOL.md and RULES.md list), not by this enum.
     """
 
     # The document itself.
@@ -121,7 +122,7 @@ class Invariant(WordedCode):
         "shape",
         "A member is missing, of the wrong type or out of range (or the version is not 1).",
     )
-    # R28: what play could have reached the shape of, checked in this order.
+    # R28: what play could have reached the shape of.
     POINT = ("point", "The point is 4, 5, 6, 8, 9 or 10 in the point phase, else null.")
     RESOLVED_HANDS = ("resolved_hands", "No more resolved hands than throws.")
     COMPLETE = ("complete", "The session is complete exactly when five hands are resolved.")

@@ -23,6 +23,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "is_online_seat_count",
+    "spelled",
 ]
 
 STARTING_POINTS = 1000
@@ -44,6 +45,15 @@ ONLINE_SEATS_MAX = MAX_SEATS
 """An online room holds at most 8 people, one seat each."""
 POINT_NUMBERS = frozenset({4, 5, 6, 8, 9, 10})
 """Totals that become the point on the come-out (R11)."""
+
+
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def spelled(number: int) -> str:
+    """``number`` as a sentence writes it: a word up to ten ("five hands"), else its digits
+    ("128 throws"), so a sentence about a rule is built from the rule's constant."""
+    return _WORDS[number] if 0 <= number < len(_WORDS) else str(number)
 
 
 def is_online_seat_count(people: int) -> bool:

@@ -33,6 +33,7 @@ from pointline.kernel import (
     canonical,
     dice,
 )
+from pointline.kernel.invariants import CHECKS, CheckStage
 
 __all__ = [
     "EXAMPLE_NONCES",
@@ -40,6 +41,7 @@ __all__ = [
     "RULES_PATH",
     "SECTIONS",
     "canonical_example",
+    "checks",
     "codes",
     "dice_example",
     "main",
@@ -154,6 +156,24 @@ def reasons() -> str:
     return "\n".join(lines) + "\n"
 
 
+_STAGE_WORDS = {
+    CheckStage.DOCUMENT: "the document as read",
+    CheckStage.TABLE: "the table",
+    CheckStage.SEAT: "each seat, in seat order",
+    CheckStage.LEDGER: "each seat's ledger, one reading",
+    CheckStage.LAST: "the document re-encoded",
+}
+
+
+def checks() -> str:
+    """The checks of ``load_state`` in the order they are made (``kernel.invariants.CHECKS``)."""
+    lines = ["| order | sub-code | checked on | the check |", "| --- | --- | --- | --- |"]
+    for n, check in enumerate(CHECKS, 1):
+        where = _STAGE_WORDS[check.stage]
+        lines.append(f"| {n} | `{check.invariant.value}` | {where} | {check.invariant.text} |")
+    return "\n".join(lines) + "\n"
+
+
 EXAMPLE_TABLE = "example-table"
 EXAMPLE_NONCES = (bytes(range(32)), bytes(range(32, 64)))
 
@@ -240,6 +260,7 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "transitions": transitions,
     "codes": codes,
     "reasons": reasons,
+    "checks": checks,
     "dice-example": dice_example,
     "canonical-example": canonical_example,
 }
