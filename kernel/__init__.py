@@ -36,6 +36,14 @@ from pointline.kernel.canonical import (
     to_document,
 )
 from pointline.kernel.choice import Choice, current_choice, plan
+from pointline.kernel.codes import (
+    MALFORMED_CODES,
+    Code,
+    InputCode,
+    Invariant,
+    StateCode,
+    WordedCode,
+)
 from pointline.kernel.dice import (
     NONCE_BYTES,
     PROTOCOL_VERSION,
@@ -49,14 +57,10 @@ from pointline.kernel.errors import (
     BadState,
     DiceInputError,
     IllegalAction,
-    InputCode,
-    Invariant,
     MalformedAction,
     PointlineError,
     RulesError,
-    StateCode,
     StrictJSONError,
-    WordedCode,
 )
 from pointline.kernel.invariants import (
     CHECK_ORDER,
@@ -77,10 +81,8 @@ from pointline.kernel.ledger import (
     replay_balance,
 )
 from pointline.kernel.rules import (
-    MALFORMED_CODES,
     SEALING_EFFECTS,
     TRANSITIONS,
-    Code,
     Effect,
     Guard,
     Then,

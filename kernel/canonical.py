@@ -20,7 +20,9 @@ from enum import Enum
 from typing import Any
 
 from pointline.kernel import invariants, strictjson
-from pointline.kernel.errors import BadState, Invariant, MalformedAction
+from pointline.kernel._state import SeatSlots
+from pointline.kernel.codes import Invariant
+from pointline.kernel.errors import BadState, MalformedAction
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -30,7 +32,7 @@ from pointline.kernel.ledger import (
     ThrowSeen,
     Voided,
 )
-from pointline.kernel.table import Ending, Table, _Seat
+from pointline.kernel.table import Ending, Table
 from pointline.kernel.values import MAX_SEATS, EndReason, Line, Outcome, Phase
 
 __all__ = [
@@ -286,7 +288,7 @@ def invariant_broken(table: Table) -> invariants.Broken | None:
     return invariants.invariant_broken(table)
 
 
-def _load_seat(seat: _Seat, doc: Any) -> None:
+def _load_seat(seat: SeatSlots, doc: Any) -> None:
     if not isinstance(doc, dict):
         raise _shape("a seat is an object")
     seat.balance = _int(doc, "balance")

@@ -24,24 +24,16 @@ code is a ``StrEnum`` member, so it compares equal to its string (``Code.HAND_LI
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import TYPE_CHECKING, Self
-
-if TYPE_CHECKING:
-    from pointline.kernel.rules import Code
+from pointline.kernel.codes import Code, InputCode, Invariant, StateCode
 
 __all__ = [
     "BadState",
     "DiceInputError",
     "IllegalAction",
-    "InputCode",
-    "Invariant",
     "MalformedAction",
     "PointlineError",
     "RulesError",
-    "StateCode",
     "StrictJSONError",
-    "WordedCode",
 ]
 
 
@@ -88,81 +80,6 @@ class IllegalAction(RulesError):
         super().__init__(code, text)
 
 
-class WordedCode(StrEnum):
-    """A code enum whose members are ``(code, plain words)``: the member is its code string
-    (``Code.HAND_LIMIT == "hand_limit"``) and ``text`` its words. Subclassed by every layer's
-    code enums that carry words (``kernel.rules.Code``, ``Invariant``)."""
-
-    text: str
-
-    def __new__(cls, code: str, text: str) -> Self:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.text = text
-        return member
-
-
-class StateCode(StrEnum):
-    """The code of every refused state document (the sub-code is in ``BadState.invariant``)."""
-
-    BAD_STATE = "bad_state"
-
-
-class Invariant(WordedCode):
-    """Which check a refused state document fails: its stable sub-code and its plain words.
-
-    The order the checks are made in, the first failed naming the refusal, is decided by the
-    table ``kernel.invariants.CHECKS`` (which PROTOCOL.md and RULES.md list), not by this enum.
-    """
-
-    # The document itself.
-    NOT_JSON = ("not_json", "The text is not JSON.")
-    DUPLICATE_MEMBER = ("duplicate_member", "An object names a member twice.")
-    SHAPE = (
-        "shape",
-        "A member is missing, of the wrong type or out of range (or the version is not 1).",
-    )
-    # R28: what play could have reached the shape of.
-    POINT = ("point", "The point is 4, 5, 6, 8, 9 or 10 in the point phase, else null.")
-    RESOLVED_HANDS = ("resolved_hands", "No more resolved hands than throws.")
-    COMPLETE = ("complete", "The session is complete exactly when five hands are resolved.")
-    ENDING = ("ending", "A session has an ending exactly when it ended without a result.")
-    ENDING_SEAT = ("ending_seat", "An ending names a seat of the table, or none.")
-    THROW_CAP = ("throw_cap", "A live session has made fewer than 128 throws.")
-    UNITS = ("units", "Every amount is a multiple of 10.")
-    HAND_LIMIT = ("hand_limit", "At most 100 points a hand on the two lines together.")
-    OVER_IS_EMPTY = ("over_is_empty", "Nothing is on the lines once the session is over.")
-    CONFIRMED_DRAFT = ("confirmed_draft", "A confirmed come-out draft equals its contracts.")
-    NO_CONTRACTS_BEFORE_CONFIRM = (
-        "no_contracts_before_confirm",
-        "Before Confirm the hand has no contracts.",
-    )
-    DRAFT_WITHIN_BALANCE = ("draft_within_balance", "An open draft is never above the balance.")
-    POINT_LOCK = ("point_lock", "On the point Pass is locked and Don't Pass only comes down.")
-    ROLLED_NOTHING_PREPARED = (
-        "rolled_nothing_prepared",
-        "A sealed roll leaves no reduction prepared.",
-    )
-    LEDGER_THROWS = ("ledger_throws", "Every ledger records exactly the table's throws.")
-    THROW_TOTAL = ("throw_total", "A throw's total is its two dice added.")
-    PAYMENT = (
-        "payment",
-        "A settled line follows from its contract in play and the throw: its outcome is the"
-        " one the throw's row gives, and it returns 2, 1 or 0 times the contract (net +1, 0, -1).",
-    )
-    REFUND = (
-        "refund",
-        "A withdrawal refund is exactly the Don't Pass reduction recorded just before it,"
-        " from the contract in play to a lower one.",
-    )
-    BALANCE_REPLAY = ("balance_replay", "Each balance is what its ledger replays to.")
-    # Last: the document re-encodes to exactly its own canonical bytes.
-    NOT_CANONICAL = (
-        "not_canonical",
-        "The document is not canonical (an extra member, or a result the balances do not give).",
-    )
-
-
 class BadState(RulesError):
     """A canonical state document does not describe a valid table; ``invariant`` says which
     check it fails first, ``text`` the particulars in plain words."""
@@ -172,13 +89,6 @@ class BadState(RulesError):
     def __init__(self, invariant: Invariant, text: str | None = None) -> None:
         super().__init__(StateCode.BAD_STATE, invariant.text if text is None else text)
         self.invariant = invariant
-
-
-class InputCode(StrEnum):
-    """The codes of refused inputs: to the dice derivation or a commitment, and JSON text."""
-
-    BAD_INPUT = "bad_input"
-    BAD_JSON = "bad_json"
 
 
 class DiceInputError(PointlineError, ValueError):

@@ -23,7 +23,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Final
 
 from pointline.kernel.actions import ActionKind
-from pointline.kernel.errors import Invariant
+from pointline.kernel.codes import Invariant
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
