@@ -54,6 +54,7 @@ from pointline.kernel.dice import (
     verify_commitment,
 )
 from pointline.kernel.errors import (
+    BadReveal,
     BadState,
     DiceInputError,
     IllegalAction,
@@ -102,6 +103,7 @@ from pointline.kernel.table import (
 )
 from pointline.kernel.values import (
     ABORT_REASONS,
+    ENDING_WORDS,
     HAND_LIMIT,
     HANDS_PER_SESSION,
     MAX_SEATS,
@@ -114,11 +116,13 @@ from pointline.kernel.values import (
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
+    EndingWords,
     EndReason,
     Line,
     Outcome,
     Phase,
     is_online_seat_count,
+    ordinal,
     spelled,
 )
 
@@ -126,6 +130,7 @@ __all__ = [
     "ABORT_REASONS",
     "CHECKS",
     "CHECK_ORDER",
+    "ENDING_WORDS",
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
     "MALFORMED_CODES",
@@ -149,6 +154,7 @@ __all__ = [
     "Action",
     "ActionKind",
     "Allocate",
+    "BadReveal",
     "BadState",
     "Check",
     "CheckStage",
@@ -162,6 +168,7 @@ __all__ = [
     "Effect",
     "EndReason",
     "Ending",
+    "EndingWords",
     "Entry",
     "Guard",
     "IllegalAction",
@@ -208,6 +215,7 @@ __all__ = [
     "is_online_seat_count",
     "ledger_broken",
     "loads",
+    "ordinal",
     "plan",
     "replay_balance",
     "row_for",

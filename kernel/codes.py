@@ -168,7 +168,9 @@ CODES_BY_NAME = {c.code: c for c in Code}
 
 
 class InputCode(StrEnum):
-    """The codes of refused inputs: to the dice derivation or a commitment, and JSON text."""
+    """The codes of refused inputs: to the dice derivation or a commitment, a reveal that does
+    not match its commitment, and JSON text."""
 
     BAD_INPUT = "bad_input"
     BAD_JSON = "bad_json"
+    BAD_REVEAL = "bad_reveal"

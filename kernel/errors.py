@@ -8,6 +8,7 @@
     │   ├── IllegalAction           code: Code (hand_limit, pass_locked, …): not legal now
     │   └── BadState                code: StateCode.BAD_STATE; invariant: Invariant
     ├── DiceInputError              code: InputCode.BAD_INPUT (also a ValueError)
+    ├── BadReveal                   code: InputCode.BAD_REVEAL: a reveal misses its commitment
     └── StrictJSONError             code: InputCode.BAD_JSON (also a ValueError): not strict JSON
         └── DuplicateMember         (kernel.strictjson) an object names a member twice
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 from pointline.kernel.codes import Code, InputCode, Invariant, StateCode
 
 __all__ = [
+    "BadReveal",
     "BadState",
     "DiceInputError",
     "IllegalAction",
@@ -98,6 +100,20 @@ class DiceInputError(PointlineError, ValueError):
 
     def __init__(self, text: str) -> None:
         super().__init__(InputCode.BAD_INPUT, text)
+
+
+class BadReveal(PointlineError):
+    """A reveal whose nonce or choices do not match the commitment made for them
+    (``kernel.dice.verify_commitment`` said no), so its dice cannot be derived. Solo raises it
+    when its own reveal misses (never, unless tampered with); online play raises the net
+    layer's ``BadReveal``, a subclass with the net layer's code, and ends the session."""
+
+    code: str = InputCode.BAD_REVEAL
+
+    def __init__(self, text: str) -> None:
+        # Named, not super(): a subclass may put another base between this class and the root
+        # (the net layer's BadReveal is also one of its MessageErrors).
+        PointlineError.__init__(self, type(self).code, text)
 
 
 class StrictJSONError(PointlineError, ValueError):
