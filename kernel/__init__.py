@@ -103,6 +103,7 @@ from pointline.kernel.table import (
 )
 from pointline.kernel.values import (
     ABORT_REASONS,
+    CREATOR_SEAT,
     ENDING_WORDS,
     HAND_LIMIT,
     HANDS_PER_SESSION,
@@ -111,6 +112,7 @@ from pointline.kernel.values import (
     NET_MULTIPLE,
     ONLINE_SEATS_MAX,
     ONLINE_SEATS_MIN,
+    ONLINE_TABLE_ID_MAX,
     POINT_NUMBERS,
     RETURNED_MULTIPLE,
     STARTING_POINTS,
@@ -130,6 +132,7 @@ __all__ = [
     "ABORT_REASONS",
     "CHECKS",
     "CHECK_ORDER",
+    "CREATOR_SEAT",
     "ENDING_WORDS",
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
@@ -140,6 +143,7 @@ __all__ = [
     "NONCE_BYTES",
     "ONLINE_SEATS_MAX",
     "ONLINE_SEATS_MIN",
+    "ONLINE_TABLE_ID_MAX",
     "POINT_NUMBERS",
     "PROTOCOL_VERSION",
     "RETURNED_MULTIPLE",

@@ -33,7 +33,15 @@ from pointline.kernel.ledger import (
     Voided,
 )
 from pointline.kernel.table import Ending, Table
-from pointline.kernel.values import MAX_SEATS, EndReason, Line, Outcome, Phase
+from pointline.kernel.values import (
+    HANDS_PER_SESSION,
+    MAX_SEATS,
+    THROW_CAP,
+    EndReason,
+    Line,
+    Outcome,
+    Phase,
+)
 
 __all__ = [
     "STATE_VERSION",
@@ -253,8 +261,8 @@ def from_document(doc: Any) -> Table:
         raise _shape(error.text) from None
     table._enter(_enum(Phase, doc.get("phase"), "phase"))
     point = _opt_int(doc, "point")
-    table._throws = _int(doc, "throws", 0, 128)
-    table._resolved = _int(doc, "hands_resolved", 0, 5)
+    table._throws = _int(doc, "throws", 0, THROW_CAP)
+    table._resolved = _int(doc, "hands_resolved", 0, HANDS_PER_SESSION)
     ending = doc.get("ending")
     if ending is not None:
         if not isinstance(ending, dict):

@@ -13,7 +13,16 @@ from enum import Enum
 
 from pointline.kernel.actions import ActionKind
 from pointline.kernel.codes import Code
-from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
+from pointline.kernel.values import (
+    HAND_LIMIT,
+    HANDS_PER_SESSION,
+    POINT_NUMBERS,
+    THROW_CAP,
+    UNIT,
+    Outcome,
+    Phase,
+    ordinal,
+)
 
 __all__ = [
     "SEALING_EFFECTS",
@@ -37,7 +46,7 @@ class Guard(Enum):
         "R5",
     )
     WITHIN_HAND_LIMIT = (
-        "The draft on both lines together stays at most 100.",
+        f"The draft on both lines together stays at most {HAND_LIMIT}.",
         Code.HAND_LIMIT,
         "R3",
     )
@@ -52,7 +61,7 @@ class Guard(Enum):
         "R13",
     )
     DONT_PASS_PREPARED = (
-        "The prepared Don't Pass is at least 10.",
+        f"The prepared Don't Pass is at least {UNIT}.",
         Code.NOTHING_TO_REDUCE,
         "R14",
     )
@@ -147,11 +156,11 @@ class Then(Enum):
     """Where an accepting row leaves the table: the phase after its effect (R17, R20, R22)."""
 
     STAY = "the same phase"
-    POINT = "the point phase; ended instead after the 128th throw (R22)"
-    SAME_POINT = "the same point phase; ended instead after the 128th throw (R22)"
+    POINT = f"the point phase; ended instead after the {ordinal(THROW_CAP)} throw (R22)"
+    SAME_POINT = f"the same point phase; ended instead after the {ordinal(THROW_CAP)} throw (R22)"
     NEXT_HAND = (
-        "complete after the fifth resolved hand (R20); else the next hand's come-out,"
-        " ended instead after the 128th throw (R22)"
+        f"complete after the {ordinal(HANDS_PER_SESSION)} resolved hand (R20); else the next"
+        f" hand's come-out, ended instead after the {ordinal(THROW_CAP)} throw (R22)"
     )
     ENDED = "ended without a result"
 

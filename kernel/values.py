@@ -9,6 +9,7 @@ from typing import Final, NamedTuple
 
 __all__ = [
     "ABORT_REASONS",
+    "CREATOR_SEAT",
     "ENDING_WORDS",
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
@@ -17,6 +18,7 @@ __all__ = [
     "NET_MULTIPLE",
     "ONLINE_SEATS_MAX",
     "ONLINE_SEATS_MIN",
+    "ONLINE_TABLE_ID_MAX",
     "POINT_NUMBERS",
     "RETURNED_MULTIPLE",
     "STARTING_POINTS",
@@ -49,6 +51,12 @@ ONLINE_SEATS_MIN = 2
 """An online room starts with at least 2 signed-in people (the card: exactly 2-8)."""
 ONLINE_SEATS_MAX = MAX_SEATS
 """An online room holds at most 8 people, one seat each."""
+ONLINE_TABLE_ID_MAX = 128
+"""An online table id is a string of 1 to 128 characters (``net.messages`` and the protocol's
+``Peer`` refuse any other); the kernel itself takes any Unicode text."""
+CREATOR_SEAT = 0
+"""The relay seats an online room's creator at seat 0 of its roster (``net.rooms``; the online
+window marks the creator by it)."""
 POINT_NUMBERS = frozenset({4, 5, 6, 8, 9, 10})
 """Totals that become the point on the come-out (R11)."""
 

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from pointline.kernel import (
     ABORT_REASONS,
+    THROW_CAP,
     TRANSITIONS,
+    UNIT,
     Allocate,
     Choice,
     Code,
@@ -32,6 +34,7 @@ from pointline.kernel import (
     Transition,
     canonical,
     dice,
+    ordinal,
 )
 from pointline.kernel.invariants import CHECKS, CheckStage
 
@@ -118,7 +121,7 @@ _MALFORMED_WHEN = {
     Code.BAD_SEAT: "a seat action, or an Abort naming a seat, names no seat 0..N−1"
     " (also: a table of other than 1–8 seats)",
     Code.BAD_LINE: "an Allocate names neither Pass nor Don't Pass",
-    Code.BAD_AMOUNT: "an Allocate amount is not a whole number > 0 and a multiple of 10",
+    Code.BAD_AMOUNT: f"an Allocate amount is not a whole number > 0 and a multiple of {UNIT}",
     Code.BAD_DIE: "a Throw face is not a whole number 1..6",
     Code.BAD_REASON: "an Abort reason is not one of: "
     + ", ".join(f"`{r.value}`" for r in EndReason if r in ABORT_REASONS),
@@ -140,7 +143,7 @@ def _code_use(code: Code) -> str:
 def reasons() -> str:
     lines = ["| reason | in an Abort | meaning |", "| --- | --- | --- |"]
     meaning = {
-        EndReason.THROW_CAP: "the 128th throw did not complete the session (R22)",
+        EndReason.THROW_CAP: f"the {ordinal(THROW_CAP)} throw did not complete the session (R22)",
         EndReason.DEPARTURE: "a seat left the table",
         EndReason.BACKGROUND: "a seat's app went to the background (online)",
         EndReason.BAD_REVEAL: "a reveal did not match its commitment",
