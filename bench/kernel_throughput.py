@@ -3,7 +3,20 @@
 (a) one seat with 10 on each line every hand; (b) eight seats with mixed contracts.
 Dice come from a fixed pseudo-random sequence made before timing, so the kernel is timed alone.
 
-Two peers are timed on the same workloads for comparison:
+First, the comparison the kernel's speed goal is stated in (``crapssim_comparison``): workload (a)
+on one list of dice, in this one process, by three implementations —
+- this checkout's kernel;
+- crapssim 0.4.1 (``pip install 'pointline-table[bench]'``; tox's bench env installs it): one
+  player with its strategy switched off, ``PassLine(10)`` and ``DontPass(10)`` placed at each
+  come-out, ``TableUpdate().run(table, dice_outcome=...)`` per throw;
+- the kernel as it was at commit ``BASELINE`` (88a6ff0, before issue 31), taken from git with
+  ``git archive`` into a temporary folder and imported in this process under another name
+  (``pointline.kernel`` rewritten to ``_kernel_<commit>`` in its files), so the three run on the
+  same interpreter, the same dice and the same moment of the machine's load.
+The rounds alternate between the three (each best of its rounds), and the ratios are printed.
+Without crapssim or git the comparison says "skipped" and the rest still runs.
+
+Two more peers are timed on the same workloads for comparison:
 - a plain object-oriented simulator of the same rules (``OOTable`` below: classes, dicts,
   string phases, a history list), the straightforward way to write it;
 - a bare loop that draws two dice per throw and adds them, with no state at all.
@@ -16,9 +29,19 @@ Run: ``python -m bench kernel_throughput`` or ``tox -e bench``.
 
 from __future__ import annotations
 
+import importlib
+import io
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 from pointline.kernel import (
     Allocate,
@@ -34,12 +57,17 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "BASELINE",
+    "CRAPSSIM_GOAL",
     "GOAL",
     "OOError",
     "OOSeat",
     "OOTable",
     "bare_loop",
+    "crapssim_comparison",
+    "crapssim_one_seat",
     "eight_seats",
+    "kernel_at",
     "main",
     "measure",
     "one_seat",
@@ -49,6 +77,10 @@ __all__ = [
 
 GOAL = 300_000
 """Throws per second the kernel aims for on workload (a)."""
+CRAPSSIM_GOAL = 5.0
+"""The kernel runs workload (a) at least this many times as fast as crapssim 0.4.1 (issue 31)."""
+BASELINE = "88a6ff0"
+"""The commit whose kernel is timed beside this one (the kernel before issue 31's work)."""
 
 
 def _dice(n: int, seed: int) -> list[Throw]:
@@ -127,6 +159,132 @@ def eight_seats(dice: list[Throw]) -> int:
             i += 1
             throws += 1
     return throws
+
+
+# ---------------------------------------------------------------------- crapssim
+def crapssim_one_seat(dice: list[Throw]) -> int:
+    """(a) in crapssim 0.4.1: one player, its strategy switched off (``NullStrategy``),
+    ``PassLine(10)`` and ``DontPass(10)`` placed at each come-out, one ``TableUpdate().run``
+    per throw with the throw's dice. The bankroll is large enough never to refuse a bet (a
+    12 on the come-out costs the pair 10), so every hand carries both lines as the kernel's."""
+    from crapssim.bet import DontPass, PassLine
+    from crapssim.strategy.tools import NullStrategy
+    from crapssim.table import Table as CTable
+    from crapssim.table import TableUpdate
+
+    table = CTable()
+    player = table.add_player(bankroll=10**12, strategy=NullStrategy())
+    point = table.point
+    throws = 0
+    for throw in dice:
+        if point.status == "Off":
+            player.add_bet(PassLine(10))
+            player.add_bet(DontPass(10))
+        TableUpdate().run(table, dice_outcome=(throw.die1, throw.die2))
+        throws += 1
+    return throws
+
+
+def kernel_at(commit: str) -> ModuleType | None:
+    """The kernel package as it was at ``commit``, imported under the name ``_kernel_<commit>``
+    from a temporary copy (``git archive``; its ``pointline.kernel`` imports rewritten to that
+    name), or None when this is not a git checkout holding the commit."""
+    name = f"_kernel_{commit}"
+    if name in sys.modules:
+        return sys.modules[name]
+    root = Path(__file__).resolve().parent.parent
+    try:
+        tar = subprocess.run(
+            ["git", "archive", "--format=tar", commit, "kernel"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="pointline-bench-"))
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(folder, filter="data")
+    package = folder / "kernel"
+    for source in package.glob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        source.write_text(text.replace("pointline.kernel", name), encoding="utf-8")
+    package.rename(folder / name)
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(folder))
+
+
+def _one_seat_with(kernel: Any) -> Callable[[list[Throw]], int]:
+    """``one_seat`` written against another copy of the kernel (``kernel_at``): the same loop,
+    that kernel's own actions and dice."""
+    line, phase = kernel.Line, kernel.Phase
+
+    def run(dice: list[Any]) -> int:
+        throws = 0
+        i = 0
+        n = len(dice)
+        come_out = phase.COME_OUT
+        a_pass, a_dp = kernel.Allocate(0, line.PASS), kernel.Allocate(0, line.DONT_PASS)
+        confirm, roll = kernel.Confirm(0), kernel.Roll(0)
+        while i < n:
+            table = kernel.Table(1)
+            push = table.push
+            while not table.is_over and i < n:
+                if table.phase is come_out:
+                    push(a_pass)
+                    push(a_dp)
+                    push(confirm)
+                else:
+                    push(roll)
+                push(dice[i])
+                i += 1
+                throws += 1
+        return throws
+
+    return run
+
+
+def crapssim_comparison(count: int = 100_000, rounds: int = 5) -> dict[str, float] | None:
+    """Workload (a) on one list of ``count`` throws by this kernel, crapssim 0.4.1 and the
+    kernel at ``BASELINE``, rounds alternating; prints throws/s of each and the ratios and
+    returns them (None, after saying so, without crapssim)."""
+    try:
+        version = metadata.version("crapssim")
+    except metadata.PackageNotFoundError:
+        print("kernel against crapssim: skipped (pip install 'pointline-table[bench]')")
+        return None
+    dice = _dice(count, 5)
+    runners: dict[str, Callable[[], int]] = {
+        "kernel": lambda: one_seat(dice),
+        f"crapssim {version}": lambda: crapssim_one_seat(dice),
+    }
+    old = kernel_at(BASELINE)
+    if old is None:
+        print(f"the kernel at {BASELINE}: skipped (not a git checkout holding it)")
+    else:
+        old_dice = [old.Throw(d.die1, d.die2) for d in dice]
+        old_run = _one_seat_with(old)
+        runners[f"kernel at {BASELINE}"] = lambda: old_run(old_dice)
+    best = dict.fromkeys(runners, 0.0)
+    for _ in range(rounds):
+        for name, fn in runners.items():
+            start = time.process_time()
+            throws = fn()
+            elapsed = time.process_time() - start
+            best[name] = max(best[name], throws / elapsed)
+    for name, rate in best.items():
+        label = f"(a) {name}, one seat, 10 on each line"
+        print(f"{label:<48} {rate:>12,.0f} throws/s")
+    kernel, theirs = best["kernel"], best[f"crapssim {version}"]
+    print(f"kernel / crapssim: {kernel / theirs:.2f}x (goal {CRAPSSIM_GOAL:.0f}x)")
+    if old is not None:
+        then = best[f"kernel at {BASELINE}"]
+        print(f"kernel at {BASELINE} / crapssim: {then / theirs:.2f}x")
+        print(f"kernel / kernel at {BASELINE}: {kernel / then:.2f}x")
+    return best
 
 
 # ---------------------------------------------------------------------- the OO peer
@@ -367,6 +525,7 @@ def canonical_rates(rounds: int = 5) -> tuple[float, float]:
 
 
 def main() -> None:
+    crapssim_comparison()
     small, state = canonical_rates()
     print(f"{'canonical_bytes, a six-member message':<48} {small:>12,.0f} docs/s")
     print(f"{'canonical_bytes, an eight-seat state, 40 throws':<48} {state:>12,.0f} docs/s")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pointline.gui.betting import repeat_actions
 from pointline.kernel import (
+    ENDING_WORDS,
     STARTING_POINTS,
     ContractChanged,
     Contracted,
@@ -21,7 +22,6 @@ from pointline.kernel import (
     ThrowSeen,
     Voided,
 )
-from pointline.net.protocol.events import ENDING_WORDS
 
 __all__ = [
     "LINE_NAMES",
@@ -48,8 +48,8 @@ OUTCOME_WORDS = {Outcome.WIN: "wins", Outcome.LOSS: "loses", Outcome.PUSH: "push
 
 
 def reason_words(reason: EndReason) -> str:
-    """Why a session ended without a result, as a clause ("a player left"): the net layer's
-    one table of ending words, which the online endings word too."""
+    """Why a session ended without a result, as a clause ("a player left"): the kernel's one
+    table of ending words (beside ``EndReason``), which the online endings word too."""
     return ENDING_WORDS[reason].clause
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pointline.kernel import (
     Action,
+    BadReveal,
     Code,
     Entry,
     IllegalAction,
@@ -25,7 +26,6 @@ from pointline.kernel import (
     derive_dice,
     verify_commitment,
 )
-from pointline.net.errors import BadReveal
 
 __all__ = ["SEAT", "NonceSource", "Reveal", "SoloSession", "fresh_nonce"]
 

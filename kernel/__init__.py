@@ -36,6 +36,14 @@ from pointline.kernel.canonical import (
     to_document,
 )
 from pointline.kernel.choice import Choice, current_choice, plan
+from pointline.kernel.codes import (
+    MALFORMED_CODES,
+    Code,
+    InputCode,
+    Invariant,
+    StateCode,
+    WordedCode,
+)
 from pointline.kernel.dice import (
     NONCE_BYTES,
     PROTOCOL_VERSION,
@@ -46,19 +54,23 @@ from pointline.kernel.dice import (
     verify_commitment,
 )
 from pointline.kernel.errors import (
+    BadReveal,
     BadState,
     DiceInputError,
     IllegalAction,
-    InputCode,
-    Invariant,
     MalformedAction,
     PointlineError,
     RulesError,
-    StateCode,
     StrictJSONError,
-    WordedCode,
 )
-from pointline.kernel.invariants import invariant_broken, ledger_broken
+from pointline.kernel.invariants import (
+    CHECK_ORDER,
+    CHECKS,
+    Check,
+    CheckStage,
+    invariant_broken,
+    ledger_broken,
+)
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -70,10 +82,8 @@ from pointline.kernel.ledger import (
     replay_balance,
 )
 from pointline.kernel.rules import (
-    MALFORMED_CODES,
     SEALING_EFFECTS,
     TRANSITIONS,
-    Code,
     Effect,
     Guard,
     Then,
@@ -93,6 +103,8 @@ from pointline.kernel.table import (
 )
 from pointline.kernel.values import (
     ABORT_REASONS,
+    CREATOR_SEAT,
+    ENDING_WORDS,
     HAND_LIMIT,
     HANDS_PER_SESSION,
     MAX_SEATS,
@@ -100,20 +112,28 @@ from pointline.kernel.values import (
     NET_MULTIPLE,
     ONLINE_SEATS_MAX,
     ONLINE_SEATS_MIN,
+    ONLINE_TABLE_ID_MAX,
     POINT_NUMBERS,
     RETURNED_MULTIPLE,
     STARTING_POINTS,
     THROW_CAP,
     UNIT,
+    EndingWords,
     EndReason,
     Line,
     Outcome,
     Phase,
     is_online_seat_count,
+    ordinal,
+    spelled,
 )
 
 __all__ = [
     "ABORT_REASONS",
+    "CHECKS",
+    "CHECK_ORDER",
+    "CREATOR_SEAT",
+    "ENDING_WORDS",
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
     "MALFORMED_CODES",
@@ -123,6 +143,7 @@ __all__ = [
     "NONCE_BYTES",
     "ONLINE_SEATS_MAX",
     "ONLINE_SEATS_MIN",
+    "ONLINE_TABLE_ID_MAX",
     "POINT_NUMBERS",
     "PROTOCOL_VERSION",
     "RETURNED_MULTIPLE",
@@ -137,7 +158,10 @@ __all__ = [
     "Action",
     "ActionKind",
     "Allocate",
+    "BadReveal",
     "BadState",
+    "Check",
+    "CheckStage",
     "Choice",
     "Code",
     "Confirm",
@@ -148,6 +172,7 @@ __all__ = [
     "Effect",
     "EndReason",
     "Ending",
+    "EndingWords",
     "Entry",
     "Guard",
     "IllegalAction",
@@ -194,10 +219,12 @@ __all__ = [
     "is_online_seat_count",
     "ledger_broken",
     "loads",
+    "ordinal",
     "plan",
     "replay_balance",
     "row_for",
     "rows_for",
+    "spelled",
     "state_bytes",
     "state_hash",
     "to_document",

@@ -11,8 +11,9 @@ missing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
+from pointline.kernel._state import SeatSlots, TableState
 from pointline.kernel.actions import (
     Abort,
     Action,
@@ -26,8 +27,9 @@ from pointline.kernel.actions import (
     SeatAction,
     Throw,
 )
+from pointline.kernel.codes import Code
 from pointline.kernel.ledger import ContractChanged, Contracted, Refunded, Settled, ThrowSeen
-from pointline.kernel.rules import TRANSITIONS, Code, Effect, Guard, Then, Transition, When
+from pointline.kernel.rules import TRANSITIONS, Effect, Guard, Then, Transition, When
 from pointline.kernel.snapshots import Ending
 from pointline.kernel.values import (
     HAND_LIMIT,
@@ -41,9 +43,6 @@ from pointline.kernel.values import (
     Line,
     Phase,
 )
-
-if TYPE_CHECKING:
-    from pointline.kernel.table import Table, _Seat
 
 __all__ = [
     "CLASS_OF_KIND",
@@ -66,10 +65,10 @@ _new = tuple.__new__
 is Python code, and a throw makes one entry per seat."""
 _CAP_ENDING = Ending(EndReason.THROW_CAP)
 
-GuardFn = Callable[["Table", "_Seat | None", Action], bool]
+GuardFn = Callable[[TableState, SeatSlots | None, Action], bool]
 """A guard as the table calls it: the seat is None for throws and aborts."""
-EffectFn = Callable[["Table", "_Seat | None", Action, "Step"], None]
-ThenFn = Callable[["Table"], None]
+EffectFn = Callable[[TableState, SeatSlots | None, Action, "Step"], None]
+ThenFn = Callable[[TableState], None]
 
 
 class Step:
@@ -101,7 +100,7 @@ class Step:
             )
         )
 
-    def verdict(self, table: Table, seat: _Seat | None, action: Action) -> Code | None:
+    def verdict(self, table: TableState, seat: SeatSlots | None, action: Action) -> Code | None:
         """The code this row rejects ``action`` with now, or None if it applies."""
         for guard, code in self.checks:
             if not guard(table, seat, action):
@@ -114,32 +113,35 @@ class Step:
 # it names (the table has checked it), an Allocate row's guard gets an Allocate.
 
 
-def _seat_open(t: Table, s: _Seat, a: SeatAction) -> bool:
+def _seat_open(t: TableState, s: SeatSlots, a: SeatAction) -> bool:
     return not s.sealed
 
 
-def _within_hand_limit(t: Table, s: _Seat, a: Allocate) -> bool:
+def _within_hand_limit(t: TableState, s: SeatSlots, a: Allocate) -> bool:
     return s.draft_pass + s.draft_dp + a.amount <= HAND_LIMIT
 
 
-def _within_balance(t: Table, s: _Seat, a: Allocate) -> bool:
+def _within_balance(t: TableState, s: SeatSlots, a: Allocate) -> bool:
     return s.draft_pass + s.draft_dp + a.amount <= s.balance
 
 
-def _line_is_dont_pass(t: Table, s: _Seat, a: Allocate) -> bool:
+def _line_is_dont_pass(t: TableState, s: SeatSlots, a: Allocate) -> bool:
     return a.line is _DP
 
 
-def _dont_pass_prepared(t: Table, s: _Seat, a: SeatAction) -> bool:
+def _dont_pass_prepared(t: TableState, s: SeatSlots, a: SeatAction) -> bool:
     return s.draft_dp >= UNIT
 
 
-def _draft_changed(t: Table, s: _Seat, a: SeatAction) -> bool:
+def _draft_changed(t: TableState, s: SeatSlots, a: SeatAction) -> bool:
     return s.draft_pass != s.pass_ or s.draft_dp != s.dp
 
 
-def _every_seat_sealed(t: Table, s: None, a: Throw) -> bool:
-    return all(x.sealed for x in t._seats)
+def _every_seat_sealed(t: TableState, s: None, a: Throw) -> bool:
+    for x in t._seats:  # noqa: SIM110 (a loop, not all() over a generator: run on every throw)
+        if not x.sealed:
+            return False
+    return True
 
 
 GUARDS: dict[Guard, GuardFn] = {
@@ -163,7 +165,7 @@ GUARDS: dict[Guard, GuardFn] = {
 # others with the table it tries on).
 
 
-def _add_to_draft(t: Table, s: _Seat, a: Allocate, step: Step) -> None:
+def _add_to_draft(t: TableState, s: SeatSlots, a: Allocate, step: Step) -> None:
     """R4 (amounts by R3): Allocate adds its amount to the named line of the draft."""
     if a.line is _PASS:
         s.draft_pass += a.amount
@@ -171,13 +173,13 @@ def _add_to_draft(t: Table, s: _Seat, a: Allocate, step: Step) -> None:
         s.draft_dp += a.amount
 
 
-def _restore_draft(t: Table, s: _Seat, a: Reset, step: Step) -> None:
+def _restore_draft(t: TableState, s: SeatSlots, a: Reset, step: Step) -> None:
     """R6: Reset puts the draft back to what the seat last sealed."""
     s.draft_pass = s.pass_
     s.draft_dp = s.dp
 
 
-def _seal_contracts(t: Table, s: _Seat, a: Confirm, step: Step) -> None:
+def _seal_contracts(t: TableState, s: SeatSlots, a: Confirm, step: Step) -> None:
     """R5, R7: Confirm seals the draft as the hand's original contracts (empty: sit out)."""
     p = s.pass_ = s.draft_pass
     d = s.dp = s.draft_dp
@@ -186,17 +188,17 @@ def _seal_contracts(t: Table, s: _Seat, a: Confirm, step: Step) -> None:
     s.sealed = True
 
 
-def _prepare_reduction(t: Table, s: _Seat, a: ReduceDontPass, step: Step) -> None:
+def _prepare_reduction(t: TableState, s: SeatSlots, a: ReduceDontPass, step: Step) -> None:
     """R14: prepare Don't Pass down by 10."""
     s.draft_dp -= UNIT
 
 
-def _prepare_removal(t: Table, s: _Seat, a: RemoveDontPass, step: Step) -> None:
+def _prepare_removal(t: TableState, s: SeatSlots, a: RemoveDontPass, step: Step) -> None:
     """R14: prepare Don't Pass down to 0."""
     s.draft_dp = 0
 
 
-def _seal_roll(t: Table, s: _Seat, a: Roll, step: Step) -> None:
+def _seal_roll(t: TableState, s: SeatSlots, a: Roll, step: Step) -> None:
     """R12, R15: Roll seals; the reduced part of Don't Pass comes back as a refund, no profit."""
     reduced = s.dp - s.draft_dp
     if reduced:
@@ -209,7 +211,7 @@ def _seal_roll(t: Table, s: _Seat, a: Roll, step: Step) -> None:
     s.sealed = True
 
 
-def see_throw(t: Table, a: Throw) -> None:
+def see_throw(t: TableState, a: Throw) -> None:
     """R8, R24: every throw is counted, written to every seat's ledger, and opens every seat.
 
     Public for tools that build positions play cannot reach (the conformance suite's invalid
@@ -222,7 +224,7 @@ def see_throw(t: Table, a: Throw) -> None:
         x.sealed = False
 
 
-def _settle_hand(t: Table, s: None, a: Throw, step: Step) -> None:
+def _settle_hand(t: TableState, s: None, a: Throw, step: Step) -> None:
     """R9, R10, R18 (R16, R17): settle every seat's lines by the row's outcomes; the hand is
     resolved."""
     see_throw(t, a)
@@ -242,18 +244,18 @@ def _settle_hand(t: Table, s: None, a: Throw, step: Step) -> None:
     t._resolved = hand
 
 
-def _establish_point(t: Table, s: None, a: Throw, step: Step) -> None:
+def _establish_point(t: TableState, s: None, a: Throw, step: Step) -> None:
     """R11: a come-out 4, 5, 6, 8, 9 or 10 becomes the point."""
     see_throw(t, a)
     t._point = a.die1 + a.die2
 
 
-def _keep_point(t: Table, s: None, a: Throw, step: Step) -> None:
+def _keep_point(t: TableState, s: None, a: Throw, step: Step) -> None:
     """R19: any other total in the point phase changes nothing but the throw count."""
     see_throw(t, a)
 
 
-def _void_hand(t: Table, s: None, a: Abort, step: Step) -> None:
+def _void_hand(t: TableState, s: None, a: Abort, step: Step) -> None:
     """R23: an abort voids the hand in flight; the session has an ending, not a result."""
     t._void(Ending(a.reason, a.seat))
 
@@ -275,18 +277,18 @@ EFFECTS: dict[Effect, EffectFn] = {
 
 
 # ---------------------------------------------------------------------- the next phase
-def _cap(t: Table) -> None:
+def _cap(t: TableState) -> None:
     """R22: after a throw that did not complete the session, the 128th ends it."""
     if t._throws >= THROW_CAP:
         t._end(_CAP_ENDING)
 
 
-def _to_point(t: Table) -> None:
+def _to_point(t: TableState) -> None:
     t._enter(_POINT)
     _cap(t)
 
 
-def _next_hand(t: Table) -> None:
+def _next_hand(t: TableState) -> None:
     if t._resolved == HANDS_PER_SESSION:
         t._enter(_COMPLETE)  # R20: the fifth resolution completes the session
         return
@@ -294,7 +296,7 @@ def _next_hand(t: Table) -> None:
     _cap(t)
 
 
-def _ended(t: Table) -> None:
+def _ended(t: TableState) -> None:
     t._enter(_ENDED)
 
 

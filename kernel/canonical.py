@@ -20,7 +20,9 @@ from enum import Enum
 from typing import Any
 
 from pointline.kernel import invariants, strictjson
-from pointline.kernel.errors import BadState, Invariant, MalformedAction
+from pointline.kernel._state import SeatSlots
+from pointline.kernel.codes import Invariant
+from pointline.kernel.errors import BadState, MalformedAction
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -30,8 +32,16 @@ from pointline.kernel.ledger import (
     ThrowSeen,
     Voided,
 )
-from pointline.kernel.table import Ending, Table, _Seat
-from pointline.kernel.values import MAX_SEATS, EndReason, Line, Outcome, Phase
+from pointline.kernel.table import Ending, Table
+from pointline.kernel.values import (
+    HANDS_PER_SESSION,
+    MAX_SEATS,
+    THROW_CAP,
+    EndReason,
+    Line,
+    Outcome,
+    Phase,
+)
 
 __all__ = [
     "STATE_VERSION",
@@ -231,8 +241,10 @@ def entry_from_document(doc: Any) -> Entry:
 def from_document(doc: Any) -> Table:
     """Rebuild a table from its canonical document; raises ``BadState`` if it is not one.
 
-    The checks run in ``Invariant`` order: the document's shape, then every invariant of R28
-    (``invariant_broken``), then that it re-encodes to exactly its own canonical bytes."""
+    The checks run in the order of ``kernel.invariants.CHECKS``: the document's shape (its
+    ``DOCUMENT`` stage, while reading), then every check of the table and its seats
+    (``invariant_broken``, which runs the table's tests), then that it re-encodes to exactly its
+    own canonical bytes (``LAST``)."""
     if not isinstance(doc, dict) or type(doc.get("version")) is not int:
         raise _shape(f"not a version {STATE_VERSION} state document")
     if doc["version"] != STATE_VERSION:
@@ -249,8 +261,8 @@ def from_document(doc: Any) -> Table:
         raise _shape(error.text) from None
     table._enter(_enum(Phase, doc.get("phase"), "phase"))
     point = _opt_int(doc, "point")
-    table._throws = _int(doc, "throws", 0, 128)
-    table._resolved = _int(doc, "hands_resolved", 0, 5)
+    table._throws = _int(doc, "throws", 0, THROW_CAP)
+    table._resolved = _int(doc, "hands_resolved", 0, HANDS_PER_SESSION)
     ending = doc.get("ending")
     if ending is not None:
         if not isinstance(ending, dict):
@@ -284,7 +296,7 @@ def invariant_broken(table: Table) -> invariants.Broken | None:
     return invariants.invariant_broken(table)
 
 
-def _load_seat(seat: _Seat, doc: Any) -> None:
+def _load_seat(seat: SeatSlots, doc: Any) -> None:
     if not isinstance(doc, dict):
         raise _shape("a seat is an object")
     seat.balance = _int(doc, "balance")

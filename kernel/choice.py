@@ -21,8 +21,8 @@ from pointline.kernel.actions import (
     SeatAction,
 )
 from pointline.kernel.canonical import canonical_bytes
+from pointline.kernel.codes import Code
 from pointline.kernel.errors import MalformedAction
-from pointline.kernel.rules import Code
 from pointline.kernel.table import Table
 from pointline.kernel.values import UNIT, Line, Phase
 

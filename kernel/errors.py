@@ -8,6 +8,7 @@
     │   ├── IllegalAction           code: Code (hand_limit, pass_locked, …): not legal now
     │   └── BadState                code: StateCode.BAD_STATE; invariant: Invariant
     ├── DiceInputError              code: InputCode.BAD_INPUT (also a ValueError)
+    ├── BadReveal                   code: InputCode.BAD_REVEAL: a reveal misses its commitment
     └── StrictJSONError             code: InputCode.BAD_JSON (also a ValueError): not strict JSON
         └── DuplicateMember         (kernel.strictjson) an object names a member twice
 
@@ -17,31 +18,24 @@ the conformance suite; the net layer's errors for online play), each drawn in it
 ``MalformedAction`` means the action could never be legal in any state (amount 15, die 7,
 seat 9). ``IllegalAction`` means the action is well formed but the rules forbid it now (a Pass
 increase while the point is on). ``BadState`` refuses a canonical state document and names, in
-``invariant``, the first check it fails (``Invariant``, listed in order in PROTOCOL.md). Every
+``invariant``, the first check it fails (in the order of ``kernel.invariants.CHECKS``). Every
 code is a ``StrEnum`` member, so it compares equal to its string (``Code.HAND_LIMIT ==
 "hand_limit"``); every code is listed in ``spec/RULES.md``.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import TYPE_CHECKING, Self
-
-if TYPE_CHECKING:
-    from pointline.kernel.rules import Code
+from pointline.kernel.codes import Code, InputCode, Invariant, StateCode
 
 __all__ = [
+    "BadReveal",
     "BadState",
     "DiceInputError",
     "IllegalAction",
-    "InputCode",
-    "Invariant",
     "MalformedAction",
     "PointlineError",
     "RulesError",
-    "StateCode",
     "StrictJSONError",
-    "WordedCode",
 ]
 
 
@@ -88,80 +82,6 @@ class IllegalAction(RulesError):
         super().__init__(code, text)
 
 
-class WordedCode(StrEnum):
-    """A code enum whose members are ``(code, plain words)``: the member is its code string
-    (``Code.HAND_LIMIT == "hand_limit"``) and ``text`` its words. Subclassed by every layer's
-    code enums that carry words (``kernel.rules.Code``, ``Invariant``)."""
-
-    text: str
-
-    def __new__(cls, code: str, text: str) -> Self:
-        member = str.__new__(cls, code)
-        member._value_ = code
-        member.text = text
-        return member
-
-
-class StateCode(StrEnum):
-    """The code of every refused state document (the sub-code is in ``BadState.invariant``)."""
-
-    BAD_STATE = "bad_state"
-
-
-class Invariant(WordedCode):
-    """Which check a refused state document fails: its stable sub-code and its plain words.
-
-    Checked in this order; the first that fails names the refusal (PROTOCOL.md, ``load_state``).
-    """
-
-    # The document itself.
-    NOT_JSON = ("not_json", "The text is not JSON.")
-    DUPLICATE_MEMBER = ("duplicate_member", "An object names a member twice.")
-    SHAPE = (
-        "shape",
-        "A member is missing, of the wrong type or out of range (or the version is not 1).",
-    )
-    # R28: what play could have reached the shape of, checked in this order.
-    POINT = ("point", "The point is 4, 5, 6, 8, 9 or 10 in the point phase, else null.")
-    RESOLVED_HANDS = ("resolved_hands", "No more resolved hands than throws.")
-    COMPLETE = ("complete", "The session is complete exactly when five hands are resolved.")
-    ENDING = ("ending", "A session has an ending exactly when it ended without a result.")
-    ENDING_SEAT = ("ending_seat", "An ending names a seat of the table, or none.")
-    THROW_CAP = ("throw_cap", "A live session has made fewer than 128 throws.")
-    UNITS = ("units", "Every amount is a multiple of 10.")
-    HAND_LIMIT = ("hand_limit", "At most 100 points a hand on the two lines together.")
-    OVER_IS_EMPTY = ("over_is_empty", "Nothing is on the lines once the session is over.")
-    CONFIRMED_DRAFT = ("confirmed_draft", "A confirmed come-out draft equals its contracts.")
-    NO_CONTRACTS_BEFORE_CONFIRM = (
-        "no_contracts_before_confirm",
-        "Before Confirm the hand has no contracts.",
-    )
-    DRAFT_WITHIN_BALANCE = ("draft_within_balance", "An open draft is never above the balance.")
-    POINT_LOCK = ("point_lock", "On the point Pass is locked and Don't Pass only comes down.")
-    ROLLED_NOTHING_PREPARED = (
-        "rolled_nothing_prepared",
-        "A sealed roll leaves no reduction prepared.",
-    )
-    LEDGER_THROWS = ("ledger_throws", "Every ledger records exactly the table's throws.")
-    THROW_TOTAL = ("throw_total", "A throw's total is its two dice added.")
-    PAYMENT = (
-        "payment",
-        "A settled line follows from its contract in play and the throw: its outcome is the"
-        " one the throw's row gives, and it returns 2, 1 or 0 times the contract (net +1, 0, -1).",
-    )
-    REFUND = (
-        "refund",
-        "A withdrawal refund is exactly the Don't Pass reduction recorded just before it,"
-        " from the contract in play to a lower one.",
-    )
-    BALANCE_REPLAY = ("balance_replay", "Each balance is what its ledger replays to.")
-    # Last: the document re-encodes to exactly its own canonical bytes.
-    NOT_CANONICAL = (
-        "not_canonical",
-        "The document is not canonical (an extra member, or a result the balances do not give).",
-    )
-
-
 class BadState(RulesError):
     """A canonical state document does not describe a valid table; ``invariant`` says which
     check it fails first, ``text`` the particulars in plain words."""
@@ -173,13 +93,6 @@ class BadState(RulesError):
         self.invariant = invariant
 
 
-class InputCode(StrEnum):
-    """The codes of refused inputs: to the dice derivation or a commitment, and JSON text."""
-
-    BAD_INPUT = "bad_input"
-    BAD_JSON = "bad_json"
-
-
 class DiceInputError(PointlineError, ValueError):
     """A nonce, seat, index or table id that the derivation cannot take (``bad_input``)."""
 
@@ -187,6 +100,20 @@ class DiceInputError(PointlineError, ValueError):
 
     def __init__(self, text: str) -> None:
         super().__init__(InputCode.BAD_INPUT, text)
+
+
+class BadReveal(PointlineError):
+    """A reveal whose nonce or choices do not match the commitment made for them
+    (``kernel.dice.verify_commitment`` said no), so its dice cannot be derived. Solo raises it
+    when its own reveal misses (never, unless tampered with); online play raises the net
+    layer's ``BadReveal``, a subclass with the net layer's code, and ends the session."""
+
+    code: str = InputCode.BAD_REVEAL
+
+    def __init__(self, text: str) -> None:
+        # Named, not super(): a subclass may put another base between this class and the root
+        # (the net layer's BadReveal is also one of its MessageErrors).
+        PointlineError.__init__(self, type(self).code, text)
 
 
 class StrictJSONError(PointlineError, ValueError):

@@ -1,9 +1,13 @@
 """The invariants of R28: what a table must satisfy for play to have reached its shape.
 
-``invariant_broken`` checks them in the order ``kernel.errors.Invariant`` lists them and
-answers the first one broken (its sub-code and plain words), or None. ``from_document`` refuses
-a state that breaks one, as python-chess refuses an invalid position; the z3 proofs
-(``spec/proofs.py``) prove that play keeps every one of them.
+``CHECKS`` is the table of every check ``load_state`` makes, in the order it makes them (the
+order ``conformance/PROTOCOL.md`` documents under ``load_state`` and ``spec/RULES.md`` renders,
+both tested against this table): each a named sub-code (``Invariant``), the stage that makes it,
+and for the checks of a table its test, a plain function that answers the particulars in plain
+words or None. ``invariant_broken`` runs the table's and the seats' tests in that order and
+answers the first one broken, or None; ``from_document`` refuses a state that breaks one, as
+python-chess refuses an invalid position; the z3 proofs (``spec/proofs.py``) prove that play
+keeps every one of them.
 
 Besides the shape of the table, each ledger must agree with itself: every throw's total is its
 dice added, every settled line follows from the contract in play and the throw's row of the
@@ -13,10 +17,13 @@ balance is what the ledger replays to.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Final
 
 from pointline.kernel.actions import ActionKind
-from pointline.kernel.errors import Invariant
+from pointline.kernel.codes import Invariant
 from pointline.kernel.ledger import (
     ContractChanged,
     Contracted,
@@ -28,6 +35,7 @@ from pointline.kernel.ledger import (
     replay_balance,
 )
 from pointline.kernel.rules import row_for
+from pointline.kernel.snapshots import SeatState
 from pointline.kernel.values import (
     HAND_LIMIT,
     HANDS_PER_SESSION,
@@ -38,107 +46,244 @@ from pointline.kernel.values import (
     UNIT,
     Line,
     Phase,
+    spelled,
 )
 
 if TYPE_CHECKING:
     from pointline.kernel.table import Table
 
-__all__ = ["Broken", "invariant_broken", "ledger_broken"]
+__all__ = [
+    "CHECKS",
+    "CHECK_ORDER",
+    "Broken",
+    "Check",
+    "CheckStage",
+    "invariant_broken",
+    "ledger_broken",
+]
 
 Broken = tuple[Invariant, str]
 """A broken invariant: its sub-code and the particulars in plain words."""
 
+TableTest = Callable[["Table"], "str | None"]
+"""A check of the table as a whole: the particulars in plain words when it is broken, else None."""
+SeatTest = Callable[["Table", SeatState], "str | None"]
+"""A check of one seat of the table: as ``TableTest``, for that seat."""
+
 _LIVE = (Phase.COME_OUT, Phase.POINT)
 
 
-def invariant_broken(table: Table) -> Broken | None:
-    """The first invariant of R28 that ``table`` breaks, with the particulars, or None."""
-    phase, seats = table.phase, table.seats
-    point, throws, resolved = table.point, table.throws, table.hands_resolved
+class CheckStage(Enum):
+    """Which part of ``load_state`` makes a check, in the order the stages run."""
+
+    DOCUMENT = "document"
+    """While the text is read (``kernel.canonical``): JSON, members named once, the shape."""
+    TABLE = "table"
+    """The table as a whole (``invariant_broken``)."""
+    SEAT = "seat"
+    """Seat by seat, seat 0 first: every check of this stage for one seat before the next."""
+    LEDGER = "ledger"
+    """Within a seat's checks, one reading of its ledger, entry by entry (``ledger_broken``):
+    the first entry that breaks any check of this stage names the refusal."""
+    LAST = "last"
+    """After everything: the document re-encodes to exactly its own bytes (``kernel.canonical``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One named check of ``load_state``: its sub-code, its stage, and for a ``TABLE`` or a
+    ``SEAT`` check its test (the other stages are made where the text is read and re-encoded,
+    and by ``ledger_broken``)."""
+
+    invariant: Invariant
+    stage: CheckStage
+    table_test: TableTest | None = None
+    seat_test: SeatTest | None = None
+
+
+# ---------------------------------------------------------------------- the table's checks
+def _point(t: Table) -> str | None:
+    phase, point = t.phase, t.point
     if (point is not None or phase is Phase.POINT) and (
         phase is not Phase.POINT or point not in POINT_NUMBERS
     ):
-        return Invariant.POINT, "the point is 4, 5, 6, 8, 9 or 10 on the point, else null"
+        return "the point is 4, 5, 6, 8, 9 or 10 on the point, else null"
+    return None
+
+
+def _resolved_hands(t: Table) -> str | None:
+    resolved, throws = t.hands_resolved, t.throws
     if resolved > throws:
-        return Invariant.RESOLVED_HANDS, f"{resolved} resolved hands after only {throws} throws"
-    if (phase is Phase.COMPLETE) != (resolved == HANDS_PER_SESSION):
-        return Invariant.COMPLETE, "the session is complete exactly when five hands are resolved"
-    ending = table.ending
-    if (phase is Phase.ENDED) != (ending is not None):
-        return Invariant.ENDING, "a session has an ending exactly when it ended without a result"
-    if ending is not None and ending.seat is not None and not 0 <= ending.seat < len(seats):
+        return f"{resolved} resolved hands after only {throws} throws"
+    return None
+
+
+def _complete(t: Table) -> str | None:
+    if (t.phase is Phase.COMPLETE) != (t.hands_resolved == HANDS_PER_SESSION):
         return (
-            Invariant.ENDING_SEAT,
-            f"the ending names seat {ending.seat}, which this table does not have",
+            f"the session is complete exactly when {spelled(HANDS_PER_SESSION)} hands are resolved"
         )
-    if phase in _LIVE and throws >= THROW_CAP:
-        return Invariant.THROW_CAP, "a live session has made fewer than 128 throws"
-    for s in seats:
-        where = f"seat {s.seat}"
-        draft, contracts = s.draft, s.contracts
-        amounts = (
-            draft.pass_amount,
-            draft.dont_pass_amount,
-            contracts.pass_amount,
-            contracts.dont_pass_amount,
-        )
-        if any(amount % UNIT for amount in amounts):
-            return Invariant.UNITS, f"{where}: every amount is a multiple of {UNIT}"
-        if draft.total > HAND_LIMIT or contracts.total > HAND_LIMIT:
-            return (
-                Invariant.HAND_LIMIT,
-                f"{where}: at most {HAND_LIMIT} points a hand on the two lines together",
-            )
-        if phase in (Phase.COMPLETE, Phase.ENDED):
-            if any(amounts) or s.sealed:
-                return (
-                    Invariant.OVER_IS_EMPTY,
-                    f"{where}: nothing is on the lines once the session is over",
-                )
-        elif phase is Phase.COME_OUT:
-            if s.sealed and draft != contracts:
-                return (
-                    Invariant.CONFIRMED_DRAFT,
-                    f"{where}: a confirmed come-out draft equals its contracts",
-                )
-            if not s.sealed and contracts.total:
-                return (
-                    Invariant.NO_CONTRACTS_BEFORE_CONFIRM,
-                    f"{where}: before Confirm the hand has no contracts",
-                )
-            if not s.sealed and draft.total > s.balance:
-                return (
-                    Invariant.DRAFT_WITHIN_BALANCE,
-                    f"{where}: an open draft is never above the balance",
-                )
-        else:  # the point phase
-            if (
-                draft.pass_amount != contracts.pass_amount
-                or draft.dont_pass_amount > contracts.dont_pass_amount
-            ):
-                return (
-                    Invariant.POINT_LOCK,
-                    f"{where}: on the point Pass is locked and Don't Pass only comes down",
-                )
-            if s.sealed and draft.dont_pass_amount != contracts.dont_pass_amount:
-                return (
-                    Invariant.ROLLED_NOTHING_PREPARED,
-                    f"{where}: a sealed roll leaves no reduction prepared",
-                )
-        throws_seen = sum(1 for entry in s.ledger if isinstance(entry, ThrowSeen))
-        if throws_seen != throws:
-            return (
-                Invariant.LEDGER_THROWS,
-                f"{where}: the ledger records {throws_seen} throws, the table {throws}",
-            )
-        broken = ledger_broken(s.ledger)
-        if broken is not None:
-            return broken[0], f"{where}: {broken[1]}"
-        if replay_balance(s.ledger) != s.balance:
-            return (
-                Invariant.BALANCE_REPLAY,
-                f"{where}: the balance {s.balance} is not what the ledger replays to",
-            )
+    return None
+
+
+def _ending(t: Table) -> str | None:
+    if (t.phase is Phase.ENDED) != (t.ending is not None):
+        return "a session has an ending exactly when it ended without a result"
+    return None
+
+
+def _ending_seat(t: Table) -> str | None:
+    ending = t.ending
+    if ending is not None and ending.seat is not None and not 0 <= ending.seat < t.seat_count:
+        return f"the ending names seat {ending.seat}, which this table does not have"
+    return None
+
+
+def _throw_cap(t: Table) -> str | None:
+    if t.phase in _LIVE and t.throws >= THROW_CAP:
+        return f"a live session has made fewer than {THROW_CAP} throws"
+    return None
+
+
+# ---------------------------------------------------------------------- each seat's checks
+def _amounts(s: SeatState) -> tuple[int, int, int, int]:
+    draft, contracts = s.draft, s.contracts
+    return (
+        draft.pass_amount,
+        draft.dont_pass_amount,
+        contracts.pass_amount,
+        contracts.dont_pass_amount,
+    )
+
+
+def _units(t: Table, s: SeatState) -> str | None:
+    if any(amount % UNIT for amount in _amounts(s)):
+        return f"every amount is a multiple of {UNIT}"
+    return None
+
+
+def _hand_limit(t: Table, s: SeatState) -> str | None:
+    if s.draft.total > HAND_LIMIT or s.contracts.total > HAND_LIMIT:
+        return f"at most {HAND_LIMIT} points a hand on the two lines together"
+    return None
+
+
+def _over_is_empty(t: Table, s: SeatState) -> str | None:
+    if t.is_over and (any(_amounts(s)) or s.sealed):
+        return "nothing is on the lines once the session is over"
+    return None
+
+
+def _confirmed_draft(t: Table, s: SeatState) -> str | None:
+    if t.phase is Phase.COME_OUT and s.sealed and s.draft != s.contracts:
+        return "a confirmed come-out draft equals its contracts"
+    return None
+
+
+def _no_contracts_before_confirm(t: Table, s: SeatState) -> str | None:
+    if t.phase is Phase.COME_OUT and not s.sealed and s.contracts.total:
+        return "before Confirm the hand has no contracts"
+    return None
+
+
+def _draft_within_balance(t: Table, s: SeatState) -> str | None:
+    if t.phase is Phase.COME_OUT and not s.sealed and s.draft.total > s.balance:
+        return "an open draft is never above the balance"
+    return None
+
+
+def _point_lock(t: Table, s: SeatState) -> str | None:
+    draft, contracts = s.draft, s.contracts
+    if t.phase is Phase.POINT and (
+        draft.pass_amount != contracts.pass_amount
+        or draft.dont_pass_amount > contracts.dont_pass_amount
+    ):
+        return "on the point Pass is locked and Don't Pass only comes down"
+    return None
+
+
+def _rolled_nothing_prepared(t: Table, s: SeatState) -> str | None:
+    if (
+        t.phase is Phase.POINT
+        and s.sealed
+        and s.draft.dont_pass_amount != s.contracts.dont_pass_amount
+    ):
+        return "a sealed roll leaves no reduction prepared"
+    return None
+
+
+def _ledger_throws(t: Table, s: SeatState) -> str | None:
+    seen = sum(1 for entry in s.ledger if isinstance(entry, ThrowSeen))
+    if seen != t.throws:
+        return f"the ledger records {seen} throws, the table {t.throws}"
+    return None
+
+
+def _balance_replay(t: Table, s: SeatState) -> str | None:
+    if replay_balance(s.ledger) != s.balance:
+        return f"the balance {s.balance} is not what the ledger replays to"
+    return None
+
+
+CHECKS: Final[tuple[Check, ...]] = (
+    Check(Invariant.DUPLICATE_MEMBER, CheckStage.DOCUMENT),
+    Check(Invariant.SHAPE, CheckStage.DOCUMENT),
+    Check(Invariant.POINT, CheckStage.TABLE, table_test=_point),
+    Check(Invariant.RESOLVED_HANDS, CheckStage.TABLE, table_test=_resolved_hands),
+    Check(Invariant.COMPLETE, CheckStage.TABLE, table_test=_complete),
+    Check(Invariant.ENDING, CheckStage.TABLE, table_test=_ending),
+    Check(Invariant.ENDING_SEAT, CheckStage.TABLE, table_test=_ending_seat),
+    Check(Invariant.THROW_CAP, CheckStage.TABLE, table_test=_throw_cap),
+    Check(Invariant.UNITS, CheckStage.SEAT, seat_test=_units),
+    Check(Invariant.HAND_LIMIT, CheckStage.SEAT, seat_test=_hand_limit),
+    Check(Invariant.OVER_IS_EMPTY, CheckStage.SEAT, seat_test=_over_is_empty),
+    Check(Invariant.CONFIRMED_DRAFT, CheckStage.SEAT, seat_test=_confirmed_draft),
+    Check(
+        Invariant.NO_CONTRACTS_BEFORE_CONFIRM,
+        CheckStage.SEAT,
+        seat_test=_no_contracts_before_confirm,
+    ),
+    Check(Invariant.DRAFT_WITHIN_BALANCE, CheckStage.SEAT, seat_test=_draft_within_balance),
+    Check(Invariant.POINT_LOCK, CheckStage.SEAT, seat_test=_point_lock),
+    Check(Invariant.ROLLED_NOTHING_PREPARED, CheckStage.SEAT, seat_test=_rolled_nothing_prepared),
+    Check(Invariant.LEDGER_THROWS, CheckStage.SEAT, seat_test=_ledger_throws),
+    Check(Invariant.THROW_TOTAL, CheckStage.LEDGER),
+    Check(Invariant.PAYMENT, CheckStage.LEDGER),
+    Check(Invariant.REFUND, CheckStage.LEDGER),
+    Check(Invariant.BALANCE_REPLAY, CheckStage.SEAT, seat_test=_balance_replay),
+    Check(Invariant.NOT_CANONICAL, CheckStage.LAST),
+)
+"""Every check of ``load_state``, in the order it makes them: the first broken names the
+refusal. (``Invariant.NOT_JSON``, text that is not JSON at all, comes before all of them and is
+not a check of a document.)"""
+
+CHECK_ORDER: Final[tuple[Invariant, ...]] = tuple(check.invariant for check in CHECKS)
+"""The sub-codes of ``CHECKS``, in order (what PROTOCOL.md lists under ``load_state``)."""
+
+_TABLE_TESTS = tuple(
+    (check.invariant, check.table_test) for check in CHECKS if check.table_test is not None
+)
+_PER_SEAT = tuple(check for check in CHECKS if check.stage in (CheckStage.SEAT, CheckStage.LEDGER))
+
+
+def invariant_broken(table: Table) -> Broken | None:
+    """The first check of ``CHECKS`` that ``table`` breaks, with the particulars, or None."""
+    for invariant, table_test in _TABLE_TESTS:
+        words = table_test(table)
+        if words is not None:
+            return invariant, words
+    for s in table.seats:
+        read = False
+        for check in _PER_SEAT:
+            if check.seat_test is not None:
+                words = check.seat_test(table, s)
+                if words is not None:
+                    return check.invariant, f"seat {s.seat}: {words}"
+            elif not read:  # the ledger's checks: one reading, at the first of them
+                read = True
+                broken = ledger_broken(s.ledger)
+                if broken is not None:
+                    return broken[0], f"seat {s.seat}: {broken[1]}"
     return None
 
 

@@ -12,15 +12,21 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pointline.kernel.actions import ActionKind
-from pointline.kernel.errors import Invariant, WordedCode
-from pointline.kernel.values import POINT_NUMBERS, Outcome, Phase
+from pointline.kernel.codes import Code
+from pointline.kernel.values import (
+    HAND_LIMIT,
+    HANDS_PER_SESSION,
+    POINT_NUMBERS,
+    THROW_CAP,
+    UNIT,
+    Outcome,
+    Phase,
+    ordinal,
+)
 
 __all__ = [
-    "CODES_BY_NAME",
-    "MALFORMED_CODES",
     "SEALING_EFFECTS",
     "TRANSITIONS",
-    "Code",
     "Effect",
     "Guard",
     "Then",
@@ -29,65 +35,6 @@ __all__ = [
     "row_for",
     "rows_for",
 ]
-
-
-class Code(WordedCode):
-    """Every rejection the kernel can give: its stable machine code (the member's string value,
-    so ``Code.HAND_LIMIT == "hand_limit"``) and its plain words (``text``)."""
-
-    # Malformed: no state makes the action legal.
-    BAD_ACTION = ("bad_action", "That is not an action of this table.")
-    BAD_SEAT = ("bad_seat", "There is no such seat at this table.")
-    BAD_LINE = ("bad_line", "The line must be Pass or Don't Pass.")
-    BAD_AMOUNT = ("bad_amount", "An amount must be a positive multiple of 10.")
-    BAD_DIE = ("bad_die", "A die shows a whole number from 1 to 6.")
-    BAD_REASON = ("bad_reason", "That is not a reason a session can be aborted for.")
-    # Illegal now: well formed, but the rules forbid it in this state.
-    SESSION_OVER = ("session_over", "The session is over.")
-    SEAT_SEALED = ("seat_sealed", "Your choices for this throw are already sealed.")
-    HAND_LIMIT = ("hand_limit", Invariant.HAND_LIMIT.text)  # the same rule, the same words
-    OVER_BALANCE = ("over_balance", "Not enough points for that.")
-    PASS_LOCKED = ("pass_locked", "Pass is locked while the point is on.")
-    DONT_PASS_NO_INCREASE = (
-        "dont_pass_no_increase",
-        "Don't Pass cannot increase once the point is on.",
-    )
-    NO_POINT = ("no_point", "Don't Pass can be reduced only while the point is on.")
-    NOTHING_TO_REDUCE = ("nothing_to_reduce", "There is no Don't Pass left to reduce.")
-    NOTHING_TO_RESET = ("nothing_to_reset", "There is nothing to reset.")
-    CONFIRM_FIRST = (
-        "confirm_first",
-        "Confirm the come-out first; the dice roll after it.",
-    )
-    ALREADY_CONFIRMED = (
-        "already_confirmed",
-        "The hand is confirmed; roll for the next throw.",
-    )
-    AWAITING_SEATS = (
-        "awaiting_seats",
-        "Every seat must seal its choices before the dice are thrown.",
-    )
-
-    @property
-    def code(self) -> str:
-        return str(self._value_)
-
-    @property
-    def malformed(self) -> bool:
-        return self in MALFORMED_CODES
-
-
-MALFORMED_CODES = frozenset(
-    {
-        Code.BAD_ACTION,
-        Code.BAD_SEAT,
-        Code.BAD_LINE,
-        Code.BAD_AMOUNT,
-        Code.BAD_DIE,
-        Code.BAD_REASON,
-    }
-)
-CODES_BY_NAME = {c.code: c for c in Code}
 
 
 class Guard(Enum):
@@ -99,7 +46,7 @@ class Guard(Enum):
         "R5",
     )
     WITHIN_HAND_LIMIT = (
-        "The draft on both lines together stays at most 100.",
+        f"The draft on both lines together stays at most {HAND_LIMIT}.",
         Code.HAND_LIMIT,
         "R3",
     )
@@ -114,7 +61,7 @@ class Guard(Enum):
         "R13",
     )
     DONT_PASS_PREPARED = (
-        "The prepared Don't Pass is at least 10.",
+        f"The prepared Don't Pass is at least {UNIT}.",
         Code.NOTHING_TO_REDUCE,
         "R14",
     )
@@ -209,11 +156,11 @@ class Then(Enum):
     """Where an accepting row leaves the table: the phase after its effect (R17, R20, R22)."""
 
     STAY = "the same phase"
-    POINT = "the point phase; ended instead after the 128th throw (R22)"
-    SAME_POINT = "the same point phase; ended instead after the 128th throw (R22)"
+    POINT = f"the point phase; ended instead after the {ordinal(THROW_CAP)} throw (R22)"
+    SAME_POINT = f"the same point phase; ended instead after the {ordinal(THROW_CAP)} throw (R22)"
     NEXT_HAND = (
-        "complete after the fifth resolved hand (R20); else the next hand's come-out,"
-        " ended instead after the 128th throw (R22)"
+        f"complete after the {ordinal(HANDS_PER_SESSION)} resolved hand (R20); else the next"
+        f" hand's come-out, ended instead after the {ordinal(THROW_CAP)} throw (R22)"
     )
     ENDED = "ended without a result"
 

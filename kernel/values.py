@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
+from types import MappingProxyType
+from typing import Final, NamedTuple
 
 __all__ = [
     "ABORT_REASONS",
+    "CREATOR_SEAT",
+    "ENDING_WORDS",
     "HANDS_PER_SESSION",
     "HAND_LIMIT",
     "MAX_SEATS",
@@ -13,16 +18,20 @@ __all__ = [
     "NET_MULTIPLE",
     "ONLINE_SEATS_MAX",
     "ONLINE_SEATS_MIN",
+    "ONLINE_TABLE_ID_MAX",
     "POINT_NUMBERS",
     "RETURNED_MULTIPLE",
     "STARTING_POINTS",
     "THROW_CAP",
     "UNIT",
     "EndReason",
+    "EndingWords",
     "Line",
     "Outcome",
     "Phase",
     "is_online_seat_count",
+    "ordinal",
+    "spelled",
 ]
 
 STARTING_POINTS = 1000
@@ -42,8 +51,35 @@ ONLINE_SEATS_MIN = 2
 """An online room starts with at least 2 signed-in people (the card: exactly 2-8)."""
 ONLINE_SEATS_MAX = MAX_SEATS
 """An online room holds at most 8 people, one seat each."""
+ONLINE_TABLE_ID_MAX = 128
+"""An online table id is a string of 1 to 128 characters (``net.messages`` and the protocol's
+``Peer`` refuse any other); the kernel itself takes any Unicode text."""
+CREATOR_SEAT = 0
+"""The relay seats an online room's creator at seat 0 of its roster (``net.rooms``; the online
+window marks the creator by it)."""
 POINT_NUMBERS = frozenset({4, 5, 6, 8, 9, 10})
 """Totals that become the point on the come-out (R11)."""
+
+
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+_ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def ordinal(number: int) -> str:
+    """``number`` as an ordinal word up to eighth ("the fifth hand"), else "128th"."""
+    if 0 <= number < len(_ORDINALS):
+        return _ORDINALS[number]
+    last = 0 if number % 100 in (11, 12, 13) else number % 10
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(last, "th")
+    return f"{number}{suffix}"
+
+
+def spelled(number: int) -> str:
+    """``number`` as a sentence writes it: a word up to ten ("five hands"), else its digits
+    ("128 throws"), so a sentence about a rule is built from the rule's constant."""
+    return _WORDS[number] if 0 <= number < len(_WORDS) else str(number)
 
 
 def is_online_seat_count(people: int) -> bool:
@@ -94,6 +130,45 @@ class EndReason(Enum):
 
 ABORT_REASONS = frozenset(EndReason) - {EndReason.THROW_CAP}
 """Reasons a caller may give in an ``Abort``; the throw cap is reached only by throwing (R22)."""
+
+
+class EndingWords(NamedTuple):
+    """The words for one reason a session ended without a result, in the two forms a
+    sentence needs."""
+
+    clause: str
+    """A statement of its own: "a player left" (the app's "No result: a player left")."""
+    cause: str
+    """What happened, for a seat to follow: "a departure" ("a departure from Seat 2")."""
+
+
+ENDING_WORDS: Final[Mapping[EndReason, EndingWords]] = MappingProxyType(
+    {
+        EndReason.THROW_CAP: EndingWords(
+            f"{THROW_CAP} throws reached before the {ordinal(HANDS_PER_SESSION)} hand resolved",
+            "the throw limit was reached",
+        ),
+        EndReason.DEPARTURE: EndingWords("a player left", "a departure"),
+        EndReason.BACKGROUND: EndingWords(
+            "the app went to the background", "the app going to the background"
+        ),
+        EndReason.BAD_REVEAL: EndingWords(
+            "a reveal did not match its commitment", "a reveal that does not match its commitment"
+        ),
+        EndReason.DEADLINE: EndingWords("a deadline passed", "a missed deadline"),
+        EndReason.BAD_SIGNATURE: EndingWords("a message had a bad signature", "a bad signature"),
+        EndReason.REPLAY: EndingWords(
+            "a message was replayed", "a replayed or out-of-order message"
+        ),
+        EndReason.NON_MEMBER: EndingWords(
+            "a message came from outside the room", "a message from a seat not in the room"
+        ),
+        EndReason.MALFORMED: EndingWords("a message was malformed", "a malformed message"),
+    }
+)
+"""The one table of ending words, for every layer above the kernel: the app's history, result
+view, announcements and stats say the ``clause`` (solo too, with no networking code loaded);
+``net.events.ending_text`` (online endings, receipts, ``pointline verify``) the ``cause``."""
 
 
 RETURNED_MULTIPLE = {Outcome.WIN: 2, Outcome.PUSH: 1, Outcome.LOSS: 0}

@@ -13,6 +13,7 @@ Every error carries a stable ``code`` (a ``StrEnum`` member, so it also equals i
         │   ├── Replay                  NetCode.REPLAY          -> EndReason.REPLAY
         │   ├── WrongThrow              NetCode.WRONG_THROW     -> EndReason.REPLAY
         │   └── BadReveal               NetCode.BAD_REVEAL      -> EndReason.BAD_REVEAL
+        │                               (also the kernel's BadReveal, which solo raises)
         ├── RosterError                 NetCode.BAD_ROSTER      (a caller error, not a fault)
         ├── NotNow                      NetCode.NOT_NOW         (a command out of turn)
         ├── TranscriptError             NetCode.BAD_TRANSCRIPT  (a file that does not hold)
@@ -41,6 +42,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import ClassVar
 
+from pointline.kernel import BadReveal as KernelBadReveal
 from pointline.kernel import EndReason, PointlineError
 
 __all__ = [
@@ -153,8 +155,11 @@ class WrongThrow(MessageError, code=NetCode.WRONG_THROW, reason=EndReason.REPLAY
     """A commit or reveal for a throw index other than the one the sender is at."""
 
 
-class BadReveal(MessageError, code=NetCode.BAD_REVEAL, reason=EndReason.BAD_REVEAL):
-    """A reveal whose nonce or choice does not match its commitment, or an illegal choice."""
+class BadReveal(
+    KernelBadReveal, MessageError, code=NetCode.BAD_REVEAL, reason=EndReason.BAD_REVEAL
+):
+    """A reveal whose nonce or choice does not match its commitment, or an illegal choice: the
+    kernel's ``BadReveal`` (which solo raises) as a message error of online play."""
 
 
 class RosterError(NetError, code=NetCode.BAD_ROSTER):

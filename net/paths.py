@@ -7,6 +7,10 @@ app was given with :func:`set_app_data_dir`: the GUI passes Qt's
 Qt). Else it is the platform's user data folder: ``%APPDATA%\\Pointline`` on Windows,
 ``~/Library/Application Support/Pointline`` on macOS, ``$XDG_DATA_HOME/pointline`` (default
 ``~/.local/share/pointline``) elsewhere.
+
+A leaf module that does no networking (the standard library only): solo play uses it too (Stats,
+the guide, the CLI), and loads nothing else of ``pointline.net`` but its errors
+(tests/gui/test_gui_solo_loads_no_net.py).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from pointline.spec.properties import (
     SEAT_INVARIANTS,
     STEP_PROPERTIES,
     TABLE_INVARIANTS,
+    TENS,
     SeatInv,
     StepProp,
     TableInv,
@@ -346,9 +347,6 @@ def _any_step(s: TableVars, t: TableVars, tag: str) -> tuple[Expr, list[tuple[Ex
         )
         options.append((guard, _row_name(key)))
     return z3.Or(*(g for g, _ in options)), options
-
-
-TENS = "every amount is a non-negative multiple of 10"
 
 
 def _path_goals(s: TableVars, t: TableVars) -> dict[str, Expr]:

@@ -30,6 +30,7 @@ __all__ = [
     "SEAT_INVARIANTS",
     "STEP_PROPERTIES",
     "TABLE_INVARIANTS",
+    "TENS",
     "SeatInv",
     "StepProp",
     "TableInv",
@@ -134,16 +135,21 @@ def _caps(s: TableVars) -> Expr:
     )
 
 
+TENS = f"every amount is a non-negative multiple of {UNIT}"
+"""The name of the divisibility invariant (``spec.proofs`` leaves it out of the unrolled paths)."""
+
 SEAT_INVARIANTS: dict[str, SeatInv] = {
-    "every amount is a non-negative multiple of 10": _amounts,
-    "a seat's hand total is at most 100": _hand_limit,
+    TENS: _amounts,
+    f"a seat's hand total is at most {HAND_LIMIT}": _hand_limit,
     "an open draft is never above the balance": _within_balance,
-    "points are conserved per seat (balance + contracts + losses - net wins = 1000)": _conserved,
+    f"points are conserved per seat (balance + contracts + losses - net wins = {START:d})": (
+        _conserved
+    ),
     "contracts and drafts match the phase": _contracts_shape,
 }
 TABLE_INVARIANTS: dict[str, TableInv] = {
     "phase and point agree": phase_point,
-    "throws <= 128 and resolved hands <= 5": _caps,
+    f"throws <= {CAP} and resolved hands <= {HANDS}": _caps,
 }
 
 

@@ -17,7 +17,9 @@ from pathlib import Path
 
 from pointline.kernel import (
     ABORT_REASONS,
+    THROW_CAP,
     TRANSITIONS,
+    UNIT,
     Allocate,
     Choice,
     Code,
@@ -32,7 +34,9 @@ from pointline.kernel import (
     Transition,
     canonical,
     dice,
+    ordinal,
 )
+from pointline.kernel.invariants import CHECKS, CheckStage
 
 __all__ = [
     "EXAMPLE_NONCES",
@@ -40,6 +44,7 @@ __all__ = [
     "RULES_PATH",
     "SECTIONS",
     "canonical_example",
+    "checks",
     "codes",
     "dice_example",
     "main",
@@ -116,7 +121,7 @@ _MALFORMED_WHEN = {
     Code.BAD_SEAT: "a seat action, or an Abort naming a seat, names no seat 0..N−1"
     " (also: a table of other than 1–8 seats)",
     Code.BAD_LINE: "an Allocate names neither Pass nor Don't Pass",
-    Code.BAD_AMOUNT: "an Allocate amount is not a whole number > 0 and a multiple of 10",
+    Code.BAD_AMOUNT: f"an Allocate amount is not a whole number > 0 and a multiple of {UNIT}",
     Code.BAD_DIE: "a Throw face is not a whole number 1..6",
     Code.BAD_REASON: "an Abort reason is not one of: "
     + ", ".join(f"`{r.value}`" for r in EndReason if r in ABORT_REASONS),
@@ -138,7 +143,7 @@ def _code_use(code: Code) -> str:
 def reasons() -> str:
     lines = ["| reason | in an Abort | meaning |", "| --- | --- | --- |"]
     meaning = {
-        EndReason.THROW_CAP: "the 128th throw did not complete the session (R22)",
+        EndReason.THROW_CAP: f"the {ordinal(THROW_CAP)} throw did not complete the session (R22)",
         EndReason.DEPARTURE: "a seat left the table",
         EndReason.BACKGROUND: "a seat's app went to the background (online)",
         EndReason.BAD_REVEAL: "a reveal did not match its commitment",
@@ -151,6 +156,24 @@ def reasons() -> str:
     for r in EndReason:
         allowed = "yes" if r in ABORT_REASONS else "no (reached only by throwing)"
         lines.append(f"| `{r.value}` | {allowed} | {meaning[r]} |")
+    return "\n".join(lines) + "\n"
+
+
+_STAGE_WORDS = {
+    CheckStage.DOCUMENT: "the document as read",
+    CheckStage.TABLE: "the table",
+    CheckStage.SEAT: "each seat, in seat order",
+    CheckStage.LEDGER: "each seat's ledger, one reading",
+    CheckStage.LAST: "the document re-encoded",
+}
+
+
+def checks() -> str:
+    """The checks of ``load_state`` in the order they are made (``kernel.invariants.CHECKS``)."""
+    lines = ["| order | sub-code | checked on | the check |", "| --- | --- | --- | --- |"]
+    for n, check in enumerate(CHECKS, 1):
+        where = _STAGE_WORDS[check.stage]
+        lines.append(f"| {n} | `{check.invariant.value}` | {where} | {check.invariant.text} |")
     return "\n".join(lines) + "\n"
 
 
@@ -240,6 +263,7 @@ SECTIONS: dict[str, Callable[[], str]] = {
     "transitions": transitions,
     "codes": codes,
     "reasons": reasons,
+    "checks": checks,
     "dice-example": dice_example,
     "canonical-example": canonical_example,
 }

@@ -1,6 +1,6 @@
 """Mutants of the protocol's edges: number tokens, new_table and reply order, aborts without a
 seat, empty choices, the dice rejection bound, canonical escapes, guard order, loading
-(protocol 2) and members named twice. Registered in ``MUTANTS`` when the package loads."""
+(protocol 2) and members named twice. Listed in the package's ``MUTANTS``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pointline.conformance.adapter import Adapter, has_twice
-from pointline.conformance.mutants import DocMutant, mutant
+from pointline.conformance.mutants.kit import DocMutant, Registry
 from pointline.kernel import (
     BadState,
     IllegalAction,
@@ -21,11 +21,14 @@ from pointline.kernel import (
     dice_from_seed,
 )
 from pointline.kernel.canonical import dumps
-from pointline.kernel.rules import TRANSITIONS, Code
+from pointline.kernel.codes import Code
+from pointline.kernel.rules import TRANSITIONS
 from pointline.kernel.table import GUARDS
 
-__all__: list[str] = []
-"""Nothing to import: each mutant registers itself in ``pointline.conformance.mutants``."""
+__all__ = ["mutant"]
+
+mutant = Registry()
+"""The mutants of this module, registered as each is defined (``MUTANTS`` in the package)."""
 
 
 # ---------------------------------------------------------------------- protocol edges

@@ -42,6 +42,7 @@ from pointline.gui.online.texts import (
 )
 from pointline.gui.online.trust import RelayTrust
 from pointline.kernel import (
+    CREATOR_SEAT,
     Line,
     Phase,
     Table,
@@ -79,8 +80,6 @@ ROSTER_KEYS = ("seat", "label", "name", "words", "you", "creator")
 SEAT_KEYS = ("seat", "label", "name", "you", "balance", "pass", "dontPass", "awaited", "status")
 STANDING_KEYS = ("seat", "label", "name", "final", "rank", "you", "chart")
 """A standing's ``rank`` is 0 when the session ended without a result (no ranks then)."""
-CREATOR_SEAT = 0
-"""The relay seats a room's creator at seat 0 of its roster (net/relay/rooms.py)."""
 DECLINED_TRUST = "Nothing was trusted and nothing was sent: check the relay's address."
 SIT_OUT_ASK = "Sit out this hand? Press Sit out (or Enter) again to sit it out, or allocate first."
 HELP_LIVE = "Help is open; the countdown keeps running: close Help to play."

@@ -1,16 +1,17 @@
 """What a protocol ``Peer`` reports: its settings, its steps and its events, and the plain
 words for an ending (seats counted from 1). ``net.protocol.peer`` re-exports every name.
+
+``ENDING_WORDS`` and ``EndingWords`` are the kernel's (``kernel.values``, beside ``EndReason``),
+named here too for the callers that found them here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from types import MappingProxyType
-from typing import Final, NamedTuple, Union
+from typing import Union
 
-from pointline.kernel import Choice, EndReason, Phase, Result
+from pointline.kernel import ENDING_WORDS, Choice, EndingWords, EndReason, Phase, Result
 
 __all__ = [
     "ENDING_WORDS",
@@ -157,44 +158,6 @@ class SessionEnded:
     def text(self) -> str:
         """Plain words for people, seats counted from 1 (``ending_text``)."""
         return ending_text(self.reason, self.seat, self.reporter, self.proven, self.accused)
-
-
-class EndingWords(NamedTuple):
-    """The words for one reason a session ended without a result, in the two forms a
-    sentence needs."""
-
-    clause: str
-    """A statement of its own: "a player left" (the app's "No result: a player left")."""
-    cause: str
-    """What happened, for a seat to follow: "a departure" ("a departure from Seat 2")."""
-
-
-ENDING_WORDS: Final[Mapping[EndReason, EndingWords]] = MappingProxyType(
-    {
-        EndReason.THROW_CAP: EndingWords(
-            "128 throws reached before the fifth hand resolved", "the throw limit was reached"
-        ),
-        EndReason.DEPARTURE: EndingWords("a player left", "a departure"),
-        EndReason.BACKGROUND: EndingWords(
-            "the app went to the background", "the app going to the background"
-        ),
-        EndReason.BAD_REVEAL: EndingWords(
-            "a reveal did not match its commitment", "a reveal that does not match its commitment"
-        ),
-        EndReason.DEADLINE: EndingWords("a deadline passed", "a missed deadline"),
-        EndReason.BAD_SIGNATURE: EndingWords("a message had a bad signature", "a bad signature"),
-        EndReason.REPLAY: EndingWords(
-            "a message was replayed", "a replayed or out-of-order message"
-        ),
-        EndReason.NON_MEMBER: EndingWords(
-            "a message came from outside the room", "a message from a seat not in the room"
-        ),
-        EndReason.MALFORMED: EndingWords("a message was malformed", "a malformed message"),
-    }
-)
-"""The one table of ending words, for every layer above the kernel: the app's history, result
-view, announcements and stats say the ``clause``; ``ending_text`` (online endings, receipts,
-``pointline verify``) the ``cause``."""
 
 
 def seat_label(seat: int) -> str:

@@ -21,7 +21,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Union
 
-from pointline.kernel import PROTOCOL_VERSION, THROW_CAP, EndReason, canonical_bytes
+from pointline.kernel import (
+    ONLINE_TABLE_ID_MAX,
+    PROTOCOL_VERSION,
+    THROW_CAP,
+    EndReason,
+    canonical_bytes,
+)
 from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
 from pointline.net.protocol import strictjson
 from pointline.net.protocol.keys import SigningKey, verify_signature
@@ -430,7 +436,7 @@ def parse_encoded(
     if type(doc["v"]) is not int or doc["v"] != PROTOCOL_VERSION:
         raise MalformedMessage(f"protocol version must be {PROTOCOL_VERSION}")
     table = doc["table"]
-    if not isinstance(table, str) or not 1 <= len(table) <= 128:
+    if not isinstance(table, str) or not 1 <= len(table) <= ONLINE_TABLE_ID_MAX:
         raise MalformedMessage("table must be a short string")
     if not table.isascii():
         check_strict(table)  # the one string field that may hold more than ASCII

@@ -51,6 +51,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from pointline.kernel import (
+    ONLINE_TABLE_ID_MAX,
     PROTOCOL_VERSION,
     Abort,
     Choice,
@@ -211,8 +212,8 @@ class Peer:
         nonce_source: Callable[[], bytes] | None = None,
         roster_sig: bytes | None = None,
     ) -> None:
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 128:
-            raise RosterError("a table id is a string of 1 to 128 characters")
+        if not isinstance(table_id, str) or not 1 <= len(table_id) <= ONLINE_TABLE_ID_MAX:
+            raise RosterError(f"a table id is a string of 1 to {ONLINE_TABLE_ID_MAX} characters")
         roster = tuple(roster)
         check_roster(roster)
         if type(seat) is not int or not 0 <= seat < len(roster):

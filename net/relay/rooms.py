@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Final
 
-from pointline.kernel import ONLINE_SEATS_MAX, ONLINE_SEATS_MIN
+from pointline.kernel import CREATOR_SEAT, ONLINE_SEATS_MAX, ONLINE_SEATS_MIN
 from pointline.net.protocol.wire import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -157,7 +157,7 @@ class Rooms:
             raise RoomError(ErrorCode.NOT_IN_ROOM, "you are in no room")
         if room.started:
             raise RoomError(ErrorCode.ROOM_STARTED, "this room has already started")
-        if room.members[0].conn != conn or room.creator.casefold() != name.casefold():
+        if room.members[CREATOR_SEAT].conn != conn or room.creator.casefold() != name.casefold():
             raise RoomError(ErrorCode.NOT_CREATOR, "only the room's creator starts it")
         if not MIN_MEMBERS <= len(room.members) <= MAX_MEMBERS:
             raise RoomError(
@@ -180,7 +180,7 @@ class Rooms:
         if room.started:
             member.present = False
             closed = not room.present()
-        elif seat == 0:
+        elif seat == CREATOR_SEAT:
             closed = True
             for other in room.members[1:]:
                 self._by_conn.pop(other.conn, None)

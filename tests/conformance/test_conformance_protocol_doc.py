@@ -37,9 +37,10 @@ def test_the_protocol_examples_are_the_reference_adapters_answers() -> None:
 
 
 def test_the_sub_codes_are_listed_in_the_order_the_kernel_checks_them() -> None:
-    """PROTOCOL.md's tables under load_state name every ``Invariant`` once, in its order, so a
-    port reads the order the suite expects from the document alone."""
-    from pointline.kernel import Invariant
+    """PROTOCOL.md's tables under load_state name every check of ``kernel.invariants.CHECKS``
+    once, in the table's order (the order ``load_state`` makes them), so a port reads the order
+    the suite expects from the document alone."""
+    from pointline.kernel.invariants import CHECK_ORDER
 
     text = DOC.read_text(encoding="utf-8")
     section = text[text.index("The error names the first check") : text.index("## Canonical state")]
@@ -48,6 +49,6 @@ def test_the_sub_codes_are_listed_in_the_order_the_kernel_checks_them() -> None:
         for code in re.findall(r"^\| `([a-z_]+)` \|", section, re.MULTILINE)
         if code != "invariant"  # the tables' header row
     ]
-    checked = [i.value for i in Invariant if i is not Invariant.NOT_JSON]
+    checked = [invariant.value for invariant in CHECK_ORDER]
     assert listed == checked
     assert "`not_json`" in section

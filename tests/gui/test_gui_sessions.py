@@ -8,7 +8,9 @@ from PySide6.QtCore import Qt
 from pointline.gui import session as solo
 from pointline.kernel import (
     Allocate,
+    BadReveal,
     Confirm,
+    InputCode,
     Line,
     Phase,
     Refunded,
@@ -18,7 +20,8 @@ from pointline.kernel import (
     verify_commitment,
 )
 from pointline.kernel.ledger import Contracted, ThrowSeen
-from pointline.net.errors import BadReveal, NetCode
+from pointline.net.errors import BadReveal as NetBadReveal
+from pointline.net.errors import NetCode
 from tests.gui.support import WAIT_MS
 
 K = Qt.Key
@@ -174,13 +177,16 @@ def test_full_session_by_keys_with_every_result_moment(make_ui, monkeypatch) -> 
     _check_session(ui)
 
 
-def test_a_reveal_that_misses_its_commitment_is_the_net_layers_bad_reveal(monkeypatch) -> None:
-    """Solo runs online's commit-then-reveal path with one seat, and a reveal that does not match
-    raises online's error: one ``BadReveal``, its code a StrEnum."""
+def test_a_reveal_that_misses_its_commitment_is_the_kernels_bad_reveal(monkeypatch) -> None:
+    """Solo runs online's commit-then-reveal path with one seat (the kernel's commitments and
+    dice), and a reveal that does not match raises the kernel's ``BadReveal``, its code a
+    StrEnum; online's ``BadReveal`` is the same error with the net layer's code."""
     game = solo.SoloSession(lambda: bytes(32))
     game.submit(Allocate(0, Line.PASS))
     monkeypatch.setattr(solo, "verify_commitment", lambda *args: False)
     with pytest.raises(BadReveal) as caught:
         game.submit(Confirm(0))
-    assert caught.value.code is NetCode.BAD_REVEAL
+    assert caught.value.code is InputCode.BAD_REVEAL
     assert game.table.throws == 0 and game.reveals == []
+    online = NetBadReveal("A reveal did not match its commitment.")
+    assert isinstance(online, BadReveal) and online.code is NetCode.BAD_REVEAL

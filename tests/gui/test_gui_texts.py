@@ -6,6 +6,7 @@ from __future__ import annotations
 from pointline.gui.history import entry_text, reason_words
 from pointline.gui.texts import DP_LOSES, DP_PUSHES, DP_WINS, PASS_LOSES, PASS_WINS, TEXTS
 from pointline.kernel import (
+    ENDING_WORDS,
     Allocate,
     Confirm,
     EndReason,
@@ -16,7 +17,7 @@ from pointline.kernel import (
     Throw,
     Voided,
 )
-from pointline.net.protocol.events import ENDING_WORDS, ending_text
+from pointline.net.protocol.events import ending_text
 
 
 def _come_out(total: int) -> dict[Line, Outcome]:

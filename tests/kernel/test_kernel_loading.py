@@ -280,3 +280,56 @@ def test_an_extra_member_nested_too_deep_to_encode_is_not_canonical() -> None:
     with pytest.raises(BadState) as caught:
         from_document({**to_document(Table(1)), "extra": deep})
     assert caught.value.invariant is Invariant.NOT_CANONICAL
+
+
+def test_the_check_table_names_every_sub_code_once_with_a_test_where_the_table_is_read() -> None:
+    """``CHECKS`` is the one order of ``load_state``: every sub-code but ``not_json`` once; a
+    test for each check of the table or a seat, none for the stages made elsewhere."""
+    from pointline.kernel.invariants import CHECK_ORDER, CHECKS, CheckStage
+
+    assert sorted(CHECK_ORDER) == sorted(set(Invariant) - {Invariant.NOT_JSON})
+    assert [c.stage for c in CHECKS] == sorted((c.stage for c in CHECKS), key=_stage_rank)
+    for check in CHECKS:
+        assert (check.table_test is not None) == (check.stage is CheckStage.TABLE)
+        assert (check.seat_test is not None) == (check.stage is CheckStage.SEAT)
+
+
+def _stage_rank(stage: object) -> int:
+    """Stages run document, table, then seats (each seat's ledger read inside its checks),
+    then last: the ledger's checks sit between two seat checks, so rank them as seats."""
+    from pointline.kernel.invariants import CheckStage
+
+    order = [CheckStage.DOCUMENT, CheckStage.TABLE, CheckStage.SEAT, CheckStage.LAST]
+    return order.index(CheckStage.SEAT if stage is CheckStage.LEDGER else stage)
+
+
+def test_a_table_breaking_two_checks_is_named_by_the_first_in_the_table() -> None:
+    """Seat 0's checks come before seat 1's, and within a seat the table's order decides: seat
+    1 with 105 on Pass and seat 0's balance off its ledger is seat 0's ``balance_replay``; with
+    seat 0 sound it is seat 1's ``units``, though ``hand_limit`` and ``balance_replay`` are
+    broken there too, further down the table."""
+    doc = to_document(Table(2))
+    doc["seats"][0]["balance"] = 990
+    doc["seats"][1]["draft"] = {"pass": 105, "dont_pass": 0}
+    doc["seats"][1]["balance"] = 1005
+    broken = invariant_broken(_lenient(doc))
+    assert broken is not None and broken[0] is Invariant.BALANCE_REPLAY
+    assert broken[1].startswith("seat 0:")
+    doc["seats"][0]["balance"] = 1000
+    broken = invariant_broken(_lenient(doc))
+    assert broken is not None
+    assert (broken[0], broken[1][:7]) == (Invariant.UNITS, "seat 1:")
+
+
+def _lenient(doc: Doc) -> Table:
+    """The table a document describes, with no check of R28 made (the shape only)."""
+    from pointline.kernel import canonical
+
+    checked = canonical.invariant_broken
+    canonical.invariant_broken = lambda table: None  # type: ignore[assignment]
+    try:
+        return from_document(doc)
+    except BadState as error:  # only the re-encoding can still refuse it
+        raise AssertionError(error.text) from None
+    finally:
+        canonical.invariant_broken = checked

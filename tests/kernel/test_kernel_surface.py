@@ -36,7 +36,7 @@ MODULE_ONLY = {
     # older names kept for callers, and the table's executable rows (for tools and mutants)
     "canonical": {"dumps"},
     "table": {"EFFECTS", "GUARDS", "EffectFn", "GuardFn", "see_throw"},
-    "rules": {"CODES_BY_NAME"},
+    "codes": {"CODES_BY_NAME"},
     "invariants": {"Broken"},
     "strictjson": {"MAX_DEPTH", "DuplicateMember", "check"},  # its loads: kernel.strictjson.loads
     "dice": {"ACCEPT_BELOW", "COMMIT_DOMAIN", "DICE_DOMAIN"},

@@ -177,3 +177,54 @@ def test_the_phase_after_an_accepted_action_is_the_rows_then() -> None:
             thens.add(row.then)
     assert thens == set(Then)
     assert all((row.then is None) == (row.effect is None) for row in TRANSITIONS)
+
+
+def _ill_formed() -> list[object]:
+    """Actions no state makes legal, each ill formed in one way ``Table`` checks."""
+    return [
+        Allocate(0, "pass"),  # type: ignore[arg-type]
+        Allocate(0, Line.PASS, 15),
+        Allocate(0, Line.PASS, 0),
+        Allocate(0, Line.PASS, True),
+        Allocate(2, Line.PASS),
+        Allocate("0", Line.PASS),  # type: ignore[arg-type]
+        Confirm(-1),
+        Roll(True),
+        Reset(8),
+        ReduceDontPass(None),  # type: ignore[arg-type]
+        RemoveDontPass(2),
+        Throw(0, 3),
+        Throw(3, 7),
+        Throw(True, 3),
+        Abort(EndReason.THROW_CAP),
+        Abort(EndReason.DEPARTURE, 5),
+        object(),
+        (3, 4),
+    ]
+
+
+def test_push_refuses_exactly_as_rejection_says_and_changes_nothing() -> None:
+    """``push`` looks a throw's and a seat action's row up itself (the hot path), the other
+    readers through ``Table._resolve``: for every action, legal, illegal or ill formed, in every
+    phase, ``push`` raises the very code ``rejection`` gives, or applies when it gives None."""
+    from pointline.kernel import RulesError, state_bytes
+
+    sealed = _tables()
+    for table in sealed:
+        if not table.is_over:
+            seal_all(table)
+    checked = 0
+    for table in [*_tables(), *sealed]:
+        for action in [*_actions(), *_ill_formed()]:
+            code = table.rejection(action)  # type: ignore[arg-type]
+            before = state_bytes(table)
+            trial = table.copy()
+            try:
+                trial.push(action)  # type: ignore[arg-type]
+            except RulesError as error:
+                assert error.code is code, (table.phase, action)
+                assert state_bytes(trial) == before
+                checked += 1
+            else:
+                assert code is None, (table.phase, action)
+    assert checked > 200

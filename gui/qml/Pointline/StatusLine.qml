@@ -7,9 +7,9 @@ Text {
     property real balance: 0        // the balance shown now (it animates)
     property int balanceValue: 0    // the balance itself, for screen readers
     property int hand: 1
-    property int hands: 5
+    required property int hands     // hands a session has (kernel.values, through the bridge)
     property int throwCount: 0
-    property int throwCap: 128
+    required property int throwCap  // the throw cap (kernel.values, through the bridge)
     property string message: ""
     textFormat: Text.StyledText
     color: "#fdf6e3"
