@@ -29,9 +29,11 @@ Run: ``python -m bench kernel_throughput`` or ``tox -e bench``.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import io
 import random
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -203,6 +205,7 @@ def kernel_at(commit: str) -> ModuleType | None:
     except (OSError, subprocess.CalledProcessError):
         return None
     folder = Path(tempfile.mkdtemp(prefix="pointline-bench-"))
+    atexit.register(shutil.rmtree, folder, True)
     with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
         archive.extractall(folder, filter="data")
     package = folder / "kernel"
