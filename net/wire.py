@@ -24,7 +24,7 @@ from typing import Any, Final, TypeAlias
 
 from pointline.kernel import PointlineError
 from pointline.net import strictjson
-from pointline.net._relay_json import decode_relay, within
+from pointline.net._relay_json import decode_relay, refuse_huge_integers, within
 from pointline.net.errors import NetError
 
 __all__ = [
@@ -375,6 +375,7 @@ def _load(text: str | bytes) -> dict[str, Any]:
         raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
     try:
         doc = strictjson.loads(text)
+        refuse_huge_integers(text, doc)
     except strictjson.StrictJSONError as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
     return _named(doc)
