@@ -178,6 +178,9 @@ def run(
         closing.set()
 
     app.aboutToQuit.connect(stop)
+    # a stop signal from now on: the online window leaves its table first (main below), then
+    # the loop ends, and aboutToQuit records the solo session as closing the window does
+    stops.on_stop = closing.set
     online = attach_online(app, loaded, relay, ca)
 
     async def main() -> None:

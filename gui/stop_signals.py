@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import socket
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["STOP_SIGNALS", "StopSignals", "quit_on_stop_signals"]
@@ -33,6 +34,9 @@ class StopSignals:
         from PySide6.QtCore import QSocketNotifier
 
         self.app = app
+        self.on_stop: Callable[[], None] | None = None
+        """What a stop does once the app's asyncio loop runs (it ends that loop's main task,
+        after the online window has left its table); until then the Qt loop is exited."""
         self.received: list[int] = []
         """The stop signals received, in order (a second one while quitting changes nothing)."""
         self._read, self._write = socket.socketpair()
@@ -53,7 +57,11 @@ class StopSignals:
             return  # another signal's wake-up (its own handler runs as Python does)
         first = not self.received
         self.received.extend(stops)
-        if first:
+        if not first:
+            return
+        if self.on_stop is not None:
+            self.on_stop()
+        else:
             # exit, not quit: Qt 6's quit() first asks each window to close, and the table's
             # window answers a close mid-session with its "close the app?" card. The system
             # does not wait for an answer; aboutToQuit still follows (Stats records the

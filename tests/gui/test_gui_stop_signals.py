@@ -83,3 +83,117 @@ def test_a_stop_signal_mid_session_records_it_as_closing_the_window(
     assert report == {"code": 0, "throws": 1}
     [record] = _stats(data)
     assert record["reason"] == LEFT_CLOSED and record["throws"] == 1, record
+
+
+# The real app, Play online: sign up, create a room, print its code, start once the test's
+# player is in, print "ready" at the table; the test sends the signal.
+ONLINE = """
+import gc, json, sys
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtQml import QQmlEngine
+from pointline.gui.app import run
+from pointline.gui.bridge import TableBridge
+from pointline.gui.online.bridge import OnlineBridge
+
+url = sys.argv[1]
+said = set()
+def say(word, *more):
+    if word not in said:
+        said.add(word)
+        print(word, *more, flush=True)
+
+def poll():
+    QTimer.singleShot(20, poll)
+    online = [o for o in gc.get_objects() if isinstance(o, OnlineBridge)]
+    if not online:
+        app = QGuiApplication.instance()
+        shown = [w for w in app.topLevelWindows() if w.isVisible()] if app else []
+        engine = QQmlEngine.contextForObject(shown[0]).engine() if shown else None
+        solo = engine.findChild(TableBridge) if engine is not None else None
+        if solo is not None and solo.sounds.available is not None and "online" not in said:
+            say("online")
+            solo.playOnline()
+        return
+    bridge = online[0]
+    if bridge.screen == "signin" and "signup" not in said and not bridge.busy:
+        say("signup")
+        bridge.signUp(url, "sigterm_host", "sigterm-password")
+    elif bridge.screen == "lobby" and not bridge.roomCode and "create" not in said:
+        say("create")
+        bridge.createRoom()
+    elif bridge.screen == "lobby" and bridge.roomCode:
+        say("code", bridge.roomCode)
+        if bridge.canStart and "start" not in said:
+            say("start")
+            bridge.startRoom()
+    elif bridge.screen == "table":
+        say("ready")
+
+QTimer.singleShot(0, poll)
+code = run(relay=url)
+print(json.dumps({"code": code}), flush=True)
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no SIGTERM from outside on Windows")
+def test_a_stop_signal_mid_online_session_is_a_leave(tmp_path: Path) -> None:
+    """Online, the signal takes the leave path: the other seat sees this seat's departure,
+    and this seat's own transcript holds its notice, so verify reads a departure (OK)."""
+    import asyncio
+
+    from pointline.kernel import EndReason
+    from pointline.net.client import RelayClient
+    from pointline.net.protocol import SessionEnded
+    from pointline.net.verify import verify_transcript
+    from tests.net.support import PASSWORD, RELAXED, relay, run
+
+    data = tmp_path / "data"
+    env = dict(os.environ, POINTLINE_DATA_DIR=str(data), HOME=str(tmp_path))
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), QT_QPA_PLATFORM="offscreen")
+
+    async def scenario() -> None:
+        async with relay(tmp_path) as running:
+            app = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-c",
+                ONLINE,
+                running.url,
+                cwd=ROOT,
+                env=env,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+            assert app.stdout is not None and app.stderr is not None
+            other = await RelayClient.connect(running.url, RELAXED)
+            try:
+                async with asyncio.timeout(60):
+                    while not (line := (await app.stdout.readline()).decode()).startswith("code"):
+                        assert line, (await app.stderr.read()).decode()[-2000:]
+                    await other.signup("sigterm_guest", PASSWORD)
+                    await other.join_room(line.split()[1])
+                    while (line := (await app.stdout.readline()).decode()) != "ready\n":
+                        assert line, (await app.stderr.read()).decode()[-2000:]
+                    await other.wait_started(10)
+                app.send_signal(signal.SIGTERM)
+                async with asyncio.timeout(30):
+                    ended = None
+                    async for event in other.events():
+                        if isinstance(event, SessionEnded):
+                            ended = event
+                            break
+                    out, err = await app.communicate()
+                assert ended == SessionEnded(EndReason.DEPARTURE, 0), ended
+                assert app.returncode == 0, err.decode()[-2000:]
+                assert json.loads(out.decode().strip().splitlines()[-1]) == {"code": 0}
+            finally:
+                if app.returncode is None:
+                    app.kill()
+                    await app.wait()
+                await other.close()
+
+    run(scenario(), timeout=90)
+    [saved] = sorted((data / "transcripts").glob("*.jsonl"))
+    report = verify_transcript(saved)
+    assert report.ok and report.complete, report.text()
+    assert report.summary.endswith("a departure from Seat 1, reported by that seat itself")
