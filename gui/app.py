@@ -140,6 +140,9 @@ def run(
     app = gui_application()
     app.setOrganizationName("Pointline")
     app.setApplicationName("Pointline Table")
+    from pointline.gui.stop_signals import quit_on_stop_signals
+
+    stops = quit_on_stop_signals(app)  # SIGTERM, SIGHUP: as closing the window
     bridge = TableBridge(nonce_source or fresh_nonce)
     from pointline.gui.extras import extras_of  # gui-extras: Stats in the data folder,
 
@@ -153,7 +156,8 @@ def run(
     QTimer.singleShot(3000, first.quit)
     first.exec()
     loaded.window.frameSwapped.disconnect(first.quit)
-    if exit_after_first_frame:
+    if exit_after_first_frame or stops.received:  # stopped before the first frame: no play
+        stops.close()
         del loaded
         return 0
     # Load the synthesized sounds once the table is on screen, not before the first frame.
@@ -174,6 +178,9 @@ def run(
         closing.set()
 
     app.aboutToQuit.connect(stop)
+    # a stop signal from now on: the online window leaves its table first (main below), then
+    # the loop ends, and aboutToQuit records the solo session as closing the window does
+    stops.on_stop = closing.set
     online = attach_online(app, loaded, relay, ca)
 
     async def main() -> None:
@@ -185,6 +192,7 @@ def run(
     with loop:
         # Tasks are created only once the loop runs; the online layer adds its own to `tasks`.
         loop.run_until_complete(main())
+    stops.close()
     del loaded
     return 0
 

@@ -95,6 +95,9 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     app = gui_application()
     app.setOrganizationName("Pointline")
     app.setApplicationName("Pointline Table")
+    from pointline.gui.stop_signals import quit_on_stop_signals
+
+    stops = quit_on_stop_signals(app)  # SIGTERM, SIGHUP: as closing the window (a leave)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     bridge = OnlineBridge(url, sounds=_sounds(), ca=ca)
@@ -103,6 +106,7 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)
     app.lastWindowClosed.connect(closing.set)
+    stops.on_stop = closing.set  # leave the table (main below), then the loop ends
 
     async def main() -> None:
         await closing.wait()
@@ -110,6 +114,7 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
 
     with loop:
         loop.run_until_complete(main())
+    stops.close()
     del loaded
     return 0
 

@@ -47,6 +47,7 @@ __all__ = [
     "Request",
     "open_ws",
     "tls_client_context",
+    "unreachable_words",
 ]
 
 log = logging.getLogger("pointline.client")
@@ -76,7 +77,15 @@ def tls_client_context(ca: str | None = None) -> ssl.SSLContext:
     try:
         return ssl.create_default_context(cafile=ca)
     except (OSError, ssl.SSLError) as exc:
-        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {exc}") from exc
+        if isinstance(exc, FileNotFoundError):
+            why = "there is no such file"
+        elif isinstance(exc, PermissionError):
+            why = "this user may not read it"
+        elif isinstance(exc, ssl.SSLError):
+            why = "it holds no certificate in PEM form"
+        else:
+            why = "it cannot be read"
+        raise ClientError("bad_ca", f"Cannot read the certificate file {ca}: {why}.") from exc
 
 
 async def open_ws(
@@ -114,12 +123,12 @@ async def open_ws(
         why = f"it answered with HTTP status {exc.response.status_code}, not as a relay"
         raise ClientError("unreachable", f"Cannot reach the relay at {url}: {why}.") from exc
     except (OSError, TimeoutError, InvalidURI, InvalidHandshake) as exc:
-        why = _unreachable(exc, open_timeout)
+        why = unreachable_words(exc, open_timeout)
         raise ClientError("unreachable", f"Cannot reach the relay at {url}: {why}.") from exc
     return ws
 
 
-def _unreachable(exc: BaseException, open_timeout: float) -> str:
+def unreachable_words(exc: BaseException, open_timeout: float) -> str:
     """Why a relay could not be reached, in plain words: never errno or Python's own text."""
     if isinstance(exc, InvalidURI):
         return "that is not a relay address (it starts with ws:// or wss://)"

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from pointline.net.client._connection import unreachable_words
 from pointline.net.errors import ClientCode, ClientError
 from pointline.net.protocol.keys import public_key_from_hex, verify_signature
 
@@ -219,9 +220,9 @@ async def fetch_certificate(url: str, timeout: float = 10.0) -> tuple[str, str]:
         async with asyncio.timeout(timeout):
             _, writer = await asyncio.open_connection(host, port, ssl=context)
     except (OSError, TimeoutError, ssl.SSLError) as exc:
-        raise ClientError(
-            ClientCode.UNREACHABLE, f"Cannot reach the relay at {url}: {exc}"
-        ) from exc
+        why = unreachable_words(exc, timeout)
+        words = f"Cannot reach the relay at {url}: {why}."
+        raise ClientError(ClientCode.UNREACHABLE, words) from exc
     try:
         sslobj: Any = writer.get_extra_info("ssl_object")
         der = sslobj.getpeercert(binary_form=True) if sslobj is not None else None

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
 from pointline.net.protocol import strictjson
 from pointline.net.protocol.messages import RepeatedMembers
 
-__all__ = ["decode_relay", "within"]
+__all__ = ["decode_relay", "long_digits", "refuse_huge_integers", "within"]
+
+_LONG_DIGITS = re.compile(r"[0-9]{309}")
+"""A run of 309 digits: the shortest integer that can be too large for a double (the largest
+is about 1.8e308) has as many; a frame without such a run holds none."""
 
 
 def _refuse_constant(name: str) -> Any:
@@ -73,8 +78,37 @@ def decode_relay(text: str) -> tuple[Any, list[RepeatedMembers]]:
     return _checked(text, decode), repeated
 
 
+def long_digits(text: str) -> bool:
+    """Whether ``text`` holds a run of 309 digits (so it may hold an integer too large for a
+    double; a text without one cannot)."""
+    return len(text) >= 309 and _LONG_DIGITS.search(text) is not None
+
+
+def refuse_huge_integers(text: str, doc: Any) -> None:
+    """Raise ``strictjson.StrictJSONError`` when ``doc`` (parsed from ``text``) holds an
+    integer too large for a double (``1e400`` written out in digits): refused as ``1e400``
+    itself is. Only a text with a run of 309 digits is walked."""
+    if not long_digits(text):
+        return
+    todo = [doc]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+        elif type(value) is int:
+            try:
+                float(value)
+            except OverflowError:
+                raise strictjson.StrictJSONError(
+                    f"an integer of {len(str(abs(value)))} digits is too large for a number"
+                ) from None
+
+
 def _checked(text: str, decode: Callable[[str], Any]) -> Any:
     doc = decode(text)
+    refuse_huge_integers(text, doc)
     # Only a \u escape can make a lone surrogate (the text itself is Unicode), and a frame
     # with at most MAX_DEPTH brackets cannot nest deeper: the walk is for the rest.
     if "\\u" in text or text.count("{") + text.count("[") > strictjson.MAX_DEPTH:

@@ -25,7 +25,7 @@ from typing import Any, Final, TypeAlias
 from pointline.kernel import PointlineError
 from pointline.net.errors import NetError
 from pointline.net.protocol import strictjson
-from pointline.net.protocol._relay_json import decode_relay, within
+from pointline.net.protocol._relay_json import decode_relay, refuse_huge_integers, within
 
 __all__ = [
     "CODE_ALPHABET",
@@ -375,6 +375,7 @@ def _load(text: str | bytes) -> dict[str, Any]:
         raise WireError(ErrorCode.BAD_FRAME, "frames are JSON text, not binary")
     try:
         doc = strictjson.loads(text)
+        refuse_huge_integers(text, doc)
     except strictjson.StrictJSONError as exc:
         raise WireError(ErrorCode.BAD_FRAME, f"not strict JSON: {exc.text}") from None
     return _named(doc)

@@ -332,11 +332,21 @@ class RelayConnection(ServerConnection):
             return
         if self.protocol.state is State.OPEN and self.refusal is None:
             self.gate.idle_closed += 1
+            # its places against the caps end now, not when the close handshake does (up to
+            # close_timeout later): the 1008 close goes out, and the socket gets
+            # REFUSED_GRACE to read it before it is cut
+            self._release()
             seconds = f"{self.gate.config.signin_deadline:g}"
             task = self.loop.create_task(self.close(1008, f"sign in within {seconds} s"))
             self.gate.tasks.add(task)
             task.add_done_callback(self.gate.tasks.discard)
+            self.loop.call_later(REFUSED_GRACE, self._cut)
         else:  # still in the handshake (or refused and lingering): no more waiting
+            self.transport.abort()
+
+    def _cut(self) -> None:
+        """Drop a socket that had its close frame and did not close (no handshake wait)."""
+        if not self.transport.is_closing():
             self.transport.abort()
 
 

@@ -8,6 +8,7 @@ import json
 import math
 from typing import Any, Final
 
+from pointline.net.protocol._relay_json import long_digits
 from pointline.net.protocol.strictjson import MAX_DEPTH, DuplicateMember, StrictJSONError
 from pointline.net.protocol.wire import Send
 
@@ -39,7 +40,8 @@ def send_payload(message: str | bytes) -> str | None:
     client writes it (``{"op":"send","payload":{...}}``, nothing else) whose payload is strict
     JSON, read with one C parse and no walk; else None, and ``parse_client`` decides (and
     names the fault). Strict as ``parse_client``: a member named twice, NaN, Infinity or a
-    number too large for a float is refused; a text with no backslash-u escape holds no lone
+    number too large for a float is refused (a run of 309 digits goes to ``parse_client``, which
+    refuses an integer too large for a double); a text with no backslash-u escape holds no lone
     surrogate, and one with fewer brackets than ``MAX_DEPTH`` cannot nest deeper."""
     if not isinstance(message, str) or not message.startswith(_SEND_PREFIX):
         return None
@@ -47,6 +49,8 @@ def send_payload(message: str | bytes) -> str | None:
         return None
     raw = message[len(_SEND_PREFIX) : -1]
     if "\\u" in raw or raw.count("{") + raw.count("[") >= MAX_DEPTH:
+        return None
+    if long_digits(raw):  # it may hold an integer too large for a double: parse_client decides
         return None
     try:
         doc = json.loads(

@@ -414,3 +414,45 @@ def test_cluster_flags_that_cannot_work_are_refused_in_plain_words(
     assert main(["--port", "0", *flags]) == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
+
+
+async def _silent_websocket(host: str, port: int) -> tuple[asyncio.StreamReader, Any]:
+    """A websocket opened by hand that then never reads or answers anything (so it never
+    answers the relay's close frame either)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    writer.write(
+        (
+            f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), WAIT)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return reader, writer
+
+
+def test_a_socket_that_never_signs_in_leaves_the_caps_at_the_deadline(tmp_path: Path) -> None:
+    """Issue 33 R2: at the sign-in deadline the socket gets its 1008 close and its places
+    against the per-address and total caps end at once, not when its close handshake times
+    out (it never answers); the socket itself is cut soon after."""
+
+    async def go() -> None:
+        limits = {"signin_deadline": 0.5, "connections_per_address": 2, "max_connections": 2}
+        async with serving(tmp_path, **limits) as relay:
+            gate = relay.relay.gate
+            silent = [await _silent_websocket(relay.host, relay.port) for _ in range(2)]
+            with pytest.raises(InvalidStatus):  # both caps are full
+                await connect(relay.url)
+            await until(lambda: gate.idle_closed == 2, timeout=WAIT, what="the deadline")
+            assert gate.total == 0 and gate.by_address == {}
+            fresh = await connect(relay.url)  # at once: no close handshake to wait for
+            reply = await ask(fresh, {"op": "signup", "name": "fern", "password": PASSWORD})
+            assert reply["op"] == "signed_in"
+            for reader, writer in silent:  # each had its close frame, then was cut
+                data = await asyncio.wait_for(reader.read(), WAIT)
+                assert data[:1] == b"\x88" and (1008).to_bytes(2, "big") in data[:6], data
+                writer.close()
+            await fresh.close()
+
+    run(go())

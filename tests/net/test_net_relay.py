@@ -444,6 +444,12 @@ def test_a_payload_with_duplicate_keys_or_non_numbers_deep_inside_is_refused_not
         "NaN in a nested list": '{"op":"send","payload":{"kind":"x","v":[1,NaN]}}',
         "Infinity as a value": '{"op":"send","payload":{"kind":"x","v":Infinity}}',
         "a number too large for a double": '{"op":"send","payload":{"kind":"x","v":1e999}}',
+        # issue 33 R3: the same numbers written out as integers
+        "an integer of 400 digits": '{"op":"send","payload":{"n":' + "9" * 400 + "}}",
+        "an integer of 4000 digits": '{"op":"send","payload":{"n":[-' + "9" * 4000 + "]}}",
+        "an integer of 400 digits, laid out otherwise": (
+            '{"payload":{"n":' + "9" * 400 + '},"op":"send"}'
+        ),
     }
 
     async def scenario() -> None:
@@ -457,6 +463,9 @@ def test_a_payload_with_duplicate_keys_or_non_numbers_deep_inside_is_refused_not
                 assert await a.nothing_waiting(), name  # b had its answer: nothing forwarded
             await b.send('{"op":"send","payload":{"kind":"x","v":[1.5,-0.0,1e300]}}')
             assert (await a.recv())["payload"] == {"kind": "x", "v": [1.5, -0.0, 1e300]}
+            big = 10**308  # 309 digits, still a double: forwarded as written
+            await b.send('{"op":"send","payload":{"n":' + str(big) + "}}")
+            assert (await a.recv())["payload"] == {"n": big}
 
     run(scenario())
 

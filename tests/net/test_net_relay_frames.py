@@ -19,6 +19,7 @@ def test_the_hot_path_takes_only_a_strict_send_frame_as_the_client_writes_it() -
         "NaN": '{"op":"send","payload":{"a":NaN}}',
         "Infinity": '{"op":"send","payload":{"a":-Infinity}}',
         "too large": '{"op":"send","payload":{"a":1e999}}',
+        "an integer too large for a double": '{"op":"send","payload":{"a":' + "9" * 400 + "}}",
         "a lone surrogate": '{"op":"send","payload":{"a":"\\ud800"}}',
         "too deep": '{"op":"send","payload":' + '{"a":' * 40 + "1" + "}" * 40 + "}",
         "payload twice": '{"op":"send","payload":{"a":1},"payload":{"b":2}}',

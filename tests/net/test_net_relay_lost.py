@@ -20,12 +20,15 @@ from websockets.asyncio.server import ServerConnection, serve
 from pointline.kernel import Choice
 from pointline.net.client.headless import main
 from pointline.net.client.relay_client import ClientError, RelayClient
-from pointline.net.protocol.events import RoundOpened, Thrown
+from pointline.net.protocol.events import RoundOpened, Thrown, Timeouts
 from pointline.net.protocol.verify import verify_transcript
-from tests.net.support import PASSWORD, RELAXED, run
+from tests.net.support import PASSWORD, run
 
 LOST_BEFORE_START = "The relay connection was lost before the session started."
 RELAXED_CHOICE = Choice(10, 0)
+PATIENT = Timeouts(confirm=300.0, response=300.0, session=900.0, receipts=300.0)
+"""The test's own player never reaches a deadline before the relay is killed, however slow
+the machine: the session can only end by the lost relay."""
 MACHINE = ("Errno", "no close frame", "connection lost (", "Seat 0", "reported by that seat")
 
 
@@ -122,7 +125,7 @@ def test_a_relay_killed_mid_session_reads_as_the_lost_relay_connection(
         async with relay_process(tmp_path) as (relay, url):
             player = await spawn(*headless(url, "carol"))
             code = (await player.line_matching(r"room code: (\w+)")).group(1)
-            other = await RelayClient.connect(url, RELAXED)
+            other = await RelayClient.connect(url, PATIENT)
             try:
                 await other.signup("dave", PASSWORD)
                 await other.join_room(code)
@@ -195,3 +198,20 @@ def test_a_request_cut_short_by_a_dropped_connection_reads_as_plain_words() -> N
         assert client.connection_lost
 
     run(scenario(), timeout=20)
+
+
+def test_a_missing_certificate_file_reads_as_plain_words(tmp_path: Path) -> None:
+    """R6: a --ca file that is not there or holds no certificate: no "[Errno 2]", no SSL
+    library text."""
+    from pointline.net.client._connection import tls_client_context
+
+    missing, junk = tmp_path / "missing.pem", tmp_path / "junk.pem"
+    junk.write_text("not a certificate\n")
+    expected = {
+        missing: f"Cannot read the certificate file {missing}: there is no such file.",
+        junk: f"Cannot read the certificate file {junk}: it holds no certificate in PEM form.",
+    }
+    for path, words in expected.items():
+        with pytest.raises(ClientError) as caught:
+            tls_client_context(str(path))
+        assert caught.value.text == words

@@ -125,6 +125,7 @@ def test_relay_frames_stay_strict_on_the_fast_path() -> None:
     for raw in (
         '{"op":"deliver","from_seat":1,"payload":{"table":"\\ud800"}}',
         '{"op":"deliver","from_seat":1,"payload":{"seq":1e999}}',
+        '{"op":"deliver","from_seat":1,"payload":{"seq":' + "9" * 400 + "}}",
         '{"op":"deliver","from_seat":1,"payload":{"seq":NaN}}',
         deep,
     ):

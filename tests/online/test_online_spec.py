@@ -48,6 +48,7 @@ def test_the_harness_document_names_every_line_a_client_writes() -> None:
         "ended",
         "error",
         "choose",
+        "leave",
         "play",
         "verdict",
     ):
