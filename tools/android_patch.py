@@ -105,7 +105,7 @@ EXCLUDE_PATTERNS = (
     "pointline/net/store_pg.py",
     "pointline/net/presence.py",
     "pointline/net/cluster.py",
-    "pointline/gui/online/scenes.py",
+    "pointline/gui/tools/*",
     "*/__pycache__/*",
     "*.egg-info/",
 )

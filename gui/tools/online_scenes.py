@@ -21,7 +21,7 @@ from typing import Any
 
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import ONLINE_SCENES
-from pointline.gui.scenes import counter_nonces
+from pointline.gui.tools.moves import counter_nonces
 from pointline.kernel import Phase
 from pointline.net.client import Disconnected, RelayClient, steady_choice
 from pointline.net.protocol import RoundOpened, Timeouts
@@ -294,13 +294,13 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
     """Render an online scene offscreen at ``size`` to a PNG (a private relay runs meanwhile)."""
     import os
 
-    from pointline.gui.app import prepare_environment
+    from pointline.gui.windows import prepare_environment
 
     prepare_environment(offscreen=True)
     import qasync
 
-    from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
+    from pointline.gui.windows import gui_application
 
     app = gui_application()
     app.setQuitOnLastWindowClosed(False)

@@ -30,8 +30,8 @@ import qasync
 from PySide6.QtCore import QTimer
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.online.scenes import prepare_online
-from pointline.gui.scenes import counter_nonces
+from pointline.gui.tools.online_scenes import prepare_online
+from pointline.gui.tools.scenes import counter_nonces
 from pointline.net.client import RelayClient, play, steady_choice
 from pointline.net.protocol import Peer, SessionEnded, Timeouts
 from pointline.net.relay import RunningRelay
