@@ -92,7 +92,7 @@ def seat_view(table: Table | None, seat: int, drafts: Table | None = None) -> Se
     contract_pass = contracts.pass_amount if contracts else 0
     contract_dont = contracts.dont_pass_amount if contracts else 0
     reducing = phase is Phase.POINT and draft_dont < contract_dont
-    end_title, end_note = ("", "") if shown is None else _end_words(shown, seat)
+    end_title, end_note = _end_words(shown, seat) if mine and shown is not None else ("", "")
     return SeatView(
         phase=str(phase.value),
         point=(shown.point or 0) if shown is not None else 0,

@@ -187,15 +187,15 @@ def _my_step(ui: OnlineBridge) -> None:
     # class attributes as Property, so the bridge is read through Any here and below.
     bridge: Any = ui
     if bridge.seatTable.legal["roll"]:
-        bridge.roll()
+        bridge.table.roll()
     elif bridge.seatTable.legal["confirm"]:
-        bridge.selectLine("pass")
+        bridge.table.selectLine("pass")
         for _ in range(3):
-            bridge.allocate()
-        bridge.selectLine("dont_pass")
+            bridge.table.allocate()
+        bridge.table.selectLine("dont_pass")
         for _ in range(2):
-            bridge.allocate()
-        bridge.confirm()
+            bridge.table.allocate()
+        bridge.table.confirm()
 
 
 async def prepare_online(
@@ -208,24 +208,24 @@ async def prepare_online(
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(ONLINE_SCENES)}")
     if scene == "online-signin":
         return []
-    bridge.signUp(url, PEOPLE[0], PASSWORD)
+    bridge.account.signUp(url, PEOPLE[0], PASSWORD)
     await _until(lambda: bridge.screen == "lobby" and not bridge.busy)
-    bridge.createRoom()
-    await _until(lambda: bridge.roomCode != "" and not bridge.busy)
+    bridge.lobby.createRoom()
+    await _until(lambda: bridge.lobby.roomCode != "" and not bridge.busy)
     peers: list[RelayClient] = []
     for i, name in enumerate(PEOPLE[1:people]):
         c = await RelayClient.connect(
             url, timeouts=bridge.timeouts, nonce_source=counter_nonces(name.encode())
         )
         await c.signup(name, PASSWORD)
-        await c.join_room(bridge.roomCode)
+        await c.join_room(bridge.lobby.roomCode)
         peers.append(c)
         if scene == "online-lobby" and i == 1:
             break
-    await _until(lambda: len(bridge.roster) == len(peers) + 1)
+    await _until(lambda: len(bridge.lobby.roster) == len(peers) + 1)
     if scene == "online-lobby":
         return peers
-    bridge.startRoom()
+    bridge.lobby.startRoom()
     await _until(lambda: bridge.screen == "table")
     for c in peers:
         _play(c)  # each plays until the caller closes it
@@ -241,9 +241,11 @@ async def prepare_online(
             if bridge.seatTable.phase == Phase.POINT.value and bridge.seatTable.legal["reduce"]:
                 break
             _my_step(bridge)
-        bridge.reduceDontPass()
-        bridge.selectLine("dont_pass")
-        await _until(lambda: all(r["status"] != "choosing" for r in bridge.seats if not r["you"]))
+        bridge.table.reduceDontPass()
+        bridge.table.selectLine("dont_pass")
+        await _until(
+            lambda: all(r["status"] != "choosing" for r in bridge.table.seats if not r["you"])
+        )
         return peers
     if scene == "online-ended":
         await _until(lambda: bridge.seatTable.legal["confirm"])
@@ -255,7 +257,7 @@ async def prepare_online(
             )
         )
         await peers[-1].leave()
-        await _until(lambda: bridge.transcriptPath != "")
+        await _until(lambda: bridge.results.transcriptPath != "")
         return peers
     bridge.moment.set_reduce_motion(not motion)
     while bridge.screen == "table":
@@ -267,7 +269,7 @@ async def prepare_online(
             )
         )
         _my_step(bridge)
-    await _until(lambda: bridge.transcriptPath != "" and bridge.receiptsText != "")
+    await _until(lambda: bridge.results.transcriptPath != "" and bridge.results.receiptsText != "")
     return peers
 
 
