@@ -143,3 +143,41 @@ def test_solo_and_online_build_the_seat_view_with_the_same_function(
         assert solo.value(name) == value, name
     for name, value in seat_view(None, -1).values().items():
         assert online.seatTable.value(name) == value, name
+
+
+def _imports(path: Path, module: str, modules: set[str]) -> set[str]:
+    """The gui modules ``path`` imports, lazily or not (a name imported from a package that
+    is a module counts as that module)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n in modules and n != module)
+    return found
+
+
+def test_no_import_cycle_in_the_gui() -> None:
+    """Issue 31 found gui/app.py <-> gui/online/app.py <-> gui/online/scenes.py and the solo
+    scenes <-> the extras scenes; no module of gui may reach itself again through imports."""
+    paths = {}
+    for path in GUI.rglob("*.py"):
+        parts = list(path.relative_to(GUI).with_suffix("").parts)
+        parts = parts[:-1] if parts[-1] == "__init__" else parts
+        paths[".".join(["pointline.gui", *parts])] = path
+    graph = {m: _imports(p, m, set(paths)) for m, p in paths.items()}
+    cycles = []
+    for start in graph:
+        todo, seen = list(graph[start]), set()
+        while todo:
+            module = todo.pop()
+            if module == start:
+                cycles.append(start)
+                break
+            if module not in seen:
+                seen.add(module)
+                todo.extend(graph[module])
+    assert cycles == []
