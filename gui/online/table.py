@@ -396,7 +396,7 @@ class OnlineTable(Part):
             notice=self.notice,
             status=self.notice or self._announcement,
             announcement=self._announcement,
-            confirmLabel="Sit out" if self._empty_draft() else "Confirm",
+            confirmLabel=ACTION_LABELS["sitOut" if self._empty_draft() else "confirm"],
             reduceMotion=moment.reduceMotion,
             repeatText=repeat_text(draft, seat) if draft is not None else "",
             keysHint=self._table_hint(Phase(view.phase)),
