@@ -14,6 +14,15 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
+from pointline.gui.online.from_net import (
+    CertificateNotTrusted,
+    ClientError,
+    KnownRelays,
+    RelayClient,
+    RelayKeyChanged,
+    connect_trusted,
+    data_dir,
+)
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.state import DECLINED_TRUST, Connect, Part, Shell
 from pointline.gui.online.texts import (
@@ -26,10 +35,6 @@ from pointline.gui.online.texts import (
     unreachable,
 )
 from pointline.gui.seat_table import state_property
-from pointline.net.client import RelayClient, connect_trusted
-from pointline.net.errors import ClientError
-from pointline.net.paths import data_dir
-from pointline.net.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
 
 __all__ = ["Account"]
 

@@ -46,6 +46,29 @@ from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.account import Account
 from pointline.gui.online.countdown import Clock, Countdown
+from pointline.gui.online.from_net import (
+    ClientError,
+    DeadlineKind,
+    Disconnected,
+    MemberDeparted,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    RelayClient,
+    RelayError,
+    RosterChanged,
+    RoundOpened,
+    SessionComplete,
+    SessionEnded,
+    SessionStarted,
+    ThrowCommitted,
+    Thrown,
+    Timeouts,
+    TranscriptFailed,
+    TranscriptSaved,
+    ending_text,
+    verify_transcript,
+)
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.results import Results
 from pointline.gui.online.state import BACKGROUND_STATES, Connect, Verify, loop_time
@@ -68,31 +91,6 @@ from pointline.gui.online.texts import (
 from pointline.gui.online.trust import RelayTrust
 from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP
 from pointline.kernel import HANDS_PER_SESSION, POINT_NUMBERS, STARTING_POINTS, THROW_CAP, UNIT
-from pointline.net.client import (
-    Disconnected,
-    MemberDeparted,
-    RelayClient,
-    RelayError,
-    RosterChanged,
-    SessionStarted,
-    TranscriptFailed,
-    TranscriptSaved,
-)
-from pointline.net.errors import ClientError
-from pointline.net.protocol import (
-    DeadlineKind,
-    ReceiptsIncomplete,
-    ReceiptsMatched,
-    ReceiptsMismatch,
-    RoundOpened,
-    SessionComplete,
-    SessionEnded,
-    ThrowCommitted,
-    Thrown,
-    Timeouts,
-    ending_text,
-)
-from pointline.net.verify import verify_transcript
 
 __all__ = ["OnlineBridge"]
 
@@ -186,10 +184,6 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     @property
     def result_moment(self) -> ResultMoment:
         return self._moment
-
-    @property
-    def deadline(self) -> Countdown:
-        return self._countdown
 
     @property
     def relay_trust(self) -> RelayTrust:

@@ -12,14 +12,12 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
+from pointline.gui.online.from_net import ClientError, RelayClient, RosterEntry
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.state import CREATOR_SEAT, ROSTER_KEYS, Part, Shell, words_for
 from pointline.gui.online.texts import MAX_PEOPLE, MIN_PEOPLE, refusal, seat_label
 from pointline.gui.seat_table import state_property
 from pointline.kernel import is_online_seat_count
-from pointline.net.client import RelayClient
-from pointline.net.errors import ClientError
-from pointline.net.wire import RosterEntry
 
 __all__ = ["Lobby"]
 

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal
 
 from pointline.gui.history import chart_samples
+from pointline.gui.online.from_net import SessionEnded
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.state import STANDING_KEYS, Part, Shell, Verify, verdict_words
@@ -22,7 +23,6 @@ from pointline.gui.online.table import OnlineTable
 from pointline.gui.online.texts import RELAY_LOST, seat_label
 from pointline.gui.seat_table import state_property
 from pointline.kernel import EndReason, Standing, Voided
-from pointline.net.protocol import SessionEnded
 
 __all__ = ["Results"]
 

@@ -35,6 +35,7 @@ from pointline.gui.history import (
     repeat_text,
     settlement_words,
 )
+from pointline.gui.online.from_net import ClientError, NetError, Step, Thrown
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.seat import OnlineSeat
@@ -57,8 +58,6 @@ from pointline.kernel import (
     Table,
     current_choice,
 )
-from pointline.net.errors import ClientError, NetError
-from pointline.net.protocol import Step, Thrown
 
 __all__ = ["ONLINE_TEXTS", "SEAT_ACTIONS", "OnlineTable"]
 
