@@ -22,11 +22,13 @@ property (gui/online/state.py says how they notify):
 - ``countdown``, ``moment`` and ``trust``: the seconds left to choose, the result moment and
   the open question about trusting the relay.
 
-One online throw, from the relay to the die: ``RelayClient`` (net) reads the relay's frame and
-its ``Peer`` turns the reveals into a ``Thrown`` event; ``_on_event`` below passes it to
-``OnlineTable.on_thrown``, which sets the dice and starts the result moment; ``publish``
-writes ``die1``, ``die2`` and ``rollSerial`` into ``seatTable`` and ``seatTable.rolled``
-starts the flight in ``TableView.qml`` (``DiceThrow.qml`` -> ``Die.qml``).
+One online throw, from the relay to the die: ``RelayClient._handle`` (net/client.py) hands each
+relay frame to its ``Peer.receive`` (net/protocol.py), which appends a ``Thrown`` event when the
+last reveal is in; ``_pump`` below reads it from ``RelayClient.next_event`` and ``_on_event``
+passes it to ``OnlineTable.on_thrown`` (table.py: the dice, one more ``rollSerial``, the result
+moment starts); ``OnlineTable.publish`` writes them into ``seatTable``; in ``DiceThrow.qml`` the
+new ``rollSerial`` starts the flight and its two ``Die.qml`` show ``die1`` and ``die2`` when the
+rolling beat ends.
 """
 
 from __future__ import annotations
