@@ -18,7 +18,8 @@ What may differ from run to run, and how it is handled:
   ``secrets.choice`` from a fixed ``random.Random``), so the same scene throws the same dice.
 - The online session keys (the verification words in the lobby), the relay's port (the
   sign-in screen's address), the transcript's folder and time (the results) and the
-  countdown's seconds still vary with the run, and so do the faces of dice in flight
+  countdown's seconds and the Stats page's session times (the clock's minute) still vary with
+  the run, and so do the faces of dice in flight
   (``DiceThrow.qml`` draws them at random). ``--repeat`` renders this checkout a second time:
   a scene that differs between two runs of the same code at any size is reported as varying,
   with both counts, so a difference against the base can be told from the run's own noise.
