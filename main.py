@@ -15,9 +15,9 @@ from pathlib import Path
 def _use_bundled_qml() -> None:
     if "__compiled__" not in globals():
         return
-    import pointline.gui.app
+    import pointline.gui.windows
 
-    pointline.gui.app.QML_DIR = Path(sys.executable).resolve().parent / "qml"
+    pointline.gui.windows.QML_DIR = Path(sys.executable).resolve().parent / "qml"
 
 
 if __name__ == "__main__":

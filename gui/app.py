@@ -2,59 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-__all__ = [
-    "QML_DIR",
-    "Loaded",
-    "attach_online",
-    "gui_application",
-    "load",
-    "load_window",
-    "prepare_environment",
-    "run",
-    "screenshot",
-]
+from pointline.gui import windows
+from pointline.gui.windows import Loaded, gui_application, load_window, prepare_environment
 
-QML_DIR = Path(__file__).parent / "qml"
-
-
-def prepare_environment(offscreen: bool = False) -> None:
-    """Environment Qt reads at start-up; call before creating the application."""
-    os.environ.setdefault("QT_API", "pyside6")
-    os.environ.setdefault("QT_QUICK_CONTROLS_STYLE", "Basic")
-    rules = os.environ.get("QT_LOGGING_RULES", "")
-    if "qt.multimedia" not in rules:
-        extra = "qt.multimedia*=false;qt.qpa.*=false"
-        os.environ["QT_LOGGING_RULES"] = f"{rules};{extra}" if rules else extra
-    if offscreen:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-
-
-def gui_application() -> Any:
-    """The running QGuiApplication, created if needed (``instance()`` is typed as the core one)."""
-    from PySide6.QtGui import QGuiApplication
-
-    app = QGuiApplication.instance()
-    if app is None:
-        return QGuiApplication(sys.argv)
-    if not isinstance(app, QGuiApplication):
-        raise RuntimeError("a QCoreApplication without a GUI is already running")
-    return app
-
-
-@dataclass
-class Loaded:
-    """The pieces of a running table: the engine, its window and the bridge."""
-
-    engine: Any
-    window: Any
-    bridge: Any
+__all__ = ["attach_online", "load", "run"]
 
 
 def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
@@ -65,32 +19,12 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     import pointline.gui.bridge  # noqa: F401  (registers the QML types of Pointline.Seat)
 
     engine = QQmlApplicationEngine()
-    engine.addImportPath(str(QML_DIR))
+    engine.addImportPath(str(windows.QML_DIR))
     engine.setInitialProperties({"bridge": bridge})
     # The engine owns the bridge: it outlives every binding that reads it (no "of null" errors
     # when Python drops its reference first), and goes when the engine goes.
     bridge.setParent(engine)
     return Loaded(engine, load_window(engine, "Pointline", "Main", size), bridge)
-
-
-def load_window(engine: Any, module: str, component: str, size: tuple[int, int] | None) -> Any:
-    """Load ``component`` of the QML ``module`` into ``engine`` and return its root window (at
-    ``size`` if given), its keys guarded against auto-repeat (the solo and the online app)."""
-    engine.loadFromModule(module, component)
-    roots = engine.rootObjects()
-    if not roots:
-        raise RuntimeError(f"the QML module {module} failed to load")
-    from PySide6.QtQuick import QQuickWindow
-
-    window = roots[0]
-    if not isinstance(window, QQuickWindow):
-        raise RuntimeError(f"the {module} module's root is not a window")
-    from pointline.gui.keys import guard_auto_repeat
-
-    guard_auto_repeat(window)
-    if size is not None:
-        window.resize(*size)
-    return window
 
 
 def attach_online(app: Any, loaded: Loaded, relay: str | None, ca: str | None) -> list[Any]:
@@ -194,44 +128,4 @@ def run(
         loop.run_until_complete(main())
     stops.close()
     del loaded
-    return 0
-
-
-def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
-    """Render a scene offscreen at ``size`` to a PNG file."""
-    prepare_environment(offscreen=True)
-    from PySide6.QtCore import QEventLoop, QSettings, QTimer
-    from PySide6.QtGui import QGuiApplication
-
-    from pointline.gui.bridge import TableBridge
-    from pointline.gui.scenes import MOTION_SCENES, counter_nonces, pose, prepare
-    from pointline.gui.sound import Sounds
-
-    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
-    import tempfile
-
-    shot_dir = tempfile.TemporaryDirectory(prefix="pointline-shot-")
-    settings = QSettings(str(Path(shot_dir.name) / "settings.ini"), QSettings.Format.IniFormat)
-    settings.setValue("reduceMotion", scene not in MOTION_SCENES)
-    sounds = Sounds()
-    sounds.muted = True
-    bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
-    bridge.sounds.muted = True
-    prepare(bridge, scene)
-    loaded = load(bridge, size)
-    loaded.window.show()
-    wait = QEventLoop()
-    QTimer.singleShot(100, wait.quit)
-    wait.exec()
-    pose(loaded.window, bridge, scene)
-    QTimer.singleShot(300, wait.quit)
-    wait.exec()
-    app.processEvents()
-    image = loaded.window.grabWindow()
-    ok = image.save(path)
-    del loaded
-    if not ok:
-        print(f"could not write {path}", file=sys.stderr)
-        return 1
-    print(f"wrote {path} ({size[0]}x{size[1]}, scene {scene})")
     return 0

@@ -29,7 +29,6 @@ from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
 from pointline.gui.history import (
     ThrowWords,
-    chart_samples,
     draft_words,
     end_reason,
     history_rows,
@@ -42,6 +41,7 @@ from pointline.gui.history import (
 )
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, state_property
+from pointline.gui.seat_view import seat_view
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
@@ -216,18 +216,9 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         """Publish the whole state (each property notifies only when it changed)."""
         t = self.shown
         reasons = {n: self.reason(n) for n in (*ACTIONS, "repeat")}
-        draft, contracts = t.draft(SEAT), t.contracts(SEAT)
-        sits_out = t.phase is Phase.COME_OUT and draft.total == 0 and not reasons["confirm"]
+        sits_out = t.phase is Phase.COME_OUT and t.draft(SEAT).total == 0 and not reasons["confirm"]
         self.publish(
-            phase=str(t.phase.value),
-            point=t.point or 0,
-            balance=t.balance(SEAT),
-            hand=t.hand,
-            throws=t.throws,
-            draftPass=draft.pass_amount,
-            draftDontPass=draft.dont_pass_amount,
-            contractPass=contracts.pass_amount,
-            contractDontPass=contracts.dont_pass_amount,
+            **seat_view(t, SEAT).values(),
             selectedLine=str(self._line.value),
             chip=self._chip,
             legal={n: not r for n, r in reasons.items()},
@@ -246,7 +237,6 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             isOver=t.is_over,
             resultText=result_text(t, SEAT),
             endReason=end_reason(t),
-            chart=chart_samples(t.seat(SEAT).ledger),
             repeatText=repeat_text(self.table, SEAT),
             keysHint=keys_hint(t.phase, self._mobile, self._chip),
             paused=self._paused,

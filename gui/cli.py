@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 __all__ = ["main", "parser", "qt_app_data_dir", "use_qt_data_dir"]
 
+DEFAULT_SCENE = "come-out-draft"
+
 
 def _size(text: str) -> tuple[int, int]:
     try:
@@ -22,8 +24,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def parser() -> argparse.ArgumentParser:
-    from pointline.gui.online.texts import DEFAULT_RELAY, ONLINE_SCENES
-    from pointline.gui.scenes import SCENES
+    from pointline.gui.online.texts import DEFAULT_RELAY
 
     p = argparse.ArgumentParser(
         prog="pointline",
@@ -45,7 +46,12 @@ def parser() -> argparse.ArgumentParser:
         help="render every scene offscreen at each --size (default: nine phone to 1440p "
         "sizes) and list overlaps, cut text, small touch targets and low contrast",
     )
-    p.add_argument("--scene", choices=SCENES + ONLINE_SCENES, default="come-out-draft")
+    p.add_argument(
+        "--scene",
+        metavar="SCENE",
+        help=f"with --screenshot: the scene to render (default {DEFAULT_SCENE}; a wrong name "
+        "lists them)",
+    )
     p.add_argument(
         "--online",
         action="store_true",
@@ -98,22 +104,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
         return int(verify.main(args_list[1:]) or 0)
-    args = parser().parse_args(args_list)
+    p = parser()
+    args = p.parse_args(args_list)
     if args.check_layout:
-        from pointline.gui.layoutcheck import main as check_layout
+        from pointline.gui.tools.layoutcheck import main as check_layout
 
         return check_layout(args.size or [])
     size = args.size[-1] if args.size else (1280, 720)
-    if args.screenshot:
+    scene = DEFAULT_SCENE if args.scene is None else args.scene
+    if args.screenshot or args.scene is not None:
+        # The scenes are tools the playing app never imports: loaded only when asked for.
         from pointline.gui.online.texts import ONLINE_SCENES
+        from pointline.gui.tools.scenes import SCENES
 
-        if args.scene in ONLINE_SCENES:
-            from pointline.gui.online.scenes import screenshot_online
+        if scene not in SCENES + ONLINE_SCENES:
+            p.error(
+                f"argument --scene: invalid choice: {scene!r} (choose from "
+                f"{', '.join(SCENES + ONLINE_SCENES)})"
+            )
+    if args.screenshot:
+        if scene in ONLINE_SCENES:
+            from pointline.gui.tools.online_scenes import screenshot_online
 
-            return screenshot_online(args.screenshot, size, args.scene)
-        from pointline.gui.app import screenshot
+            return screenshot_online(args.screenshot, size, scene)
+        from pointline.gui.tools.scenes import screenshot
 
-        return screenshot(args.screenshot, size, args.scene)
+        return screenshot(args.screenshot, size, scene)
     from pointline.gui.preflight import check
 
     use_qt_data_dir()

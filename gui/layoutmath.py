@@ -1,6 +1,6 @@
 """The layout check's arithmetic: WCAG contrast of two colours, and rectangles (x, y, w, h).
 
-Plain functions of numbers, no Qt (``gui.layoutcheck`` reads the windows).
+Plain functions of numbers, no Qt (``gui.tools.layoutcheck`` reads the windows).
 """
 
 from __future__ import annotations

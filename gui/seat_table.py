@@ -9,11 +9,12 @@ What an implementation (the solo ``TableBridge``, an online seat bridge) must pr
 
 - call ``publish(name=value, ...)`` with every property below whenever its state changes
   (``publish`` compares and emits per property; a key that is not a property is a bug and
-  raises ``KeyError``), and ``set_history(rows)`` for the ledger in words;
-- override ``act(name)`` for the named actions ``allocate``, ``confirm``, ``reset``,
+  raises ``KeyError``): the kernel's part comes from ``gui.seat_view.seat_view`` (one function,
+  solo and online), and ``set_history(rows)`` for the ledger in words;
+- define the slots ``act(name)`` for the named actions ``allocate``, ``confirm``, ``reset``,
   ``reduce``, ``remove`` and ``roll`` (return whether the action was taken; refuse while the
   dice are being revealed or input is locked);
-- override ``tableKey(key)`` (``"space"`` or ``"enter"`` pressed on the table itself),
+- define ``tableKey(key)`` (``"space"`` or ``"enter"`` pressed on the table itself),
   ``keyReleased()``, ``placeChip(line)`` (put the selected chip on a line: all of it or
   nothing), ``repeatLastBet()`` and ``explain(action)`` (say why a dimmed control is off);
 - leave ``selectLine`` and ``selectChip`` as they are, or extend them (call ``super()``).
@@ -33,7 +34,10 @@ back to the balance when positive, swept off when negative; ``history.line_fligh
 (the status line, at most two short lines), ``confirmLabel`` ("Confirm", "Sit out"),
 ``reduceMotion``, ``isOver``, ``resultText``, ``endReason``, ``chart`` (balance samples),
 ``chip`` (the selected chip value), ``chipValues``, ``repeatText``, ``keysHint``, ``mobile``,
-``texts`` (labels built from the kernel's constants), ``pointNumbers``, ``startingPoints`` and
+``texts`` (labels built from the kernel's constants), ``pointNumbers``, ``startingPoints``,
+``comeOut`` and ``pointPhase`` (the phase as QML uses it: it compares no phase), ``feltTitle``,
+``lineRefunds`` (what a prepared reduction gives back on each line), ``endTitle`` and
+``endNote`` (the words over a finished session's chart) and
 ``history`` (a ``HistoryModel`` with the roles ``kind``, ``text`` and ``hand``).
 """
 
@@ -171,6 +175,12 @@ _DEFAULTS: dict[str, Any] = {
     "texts": {},
     "pointNumbers": [],
     "startingPoints": 0,
+    "comeOut": True,
+    "pointPhase": False,
+    "feltTitle": "Come-out",
+    "lineRefunds": {},
+    "endTitle": "",
+    "endNote": "",
 }
 
 
@@ -220,6 +230,12 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     textsChanged = Signal()
     pointNumbersChanged = Signal()
     startingPointsChanged = Signal()
+    comeOutChanged = Signal()
+    pointPhaseChanged = Signal()
+    feltTitleChanged = Signal()
+    lineRefundsChanged = Signal()
+    endTitleChanged = Signal()
+    endNoteChanged = Signal()
 
     announced = Signal(str)
     """Said to screen readers (the view calls Accessible.announce)."""
@@ -291,6 +307,12 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     texts = state_property(QVARIANT_MAP, "texts", textsChanged)
     pointNumbers = state_property(QVARIANT_LIST, "pointNumbers", pointNumbersChanged)
     startingPoints = state_property(int, "startingPoints", startingPointsChanged)
+    comeOut = state_property(bool, "comeOut", comeOutChanged)
+    pointPhase = state_property(bool, "pointPhase", pointPhaseChanged)
+    feltTitle = state_property(str, "feltTitle", feltTitleChanged)
+    lineRefunds = state_property(QVARIANT_MAP, "lineRefunds", lineRefundsChanged)
+    endTitle = state_property(str, "endTitle", endTitleChanged)
+    endNote = state_property(str, "endNote", endNoteChanged)
     history = Property(QObject, lambda self: self._history, constant=True)
 
     # ------------------------------------------------------------------ slots
@@ -311,33 +333,3 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
         if amount not in self._values["chipValues"]:
             raise ValueError(f"a chip is one of {self._values['chipValues']}, not {amount!r}")
         self.publish(chip=amount)
-
-    @Slot(str, result=bool)
-    def act(self, name: str) -> bool:
-        """Submit the named action; whether it was taken."""
-        raise NotImplementedError
-
-    @Slot(str, result=bool)
-    def tableKey(self, key: str) -> bool:
-        """Space or Enter pressed on the table itself."""
-        raise NotImplementedError
-
-    @Slot()
-    def keyReleased(self) -> None:
-        """A key was released on the table (a fresh press may act again)."""
-        raise NotImplementedError
-
-    @Slot(str, result=bool)
-    def placeChip(self, line: str) -> bool:
-        """Put the selected chip on ``line``: all of it, or nothing when any part is refused."""
-        raise NotImplementedError
-
-    @Slot(result=bool)
-    def repeatLastBet(self) -> bool:
-        """Place the last confirmed hand's contracts again (all of it, or nothing)."""
-        raise NotImplementedError
-
-    @Slot(str)
-    def explain(self, action: str) -> None:
-        """Say why the named control is off now (a tap, a hover or F1 on it)."""
-        raise NotImplementedError

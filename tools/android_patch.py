@@ -95,8 +95,8 @@ EXCLUDE_DIRS = (
     "bin",
 )
 EXCLUDE_PATTERNS = (
-    # relay side, every file of net/relay/ (argon2 password hashes, rooms), and the online
-    # screenshot harness
+    # relay side, every file of net/relay/ (argon2 password hashes, rooms), and the
+    # screenshot scenes and layout check (gui/tools/)
     "pointline/net/relay/__init__.py",
     "pointline/net/relay/__main__.py",
     "pointline/net/relay/server.py",
@@ -109,7 +109,7 @@ EXCLUDE_PATTERNS = (
     "pointline/net/relay/store_pg.py",
     "pointline/net/relay/presence.py",
     "pointline/net/relay/cluster.py",
-    "pointline/gui/online/scenes.py",
+    "pointline/gui/tools/*",
     "*/__pycache__/*",
     "*.egg-info/",
 )

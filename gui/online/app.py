@@ -1,6 +1,7 @@
 """Start the online app: the OnlineBridge, the Pointline.Online QML module and qasync.
 
-pointline --online [--relay ws://HOST:8765]   (or python -m pointline.gui.online.app)
+pointline --online [--relay ws://HOST:8765]   (or python -m pointline.gui.online.app); its
+screenshots are ``pointline --screenshot FILE --scene online-…`` (gui.tools.online_scenes).
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pointline.gui.app import QML_DIR, Loaded, load_window, prepare_environment
+from pointline.gui import windows
 from pointline.gui.online.texts import DEFAULT_RELAY
+from pointline.gui.windows import Loaded, gui_application, load_window, prepare_environment
 
 __all__ = ["MODULE", "LoadedOnline", "load_online", "main", "open_online", "run_online"]
 
@@ -31,7 +33,7 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     import pointline.gui.online.bridge  # noqa: F401  (registers OnlineBridge in Pointline.Online)
 
     engine = QQmlApplicationEngine()
-    engine.addImportPath(str(QML_DIR))
+    engine.addImportPath(str(windows.QML_DIR))
     engine.setInitialProperties({"online": bridge})  # OnlineMain's required property
     return LoadedOnline(engine, load_window(engine, MODULE, "OnlineMain", size), bridge)
 
@@ -89,7 +91,6 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     prepare_environment()
     import qasync
 
-    from pointline.gui.app import gui_application
     from pointline.gui.online.bridge import OnlineBridge
 
     app = gui_application()
@@ -127,15 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--relay", default=DEFAULT_RELAY, metavar="URL", help="the relay address")
     parser.add_argument("--ca", metavar="FILE", help="trust this certificate for a wss:// relay")
-    parser.add_argument("--screenshot", metavar="FILE", help="render an online scene to a PNG")
-    parser.add_argument("--size", default="1280x720", metavar="WxH")
-    parser.add_argument("--scene", default="online-lobby")
     args = parser.parse_args(list(argv) if argv is not None else None)
-    if args.screenshot:
-        from pointline.gui.online.scenes import screenshot_online
-
-        w, h = (int(v) for v in args.size.lower().split("x"))
-        return screenshot_online(args.screenshot, (w, h), args.scene)
     return run_online(args.relay, args.ca)
 
 

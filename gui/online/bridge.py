@@ -1,70 +1,90 @@
-"""The online bridge: one person's relay connection and session as Qt properties for QML.
+"""The online bridge: one person's relay connection and session, for QML.
 
 Screens: ``signin`` -> ``lobby`` -> ``table`` -> ``results``. Every request to the relay runs as
 an asyncio task on the loop qasync runs inside Qt; the relay's answers and the protocol's
-events arrive through ``RelayClient.next_event`` and update the properties.
-
-At the table my choices for a throw are a local draft: a copy of the peer's kernel table on
-which Allocate/Reset/Reduce/Remove are applied for my seat only (the kernel's rejection words
-say why anything is refused). Confirm (come-out) or Roll (point phase) commits the draft's
-choice through ``RelayClient.commit``; the shared table, dice and point only ever come from
-the peer's own reconstruction. Help stays live and pauses nothing; going to the background
+events arrive through ``RelayClient.next_event`` (``_pump``) and ``_on_event`` hands each to the
+small object it concerns. Help stays live and pauses nothing; going to the background
 (application state Suspended or Hidden; losing focus alone is not that) ends the session for
 everyone without a result.
 
-The bridge is one QObject made of parts, each in its own module (gui/online/state.py says how):
-``account`` (sign-in, trust, lobby), ``table`` (my seat), ``results`` and, here, the signals,
-the events and the properties. The result moment (``moment``), the countdown (``countdown``),
-the trust question (``trust``) and the seats and standings (list models) are QObjects of their
-own, each property notifying through its own signal.
+``OnlineBridge`` is thin: it holds the connection, the screen, the busy flag, the error line,
+Help, the leave question, the window and the app's constants, and exposes the window's small
+QObjects as constant properties, each with its own properties and one notify signal per
+property (gui/online/state.py says how they notify):
 
-Every property has its own notify signal, emitted by the setter that changes its value
-(gui/online/state.py says how): nothing polls and no group of properties shares a signal. My seat's
-table (phase, dice, lines, balance, what is legal and why) is not repeated here: it is
-``seatTable``, the ``OnlineSeat`` the shared table view reads, for QML and for Python alike.
+- ``account`` (``Account``, account.py): sign-in, the relay's trust questions, signing out;
+- ``lobby`` (``Lobby``, lobby.py): the room, its members, my seat, creating, joining, starting;
+- ``table`` (``OnlineTable``, table.py): my draft, the actions, the result moment's beats, the
+  seats; my seat's felt is ``seatTable`` (an ``OnlineSeat``, the ``SeatTable`` the shared
+  table view reads, for QML and for Python alike);
+- ``results`` (``Results``, results.py): the ending, receipts, the transcript's verdict and
+  the standings;
+- ``countdown``, ``moment`` and ``trust``: the seconds left to choose, the result moment and
+  the open question about trusting the relay.
+
+One online throw, from the relay to the die: ``RelayClient._handle`` (net/client.py) hands each
+relay frame to its ``Peer.receive`` (net/protocol.py), which appends a ``Thrown`` event when the
+last reveal is in; ``_pump`` below reads it from ``RelayClient.next_event`` and ``_on_event``
+passes it to ``OnlineTable.on_thrown`` (table.py: the dice, one more ``rollSerial``, the result
+moment starts); ``OnlineTable.publish`` writes them into ``seatTable``; in ``DiceThrow.qml`` the
+new ``rollSerial`` starts the flight and its two ``Die.qml`` show ``die1`` and ``die2`` when the
+rolling beat ends.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, Signal
+from PySide6.QtCore import Property, QObject, Qt, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.gui.betting import CHIP_VALUES
+from pointline.gui.bridge import WINDOW_MODES
 from pointline.gui.clock import Clock as BeatClock
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
-from pointline.gui.online.account import AccountPart
+from pointline.gui.online.account import Account
 from pointline.gui.online.countdown import Clock, Countdown
-from pointline.gui.online.models import RowsModel
-from pointline.gui.online.results import ResultsPart
-from pointline.gui.online.seat import OnlineSeat
-from pointline.gui.online.state import (
-    ROSTER_KEYS,
-    SEAT_KEYS,
-    STANDING_KEYS,
-    Connect,
-    Verify,
-    loop_time,
+from pointline.gui.online.from_net import (
+    ClientError,
+    DeadlineKind,
+    Disconnected,
+    MemberDeparted,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    RelayClient,
+    RelayError,
+    RosterChanged,
+    RoundOpened,
+    SessionComplete,
+    SessionEnded,
+    SessionStarted,
+    ThrowCommitted,
+    Thrown,
+    Timeouts,
+    TranscriptFailed,
+    TranscriptSaved,
+    ending_text,
+    verify_transcript,
 )
-from pointline.gui.online.table import TablePart
+from pointline.gui.online.lobby import Lobby
+from pointline.gui.online.results import Results
+from pointline.gui.online.state import BACKGROUND_STATES, Connect, Verify, loop_time
+from pointline.gui.online.table import OnlineTable
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
     DEFAULT_RELAY,
     FREE_POINTS,
     HELP_KEYS,
     HELP_TOUCH,
-    MAX_PEOPLE,
-    MIN_PEOPLE,
-    NAME_HINT,
-    NO_RELAY_YET,
+    KEY_HINTS,
+    KEY_HINTS_SHORT,
     RELAY_LOST,
     help_html,
-    password_hint,
     people,
     refusal,
     seat_label,
@@ -72,39 +92,7 @@ from pointline.gui.online.texts import (
 )
 from pointline.gui.online.trust import RelayTrust
 from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP
-from pointline.kernel import (
-    HANDS_PER_SESSION,
-    POINT_NUMBERS,
-    STARTING_POINTS,
-    THROW_CAP,
-    UNIT,
-    Line,
-    Table,
-)
-from pointline.net.client.relay_client import (
-    Disconnected,
-    MemberDeparted,
-    RelayClient,
-    RelayError,
-    RosterChanged,
-    SessionStarted,
-    TranscriptFailed,
-    TranscriptSaved,
-)
-from pointline.net.protocol.peer import (
-    ReceiptsIncomplete,
-    ReceiptsMatched,
-    ReceiptsMismatch,
-    RoundOpened,
-    SessionComplete,
-    SessionEnded,
-    ThrowCommitted,
-    Thrown,
-    Timeouts,
-    ending_text,
-)
-from pointline.net.protocol.verify import verify_transcript
-from pointline.net.protocol.wire import RosterEntry
+from pointline.kernel import HANDS_PER_SESSION, POINT_NUMBERS, STARTING_POINTS, THROW_CAP, UNIT
 
 __all__ = ["OnlineBridge"]
 
@@ -112,54 +100,22 @@ QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
 
 
-def room_property(kind: Any, name: str, signal: Any) -> Any:
-    """A property of the room (``_show_room`` publishes it)."""
-    return Property(kind, lambda self: self._room[name], notify=signal)
-
-
-def own_property(kind: Any, name: str, signal: Any) -> Any:
-    """A property published with my seat by ``_show_table``."""
-    return Property(kind, lambda self: self._own[name], notify=signal)
-
-
 @QmlElement
 @QmlUncreatable("the online app makes one bridge and hands it to OnlineMain")
-class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreatable
-    """The online screens' state; each property notifies through its own signal."""
+class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreatable
+    """The online window: its screen and shared lines, and its small objects as constants."""
 
-    # ---- one notify signal per property, emitted by its setter (gui/online/state.py) -----
     screenChanged = Signal()
-    relayUrlChanged = Signal()
     busyChanged = Signal()
     errorChanged = Signal()
-    nameChanged = Signal()
     mutedChanged = Signal()
-    outcomeChanged = Signal()
-    endTextChanged = Signal()
-    receiptsTextChanged = Signal()
-    transcriptPathChanged = Signal()
-    verifyingChanged = Signal()
-    verifyOkChanged = Signal()
-    verifyTextChanged = Signal()
+    helpOpenChanged = Signal()
     windowModeChanged = Signal()
     askingLeaveChanged = Signal()
-    helpOpenChanged = Signal()
     keyHintsChanged = Signal()
     keyHintsShortChanged = Signal()
-    # the room, published by ``_show_room``
-    roomCodeChanged = Signal()
-    creatorChanged = Signal()
-    isCreatorChanged = Signal()
-    mySeatChanged = Signal()
-    mySeatLabelChanged = Signal()
-    canStartChanged = Signal()
-    startReasonChanged = Signal()
-    # published with my seat by ``_show_table``
-    nextThrowChanged = Signal()
-    committedChanged = Signal()
-    awaitedTextChanged = Signal()
-    submitted = Signal(str)
-    """A choice of mine reached the client (``confirm`` or ``roll``): one per commitment."""
+    left = Signal()
+    """The bridge has shut down after ``leave`` (the app returns to the solo table)."""
 
     def __init__(
         self,
@@ -179,45 +135,20 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
         protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting;
         ``beats`` runs the result moment's beats (default: a ``QtClock``)."""
         super().__init__()
-        self._url = url
         self.timeouts = timeouts or Timeouts()
-        # No lambda over self here: the bridge must not sit in a reference cycle, so that it
-        # is freed on the GUI thread when the app drops it, never by a garbage collection that
-        # happens to run on another thread (a QObject deleted there leaves its timers behind).
-        self._connect_override = connect
-        self._nonce_source = nonce_source
-        self._ca = ca
         self.client: RelayClient | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._requests: set[asyncio.Task[Any]] = set()
         """The requests in flight (``busy`` is true while there is one)."""
         self._screen = "signin"
         self._busy = False
+        self._busy_shown = False
         self._error = ""
-        self._name = ""
-        self._code = ""
-        self._creator = ""
-        self._roster: tuple[RosterEntry, ...] = ()
-        self._seat = -1
-        self._draft: Table | None = None
-        self._view: Table | None = None
-        self._committed = False
-        self._sit_out_armed = False
-        """Confirm was pressed once on an empty draft: the next press sits the hand out."""
         self.sounds = sounds
         """A ``gui.sound.Sounds`` (the app passes one; tests and screenshots play nothing)."""
         self._muted = bool(getattr(sounds, "muted", False))
-        self._ledger_mark = 0
-        self._outcome = ""  # "complete" | "ended" | ""
-        self._end_text = ""
-        self._outcomes: dict[str, str] = {}
-        self._receipts = ""
-        self._transcript = ""
-        self._verifying = False
-        self._verify_ok = False
-        self._verify_text = ""
-        self._verify: Verify = verify
         self._mode = "standard"
+        self._help = False
         self._asking_leave = False
         self._mobile = is_mobile()
         self._insets = fake_insets()
@@ -225,37 +156,139 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
         self._leaving = False
         self._help_html = help_html(self.timeouts)
         self._trust = RelayTrust(self)
-        self._pending: tuple[str, str, str, bool] | None = None
-        """The sign-in waiting for the player to trust the relay's certificate."""
-        self._busy_shown = False
-        self._room: dict[str, Any] = {}
-        self._own: dict[str, Any] = {}
-        self._line = Line.PASS
-        self._help = False
-        self._announcement = ""
-        self._notice = ""
-        self._dice = (0, 0)
-        self._serial = 0
-        self._shown: Table | None = None
-        """My table as it was before the throw whose result moment is showing (else None)."""
-        self._next_outcomes: dict[str, str] = {}
-        self._next_flights: dict[str, int] = {}
-        self._next_words = ""
-        self._next_sound = ""
-        self._after_moment = ""
-        """The screen to show when the moment ends (the last throw completed the session)."""
         self._countdown = Countdown(clock or loop_time, self)
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
         self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
-        self._moment.stageChanged.connect(self._on_beat)
-        self._chip = CHIP_VALUES[0]
-        self._seat_table = OnlineSeat(self, self)
-        self._seat_table.publish(**self._seat_constants())
-        self._seats = RowsModel(SEAT_KEYS, self)
-        self._members = RowsModel(ROSTER_KEYS, self)
-        self._standings = RowsModel(STANDING_KEYS, self)
-        self._show_room()
-        self._show_table()
+        self._lobby = Lobby(self, self)
+        self._table = OnlineTable(self, self._lobby, self)
+        self._results = Results(self, self._lobby, self._table, verify, self)
+        self._account = Account(self, self._lobby, url, connect, nonce_source, ca, self)
+        self._moment.stageChanged.connect(self._table.on_beat)
+        self.show()
+
+    # ------------------------------------------------------------------ for the small objects
+    @property
+    def screen_name(self) -> str:
+        return self._screen
+
+    @property
+    def help_open(self) -> bool:
+        return self._help
+
+    @property
+    def asking_leave(self) -> bool:
+        return self._asking_leave
+
+    @property
+    def on_mobile(self) -> bool:
+        return self._mobile
+
+    @property
+    def result_moment(self) -> ResultMoment:
+        return self._moment
+
+    @property
+    def relay_trust(self) -> RelayTrust:
+        return self._trust
+
+    @property
+    def peer(self) -> Any:
+        return None if self.client is None else self.client.peer
+
+    def session_running(self) -> bool:
+        peer = self.peer
+        return peer is not None and not peer.is_finished
+
+    def requesting(self) -> bool:
+        """A request of mine is in flight (or a step marked itself busy)."""
+        return self._busy or bool(self._requests)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], *, request: bool = True) -> asyncio.Task[Any]:
+        """Run ``coro`` on the loop; a ``request`` (to the relay, or leaving) keeps ``busy``
+        true until it is done, so a screen and a test can wait for it by that property."""
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        if request:
+            self._requests.add(task)
+            task.add_done_callback(self._request_done)
+            self._show_busy()
+        return task
+
+    def _request_done(self, task: asyncio.Task[Any]) -> None:
+        self._requests.discard(task)
+        self._show_busy()
+
+    def _show_busy(self) -> None:
+        busy = self.requesting()
+        if busy != self._busy_shown:
+            self._busy_shown = busy
+            self.busyChanged.emit()
+
+    def pump(self, client: RelayClient) -> None:
+        """Read ``client``'s events until it disconnects."""
+        self.spawn(self._pump(client), request=False).set_name("online-pump")
+
+    def set_screen(self, screen: str) -> None:
+        if screen != self._screen:
+            self._screen = screen
+            self.screenChanged.emit()
+            self.keyHintsChanged.emit()
+            self.keyHintsShortChanged.emit()
+            self.show()
+
+    def set_busy(self, busy: bool) -> None:
+        self._busy = busy
+        self._show_busy()
+
+    def set_error(self, error: str) -> None:
+        if error != self._error:
+            self._error = error
+            self.errorChanged.emit()
+
+    def set_help(self, shown: bool) -> None:
+        if shown != self._help:
+            self._help = shown
+            self.helpOpenChanged.emit()
+            self.show()
+
+    def set_asking_leave(self, asking: bool) -> None:
+        if asking != self._asking_leave:
+            self._asking_leave = asking
+            self.askingLeaveChanged.emit()
+            self.show()
+
+    def announce(self, text: str) -> None:
+        """Say ``text`` to screen readers (and on the status line)."""
+        self._table.announce(text)
+
+    def show(self) -> None:
+        """Publish every small object again (each property notifies only when it changed)."""
+        self._lobby.publish()
+        self._table.publish()
+        self._results.publish()
+
+    def play(self, name: str) -> None:
+        if self.sounds is not None and not self._muted:
+            self.sounds.play(name)
+
+    def refresh_countdown(self) -> None:
+        """Count to the confirm deadline while choices are open; hidden during the moment."""
+        peer = self.peer
+        running = peer is not None and not peer.is_finished
+        confirm = running and peer.deadline_kind is DeadlineKind.CONFIRM
+        self._countdown.hold(self._moment.running)
+        self._countdown.run_to(peer.next_deadline() if confirm and peer else None)
+
+    async def shutdown(self) -> None:
+        """Close the connection (a departure if a session runs) and stop our tasks."""
+        self._countdown.run_to(None)
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
+        for task in list(self._tasks):
+            if task is not asyncio.current_task():
+                task.cancel()
 
     # ------------------------------------------------------------------ events
     async def _pump(self, client: RelayClient) -> None:
@@ -267,68 +300,72 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
             if isinstance(event, Disconnected):
                 return
 
+    def _end(self, text: str) -> None:
+        """The session ended without a result: the results say why, at once."""
+        self._results.ended(text)
+        self.set_help(False)
+        self.set_asking_leave(False)
+        self.set_screen("results")
+
     def _on_event(self, event: Any) -> None:
-        self._refresh_view()
+        lobby, table, results = self._lobby, self._table, self._results
+        table.refresh_view(self._screen)
         match event:
             case RosterChanged(code, creator, roster):
-                seat = self._roster_seat(roster)  # seats close up when one leaves
-                self._set(
-                    code=code,
-                    creator=creator,
-                    roster=roster,
-                    seat=self._seat if seat is None else seat,
-                )
-                self._announce(f"{len(roster)} in room {code}")
+                seat = lobby.roster_seat(roster)  # seats close up when one leaves
+                lobby.set_room(code, creator, roster, lobby.seat if seat is None else seat)
+                self.announce(f"{len(roster)} in room {code}")
             case SessionStarted(code, _table_id, seat, roster, _path):
-                self._set(code=code, seat=seat, roster=roster, screen="table", committed=False)
-                self._ledger_mark = 0
-                self._outcomes = {}
-                self._announce(
+                lobby.set_room(code, lobby.creator_name, roster, seat)
+                table.start()
+                self.set_screen("table")
+                self.announce(
                     f"The session started: {len(roster)} seats, you are {seat_label(seat)}. "
                     f"Allocate, then confirm within {seconds(self.timeouts.confirm)}."
                 )
             case RoundOpened():
-                self._fresh_draft()
+                table.fresh_draft()
                 if self._moment.running:  # said when the throw's result is shown
-                    self._next_words = f"{self._next_words} {self._round_words()}"
+                    table.next_words = f"{table.next_words} {table.round_words()}"
                 else:
-                    self._announce(self._round_words())
+                    self.announce(table.round_words())
             case ThrowCommitted():
                 pass
             case Thrown():
-                self._on_thrown(event)
+                table.on_thrown(event)
             case SessionComplete(result):
-                me = self._seat
-                screen = "results"
+                me = lobby.seat
+                results.complete()
+                self.set_help(False)
+                self.set_asking_leave(False)
                 if self._moment.running:  # the last throw's result shows first
-                    self._after_moment, screen = "results", self._screen
-                self._set(outcome="complete", screen=screen, help=False, asking_leave=False)
-                self._announce(
+                    table.after_moment = "results"
+                else:
+                    self.set_screen("results")
+                self.announce(
                     f"Session complete: your final points {result.final[me]:,}, "
                     f"rank {result.ranks[me]} of {len(result.final)}."
                 )
             case SessionEnded():
                 self._moment.finish()  # an ending shows at once
-                text = self._ending_words(event)
-                self._set(
-                    outcome="ended", screen="results", end_text=text, help=False, asking_leave=False
-                )
+                text = results.ending_words(event)
+                self._end(text)
                 self._countdown.run_to(None)
-                self._announce(text)
+                self.announce(text)
             case ReceiptsMatched(count):
-                self._set(
-                    receipts=f"{count} of {count} signed receipts matched within "
+                results.receipts(
+                    f"{count} of {count} signed receipts matched within "
                     f"{seconds(self.timeouts.receipts)}."
                 )
             case ReceiptsMismatch(seats):
-                names = people([self._who(s) for s in seats])
-                self._set(receipts=f"Receipts differ from yours: {names}.")
+                names = people([lobby.who(s) for s in seats])
+                results.receipts(f"Receipts differ from yours: {names}.")
             case ReceiptsIncomplete(reason, seat):
                 words = ending_text(reason, seat, None, proven=False)
-                self._set(receipts=f"Receipts incomplete: {words}.")
+                results.receipts(f"Receipts incomplete: {words}.")
             case TranscriptSaved(path):
                 self._countdown.run_to(None)
-                self._on_saved(path)
+                results.saved(path)
             case TranscriptFailed(path, reason):
                 # The disk refused the transcript: the session ended (as this seat leaving);
                 # say why in plain words, and where the part already written is.
@@ -338,81 +375,66 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
                     f"No result: your transcript could not be saved ({reason}), so you left "
                     f"the table. What was written before the error is in {path}."
                 )
-                self._set(
-                    outcome="ended", screen="results", end_text=text, help=False, asking_leave=False
-                )
-                self._announce(text)
+                self._end(text)
+                self.announce(text)
             case MemberDeparted(seat, _name):
                 if self._screen in ("table", "results"):
-                    self._announce(f"{self._seat_name(seat)} ({seat_label(seat)}) left.")
+                    self.announce(f"{lobby.seat_name(seat)} ({seat_label(seat)}) left.")
             case RelayError(code, message):
                 if code == "room_closed":
-                    self._set(code="", creator="", roster=(), seat=-1)
-                self._set(error=refusal(code, message))
+                    lobby.clear()
+                self.set_error(refusal(code, message))
             case Disconnected():
                 self._countdown.run_to(None)
                 self.client = None
                 lost = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
                 if self._screen == "lobby":
-                    self._reset_account(error=lost)
+                    self._account.reset(error=lost)
                 elif self._screen != "results":
-                    self._set(error=lost)
-        self._refresh_countdown()
-        self._show_table()
+                    self.set_error(lost)
+        self.refresh_countdown()
+        self.show()
 
     # ------------------------------------------------------------------ properties
     screen = Property(str, lambda self: self._screen, notify=screenChanged)
-    relayUrl = Property(str, lambda self: self._url, notify=relayUrlChanged)
     busy = Property(bool, lambda self: self._busy_shown, notify=busyChanged)
     """A request of mine is in flight (signing in, a room, leaving): its buttons wait."""
     error = Property(str, lambda self: self._error, notify=errorChanged)
-    name = Property(str, lambda self: self._name, notify=nameChanged)
     muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
     helpOpen = Property(bool, lambda self: self._help, notify=helpOpenChanged)
     windowMode = Property(str, lambda self: self._mode, notify=windowModeChanged)
     askingLeave = Property(bool, lambda self: self._asking_leave, notify=askingLeaveChanged)
-    keyHints = Property(str, lambda self: self._key_hints(), notify=keyHintsChanged)
+    keyHints = Property(
+        str,
+        lambda self: "" if self._mobile else KEY_HINTS.get(self._screen, ""),
+        notify=keyHintsChanged,
+    )
     """The footer's key hints for the current screen ("" on a phone)."""
-    keyHintsShort = Property(str, lambda self: self._key_hints_short(), notify=keyHintsShortChanged)
+    keyHintsShort = Property(
+        str,
+        lambda self: "" if self._mobile else KEY_HINTS_SHORT.get(self._screen, ""),
+        notify=keyHintsShortChanged,
+    )
     """The same in a few words, for a narrow window."""
 
-    roomCode = room_property(str, "roomCode", roomCodeChanged)
-    creator = room_property(str, "creator", creatorChanged)
-    isCreator = room_property(bool, "isCreator", isCreatorChanged)
-    mySeat = room_property(int, "mySeat", mySeatChanged)
-    """The protocol's 0-based index (-1: none); people read ``mySeatLabel``."""
-    mySeatLabel = room_property(str, "mySeatLabel", mySeatLabelChanged)
-    roster = Property(QObject, lambda self: self._members, constant=True)
-    """The room's members with their verification words (a ``RowsModel``, ``ROSTER_KEYS``)."""
-    canStart = room_property(bool, "canStart", canStartChanged)
-    startReason = room_property(str, "startReason", startReasonChanged)
-
-    seatTable = Property(QObject, lambda self: self._seat_table, constant=True)
+    account = Property(QObject, lambda self: self._account, constant=True)
+    """Sign-in and the relay's trust questions (an ``Account``)."""
+    lobby = Property(QObject, lambda self: self._lobby, constant=True)
+    """The room and my seat in it (a ``Lobby``)."""
+    table = Property(QObject, lambda self: self._table, constant=True)
+    """My seat at the table: actions, seats, what is awaited (an ``OnlineTable``)."""
+    results = Property(QObject, lambda self: self._results, constant=True)
+    """The ending, receipts, the transcript's verdict and the standings (a ``Results``)."""
+    seatTable = Property(QObject, lambda self: self._table.seat_table, constant=True)
     """My seat as the shared table view reads it (an ``OnlineSeat``)."""
-    history = Property(QObject, lambda self: self._seat_table.history, constant=True)
-    """My ledger in words (the seat's ``HistoryModel``)."""
-    nextThrow = own_property(int, "nextThrow", nextThrowChanged)
-    """The number of the throw being chosen for, as people count throws."""
-    committed = own_property(bool, "committed", committedChanged)
-    awaitedText = own_property(str, "awaitedText", awaitedTextChanged)
-    seats = Property(QObject, lambda self: self._seats, constant=True)
-    """Every seat at the table (a ``RowsModel`` with the roles of ``SEAT_KEYS``)."""
     countdown = Property(QObject, lambda self: self._countdown, constant=True)
     """The seconds left to choose (``countdown.secondsLeft``; 0 while the result shows)."""
     moment = Property(QObject, lambda self: self._moment, constant=True)
     """The result moment (``moment.stage``, ``moment.reduceMotion``)."""
     trust = Property(QObject, lambda self: self._trust, constant=True)
     """The open question about trusting the relay (``trust.asking``, ``text``, ``fingerprint``)."""
-
-    outcome = Property(str, lambda self: self._outcome, notify=outcomeChanged)
-    standings = Property(QObject, lambda self: self._standings, constant=True)
-    """The results page's rows (``STANDING_KEYS``), each with its balance chart."""
-    endText = Property(str, lambda self: self._end_text, notify=endTextChanged)
-    receiptsText = Property(str, lambda self: self._receipts, notify=receiptsTextChanged)
-    transcriptPath = Property(str, lambda self: self._transcript, notify=transcriptPathChanged)
-    verifying = Property(bool, lambda self: self._verifying, notify=verifyingChanged)
-    verifyOk = Property(bool, lambda self: self._verify_ok, notify=verifyOkChanged)
-    verifyText = Property(str, lambda self: self._verify_text, notify=verifyTextChanged)
+    canLeave = Property(bool, lambda self: self._on_leave is not None, constant=True)
+    """Whether a solo table waits behind this window (``Back to solo table`` is shown)."""
 
     # constants: rules, deadlines and notices from Python, never copied into QML
     casualNotice = Property(str, lambda self: CASUAL_NOTICE, constant=True)
@@ -422,16 +444,172 @@ class OnlineBridge(AccountPart, TablePart, ResultsPart, QObject):  # type: ignor
     helpKeys = Property(str, lambda self: HELP_TOUCH if self._mobile else HELP_KEYS, constant=True)
     pointNumbers = Property(QVARIANT_LIST, lambda self: sorted(POINT_NUMBERS), constant=True)
     """The totals that set the point (``pointline.kernel.POINT_NUMBERS``), in order."""
-    maxSeats = Property(int, lambda self: MAX_PEOPLE, constant=True)
-    minPeople = Property(int, lambda self: MIN_PEOPLE, constant=True)
     unit = Property(int, lambda self: UNIT, constant=True)
     hands = Property(int, lambda self: HANDS_PER_SESSION, constant=True)
     throwCap = Property(int, lambda self: THROW_CAP, constant=True)
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
-    nameHint = Property(str, lambda self: NAME_HINT, constant=True)
-    noRelayText = Property(str, lambda self: NO_RELAY_YET, constant=True)
-    passwordHint = Property(str, lambda self: password_hint(), constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)
+    """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
     insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
-    """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
+
+    # ------------------------------------------------------------------ Help and the window
+    @Slot()
+    def openHelp(self) -> None:
+        self.set_help(True)
+
+    @Slot()
+    def closeHelp(self) -> None:
+        self.set_help(False)
+
+    @Slot()
+    def escape(self) -> None:
+        """Escape closes Help (or the leave question); online nothing pauses."""
+        if self._help:
+            self.set_help(False)
+        elif self._asking_leave:
+            self.set_asking_leave(False)
+        elif self._screen == "table":
+            self.announce("Online sessions do not pause: the countdown keeps running.")
+
+    @Slot()
+    def back(self) -> None:
+        """Android Back: closes Help; at the table asks before leaving; in the lobby leaves the
+        room (or goes back to the solo table); at sign-in only goes back to the solo table."""
+        if self._help:
+            self.set_help(False)
+        elif self._asking_leave:
+            self.set_asking_leave(False)
+        elif self._screen == "table":
+            self.askLeave()
+        elif self._screen == "lobby":
+            if self._lobby.code:
+                self._lobby.leaveRoom()
+            elif self._on_leave is not None:
+                self.leave()
+        elif self._screen == "results":
+            self.backToLobby()
+        elif self._on_leave is not None and not self._busy:
+            self.leave()
+
+    @Slot()
+    def askLeave(self) -> None:
+        """Leaving the table ends the session for everyone: ask first."""
+        if self._screen != "table":
+            return
+        if not self.session_running():
+            self._lobby.leaveRoom()
+            return
+        self.set_asking_leave(True)
+        self.announce(
+            "Leave the table? The session ends for everyone without a result. Choose Leave or Stay."
+        )
+
+    @Slot()
+    def confirmLeave(self) -> None:
+        if not self._asking_leave:
+            return
+        self.set_asking_leave(False)
+        self._lobby.leaveRoom()
+
+    @Slot()
+    def cancelLeave(self) -> None:
+        if self._asking_leave:
+            self.set_asking_leave(False)
+            self.announce("You stay at the table.")
+
+    @Slot(str)
+    def setWindowMode(self, mode: str) -> None:
+        """Standard, Theater or Fullscreen: only the window changes, the session is kept."""
+        if mode not in WINDOW_MODES:
+            raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
+        if mode != self._mode:
+            self._mode = mode
+            self.windowModeChanged.emit()
+
+    @Slot()
+    def cycleWindowMode(self) -> None:
+        self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % 3])
+
+    @Slot()
+    def toggleMute(self) -> None:
+        self._muted = not self._muted
+        self.mutedChanged.emit()
+        if self.sounds is not None:
+            self.sounds.muted = self._muted
+        self.announce("Sound off" if self._muted else "Sound on")
+
+    def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
+        """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
+        self.applicationStateChanged(state.value)
+
+    @Slot(int)
+    def applicationStateChanged(self, state: int) -> None:
+        """Suspended or Hidden ends a running session without a result (not a focus loss)."""
+        if state not in BACKGROUND_STATES:
+            return
+        peer, client = self.peer, self.client
+        if client is None or peer is None or peer.is_finished:
+            return
+        with contextlib.suppress(ClientError):
+            client.background()
+        self.show()
+
+    # ------------------------------------------------------------------ after the results
+    @Slot()
+    def backToLobby(self) -> None:
+        """After the results: a fresh room (nothing carries over between sessions); the
+        account signs in again on a new connection (``Account.reconnect``)."""
+        self.spawn(self._account.reconnect())
+        self._moment.finish()
+        self._table.clear_session()
+        self._results.clear()
+        self.set_help(False)
+        self.set_screen("lobby")
+        self.show()
+
+    # ------------------------------------------------------------------ leaving online play
+    @Slot()
+    def leave(self) -> None:
+        """Back to the solo table: sign out, close the connection, then call ``on_leave``.
+
+        Offered on the sign-in and lobby screens (and after the results); at a running table
+        it is refused (Leave table ends the session first), so it never ends a session itself.
+        """
+        if self._leaving:
+            return
+        if self.session_running():
+            self._table.notice = "Leave the table first: the session is still running."
+            self.announce(self._table.notice)
+            self.show()
+            return
+        self._leaving = True
+        self.spawn(self._leave_online())
+
+    @Slot()
+    def windowClosed(self) -> None:
+        """The online window was closed: as Back to solo table, but even mid-session (then the
+        session ends as this seat's departure, as closing the standalone app does)."""
+        if self._leaving:
+            return
+        self._leaving = True
+        self.spawn(self._leave_online())
+
+    async def _leave_online(self) -> None:
+        client = self.client
+        self.set_busy(True)
+        if (
+            client is not None
+            and not client.closed.is_set()
+            and client.token is not None
+            and not self.session_running()
+        ):
+            with contextlib.suppress(ClientError, TimeoutError):
+                if self._lobby.code:
+                    await client.leave()
+                await asyncio.wait_for(client.signout(), 3.0)
+        await self.shutdown()
+        self._account.reset()
+        self.left.emit()
+        if self._on_leave is not None:
+            self._on_leave()

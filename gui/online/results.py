@@ -1,5 +1,9 @@
-"""Endings, receipts, the saved transcript's verdict and the standings: a part of
-``OnlineBridge`` (see gui/online/state.py).
+"""How the session ended: the outcome, the ending's words, the receipts, the saved transcript and
+its verdict, and the standings.
+
+``Results`` is ``OnlineBridge.results``: the bridge hands it the protocol's endings, receipts and
+transcript events; the saved transcript is replayed by ``pointline verify`` off the GUI thread
+and the verdict shows when it is done.
 """
 
 from __future__ import annotations
@@ -8,58 +12,110 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import Property, QObject, Signal
+
 from pointline.gui.history import chart_samples
-from pointline.gui.online.state import OnlineState, verdict_words
-from pointline.gui.online.texts import (
-    RELAY_LOST,
-    seat_label,
-)
-from pointline.kernel import (
-    EndReason,
-    Standing,
-    Voided,
-)
-from pointline.net.protocol.peer import SessionEnded
+from pointline.gui.online.from_net import SessionEnded
+from pointline.gui.online.lobby import Lobby
+from pointline.gui.online.models import RowsModel
+from pointline.gui.online.state import STANDING_KEYS, Part, Shell, Verify, verdict_words
+from pointline.gui.online.table import OnlineTable
+from pointline.gui.online.texts import RELAY_LOST, seat_label
+from pointline.gui.seat_table import state_property
+from pointline.kernel import EndReason, Standing, Voided
 
-__all__ = ["ResultsPart"]
+__all__ = ["Results"]
 
 
-class ResultsPart(OnlineState):
-    """Endings, receipts, the saved transcript's verdict and the standings."""
+class Results(Part):
+    """The results page: ``outcome`` is "complete", "ended" or "" (none yet)."""
 
-    def _ending_words(self, ended: SessionEnded) -> str:
+    outcomeChanged = Signal()
+    endTextChanged = Signal()
+    receiptsTextChanged = Signal()
+    transcriptPathChanged = Signal()
+    verifyingChanged = Signal()
+    verifyOkChanged = Signal()
+    verifyTextChanged = Signal()
+
+    def __init__(
+        self,
+        shell: Shell,
+        lobby: Lobby,
+        table: OnlineTable,
+        verify: Verify,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(shell, parent)
+        self._lobby = lobby
+        self._table = table
+        self._verify = verify
+        self._standings = RowsModel(STANDING_KEYS, self)
+        self.clear()
+
+    outcome = state_property(str, "outcome", outcomeChanged)
+    endText = state_property(str, "endText", endTextChanged)
+    receiptsText = state_property(str, "receiptsText", receiptsTextChanged)
+    transcriptPath = state_property(str, "transcriptPath", transcriptPathChanged)
+    verifying = state_property(bool, "verifying", verifyingChanged)
+    verifyOk = state_property(bool, "verifyOk", verifyOkChanged)
+    verifyText = state_property(str, "verifyText", verifyTextChanged)
+    standings = Property(QObject, lambda self: self._standings, constant=True)
+    """The results page's rows (``STANDING_KEYS``), each with its balance chart."""
+
+    def clear(self) -> None:
+        """No session has ended (a fresh lobby)."""
+        self.put(
+            outcome="",
+            endText="",
+            receiptsText="",
+            transcriptPath="",
+            verifying=False,
+            verifyOk=False,
+            verifyText="",
+        )
+
+    # ------------------------------------------------------------------ endings
+    def complete(self) -> None:
+        self.put(outcome="complete")
+
+    def ended(self, text: str) -> None:
+        self.put(outcome="ended", endText=text)
+
+    def receipts(self, text: str) -> None:
+        self.put(receiptsText=text)
+
+    def ending_words(self, ended: SessionEnded) -> str:
         """The ending in the protocol's own words (``SessionEnded.text``: who reported it,
         whether it is proven, seats counted from 1), then which seat is mine."""
         if self._lost_relay(ended.reason, ended.seat):
             text = f"No result: {RELAY_LOST}."
         else:
-            text = f"No result: {ended.text}. You are {seat_label(self._seat)}."
-        if self._voided():
+            text = f"No result: {ended.text}. You are {seat_label(self._lobby.seat)}."
+        ledger = self._table.ledger()
+        if ledger is not None and any(isinstance(e, Voided) for e in ledger):
             text += " Your contracts in the unresolved hand were returned with no profit."
         return text
 
-    def _voided(self) -> bool:
-        ledger = self._ledger()
-        return ledger is not None and any(isinstance(e, Voided) for e in ledger)
-
     def _lost_relay(self, reason: EndReason, seat: int | None) -> bool:
         """The session ended as my own departure because the relay connection dropped."""
-        client = self.client
+        client = self.shell.client
         return (
             reason is EndReason.DEPARTURE
-            and seat == self._seat
+            and seat == self._lobby.seat
             and client is not None
             and client.connection_lost
         )
 
-    def _on_saved(self, path: Path) -> None:
-        self._set(
-            transcript=str(path),
+    # ------------------------------------------------------------------ the transcript
+    def saved(self, path: Path) -> None:
+        self.put(
+            transcriptPath=str(path),
             verifying=True,
-            verify_ok=False,
-            verify_text="Checking the transcript with pointline verify…",
+            verifyOk=False,
+            verifyText="Checking the transcript with pointline verify…",
         )
-        self._spawn(self._verify_saved(path), request=False)
+        self.shell.spawn(self._verify_saved(path), request=False)
 
     async def _verify_saved(self, path: Path) -> None:
         """Replay the transcript off the GUI thread; the verdict shows when it is done."""
@@ -69,33 +125,38 @@ class ResultsPart(OnlineState):
             ok, text = False, "pointline verify could not read the saved transcript."
         else:
             ok, text = verdict_words(report)
-        if self._transcript != str(path):
+        if self._values["transcriptPath"] != str(path):
             return  # back in the lobby meanwhile: this verdict is for a closed session
-        self._set(verifying=False, verify_ok=ok, verify_text=text)
+        self.put(verifying=False, verifyOk=ok, verifyText=text)
+
+    # ------------------------------------------------------------------ standings
+    def publish(self) -> None:
+        """The standings, on the results page only (each row notifies when it changed)."""
+        self._standings.set_rows(self._standing_rows())
 
     def _standing_rows(self) -> list[dict[str, Any]]:
         """Each seat's final points and rank in the kernel's standings order (highest first,
         ties in seat order), with its balance over the throws; after an ending without a
         result: seat order and no rank, and no chart when no throw was made."""
-        if self._screen != "results":
+        if self.shell.screen_name != "results":
             return []
-        t = self.table
+        t = self._table.view
         if t is None:
             return []
         result = t.result
         ranking = (
             result.ranking
             if result is not None
-            else tuple(Standing(s, t.balance(s), 0) for s in range(len(self._roster)))
+            else tuple(Standing(s, t.balance(s), 0) for s in range(len(self._lobby.entries)))
         )
         return [
             {
                 "seat": row.seat,
                 "label": seat_label(row.seat),
-                "name": self._seat_name(row.seat),
+                "name": self._lobby.seat_name(row.seat),
                 "final": row.points,
                 "rank": row.rank,
-                "you": row.seat == self._seat,
+                "you": row.seat == self._lobby.seat,
                 "chart": chart_samples(t.seat(row.seat).ledger) if t.throws else [],
             }
             for row in ranking

@@ -1,10 +1,11 @@
 """My seat at the online table as the shared table view shows it: a ``SeatTable``.
 
 ``TableView.qml`` is fed through this object exactly as the solo table is fed through the solo
-``TableBridge``: the online bridge publishes the peer's shared table (dice, point, phase) and
-my local draft into it (``SeatTable.publish``, one notify signal per property), and the view's
-slots come back here and go to the bridge's table part, which applies them to my draft and
-commits through ``RelayClient``. Nothing here decides a rule: the kernel does, on the draft.
+``TableBridge``: the online table (``OnlineTable``, gui/online/table.py) publishes the peer's
+shared table (dice, point, phase) and my local draft into it (``SeatTable.publish``, one notify
+signal per property), and the view's slots come back here and go to it, which applies them to
+my draft and commits through ``RelayClient``. Nothing here decides a rule: the kernel does, on
+the draft.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ QML_IMPORT_MAJOR_VERSION = 1
 
 
 class SeatOwner(Protocol):
-    """What the seat's slots go to (the online bridge's table part)."""
+    """What the seat's slots go to (``OnlineTable``, the bridge's ``table``)."""
 
     def seat_act(self, name: str) -> bool: ...
 

@@ -1,13 +1,23 @@
-"""My seat at the online table: the draft, the actions, the result moment's beats, the seats and
-the table's keys: a part of ``OnlineBridge`` (see gui/online/state.py).
+"""My seat at the online table: the draft, the actions, the result moment's beats, the seats.
+
+``OnlineTable`` is ``OnlineBridge.table``. My choices for a throw are a local draft: a copy of
+the peer's kernel table on which Allocate/Reset/Reduce/Remove are applied for my seat only (the
+kernel's rejection words say why anything is refused). Confirm (come-out) or Roll (point phase)
+commits the draft's choice through ``RelayClient.commit``; the shared table, dice and point only
+ever come from the peer's own reconstruction.
+
+What the felt shows of my seat is published into ``seatTable`` (an ``OnlineSeat``, the
+``SeatTable`` the shared ``TableView.qml`` reads) by ``publish``: the kernel's part from
+``gui.seat_view.seat_view``, the same function the solo table uses. A revealed throw
+(``on_thrown``) starts the result moment; its beats (``on_beat``) show the outcomes, then the
+pay-out, then the next choice.
 """
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, Slot
+from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 
 from pointline.gui.betting import (
     CHIP_VALUES,
@@ -17,9 +27,7 @@ from pointline.gui.betting import (
     line_reasons,
     repeat_actions,
 )
-from pointline.gui.bridge import WINDOW_MODES
 from pointline.gui.history import (
-    chart_samples,
     draft_words,
     history_rows,
     line_flights,
@@ -27,13 +35,14 @@ from pointline.gui.history import (
     repeat_text,
     settlement_words,
 )
-from pointline.gui.online.state import BACKGROUND_STATES, HELP_LIVE, SIT_OUT_ASK, OnlineState
-from pointline.gui.online.texts import (
-    KEY_HINTS,
-    KEY_HINTS_SHORT,
-    people,
-    seat_label,
-)
+from pointline.gui.online.from_net import ClientError, NetError, Step, Thrown
+from pointline.gui.online.lobby import Lobby
+from pointline.gui.online.models import RowsModel
+from pointline.gui.online.seat import OnlineSeat
+from pointline.gui.online.state import HELP_LIVE, SEAT_KEYS, SIT_OUT_ASK, Part, Shell
+from pointline.gui.online.texts import people, seat_label
+from pointline.gui.seat_table import state_property
+from pointline.gui.seat_view import seat_view
 from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS
 from pointline.kernel import (
     HANDS_PER_SESSION,
@@ -46,15 +55,11 @@ from pointline.kernel import (
     Phase,
     PointlineError,
     Settled,
+    Table,
     current_choice,
 )
-from pointline.net.errors import ClientError, NetError
-from pointline.net.protocol.peer import (
-    Step,
-    Thrown,
-)
 
-__all__ = ["ONLINE_TEXTS", "SEAT_ACTIONS", "TablePart"]
+__all__ = ["ONLINE_TEXTS", "SEAT_ACTIONS", "OnlineTable"]
 
 SEAT_ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll", "repeat")
 """The controls of my seat whose legality the table view shows (the kernel decides each)."""
@@ -64,24 +69,125 @@ ONLINE_TEXTS = {
 }
 
 
-class TablePart(OnlineState):
-    """My seat at the online table, its keys and the leave question."""
+class OnlineTable(Part):
+    """My seat at the online table; the felt itself reads ``seatTable``."""
 
-    def _fresh_draft(self) -> None:
-        table = self.table
+    nextThrowChanged = Signal()
+    committedChanged = Signal()
+    awaitedTextChanged = Signal()
+    submitted = Signal(str)
+    """A choice of mine reached the client (``confirm`` or ``roll``): one per commitment."""
+
+    def __init__(self, shell: Shell, lobby: Lobby, parent: QObject | None = None) -> None:
+        super().__init__(shell, parent)
+        self._lobby = lobby
+        self.view: Table | None = None
+        """The peer's reconstruction as of the last event (``Peer.table`` copies: cached)."""
+        self._draft: Table | None = None
+        self._shown: Table | None = None
+        """My table as it was before the throw whose result moment is showing (else None)."""
+        self._committed = False
+        self._sit_out_armed = False
+        """Confirm was pressed once on an empty draft: the next press sits the hand out."""
+        self.ledger_mark = 0
+        self._outcomes: dict[str, str] = {}
+        self._line = Line.PASS
+        self._chip = CHIP_VALUES[0]
+        self.notice = ""
+        self._announcement = ""
+        self._dice = (0, 0)
+        self._serial = 0
+        self._next_outcomes: dict[str, str] = {}
+        self._next_flights: dict[str, int] = {}
+        self.next_words = ""
+        self._next_sound = ""
+        self.after_moment = ""
+        """The screen to show when the moment ends (the last throw completed the session)."""
+        self.seat_table = OnlineSeat(self, self)
+        self.seat_table.publish(
+            hands=HANDS_PER_SESSION,
+            throwCap=THROW_CAP,
+            chipValues=list(CHIP_VALUES),
+            mobile=shell.on_mobile,
+            texts=ONLINE_TEXTS,
+            pointNumbers=sorted(POINT_NUMBERS),
+            startingPoints=STARTING_POINTS,
+        )
+        self._seats = RowsModel(SEAT_KEYS, self)
+
+    nextThrow = state_property(int, "nextThrow", nextThrowChanged)
+    """The number of the throw being chosen for, as people count throws."""
+    committed = state_property(bool, "committed", committedChanged)
+    awaitedText = state_property(str, "awaitedText", awaitedTextChanged)
+    seats = Property(QObject, lambda self: self._seats, constant=True)
+    """Every seat at the table (a ``RowsModel`` with the roles of ``SEAT_KEYS``)."""
+    history = Property(QObject, lambda self: self.seat_table.history, constant=True)
+    """My ledger in words (the seat's ``HistoryModel``)."""
+
+    # ------------------------------------------------------------------ state
+    @property
+    def shown(self) -> Table | None:
+        """The table the screen shows: my pre-throw table while a result moment runs."""
+        return self._shown if self._shown is not None else self.view
+
+    def refresh_view(self, screen: str) -> None:
+        """Read the peer's table again (the results keep the last table in sight)."""
+        peer = self.shell.peer
+        if peer is None:
+            if screen != "results":
+                self.view = None
+            return
+        self.view = peer.table
+
+    def start(self) -> None:
+        """A session started: nothing committed, no ledger seen yet."""
+        self._committed = False
+        self.ledger_mark = 0
+        self._outcomes = {}
+
+    def clear_session(self) -> None:
+        """Back to the lobby: nothing of the last session stays on the felt."""
+        self._shown = None
+        self.after_moment = ""
+        self._draft = None
+        self.view = None
+        self._dice = (0, 0)
+        self._serial = 0
+        self.notice = ""
+
+    def fresh_draft(self) -> None:
+        table = self.view
         self._draft = None if table is None else table.copy()
         self._committed = False
         self._sit_out_armed = False
-        self._notice = ""
+        self.notice = ""
 
-    def _on_thrown(self, event: Thrown) -> None:
+    def round_words(self) -> str:
+        table = self.view
+        if table is None:
+            return ""
+        if table.phase is Phase.POINT:
+            return f"Point {table.point}: prepare Don't Pass if you like, then Roll."
+        return f"Come-out for hand {table.hand}: allocate, then Confirm."
+
+    def ledger(self) -> Any:
+        t, seat = self.shown, self._lobby.seat
+        return None if t is None or seat < 0 else t.seat(seat).ledger
+
+    def announce(self, text: str) -> None:
+        """Say ``text`` to screen readers (and on the status line)."""
+        self._announcement = text
+        self.seat_table.publish(announcement=text, status=self.notice or text)
+
+    # ------------------------------------------------------------------ the result moment
+    def on_thrown(self, event: Thrown) -> None:
         """A throw was revealed: its result moment shows it beat by beat (gui/moment)."""
-        table = self.table
+        table, seat = self.view, self._lobby.seat
         assert table is not None
         before = self._draft if self._draft is not None else self.shown
         words = [f"Throw {event.throw}: {event.die1} and {event.die2}, total {event.total}"]
-        entries = table.ledger_since(self._seat, self._ledger_mark)
-        self._ledger_mark = table.ledger_length(self._seat)
+        entries = table.ledger_since(seat, self.ledger_mark)
+        self.ledger_mark = table.ledger_length(seat)
         settled = [e for e in entries if isinstance(e, Settled)]
         words.extend(settlement_words(e) for e in settled)
         outcomes = {e.outcome for e in settled}
@@ -89,21 +195,21 @@ class TablePart(OnlineState):
         self._next_sound = first[0].value if first else ""
         if table.phase is Phase.POINT and event.phase is not Phase.POINT:
             words.append(f"Point is {table.point}")
-        self._next_words = ". ".join(words) + "."
+        self.next_words = ". ".join(words) + "."
         self._next_outcomes = line_outcomes(entries)  # shown on the felt until my next change
         self._next_flights = line_flights(entries)
         self._outcomes = {}
         self._dice = (event.die1, event.die2)
         self._serial += 1
-        self._fresh_draft()
+        self.fresh_draft()
         self._shown = before.copy() if before is not None else None
-        self._play("dice")
-        self._seat_table.rolled.emit()
-        self._moment.start(bool(self._next_outcomes))
+        self.shell.play("dice")
+        self.seat_table.rolled.emit()
+        self.shell.result_moment.start(bool(self._next_outcomes))
 
-    def _on_beat(self) -> None:
+    def on_beat(self) -> None:
         """The result moment moved on: outcomes on the felt, then the pay-out, then choices."""
-        stage = self._moment.beat
+        stage = self.shell.result_moment.beat
         if stage == "outcome":
             self._outcomes = self._next_outcomes
             self._sound_outcome()
@@ -111,35 +217,32 @@ class TablePart(OnlineState):
             self._sound_outcome()
             self._shown = None  # chips pay or are swept, the balance counts
             self._outcomes = self._next_outcomes
-            self._announce(self._next_words)
+            self.shell.announce(self.next_words)
         elif not stage:
             self._shown = None
-            if self._after_moment:
-                self._after_moment, screen = "", self._after_moment
-                self._set(screen=screen)
-        self._refresh_countdown()
-        self._show_table()
+            if self.after_moment:
+                self.after_moment, screen = "", self.after_moment
+                self.shell.set_screen(screen)
+        self.shell.refresh_countdown()
+        self.shell.show()
 
     def _sound_outcome(self) -> None:
         sound, self._next_sound = self._next_sound, ""
         if sound:
-            self._play(sound)
+            self.shell.play(sound)
 
     # ------------------------------------------------------------------ the draft
-    def _ledger(self) -> Any:
-        t = self.shown
-        return None if t is None or self._seat < 0 else t.seat(self._seat).ledger
-
     def reason(self, name: str) -> str:
         """Why an action is refused now ("" when legal): Help, the step, else the kernel."""
-        if self._help:
+        shell = self.shell
+        if shell.help_open:
             return HELP_LIVE
-        if self._asking_leave:
+        if shell.asking_leave:
             return "Answer the question about leaving first."
-        peer = self.peer
+        peer = shell.peer
         if peer is None or self._draft is None:
             return "The session has not started."
-        if self._moment.running:
+        if shell.result_moment.running:
             return SOLO_WORDS["revealing"]  # the same words as on the solo table
         if peer.is_finished or peer.state in (Step.COMPLETE, Step.ENDED):
             return "The session is over."
@@ -147,103 +250,83 @@ class TablePart(OnlineState):
             return "Your choice for this throw is committed: waiting for the others."
         if peer.state is not Step.COMMIT:
             return "Waiting for every seat's reveal."
-        return action_reason(self._draft, self._seat, name, self._line, self._chip)
+        return action_reason(self._draft, self._lobby.seat, name, self._line, self._chip)
 
     def _plan(self, name: str) -> list[Action]:
         """The kernel actions a control stands for: a chip is several Allocates, all or none."""
-        draft = self._draft
+        draft, seat = self._draft, self._lobby.seat
         assert draft is not None
         if name == "allocate":
-            return list(chip_actions(self._seat, self._line, self._chip))
+            return list(chip_actions(seat, self._line, self._chip))
         if name == "repeat":
-            return list(repeat_actions(draft, self._seat))
-        return [kernel_action(self._seat, name)]
+            return list(repeat_actions(draft, seat))
+        return [kernel_action(seat, name)]
 
     def _submit(self, name: str) -> bool:
         why = self.reason(name)
         if why:
-            self._notice = why
-            self._announce(why)
+            self.notice = why
+            self.shell.announce(why)
             return False
-        draft, client = self._draft, self.client
+        draft, client, seat = self._draft, self.shell.client, self._lobby.seat
         assert draft is not None and client is not None
         action = self._plan(name)[-1] if name in ("confirm", "roll") else None
         if name == "confirm" and self._empty_draft() and not self._sit_out_armed:
             # An empty Confirm sits the hand out: only a second, deliberate press does it.
             self._sit_out_armed = True
-            self._notice = SIT_OUT_ASK
-            self._announce(SIT_OUT_ASK)
+            self.notice = SIT_OUT_ASK
+            self.shell.announce(SIT_OUT_ASK)
             return False
         self._sit_out_armed = False
         if name in ("confirm", "roll"):
-            choice = current_choice(draft, self._seat)
+            choice = current_choice(draft, seat)
             try:
                 client.commit(choice)
             except (PointlineError, NetError, ClientError) as exc:
-                self._notice = exc.text
-                self._announce(self._notice)
+                self.notice = exc.text
+                self.shell.announce(self.notice)
                 return False
             assert action is not None
             draft.push(action)
             self.submitted.emit(name)
             self._committed = True
-            self._notice = ""
-            self._announce(
+            self.notice = ""
+            self.shell.announce(
                 f"Committed Pass {choice.pass_amount}, Don't Pass {choice.dont_pass_amount} "
                 "for this throw; waiting for the others."
             )
             return True
         for step in self._plan(name):
             draft.push(step)
-        self._notice = ""
+        self.notice = ""
         self._outcomes = {}
-        self._announce(draft_words(draft, self._seat))
+        self.shell.announce(draft_words(draft, seat))
         return True
 
     def _empty_draft(self) -> bool:
         """At come-out with nothing allocated: Confirm would sit this hand out."""
-        draft = self._shown if self._shown is not None else self._draft
-        if draft is None or self._seat < 0 or draft.phase is not Phase.COME_OUT:
+        draft, seat = (self._shown if self._shown is not None else self._draft), self._lobby.seat
+        if draft is None or seat < 0 or draft.phase is not Phase.COME_OUT:
             return False
-        d = draft.draft(self._seat)
+        d = draft.draft(seat)
         return d.pass_amount + d.dont_pass_amount == 0
 
-    def _confirm_label(self) -> str:
-        return "Sit out" if self._empty_draft() else "Confirm"
-
-    # ------------------------------------------------------------------ property values
-    def _phase(self) -> str:
-        t = self.shown
-        return "come_out" if t is None else str(t.phase.value)
-
-    def _my(self, what: str) -> int:
-        shown = self.shown
-        t = self._draft if self._draft is not None and self._shown is None else shown
-        if t is None or self._seat < 0:
-            return STARTING_POINTS if what == "balance" else 0
-        if what == "balance":
-            return (shown or t).balance(self._seat)
-        if what in ("draftPass", "draftDontPass"):
-            d = t.draft(self._seat)
-            return d.pass_amount if what == "draftPass" else d.dont_pass_amount
-        c = (shown or t).contracts(self._seat)
-        return c.pass_amount if what == "contractPass" else c.dont_pass_amount
-
+    # ------------------------------------------------------------------ publishing
     def _seat_rows(self) -> list[dict[str, Any]]:
-        t, peer = self.shown, self.peer
+        t, peer, mine = self.shown, self.shell.peer, self._lobby.seat
         if t is None or peer is None:
             return []
-        choosing = peer.state is Step.COMMIT and not self._moment.running
+        choosing = peer.state is Step.COMMIT and not self.shell.result_moment.running
         awaiting = set(peer.awaiting) if choosing else set()
         rows = []
-        for e in self._roster:
+        for e in self._lobby.entries:
             c = t.contracts(e.seat)
             rows.append(
                 {
                     "seat": e.seat,
                     "label": seat_label(e.seat),
                     "name": e.name,
-                    "you": e.seat == self._seat,
+                    "you": e.seat == mine,
                     "balance": t.balance(e.seat),
                     "pass": c.pass_amount,
                     "dontPass": c.dont_pass_amount,
@@ -256,60 +339,48 @@ class TablePart(OnlineState):
         return rows
 
     def _awaited_text(self) -> str:
-        peer = self.peer
+        peer, mine = self.shell.peer, self._lobby.seat
         if peer is None or peer.is_finished:
             return ""
-        if self._moment.running:
+        if self.shell.result_moment.running:
             return "The result shows first, then the countdown starts."
         if peer.state is Step.RECEIPTS:
             return "Exchanging signed receipts…"
         waiting = sorted(peer.awaiting)
         if not waiting:
             return ""
-        names = ["you" if s == self._seat else self._seat_name(s) for s in waiting]
-        if self._seat in waiting:  # "you" first: it is the one a person can act on
+        names = ["you" if s == mine else self._lobby.seat_name(s) for s in waiting]
+        if mine in waiting:  # "you" first: it is the one a person can act on
             names.remove("you")
             names.insert(0, "you")
         step = "choose" if peer.state is Step.COMMIT else "reveal"
         return f"Waiting for {people(names)} to {step}"
 
-    def _key_hints(self) -> str:
-        return "" if self._mobile else KEY_HINTS.get(self._screen, "")
-
-    def _key_hints_short(self) -> str:
-        return "" if self._mobile else KEY_HINTS_SHORT.get(self._screen, "")
-
     def _line_reasons(self) -> dict[str, str]:
         """Why the selected chip cannot go on each line now (each reason once, as solo)."""
-        draft = self._draft
-        if draft is None or self._seat < 0 or self._moment.running:
+        draft, seat = self._draft, self._lobby.seat
+        if draft is None or seat < 0 or self.shell.result_moment.running:
             return {"pass": "", "dont_pass": ""}
-        return line_reasons(draft, self._seat, self._chip, self._line, self._notice)
+        return line_reasons(draft, seat, self._chip, self._line, self.notice)
 
-    # ------------------------------------------------------------------ the table view
-    def _seat_constants(self) -> dict[str, Any]:
-        return {
-            "hands": HANDS_PER_SESSION,
-            "throwCap": THROW_CAP,
-            "chipValues": list(CHIP_VALUES),
-            "mobile": self._mobile,
-            "texts": ONLINE_TEXTS,
-            "pointNumbers": sorted(POINT_NUMBERS),
-            "startingPoints": STARTING_POINTS,
-        }
+    def _table_hint(self, phase: Phase) -> str:
+        """What the keys do at the table now (screen readers hear it on the table)."""
+        if phase is Phase.POINT:
+            return "Point phase. Enter or Space rolls; the countdown shows the seconds left."
+        return (
+            f"Come-out. Space places a {self._chip} chip on the selected line, Enter confirms; "
+            "the countdown shows the seconds left."
+        )
 
-    def _publish_seat(self) -> None:
-        """Publish my seat to the table view (each property notifies only when it changed)."""
-        shown = self.shown
+    def publish(self) -> None:
+        """Publish my seat to the table view, the seats and my own properties (each property
+        and each row notifies only when it changed)."""
+        shown, seat, moment = self.shown, self._lobby.seat, self.shell.result_moment
         reasons = {n: self.reason(n) for n in SEAT_ACTIONS}
-        draft, ledger = self._draft, self._ledger()
-        amounts = ("balance", "draftPass", "draftDontPass", "contractPass", "contractDontPass")
-        self._seat_table.publish(
-            **{name: self._my(name) for name in amounts},
-            phase=self._phase(),
-            point=(shown.point or 0) if shown else 0,
-            hand=shown.hand if shown else 1,
-            throws=shown.throws if shown else 0,
+        draft, ledger = self._draft, self.ledger()
+        view = seat_view(shown, seat, drafts=self._draft if self._shown is None else None)
+        self.seat_table.publish(
+            **view.values(),
             legal={n: not r for n, r in reasons.items()},
             reasons=reasons,
             selectedLine=str(self._line.value),
@@ -317,42 +388,33 @@ class TablePart(OnlineState):
             lineReasons=self._line_reasons(),
             lineOutcomes=dict(self._outcomes),
             lineFlights=dict(self._next_flights) if self._outcomes else {},
-            revealStage=self._moment.beat,
+            revealStage=moment.beat,
             die1=self._dice[0],
             die2=self._dice[1],
             rollSerial=self._serial,
-            notice=self._notice,
-            status=self._notice or self._announcement,
+            notice=self.notice,
+            status=self.notice or self._announcement,
             announcement=self._announcement,
-            confirmLabel=self._confirm_label(),
-            reduceMotion=self._moment.reduceMotion,
-            chart=[] if ledger is None else chart_samples(ledger),
-            repeatText=repeat_text(draft, self._seat) if draft is not None else "",
-            keysHint=self._table_hint(),
+            confirmLabel=ACTION_LABELS["sitOut" if self._empty_draft() else "confirm"],
+            reduceMotion=moment.reduceMotion,
+            repeatText=repeat_text(draft, seat) if draft is not None else "",
+            keysHint=self._table_hint(Phase(view.phase)),
         )
-        self._seat_table.set_history([] if ledger is None else history_rows(ledger))
-        own = {
-            "nextThrow": (shown.throws if shown else 0) + 1,
-            "committed": self._committed,
-            "awaitedText": self._awaited_text(),
-        }
-        self._put(self._own, own)
-
-    def _table_hint(self) -> str:
-        """What the keys do at the table now (screen readers hear it on the table)."""
-        if self._phase() == Phase.POINT.value:
-            return "Point phase. Enter or Space rolls; the countdown shows the seconds left."
-        return (
-            f"Come-out. Space places a {self._chip} chip on the selected line, Enter confirms; "
-            "the countdown shows the seconds left."
+        self.seat_table.set_history([] if ledger is None else history_rows(ledger))
+        self._seats.set_rows(self._seat_rows())
+        self.put(
+            nextThrow=view.throws + 1,
+            committed=self._committed,
+            awaitedText=self._awaited_text(),
         )
 
+    # ------------------------------------------------------------------ the seat's slots
     def seat_act(self, name: str) -> bool:
         """A control of the table view: the named action on my draft (or my commitment)."""
         if name not in SEAT_ACTIONS:
             raise ValueError(f"an action is one of {SEAT_ACTIONS}, not {name!r}")
         done = self._submit(name)
-        self._show_table()
+        self.shell.show()
         return done
 
     def seat_key(self, key: str) -> bool:
@@ -361,43 +423,44 @@ class TablePart(OnlineState):
     def seat_place(self, line: str) -> bool:
         """A tap on a line: during a result moment it only ends the moment (as a fresh key
         press does); else the selected chip goes on that line, all of it or nothing."""
-        if self._moment.running:
-            self._moment.finish()
+        if self.shell.result_moment.running:
+            self.shell.result_moment.finish()
             return False
         self._line = Line(line)
         return self.seat_act("allocate")
 
     def seat_select_line(self, line: str) -> None:
         self._line = Line(line)
-        self._show_table()
+        self.shell.show()
 
     def seat_select_chip(self, amount: int) -> None:
         self._chip = amount
-        self._notice = ""
-        self._show_table()
+        self.notice = ""
+        self.shell.show()
 
     def seat_explain(self, action: str) -> None:
         """A tap, hover or key on a control that is off: say why (a tap during the result
         moment ends the moment, as a fresh key press does)."""
-        if self._moment.running:
-            self._moment.finish()
+        if self.shell.result_moment.running:
+            self.shell.result_moment.finish()
             return
         why = self.reason(action)
-        self._notice = f"{ACTION_LABELS.get(action, action)} is off. {why}" if why else ""
-        if self._notice:
-            self._announce(self._notice)
-        self._show_table()
+        self.notice = f"{ACTION_LABELS.get(action, action)} is off. {why}" if why else ""
+        if self.notice:
+            self.shell.announce(self.notice)
+        self.shell.show()
 
-    # ------------------------------------------------------------------ table slots
+    # ------------------------------------------------------------------ slots
     @Slot(str, result=bool)
     def tableKey(self, key: str) -> bool:
         """Space or Enter on the table: allocate/confirm at come-out, roll at the point. During
         a result moment a fresh press only ends the moment (the result shows at once) and
         submits nothing: the next press acts."""
-        if self._moment.running:
-            self._moment.finish()
+        if self.shell.result_moment.running:
+            self.shell.result_moment.finish()
             return False
-        if self._phase() == Phase.POINT.value:
+        shown = self.shown
+        if shown is not None and shown.phase is Phase.POINT:
             return self.seat_act("roll")
         return self.seat_act("allocate" if key == "space" else "confirm")
 
@@ -434,110 +497,12 @@ class TablePart(OnlineState):
     def roll(self) -> bool:
         return self.seat_act("roll")
 
-    @Slot()
-    def openHelp(self) -> None:
-        self._set(help=True)
-
-    @Slot()
-    def closeHelp(self) -> None:
-        self._set(help=False)
-
     @Slot(bool)
     def setReduceMotion(self, on: bool) -> None:
         """Reduce motion: every result shows at once (remembered, as on the solo table)."""
         settings = QSettings("Pointline", "Pointline Table")
         settings.setValue("reduceMotion", bool(on))
         settings.sync()
-        self._moment.set_reduce_motion(bool(on))
-        self._announce("Reduce motion on" if on else "Reduce motion off")
-        self._show_table()
-
-    @Slot()
-    def escape(self) -> None:
-        """Escape closes Help (or the leave question); online nothing pauses."""
-        if self._help:
-            self._set(help=False)
-        elif self._asking_leave:
-            self._set(asking_leave=False)
-        elif self._screen == "table":
-            self._announce("Online sessions do not pause: the countdown keeps running.")
-
-    @Slot()
-    def back(self) -> None:
-        """Android Back: closes Help; at the table asks before leaving; in the lobby leaves the
-        room (or goes back to the solo table); at sign-in only goes back to the solo table."""
-        if self._help:
-            self._set(help=False)
-        elif self._asking_leave:
-            self._set(asking_leave=False)
-        elif self._screen == "table":
-            self.askLeave()
-        elif self._screen == "lobby":
-            if self._code:
-                self.leaveRoom()
-            elif self._on_leave is not None:
-                self.leave()
-        elif self._screen == "results":
-            self.backToLobby()
-        elif self._on_leave is not None and not self._busy:
-            self.leave()
-
-    @Slot()
-    def askLeave(self) -> None:
-        """Leaving the table ends the session for everyone: ask first."""
-        if self._screen != "table":
-            return
-        if not self._session_running():
-            self.leaveRoom()
-            return
-        self._set(asking_leave=True)
-        self._announce(
-            "Leave the table? The session ends for everyone without a result. Choose Leave or Stay."
-        )
-
-    @Slot()
-    def confirmLeave(self) -> None:
-        if not self._asking_leave:
-            return
-        self._set(asking_leave=False)
-        self.leaveRoom()
-
-    @Slot()
-    def cancelLeave(self) -> None:
-        if self._asking_leave:
-            self._set(asking_leave=False)
-            self._announce("You stay at the table.")
-
-    @Slot(str)
-    def setWindowMode(self, mode: str) -> None:
-        """Standard, Theater or Fullscreen: only the window changes, the session is kept."""
-        if mode not in WINDOW_MODES:
-            raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
-        self._set(mode=mode)
-
-    @Slot()
-    def cycleWindowMode(self) -> None:
-        self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % 3])
-
-    @Slot()
-    def toggleMute(self) -> None:
-        self._set(muted=not self._muted)
-        if self.sounds is not None:
-            self.sounds.muted = self._muted
-        self._announce("Sound off" if self._muted else "Sound on")
-
-    def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
-        """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
-        self.applicationStateChanged(state.value)
-
-    @Slot(int)
-    def applicationStateChanged(self, state: int) -> None:
-        """Suspended or Hidden ends a running session without a result (not a focus loss)."""
-        if state not in BACKGROUND_STATES:
-            return
-        peer, client = self.peer, self.client
-        if client is None or peer is None or peer.is_finished:
-            return
-        with contextlib.suppress(ClientError):
-            client.background()
-        self._show_table()
+        self.shell.result_moment.set_reduce_motion(bool(on))
+        self.shell.announce("Reduce motion on" if on else "Reduce motion off")
+        self.shell.show()

@@ -60,7 +60,7 @@ MIN_PEOPLE = ONLINE_SEATS_MIN
 MAX_PEOPLE = ONLINE_SEATS_MAX
 """An online room starts with 2 to 8 people: the kernel's one constant (the card: exactly 2-8)."""
 
-# `--scene` names rendered by gui.online.scenes (kept here so the CLI parser imports no net code).
+# `--scene` names rendered by gui.tools.online_scenes (kept here: the CLI imports no net code).
 ONLINE_SCENES = (
     "online-signin",
     "online-lobby",

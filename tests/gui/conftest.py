@@ -20,7 +20,7 @@ from PySide6.QtTest import QTest
 
 from pointline.gui.app import load
 from pointline.gui.bridge import TableBridge
-from pointline.gui.scenes import counter_nonces, prepare
+from pointline.gui.tools.scenes import counter_nonces, prepare
 from tests.gui.support import BUTTON_ORDER, WAIT_MS, ManualClock
 
 

@@ -30,8 +30,8 @@ import qasync
 from PySide6.QtCore import QTimer
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.online.scenes import prepare_online
-from pointline.gui.scenes import counter_nonces
+from pointline.gui.tools.online_scenes import prepare_online
+from pointline.gui.tools.scenes import counter_nonces
 from pointline.net.client.relay_client import RelayClient, play, steady_choice
 from pointline.net.protocol.peer import Peer, SessionEnded, Timeouts
 from pointline.net.relay.server import RunningRelay
@@ -205,7 +205,7 @@ class Commits:
 
     def __init__(self, bridge: OnlineBridge) -> None:
         self.sent: list[str] = []
-        bridge.submitted.connect(self.sent.append)
+        bridge.table.submitted.connect(self.sent.append)
 
     @property
     def count(self) -> int:
@@ -223,14 +223,14 @@ async def open_room(
     url: str, bridge: OnlineBridge, others: int = 1, timeouts: Timeouts = FAST
 ) -> list[RelayClient]:
     """Sign the bridge up, create a room and let ``others`` headless peers join it."""
-    await answered(bridge, lambda: bridge.signUp(url, fresh_name("gui"), PASSWORD))
+    await answered(bridge, lambda: bridge.account.signUp(url, fresh_name("gui"), PASSWORD))
     assert bridge.screen == "lobby", bridge.error
-    await answered(bridge, bridge.createRoom)
-    assert bridge.roomCode, bridge.error
+    await answered(bridge, bridge.lobby.createRoom)
+    assert bridge.lobby.roomCode, bridge.error
     peers = [await headless(url, fresh_name("peer"), timeouts) for _ in range(others)]
     for p in peers:
-        await p.join_room(bridge.roomCode)
-    await until(lambda: len(bridge.roster) == others + 1, what="the roster")
+        await p.join_room(bridge.lobby.roomCode)
+    await until(lambda: len(bridge.lobby.roster) == others + 1, what="the roster")
     return peers
 
 
@@ -239,7 +239,7 @@ async def gui_room(
 ) -> list[RelayClient]:
     """``open_room``, then start it: every seat at the table."""
     peers = await open_room(url, bridge, others, timeouts)
-    bridge.startRoom()
+    bridge.lobby.startRoom()
     await until(lambda: bridge.screen == "table", what="the start")
     for p in peers:
         await p.wait_started(5.0)
@@ -276,15 +276,15 @@ async def my_turns(bridge: OnlineBridge) -> AsyncIterator[OnlineBridge]:
 def play_by_bridge(bridge: OnlineBridge) -> None:
     """One step of a simple player through the bridge's own slots (as the buttons do)."""
     if bridge.seatTable.legal["roll"]:
-        assert bridge.roll()
+        assert bridge.table.roll()
     elif bridge.seatTable.legal["confirm"]:
-        bridge.selectLine("pass")
-        assert bridge.allocate() and bridge.allocate()
-        bridge.selectLine("dont_pass")
-        assert bridge.allocate()
+        bridge.table.selectLine("pass")
+        assert bridge.table.allocate() and bridge.table.allocate()
+        bridge.table.selectLine("dont_pass")
+        assert bridge.table.allocate()
         assert bridge.seatTable.draftPass == 20 and bridge.seatTable.draftDontPass == 10
-        assert bridge.confirm()
-        assert bridge.committed and not bridge.seatTable.legal["confirm"]
+        assert bridge.table.confirm()
+        assert bridge.table.committed and not bridge.seatTable.legal["confirm"]
 
 
 def commit_steady(client: RelayClient) -> None:
@@ -314,7 +314,11 @@ async def play_session(
 async def verified(bridge: OnlineBridge) -> None:
     """Wait for the saved transcript and its verdict (verify runs off the GUI thread)."""
     await until(
-        lambda: bridge.transcriptPath and bridge.verifyText and not bridge.verifying,
+        lambda: (
+            bridge.results.transcriptPath
+            and bridge.results.verifyText
+            and not bridge.results.verifying
+        ),
         what="the transcript's verdict",
     )
 
@@ -330,7 +334,7 @@ async def ended_event(client: RelayClient, timeout: float = 5.0) -> SessionEnded
 
 def other_seat_status(bridge: OnlineBridge) -> str:
     """The status column of the first seat that is not mine."""
-    return str(next(r["status"] for r in bridge.seats if not r["you"]))
+    return str(next(r["status"] for r in bridge.table.seats if not r["you"]))
 
 
 # ---------------------------------------------------------------------- set-ups

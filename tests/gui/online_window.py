@@ -207,5 +207,5 @@ async def sign_up_and_create_by_keys(ui: Window, name: str) -> None:
     await sign_up_by_keys(ui, name)
     await until(lambda: ui.focus() == "btnCreateRoom", what="focus on Create")
     await ui.key(K.Key_Space)
-    await until(lambda: ui.bridge.roomCode != "", what="a room")
-    assert ui.item("roomCode").property("text") == ui.bridge.roomCode
+    await until(lambda: ui.bridge.lobby.roomCode != "", what="a room")
+    assert ui.item("roomCode").property("text") == ui.bridge.lobby.roomCode

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QSettings, Qt
 
 from pointline.gui.bridge import TableBridge
 from pointline.gui.extras import GUIDE_STEPS, extras_of
-from pointline.gui.scenes import counter_nonces
+from pointline.gui.tools.scenes import counter_nonces
 from pointline.net.paths import ENV_DATA_DIR
 
 WAIT_MS = 3000

@@ -1,7 +1,8 @@
-"""The app's import path holds neither the relay nor the layout check (issue 16, finding 9).
+"""The app's import path holds neither the relay nor the tools (issue 16, finding 9; issue 31).
 
 The online scenes run the relay as its own process, as players run it; ``pointline
---check-layout`` imports the layout check only when asked for.
+--check-layout`` and ``--screenshot`` import gui.tools (the scenes, the layout check) only when
+asked for.
 """
 
 from __future__ import annotations
@@ -17,10 +18,15 @@ import pointline.gui
 from pointline.gui.cli import main
 code = main(["--exit-after-first-frame"])
 at_start = sorted(m for m in sys.modules if m.startswith("pointline."))
-# every module a window of the app can reach: all of gui but the layout check and its arithmetic
-for info in pkgutil.walk_packages(pointline.gui.__path__, "pointline.gui."):
-    if info.name not in ("pointline.gui.layoutcheck", "pointline.gui.layoutmath"):
-        importlib.import_module(info.name)
+# every module a window of the app can reach: all of gui but its tools and the layout arithmetic
+def walk(path, prefix):  # walk_packages would import gui.tools itself to look inside it
+    for info in pkgutil.iter_modules(path, prefix):
+        if info.name in ("pointline.gui.tools", "pointline.gui.layoutmath"):
+            continue
+        module = importlib.import_module(info.name)
+        if info.ispkg:
+            walk(module.__path__, info.name + ".")
+walk(pointline.gui.__path__, "pointline.gui.")
 every = sorted(m for m in sys.modules if m.startswith("pointline."))
 print(json.dumps({"code": code, "at_start": at_start, "every": every}))
 """
@@ -39,7 +45,7 @@ RELAY_SIDE = (
 )
 
 
-def test_the_app_imports_no_relay_and_no_layout_check() -> None:
+def test_the_app_imports_no_relay_and_no_tools() -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     run = run_python(["-c", APP_MODULES], env)
     report = json.loads(run.stdout.strip().splitlines()[-1])
@@ -48,4 +54,4 @@ def test_the_app_imports_no_relay_and_no_layout_check() -> None:
     assert "pointline.gui.online.bridge" in report["every"]  # and the online window's modules
     for name in (*report["at_start"], *report["every"]):
         assert name not in RELAY_SIDE, name
-        assert not name.startswith("pointline.gui.layout"), name
+        assert not name.startswith(("pointline.gui.layout", "pointline.gui.tools")), name

@@ -8,8 +8,14 @@ import pytest
 from PySide6.QtCore import QByteArray, QObject, QUrl
 from PySide6.QtQml import QQmlApplicationEngine
 
-from pointline.gui.layoutcheck import SIZES, check_window, contrast_ratio, moved_controls, run_check
-from pointline.gui.scenes import SCENES
+from pointline.gui.tools.layoutcheck import (
+    SIZES,
+    check_window,
+    contrast_ratio,
+    moved_controls,
+    run_check,
+)
+from pointline.gui.tools.scenes import SCENES
 
 PLANTED = b"""
 import QtQuick
@@ -146,7 +152,7 @@ Window {
 
 
 def test_the_checker_catches_text_over_text_and_a_chart_of_a_losing_session(qapp, qtbot) -> None:
-    from pointline.gui.app import QML_DIR
+    from pointline.gui.windows import QML_DIR
 
     engine, window = _load(TEXT_OVER_TEXT)
     qtbot.waitExposed(window, timeout=3000)
@@ -195,7 +201,7 @@ def test_the_online_check_leaves_no_task_pending(tmp_path) -> None:
     import sys
 
     script = (
-        "from pointline.gui.layoutcheck import run_check\n"
+        "from pointline.gui.tools.layoutcheck import run_check\n"
         "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None)\n"
     )
     env = {**os.environ, "POINTLINE_DATA_DIR": str(tmp_path / "data")}

@@ -8,9 +8,9 @@ import re
 import pytest
 from PySide6.QtCore import QRectF, Qt
 
-from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
-from pointline.gui.layoutcheck import check_window
-from pointline.gui.scenes import SCENES
+from pointline.gui.tools.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
+from pointline.gui.tools.layoutcheck import check_window
+from pointline.gui.tools.scenes import SCENES
 from tests.gui.support import WAIT_MS
 
 K = Qt.Key

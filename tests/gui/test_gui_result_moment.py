@@ -6,8 +6,8 @@ from PySide6.QtCore import QSettings, Qt
 
 from pointline.gui.bridge import TableBridge
 from pointline.gui.history import line_flights, line_outcomes
-from pointline.gui.scenes import counter_nonces
 from pointline.gui.texts import SOLO_WORDS
+from pointline.gui.tools.scenes import counter_nonces
 from pointline.kernel import EndReason, Line, Outcome
 from pointline.kernel.ledger import Refunded, Settled, Voided
 from tests.gui.support import WAIT_MS

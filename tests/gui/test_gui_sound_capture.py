@@ -43,7 +43,7 @@ from PySide6.QtGui import QGuiApplication
 
 app = QGuiApplication(sys.argv)
 from pointline.gui.bridge import TableBridge
-from pointline.gui.scenes import counter_nonces
+from pointline.gui.tools.scenes import counter_nonces
 from pointline.gui.sound import Sounds
 
 settings_path, muted = sys.argv[1], sys.argv[2] == "muted"

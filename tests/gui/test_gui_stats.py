@@ -18,7 +18,6 @@ from PySide6.QtTest import QTest
 
 from pointline.gui.bridge import TableBridge
 from pointline.gui.extras import extras_of
-from pointline.gui.scenes import counter_nonces, prepare
 from pointline.gui.stats import (
     LEFT_CLOSED,
     LEFT_NEW_SESSION,
@@ -28,6 +27,7 @@ from pointline.gui.stats import (
     StatsStore,
     record_of,
 )
+from pointline.gui.tools.scenes import counter_nonces, prepare
 from pointline.kernel import HANDS_PER_SESSION, EndReason, Line, Outcome, Phase
 from pointline.kernel.ledger import Settled, ThrowSeen
 from tests.gui.script_run import run_json
@@ -437,7 +437,7 @@ def test_the_app_asks_records_the_closed_session_and_shows_the_guide_once(
 
 
 def test_choosing_a_session_shows_its_figures_and_chart(make_ui: Any) -> None:
-    from pointline.gui.extras_scenes import prepare_extra
+    from pointline.gui.tools.extras_scenes import prepare_extra
 
     ui = make_ui(label=b"stats-choose")
     prepare_extra(ui.bridge, "stats")  # newest first: complete, left, ended, complete

@@ -211,7 +211,7 @@ def test_dropping_the_bridge_first_prints_no_qml_error(qapp, tmp_path) -> None:
 
     from pointline.gui.app import load
     from pointline.gui.bridge import TableBridge
-    from pointline.gui.scenes import counter_nonces
+    from pointline.gui.tools.scenes import counter_nonces
 
     errors: list[str] = []
 

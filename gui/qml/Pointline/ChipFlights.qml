@@ -35,12 +35,12 @@ Item {
         function onDraftPassChanged() {
             var d = flights.table.draftPass - flights.lastPass;
             flights.lastPass = flights.table.draftPass;
-            if (flights.table.phase === "come_out" && d > 0) flights.fly(0, d, true, false);
+            if (flights.table.comeOut && d > 0) flights.fly(0, d, true, false);
         }
         function onDraftDontPassChanged() {
             var d = flights.table.draftDontPass - flights.lastDontPass;
             flights.lastDontPass = flights.table.draftDontPass;
-            if (flights.table.phase === "come_out" && d > 0) flights.fly(1, d, true, false);
+            if (flights.table.comeOut && d > 0) flights.fly(1, d, true, false);
         }
         function onRevealStageChanged() {
             if (flights.table.revealStage !== "count") return;

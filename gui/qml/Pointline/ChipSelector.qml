@@ -1,7 +1,7 @@
 import QtQuick
 import QtQuick.Layouts
 
-// The chip selector: 10 / 50 / 100. Tab reaches each chip, Enter/Space/tap selects it; Space
+// The chip selector: one button per chip value the table publishes. Tab reaches each chip, Enter/Space/tap selects it; Space
 // on the table and a tap on a line then place the selected chip (all of it, or nothing).
 RowLayout {
     id: selector
@@ -16,7 +16,8 @@ RowLayout {
         color: "#e8f3ec"
         Accessible.ignored: true
     }
-    // Three chips (gui/betting.py CHIP_VALUES); explicit items, so each has its own name.
+    // The chips of gui/betting.py CHIP_VALUES, as the table publishes them; explicit items (not
+    // a Repeater), so each is a child with its own name ("chip" + value) for tests and tools.
     component ChipButton: GameButton {
         required property int value
         objectName: "chip" + value
@@ -34,7 +35,7 @@ RowLayout {
         Accessible.checked: primary
         onActivated: selector.table.selectChip(value)
     }
-    ChipButton { value: selector.table.chipValues[0] || 10 }
-    ChipButton { value: selector.table.chipValues[1] || 50 }
-    ChipButton { value: selector.table.chipValues[2] || 100 }
+    ChipButton { value: selector.table.chipValues[0] }
+    ChipButton { value: selector.table.chipValues[1] }
+    ChipButton { value: selector.table.chipValues[2] }
 }

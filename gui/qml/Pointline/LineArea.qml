@@ -10,7 +10,9 @@ Rectangle {
     property bool selected: table ? table.selectedLine === line : false
     property int draftAmount: !table ? 0 : line === "pass" ? table.draftPass : table.draftDontPass
     property int contractAmount: !table ? 0 : line === "pass" ? table.contractPass : table.contractDontPass
-    property string phase: table ? table.phase : "come_out"
+    property bool pointPhase: table ? table.pointPhase : false
+    // What a prepared Don't Pass reduction gives back when the dice are rolled (0: none).
+    property int refund: table ? table.lineRefunds[line] || 0 : 0
     property string reason: table ? table.lineReasons[line] || "" : ""
     property real fs: 13
     property color tone: "#c0392b"
@@ -30,8 +32,8 @@ Rectangle {
     Accessible.checkable: true
     Accessible.checked: selected
     Accessible.name: title.charAt(0) + title.slice(1).toLowerCase()
-    readonly property bool reducing: phase === "point" && line === "dont_pass" && draftAmount < contractAmount
-    Accessible.description: "Contract " + contractAmount + ", " + (reducing ? "prepared " + draftAmount + ", refund " + (contractAmount - draftAmount) + " when you roll" : "draft " + draftAmount) + (outcome ? ". Last throw: " + outcome : "") + (reason ? ". " + reason : "")
+    readonly property bool reducing: refund > 0
+    Accessible.description: "Contract " + contractAmount + ", " + (reducing ? "prepared " + draftAmount + ", refund " + refund + " when you roll" : "draft " + draftAmount) + (outcome ? ". Last throw: " + outcome : "") + (reason ? ". " + reason : "")
     Accessible.onPressAction: tapped()
 
     property string motto: ""
@@ -92,10 +94,10 @@ Rectangle {
         fontSizeMode: area.compact ? Text.HorizontalFit : Text.FixedSize
         minimumPixelSize: Math.max(10, area.fs * 0.6)
         elide: Text.ElideRight
-        text: area.phase === "point"
+        text: area.pointPhase
               ? (area.reducing
-                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount + ", refund " + (area.contractAmount - area.draftAmount)
-                                 : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + (area.contractAmount - area.draftAmount) + (area.textWidth > area.fs * 22 ? " when you roll" : ""))
+                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount + ", refund " + area.refund
+                                 : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + area.refund + (area.textWidth > area.fs * 22 ? " when you roll" : ""))
                  : "Contract " + area.contractAmount)
               : (area.contractAmount > 0 ? "Contract " + area.contractAmount + " · " : "") + "Draft " + area.draftAmount
     }
@@ -132,7 +134,7 @@ Rectangle {
             Text {
                 id: refundText
                 anchors.centerIn: parent
-                text: (area.contractAmount - area.draftAmount) + " back"
+                text: area.refund + " back"
                 font.pixelSize: area.fs * 0.7
                 font.bold: true
                 color: "#1b1300"
@@ -150,7 +152,7 @@ Rectangle {
             objectName: "draftChip_" + area.line
             size: chips.chipSize
             draft: true
-            amount: area.phase !== "point" && area.draftAmount !== area.contractAmount ? area.draftAmount : 0
+            amount: !area.pointPhase && area.draftAmount !== area.contractAmount ? area.draftAmount : 0
         }
     }
     // The result moment: this line's outcome over its chips ("+20", "−10", "push", "refund 10").

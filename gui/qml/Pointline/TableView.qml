@@ -73,7 +73,7 @@ Item {
     }
 
     Shortcut {
-        sequence: "R"; enabled: !view.frozen && view.table.phase === "come_out"
+        sequence: "R"; enabled: !view.frozen && view.table.comeOut
         onActivated: view.table.repeatLastBet()
     }
 
@@ -148,10 +148,7 @@ Item {
                                 objectName: "feltTitle"
                                 Layout.fillWidth: true
                                 readonly property bool message: view.table.feltMessage.length > 0 && !view.table.isOver
-                                text: message ? view.table.feltMessage
-                                      : view.table.phase === "point" ? "Point " + view.table.point
-                                      : view.table.phase === "come_out" ? "Come-out"
-                                      : view.table.phase === "complete" ? "Session complete" : "Session ended"
+                                text: message ? view.table.feltMessage : view.table.feltTitle
                                 font.family: "DejaVu Serif"
                                 font.pixelSize: view.fs * 1.2
                                 font.bold: true
@@ -247,7 +244,7 @@ Item {
                         spacing: view.gap * 0.5
                         Text {
                             Layout.fillWidth: true
-                            text: view.table.phase === "complete" ? view.table.resultText : "No result: " + view.table.endReason
+                            text: view.table.endTitle
                             font.pixelSize: view.fs * 1.3
                             font.bold: true
                             color: "#fff0c2"
@@ -257,9 +254,7 @@ Item {
                         }
                         Text {
                             Layout.fillWidth: true
-                            text: view.table.phase === "complete"
-                                  ? (view.table.texts.handsResolved || "") + " " + (view.table.texts.chartComplete || "")
-                                  : view.table.texts.chartEnded || ""
+                            text: view.table.endNote
                             font.pixelSize: view.fs * 0.9
                             color: "#fdf6e3"
                             wrapMode: Text.WordWrap
@@ -340,7 +335,7 @@ Item {
                     objectName: "chips"
                     anchors.left: parent.left
                     anchors.right: parent.right
-                    visible: view.table.phase === "come_out"
+                    visible: view.table.comeOut
                     table: view.table
                     fs: view.fs
                 }
@@ -381,7 +376,7 @@ Item {
                     columns: view.portrait || view.shortLandscape ? 4 : 2
                     rowSpacing: view.gap * 0.6
                     columnSpacing: view.gap * 0.6
-                    readonly property bool comeOut: view.table.phase !== "point"
+                    readonly property bool comeOut: !view.table.pointPhase
 
                     GameButton {
                         objectName: "btnAllocate"; Layout.fillWidth: true; fs: view.fs
@@ -494,7 +489,7 @@ Item {
     // A tap on a line selects it; at the come-out it also places the selected chip there,
     // later it says why the line takes no chip now (a reason on demand).
     function tapLine(line) {
-        if (view.table.phase === "come_out") view.table.placeChip(line);
+        if (view.table.comeOut) view.table.placeChip(line);
         else { view.table.selectLine(line); view.table.explain("allocate"); }
         tableArea.forceActiveFocus();
     }

@@ -44,8 +44,8 @@ def _free_port() -> int:
 async def signed_up(url: str, prefix: str) -> OnlineBridge:
     """A new bridge signed up at ``url`` as a fresh account, in the lobby under that name."""
     bridge, name = OnlineBridge(url, timeouts=FAST), fresh_name(prefix)
-    await answered(bridge, lambda: bridge.signUp(url, name, PASSWORD))
-    assert bridge.screen == "lobby" and bridge.name == name, bridge.error
+    await answered(bridge, lambda: bridge.account.signUp(url, name, PASSWORD))
+    assert bridge.screen == "lobby" and bridge.account.name == name, bridge.error
     return bridge
 
 
@@ -53,19 +53,19 @@ async def signed_up(url: str, prefix: str) -> OnlineBridge:
 async def test_sign_in_errors_are_clear(tmp_path: Path) -> None:
     dead = f"ws://127.0.0.1:{_free_port()}"
     lost = OnlineBridge(dead, timeouts=FAST)
-    await answered(lost, lambda: lost.signIn(dead, "nobody", PASSWORD))
+    await answered(lost, lambda: lost.account.signIn(dead, "nobody", PASSWORD))
     assert lost.screen == "signin"
     assert dead in lost.error and "Cannot reach the relay" in lost.error
     async with relay(tmp_path) as running:
         first = await signed_up(running.url, "owner")
-        name = first.name
+        name = first.account.name
         assert first.error == ""
         second = OnlineBridge(running.url, timeouts=FAST)
-        await answered(second, lambda: second.signUp(running.url, name, "another-password"))
+        await answered(second, lambda: second.account.signUp(running.url, name, "another-password"))
         assert second.screen == "signin" and second.error == REFUSALS["name_taken"]
-        await answered(second, lambda: second.signIn(running.url, name, "not-the-password"))
+        await answered(second, lambda: second.account.signIn(running.url, name, "not-the-password"))
         assert second.screen == "signin" and second.error == REFUSALS["bad_credentials"]
-        await answered(second, lambda: second.signIn(running.url, name, PASSWORD))
+        await answered(second, lambda: second.account.signIn(running.url, name, PASSWORD))
         assert second.screen == "lobby" and second.error == ""
         await first.shutdown()
         await second.shutdown()
@@ -75,31 +75,35 @@ async def test_sign_in_errors_are_clear(tmp_path: Path) -> None:
 async def test_lobby_codes_roster_words_and_who_may_start(tmp_path: Path) -> None:
     async with relay(tmp_path) as running:
         creator = await signed_up(running.url, "c")
-        await answered(creator, creator.createRoom)
-        code = creator.roomCode
-        assert code and creator.isCreator and len(creator.roster) == 1, creator.error
-        assert not creator.canStart and "2 to 8" in creator.startReason
-        creator.startRoom()
+        await answered(creator, creator.lobby.createRoom)
+        code = creator.lobby.roomCode
+        assert code and creator.lobby.isCreator and len(creator.lobby.roster) == 1, creator.error
+        assert not creator.lobby.canStart and "2 to 8" in creator.lobby.startReason
+        creator.lobby.startRoom()
         assert "2 to 8" in creator.error  # refused locally, nothing sent
 
         joiner = await signed_up(running.url, "j")
-        await answered(joiner, lambda: joiner.joinRoom("NOPE99"))
-        assert joiner.error == REFUSALS["no_room"] and joiner.roomCode == ""
-        await answered(joiner, lambda: joiner.joinRoom(code.lower()))
-        assert joiner.roomCode == code and joiner.mySeat == 1 and not joiner.isCreator
-        assert not joiner.canStart and creator.name in joiner.startReason
-        await until(lambda: len(creator.roster) == 2, what="the roster update")
-        assert creator.canStart and creator.startReason == ""
+        await answered(joiner, lambda: joiner.lobby.joinRoom("NOPE99"))
+        assert joiner.error == REFUSALS["no_room"] and joiner.lobby.roomCode == ""
+        await answered(joiner, lambda: joiner.lobby.joinRoom(code.lower()))
+        assert (
+            joiner.lobby.roomCode == code
+            and joiner.lobby.mySeat == 1
+            and not joiner.lobby.isCreator
+        )
+        assert not joiner.lobby.canStart and creator.account.name in joiner.lobby.startReason
+        await until(lambda: len(creator.lobby.roster) == 2, what="the roster update")
+        assert creator.lobby.canStart and creator.lobby.startReason == ""
         # the words are the ones net.protocol.keys derives from each member's session key
         client = joiner.client
         assert client is not None and client.signing_key is not None
         mine = " ".join(verification_words(client.signing_key.public_key))
-        assert [r["words"] for r in creator.roster if r["seat"] == 1] == [mine]
-        assert [r["words"] for r in joiner.roster if r["you"]] == [mine]
-        creator.startRoom()
+        assert [r["words"] for r in creator.lobby.roster if r["seat"] == 1] == [mine]
+        assert [r["words"] for r in joiner.lobby.roster if r["you"]] == [mine]
+        creator.lobby.startRoom()
         await until(lambda: creator.screen == joiner.screen == "table", what="the start")
         late = await signed_up(running.url, "late")
-        await answered(late, lambda: late.joinRoom(code))
+        await answered(late, lambda: late.lobby.joinRoom(code))
         assert late.error == REFUSALS["room_started"]
         for b in (creator, joiner, late):
             await b.shutdown()
@@ -116,21 +120,21 @@ async def test_a_full_two_seat_session_by_the_bridge(tmp_path: Path) -> None:
             play_by_bridge(turn)
 
         peer = await play_session(bridge, played.other, step)
-        assert bridge.outcome == "complete"
+        assert bridge.results.outcome == "complete"
         assert peer.result is not None
-        rows = bridge.standings
+        rows = bridge.results.standings
         assert {r["seat"]: (r["final"], r["rank"]) for r in rows} == {
             s: (peer.result.final[s], peer.result.ranks[s]) for s in range(2)
         }
         assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
         await verified(bridge)
-        assert bridge.receiptsText.startswith("2 of 2 signed receipts matched")
-        assert bridge.verifyOk and "accepts" in bridge.verifyText
-        assert verify_transcript(Path(bridge.transcriptPath)).ok
+        assert bridge.results.receiptsText.startswith("2 of 2 signed receipts matched")
+        assert bridge.results.verifyOk and "accepts" in bridge.results.verifyText
+        assert verify_transcript(Path(bridge.results.transcriptPath)).ok
         assert bridge.casualNotice == CASUAL_NOTICE
         assert seen_countdown and all(0 < s <= FAST.confirm for s in seen_countdown)
         # the other seat's contracts and balance came from the peer's own kernel
-        assert {r["seat"]: r["balance"] for r in bridge.seats} == {
+        assert {r["seat"]: r["balance"] for r in bridge.table.seats} == {
             s: peer.table.balance(s) for s in range(2)
         }
 
@@ -149,11 +153,11 @@ async def test_a_peer_leaving_mid_hand_shows_no_result_and_why(tmp_path: Path) -
                     break
         await other.leave()
         await until(lambda: bridge.screen == "results", what="the end")
-        assert bridge.outcome == "ended"
-        assert [r["rank"] for r in bridge.standings] == [0, 0]  # no ranks
-        assert "a departure from Seat 2" in bridge.endText
+        assert bridge.results.outcome == "ended"
+        assert [r["rank"] for r in bridge.results.standings] == [0, 0]  # no ranks
+        assert "a departure from Seat 2" in bridge.results.endText
         await verified(bridge)
-        assert bridge.verifyOk
+        assert bridge.results.verifyOk
 
 
 @on_qt_loop()
@@ -185,19 +189,19 @@ async def test_an_expiring_deadline_ends_the_session_even_with_help_open(tmp_pat
         bridge, other = played.bridge, played.other
         commit_steady(other)
         await until(lambda: other_seat_status(bridge) == "committed", what="their commit")
-        assert bridge.awaitedText == "Waiting for you to choose"
+        assert bridge.table.awaitedText == "Waiting for you to choose"
         bridge.openHelp()
         assert (
             not bridge.seatTable.legal["confirm"]
             and "countdown keeps running" in bridge.seatTable.reasons["confirm"]
         )
-        assert not bridge.confirm() and played.sent == 0
+        assert not bridge.table.confirm() and played.sent == 0
         first = bridge.countdown.secondsLeft
         assert 0 < first <= quick.confirm
         await until(lambda: bridge.screen == "results", timeout=quick.confirm + 3)
-        assert bridge.outcome == "ended" and not bridge.helpOpen
-        assert "a missed deadline from Seat 1" in bridge.endText
-        assert bridge.endText.endswith("You are Seat 1.")
+        assert bridge.results.outcome == "ended" and not bridge.helpOpen
+        assert "a missed deadline from Seat 1" in bridge.results.endText
+        assert bridge.results.endText.endswith("You are Seat 1.")
         assert await ended_event(other) == SessionEnded(EndReason.DEADLINE, 0)
         assert played.sent == 0
 
@@ -206,19 +210,19 @@ async def test_an_expiring_deadline_ends_the_session_even_with_help_open(tmp_pat
 async def test_background_ends_the_session_but_losing_focus_does_not(tmp_path: Path) -> None:
     async with game(tmp_path, None) as played:
         bridge = played.bridge
-        bridge.selectLine("pass")
-        bridge.allocate()
+        bridge.table.selectLine("pass")
+        bridge.table.allocate()
         bridge.applicationStateChanged(Qt.ApplicationState.ApplicationInactive.value)
         assert bridge.screen == "table" and bridge.seatTable.draftPass == 10
         assert played.sent == 0
         bridge.applicationStateChanged(Qt.ApplicationState.ApplicationSuspended.value)
         await until(lambda: bridge.screen == "results", what="the end")
         # the first ending anyone sees is the background: losing focus ended nothing
-        assert "the app going to the background from Seat 1" in bridge.endText
+        assert "the app going to the background from Seat 1" in bridge.results.endText
         assert played.sent == 0
         assert await ended_event(played.other) == SessionEnded(EndReason.BACKGROUND, 0)
         await verified(bridge)
-        assert bridge.verifyOk
+        assert bridge.results.verifyOk
 
 
 @on_qt_loop(timeout=50)
@@ -228,18 +232,18 @@ async def test_two_bridges_play_a_session_and_show_the_same_ranks(tmp_path: Path
     async with relay(tmp_path) as running:
         a = await signed_up(running.url, "app")
         b = await signed_up(running.url, "app")
-        await answered(a, a.createRoom)
-        await answered(b, lambda: b.joinRoom(a.roomCode))
-        await until(lambda: a.canStart, what="two in the room")
-        a.startRoom()
+        await answered(a, a.lobby.createRoom)
+        await answered(b, lambda: b.lobby.joinRoom(a.lobby.roomCode))
+        await until(lambda: a.lobby.canStart, what="two in the room")
+        a.lobby.startRoom()
         await until(lambda: a.screen == b.screen == "table", what="the start")
         async for turn in turns_of([a, b]):
             play_by_bridge(turn)
         await verified(a)
         await verified(b)
-        assert a.outcome == b.outcome == "complete"
-        assert list(a.standings) == [dict(r, you=not r["you"]) for r in b.standings]
-        assert a.verifyOk and b.verifyOk
+        assert a.results.outcome == b.results.outcome == "complete"
+        assert list(a.results.standings) == [dict(r, you=not r["you"]) for r in b.results.standings]
+        assert a.results.verifyOk and b.results.verifyOk
         await a.shutdown()
         await b.shutdown()
 
@@ -251,13 +255,13 @@ async def test_refused_actions_say_why_in_the_kernels_words(tmp_path: Path) -> N
         assert not bridge.seatTable.legal["roll"] and bridge.seatTable.reasons["roll"]
         assert not bridge.seatTable.legal["reset"]
         for _ in range(10):
-            assert bridge.allocate()
+            assert bridge.table.allocate()
         assert not bridge.seatTable.legal["allocate"] and bridge.seatTable.lineReasons["pass"]
         assert (
-            not bridge.allocate()
+            not bridge.table.allocate()
             and bridge.seatTable.notice == bridge.seatTable.reasons["allocate"]
         )
-        assert bridge.reset() and bridge.seatTable.draftPass == 0
+        assert bridge.table.reset() and bridge.seatTable.draftPass == 0
 
 
 @on_qt_loop(timeout=50)
@@ -265,26 +269,26 @@ async def test_back_to_the_lobby_starts_a_fresh_session_on_the_same_account(tmp_
     async with game(tmp_path, None) as played:
         bridge = played.bridge
         await played.other.leave()
-        await until(lambda: bridge.transcriptPath, what="the first transcript")
-        old_path = bridge.transcriptPath
+        await until(lambda: bridge.results.transcriptPath, what="the first transcript")
+        old_path = bridge.results.transcriptPath
         await answered(bridge, bridge.backToLobby)
-        assert bridge.screen == "lobby" and bridge.roomCode == "" and bridge.error == ""
-        await answered(bridge, bridge.createRoom)
-        assert bridge.roomCode, bridge.error
+        assert bridge.screen == "lobby" and bridge.lobby.roomCode == "" and bridge.error == ""
+        await answered(bridge, bridge.lobby.createRoom)
+        assert bridge.lobby.roomCode, bridge.error
         second = await headless(played.url, fresh_name("again"))
         played.peers.append(second)
-        await second.join_room(bridge.roomCode)
-        await until(lambda: bridge.canStart, what="two in the new room")
-        bridge.startRoom()
+        await second.join_room(bridge.lobby.roomCode)
+        await until(lambda: bridge.lobby.canStart, what="two in the new room")
+        bridge.lobby.startRoom()
         await until(lambda: bridge.screen == "table", what="the second start")
         assert (
             bridge.seatTable.balance == 1000
             and bridge.seatTable.throws == 0
-            and bridge.transcriptPath == ""
+            and bridge.results.transcriptPath == ""
         )
         await play_session(bridge, second)
-        await until(lambda: bridge.transcriptPath, what="the second transcript")
-        assert bridge.outcome == "complete" and bridge.transcriptPath != old_path
+        await until(lambda: bridge.results.transcriptPath, what="the second transcript")
+        assert bridge.results.outcome == "complete" and bridge.results.transcriptPath != old_path
 
 
 @on_qt_loop()
@@ -293,8 +297,11 @@ async def test_a_relay_that_goes_away_reads_as_a_lost_connection(tmp_path: Path)
         bridge = played.bridge
         played.running.server.close()  # the relay stops: every connection drops
         await until(lambda: bridge.screen == "results", what="the ending")
-        assert bridge.endText == "No result: the relay connection was lost."
-        assert "seat" not in bridge.endText and "departure" not in bridge.endText.lower()
+        assert bridge.results.endText == "No result: the relay connection was lost."
+        assert (
+            "seat" not in bridge.results.endText
+            and "departure" not in bridge.results.endText.lower()
+        )
 
 
 @on_qt_loop()
@@ -303,8 +310,8 @@ async def test_a_relay_lost_in_the_lobby_ends_the_wait_at_once(tmp_path: Path) -
     with no close frame): the lobby says so at once and goes back to sign-in."""
     async with relay(tmp_path) as running:
         bridge = await signed_up(running.url, "lobby")
-        await answered(bridge, bridge.createRoom)
-        assert bridge.roomCode and bridge.screen == "lobby", bridge.error
+        await answered(bridge, bridge.lobby.createRoom)
+        assert bridge.lobby.roomCode and bridge.screen == "lobby", bridge.error
         for connection in list(running.server.connections):
             connection.transport.abort()  # as a killed relay process: no close frame
         await until(lambda: bridge.screen == "signin", timeout=3.0, what="the lost relay")

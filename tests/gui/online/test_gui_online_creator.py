@@ -27,21 +27,23 @@ async def test_an_account_signed_in_in_another_case_starts_its_own_room(tmp_path
     async with relay(tmp_path) as running:
         account = fresh_name("Alice")
         first = OnlineBridge(running.url, timeouts=FAST)
-        await answered(first, lambda: first.signUp(running.url, account, PASSWORD))
+        await answered(first, lambda: first.account.signUp(running.url, account, PASSWORD))
         assert first.screen == "lobby", first.error
         await first.shutdown()
 
         bridge = OnlineBridge(running.url, timeouts=FAST)
-        await answered(bridge, lambda: bridge.signIn(running.url, account.lower(), PASSWORD))
+        await answered(
+            bridge, lambda: bridge.account.signIn(running.url, account.lower(), PASSWORD)
+        )
         assert bridge.screen == "lobby", bridge.error
-        await answered(bridge, bridge.createRoom)
-        assert bridge.roomCode and bridge.isCreator, bridge.error
+        await answered(bridge, bridge.lobby.createRoom)
+        assert bridge.lobby.roomCode and bridge.lobby.isCreator, bridge.error
         peer = await headless(running.url, fresh_name("bob"))
-        await peer.join_room(bridge.roomCode)
-        await until(lambda: len(bridge.roster) == 2, what="the roster")
-        assert bridge.startReason == "" and bridge.canStart
-        assert [r["creator"] for r in bridge.roster] == [True, False]
-        bridge.startRoom()
+        await peer.join_room(bridge.lobby.roomCode)
+        await until(lambda: len(bridge.lobby.roster) == 2, what="the roster")
+        assert bridge.lobby.startReason == "" and bridge.lobby.canStart
+        assert [r["creator"] for r in bridge.lobby.roster] == [True, False]
+        bridge.lobby.startRoom()
         await until(lambda: bridge.screen == "table", what="the start")
         await peer.wait_started(5.0)
         await bridge.shutdown()
@@ -58,13 +60,15 @@ async def test_a_joiner_whose_name_matches_the_creator_in_another_case_is_not_th
         creator = await headless(running.url, fresh_name("Carol"))
         room = await creator.create_room()
         joiner = OnlineBridge(running.url, timeouts=FAST)
-        await answered(joiner, lambda: joiner.signUp(running.url, fresh_name("dave"), PASSWORD))
-        await answered(joiner, lambda: joiner.joinRoom(room.code))
-        assert joiner.roomCode == room.code, joiner.error
-        assert not joiner.isCreator and not joiner.canStart
-        assert joiner.startReason == (
+        await answered(
+            joiner, lambda: joiner.account.signUp(running.url, fresh_name("dave"), PASSWORD)
+        )
+        await answered(joiner, lambda: joiner.lobby.joinRoom(room.code))
+        assert joiner.lobby.roomCode == room.code, joiner.error
+        assert not joiner.lobby.isCreator and not joiner.lobby.canStart
+        assert joiner.lobby.startReason == (
             f"Waiting for {room.creator}, who created the room, to start it."
         )
-        assert [r["creator"] for r in joiner.roster] == [True, False]
+        assert [r["creator"] for r in joiner.lobby.roster] == [True, False]
         await joiner.shutdown()
         await creator.close()

@@ -48,11 +48,11 @@ PATIENT = Timeouts(confirm=30.0)
 async def test_the_status_names_who_is_awaited_in_plain_words(tmp_path: Path) -> None:
     async with game(tmp_path, timeouts=PATIENT) as played:
         bridge, ui, other = played.bridge, played.window, played.other
-        bob = next(r["name"] for r in bridge.roster if not r["you"])
-        assert bridge.awaitedText == f"Waiting for you and {bob} to choose"
-        await until(lambda: ui.item("awaited").property("text") == bridge.awaitedText)
+        bob = next(r["name"] for r in bridge.lobby.roster if not r["you"])
+        assert bridge.table.awaitedText == f"Waiting for you and {bob} to choose"
+        await until(lambda: ui.item("awaited").property("text") == bridge.table.awaitedText)
         commit_steady(other)
-        await until(lambda: bridge.awaitedText == "Waiting for you to choose", what="commit")
+        await until(lambda: bridge.table.awaitedText == "Waiting for you to choose", what="commit")
 
 
 @on_qt_loop(timeout=60)
@@ -97,24 +97,26 @@ async def test_people_read_one_seat_numbering_the_verifier_also_uses(tmp_path: P
         bridge = OnlineBridge(running.url, timeouts=quick)
         commits = Commits(bridge)
         ui = Window(bridge, (1280, 720))
-        await answered(bridge, lambda: bridge.signUp(running.url, fresh_name("bob"), PASSWORD))
-        await answered(bridge, lambda: bridge.joinRoom(room.code))
-        assert bridge.mySeat == 1 and bridge.mySeatLabel == "Seat 2"
-        labels = {r["name"]: r["label"] for r in bridge.roster}
+        await answered(
+            bridge, lambda: bridge.account.signUp(running.url, fresh_name("bob"), PASSWORD)
+        )
+        await answered(bridge, lambda: bridge.lobby.joinRoom(room.code))
+        assert bridge.lobby.mySeat == 1 and bridge.lobby.mySeatLabel == "Seat 2"
+        labels = {r["name"]: r["label"] for r in bridge.lobby.roster}
         assert sorted(labels.values()) == ["Seat 1", "Seat 2"]
         await until(lambda: "you are Seat 2" in " ".join(visible_texts(ui)), what="header")
         await host.start()
         await until(lambda: bridge.screen == "table", what="the start")
-        assert [r["label"] for r in bridge.seats] == ["Seat 1", "Seat 2"]
+        assert [r["label"] for r in bridge.table.seats] == ["Seat 1", "Seat 2"]
         commit_steady(host)
         await until(lambda: bridge.screen == "results", timeout=quick.confirm + 3)
         assert commits.count == 0
         # the protocol's own words for the ending (net/protocol/events.py), seats counted from 1
-        assert bridge.endText.startswith("No result: ")
-        assert "a missed deadline from Seat 2" in bridge.endText
-        assert bridge.endText.endswith("You are Seat 2.")
-        await until(lambda: bridge.transcriptPath, what="the transcript")
-        report = verify_transcript(Path(bridge.transcriptPath))
+        assert bridge.results.endText.startswith("No result: ")
+        assert "a missed deadline from Seat 2" in bridge.results.endText
+        assert bridge.results.endText.endswith("You are Seat 2.")
+        await until(lambda: bridge.results.transcriptPath, what="the transcript")
+        report = verify_transcript(Path(bridge.results.transcriptPath))
         assert report.reason is EndReason.DEADLINE and report.seat == 1
         assert seat_label(report.seat) == "Seat 2"
         shown = " ".join(visible_texts(ui))
@@ -135,7 +137,7 @@ async def test_the_lobby_names_the_account_once_and_signs_out(tmp_path: Path) ->
         assert ui.item("btnSignOut").isVisible()
         await ui.click("btnSignOut")
         await until(lambda: bridge.screen == "signin", what="the sign-in screen")
-        assert bridge.client is None and bridge.name == "" and bridge.roomCode == ""
+        assert bridge.client is None and bridge.account.name == "" and bridge.lobby.roomCode == ""
         assert bridge.error == ""
         # the relay revoked the token: a connection presenting it is refused
         probe = await RelayClient.connect(played.url, timeouts=FAST)
@@ -161,7 +163,7 @@ async def test_the_table_has_a_window_mode_button_that_keeps_the_session(tmp_pat
     async with game(tmp_path, timeouts=PATIENT) as played:
         bridge, ui = played.bridge, played.window
         await ui.table_focus()
-        bridge.allocate()
+        bridge.table.allocate()
         expected = {
             "theater": QWindow.Visibility.Maximized,
             "fullscreen": QWindow.Visibility.FullScreen,
@@ -221,7 +223,7 @@ async def test_back_to_solo_is_refused_while_a_session_runs(tmp_path: Path) -> N
         # solo started nothing, and nothing called on_leave meanwhile
         await played.other.leave()
         await until(lambda: bridge.screen == "results", what="the ending")
-        assert "a departure from Seat 2" in bridge.endText
+        assert "a departure from Seat 2" in bridge.results.endText
         assert left == [] and played.sent == 0
 
 
@@ -242,9 +244,11 @@ def test_a_transcript_disk_error_reads_as_its_own_ending(qapp: Any) -> None:
     reason = "the transcript could not be written: [Errno 28] No space left on device"
     bridge._on_event(TranscriptFailed(path, reason))
     assert bridge.screen == "results"
-    assert bridge.endText.startswith("No result: your transcript could not be saved (")
-    assert str(path) in bridge.endText and "No space left on device" in bridge.endText
-    assert "Errno" not in bridge.endText
+    assert bridge.results.endText.startswith("No result: your transcript could not be saved (")
+    assert (
+        str(path) in bridge.results.endText and "No space left on device" in bridge.results.endText
+    )
+    assert "Errno" not in bridge.results.endText
 
 
 @on_qt_loop(timeout=60)
@@ -253,7 +257,7 @@ async def test_each_line_shows_its_outcome_on_the_felt_online(tmp_path: Path) ->
 
     async with scene(tmp_path, "online-results") as played:
         bridge = played.bridge
-        assert any(r["kind"] in ("win", "loss", "push") for r in bridge.history.rows)
+        assert any(r["kind"] in ("win", "loss", "push") for r in bridge.table.history.rows)
         assert bridge.seatTable.lineOutcomes  # the last throw settled the session's last hand
         for value in bridge.seatTable.lineOutcomes.values():
             assert re.fullmatch(r"(refund \d+ · )?([+\u2212]\d+|push)", value), value

@@ -46,8 +46,8 @@ async def room_with_a_peer(played: Game, prefix: str) -> RelayClient:
     await sign_up_and_create_by_keys(ui, fresh_name(prefix))
     other = await headless(played.url, fresh_name("peer"))
     played.peers.append(other)
-    await other.join_room(ui.bridge.roomCode)
-    await until(lambda: ui.bridge.canStart, what="two in the room")
+    await other.join_room(ui.bridge.lobby.roomCode)
+    await until(lambda: ui.bridge.lobby.canStart, what="two in the room")
     return other
 
 
@@ -72,12 +72,12 @@ async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
             assert played.sent == before + 1
         peer = await asyncio.wait_for(task, 20)
         await verified(bridge)
-        assert bridge.screen == "results" and bridge.outcome == "complete"
+        assert bridge.screen == "results" and bridge.results.outcome == "complete"
         assert peer.result is not None
-        mine = next(r for r in bridge.standings if r["you"])
+        mine = next(r for r in bridge.results.standings if r["you"])
         assert (mine["final"], mine["rank"]) == (
-            peer.result.final[bridge.mySeat],
-            peer.result.ranks[bridge.mySeat],
+            peer.result.final[bridge.lobby.mySeat],
+            peer.result.ranks[bridge.lobby.mySeat],
         )
         assert ui.item("rankList").property("count") == 2
         assert ui.item("receiptsText").property("text").startswith("2 of 2")
@@ -85,7 +85,7 @@ async def test_a_full_two_seat_session_played_by_keys(tmp_path: Path) -> None:
             "text"
         )
         assert "accepts" in ui.item("transcriptText").property("text")
-        assert verify_transcript(Path(bridge.transcriptPath)).ok
+        assert verify_transcript(Path(bridge.results.transcriptPath)).ok
         await until(lambda: ui.focus() == "btnBackToLobby", what="focus on results")
 
 
@@ -112,7 +112,7 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
     async with at_sign_in(tmp_path, timeouts=Timeouts(confirm=30.0), clock=clock) as played:
         bridge, ui = played.bridge, played.window
         other = await room_with_a_peer(played, "tab")
-        bridge.startRoom()
+        bridge.lobby.startRoom()
         await ui.table_focus()
         await ui.key(K.Key_Space)
         # Tab visits only the legal buttons (Roll and Reduce are not legal at come-out)
@@ -155,7 +155,7 @@ async def test_the_table_keys_tab_order_help_and_layout(tmp_path: Path) -> None:
         assert played.sent == 0 and bridge.screen == "table"
         commit_steady(other)  # a round trip later, still nothing of mine was sent
         await until(lambda: other_seat_status(bridge) == "committed", what="their commit")
-        assert played.sent == 0 and bridge.screen == "table" and not bridge.committed
+        assert played.sent == 0 and bridge.screen == "table" and not bridge.table.committed
 
 
 @on_qt_loop()
@@ -167,7 +167,7 @@ async def test_a_peer_leaving_mid_hand_shows_no_result_and_why_on_screen(tmp_pat
         await ui.key(K.Key_Space)
         await ui.table_focus()
         await ui.keys(K.Key_Space, K.Key_Return)  # Pass 10 committed for throw 1
-        assert bridge.committed
+        assert bridge.table.committed
         await other.leave()
         await until(lambda: bridge.screen == "results", what="the end")
         assert ui.item("resultTitle").property("text") == "No result"
@@ -191,9 +191,9 @@ async def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ran
         await b.activate()
         await sign_up_by_keys(b, fresh_name("win_b"))
         await b.tab_to("fieldCodeInput")
-        await b.type(a.bridge.roomCode)
+        await b.type(a.bridge.lobby.roomCode)
         await b.key(K.Key_Return)
-        await until(lambda: a.bridge.canStart, what="two in the room")
+        await until(lambda: a.bridge.lobby.canStart, what="two in the room")
         await a.tab_to("btnStart")
         await a.key(K.Key_Return)
         await until(lambda: a.bridge.screen == b.bridge.screen == "table", what="the start")
@@ -208,13 +208,13 @@ async def test_two_app_windows_play_a_full_session_by_keys_and_show_the_same_ran
                 await ui.keys(K.Key_Space, K.Key_Down, K.Key_Space, K.Key_Up, K.Key_Return)
         await verified(a.bridge)
         await verified(b.bridge)
-        assert a.bridge.outcome == b.bridge.outcome == "complete"
+        assert a.bridge.results.outcome == b.bridge.results.outcome == "complete"
 
         def ranks(ui: Window) -> list[tuple[str, int, int]]:
-            return [(r["name"], r["final"], r["rank"]) for r in ui.bridge.standings]
+            return [(r["name"], r["final"], r["rank"]) for r in ui.bridge.results.standings]
 
         assert ranks(a) == ranks(b)
-        assert a.bridge.verifyOk and b.bridge.verifyOk
+        assert a.bridge.results.verifyOk and b.bridge.results.verifyOk
         for ui in (a, b):
             await ui.bridge.shutdown()
             ui.close()
@@ -237,5 +237,5 @@ async def test_pointer_and_touch_reach_the_same_choices(tmp_path: Path) -> None:
         await ui.click("onlineLinePass")
         await ui.click("btnAllocate")
         await ui.click("btnConfirm")
-        assert bridge.committed and played.sent == 1
+        assert bridge.table.committed and played.sent == 1
         assert not ui.item("btnConfirm").isEnabled()

@@ -86,7 +86,7 @@ async def test_back_to_solo_from_a_room_signs_out_and_leaves_the_room(
         await until(lambda: solo.left == [True], what="on_leave")
         assert bridge.client is None and bridge.screen == "signin"
         await until(lambda: other.room is None, what="the room closing for the other")
-        probe = await RelayClient.connect(bridge.relayUrl, timeouts=FAST)
+        probe = await RelayClient.connect(bridge.account.relayUrl, timeouts=FAST)
         probe.token = token
         with pytest.raises(ClientError) as refused:
             await probe.create_room()
@@ -99,8 +99,8 @@ async def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
     qapp: Any, tmp_path: Path
 ) -> None:
     async with from_solo(qapp, tmp_path) as solo:
-        await until(lambda: solo.loaded.bridge.canStart, what="two in the room")
-        solo.loaded.bridge.startRoom()
+        await until(lambda: solo.loaded.bridge.lobby.canStart, what="two in the room")
+        solo.loaded.bridge.lobby.startRoom()
         await solo.other.wait_started(5.0)
         await until(lambda: solo.loaded.bridge.screen == "table", what="the table")
         solo.loaded.window.close()

@@ -117,7 +117,7 @@ async def test_android_back_closes_help_then_asks_before_leaving_the_table(tmp_p
     async with game(tmp_path, (390, 844), timeouts=Timeouts(confirm=30.0)) as played:
         bridge, ui = played.bridge, played.window
         await ui.table_focus()
-        bridge.allocate()
+        bridge.table.allocate()
         bridge.openHelp()
         await ui.key(Qt.Key.Key_Back)
         assert not bridge.helpOpen and bridge.screen == "table"
@@ -135,8 +135,8 @@ async def test_android_back_closes_help_then_asks_before_leaving_the_table(tmp_p
         await ui.key(Qt.Key.Key_Return)  # leaving ends the session as a departure
         assert await ended_event(played.other) == SessionEnded(EndReason.DEPARTURE, 0)
         await until(lambda: bridge.screen == "results", what="the ending")
-        assert "a departure from Seat 1" in bridge.endText
-        assert bridge.endText.endswith("You are Seat 1.")
+        assert "a departure from Seat 1" in bridge.results.endText
+        assert bridge.results.endText.endswith("You are Seat 1.")
 
 
 @on_qt_loop()
@@ -149,16 +149,18 @@ async def test_android_back_in_the_lobby_leaves_the_room_and_at_sign_in_harms_no
         await ui.key(Qt.Key.Key_Back)  # sign-in: nothing is sent, the form is kept
         assert bridge.screen == "signin" and bridge.client is None and not bridge.busy
         assert ui.item("fieldNameInput").property("text") == "someone"
-        await answered(bridge, lambda: bridge.signUp(played.url, fresh_name("back"), PASSWORD))
-        await answered(bridge, bridge.createRoom)
-        assert bridge.roomCode
+        await answered(
+            bridge, lambda: bridge.account.signUp(played.url, fresh_name("back"), PASSWORD)
+        )
+        await answered(bridge, bridge.lobby.createRoom)
+        assert bridge.lobby.roomCode
         await ui.key(Qt.Key.Key_Back)  # lobby, in a room: leaves the room
-        await until(lambda: bridge.roomCode == "", what="leaving the room")
-        assert bridge.screen == "lobby" and bridge.name != ""
+        await until(lambda: bridge.lobby.roomCode == "", what="leaving the room")
+        assert bridge.screen == "lobby" and bridge.account.name != ""
         await ui.key(Qt.Key.Key_Back)  # lobby, no room, no solo table behind: nothing
         assert bridge.screen == "lobby" and bridge.client is not None
-        await answered(bridge, bridge.createRoom)  # a request after it: still signed in
-        assert bridge.roomCode and bridge.error == "", bridge.error
+        await answered(bridge, bridge.lobby.createRoom)  # a request after it: still signed in
+        assert bridge.lobby.roomCode and bridge.error == "", bridge.error
 
 
 @pytest.mark.parametrize("size", [(390, 844), (844, 390)])

@@ -56,7 +56,7 @@ async def throw_once(ui: Window, other: RelayClient) -> None:
     await ui.table_focus()
     await ui.key(K.Key_Space)
     await ui.key(K.Key_Return)
-    await until(lambda: bridge.committed, what="my commit")
+    await until(lambda: bridge.table.committed, what="my commit")
     commit_steady(other)
     await until(lambda: bridge.seatTable.revealStage != "", what="the result moment")
 
@@ -79,14 +79,14 @@ async def test_the_moment_runs_its_beats_and_no_held_key_submits(tmp_path: Path)
         assert bridge.seatTable.revealStage == "rolling" and played.sent == submitted
         await ui.key(K.Key_Return)  # a fresh press only ends the moment: nothing is sent
         assert bridge.seatTable.revealStage == "" and played.sent == submitted
-        assert not bridge.committed  # and nothing was prepared: the draft is the contract
+        assert not bridge.table.committed  # and nothing was prepared: the draft is the contract
         assert (bridge.seatTable.draftPass, bridge.seatTable.draftDontPass) == (
             bridge.seatTable.contractPass,
             bridge.seatTable.contractDontPass,
         )
         assert stages[-1] == "" and "count" in stages
         # the result is shown, the countdown for the next throw now runs
-        assert bridge.seatTable.throws == 1 and bridge.history
+        assert bridge.seatTable.throws == 1 and bridge.table.history
         await until(lambda: bridge.countdown.secondsLeft > 0, what="the next countdown")
         assert bridge.countdown.secondsLeft <= SLOW.confirm
 
@@ -119,8 +119,8 @@ async def test_reduce_motion_shows_the_result_at_once(tmp_path: Path) -> None:
         bridge = played.bridge
         stages = record_stages(played)
         await until(lambda: bridge.seatTable.legal["confirm"], what="the come-out")
-        bridge.allocate()
-        assert bridge.confirm()
+        bridge.table.allocate()
+        assert bridge.table.confirm()
         commit_steady(played.other)
         await until(lambda: bridge.seatTable.throws == 1, what="the throw")
         assert bridge.seatTable.revealStage == "" and "rolling" not in stages
@@ -138,7 +138,7 @@ async def test_the_last_throw_shows_its_moment_before_the_results(tmp_path: Path
     async with moment_game(tmp_path, None, reduce_motion=False, beats=beats) as played:
         bridge, other = played.bridge, played.other
         completed: list[tuple[str, str]] = []
-        bridge.outcomeChanged.connect(
+        bridge.results.outcomeChanged.connect(
             lambda: completed.append((bridge.screen, bridge.seatTable.revealStage))
         )
         while True:
@@ -148,14 +148,14 @@ async def test_the_last_throw_shows_its_moment_before_the_results(tmp_path: Path
                 what="my turn",
             )
             if not bridge.seatTable.legal["roll"]:
-                assert bridge.allocate()
-            assert bridge.roll() if bridge.seatTable.legal["roll"] else bridge.confirm()
+                assert bridge.table.allocate()
+            assert bridge.table.roll() if bridge.seatTable.legal["roll"] else bridge.table.confirm()
             commit_steady(other)
             await until(lambda: bridge.seatTable.revealStage != "", what="the throw's moment")
             if bridge.peer.table.hands_resolved == HANDS_PER_SESSION:
                 break
             bridge.moment.finish()  # a press ends an earlier moment
-        await until(lambda: bridge.outcome != "", what="the session's completion")
+        await until(lambda: bridge.results.outcome != "", what="the session's completion")
         assert completed == [("table", "rolling")] and bridge.seatTable.revealStage == "rolling"
         assert bridge.screen == "table"  # the moment holds the results back
         while beats.advance():

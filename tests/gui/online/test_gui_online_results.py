@@ -26,8 +26,8 @@ async def test_a_complete_session_shows_ranks_and_a_chart_per_seat(tmp_path: Pat
     async with game(tmp_path, (1280, 720)) as played:
         bridge, ui = played.bridge, played.window
         result = (await play_session(bridge, played.other)).result
-        assert result is not None and bridge.outcome == "complete"
-        rows = list(bridge.standings)
+        assert result is not None and bridge.results.outcome == "complete"
+        rows = list(bridge.results.standings)
         assert [r["seat"] for r in rows] == list(result.standings)  # the kernel's order
         assert [r["rank"] for r in rows] == [result.ranks[s] for s in result.standings]
         assert [r["final"] for r in rows] == [result.final[s] for s in result.standings]
@@ -35,7 +35,7 @@ async def test_a_complete_session_shows_ranks_and_a_chart_per_seat(tmp_path: Pat
             assert len(r["chart"]) == bridge.seatTable.throws + 1 and r["chart"][-1] == r["final"]
         await until(lambda: len(charts(ui)) == 2, what="a chart per seat")
         assert all(c.height() >= 40 and c.width() > 100 for c in charts(ui))
-        await until(lambda: bridge.receiptsText != "", what="the receipts")
+        await until(lambda: bridge.results.receiptsText != "", what="the receipts")
         assert any("signed receipts matched" in t for t in visible_texts(ui))
         assert any(t.startswith("#1") for t in visible_texts(ui))
         # the page fills its window: the standings reach down to the footer
@@ -53,9 +53,9 @@ async def test_an_ending_before_any_throw_shows_no_chart(tmp_path: Path) -> None
         bridge, ui = played.bridge, played.window
         await played.other.leave()  # before the first throw
         await until(lambda: bridge.screen == "results", what="the ending")
-        await until(lambda: bridge.transcriptPath != "", what="the transcript")
-        assert bridge.outcome == "ended" and bridge.seatTable.throws == 0
-        rows = list(bridge.standings)
+        await until(lambda: bridge.results.transcriptPath != "", what="the transcript")
+        assert bridge.results.outcome == "ended" and bridge.seatTable.throws == 0
+        rows = list(bridge.results.standings)
         assert [r["rank"] for r in rows] == [0, 0] and all(r["chart"] == [] for r in rows)
         await until(lambda: ui.item("noThrowText").isVisible(), what="the no-throw words")
         assert charts(ui) == []

@@ -32,18 +32,18 @@ async def test_after_create_a_room_focus_is_not_on_leave_room(tmp_path: Path) ->
         bridge, ui = played.bridge, played.window
         await sign_up_and_create_by_keys(ui, fresh_name("focus"))
         await until(lambda: ui.focus() == "roomCodeBox", what="focus on the join code")
-        code = bridge.roomCode
+        code = bridge.lobby.roomCode
         await ui.key(K.Key_Return)  # a second Enter presses nothing: still in the room
         await ui.key(K.Key_Space)
-        assert bridge.roomCode == code and ui.focus() == "roomCodeBox"
+        assert bridge.lobby.roomCode == code and ui.focus() == "roomCodeBox"
         await ui.key(K.Key_Tab)  # Start is off: Tab visits only legal buttons
         assert ui.focus() not in ("btnStart", "")
         # a round trip later the room is still mine: a peer joins it by its code
         other = await headless(played.url, fresh_name("peer"))
         played.peers.append(other)
         await other.join_room(code)
-        await until(lambda: len(bridge.roster) == 2, what="the peer in my room")
-        assert bridge.roomCode == code
+        await until(lambda: len(bridge.lobby.roster) == 2, what="the peer in my room")
+        assert bridge.lobby.roomCode == code
 
 
 @on_qt_loop()
@@ -55,7 +55,7 @@ async def test_an_empty_confirm_says_sit_out_and_needs_a_second_press(tmp_path: 
         button = ui.item("btnConfirm")
         assert button.property("text") == bridge.seatTable.confirmLabel == "Sit out"
         await ui.key(K.Key_Return)
-        assert played.sent == 0 and not bridge.committed
+        assert played.sent == 0 and not bridge.table.committed
         assert "Sit out this hand?" in ui.item("onlineLiveText").property("text")
         await ui.key(K.Key_Space)  # allocating disarms the question
         assert bridge.seatTable.draftPass == 10 and button.property("text") == "Confirm"
@@ -64,7 +64,7 @@ async def test_an_empty_confirm_says_sit_out_and_needs_a_second_press(tmp_path: 
         await ui.key(K.Key_Return)  # asks again: the earlier question was cleared
         assert played.sent == 0
         await ui.key(K.Key_Return)  # the second, deliberate press sits the hand out
-        await until(lambda: bridge.committed, what="the sit-out commit")
+        await until(lambda: bridge.table.committed, what="the sit-out commit")
         assert (
             played.sent == 1 and bridge.seatTable.draftPass == bridge.seatTable.draftDontPass == 0
         )
@@ -82,7 +82,9 @@ async def test_no_command_line_words_on_the_sign_in_screen_or_a_refused_certific
     async with tls_relay(tmp_path, cert, key) as running:
         url = f"wss://localhost:{running.port}"
         bridge = OnlineBridge(url, timeouts=FAST)
-        await answered(bridge, lambda: bridge.signIn(url, fresh_name("tls"), "some-password-1"))
+        await answered(
+            bridge, lambda: bridge.account.signIn(url, fresh_name("tls"), "some-password-1")
+        )
         assert bridge.screen == "signin" and bridge.trust.asking == "certificate"
         assert bridge.trust.fingerprint and not COMMAND_WORDS.search(bridge.trust.text)
         assert not COMMAND_WORDS.search(bridge.error)

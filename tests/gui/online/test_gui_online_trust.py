@@ -40,7 +40,7 @@ async def test_a_self_signed_relay_is_trusted_by_its_fingerprint(tmp_path: Path)
         url = f"wss://localhost:{running.port}"
         bridge = OnlineBridge(url, timeouts=FAST)
         ui = Window(bridge, (390, 844))
-        bridge.signUp(url, fresh_name("tls"), PASSWORD)
+        bridge.account.signUp(url, fresh_name("tls"), PASSWORD)
         await until(lambda: bridge.trust.asking == "certificate", what="the trust question")
         assert bridge.screen == "signin" and bridge.client is None
         assert bridge.trust.fingerprint == fingerprint
@@ -53,14 +53,14 @@ async def test_a_self_signed_relay_is_trusted_by_its_fingerprint(tmp_path: Path)
         await ui.key(K.Key_Return)
         assert bridge.trust.asking == "" and "Nothing was trusted" in bridge.error
         # asked again, the player compares and trusts it: the sign-up goes through
-        bridge.signUp(url, fresh_name("tls"), PASSWORD)
+        bridge.account.signUp(url, fresh_name("tls"), PASSWORD)
         await until(lambda: bridge.trust.asking == "certificate", what="asked again")
         await ui.click("btnTrust")
         await until(lambda: bridge.screen == "lobby", what="the lobby")
         await bridge.shutdown()
         # pinned on this device: the next sign-in asks nothing
         again = OnlineBridge(url, timeouts=FAST)
-        await answered(again, lambda: again.signUp(url, fresh_name("tls"), PASSWORD))
+        await answered(again, lambda: again.account.signUp(url, fresh_name("tls"), PASSWORD))
         assert again.screen == "lobby" and again.trust.asking == "", again.error
         await again.shutdown()
         ui.close()
@@ -87,7 +87,7 @@ async def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
         port = first.port
         said["key"] = first.relay.key.public_hex
         bridge = OnlineBridge(first.url, timeouts=FAST)
-        await answered(bridge, lambda: bridge.signUp(first.url, name, PASSWORD))
+        await answered(bridge, lambda: bridge.account.signUp(first.url, name, PASSWORD))
         assert bridge.screen == "lobby", bridge.error  # the key is pinned, nothing asked
         await bridge.shutdown()
     # another relay (another key) at the same address: someone may be standing in
@@ -95,13 +95,13 @@ async def test_a_changed_relay_key_is_a_warning_the_player_must_accept(
         said["key"] = second.relay.key.public_hex
         bridge = OnlineBridge(second.url, timeouts=FAST)
         ui = Window(bridge, (1280, 720))
-        bridge.signUp(second.url, name, PASSWORD)
+        bridge.account.signUp(second.url, name, PASSWORD)
         await until(lambda: bridge.trust.asking == "key", what="the key warning")
         assert bridge.screen == "signin" and "different key" in bridge.trust.text
         await until(lambda: ui.item("trustQuestion").isVisible(), what="the warning shown")
         await ui.click("btnTrust")  # "Accept the new key"
         await until(lambda: bridge.screen == "lobby", what="the lobby")
-        await answered(bridge, bridge.createRoom)
-        assert bridge.roomCode, bridge.error
+        await answered(bridge, bridge.lobby.createRoom)
+        assert bridge.lobby.roomCode, bridge.error
         await bridge.shutdown()
         ui.close()

@@ -81,10 +81,10 @@ def test_bad_sign_up_input_gets_a_clear_error_and_sends_nothing(
     qapp: Any, name: str, password: str, expected: str
 ) -> None:
     bridge = OnlineBridge("ws://127.0.0.1:1")
-    for slot in (bridge.signUp, bridge.signIn):
+    for slot in (bridge.account.signUp, bridge.account.signIn):
         slot("ws://127.0.0.1:1", name, password)
         assert bridge.error == expected
-        assert bridge.client is None and bridge.screen == "signin" and bridge.name == ""
+        assert bridge.client is None and bridge.screen == "signin" and bridge.account.name == ""
         assert not bridge.busy
 
 
@@ -96,7 +96,7 @@ async def test_the_relay_refusing_a_password_reads_as_advice(tmp_path: Path) -> 
         bridge = OnlineBridge(running.url, timeouts=FAST)
         name = fresh_name("pw")
         await answered(
-            bridge, lambda: bridge._spawn(bridge._sign(running.url, name, "short", True))
+            bridge, lambda: bridge.spawn(bridge.account._sign(running.url, name, "short", True))
         )
         assert bridge.error == "Use a password of 8 to 1,024 characters."
         assert bridge.screen == "signin"
@@ -124,7 +124,7 @@ async def test_no_machine_code_on_any_online_screen(tmp_path: Path, name: str) -
     async with scene(tmp_path, name, (1280, 720)) as played:
         ui = played.window
         if name == "online-results":
-            await until(lambda: not ui.bridge.verifying, what="the verdict")
+            await until(lambda: not ui.bridge.results.verifying, what="the verdict")
         found = await _walk(ui, name)
         ui.bridge.openHelp()
         await until(lambda: ui.item("onlineHelp").property("visible"), what="Help")

@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings
 
 from pointline.gui.app import attach_online, load
 from pointline.gui.bridge import TableBridge
-from pointline.gui.scenes import counter_nonces
+from pointline.gui.tools.scenes import counter_nonces
 from tests.gui.online_support import (
     on_qt_loop,
     relay,

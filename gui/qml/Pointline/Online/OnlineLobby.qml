@@ -12,7 +12,7 @@ FocusScope {
     property real fs: 14
     property real gap: 8
     readonly property bool portrait: height > width
-    readonly property bool inRoom: online.roomCode.length > 0
+    readonly property bool inRoom: online.lobby.roomCode.length > 0
     // In a room, focus rests on the join code (an action only when it is the one to take:
     // Start, once it is legal); never on Leave room, which a stray Enter would press.
     function focusFirst() {
@@ -21,7 +21,7 @@ FocusScope {
         } else createButton.forceActiveFocus();
     }
     onInRoomChanged: Qt.callLater(focusFirst)
-    readonly property bool canStart: online.canStart
+    readonly property bool canStart: online.lobby.canStart
     onCanStartChanged: if (canStart && inRoom && roomCodeBox.activeFocus) Qt.callLater(focusFirst)
 
     GridLayout {
@@ -64,9 +64,9 @@ FocusScope {
                 fs: screen.fs
                 primary: true
                 text: "Create a room"
-                hint: "Open a room; share its join code with " + (online.minPeople - 1) + " to " + (online.maxSeats - 1) + " others"
+                hint: "Open a room; share its join code with " + (online.lobby.minPeople - 1) + " to " + (online.lobby.maxSeats - 1) + " others"
                 enabled: !online.busy && !screen.inRoom
-                onActivated: online.createRoom()
+                onActivated: online.lobby.createRoom()
             }
             RowLayout {
                 visible: !screen.inRoom
@@ -79,7 +79,7 @@ FocusScope {
                     fs: screen.fs
                     label: "Join code"
                     hint: "e.g. QP7TUZ"
-                    onAccepted: online.joinRoom(codeField.text)
+                    onAccepted: online.lobby.joinRoom(codeField.text)
                 }
                 GameButton {
                     objectName: "btnJoinRoom"
@@ -89,7 +89,7 @@ FocusScope {
                     text: "Join"
                     hint: "Take the next seat in the room with this code"
                     enabled: !online.busy && !screen.inRoom
-                    onActivated: online.joinRoom(codeField.text)
+                    onActivated: online.lobby.joinRoom(codeField.text)
                 }
             }
             Rectangle {
@@ -104,7 +104,7 @@ FocusScope {
                 border.color: activeFocus ? "#ffffff" : "#f2c14e"
                 border.width: activeFocus ? 3 : 2
                 Accessible.role: Accessible.StaticText
-                Accessible.name: "Room join code " + online.roomCode.split("").join(" ")
+                Accessible.name: "Room join code " + online.lobby.roomCode.split("").join(" ")
                 ColumnLayout {
                     id: codeCol
                     anchors.fill: parent
@@ -113,7 +113,7 @@ FocusScope {
                     Text { text: "Join code"; color: "#cfe3d6"; font.pixelSize: screen.fs * 0.85 }
                     Text {
                         objectName: "roomCode"
-                        text: online.roomCode
+                        text: online.lobby.roomCode
                         color: "#fdf6e3"
                         font.family: "DejaVu Sans Mono"
                         font.pixelSize: screen.fs * 2.2
@@ -122,8 +122,8 @@ FocusScope {
                     }
                     Text {
                         Layout.fillWidth: true
-                        text: online.isCreator ? "You created this room: start when " + online.minPeople + " to " + online.maxSeats + " people are in."
-                                               : "Waiting for " + online.creator + " to start."
+                        text: online.lobby.isCreator ? "You created this room: start when " + online.lobby.minPeople + " to " + online.lobby.maxSeats + " people are in."
+                                               : "Waiting for " + online.lobby.creator + " to start."
                         wrapMode: Text.WordWrap
                         color: "#e8f3ec"
                         font.pixelSize: screen.fs * 0.85
@@ -140,11 +140,11 @@ FocusScope {
                     Layout.fillWidth: true
                     fs: screen.fs
                     primary: true
-                    text: "Start (" + online.roster.count + " in)"
+                    text: "Start (" + online.lobby.roster.count + " in)"
                     hint: "Start the session; nobody can join after the start"
-                    enabled: online.canStart && !online.busy
-                    reason: online.startReason
-                    onActivated: online.startRoom()
+                    enabled: online.lobby.canStart && !online.busy
+                    reason: online.lobby.startReason
+                    onActivated: online.lobby.startRoom()
                 }
                 GameButton {
                     id: leaveButton
@@ -153,7 +153,7 @@ FocusScope {
                     fs: screen.fs
                     text: "Leave room"
                     hint: "Leave this room"
-                    onActivated: online.leaveRoom()
+                    onActivated: online.lobby.leaveRoom()
                 }
             }
             RowLayout {
@@ -168,7 +168,7 @@ FocusScope {
                     hint: screen.inRoom ? "Leave the room and sign out of the relay" : "Sign out of the relay; sign in again to play"
                     enabled: !online.busy
                     reason: "Waiting for the relay"
-                    onActivated: online.signOut()
+                    onActivated: online.account.signOut()
                 }
                 GameButton {
                     objectName: "btnLobbyBackToSolo"
@@ -186,7 +186,7 @@ FocusScope {
                 objectName: "lobbyError"
                 Layout.fillWidth: true
                 visible: text.length > 0
-                text: online.error.length > 0 ? online.error : (screen.inRoom && !online.canStart ? online.startReason : "")
+                text: online.error.length > 0 ? online.error : (screen.inRoom && !online.lobby.canStart ? online.lobby.startReason : "")
                 wrapMode: Text.WordWrap
                 color: online.error.length > 0 ? "#ffb4a6" : "#ffd98a"
                 font.pixelSize: screen.fs * 0.9
@@ -207,14 +207,14 @@ FocusScope {
             color: "#10251b"
             border.color: "#2f5a45"
             Accessible.role: Accessible.List
-            Accessible.name: "Roster: " + online.roster.count + " of " + online.maxSeats + " seats"
+            Accessible.name: "Roster: " + online.lobby.roster.count + " of " + online.lobby.maxSeats + " seats"
             ColumnLayout {
                 anchors.fill: parent
                 anchors.margins: screen.gap
                 spacing: screen.gap * 0.5
                 Text {
                     Layout.fillWidth: true
-                    text: "Roster (" + online.roster.count + "/" + online.maxSeats + ") — compare the words out loud"
+                    text: "Roster (" + online.lobby.roster.count + "/" + online.lobby.maxSeats + ") — compare the words out loud"
                     color: "#f2c14e"
                     font.bold: true
                     font.pixelSize: screen.fs
@@ -227,7 +227,7 @@ FocusScope {
                     Layout.fillHeight: true
                     clip: true
                     spacing: 4
-                    model: online.roster
+                    model: online.lobby.roster
                     boundsBehavior: Flickable.StopAtBounds
                     delegate: Rectangle {
                         required property var model

@@ -76,14 +76,14 @@ ApplicationWindow {
     // M mutes at the table and on the results (elsewhere a name or a code may be typed)
     readonly property bool muteKey: root.atTable || screen === "results"
     Shortcut { sequence: "M"; enabled: root.muteKey; onActivated: online.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.reset() }
+    Shortcut { sequences: ["Backspace", "Delete"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.table.reset() }
     Shortcut {
         sequences: ["Up", "Left"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
-        onActivated: { online.selectLine("pass"); table.tableArea.forceActiveFocus(); }
+        onActivated: { online.table.selectLine("pass"); table.tableArea.forceActiveFocus(); }
     }
     Shortcut {
         sequences: ["Down", "Right"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
-        onActivated: { online.selectLine("dont_pass"); table.tableArea.forceActiveFocus(); }
+        onActivated: { online.table.selectLine("dont_pass"); table.tableArea.forceActiveFocus(); }
     }
 
     ColumnLayout {
@@ -118,8 +118,8 @@ ApplicationWindow {
                 throwCount: online.seatTable.throws
                 throwCap: online.throwCap
                 message: root.atTable ? ""
-                    : (online.name.length > 0 ? "Signed in as <b>" + online.name + "</b>"
-                       + (online.roomCode.length > 0 ? " · room <b>" + online.roomCode + "</b> · you are " + online.mySeatLabel : "") : "Not signed in")
+                    : (online.account.name.length > 0 ? "Signed in as <b>" + online.account.name + "</b>"
+                       + (online.lobby.roomCode.length > 0 ? " · room <b>" + online.lobby.roomCode + "</b> · you are " + online.lobby.mySeatLabel : "") : "Not signed in")
                 font.pixelSize: root.fs
                 elide: Text.ElideRight
             }
@@ -206,7 +206,7 @@ ApplicationWindow {
                     text: online.moment.reduceMotion ? "Reduce motion: on" : "Reduce motion: off"
                     hint: online.moment.reduceMotion ? "Animate the dice, outcomes and balance again"
                                                      : "Show every result at once, without animation"
-                    onActivated: online.setReduceMotion(!online.moment.reduceMotion)
+                    onActivated: online.table.setReduceMotion(!online.moment.reduceMotion)
                 }
                 GameButton {
                     id: helpClose

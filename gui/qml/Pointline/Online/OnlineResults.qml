@@ -12,7 +12,7 @@ Item {
     property real fs: 14
     property real gap: 8
     readonly property bool portrait: height > width
-    readonly property bool complete: online.outcome === "complete"
+    readonly property bool complete: online.results.outcome === "complete"
     readonly property bool anyThrow: online.seatTable.throws > 0
     function focusFirst() { lobbyButton.forceActiveFocus(); }
 
@@ -38,7 +38,7 @@ Item {
                 objectName: "endText"
                 Layout.fillWidth: true
                 visible: !screen.complete
-                text: online.endText
+                text: online.results.endText
                 wrapMode: Text.WordWrap
                 color: "#ffd98a"
                 font.pixelSize: screen.fs
@@ -66,7 +66,7 @@ Item {
                 Layout.minimumHeight: screen.fs * 4
                 clip: true
                 spacing: 4
-                model: online.standings
+                model: online.results.standings
                 boundsBehavior: Flickable.StopAtBounds
                 ScrollIndicator.vertical: ScrollIndicator { }
                 Accessible.role: Accessible.List
@@ -130,7 +130,7 @@ Item {
                 objectName: "receiptsText"
                 Layout.fillWidth: true
                 visible: screen.complete
-                text: online.receiptsText.length > 0 ? online.receiptsText : "Exchanging signed receipts…"
+                text: online.results.receiptsText.length > 0 ? online.results.receiptsText : "Exchanging signed receipts…"
                 wrapMode: Text.WordWrap
                 color: "#8fe3a7"
                 font.pixelSize: screen.fs * 0.95
@@ -159,11 +159,11 @@ Item {
             Text {
                 objectName: "transcriptText"
                 Layout.fillWidth: true
-                text: online.transcriptPath.length > 0
-                      ? "Transcript saved: " + online.transcriptPath + "\n" + online.verifyText
+                text: online.results.transcriptPath.length > 0
+                      ? "Transcript saved: " + online.results.transcriptPath + "\n" + online.results.verifyText
                       : "Saving the transcript…"
                 wrapMode: Text.WrapAtWordBoundaryOrAnywhere
-                color: online.transcriptPath.length > 0 && !online.verifying && !online.verifyOk ? "#ff9a8a" : "#cfe3d6"
+                color: online.results.transcriptPath.length > 0 && !online.results.verifying && !online.results.verifyOk ? "#ff9a8a" : "#cfe3d6"
                 font.pixelSize: screen.fs * 0.8
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text

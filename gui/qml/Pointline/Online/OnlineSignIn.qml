@@ -37,7 +37,7 @@ FocusScope {
             }
             Text {
                 Layout.fillWidth: true
-                text: "Sign in to a relay with your account, or sign up for one. " + online.minPeople + " to " + online.maxSeats + " people share the same dice; nobody deals."
+                text: "Sign in to a relay with your account, or sign up for one. " + online.lobby.minPeople + " to " + online.lobby.maxSeats + " people share the same dice; nobody deals."
                 wrapMode: Text.WordWrap
                 color: "#e8f3ec"
                 font.pixelSize: screen.fs * 0.9
@@ -103,7 +103,7 @@ FocusScope {
                             fs: screen.fs
                             text: screen.asking === "key" ? "Cancel" : "Don't trust it"
                             hint: "Trust nothing and sign in to nothing"
-                            onActivated: online.declineTrust()
+                            onActivated: online.account.declineTrust()
                         }
                         GameButton {
                             objectName: "btnTrust"
@@ -113,7 +113,7 @@ FocusScope {
                             text: screen.asking === "key" ? "Accept the new key" : "Trust this relay's certificate"
                             hint: screen.asking === "key" ? "Its owner said the key changed: play on with it"
                                                           : "The fingerprint matches what its owner read out: trust it on this device"
-                            onActivated: screen.asking === "key" ? online.acceptRelayKey() : online.trustCertificate()
+                            onActivated: screen.asking === "key" ? online.account.acceptRelayKey() : online.account.trustCertificate()
                         }
                     }
                 }
@@ -125,7 +125,7 @@ FocusScope {
                 fs: screen.fs
                 label: "Relay address"
                 hint: "ws://127.0.0.1:8765 (a relay on this computer)"
-                text: online.relayUrl
+                text: online.account.relayUrl
                 onAccepted: nameField.input.forceActiveFocus()
             }
             GridLayout {
@@ -139,7 +139,7 @@ FocusScope {
                     Layout.fillWidth: true
                     fs: screen.fs
                     label: "Name"
-                    hint: online.nameHint
+                    hint: online.account.nameHint
                     onAccepted: passwordField.input.forceActiveFocus()
                 }
                 OnlineField {
@@ -148,9 +148,9 @@ FocusScope {
                     Layout.fillWidth: true
                     fs: screen.fs
                     label: "Password"
-                    hint: online.passwordHint
+                    hint: online.account.passwordHint
                     secret: true
-                    onAccepted: if (!online.busy) online.signIn(urlField.text, nameField.text, passwordField.text)
+                    onAccepted: if (!online.busy) online.account.signIn(urlField.text, nameField.text, passwordField.text)
                 }
             }
             Text {
@@ -178,7 +178,7 @@ FocusScope {
                     hint: "Sign in to the relay with this name and password"
                     enabled: !online.busy && screen.asking === ""
                     reason: "Waiting for the relay"
-                    onActivated: online.signIn(urlField.text, nameField.text, passwordField.text)
+                    onActivated: online.account.signIn(urlField.text, nameField.text, passwordField.text)
                 }
                 GameButton {
                     objectName: "btnSignUp"
@@ -188,7 +188,7 @@ FocusScope {
                     hint: "Create this account on the relay (the password is stored hashed)"
                     enabled: !online.busy && screen.asking === ""
                     reason: "Waiting for the relay"
-                    onActivated: online.signUp(urlField.text, nameField.text, passwordField.text)
+                    onActivated: online.account.signUp(urlField.text, nameField.text, passwordField.text)
                 }
             }
             GameButton {
@@ -205,7 +205,7 @@ FocusScope {
             Text {
                 Layout.fillWidth: true
                 objectName: "noRelayText"
-                text: online.noRelayText
+                text: online.account.noRelayText
                 wrapMode: Text.WordWrap
                 color: "#9fb8aa"
                 font.pixelSize: screen.fs * 0.8

@@ -34,7 +34,7 @@ TableView {
         border.color: screen.hurry ? "#ff9a8a" : "#2f5a45"
         Accessible.role: Accessible.ProgressBar
         Accessible.name: "Time to choose"
-        Accessible.description: screen.secondsLeft + " of " + online.confirmSeconds + " seconds left. " + online.awaitedText
+        Accessible.description: screen.secondsLeft + " of " + online.confirmSeconds + " seconds left. " + online.table.awaitedText
         ColumnLayout {
             id: cdCol
             anchors.fill: parent
@@ -42,7 +42,7 @@ TableView {
             spacing: 2
             Text {
                 Layout.fillWidth: true
-                text: (screen.secondsLeft > 0 ? screen.secondsLeft + " s left for throw " : "Throw ") + online.nextThrow
+                text: (screen.secondsLeft > 0 ? screen.secondsLeft + " s left for throw " : "Throw ") + online.table.nextThrow
                 color: screen.hurry ? "#ff9a8a" : "#fdf6e3"
                 font.pixelSize: screen.fs
                 font.bold: true
@@ -63,7 +63,7 @@ TableView {
             Text {
                 objectName: "awaited"
                 Layout.fillWidth: true
-                text: online.awaitedText
+                text: online.table.awaitedText
                 color: "#ffd98a"
                 font.pixelSize: screen.fs * 0.82
                 wrapMode: Text.WordWrap
@@ -96,7 +96,7 @@ TableView {
             Text {
                 id: seatsTitle
                 Layout.fillWidth: true
-                text: "Seats (" + online.seats.count + ")"
+                text: "Seats (" + online.table.seats.count + ")"
                 font.pixelSize: screen.fs * 0.9
                 font.bold: true
                 color: "#f2c14e"
@@ -113,7 +113,7 @@ TableView {
                 clip: true
                 cellWidth: Math.floor(width / columns)
                 cellHeight: Math.ceil(screen.fs * 4.4)
-                model: online.seats
+                model: online.table.seats
                 boundsBehavior: Flickable.StopAtBounds
                 ScrollIndicator.vertical: ScrollIndicator { }
                 delegate: OnlineSeat {

@@ -22,7 +22,7 @@ from typing import Any
 
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import ONLINE_SCENES
-from pointline.gui.scenes import counter_nonces
+from pointline.gui.tools.moves import counter_nonces
 from pointline.kernel import Phase
 from pointline.net.client.relay_client import Disconnected, RelayClient, steady_choice
 from pointline.net.protocol.peer import RoundOpened, Timeouts
@@ -188,15 +188,15 @@ def _my_step(ui: OnlineBridge) -> None:
     # class attributes as Property, so the bridge is read through Any here and below.
     bridge: Any = ui
     if bridge.seatTable.legal["roll"]:
-        bridge.roll()
+        bridge.table.roll()
     elif bridge.seatTable.legal["confirm"]:
-        bridge.selectLine("pass")
+        bridge.table.selectLine("pass")
         for _ in range(3):
-            bridge.allocate()
-        bridge.selectLine("dont_pass")
+            bridge.table.allocate()
+        bridge.table.selectLine("dont_pass")
         for _ in range(2):
-            bridge.allocate()
-        bridge.confirm()
+            bridge.table.allocate()
+        bridge.table.confirm()
 
 
 async def prepare_online(
@@ -209,24 +209,24 @@ async def prepare_online(
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(ONLINE_SCENES)}")
     if scene == "online-signin":
         return []
-    bridge.signUp(url, PEOPLE[0], PASSWORD)
+    bridge.account.signUp(url, PEOPLE[0], PASSWORD)
     await _until(lambda: bridge.screen == "lobby" and not bridge.busy)
-    bridge.createRoom()
-    await _until(lambda: bridge.roomCode != "" and not bridge.busy)
+    bridge.lobby.createRoom()
+    await _until(lambda: bridge.lobby.roomCode != "" and not bridge.busy)
     peers: list[RelayClient] = []
     for i, name in enumerate(PEOPLE[1:people]):
         c = await RelayClient.connect(
             url, timeouts=bridge.timeouts, nonce_source=counter_nonces(name.encode())
         )
         await c.signup(name, PASSWORD)
-        await c.join_room(bridge.roomCode)
+        await c.join_room(bridge.lobby.roomCode)
         peers.append(c)
         if scene == "online-lobby" and i == 1:
             break
-    await _until(lambda: len(bridge.roster) == len(peers) + 1)
+    await _until(lambda: len(bridge.lobby.roster) == len(peers) + 1)
     if scene == "online-lobby":
         return peers
-    bridge.startRoom()
+    bridge.lobby.startRoom()
     await _until(lambda: bridge.screen == "table")
     for c in peers:
         _play(c)  # each plays until the caller closes it
@@ -242,9 +242,11 @@ async def prepare_online(
             if bridge.seatTable.phase == Phase.POINT.value and bridge.seatTable.legal["reduce"]:
                 break
             _my_step(bridge)
-        bridge.reduceDontPass()
-        bridge.selectLine("dont_pass")
-        await _until(lambda: all(r["status"] != "choosing" for r in bridge.seats if not r["you"]))
+        bridge.table.reduceDontPass()
+        bridge.table.selectLine("dont_pass")
+        await _until(
+            lambda: all(r["status"] != "choosing" for r in bridge.table.seats if not r["you"])
+        )
         return peers
     if scene == "online-ended":
         await _until(lambda: bridge.seatTable.legal["confirm"])
@@ -256,7 +258,7 @@ async def prepare_online(
             )
         )
         await peers[-1].leave()
-        await _until(lambda: bridge.transcriptPath != "")
+        await _until(lambda: bridge.results.transcriptPath != "")
         return peers
     bridge.moment.set_reduce_motion(not motion)
     while bridge.screen == "table":
@@ -268,7 +270,7 @@ async def prepare_online(
             )
         )
         _my_step(bridge)
-    await _until(lambda: bridge.transcriptPath != "" and bridge.receiptsText != "")
+    await _until(lambda: bridge.results.transcriptPath != "" and bridge.results.receiptsText != "")
     return peers
 
 
@@ -295,13 +297,13 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
     """Render an online scene offscreen at ``size`` to a PNG (a private relay runs meanwhile)."""
     import os
 
-    from pointline.gui.app import prepare_environment
+    from pointline.gui.windows import prepare_environment
 
     prepare_environment(offscreen=True)
     import qasync
 
-    from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
+    from pointline.gui.windows import gui_application
 
     app = gui_application()
     app.setQuitOnLastWindowClosed(False)

@@ -413,8 +413,8 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
 
     from pointline.gui.app import load
     from pointline.gui.bridge import TableBridge
-    from pointline.gui.scenes import MOTION_SCENES, counter_nonces, pose, prepare
     from pointline.gui.sound import Sounds
+    from pointline.gui.tools.scenes import MOTION_SCENES, counter_nonces, pose, prepare
 
     with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
         for scene in scenes:
@@ -437,11 +437,11 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
 def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
     import qasync
 
-    from pointline.gui.app import gui_application
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
-    from pointline.gui.online.scenes import held_still, in_motion, prepare_online
-    from pointline.gui.scenes import counter_nonces
+    from pointline.gui.tools.moves import counter_nonces
+    from pointline.gui.tools.online_scenes import held_still, in_motion, prepare_online
+    from pointline.gui.windows import gui_application
     from pointline.net.protocol.peer import Timeouts
     from pointline.net.relay.accounts import FAST_HASH
     from pointline.net.relay.server import RelayConfig, running_relay
@@ -502,13 +502,13 @@ def run_check(
     out: Callable[[str], None] = print,
 ) -> int:
     """Check the scenes at the sizes, print one line per problem and a summary; P."""
-    from pointline.gui.app import prepare_environment
+    from pointline.gui.windows import prepare_environment
 
     prepare_environment(offscreen=True)
     from PySide6.QtGui import QGuiApplication
 
     from pointline.gui.online.texts import ONLINE_SCENES
-    from pointline.gui.scenes import SCENES
+    from pointline.gui.tools.scenes import SCENES
 
     QGuiApplication.instance() or QGuiApplication(sys.argv[:1])
     solo = SCENES if solo_scenes is None else solo_scenes

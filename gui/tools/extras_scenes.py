@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pointline.gui.extras import extras_of
+from pointline.gui.tools.moves import draft
 from pointline.kernel import EndReason, Phase
 
 __all__ = ["EXTRA_SCENES", "prepare_extra"]
@@ -19,13 +20,10 @@ EXTRA_SCENES = ("stats", "guide")
 
 def _throw(bridge: Any, pass_amount: int, dont_pass: int) -> None:
     """One throw: Roll at the point, else a draft on both lines and Confirm."""
-    # The scenes module lists these scenes, so its draft helper is imported only when used.
-    from pointline.gui.scenes import _draft
-
     if bridge.table.phase is Phase.POINT:
         bridge.act("roll")
         return
-    _draft(bridge, pass_amount, dont_pass)
+    draft(bridge, pass_amount, dont_pass)
     bridge.act("confirm")
 
 

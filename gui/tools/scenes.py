@@ -5,16 +5,24 @@ Nonces come from a fixed counter, so every scene is the same on every machine.
 
 from __future__ import annotations
 
-import hashlib
-import itertools
-from collections.abc import Callable
+import sys
+from pathlib import Path
 from typing import Any
 
 from pointline.gui.bridge import TableBridge
-from pointline.gui.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
+from pointline.gui.tools.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
+from pointline.gui.tools.moves import counter_nonces, draft
 from pointline.kernel import EndReason, Phase
 
-__all__ = ["MOTION_SCENES", "SCENES", "THROW_POSE", "counter_nonces", "pose", "prepare"]
+__all__ = [
+    "MOTION_SCENES",
+    "SCENES",
+    "THROW_POSE",
+    "counter_nonces",
+    "pose",
+    "prepare",
+    "screenshot",
+]
 
 SCENES = (
     "come-out-draft",
@@ -33,27 +41,12 @@ THROW_POSE = 0.3
 """How far through their flight the dice are in the "throw" scene."""
 
 
-def counter_nonces(label: bytes) -> Callable[[], bytes]:
-    """A reproducible nonce source: SHA-256 of a label and a counter (tests and scenes only)."""
-    count = itertools.count()
-    return lambda: hashlib.sha256(label + next(count).to_bytes(8, "big")).digest()
-
-
-def _draft(bridge: TableBridge, pass_amount: int, dont_pass: int) -> None:
-    bridge.selectLine("pass")
-    for _ in range(pass_amount // 10):
-        bridge.act("allocate")
-    bridge.selectLine("dont_pass")
-    for _ in range(dont_pass // 10):
-        bridge.act("allocate")
-
-
 def _to_point(bridge: TableBridge) -> None:
     """Play hands (Pass 20, Don't Pass 30) until a come-out sets the point."""
     for _ in range(200):
         if bridge.table.phase is Phase.POINT:
             return
-        _draft(bridge, 20, 30)
+        draft(bridge, 20, 30)
         bridge.act("confirm")
     raise RuntimeError("no point after 200 come-outs")
 
@@ -83,11 +76,11 @@ def pose(window: Any, bridge: TableBridge, scene: str) -> None:
 
 def _play(bridge: TableBridge, scene: str) -> None:
     if scene == "come-out-draft":
-        _draft(bridge, 30, 20)
+        draft(bridge, 30, 20)
         bridge.selectLine("pass")
     elif scene == "betting":
         # Hand 1 played to its end, then hand 2 bet in two moves: a 50 chip, a 10 chip.
-        _draft(bridge, 30, 20)
+        draft(bridge, 30, 20)
         bridge.act("confirm")
         bridge.finishReveal()
         while bridge.table.hand == 1:
@@ -115,21 +108,21 @@ def _play(bridge: TableBridge, scene: str) -> None:
             if bridge.table.phase is Phase.POINT:
                 bridge.act("roll")
             else:
-                _draft(bridge, 30, 20)
+                draft(bridge, 30, 20)
                 bridge.act("confirm")
             if bridge.hold_outcome():
                 return
             bridge.finishReveal()
         raise RuntimeError("no settling throw in 300 throws")
     elif scene == "help":
-        _draft(bridge, 20, 10)
+        draft(bridge, 20, 10)
         bridge.openHelp()
     elif scene == "result":
         while not bridge.table.is_over:
             if bridge.table.phase is Phase.POINT:
                 bridge.act("roll")
             else:
-                _draft(bridge, 30, 20)
+                draft(bridge, 30, 20)
                 bridge.act("confirm")
     elif scene == "ended":
         _to_point(bridge)
@@ -139,3 +132,44 @@ def _play(bridge: TableBridge, scene: str) -> None:
         prepare_extra(bridge, scene)
     else:
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(SCENES)}")
+
+
+def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
+    """Render a scene offscreen at ``size`` to a PNG file."""
+    from pointline.gui.windows import prepare_environment
+
+    prepare_environment(offscreen=True)
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
+    from PySide6.QtGui import QGuiApplication
+
+    from pointline.gui.app import load
+    from pointline.gui.sound import Sounds
+
+    app = QGuiApplication.instance() or QGuiApplication(sys.argv)
+    import tempfile
+
+    shot_dir = tempfile.TemporaryDirectory(prefix="pointline-shot-")
+    settings = QSettings(str(Path(shot_dir.name) / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("reduceMotion", scene not in MOTION_SCENES)
+    sounds = Sounds()
+    sounds.muted = True
+    bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
+    bridge.sounds.muted = True
+    prepare(bridge, scene)
+    loaded = load(bridge, size)
+    loaded.window.show()
+    wait = QEventLoop()
+    QTimer.singleShot(100, wait.quit)
+    wait.exec()
+    pose(loaded.window, bridge, scene)
+    QTimer.singleShot(300, wait.quit)
+    wait.exec()
+    app.processEvents()
+    image = loaded.window.grabWindow()
+    ok = image.save(path)
+    del loaded
+    if not ok:
+        print(f"could not write {path}", file=sys.stderr)
+        return 1
+    print(f"wrote {path} ({size[0]}x{size[1]}, scene {scene})")
+    return 0

@@ -1,0 +1,73 @@
+"""Everything the online window uses of ``pointline.net``, imported here once.
+
+The online window's modules (the bridge and its small objects) import these names from this
+module only, so where net keeps them (its client, its protocol core) is written in one place.
+"""
+
+from __future__ import annotations
+
+from pointline.net.client.relay_client import (
+    Disconnected,
+    MemberDeparted,
+    RelayClient,
+    RelayError,
+    RosterChanged,
+    SessionStarted,
+    TranscriptFailed,
+    TranscriptSaved,
+    connect_trusted,
+)
+from pointline.net.errors import ClientError, NetError
+from pointline.net.protocol.keys import verification_words
+from pointline.net.paths import data_dir
+from pointline.net.protocol.peer import (
+    DeadlineKind,
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    RoundOpened,
+    SessionComplete,
+    SessionEnded,
+    Step,
+    ThrowCommitted,
+    Thrown,
+    Timeouts,
+    ending_text,
+)
+from pointline.net.client.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
+from pointline.net.protocol.verify import Report, verify_transcript
+from pointline.net.protocol.wire import RosterEntry
+
+__all__ = [
+    "CertificateNotTrusted",
+    "ClientError",
+    "DeadlineKind",
+    "Disconnected",
+    "KnownRelays",
+    "MemberDeparted",
+    "NetError",
+    "ReceiptsIncomplete",
+    "ReceiptsMatched",
+    "ReceiptsMismatch",
+    "RelayClient",
+    "RelayError",
+    "RelayKeyChanged",
+    "Report",
+    "RosterChanged",
+    "RosterEntry",
+    "RoundOpened",
+    "SessionComplete",
+    "SessionEnded",
+    "SessionStarted",
+    "Step",
+    "ThrowCommitted",
+    "Thrown",
+    "Timeouts",
+    "TranscriptFailed",
+    "TranscriptSaved",
+    "connect_trusted",
+    "data_dir",
+    "ending_text",
+    "verification_words",
+    "verify_transcript",
+]
