@@ -226,8 +226,10 @@ PARTS: list[tuple[str, Callable[[], Any], str, Invariant]] = [
         "payment.after_a_void",
         _with(
             _ended,
-            _append(
-                0, dict(_SETTLED_PASS_WIN, contract=30, outcome="push", returned=30, net=0), 30
+            _all(
+                _ledger(0, 1, "die1", 3),
+                _ledger(0, 1, "total", 7),
+                _append(0, dict(_SETTLED_PASS_WIN, contract=30, returned=60, net=30), 60),
             ),
         ),
         "Pass settled as 30 with 0 in play",

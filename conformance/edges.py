@@ -179,14 +179,14 @@ def new_table_members() -> list[Case]:
     c.request({"op": "new_table", "seats": 2, "table_id": "t"})
     c.do(Confirm(1), full=True)
     cases.append(c)
-    for name, table_id in LONE_SURROGATES:
+    for name, written in LONE_SURROGATES:
         c = Case(
             f"malformed.new_table.table_id_{name}",
             f"a table id holding a lone surrogate ({name}) is not Unicode text: bad_action,"
             " then there is no table",
             ("R2",),
         )
-        c.raw('{"op":"new_table","seats":1,"table_id":"' + table_id + '"}')
+        c.raw('{"op":"new_table","seats":1,"table_id":"' + written + '"}')
         c.do(Confirm(0))
         cases.append(c)
     return cases
