@@ -260,6 +260,19 @@ class DiceCase(_Recorded):
         self.steps.append(dict(request, expect=expect))
         return response
 
+    def raw(self, text: str) -> dict[str, Any]:
+        """Send a request line exactly as written (number tokens such as ``1.0`` or ``1e0``, a
+        lone surrogate escape); the runner adds the ``id``."""
+        assert text.startswith("{") and not text.startswith("{}"), text
+        response = self.adapter.handle(self.adapter.parse(text))
+        expect = {
+            k: (_error_expect(v) if k == "error" else v)
+            for k, v in response.items()
+            if k not in ("id", "ok")
+        }
+        self.steps.append({"raw": text, "expect": expect})
+        return response
+
 
 def _error_expect(error: dict[str, Any]) -> dict[str, Any]:
     """What a refusal must match: its code and class, and a ``bad_state``'s sub-code."""

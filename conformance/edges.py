@@ -29,14 +29,17 @@ from pointline.kernel import (
 __all__ = [
     "BAD_REPLIES",
     "BOUNDARY_BYTES",
+    "DICE_TOKENS",
     "DUPLICATE_ACTIONS",
     "DUPLICATE_REQUESTS",
     "ESCAPED_IDS",
+    "LONE_SURROGATES",
     "NUMBER_TOKENS",
     "D",
     "P",
     "abort_without_seat",
     "dice_boundaries",
+    "dice_tokens",
     "duplicate_members",
     "empty_choices",
     "guard_order",
@@ -176,7 +179,26 @@ def new_table_members() -> list[Case]:
     c.request({"op": "new_table", "seats": 2, "table_id": "t"})
     c.do(Confirm(1), full=True)
     cases.append(c)
+    for name, written in LONE_SURROGATES:
+        c = Case(
+            f"malformed.new_table.table_id_{name}",
+            f"a table id holding a lone surrogate ({name}) is not Unicode text: bad_action,"
+            " then there is no table",
+            ("R2",),
+        )
+        c.raw('{"op":"new_table","seats":1,"table_id":"' + written + '"}')
+        c.do(Confirm(0))
+        cases.append(c)
     return cases
+
+
+LONE_SURROGATES: tuple[tuple[str, str], ...] = (
+    ("ud800", "\\ud800"),
+    ("udc00_after_text", "a\\udc00"),
+    ("reversed_pair", "\\udc00\\ud800"),
+)
+"""Table ids as written in a request line: a lone high or low surrogate, a pair in the wrong
+order (JSON escapes that name no character)."""
 
 
 BAD_REPLIES: tuple[Any, ...] = ("everything", "HASH", "", 7, None, True, ["hash"], {"r": 1})
@@ -424,6 +446,64 @@ def dice_boundaries() -> list[DiceCase]:
 
 
 # ---------------------------------------------------------------------- 02_commitment
+DICE_TOKENS: tuple[tuple[str, str, str], ...] = (
+    # op, member, the token as written: not an integer though its value is whole (bad_input)
+    ("derive_dice", "throw_index", "1.0"),
+    ("derive_dice", "throw_index", "1e0"),
+    ("derive_dice", "version", "1.0"),
+    ("derive_dice", "version", "0.0"),
+    ("commitment", "throw_index", "1e0"),
+    ("commitment", "seat", "0.0"),
+    ("commitment", "version", "1.0"),
+)
+
+
+def _dice_text(op: str, member: str | None = None, token: str = "", table_id: str = "t") -> str:
+    nonce = hashlib.sha256(b"tokens").hexdigest()
+    members = {"table_id": f'"{table_id}"', "throw_index": "1", "version": "1"}
+    if op == "derive_dice":
+        members["nonces"] = f'["{nonce}"]'
+    else:
+        members.update(seat="0", nonce=f'"{nonce}"', choices='"7b7d"')
+    if member is not None:
+        members[member] = token
+    return '{"op":"' + op + '",' + ",".join(f'"{k}":{v}' for k, v in members.items()) + "}"
+
+
+def dice_tokens(op: str) -> list[DiceCase]:
+    """``derive_dice`` or ``commitment`` with a number token sent as written (``1.0``, ``0.0``,
+    ``1e0``: not integers, ``bad_input``) and with a table id holding a lone surrogate (not
+    Unicode text: ``bad_input``, never hashed as U+FFFD; a reveal with it never verifies)."""
+    cases = []
+    for name, member, token in DICE_TOKENS:
+        if name != op:
+            continue
+        c = DiceCase(
+            f"{'dice' if op == 'derive_dice' else 'commitment'}.bad_input.token.{member}_{token}",
+            f"{op} with {member} written {token}: not an integer, refused",
+            ("R27" if op == "derive_dice" else "R26",),
+        )
+        c.raw(_dice_text(op, member, token))
+        c.raw(_dice_text(op))  # the same written as an integer is taken
+        cases.append(c)
+    for name, table_id in LONE_SURROGATES:
+        c = DiceCase(
+            f"{'dice' if op == 'derive_dice' else 'commitment'}.bad_input.table_id_{name}",
+            f"{op} with a table id holding a lone surrogate ({name}): refused",
+            ("R27" if op == "derive_dice" else "R26",),
+        )
+        c.raw(_dice_text(op, table_id=table_id))
+        if op == "commitment":
+            text = _dice_text(op, table_id=table_id)
+            digest = commitment("t", 1, 0, hashlib.sha256(b"tokens").digest(), b"{}")
+            c.raw(
+                text.replace('"op":"commitment"', '"op":"verify_commitment"')[:-1]
+                + f',"commitment":"{digest.hex()}"}}'
+            )
+        cases.append(c)
+    return cases
+
+
 def empty_choices() -> list[DiceCase]:
     """Choices of zero bytes are choices like any other: the length prefix is 0."""
     nonce = hashlib.sha256(b"empty").digest()

@@ -134,6 +134,29 @@ def valid() -> list[Case]:
     c.request({"op": "load_state", "state": to_document(_point(1)), "reply": "all"})
     c.do(Roll(0), full=True)
     cases.append(c)
+    # A refund with no reduction just before it may be 0 (play never writes one): it loads.
+    doc = to_document(_hands(1))
+    doc["seats"][0]["ledger"].append({"type": "refunded", "hand": 1, "throw": 1, "amount": 0})
+    c = _load("loading.valid.orphan_refund_of_0", "a refund of 0 with no reduction loads", doc)
+    _play_on(c, random.Random("orphan"), 6)
+    cases.append(c)
+    # A session that agreed protocol 1 has no load_state (PROTOCOL.md, "hello").
+    c = Case(
+        "loading.protocol_1_has_no_load_state",
+        "after hello with protocol 1, load_state is an unknown op (bad_request) and the table"
+        " stays; after hello with protocol 2 it loads",
+        RULES,
+        seats=2,
+    )
+    c.request({"op": "hello", "protocol": 1})
+    c.steps[-1]["expect"] = {"protocol": 1}
+    c.request({"op": "load_state", "state": to_document(_point(1))})
+    c.do(Confirm(1), full=True)
+    c.request({"op": "hello", "protocol": 2})
+    c.steps[-1]["expect"] = {"protocol": 2}
+    c.request({"op": "load_state", "state": to_document(_point(1))})
+    c.do(Roll(0), full=True)
+    cases.append(c)
     # -0 is the integer 0: a document spelling an amount -0 is the canonical document.
     text = dumps(to_document(_table(1))).decode().replace('"pass":0', '"pass":-0', 1)
     c = Case("loading.valid.minus_zero", "an amount written -0 is 0 (R28)", RULES)
@@ -170,6 +193,14 @@ def duplicates() -> list[Case]:
         "seat": fresh.replace('"balance":1000', '"balance":1000,"balance":1000'),
         "draft": fresh.replace('"draft":{"dont_pass":0', '"draft":{"dont_pass":0,"dont_pass":0'),
         "last_wins_would_load": fresh.replace('"balance":1000', '"balance":990,"balance":1000'),
+        # where the duplicate-member check stands: before every other check (issue 33, K1)
+        "before_shape": fresh.replace('"version":1', '"version":2').replace(
+            '"balance":1000', '"balance":1000,"balance":1000'
+        ),
+        "before_balance_replay": fresh.replace('"balance":1000', '"balance":1010,"balance":1010'),
+        "before_not_canonical": fresh.replace('"version":1', '"comment":"x","version":1').replace(
+            '"sealed":false', '"sealed":false,"sealed":false'
+        ),
     }
     for name, text in doubled.items():
         c = _loading_case(

@@ -63,7 +63,9 @@ class Implementation:
         if not isinstance(reply, dict) or reply.get("ok") is not True:
             raise ImplFailure(f"handshake refused: {reply!r}")
         got = reply.get("protocol")
-        if type(got) is not int or got not in PROTOCOLS or got > want:
+        # The version answered is the one asked for, as a JSON integer: another version (older
+        # or newer), ``true`` or ``1.0`` is a failed handshake, never a version agreed on.
+        if type(got) is not int or got not in PROTOCOLS or got != want:
             raise ImplFailure(f"handshake: protocol {got!r}, want {want}")
         if self.protocol is not None and got != self.protocol:
             raise ImplFailure(f"handshake: protocol {got!r}, agreed on {self.protocol} before")

@@ -144,7 +144,7 @@ def dice() -> list[DiceCase]:
     _derive(c, "t", 1, [_nonce("many", i) for i in range(255)])
     _derive(c, "t", 1, [_nonce("many", i) for i in range(256)])
     cases.append(c)
-    return cases + edges.dice_boundaries()
+    return cases + edges.dice_boundaries() + edges.dice_tokens("derive_dice")
 
 
 def _commit_request(
@@ -259,4 +259,4 @@ def commitments() -> list[DiceCase]:
         _commit_request("verify_commitment", "t", 1, 0, nonce, choices, 1, digest.hex().upper())
     )
     cases.append(c)
-    return cases + edges.empty_choices()
+    return cases + edges.empty_choices() + edges.dice_tokens("commitment")

@@ -36,7 +36,9 @@ from pointline.kernel.table import Ending, Table
 from pointline.kernel.values import (
     HANDS_PER_SESSION,
     MAX_SEATS,
+    POINT_NUMBERS,
     THROW_CAP,
+    UNIT,
     EndReason,
     Line,
     Outcome,
@@ -170,20 +172,25 @@ def _pair(doc: Any, key: str) -> tuple[int, int]:
 
 _UINT = (0, 1 << 31)
 _DIE = (1, 6)
-_Read = tuple[int, int] | type[Enum] | None
-"""How a member reads back: an integer range, an enum, or (None) an integer or null."""
+_HAND = (1, HANDS_PER_SESSION)
+_THROW = (1, THROW_CAP)
+_TENS = (0, 1 << 31, UNIT)
+_NET = (-(1 << 31), 1 << 31, UNIT)
+_Read = tuple[int, int] | tuple[int, int, int] | type[Enum] | None
+"""How a member reads back: an integer range (and the multiple it must be), an enum, or (None)
+an integer or null."""
 
 _ENTRY_SCHEMA: dict[type[Entry], tuple[str, tuple[tuple[str, _Read], ...]]] = {
-    Contracted: ("contracted", (("hand", _UINT), ("pass", _UINT), ("dont_pass", _UINT))),
+    Contracted: ("contracted", (("hand", _HAND), ("pass", _TENS), ("dont_pass", _TENS))),
     ContractChanged: (
         "contract_changed",
-        (("hand", _UINT), ("throw", _UINT), ("line", Line), ("before", _UINT), ("after", _UINT)),
+        (("hand", _HAND), ("throw", _THROW), ("line", Line), ("before", _TENS), ("after", _TENS)),
     ),
     ThrowSeen: (
         "throw",
         (
-            ("hand", _UINT),
-            ("throw", _UINT),
+            ("hand", _HAND),
+            ("throw", _THROW),
             ("die1", _DIE),
             ("die2", _DIE),
             ("total", (2, 12)),
@@ -194,19 +201,19 @@ _ENTRY_SCHEMA: dict[type[Entry], tuple[str, tuple[tuple[str, _Read], ...]]] = {
     Settled: (
         "settled",
         (
-            ("hand", _UINT),
-            ("throw", _UINT),
+            ("hand", _HAND),
+            ("throw", _THROW),
             ("line", Line),
-            ("contract", _UINT),
+            ("contract", _TENS),
             ("outcome", Outcome),
-            ("returned", _UINT),
-            ("net", (-(1 << 31), 1 << 31)),
+            ("returned", _TENS),
+            ("net", _NET),
         ),
     ),
-    Refunded: ("refunded", (("hand", _UINT), ("throw", _UINT), ("amount", _UINT))),
+    Refunded: ("refunded", (("hand", _HAND), ("throw", _THROW), ("amount", _TENS))),
     Voided: (
         "voided",
-        (("hand", _UINT), ("line", Line), ("amount", _UINT), ("reason", EndReason)),
+        (("hand", _HAND), ("line", Line), ("amount", _TENS), ("reason", EndReason)),
     ),
 }
 """Every ledger entry type: its document ``type`` and its members, in the entry's field order."""
@@ -223,8 +230,23 @@ def _read(doc: dict[str, Any], key: str, read: _Read) -> Any:
     if read is None:
         return _opt_int(doc, key)
     if isinstance(read, tuple):
-        return _int(doc, key, *read)
+        value = _int(doc, key, read[0], read[1])
+        if len(read) == 3 and value % read[2]:
+            raise _shape(f"{key} must be a multiple of {read[2]}, not {value}")
+        return value
     return _enum(read, doc.get(key), key)
+
+
+def _thrown_where(entry: ThrowSeen) -> None:
+    """A throw entry's phase and point: thrown at the come-out (no point) or on a point."""
+    if entry.phase is Phase.COME_OUT and entry.point is None:
+        return
+    if entry.phase is Phase.POINT and entry.point in POINT_NUMBERS:
+        return
+    raise _shape(
+        f"a throw is made at the come-out with no point or on a point (4, 5, 6, 8, 9, 10),"
+        f" not in {entry.phase.value} with point {entry.point}"
+    )
 
 
 def entry_from_document(doc: Any) -> Entry:
@@ -235,6 +257,8 @@ def entry_from_document(doc: Any) -> Entry:
         raise _shape(f"unknown ledger entry type {kind!r}")
     cls, fields = _ENTRY_BY_KIND[kind]
     entry: Entry = cls(*(_read(doc, key, read) for key, read in fields))
+    if isinstance(entry, ThrowSeen):
+        _thrown_where(entry)
     return entry
 
 

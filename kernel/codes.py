@@ -100,6 +100,10 @@ class Invariant(WordedCode):
         "A withdrawal refund is exactly the Don't Pass reduction recorded just before it,"
         " from the contract in play to a lower one.",
     )
+    CONTRACTS_IN_PLAY = (
+        "contracts_in_play",
+        "The seat's contracts, and every voided amount, are the ledger's contracts in play.",
+    )
     BALANCE_REPLAY = ("balance_replay", "Each balance is what its ledger replays to.")
     # Last: the document re-encodes to exactly its own canonical bytes.
     NOT_CANONICAL = (

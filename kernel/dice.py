@@ -60,8 +60,14 @@ def _check_common(version: int, table_id: str, throw_index: int) -> None:
 @functools.lru_cache(maxsize=64)
 def _head(domain: bytes, version: int, table_id: str) -> bytes:
     """The bytes every commitment (or dice seed) of one table starts with: the domain, the
-    version and the length-prefixed table id (a session hashes them once per message)."""
-    return domain + _U16.pack(version) + _lp(table_id.encode("utf-8"))
+    version and the length-prefixed table id (a session hashes them once per message). A table
+    id that is not Unicode text (a lone surrogate such as U+D800) has no UTF-8 bytes: refused,
+    never hashed as U+FFFD."""
+    try:
+        encoded = table_id.encode("utf-8")
+    except UnicodeEncodeError:
+        raise DiceInputError("the table id is Unicode text (no lone surrogate)") from None
+    return domain + _U16.pack(version) + _lp(encoded)
 
 
 def commitment(

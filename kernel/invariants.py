@@ -11,8 +11,9 @@ keeps every one of them.
 
 Besides the shape of the table, each ledger must agree with itself: every throw's total is its
 dice added, every settled line follows from the contract in play and the throw's row of the
-transition table, every withdrawal refund is the reduction recorded just before it, and the
-balance is what the ledger replays to.
+transition table, every withdrawal refund is the reduction recorded just before it, every void
+returns the contract in play, the seat's contracts are the ones the ledger leaves in play, and
+the balance is what the ledger replays to.
 """
 
 from __future__ import annotations
@@ -250,6 +251,7 @@ CHECKS: Final[tuple[Check, ...]] = (
     Check(Invariant.THROW_TOTAL, CheckStage.LEDGER),
     Check(Invariant.PAYMENT, CheckStage.LEDGER),
     Check(Invariant.REFUND, CheckStage.LEDGER),
+    Check(Invariant.CONTRACTS_IN_PLAY, CheckStage.LEDGER),
     Check(Invariant.BALANCE_REPLAY, CheckStage.SEAT, seat_test=_balance_replay),
     Check(Invariant.NOT_CANONICAL, CheckStage.LAST),
 )
@@ -281,15 +283,20 @@ def invariant_broken(table: Table) -> Broken | None:
                     return check.invariant, f"seat {s.seat}: {words}"
             elif not read:  # the ledger's checks: one reading, at the first of them
                 read = True
-                broken = ledger_broken(s.ledger)
+                contracts = (s.contracts.pass_amount, s.contracts.dont_pass_amount)
+                broken = ledger_broken(s.ledger, contracts)
                 if broken is not None:
                     return broken[0], f"seat {s.seat}: {broken[1]}"
     return None
 
 
-def ledger_broken(ledger: tuple[Entry, ...] | list[Entry]) -> Broken | None:
+def ledger_broken(
+    ledger: tuple[Entry, ...] | list[Entry], contracts: tuple[int, int] | None = None
+) -> Broken | None:
     """Whether one seat's ledger agrees with itself, read in order: the first entry that does
-    not, as (sub-code, plain words), or None. The balance it replays to is checked apart."""
+    not, as (sub-code, plain words), or None; then, given the seat's ``contracts`` (Pass, Don't
+    Pass), whether they are the contracts the ledger leaves in play. The balance it replays to
+    is checked apart."""
     in_play = {Line.PASS: 0, Line.DONT_PASS: 0}
     last_throw: ThrowSeen | None = None
     reduced: tuple[int, int] | None = None  # (throw, amount) of the reduction just recorded
@@ -331,8 +338,19 @@ def ledger_broken(ledger: tuple[Entry, ...] | list[Entry]) -> Broken | None:
                 return Invariant.PAYMENT, f"{where}: {problem}"
             in_play[entry.line] = 0
         elif isinstance(entry, Voided):
+            if entry.amount != in_play[entry.line] or not entry.amount:
+                return (
+                    Invariant.CONTRACTS_IN_PLAY,
+                    f"{where}: a void of {entry.amount} where {in_play[entry.line]} is in play",
+                )
             in_play[entry.line] = 0
         reduced = None
+    if contracts is not None and contracts != (in_play[Line.PASS], in_play[Line.DONT_PASS]):
+        return (
+            Invariant.CONTRACTS_IN_PLAY,
+            f"the contracts are {contracts[0]}/{contracts[1]} (Pass/Don't Pass), the ledger's"
+            f" in play {in_play[Line.PASS]}/{in_play[Line.DONT_PASS]}",
+        )
     return None
 
 
@@ -340,6 +358,8 @@ def _payment_problem(entry: Settled, contract: int, last_throw: ThrowSeen | None
     line = "Pass" if entry.line is Line.PASS else "Don't Pass"
     if entry.contract != contract:
         return f"{line} settled as {entry.contract} with {contract} in play"
+    if not contract:
+        return f"{line} settled with nothing in play"
     if last_throw is None or last_throw.throw != entry.throw:
         return f"{line} settled on throw {entry.throw}, which is not the throw just recorded"
     row = row_for(last_throw.phase, ActionKind.THROW, last_throw.total, last_throw.point)

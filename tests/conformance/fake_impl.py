@@ -3,7 +3,8 @@
 ``crash`` exits on its fourth table action, ``garbage`` writes a non-JSON line for every
 throw, ``hang`` stops answering at the first throw, ``refuse`` refuses the handshake,
 ``silent`` never answers anything, ``v1only`` speaks protocol 1 only (it refuses a hello for any
-other version, as a version-1 adapter must).
+other version, as a version-1 adapter must), ``answers VALUE`` accepts every hello but answers
+``protocol`` with the JSON ``VALUE`` (``1``, ``true``, ``1.0``) whatever was asked.
 """
 
 from __future__ import annotations
@@ -46,7 +47,10 @@ def main() -> None:
             continue
         if mode == "hang" and is_throw:
             time.sleep(3600)  # on purpose: an adapter that hangs mid-run (killed by the runner)
-        print(json.dumps(adapter.handle(request)), flush=True)
+        response = adapter.handle(request)
+        if mode == "answers" and request.get("op") == "hello":
+            response["protocol"] = json.loads(sys.argv[2])
+        print(json.dumps(response), flush=True)
 
 
 if __name__ == "__main__":

@@ -158,6 +158,17 @@ def test_a_version_1_implementation_runs_version_1_topics_and_is_told_what_it_sk
     assert skipped and skipped[0].get("skipped") == str(not_run)
 
 
+@pytest.mark.parametrize("answer", ["1", "true", "2.0", "3"])
+def test_a_handshake_answering_another_protocol_than_asked_fails(answer: str) -> None:
+    # Asked for 2, the fake answers another version (1 included: it would skip the loading
+    # topic), a boolean or a float: the handshake fails, every case with it.
+    proc = run("--impl", f"{fake('answers')} {answer}", "-k", "rows.1seat.fresh.", timeout=60)
+    assert proc.returncode == 1
+    passed, failed = counts(proc)
+    assert passed == 0 and failed > 0
+    assert f"handshake: protocol {json.loads(answer)!r}, want 2" in proc.stdout
+
+
 def test_the_reference_asked_for_protocol_1_behaves_as_version_1() -> None:
     proc = run("--protocol", "1", "-k", "loading.", "-k", "rows.1seat.fresh.")
     assert proc.returncode == 0

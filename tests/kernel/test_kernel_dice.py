@@ -161,3 +161,16 @@ def test_face_distribution_is_uniform_chi_square() -> None:
         skewed[min(byte // 40, 5)] += 1  # 0..39 → 1, …, 200..255 → 6 (56 values)
     e = n / 6
     assert sum((c - e) ** 2 / e for c in skewed) > 20.52
+
+
+@pytest.mark.parametrize("table_id", ["\ud800", "a\udc00", "\udc00\ud800"])
+def test_a_table_id_with_a_lone_surrogate_is_refused_not_replaced(table_id: str) -> None:
+    # Not Unicode text: no UTF-8 bytes to hash (never U+FFFD), a typed refusal, never a codec
+    # error; a reveal under such an id never verifies.
+    nonce = bytes(32)
+    with pytest.raises(DiceInputError):
+        dice_seed(table_id, 1, [nonce])
+    with pytest.raises(DiceInputError):
+        commitment(table_id, 1, 0, nonce, b"{}")
+    digest = commitment("\ufffd", 1, 0, nonce, b"{}")
+    assert not verify(digest, table_id, 1, 0, nonce, b"{}")

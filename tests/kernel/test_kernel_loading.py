@@ -181,6 +181,15 @@ IMPOSSIBLE: dict[str, tuple[Doc, Invariant]] = {
         _edit(_refund(-10, after=30), _refunded_doc),
         Invariant.SHAPE,  # a negative amount is out of range before anything else
     ),
+    # issue 33: contracts tied to the ledger, ledger amounts in tens
+    "contracts the ledger does not leave in play": (
+        _edit(put("seats.0.contracts.dont_pass", 20), _refunded_doc),
+        Invariant.CONTRACTS_IN_PLAY,
+    ),
+    "a net off the unit": (
+        _edit(lambda d: _entry(d, 0, "settled").update(net=15), _settled_doc),
+        Invariant.SHAPE,
+    ),
 }
 
 
