@@ -436,9 +436,11 @@ async def running_relay(
     config: RelayConfig | None = None,
     ssl_context: ssl.SSLContext | None = None,
     cluster: ClusterConfig | None = None,
+    relay_class: type[Relay] = Relay,
 ) -> AsyncIterator[RunningRelay]:
     """Serve a relay for the duration of the block (port 0 picks a free port).
 
+    ``relay_class`` is ``Relay`` or a subclass (``net.hosting``'s one-table relay).
     ``cluster`` with ``store`` keeps the accounts in PostgreSQL instead of ``db_path``; with
     ``presence`` the relay joins the Redis directory and routes rooms (``net.cluster``)."""
     config = config or RelayConfig()
@@ -459,7 +461,7 @@ async def running_relay(
             tokens_per_account=config.tokens_per_account,
         )
     )
-    relay = Relay(accounts, config)
+    relay = relay_class(accounts, config)
     loop = asyncio.get_running_loop()
     previous_handler = loop.get_exception_handler()
     loop.set_exception_handler(AcceptLogFilter(loop, config.accept_log_interval, loop.time))
