@@ -532,7 +532,9 @@ async def serve_forever(
     ssl_context: ssl.SSLContext | None = None,
     config: RelayConfig | None = None,
     cluster: ClusterConfig | None = None,
+    around: Callable[[RunningRelay], contextlib.AbstractAsyncContextManager[None]] | None = None,
 ) -> None:
+    """Serve until SIGTERM; ``around(running)`` wraps the serving (``--announce``'s mDNS)."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
 
@@ -548,7 +550,8 @@ async def serve_forever(
         if running.relay.router is not None:
             more = f", room directory in Redis as {running.relay.router.presence.public_url}"
         print(f"pointline-relay listening on {running.url} (accounts in {where}{more})", flush=True)
-        await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
+        async with around(running) if around is not None else contextlib.nullcontext():
+            await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
 
 
 if __name__ == "__main__":
