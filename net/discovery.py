@@ -54,7 +54,9 @@ __all__ = [
     "TableUpdated",
     "check_addresses",
     "local_addresses",
+    "multicast_lock",
     "parse_txt",
+    "set_multicast_lock",
     "with_seats",
 ]
 
@@ -232,6 +234,40 @@ def _zeroconf(addresses: list[str]) -> AsyncZeroconf:
     return AsyncZeroconf(interfaces=check_addresses(addresses), ip_version=IPVersion.V4Only)
 
 
+class MulticastLock:
+    """Held while anything announces or browses: Android drops multicast packets unless the app
+    holds Wi-Fi's multicast lock. The app sets ``acquire``/``release`` at start-up on a phone
+    (``set_multicast_lock``: through Qt for Python's JNI bridge; this module never imports Qt).
+    Counted: the lock is taken by the first user and given back by the last."""
+
+    def __init__(self) -> None:
+        self.acquire: Callable[[], None] | None = None
+        self.release: Callable[[], None] | None = None
+        self.users = 0
+
+    def take(self) -> None:
+        self.users += 1
+        if self.users == 1 and self.acquire is not None:
+            self.acquire()
+
+    def give_back(self) -> None:
+        if self.users == 0:
+            return
+        self.users -= 1
+        if self.users == 0 and self.release is not None:
+            self.release()
+
+
+multicast_lock = MulticastLock()
+
+
+def set_multicast_lock(
+    acquire: Callable[[], None] | None, release: Callable[[], None] | None
+) -> None:
+    """Give the platform's multicast lock (None, None: there is none, as on a desktop)."""
+    multicast_lock.acquire, multicast_lock.release = acquire, release
+
+
 class Announcer:
     """One announced service on ``addresses``: ``start``, ``update`` (e.g. seats taken),
     ``stop`` (says goodbye, so browsers drop it at once)."""
@@ -262,7 +298,12 @@ class Announcer:
         return None if self._info is None else self._info.name
 
     async def start(self) -> None:
-        self._zc = _zeroconf(self.addresses)
+        multicast_lock.take()
+        try:
+            self._zc = _zeroconf(self.addresses)
+        except BaseException:
+            multicast_lock.give_back()
+            raise
         self._info = self._service(self.announcement)
         await (await self._zc.async_register_service(self._info, allow_name_change=True))
 
@@ -284,6 +325,7 @@ class Announcer:
                     await (await zc.async_unregister_service(info))
         finally:
             await zc.async_close()
+            multicast_lock.give_back()
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,7 +383,12 @@ class TableBrowser:
         self._changed = asyncio.Event()
 
     async def start(self) -> None:
-        self._zc = _zeroconf(self.addresses)
+        multicast_lock.take()
+        try:
+            self._zc = _zeroconf(self.addresses)
+        except BaseException:
+            multicast_lock.give_back()
+            raise
         self._browser = AsyncServiceBrowser(
             self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
         )
@@ -354,6 +401,7 @@ class TableBrowser:
             await browser.async_cancel()
         if zc is not None:
             await zc.async_close()
+            multicast_lock.give_back()
 
     async def __aenter__(self) -> TableBrowser:
         await self.start()

@@ -8,15 +8,20 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from pointline.net.discovery import (
     Announcement,
+    Announcer,
     BadAnnouncement,
     NearbyTable,
+    TableBrowser,
     parse_txt,
+    set_multicast_lock,
 )
 from pointline.net.errors import ClientError
 from pointline.net.events import EndReason, SessionEnded
@@ -245,3 +250,37 @@ def test_bad_host_settings_are_plain_errors(tmp_path: Path) -> None:
             assert second.running is None
 
     run(busy_port())
+
+
+def test_the_multicast_lock_is_held_while_browsing_or_announcing() -> None:
+    held: list[str] = []
+    set_multicast_lock(lambda: held.append("take"), lambda: held.append("give back"))
+
+    async def scenario() -> None:
+        browser = TableBrowser(["127.0.0.1"])
+        announcer = Announcer(["127.0.0.1"], 9, Announcement("relay", "Club", None))
+        await browser.start()
+        try:
+            assert held == ["take"]
+            await announcer.start()
+            assert held == ["take"]  # counted: one lock for both
+            await announcer.stop()
+            assert held == ["take"]
+        finally:
+            await browser.stop()
+        assert held == ["take", "give back"]
+
+    try:
+        run(scenario())
+    finally:
+        set_multicast_lock(None, None)
+
+
+def test_guests_load_no_relay_code() -> None:
+    code = (
+        "import sys, pointline.net.joining, pointline.net.discovery;"
+        "print(sorted(m for m in sys.modules if m.startswith(('pointline.net.relay', 'argon2',"
+        " 'pointline.net.accounts', 'pointline.net.hosting'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
