@@ -106,9 +106,14 @@ def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) ->
         "qasync",
         "websockets",
         "pynacl",
+        "zeroconf",
+        "ifaddr",
     ]
     permissions = android_patch.split(app["android.permissions"])
     assert "android.permission.INTERNET" in permissions
+    # tables nearby: the multicast lock (net.discovery.set_multicast_lock) needs both
+    assert "android.permission.CHANGE_WIFI_MULTICAST_STATE" in permissions
+    assert "android.permission.ACCESS_WIFI_STATE" in permissions
     assert "android.permission.CAMERA" not in permissions
     assert "android.permission.RECORD_AUDIO" not in permissions
     assert set(app["orientation"].split(",")) >= {"landscape", "portrait"}
