@@ -14,7 +14,8 @@ The checkout has no ``pointline/`` folder (setuptools maps kernel/, net/, gui/ o
 pyside6-android-deploy writes ``requirements = python3,shiboken6,PySide6``, one portrait
 orientation, Qt's permissions and the whole checkout as sources. The patch adds the pure-Python
 and recipe-built packages online play needs (``qasync``, ``websockets``, ``pynacl``; never
-``argon2-cffi``: only the relay hashes passwords; ``zeroconf`` and ``ifaddr`` for tables nearby),
+``argon2-cffi``: only the relay hashes passwords; not yet ``zeroconf``: p4a's recipe builds
+0.24.5, older than its asyncio API that tables nearby use),
 the INTERNET permission and the two Wi-Fi ones multicast discovery needs (and drops the camera
 and microphone ones QtMultimedia declares: the app only plays short sounds), both orientations,
 the app's title, version and icon, and limits the sources to the app (``main.py`` and
@@ -65,8 +66,6 @@ REQUIREMENTS = (
         "the relay connection; its optional C speedups fall back to pure Python",
     ),
     Requirement("pynacl", "p4a", "Ed25519 session keys (libsodium)"),
-    Requirement("zeroconf", "pure", "tables nearby (mDNS); its Cython speedups are optional"),
-    Requirement("ifaddr", "pure", "the device's addresses, for zeroconf"),
 )
 PURE_DEPENDENCIES = ("six",)
 """Names a recipe depends on that have no recipe: python-for-android installs them with pip."""

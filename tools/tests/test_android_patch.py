@@ -106,8 +106,6 @@ def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) ->
         "qasync",
         "websockets",
         "pynacl",
-        "zeroconf",
-        "ifaddr",
     ]
     permissions = android_patch.split(app["android.permissions"])
     assert "android.permission.INTERNET" in permissions
