@@ -2,16 +2,22 @@
 
     python -m tests.net.lan_actors host ADDRESS    # hosts "Kitchen table" as alice, plays
     python -m tests.net.lan_actors guest ADDRESS   # browses, finds it, signs up as bob, plays
+    python -m tests.net.lan_actors crash ADDRESS   # hosts, and is killed at the first throw
 
 The guest is never handed the URL: it finds the table by mDNS on ADDRESS's network. Each
 prints ``transcript PATH`` at the end (and ``fingerprint``/``words`` lines), exit 0 on a
-complete session. Data (transcripts, certificate, tokens) go to ``$POINTLINE_DATA_DIR``.
+complete session, 3 for one that ended without a result. Data (transcripts, certificate,
+tokens) go to ``$POINTLINE_DATA_DIR``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from pointline.net import paths
 from pointline.net.accounts import FAST_HASH
@@ -19,7 +25,7 @@ from pointline.net.client import play, steady_choice
 from pointline.net.discovery import TableBrowser
 from pointline.net.hosting import HostedTable
 from pointline.net.joining import GuestTokens, connect_table, enter_table
-from pointline.net.protocol import Timeouts
+from pointline.net.protocol import Thrown, Timeouts
 from pointline.net.relay import RelayConfig
 from pointline.net.trust import KnownTables
 
@@ -27,7 +33,16 @@ WAIT = 60.0
 RELAXED = Timeouts(confirm=10.0, response=5.0, session=120.0, receipts=5.0)
 
 
-async def host(address: str) -> int:
+def _killed_at_first_throw(event: object) -> None:
+    if isinstance(event, Thrown):
+        os.kill(os.getpid(), signal.SIGKILL)  # a host that crashes: no goodbye of any kind
+
+
+async def crash(address: str) -> int:
+    return await host(address, _killed_at_first_throw)
+
+
+async def host(address: str, on_event: Callable[[Any], None] | None = None) -> int:
     config = RelayConfig(hash_params=FAST_HASH)  # every other limit as a real relay has it
     seated = asyncio.Event()
     table = HostedTable(
@@ -44,9 +59,9 @@ async def host(address: str) -> int:
         assert client is not None
         client.timeouts = RELAXED
         await table.start()
-        peer = await play(client, steady_choice, timeout=WAIT)
+        peer = await play(client, steady_choice, on_event, timeout=WAIT)
         print(f"transcript {client.transcript_path}", flush=True)
-        return 0 if peer.result is not None else 1
+        return 0 if peer.result is not None else 3
     finally:
         await table.close()
 
@@ -66,10 +81,10 @@ async def guest(address: str) -> int:
         await enter_table(client, table, GuestTokens(folder), "bob", "password-123", signup=True)
         await client.wait_started(WAIT)
         peer = await play(client, steady_choice, timeout=WAIT)
-        print(f"transcript {client.transcript_path}", flush=True)
-        return 0 if peer.result is not None else 1
     finally:
         await client.close()
+    print(f"transcript {client.transcript_path}", flush=True)
+    return 0 if peer.result is not None else 3
 
 
 async def browse(address: str) -> int:
@@ -86,7 +101,7 @@ async def browse(address: str) -> int:
 
 def main() -> int:
     role, address = sys.argv[1], sys.argv[2]
-    actor = {"host": host, "guest": guest, "browse": browse}[role]
+    actor = {"host": host, "guest": guest, "browse": browse, "crash": crash}[role]
     return asyncio.run(actor(address))
 
 

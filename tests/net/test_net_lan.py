@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -78,14 +79,14 @@ def lan() -> Iterator[Lan]:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, check=False)
 
 
-def _finish(proc: subprocess.Popen[str], what: str) -> str:
+def _finish(proc: subprocess.Popen[str], what: str, code: int = 0) -> str:
     try:
         out, err = proc.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         proc.kill()
         out, err = proc.communicate()
         pytest.fail(f"the {what} did not finish: {out}\n{err}")
-    assert proc.returncode == 0, f"the {what} failed ({proc.returncode}):\n{out}\n{err}"
+    assert proc.returncode == code, f"the {what} failed ({proc.returncode}):\n{out}\n{err}"
     return out
 
 
@@ -139,3 +140,21 @@ def test_relay_announce_is_found_with_its_name_and_open_rooms(lan: Lan, tmp_path
         relay.terminate()
         relay.communicate(timeout=30)
     assert f"relay Chess club rooms=0 url=ws://{lan.addr_a}:8765" in out
+
+
+def test_a_killed_host_reads_as_the_relay_lost(lan: Lan, tmp_path: Path) -> None:
+    py = sys.executable
+    guest = lan.run(
+        lan.b, py, "-m", "tests.net.lan_actors", "guest", lan.addr_b, data=tmp_path / "g"
+    )
+    host = lan.run(
+        lan.a, py, "-m", "tests.net.lan_actors", "crash", lan.addr_a, data=tmp_path / "h"
+    )
+    _finish(host, "host", -signal.SIGKILL)
+    guest_out = _finish(guest, "guest", 3)
+    (transcript,) = _lines(guest_out, "transcript")
+    pointline = str(Path(py).with_name("pointline"))
+    check = subprocess.run([pointline, "verify", transcript], capture_output=True, text=True)
+    # every record up to the crash checks; the session is incomplete, never OK, never FAIL
+    assert check.returncode == 2, check.stdout + check.stderr
+    assert "the relay was lost after throw" in check.stdout, check.stdout
