@@ -6,7 +6,9 @@ test_net_lan.py; these build the ``NearbyTable`` a browser would have found.)"""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import os
+import ssl
 import stat
 import subprocess
 import sys
@@ -46,6 +48,7 @@ from pointline.net.trust import (
     KnownTables,
     TableCertificateChanged,
     TableTrust,
+    certificate_fingerprint,
 )
 from pointline.net.verify import verify_transcript
 from tests.net.support import RELAXED, play, random_chooser, relay_config, run, until
@@ -79,6 +82,25 @@ def test_certificate_kept_private_reused_and_named_apart(tmp_path: Path) -> None
     assert ensure_host_certificate(tmp_path / "host").fingerprint != first.fingerprint
     with pytest.raises(ValueError):
         certificate_words("XYZ")
+
+
+def test_the_certificate_is_a_well_formed_self_signed_ed25519_x509(tmp_path: Path) -> None:
+    """The DER written by hand reads back in pyca cryptography, signed by its own key."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    made = ensure_host_certificate(tmp_path)
+    cert = x509.load_pem_x509_certificate(made.pem.encode("ascii"))
+    key = cert.public_key()
+    assert isinstance(key, Ed25519PublicKey)
+    key.verify(cert.signature, cert.tbs_certificate_bytes)  # raises unless self-signed
+    assert cert.version is x509.Version.v3 and cert.issuer == cert.subject
+    now = datetime.datetime.now(datetime.UTC)
+    assert cert.not_valid_before_utc < now < cert.not_valid_after_utc
+    assert cert.not_valid_after_utc - now > datetime.timedelta(days=3600)
+    alt = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert alt.get_values_for_type(x509.DNSName) == ["pointline.local"]
+    assert certificate_fingerprint(ssl.PEM_cert_to_DER_cert(made.pem)) == made.fingerprint
 
 
 def test_txt_records_are_checked_strictly() -> None:
