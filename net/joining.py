@@ -80,7 +80,8 @@ class SignInNeeded(ClientError):
 
 class GuestTokens:
     """The relay tokens a guest keeps per host (``guest-tokens.json`` in ``folder``, 0600):
-    ``{"tokens": {host: {"name": ..., "token": ...}}}``. Never a password."""
+    ``{"tokens": {host: {"name": ..., "token": ..., "sha256": certificate}}}``. Never a
+    password."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
         self.folder = Path(folder) if folder is not None else paths.data_dir()
@@ -112,14 +113,18 @@ class GuestTokens:
                 f"The sign-in for next time cannot be kept ({exc.strerror or 'refused'}).",
             ) from None
 
-    def get(self, host: str) -> tuple[str, str] | None:
-        """(name, token) kept for ``host``'s table, or None."""
+    def get(self, host: str, fingerprint: str) -> tuple[str, str] | None:
+        """(name, token) kept for ``host``'s table with the certificate ``fingerprint``, or None:
+        a token is only ever sent back to the certificate it came from (after the player trusts
+        a changed certificate, the guest signs in again)."""
         entry = self._load().get(host.casefold())
-        return None if entry is None else (entry["name"], entry["token"])
+        if entry is None or entry.get("sha256") != fingerprint:
+            return None
+        return entry["name"], entry["token"]
 
-    def put(self, host: str, name: str, token: str) -> None:
+    def put(self, host: str, fingerprint: str, name: str, token: str) -> None:
         tokens = self._load()
-        tokens[host.casefold()] = {"name": name, "token": token}
+        tokens[host.casefold()] = {"name": name, "token": token, "sha256": fingerprint}
         self._save(tokens)
 
     def forget(self, host: str) -> None:
@@ -171,9 +176,9 @@ async def enter_table(
     """Sign in and take a seat at ``table``: with the kept token when no password is given
     (``SignInNeeded`` if it is no longer valid), else with ``name`` and ``password`` (signing
     up first when ``signup``); the new token is kept for next time."""
-    host = table.announcement.host
+    host, fingerprint = table.announcement.host, table.announcement.fingerprint or ""
     if password is None:
-        kept = tokens.get(host)
+        kept = tokens.get(host, fingerprint)
         if kept is None:
             raise SignInNeeded(host)
         client.name, client.token = kept
@@ -196,5 +201,5 @@ async def enter_table(
             token = await client.signin(name, password)
     else:
         token = await client.signin(name, password)
-    tokens.put(host, client.name or name, token)
+    tokens.put(host, fingerprint, client.name or name, token)
     return await client.join_room(table.announcement.room)

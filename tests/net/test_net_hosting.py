@@ -238,11 +238,21 @@ def test_changed_certificate_needs_the_explicit_choice_and_forgery_is_refused(
             with pytest.raises(TableCertificateChanged):
                 await connect_table(nearby(second, other), known)
             # a kept token that expired asks for the password again (typed)
-            GuestTokens(data_dir).put("alice", "bob", "0" * 64)
+            GuestTokens(data_dir).put("alice", second.fingerprint, "bob", "0" * 64)
             client = await connect_table(nearby(second), known)
             with pytest.raises(SignInNeeded):
                 await enter_table(client, nearby(second), GuestTokens(data_dir))
-            assert GuestTokens(data_dir).get("alice") is None
+            assert GuestTokens(data_dir).get("alice", second.fingerprint) is None
+            # a token kept for the old certificate is never sent to the new one
+            tokens = GuestTokens(data_dir)
+            room = await enter_table(client, nearby(second), tokens, "bob", "password-1", True)
+            assert room.seat == 1
+            await client.close()
+            GuestTokens(data_dir).put("alice", old, "bob", "1" * 64)
+            assert GuestTokens(data_dir).get("alice", second.fingerprint) is None
+            client = await connect_table(nearby(second), known)
+            with pytest.raises(SignInNeeded):
+                await enter_table(client, nearby(second), GuestTokens(data_dir))
             await client.close()
 
     run(scenario(), timeout=60)
