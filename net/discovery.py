@@ -14,6 +14,7 @@ The TXT record (every value ASCII or UTF-8, checked strictly on the way in)::
     host=...       the host's player name (kind=table only; the relay's account rule)
     seats=N        seats taken, 0-8 (kind=table)
     room=ABC234    the table's join code (kind=table: guests go straight in)
+    open=1         1 while the table takes seats, 0 once its session runs (kind=table)
     rooms=N        open rooms (kind=relay; joining there still takes a code)
     fp=<64 hex>    SHA-256 of the TLS certificate (required for kind=table: it serves wss://
                    only; absent for a ws:// relay)
@@ -112,6 +113,8 @@ class Announcement:
     room: str = ""
     rooms: int = 0
     version: int = PROTOCOL_VERSION
+    open: bool = True
+    """A table taking seats (False: its session runs; list it, do not offer to join)."""
 
     def __post_init__(self) -> None:
         check_table_name(self.name)
@@ -127,8 +130,8 @@ class Announcement:
             if not _CODE.fullmatch(self.room):
                 raise BadAnnouncement("a table's room is a join code")
         elif self.kind == "relay":
-            if self.host or self.room or self.seats:
-                raise BadAnnouncement("a relay names no host, seats or room")
+            if self.host or self.room or self.seats or not self.open:
+                raise BadAnnouncement("a relay names no host, seats, room or state")
             if not 0 <= self.rooms <= MAX_ROOMS:
                 raise BadAnnouncement("open rooms out of range")
         else:
@@ -147,14 +150,16 @@ class Announcement:
         if self.fingerprint is not None:
             record["fp"] = self.fingerprint
         if self.kind == "table":
-            record.update(host=self.host, seats=str(self.seats), room=self.room)
+            record.update(
+                host=self.host, seats=str(self.seats), room=self.room, open=str(int(self.open))
+            )
         else:
             record["rooms"] = str(self.rooms)
         return record
 
 
 _KEYS: Final = {
-    "table": frozenset({"v", "kind", "name", "host", "seats", "room", "fp"}),
+    "table": frozenset({"v", "kind", "name", "host", "seats", "room", "open", "fp"}),
     "relay": frozenset({"v", "kind", "name", "rooms", "fp"}),
 }
 
@@ -188,8 +193,12 @@ def parse_txt(properties: Mapping[bytes, bytes | None]) -> Announcement:
     required = _KEYS[kind] - {"fp"}
     if not required <= record.keys() or not record.keys() <= _KEYS[kind]:
         raise BadAnnouncement(f"a {kind} announcement has exactly {', '.join(sorted(required))}")
+    state = record.get("open", "1")
+    if state not in ("0", "1"):
+        raise BadAnnouncement("open is 0 or 1")
     return Announcement(
         kind=kind,
+        open=state == "1",
         name=record["name"],
         fingerprint=record.get("fp"),
         host=record.get("host", ""),

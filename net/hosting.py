@@ -30,6 +30,7 @@ import logging
 import secrets
 import ssl
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -287,11 +288,33 @@ class HostedTable:
                 except (OSError, RuntimeError) as exc:  # the network went away: keep hosting
                     log.warning("could not update the announcement: %s", exc)
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Who is in, in seat order (the host first), for the host screen."""
+        room = self.relay.rooms.get(self.code) if self.running is not None and self.code else None
+        return () if room is None else tuple(m.name for m in room.present())
+
     async def start(self) -> SessionStarted:
-        """The host's Start: the session begins with everyone seated (2-8)."""
+        """The host's Start: the session begins with everyone seated (2-8); the announcement
+        then says the table is playing (listed, no longer offered to join)."""
         if self.client is None:
             raise HostingError("The table is not open.")
-        return await self.client.start()
+        started = await self.client.start()
+        announcer = self._announcer
+        if announcer is not None:
+            try:
+                await announcer.update(replace(announcer.announcement, open=False))
+            except (OSError, RuntimeError) as exc:
+                log.warning("could not update the announcement: %s", exc)
+        return started
+
+    async def background(self) -> None:
+        """The host's app went to the background (a phone): the session ends for everyone
+        (the card), then the table closes and the relay stops."""
+        client = self.client
+        if client is not None and client.peer is not None and not client.peer.is_finished:
+            client.background()
+        await self.close()
 
     async def close(self) -> None:
         """Close the table: the host's departure goes through the normal client path (signed

@@ -20,6 +20,7 @@ from pointline.net.discovery import (
     Announcement,
     Announcer,
     BadAnnouncement,
+    NearbyEvent,
     NearbyTable,
     TableBrowser,
     parse_txt,
@@ -118,6 +119,7 @@ def test_txt_records_are_checked_strictly() -> None:
         {k: v for k, v in txt.items() if k != b"fp"},
         {**txt, b"kind": b"printer"},
         {**txt, b"name": b" padded "},
+        {**txt, b"open": b"2"},
     ]
     for record in bad:
         with pytest.raises(BadAnnouncement):
@@ -317,3 +319,50 @@ def test_guests_load_no_relay_code() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_live_list_follows_the_table_on_loopback(tmp_path: Path, data_dir: Path) -> None:
+    """Announced on 127.0.0.1 and browsed there: the table appears with one seat taken, its
+    seats and then its state change as a guest comes and the host starts, and it goes."""
+
+    async def scenario() -> None:
+        events: list[NearbyEvent] = []
+        table = HostedTable(
+            "Kitchen table", "alice", "127.0.0.1", folder=tmp_path / "h", config=relay_config()
+        )
+        async with TableBrowser(["127.0.0.1"], events.append) as browser:
+            await table.open()
+            try:
+                await browser.wait_for(lambda t: len(t) == 1, 15)
+                (found,) = browser.tables.values()
+                ann = found.announcement
+                assert (ann.name, ann.host, ann.seats, ann.room, ann.open) == (
+                    "Kitchen table",
+                    "alice",
+                    1,
+                    table.code,
+                    True,
+                )
+                assert ann.fingerprint == table.fingerprint
+                guest = await connect_table(found, KnownTables(data_dir), timeouts=RELAXED)
+                await enter_table(guest, found, GuestTokens(data_dir), "bob", "password-1", True)
+                await browser.wait_for(
+                    lambda t: [x.announcement.seats for x in t.values()] == [2], 15
+                )
+                assert table.players == ("alice", "bob")
+                await table.start()
+                await browser.wait_for(
+                    lambda t: [x.announcement.open for x in t.values()] == [False], 15
+                )
+                await table.background()  # a phone host going to the background
+                endings = [e async for e in guest.events() if isinstance(e, SessionEnded)]
+                assert [(e.reason, e.seat) for e in endings] == [(EndReason.BACKGROUND, 0)]
+                await guest.close()
+            finally:
+                await table.close()
+            await browser.wait_for(lambda t: not t, 15)
+        kinds = [type(e).__name__ for e in events]
+        assert kinds[0] == "TableAppeared" and kinds[-1] == "TableGone"
+        assert "TableUpdated" in kinds
+
+    run(scenario(), timeout=60)
