@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from zeroconf import BadTypeInNameException, IPVersion, ServiceStateChange, Zeroconf
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from pointline.kernel import ONLINE_SEATS_MAX
@@ -449,7 +449,9 @@ class TableBrowser:
         info = AsyncServiceInfo(SERVICE_TYPE, name)
         try:
             found = await info.async_request(zc.zeroconf, RESOLVE_MS)
-        except (BadTypeInNameException, OSError, RuntimeError) as exc:
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # zeroconf closing, a bad name, the network gone: skip it
             log.info("could not ask %s for its details: %s", name, exc)
             found = False
         if not found:
