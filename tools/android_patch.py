@@ -14,7 +14,9 @@ The checkout has no ``pointline/`` folder (setuptools maps kernel/, net/, gui/ o
 pyside6-android-deploy writes ``requirements = python3,shiboken6,PySide6``, one portrait
 orientation, Qt's permissions and the whole checkout as sources. The patch adds the pure-Python
 and recipe-built packages online play needs (``qasync``, ``websockets``, ``pynacl``; never
-``argon2-cffi``: only the relay hashes passwords), the INTERNET permission (and drops the camera
+``argon2-cffi``: only the relay hashes passwords; not yet ``zeroconf``: p4a's recipe builds
+0.24.5, older than its asyncio API that tables nearby use),
+the INTERNET permission and the two Wi-Fi ones multicast discovery needs (and drops the camera
 and microphone ones QtMultimedia declares: the app only plays short sounds), both orientations,
 the app's title, version and icon, and limits the sources to the app (``main.py`` and
 ``pointline/`` without the relay, the spec proofs or the conformance suite). It checks that
@@ -68,7 +70,13 @@ REQUIREMENTS = (
 PURE_DEPENDENCIES = ("six",)
 """Names a recipe depends on that have no recipe: python-for-android installs them with pip."""
 NOT_ON_THE_PHONE = ("argon2-cffi", "argon2_cffi", "argon2")
-PERMISSIONS_ADDED = ("android.permission.INTERNET",)
+PERMISSIONS_ADDED = (
+    "android.permission.INTERNET",
+    # tables nearby: Android drops multicast unless the app holds Wi-Fi's multicast lock
+    # (net.discovery.set_multicast_lock), which needs these two
+    "android.permission.CHANGE_WIFI_MULTICAST_STATE",
+    "android.permission.ACCESS_WIFI_STATE",
+)
 PERMISSIONS_DROPPED = ("android.permission.CAMERA", "android.permission.RECORD_AUDIO")
 ORIENTATIONS = ("landscape", "portrait", "landscape-reverse", "portrait-reverse")
 INCLUDE_EXTS = ("py", "qml", "js", "png")
@@ -109,6 +117,8 @@ EXCLUDE_PATTERNS = (
     "pointline/net/relay/store_pg.py",
     "pointline/net/relay/presence.py",
     "pointline/net/relay/cluster.py",
+    "pointline/net/relay/announce.py",
+    "pointline/net/hosting.py",  # not on a phone yet: p4a's argon2-cffi, zeroconf are too old
     "pointline/gui/tools/*",
     "*/__pycache__/*",
     "*.egg-info/",

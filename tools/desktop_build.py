@@ -9,8 +9,10 @@ would run and works out which data files that command ships (the same walk Nuitk
 ``--noinclude-data-files`` patterns). It fails unless exactly the QML module ships (every .qml
 file and both ``qmldir`` files, at ``pointline/gui/qml``), nothing from the fixtures, tests,
 bench, docs, spec proofs or tools does, the multimedia and qml Qt plugins are in, every QML
-module the app imports survives the exclusions and WebEngine, PDF and 3D do not, and the spec
-holds no absolute path. ``build`` runs the real build and smoke-tests ``dist/pointline.dist``.
+module the app imports survives the exclusions and WebEngine, PDF and 3D do not, the hosting
+modules are compiled in (the relay, argon2 and zeroconf with them: the relay loads only when a
+player hosts, and then it must be there), and the spec holds no absolute path. ``build`` runs
+the real build and smoke-tests ``dist/pointline.dist``.
 
 Standard library only (plus the installed PySide6 for its deploy tool); not part of the wheel.
 """
@@ -45,6 +47,13 @@ QML_TARGET = "qml"
 """Where the QML module ships, next to the binary (main.py points the app there)."""
 QMLDIRS = (f"{QML_TARGET}/Pointline/qmldir", f"{QML_TARGET}/Pointline/Online/qmldir")
 SIZE_GOAL_MB = 150
+KEPT_OUT = ("pointline.conformance", "pointline.spec", "pointline.net.store_pg")
+"""Never in the app: the conformance suite, the proofs, a relay cluster's PostgreSQL store."""
+HOSTING = ("pointline.net.hosting", "pointline.net.joining")
+"""Loaded when a player hosts or joins a table nearby (never at start: the app's import path
+test), so Nuitka is told to compile them in."""
+HOSTED_RELAY = ("pointline.net.relay", "pointline.net.accounts", "argon2", "zeroconf")
+"""What a hosted table runs: these must not be kept out."""
 BUILD_LOCK = ROOT / "dist" / ".pointline-build.pid"
 """Held while ``build`` runs: pyside6-deploy, even with --dry-run, deletes deployment/ first."""
 
@@ -349,9 +358,17 @@ def check_plan(result: Plan) -> list[str]:
         ):
             problems.append(f"QML module {name} is imported by the app but excluded ({dest})")
     nofollow = ",".join(result.values("--nofollow-import-to")).split(",")
-    for module in ("argon2", "pointline.net.relay", "pointline.conformance"):
+    for module in KEPT_OUT:
         if module not in nofollow:
             problems.append(f"{module} is not kept out (--nofollow-import-to)")
+    # the relay loads only when a player hosts: it ships, reached from these two
+    included = ",".join(result.values("--include-module")).split(",")
+    for module in HOSTING:
+        if module not in included:
+            problems.append(f"{module} is not in the build (--include-module): hosting needs it")
+    for module in HOSTED_RELAY:
+        if any(module == out or module.startswith(out + ".") for out in nofollow):
+            problems.append(f"{module} is kept out, but a hosted table needs it")
     for word in result.values("--linux-icon") + result.values("--macos-app-icon"):
         if not Path(word).resolve().is_relative_to(ROOT):
             problems.append(f"the icon {word} is outside the project")
@@ -362,6 +379,7 @@ MUTANTS = {
     "the fixtures ship": lambda word: word == "--noinclude-data-files=conformance",
     "the QML module is left out": lambda word: word == "--include-data-dir=gui/qml=qml",
     "WebEngine ships": lambda word: "libQt6WebEngine" in word,
+    "hosting is left out": lambda word: word == "--include-module=pointline.net.hosting",
 }
 """Broken variants of the real command (these words dropped) that the check must reject."""
 
@@ -517,8 +535,10 @@ def check_dist(dist: Path) -> list[str]:
         parts = set(path.split("/"))
         if parts & {"fixtures", "tests", "bench", "docs", "conformance", "tools"}:
             problems.append(f"{path} shipped")
-        if re.search(r"WebEngine|Qt6Pdf|Quick3D|Qt63D|argon2", path):
+        if re.search(r"WebEngine|Qt6Pdf|Quick3D|Qt63D", path):
             problems.append(f"{path} shipped")
+    if not any("_argon2_cffi_bindings" in path for path in files):
+        problems.append("argon2's binding did not ship: a hosted table cannot make accounts")
     if not any("ffmpegmediaplugin" in path for path in files):
         problems.append("the multimedia plugin (ffmpeg backend) did not ship")
     return problems

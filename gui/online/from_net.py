@@ -17,9 +17,10 @@ from pointline.net.client.relay_client import (
     TranscriptSaved,
     connect_trusted,
 )
+from pointline.net.client.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
 from pointline.net.errors import ClientError, NetError
-from pointline.net.protocol.keys import verification_words
 from pointline.net.paths import data_dir
+from pointline.net.protocol.keys import verification_words
 from pointline.net.protocol.peer import (
     DeadlineKind,
     ReceiptsIncomplete,
@@ -34,7 +35,6 @@ from pointline.net.protocol.peer import (
     Timeouts,
     ending_text,
 )
-from pointline.net.client.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
 from pointline.net.protocol.verify import Report, verify_transcript
 from pointline.net.protocol.wire import RosterEntry
 

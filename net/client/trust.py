@@ -18,17 +18,25 @@ Certificate: ``net.client.relay_client.connect_trusted`` connects as ``RelayClie
 certificate's fingerprint, for a screen to show ("Trust this relay's certificate"); once the
 player accepts (``KnownRelays.pin_certificate``), connections to that address trust exactly
 that certificate.
+
+Hosted tables (``net.discovery``, ``net.hosting``): ``KnownTables`` (``known-tables.json``) pins
+a table's certificate per host name by the fingerprint its announcement carries. ``check`` says
+``FIRST_VISIT``, ``KNOWN`` (join asking nothing) or ``CHANGED`` (``TableCertificateChanged``:
+never joined until the player's explicit ``KnownTables.trust``); a table whose answer does not
+match its own announcement raises ``AnnouncementMismatch`` and is never trusted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import hashlib
 import json
 import os
 import ssl
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,13 +47,20 @@ from pointline.net.protocol.keys import public_key_from_hex, verify_signature
 
 __all__ = [
     "KNOWN_RELAYS_FILE",
+    "KNOWN_TABLES_FILE",
+    "AnnouncementMismatch",
     "CertificateNotTrusted",
     "KnownRelays",
+    "KnownTables",
     "RelayKeyChanged",
+    "TableCertificateChanged",
+    "TableCheck",
+    "TableTrust",
     "certificate_fingerprint",
     "fetch_certificate",
     "pinned_tls_context",
     "relay_address",
+    "table_relay_address",
 ]
 
 KNOWN_RELAYS_FILE = "known-relays.json"
@@ -233,3 +248,157 @@ async def fetch_certificate(url: str, timeout: float = 10.0) -> tuple[str, str]:
     if not der:
         raise ClientError(ClientCode.CERTIFICATE, f"The relay at {url} showed no certificate.")
     return ssl.DER_cert_to_PEM_cert(der), certificate_fingerprint(der)
+
+
+# ---- hosted tables found nearby (net.discovery): pinned by the announced fingerprint ---------
+
+KNOWN_TABLES_FILE = "known-tables.json"
+
+
+class TableTrust(enum.Enum):
+    """What this device knows of a table's certificate (``KnownTables.check``)."""
+
+    FIRST_VISIT = "first_visit"
+    """No certificate is pinned for this host: show the words; joining pins it."""
+    KNOWN = "known"
+    """The announced certificate is the one pinned: join, asking nothing."""
+    CHANGED = "changed"
+    """Another certificate was pinned for this host: a reinstall, or someone standing in for
+    it. Never joined until the player says so (``KnownTables.trust``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableCheck:
+    outcome: TableTrust
+    host: str
+    fingerprint: str
+    """The announced certificate's SHA-256."""
+    pinned: str | None
+    """The pinned one (None on a first visit)."""
+
+
+class TableCertificateChanged(ClientError):
+    """The host ``host`` announces (or shows) certificate ``new``, not the pinned ``old``.
+    Show "this table's certificate changed" with the new words; only the player's explicit
+    ``KnownTables.trust(host, new)`` lets the device join it."""
+
+    def __init__(self, host: str, old: str, new: str) -> None:
+        super().__init__(
+            ClientCode.CERTIFICATE,
+            f"The table of {host} shows another certificate than the one you trusted before. "
+            "Join only if the host's screen shows the same words.",
+        )
+        self.host, self.old, self.new = host, old, new
+
+
+class AnnouncementMismatch(ClientError):
+    """The table answering at the announced address shows another certificate than its
+    announcement names: never trusted (a forged or stale announcement)."""
+
+    def __init__(self, host: str, announced: str, shown: str) -> None:
+        super().__init__(
+            ClientCode.CERTIFICATE,
+            f"The table announced as {host}'s does not show the certificate it announced; "
+            "it was not joined.",
+        )
+        self.host, self.announced, self.shown = host, announced, shown
+
+
+def table_relay_address(host: str) -> str:
+    """The key under which a hosted table's relay key is pinned in ``KnownRelays`` (the host,
+    not its address: addresses on a home network change)."""
+    return f"table:{host.casefold()}"
+
+
+class KnownTables:
+    """Certificates of hosted tables, pinned per host name (``known-tables.json`` in ``folder``,
+    read on each call, written atomically; entries ``{"sha256": ..., "certificate": PEM}``)."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+        self.path = self.folder / KNOWN_TABLES_FILE
+
+    def _load(self) -> dict[str, dict[str, str]]:
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        except OSError as exc:
+            raise self._bad(f"it cannot be read ({exc.strerror})") from None
+        try:
+            doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_FILE_BYTES else None
+        except (UnicodeDecodeError, ValueError):
+            doc = None
+        tables = doc.get("tables") if isinstance(doc, dict) else None
+        if not isinstance(tables, dict) or not all(
+            isinstance(v, dict)
+            and isinstance(v.get("sha256"), str)
+            and all(isinstance(x, str) for x in v.values())
+            for v in tables.values()
+        ):
+            raise self._bad("it does not list tables")
+        return tables
+
+    def _bad(self, why: str) -> ClientError:
+        return ClientError(
+            ClientCode.BAD_TRUST_FILE, f"The list of known tables ({self.path}) is damaged: {why}."
+        )
+
+    def _save(self, tables: dict[str, dict[str, str]]) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".known-tables.")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"tables": tables}, handle, indent=1, sort_keys=True)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise self._bad(f"it cannot be written ({exc.strerror})") from None
+
+    def pinned(self, host: str) -> tuple[str, str | None] | None:
+        """The pinned (fingerprint, PEM or None) of ``host``'s table, or None."""
+        entry = self._load().get(host.casefold())
+        return None if entry is None else (entry["sha256"], entry.get("certificate"))
+
+    def check(self, host: str, fingerprint: str) -> TableCheck:
+        """Whether ``host``'s announced ``fingerprint`` is new, the pinned one, or changed."""
+        pinned = self.pinned(host)
+        if pinned is None:
+            return TableCheck(TableTrust.FIRST_VISIT, host, fingerprint, None)
+        outcome = TableTrust.KNOWN if pinned[0] == fingerprint else TableTrust.CHANGED
+        return TableCheck(outcome, host, fingerprint, pinned[0])
+
+    def trust(self, host: str, fingerprint: str, pem: str | None = None) -> None:
+        """Pin ``fingerprint`` (and the certificate ``pem`` once fetched) for ``host``: on a
+        first visit, or the player's explicit "trust the new one" after a change. A new
+        certificate also forgets the relay key pinned for that table (it was reinstalled)."""
+        if pem is not None:
+            try:
+                der = ssl.PEM_cert_to_DER_cert(pem)
+            except ValueError:
+                raise ClientError(ClientCode.BAD_CA, "That is not a certificate.") from None
+            if certificate_fingerprint(der) != fingerprint:
+                raise ClientError(ClientCode.BAD_CA, "That certificate has another fingerprint.")
+        tables = self._load()
+        key = host.casefold()
+        before = tables.get(key, {})
+        if before.get("sha256") != fingerprint:
+            before = {}
+            relays = KnownRelays(self.folder)
+            known = relays._load()
+            if known.pop(table_relay_address(host), None) is not None:
+                relays._save(known)
+        entry = {**before, "sha256": fingerprint}
+        if pem is not None:
+            entry["certificate"] = pem
+        tables[key] = entry
+        self._save(tables)
+
+    def forget(self, host: str) -> None:
+        """Forget ``host``'s table (its next announcement is a first visit)."""
+        tables = self._load()
+        if tables.pop(host.casefold(), None) is not None:
+            self._save(tables)

@@ -203,6 +203,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_TTL,
         help=f"seconds a relay that stopped is still listed, its rooms too ({DEFAULT_TTL:g})",
     )
+    nearby = parser.add_argument_group("tables nearby (mDNS, on named addresses only)")
+    nearby.add_argument(
+        "--announce",
+        metavar="NAME",
+        help="announce this relay nearby by mDNS as NAME with its open rooms (joining still "
+        "takes a code)",
+    )
+    nearby.add_argument(
+        "--announce-on",
+        metavar="ADDRESS",
+        action="append",
+        default=[],
+        help="an IPv4 address of this machine to announce on (repeat for several; default: "
+        "--host when it names one address)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log every room event")
     parser.add_argument(
         "--print-key",
@@ -340,6 +355,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.public_url and not args.public_url.startswith(("ws://", "wss://")):
         print("pointline-relay: --public-url is a ws:// or wss:// address", file=sys.stderr)
         return 2
+    around = None
+    if args.announce is not None:
+        from pointline.net.relay.announce import announcing, check_announce  # zeroconf
+
+        problem = check_announce(args)
+        if problem:
+            print(f"pointline-relay: {problem}", file=sys.stderr)
+            return 2
+        around = announcing(args)
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(message)s",
@@ -350,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     config = config_from_args(args)
     cluster = cluster_from_args(args)
     try:
-        asyncio.run(serve_forever(args.db, args.host, args.port, context, config, cluster))
+        asyncio.run(serve_forever(args.db, args.host, args.port, context, config, cluster, around))
     except KeyboardInterrupt:
         return 0
     except ImportError as exc:

@@ -431,9 +431,11 @@ async def running_relay(
     config: RelayConfig | None = None,
     ssl_context: ssl.SSLContext | None = None,
     cluster: ClusterConfig | None = None,
+    relay_class: type[Relay] = Relay,
 ) -> AsyncIterator[RunningRelay]:
     """Serve a relay for the duration of the block (port 0 picks a free port).
 
+    ``relay_class`` is ``Relay`` or a subclass (``net.hosting``'s one-table relay).
     ``cluster`` with ``store`` keeps the accounts in PostgreSQL instead of ``db_path``; with
     ``presence`` the relay joins the Redis directory and routes rooms (``net.relay.cluster``)."""
     config = config or RelayConfig()
@@ -454,7 +456,7 @@ async def running_relay(
             tokens_per_account=config.tokens_per_account,
         )
     )
-    relay = Relay(accounts, config)
+    relay = relay_class(accounts, config)
     loop = asyncio.get_running_loop()
     previous_handler = loop.get_exception_handler()
     loop.set_exception_handler(AcceptLogFilter(loop, config.accept_log_interval, loop.time))
@@ -525,7 +527,9 @@ async def serve_forever(
     ssl_context: ssl.SSLContext | None = None,
     config: RelayConfig | None = None,
     cluster: ClusterConfig | None = None,
+    around: Callable[[RunningRelay], contextlib.AbstractAsyncContextManager[None]] | None = None,
 ) -> None:
+    """Serve until SIGTERM; ``around(running)`` wraps the serving (``--announce``'s mDNS)."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
 
@@ -541,4 +545,5 @@ async def serve_forever(
         if running.relay.router is not None:
             more = f", room directory in Redis as {running.relay.router.presence.public_url}"
         print(f"pointline-relay listening on {running.url} (accounts in {where}{more})", flush=True)
-        await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
+        async with around(running) if around is not None else contextlib.nullcontext():
+            await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed

@@ -1,8 +1,11 @@
-"""The app's import path holds neither the relay nor the tools (issue 16, finding 9; issue 31).
+"""The relay loads only when a player hosts; the layout check only when asked for.
 
-The online scenes run the relay as its own process, as players run it; ``pointline
---check-layout`` and ``--screenshot`` import gui.tools (the scenes, the layout check) only when
-asked for.
+Issue 16 (finding 9) kept the relay out of the app; issue 32 brings it in for a player who hosts
+a table (``pointline.net.hosting`` runs it in the app's own loop), so both builds now carry it
+(tools/desktop_build.py checks the desktop plan), but the app's start and every window of it
+still import none of it: only ``pointline.net.hosting``, loaded when the host taps Host, does.
+``pointline --check-layout`` and ``--screenshot`` import gui.tools (the scenes, the layout
+check) only when asked for.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ RELAY_SIDE = (
     "pointline.net.relay.store_pg",
     "pointline.net.relay.cluster",
     "pointline.net.relay.presence",
+    "pointline.net.relay.announce",
+    "pointline.net.hosting",
 )
 
 
@@ -55,3 +60,21 @@ def test_the_app_imports_no_relay_and_no_tools() -> None:
     for name in (*report["at_start"], *report["every"]):
         assert name not in RELAY_SIDE, name
         assert not name.startswith(("pointline.gui.layout", "pointline.gui.tools")), name
+
+
+def test_hosting_is_what_brings_the_relay_in() -> None:
+    code = (
+        "import json, sys\n"
+        "import pointline.net.hosting\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('pointline.net.relay',"
+        " 'pointline.net.relay.accounts', 'argon2', 'zeroconf')))))\n"
+    )
+    run = run_python(["-c", code], dict(os.environ))
+    loaded = json.loads(run.stdout.strip().splitlines()[-1])
+    for name in (
+        "pointline.net.relay.server",
+        "pointline.net.relay.accounts",
+        "argon2",
+        "zeroconf",
+    ):
+        assert name in loaded, name

@@ -109,6 +109,9 @@ def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) ->
     ]
     permissions = android_patch.split(app["android.permissions"])
     assert "android.permission.INTERNET" in permissions
+    # tables nearby: the multicast lock (net.discovery.set_multicast_lock) needs both
+    assert "android.permission.CHANGE_WIFI_MULTICAST_STATE" in permissions
+    assert "android.permission.ACCESS_WIFI_STATE" in permissions
     assert "android.permission.CAMERA" not in permissions
     assert "android.permission.RECORD_AUDIO" not in permissions
     assert set(app["orientation"].split(",")) >= {"landscape", "portrait"}
@@ -215,3 +218,37 @@ def test_websockets_works_without_its_c_speedups() -> None:
     )
     run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def _calls(path: Path) -> dict[str, set[str]]:
+    """For each function in ``path``: the names of the attributes and functions it calls."""
+    import ast
+
+    found: dict[str, set[str]] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = found.setdefault(node.name, set())
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call):
+                    func = call.func
+                    names.add(
+                        func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                    )
+                if isinstance(call, ast.Constant) and isinstance(call.value, str):
+                    names.add(call.value)
+    return found
+
+
+def test_the_phone_takes_the_multicast_lock_while_discovering(tmp_path: Path) -> None:
+    """Tables nearby on a phone: the staged code makes Wi-Fi's multicast lock through the JNI
+    bridge, takes and gives it back, and discovery takes it around browsing and announcing."""
+    stage = tmp_path / "stage"
+    android_patch.stage(stage)
+    lock = _calls(stage / "pointline" / "gui" / "multicast.py")
+    assert {"getSystemService", "createMulticastLock", "callObjectMethod"} <= lock["_make"]
+    assert {"_make", "callMethod", "acquire"} <= lock["acquire"]
+    assert {"callMethod", "release"} <= lock["release"]
+    assert "set_multicast_lock" in lock["install_multicast_lock"]
+    discovery = _calls(stage / "pointline" / "net" / "discovery.py")
+    assert "take" in discovery["start"] and "give_back" in discovery["stop"]
+    assert "acquire" in discovery["take"] and "release" in discovery["give_back"]

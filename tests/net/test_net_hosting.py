@@ -1,0 +1,368 @@
+"""Hosting a table in-process (issue 32), on loopback: the relay in the test's loop, the host in
+seat 1, a guest pinning the announced certificate, tokens kept, certificate changes and forged
+announcements refused. (mDNS itself is tested across two network namespaces in
+test_net_lan.py; these build the ``NearbyTable`` a browser would have found.)"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import os
+import ssl
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pointline.net.client.trust import (
+    AnnouncementMismatch,
+    KnownTables,
+    TableCertificateChanged,
+    TableTrust,
+    certificate_fingerprint,
+)
+from pointline.net.discovery import (
+    Announcement,
+    Announcer,
+    BadAnnouncement,
+    NearbyEvent,
+    NearbyTable,
+    TableBrowser,
+    parse_txt,
+    set_multicast_lock,
+)
+from pointline.net.errors import ClientError
+from pointline.net.hostcert import (
+    CERTIFICATE_WORDS,
+    certificate_words,
+    ensure_host_certificate,
+)
+from pointline.net.hosting import ACCOUNT_FILE, HostedTable, HostingError
+from pointline.net.joining import (
+    GUEST_TOKENS_FILE,
+    UNENCRYPTED,
+    GuestTokens,
+    SignInNeeded,
+    connect_table,
+    connection_warning,
+    enter_table,
+)
+from pointline.net.protocol.events import EndReason, SessionEnded
+from pointline.net.protocol.keys import WORDS
+from pointline.net.protocol.verify import verify_transcript
+from tests.net.support import RELAXED, play, random_chooser, relay_config, run, until
+
+
+def _private(path: Path) -> bool:
+    return stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+def nearby(table: HostedTable, announcement: Announcement | None = None) -> NearbyTable:
+    """What a browser finds for ``table`` (``announcement`` to forge one)."""
+    assert table.running is not None
+    return NearbyTable("t", "127.0.0.1", table.running.port, announcement or table.announcement)
+
+
+def hosted(folder: Path, name: str = "alice") -> HostedTable:
+    return HostedTable(
+        "Kitchen table", name, "127.0.0.1", folder=folder, config=relay_config(), announce=False
+    )
+
+
+def test_certificate_kept_private_reused_and_named_apart(tmp_path: Path) -> None:
+    first = ensure_host_certificate(tmp_path / "host")
+    assert _private(first.cert_path) and _private(first.key_path)
+    assert stat.S_IMODE(os.stat(tmp_path / "host").st_mode) == 0o700
+    again = ensure_host_certificate(tmp_path / "host")
+    assert again.fingerprint == first.fingerprint  # reused, not remade
+    assert len(set(CERTIFICATE_WORDS)) == 256 and not set(CERTIFICATE_WORDS) & set(WORDS)
+    assert all(w in CERTIFICATE_WORDS for w in first.words) and len(first.words) == 4
+    first.key_path.write_text("damaged")  # a damaged key: a new certificate, not a crash
+    assert ensure_host_certificate(tmp_path / "host").fingerprint != first.fingerprint
+    with pytest.raises(ValueError):
+        certificate_words("XYZ")
+
+
+def test_the_certificate_is_a_well_formed_self_signed_ed25519_x509(tmp_path: Path) -> None:
+    """The DER written by hand reads back in pyca cryptography, signed by its own key."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    made = ensure_host_certificate(tmp_path)
+    cert = x509.load_pem_x509_certificate(made.pem.encode("ascii"))
+    key = cert.public_key()
+    assert isinstance(key, Ed25519PublicKey)
+    key.verify(cert.signature, cert.tbs_certificate_bytes)  # raises unless self-signed
+    assert cert.version is x509.Version.v3 and cert.issuer == cert.subject
+    now = datetime.datetime.now(datetime.UTC)
+    assert cert.not_valid_before_utc < now < cert.not_valid_after_utc
+    assert cert.not_valid_after_utc - now > datetime.timedelta(days=3600)
+    alt = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName).value
+    assert alt.get_values_for_type(x509.DNSName) == ["pointline.local"]
+    assert certificate_fingerprint(ssl.PEM_cert_to_DER_cert(made.pem)) == made.fingerprint
+
+
+def test_txt_records_are_checked_strictly() -> None:
+    good = Announcement("table", "Kitchen", "ab" * 32, host="alice", seats=2, room="ABCDEF")
+    txt = {k.encode(): v.encode() for k, v in good.txt().items()}
+    assert parse_txt(txt) == good
+    bad = [
+        {**txt, b"seats": b"9"},
+        {**txt, b"seats": b"01"},
+        {**txt, b"fp": b"AB" * 32},
+        {**txt, b"host": b"a b"},
+        {**txt, b"extra": b"1"},
+        {**txt, b"name": b"\xff"},
+        {**txt, b"room": None},
+        {k: v for k, v in txt.items() if k != b"fp"},
+        {**txt, b"kind": b"printer"},
+        {**txt, b"name": b" padded "},
+        {**txt, b"open": b"2"},
+    ]
+    for record in bad:
+        with pytest.raises(BadAnnouncement):
+            parse_txt(record)
+    relay = Announcement("relay", "Club", None, rooms=3)
+    assert parse_txt({k.encode(): v.encode() for k, v in relay.txt().items()}) == relay
+
+
+def test_ws_addresses_are_said_to_be_unencrypted() -> None:
+    assert connection_warning("ws://192.168.1.20:8765") == UNENCRYPTED
+    assert connection_warning("wss://192.168.1.20:8765") is None
+
+
+def test_host_and_guest_play_a_session_then_the_guest_returns_with_one_tap(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    async def scenario() -> None:
+        seats: list[int] = []
+        table = hosted(tmp_path / "host")
+        table.on_seats = seats.append
+        async with table:
+            assert table.url.startswith("wss://") and table.seats == 1
+            assert _private(tmp_path / "host" / ACCOUNT_FILE)
+            known, tokens = KnownTables(data_dir), GuestTokens(data_dir)
+            found = nearby(table)
+            assert known.check("alice", table.fingerprint).outcome is TableTrust.FIRST_VISIT
+            guest = await connect_table(found, known, timeouts=RELAXED)
+            room = await enter_table(guest, found, tokens, "bob", "password-123", signup=True)
+            assert room.seat == 1 and room.code == table.code
+            await until(lambda: table.seats == 2, what="the seat count")
+            assert seats == [2] and _private(data_dir / GUEST_TOKENS_FILE)
+            assert "password-123" not in (data_dir / GUEST_TOKENS_FILE).read_text()
+            assert known.check("alice", table.fingerprint).outcome is TableTrust.KNOWN
+            # nobody else opens a room on a hosted table
+            with pytest.raises(ClientError):
+                await guest.create_room()
+            host = table.client
+            assert host is not None
+            await table.start()
+            peers = await asyncio.gather(
+                play(host, random_chooser(1), timeout=60),
+                play(guest, random_chooser(2), timeout=60),
+            )
+            assert {p.result for p in peers} != {None} and len({p.result for p in peers}) == 1
+            for c in (host, guest):
+                assert c.transcript_path is not None
+                report = verify_transcript(c.transcript_path)
+                assert report.ok, report.problem
+            await guest.close()
+            # next game night: the same guest, no password, straight back in
+            await until(lambda: table.seats == 0 or table.seats == 1, what="guest gone")
+        async with hosted(tmp_path / "host") as again:
+            assert again.fingerprint == table.fingerprint  # the certificate was kept
+            back = await connect_table(nearby(again), KnownTables(data_dir))
+            room = await enter_table(back, nearby(again), GuestTokens(data_dir))
+            assert room.seat == 1 and back.name == "bob"
+            await back.close()
+
+    run(scenario(), timeout=120)
+
+
+def test_host_closing_mid_session_sends_the_host_departure_first(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    async def scenario() -> None:
+        table = hosted(tmp_path / "host")
+        await table.open()
+        try:
+            guest = await connect_table(nearby(table), KnownTables(data_dir), timeouts=RELAXED)
+            await enter_table(guest, nearby(table), GuestTokens(data_dir), "bob", "pw-12345", True)
+            await until(lambda: table.seats == 2)
+            await table.start()
+            await guest.wait_started(10)
+        finally:
+            await table.close()
+        events = []
+        async with asyncio.timeout(10):
+            async for event in guest.events():
+                events.append(event)
+        endings = [e for e in events if isinstance(e, SessionEnded)]
+        assert [(e.reason, e.seat) for e in endings] == [(EndReason.DEPARTURE, 0)], events
+        await guest.close()
+        assert guest.transcript_path is not None
+        report = verify_transcript(guest.transcript_path)  # the guest's reads as the host's leave
+        assert report.ok and (report.reason, report.seat) == (EndReason.DEPARTURE, 0), report
+
+    run(scenario(), timeout=60)
+
+
+def test_changed_certificate_needs_the_explicit_choice_and_forgery_is_refused(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    async def scenario() -> None:
+        known = KnownTables(data_dir)
+        async with hosted(tmp_path / "first") as first:
+            await (await connect_table(nearby(first), known)).close()
+            old = first.fingerprint
+        # a reinstall: same host name, a new certificate
+        async with hosted(tmp_path / "second") as second:
+            assert second.fingerprint != old
+            assert known.check("alice", second.fingerprint).outcome is TableTrust.CHANGED
+            with pytest.raises(TableCertificateChanged) as changed:
+                await connect_table(nearby(second), known)
+            assert (changed.value.old, changed.value.new) == (old, second.fingerprint)
+            assert known.pinned("alice") is not None
+            assert known.pinned("alice")[0] == old  # type: ignore[index]  # nothing changed
+            known.trust("alice", changed.value.new)  # the player's explicit choice
+            await (await connect_table(nearby(second), known)).close()
+            # forged: a new name announcing a certificate the server does not show
+            forged = Announcement(
+                "table", "Kitchen table", old, host="mallory", seats=1, room=second.code
+            )
+            with pytest.raises(AnnouncementMismatch):
+                await connect_table(nearby(second, forged), known)
+            assert known.pinned("mallory") is None
+            # forged: a known name announcing another certificate: reported, never joined
+            other = Announcement("table", "K", "cd" * 32, host="alice", seats=1, room="ABCDEF")
+            with pytest.raises(TableCertificateChanged):
+                await connect_table(nearby(second, other), known)
+            # a kept token that expired asks for the password again (typed)
+            GuestTokens(data_dir).put("alice", second.fingerprint, "bob", "0" * 64)
+            client = await connect_table(nearby(second), known)
+            with pytest.raises(SignInNeeded):
+                await enter_table(client, nearby(second), GuestTokens(data_dir))
+            assert GuestTokens(data_dir).get("alice", second.fingerprint) is None
+            # a token kept for the old certificate is never sent to the new one
+            tokens = GuestTokens(data_dir)
+            room = await enter_table(client, nearby(second), tokens, "bob", "password-1", True)
+            assert room.seat == 1
+            await client.close()
+            GuestTokens(data_dir).put("alice", old, "bob", "1" * 64)
+            assert GuestTokens(data_dir).get("alice", second.fingerprint) is None
+            client = await connect_table(nearby(second), known)
+            with pytest.raises(SignInNeeded):
+                await enter_table(client, nearby(second), GuestTokens(data_dir))
+            await client.close()
+
+    run(scenario(), timeout=60)
+
+
+def test_bad_host_settings_are_plain_errors(tmp_path: Path) -> None:
+    with pytest.raises(HostingError):
+        HostedTable("Kitchen", "a b", "127.0.0.1")
+    with pytest.raises(HostingError):
+        HostedTable("Kitchen", "alice", "0.0.0.0")
+    with pytest.raises(BadAnnouncement):
+        HostedTable("", "alice", "127.0.0.1")
+
+    async def busy_port() -> None:
+        async with hosted(tmp_path / "a") as first:
+            assert first.running is not None
+            second = HostedTable(
+                "Other",
+                "carol",
+                "127.0.0.1",
+                first.running.port,
+                folder=tmp_path / "b",
+                config=relay_config(),
+                announce=False,
+            )
+            with pytest.raises(HostingError, match="cannot listen"):
+                await second.open()
+            assert second.running is None
+
+    run(busy_port())
+
+
+def test_the_multicast_lock_is_held_while_browsing_or_announcing() -> None:
+    held: list[str] = []
+    set_multicast_lock(lambda: held.append("take"), lambda: held.append("give back"))
+
+    async def scenario() -> None:
+        browser = TableBrowser(["127.0.0.1"])
+        announcer = Announcer(["127.0.0.1"], 9, Announcement("relay", "Club", None))
+        await browser.start()
+        try:
+            assert held == ["take"]
+            await announcer.start()
+            assert held == ["take"]  # counted: one lock for both
+            await announcer.stop()
+            assert held == ["take"]
+        finally:
+            await browser.stop()
+        assert held == ["take", "give back"]
+
+    try:
+        run(scenario())
+    finally:
+        set_multicast_lock(None, None)
+
+
+def test_guests_load_no_relay_code() -> None:
+    code = (
+        "import sys, pointline.net.joining, pointline.net.discovery;"
+        "print(sorted(m for m in sys.modules if m.startswith(('pointline.net.relay.server', 'argon2',"
+        " 'pointline.net.relay.accounts', 'pointline.net.hosting'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_live_list_follows_the_table_on_loopback(tmp_path: Path, data_dir: Path) -> None:
+    """Announced on 127.0.0.1 and browsed there: the table appears with one seat taken, its
+    seats and then its state change as a guest comes and the host starts, and it goes."""
+
+    async def scenario() -> None:
+        events: list[NearbyEvent] = []
+        table = HostedTable(
+            "Kitchen table", "alice", "127.0.0.1", folder=tmp_path / "h", config=relay_config()
+        )
+        async with TableBrowser(["127.0.0.1"], events.append) as browser:
+            await table.open()
+            try:
+                await browser.wait_for(lambda t: len(t) == 1, 15)
+                (found,) = browser.tables.values()
+                ann = found.announcement
+                assert (ann.name, ann.host, ann.seats, ann.room, ann.open) == (
+                    "Kitchen table",
+                    "alice",
+                    1,
+                    table.code,
+                    True,
+                )
+                assert ann.fingerprint == table.fingerprint
+                guest = await connect_table(found, KnownTables(data_dir), timeouts=RELAXED)
+                await enter_table(guest, found, GuestTokens(data_dir), "bob", "password-1", True)
+                await browser.wait_for(
+                    lambda t: [x.announcement.seats for x in t.values()] == [2], 15
+                )
+                assert table.players == ("alice", "bob")
+                await table.start()
+                await browser.wait_for(
+                    lambda t: [x.announcement.open for x in t.values()] == [False], 15
+                )
+                await table.background()  # a phone host going to the background
+                endings = [e async for e in guest.events() if isinstance(e, SessionEnded)]
+                assert [(e.reason, e.seat) for e in endings] == [(EndReason.BACKGROUND, 0)]
+                await guest.close()
+            finally:
+                await table.close()
+            await browser.wait_for(lambda t: not t, 15)
+        kinds = [type(e).__name__ for e in events]
+        assert kinds[0] == "TableAppeared" and kinds[-1] == "TableGone"
+        assert "TableUpdated" in kinds
+
+    run(scenario(), timeout=60)
