@@ -194,7 +194,8 @@ def sessions() -> dict[str, tuple[Session, int]]:
     add("ended.deadline_confirm.victim", Session(3, seed=9, silent={2}), 1)
     add("ended.deadline_later_throw", Session(2, seed=10, stop_after={1: 2}), 0)
     s = Session(2, seed=11)
-    s.rewrite[1] = lambda f: ["{not json"] if f["kind"] == "commit" else [f]
+    # a deliver payload is always a JSON object (ONLINE.md §9): this one has a member too many
+    s.rewrite[1] = lambda f: [{**f, "extra": True}] if f["kind"] == "commit" else [f]
     add("ended.malformed.victim", s, 0)
     s = Session(2, seed=12)
 
@@ -474,6 +475,7 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         "ended.withheld_reveal.victim",
     )
     leaver, lost = "ended.departure.leaver", "ended.relay_lost.seat_1"
+    bad = "ended.bad_reveal_nonce.victim"
     return {
         "ended.reason_changed": (victim, _set("outcome", "reason", "deadline"), "FAIL"),
         "ended.seat_changed": (victim, _set("outcome", "seat", 0), "FAIL"),
@@ -495,7 +497,27 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         "leaver.notice_removed": (leaver, _remove("sent", _is("abort")), "INCOMPLETE"),
         "relay_lost.other_seat_named": (lost, _set("outcome", "seat", 1), "FAIL"),
         "relay_lost.reason_changed": (lost, _set("outcome", "reason", "deadline"), "FAIL"),
+        # before a bad reveal was refused as it arrived, it was written as received (§8)
+        "bad_reveal.older_received": (bad, _older_received, "OK"),
+        "bad_reveal.older_received_other_seat": (bad, _older_received_from(None), "FAIL"),
     }
+
+
+def _older_received_from(seat: int | None) -> Edit:
+    def edit(records: list[Doc]) -> str:
+        i = first(records, "rejected")
+        body = records[i]["body"]
+        records[i] = {
+            "kind": "received",
+            "body": {"from": seat, "at": body["at"], "message": body["frame"]},
+        }
+        return rechain(records)
+
+    return edit
+
+
+def _older_received(records: list[Doc]) -> str:
+    return _older_received_from(records[first(records, "rejected")]["body"]["from"])(records)
 
 
 def cases() -> list[Case]:
