@@ -166,6 +166,8 @@ def sessions() -> dict[str, tuple[Session, int]]:
     add("complete.seats_2", Session(2, seed=18), 0)  # seeds of short sessions (8, 7, 6 throws)
     add("complete.seats_3", Session(3, table_id="3f9c0a1b2d4e5f60", seed=11), 2)
     add("complete.unsigned_roster", Session(2, seed=39, relay_signs=False), 1)
+    # a table id is 1..128 code points: 128 outside the BMP are 256 UTF-16 units (§3)
+    add("complete.table_id_128_code_points", Session(2, table_id="\U0001f3b2" * 128, seed=18), 0)
     add("complete.seats_8", Session(8, seed=12), 5)
     s = Session(2, seed=5)
     s.rewrite[1] = flip_sig(s, 1, "commit")
@@ -432,6 +434,20 @@ def tamperings() -> dict[str, tuple[Edit, str, str]]:
                 ),
                 f,
                 f,
+            ),
+            # each timeout a JSON number above zero, not a boolean; an integer stays one (§8)
+            "header.timeout_true": (
+                _header(
+                    "timeouts",
+                    {"confirm": True, "response": 10.0, "session": 600.0, "receipts": 8.0},
+                ),
+                f,
+                f,
+            ),
+            "header.timeout_integer": (
+                _header("timeouts", {"confirm": 45, "response": 10, "session": 600, "receipts": 8}),
+                ok,
+                ok,
             ),
             "header.started_at_text": (_header("started_at", "noon"), f, f),
             "header.extra_field": (_header("comment", "added"), f, f),

@@ -229,7 +229,7 @@ class Peer:
         self.seat = seat
         self.timeouts = timeouts or Timeouts()
         for name, value in self.timeouts.to_document().items():
-            if not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+            if type(value) not in (int, float) or not 0 < value < float("inf"):
                 raise RosterError(f"the {name} timeout must be a positive number of seconds")
         self._key = signing_key
         self._nonce_source = nonce_source or _default_nonce
