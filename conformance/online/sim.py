@@ -118,6 +118,8 @@ class Session:
     """throw: the relay is lost when the round of that throw opens (every seat's connection
     ends at once: each peer records its own departure with no notice, and nothing more reaches
     anyone)."""
+    misname: dict[int, int] = field(default_factory=dict)
+    """seat -> the ``from_seat`` a lying relay names for that seat's frames."""
     nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
     """Seat -> its nonce source (default: ``nonces`` of the table, seed and seat)."""
 
@@ -183,7 +185,7 @@ class Session:
                 for out in rewrite(frame) if rewrite else [frame]:
                     for q in self.peers:
                         if q.seat != p.seat:
-                            self.queue.append((q.seat, p.seat, out))
+                            self.queue.append((q.seat, self.misname.get(p.seat, p.seat), out))
 
     def run(self, limit: int = 20000) -> Session:
         """Play until every peer has finished (commit, deliver, then let deadlines pass)."""

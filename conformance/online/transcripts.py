@@ -237,7 +237,84 @@ def sessions() -> dict[str, tuple[Session, int]]:
 
     s.rewrite[1] = lie
     add("receipts.mismatch", s, 0)
+    _decisions(add)
     return out
+
+
+def _resigned(s: Session, kind: str, **changes: Any) -> Callable[[Doc], list[Any]]:
+    """A rewrite: the seat's first frame of ``kind`` changed and signed again."""
+    done = [False]
+
+    def rewrite(frame: Doc) -> list[Any]:
+        if frame["kind"] != kind or done[0]:
+            return [frame]
+        done[0] = True
+        text = nmsg.canonical_json(frame).decode()
+        return [json.loads(resign_text(s, text, **changes))]
+
+    return rewrite
+
+
+def _instead(kind: str, make: Callable[[Doc], Any]) -> Callable[[Doc], list[Any]]:
+    """A rewrite: the seat sends ``make(frame)`` instead of its first frame of ``kind``, and
+    nothing after it."""
+    muted = [False]
+
+    def rewrite(frame: Doc) -> list[Any]:
+        if muted[0]:
+            return []
+        if frame["kind"] != kind:
+            return [frame]
+        muted[0] = True
+        return [make(frame)]
+
+    return rewrite
+
+
+def _decisions(add: Callable[[str, Session, int], None]) -> None:
+    """Sessions that pin the decisions of ONLINE.md a port could take the other way (issue 33):
+    each is seen by seat 0, the one the faulty seat 1 (or the lying relay) meets."""
+    s = Session(2, seed=21)
+    s.rewrite[1] = _resigned(s, "commit", throw=2)  # §8: wrong_throw, ends `replay`
+    add("ended.wrong_throw.victim", s, 0)
+    # §7: the relay names a seat the roster does not have: non_member, no seat, not proven
+    add("ended.non_member_seat.victim", Session(2, seed=22, misname={1: 7}), 0)
+    # §6: a receipt whose `throws` is not the sender's reveal count is a refused frame
+    s = Session(2, seed=18)
+    s.rewrite[1] = _resigned(s, "receipt", throws=9)
+    add("receipts.wrong_throws", s, 0)
+    # §3/§6: a receipt whose `final` has another length is malformed, not a mismatch
+    s = Session(2, seed=18)
+    s.rewrite[1] = _instead("receipt", lambda f: {**f, "final": [*f["final"], 1000]})
+    add("receipts.final_length", s, 0)
+    # §6: a notice during the exchange follows the accusation rules (§7, "Peer-side trust")
+    s = Session(2, seed=18)
+
+    def blame(frame: Doc, s: Session = s) -> Any:
+        notice = nmsg.AbortNotice(s.table_id, 1, frame["seq"], EndReason.BAD_SIGNATURE, 0)
+        return nmsg.to_frame(nmsg.sign(notice, s.keys[1]))
+
+    s.rewrite[1] = _instead("receipt", blame)
+    add("receipts.notice", s, 0)
+    # §6: a commit (signed, in the sender's own order) where its receipt belongs waits in its
+    # queue, and the exchange ends `replay` when the step cannot take it
+    s = Session(2, seed=18)
+
+    def commit(frame: Doc, s: Session = s) -> Any:
+        c = nmsg.Commit(s.table_id, 1, frame["seq"], frame["throws"] + 1, b"\x07" * 32)
+        return nmsg.to_frame(nmsg.sign(c, s.keys[1]))
+
+    s.rewrite[1] = _instead("receipt", commit)
+    add("receipts.commit_instead", s, 0)
+    # the peer-side trust rule: "a seat this step still awaits" includes this peer's own seat
+    s = Session(2, seed=23, silent={0})
+
+    def missed(frame: Doc, s: Session = s) -> Any:
+        notice = nmsg.AbortNotice(s.table_id, 1, frame["seq"], EndReason.DEADLINE, 0)
+        return nmsg.to_frame(nmsg.sign(notice, s.keys[1]))
+
+    s.rewrite[1] = _instead("commit", missed)
+    add("ended.deadline_notice_names_me", s, 0)
 
 
 # ---------------------------------------------------------------------------- tampering
