@@ -59,6 +59,8 @@ TIMEOUTS = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
 long enough for a loaded machine's round trip, short enough for a quick run."""
 RELAXED = Timeouts(confirm=10.0, response=5.0, session=60.0, receipts=5.0)
 """For the sessions that must complete: no honest round may ever reach a deadline."""
+RECEIPTS = Timeouts(confirm=10.0, response=5.0, session=60.0, receipts=2.0)
+"""For the sessions that complete and then meet a fault in the receipt exchange."""
 PASSWORD = "harness-password"
 PYTHON = [sys.executable, "-m"]
 REFERENCE_CLIENTS = {
@@ -83,6 +85,8 @@ class Case:
     timeouts: Timeouts = TIMEOUTS
     leave_at: int | None = None
     """The throw whose ``round`` line the harness answers with ``leave`` (the client leaves)."""
+    receipts: str = "matched"
+    """The receipts the client must report when the session completes."""
 
 
 CASES = (
@@ -100,7 +104,50 @@ CASES = (
     Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False),
     # the client under test leaves: its own file reads as its departure (OK), not a lost relay
     Case("self.leave", 2, {}, ("departure", 1), FOREIGN, False, leave_at=2),
+    # each `rejected` code (ONLINE.md §8): the ending it gives, proven, this seat reporting;
+    # the code itself is in the client's transcript, which the reference verify replays
+    Case("rejected.malformed", 3, {2: "extra_member"}, ("malformed", 2), FOREIGN, True),
+    Case("rejected.wrong_table", 3, {2: "other_table"}, ("non_member", 2), FOREIGN, True),
+    Case("rejected.non_member", 3, {2: "seat_outside"}, ("non_member", 2), FOREIGN, True),
+    Case("rejected.wrong_throw", 3, {2: "commit_throw_2"}, ("replay", 2), FOREIGN, True),
+    # the app of seat 2 goes to the background: its own notice names itself, not proven
+    Case("ending.background", 3, {2: "background"}, ("background", 2), 2, False),
+    # each receipts outcome (§6): the completed result stands whatever the exchange gives
+    Case(
+        "receipts.mismatch",
+        2,
+        {0: "lie_receipt"},
+        None,
+        limit=30.0,
+        timeouts=RECEIPTS,
+        receipts="mismatch",
+    ),
+    Case(
+        "receipts.withheld",
+        2,
+        {0: "withhold_receipt"},
+        None,
+        limit=30.0,
+        timeouts=RECEIPTS,
+        receipts="incomplete",
+    ),
+    Case(
+        "receipts.wrong_throws",
+        2,
+        {0: "receipt_throws"},
+        None,
+        limit=30.0,
+        timeouts=RECEIPTS,
+        receipts="incomplete",
+    ),
 )
+TARGET = {
+    "bad_reveal": "reveal",
+    "lie_receipt": "receipt",
+    "withhold_receipt": "receipt",
+    "receipt_throws": "receipt",
+}
+"""The kind of frame a misbehaving reference peer changes (its first commit otherwise)."""
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> Choice:
@@ -125,9 +172,23 @@ def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list
         if how == "withhold_reveal" and kind == "reveal":
             state["muted"] = True
             return []
-        if state["done"] or kind != ("reveal" if how == "bad_reveal" else "commit"):
+        if state["done"] or kind != TARGET.get(how, "commit"):
             return [payload]
         state["done"] = True
+        if how == "extra_member":
+            return [{**payload, "extra": True}]
+        if how == "other_table":
+            return [resign(payload, table="t9")]
+        if how == "seat_outside":
+            return [resign(payload, seat=7)]
+        if how == "commit_throw_2":
+            return [resign(payload, throw=2)]
+        if how == "lie_receipt":
+            return [resign(payload, final=tuple(p + 10 for p in payload["final"]))]
+        if how == "withhold_receipt":
+            return []
+        if how == "receipt_throws":
+            return [resign(payload, throws=payload["throws"] + 1)]
         if how == "flip_sig":
             sig = payload["sig"]
             return [{**payload, "sig": ("1" if sig[0] == "0" else "0") + sig[1:]}]
@@ -162,6 +223,9 @@ async def _reference(
             views[event.throw] = stdio.view(peer, event.throw, FOREIGN)
             if how == "leave" and event.throw == 2:
                 await client.leave()
+                continue
+            if how == "background" and event.throw == 2:
+                client.background()
                 continue
             if how != "silent":
                 client.commit(random_choice(peer.table, peer.seat, rng))
@@ -352,16 +416,17 @@ def _judge(
     if honest and dice != thrown[honest[0]][: len(dice)]:
         return f"the client's dice {dice} differ from the reference's {thrown[honest[0]]}"
     if case.ending is None:
-        peer = refs[honest[0]].peer
+        # a reference that lies only in its receipt still computed the true result itself
+        peer = refs[honest[0] if honest else 0].peer
         assert peer is not None
         result = peer.result
         if final.get("op") != "complete" or result is None:
             return f"the session should complete, the client says {final!r:.300}"
         if final.get("final") != list(result.final) or final.get("ranks") != list(result.ranks):
             return f"final {final.get('final')} ranks {final.get('ranks')}, reference {result}"
-        if final.get("receipts") != "matched":
-            return f"receipts {final.get('receipts')!r}, not matched"
-        if any(
+        if final.get("receipts") != case.receipts:
+            return f"receipts {final.get('receipts')!r}, not {case.receipts}"
+        if case.receipts == "matched" and any(
             c.peer is None
             or c.peer.receipt_status is None
             or c.peer.receipt_status.value != "matched"
@@ -379,8 +444,11 @@ def _judge(
     path = final.get("transcript")
     if path:
         report = verify_transcript(path)
-        if not (report.ok and report.complete):
-            return f"the client's transcript does not verify: {report.text()[:300]}"
+        # a completed session whose receipts did not match reads INCOMPLETE (ONLINE.md §8)
+        complete = case.ending is not None or case.receipts == "matched"
+        if not (report.ok and report.complete == complete):
+            want = "OK" if complete else "INCOMPLETE"
+            return f"the client's transcript should verify {want}: {report.text()[:300]}"
     return None
 
 
