@@ -410,6 +410,7 @@ def parse_frames() -> list[tuple[str, str]]:
             ("final", [1000, -1, 0]),
             ("final", []),
             ("final", [1] * 9),
+            ("final", [1000, 1010]),  # one per roster seat (3 here), not just 1..8 (§3)
             ("final", [True, 0, 0]),
             ("reason", "bored"),
             ("blame", 256),

@@ -555,6 +555,9 @@ def _text_edits() -> dict[str, tuple[Callable[[str], str], str]]:
         "text.blank_lines": (lambda t: t.replace("\n", "\n\n"), "OK"),
         "text.no_final_newline": (lambda t: t.rstrip("\n"), "OK"),
         "text.crlf": (lambda t: t.replace("\n", "\r\n"), "OK"),
+        # a blank line holds only JSON whitespace: a CRLF file's empty line is "\r" (§8)
+        "text.crlf_blank_lines": (lambda t: t.replace("\n", "\r\n\r\n"), "OK"),
+        "text.ideographic_space_line": (lambda t: t + "\u3000\n", "FAIL"),
         "text.not_utf8_free_text": (lambda t: t + "garbage\n", "FAIL"),
         "text.line_is_array": (lambda t: t + "[]\n", "FAIL"),
         "text.duplicate_key": (lambda t: t.replace('{"body":', '{"index":0,"body":', 1), "FAIL"),
