@@ -30,6 +30,7 @@ from pointline.conformance.online.check import load
 from pointline.conformance.online.sim import legal_choice, random_choice
 from pointline.kernel import Choice, EndReason
 from pointline.net.client.relay_client import RelayClient
+from pointline.net.protocol.keys import SigningKey
 from pointline.net.protocol.messages import AbortNotice, parse, sign, to_frame
 from pointline.net.protocol.peer import RoundOpened, Thrown, Timeouts
 from pointline.net.protocol.verify import verify_transcript
@@ -39,6 +40,7 @@ from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_rela
 __all__ = [
     "CASES",
     "FOREIGN",
+    "NOT_APPLICABLE",
     "PASSWORD",
     "PYTHON",
     "REFERENCE_CLIENTS",
@@ -87,6 +89,9 @@ class Case:
     """The throw whose ``round`` line the harness answers with ``leave`` (the client leaves)."""
     receipts: str = "matched"
     """The receipts the client must report when the session completes."""
+    lying_roster: bool = False
+    """The harness (carrying a stdio client's frames) shows another key at the client's seat
+    in ``started``: the client must not start, and says ``error`` ``bad_roster``."""
 
 
 CASES = (
@@ -140,7 +145,12 @@ CASES = (
         timeouts=RECEIPTS,
         receipts="incomplete",
     ),
+    # the roster failure line (HARNESS.md): a roster that fails its check starts no session
+    Case("roster.not_my_key", 2, {}, ("bad_roster", None), lying_roster=True),
 )
+NOT_APPLICABLE = "not applicable"
+"""What ``run_case`` says of a case the harness cannot play with this client (a lying roster
+needs the harness to carry the client's frames: a ``stdio`` client)."""
 TARGET = {
     "bad_reveal": "reveal",
     "lie_receipt": "receipt",
@@ -277,13 +287,23 @@ class _Failure(Exception):
     """A case fails: raised and caught inside this module, its words the case's verdict."""
 
 
-async def _bridge(foreign: Foreign, url: str) -> tuple[asyncio.Task[None], Any]:
-    """For a ``stdio`` client: the harness holds its relay socket and carries the frames."""
+async def _bridge(
+    foreign: Foreign, url: str, lying_roster: bool = False
+) -> tuple[asyncio.Task[None], Any]:
+    """For a ``stdio`` client: the harness holds its relay socket and carries the frames (and,
+    for ``lying_roster``, shows a fresh key at the client's seat in ``started``)."""
     ws = await connect(url, compression=None)
 
     async def downstream() -> None:
         async for message in ws:
-            foreign.send({"op": "wire", "frame": json.loads(message)})
+            frame = json.loads(message)
+            if lying_roster and frame.get("op") == "started":
+                fake = SigningKey.generate().public_hex
+                frame["roster"] = [
+                    {**m, "session_key": fake} if m.get("seat") == frame.get("seat") else m
+                    for m in frame["roster"]
+                ]
+            foreign.send({"op": "wire", "frame": frame})
 
     return asyncio.create_task(downstream()), ws
 
@@ -310,7 +330,9 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             if hello.get("op") != "hello" or hello.get("transport") not in ("socket", "stdio"):
                 return f"the client's hello is {hello!r}"
             if hello["transport"] == "stdio":
-                bridge = await _bridge(foreign, url)
+                bridge = await _bridge(foreign, url, case.lying_roster)
+            elif case.lying_roster:
+                return NOT_APPLICABLE
             foreign.send(
                 {
                     "op": "play",
@@ -368,6 +390,10 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                     dice.append(line.get("dice"))
                 elif op in ("complete", "ended"):
                     final = line
+                elif op == "error" and case.lying_roster:
+                    if started or line.get("code") != "bad_roster":
+                        return f"the client should not start, and say bad_roster: {line!r:.200}"
+                    return None
                 elif op == "error":
                     return f"the client reports an error: {line.get('code')}: {line.get('message')}"
                 else:
@@ -467,7 +493,9 @@ async def run_clients(
                     folder.mkdir()
                     tag = f"{label[:3]}{number}"
                     problem = await run_case(case, command, relay.url, tag, folder)
-                    if problem is None:
+                    if problem == NOT_APPLICABLE:
+                        print(f"skip {label} {case.name}: needs a stdio client", flush=True)
+                    elif problem is None:
                         passed += 1
                         print(f"ok {label} {case.name}", flush=True)
                     else:

@@ -703,3 +703,24 @@ def _unicode_blank() -> None:
     from pointline.net.protocol import transcript
 
     _set(transcript, "JSON_WHITESPACE", None)  # str.strip(None): every Unicode space
+
+
+@mutant(
+    "peer_roster_key_unchecked",
+    "a roster showing another key at this peer's seat starts the session (§2: bad_roster)",
+    "client:roster.not_my_key",
+)
+def _roster_key() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer.__init__
+
+    def init(
+        self: Any, table_id: str, roster: Any, seat: int, key: Any, *a: Any, **kw: Any
+    ) -> None:
+        roster = tuple(
+            replace(m, public_key=key.public_key) if m.seat == seat else m for m in roster
+        )
+        original(self, table_id, roster, seat, key, *a, **kw)
+
+    _set(protocol.Peer, "__init__", init)
