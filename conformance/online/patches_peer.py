@@ -724,3 +724,28 @@ def _roster_key() -> None:
         original(self, table_id, roster, seat, key, *a, **kw)
 
     _set(protocol.Peer, "__init__", init)
+
+
+@mutant(
+    "peer_early_reveal_refused",
+    "a reveal before every commit is in (mine in) ends the session (§5: it is queued)",
+    "vectors",
+)
+def _early_reveal() -> None:
+    from pointline.net.errors import Replay
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer.receive
+
+    def receive(self: Any, frame: object, from_seat: int, now: float) -> None:
+        doc: Any = frame
+        if isinstance(frame, str):
+            with contextlib.suppress(ValueError):
+                doc = json.loads(frame)
+        early = self.state.value == "commit" and self.has_committed and from_seat != self.seat
+        if early and isinstance(doc, dict) and doc.get("kind") == "reveal":
+            self._reject(frame, from_seat, Replay("a reveal before every commit"), now)
+            return
+        original(self, frame, from_seat, now)
+
+    _set(protocol.Peer, "receive", receive)

@@ -315,6 +315,9 @@ def _decisions(add: Callable[[str, Session, int], None]) -> None:
 
     s.rewrite[1] = _instead("commit", missed)
     add("ended.deadline_notice_names_me", s, 0)
+    # §5: a reveal that comes after this peer's commit but before every commit is in is
+    # checked and queued (a relay that holds seat 2's frames for seat 0 past seat 1's reveal)
+    add("complete.early_reveal_queued", Session(3, seed=24, hold={0: (2, "commit")}), 0)
 
 
 # ---------------------------------------------------------------------------- tampering
