@@ -89,6 +89,10 @@ class Case:
     """The throw whose ``round`` line the harness answers with ``leave`` (the client leaves)."""
     receipts: str = "matched"
     """The receipts the client must report when the session completes."""
+    grace: float | None = None
+    """Seconds the client may still take once every reference peer has finished (the
+    receipts cases: its receipts deadline and a margin), so that a client that never ends
+    fails then, not at ``limit``."""
     lying_roster: bool = False
     """The harness (carrying a stdio client's frames) shows another key at the client's seat
     in ``started``: the client must not start, and says ``error`` ``bad_roster``."""
@@ -125,6 +129,7 @@ CASES = (
         None,
         limit=30.0,
         timeouts=RECEIPTS,
+        grace=RECEIPTS.receipts + 4.0,
         receipts="mismatch",
     ),
     Case(
@@ -134,6 +139,7 @@ CASES = (
         None,
         limit=30.0,
         timeouts=RECEIPTS,
+        grace=RECEIPTS.receipts + 4.0,
         receipts="incomplete",
     ),
     Case(
@@ -143,6 +149,7 @@ CASES = (
         None,
         limit=30.0,
         timeouts=RECEIPTS,
+        grace=RECEIPTS.receipts + 4.0,
         receipts="incomplete",
     ),
     # the roster failure line (HARNESS.md): a roster that fails its check starts no session
@@ -287,6 +294,31 @@ class _Failure(Exception):
     """A case fails: raised and caught inside this module, its words the case's verdict."""
 
 
+async def _all_finished(clients: list[RelayClient], limit: float, done: asyncio.Event) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.gather(*(client.wait_finished(limit) for client in clients))
+        done.set()
+
+
+async def _next(foreign: Foreign, refs_done: asyncio.Event, grace: float | None) -> dict[str, Any]:
+    """The client's next line; with ``grace``, a failure once the reference peers have all
+    finished and ``grace`` seconds more have passed without it."""
+    if grace is None:
+        return await foreign.next()
+
+    async def late() -> None:
+        await refs_done.wait()
+        await asyncio.sleep(grace)
+
+    line, timer = asyncio.ensure_future(foreign.next()), asyncio.ensure_future(late())
+    done, _ = await asyncio.wait({line, timer}, return_when=asyncio.FIRST_COMPLETED)
+    timer.cancel()
+    if line in done:
+        return line.result()
+    line.cancel()
+    raise _Failure(f"the client said nothing within {grace:g} s of the other seats finishing")
+
+
 async def _bridge(
     foreign: Foreign, url: str, lying_roster: bool = False
 ) -> tuple[asyncio.Task[None], Any]:
@@ -318,6 +350,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
         *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
     foreign = Foreign(proc)
+    refs_done = asyncio.Event()
     bridge: tuple[asyncio.Task[None], Any] | None = None
     tasks: list[asyncio.Task[None]] = []
     try:
@@ -349,7 +382,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             dice: list[Any] = []
             started = False
             while final is None:
-                line = await foreign.next()
+                line = await _next(foreign, refs_done, case.grace)
                 op = line.get("op")
                 if op == "wire" and bridge is not None:
                     await bridge[1].send(json.dumps(line["frame"]))
@@ -375,6 +408,8 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                                 )
                             )
                         )
+                    finished = _all_finished(list(refs.values()), case.limit, refs_done)
+                    tasks.append(asyncio.create_task(finished))
                     await refs[0].start()
                 elif op == "started":
                     started = True
