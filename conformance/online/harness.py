@@ -28,7 +28,7 @@ from websockets.asyncio.client import connect
 from pointline.conformance.online import stdio
 from pointline.conformance.online.check import load
 from pointline.conformance.online.sim import legal_choice, random_choice
-from pointline.kernel import Choice, EndReason
+from pointline.kernel import UNIT, Choice, EndReason
 from pointline.net.client.relay_client import RelayClient
 from pointline.net.protocol.keys import SigningKey
 from pointline.net.protocol.messages import AbortNotice, parse, sign, to_frame
@@ -168,9 +168,14 @@ TARGET = {
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> Choice:
-    """A legal choice from a ``round`` line (any split at come-out, any reduction later)."""
+    """A legal choice from a ``round`` line (any split at come-out, any reduction later). At
+    come-out the client never sits out while it can play: a hand with a point then shows its
+    contracts in the point rounds' lines, which is where a wrong ``balance`` shows."""
     come_out = view["phase"] == "come_out"
-    return legal_choice(come_out, view["balance"], view["pass"], view["dont_pass"], rng)
+    choice = legal_choice(come_out, view["balance"], view["pass"], view["dont_pass"], rng)
+    if come_out and choice == Choice(0, 0) and view["balance"] >= UNIT:
+        return Choice(UNIT, 0)
+    return choice
 
 
 def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list[dict[str, Any]]]:
