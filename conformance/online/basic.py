@@ -22,6 +22,7 @@ __all__ = [
     "PARSE_SEATS",
     "PARSE_TABLE",
     "RFC8032",
+    "SMALL_ORDER",
     "TABLES",
     "Case",
     "choice_expect",
@@ -207,6 +208,10 @@ def messages() -> list[Case]:
     return cases
 
 
+SMALL_ORDER = bytes([1]) + bytes(31)
+"""The identity point's encoding: an Ed25519 point of small order (order 1)."""
+
+
 def signatures() -> list[Case]:
     cases: list[Case] = []
     for number, (secret, public, msg, want) in enumerate(RFC8032, start=1):
@@ -256,6 +261,9 @@ def signatures() -> list[Case]:
         "other_seat_key": (other, sig, data),
         "s_plus_group_order": (key.public_key, sig[:32] + s_high, data),
         "short_signature": (key.public_key, sig[:63], data),
+        # the identity point (small order) as key and R, S = 0: a cofactorless check that
+        # skips the small-order refusal takes it as valid for any message (§12)
+        "small_order_key_and_r": (SMALL_ORDER, SMALL_ORDER + bytes(32), data),
     }
     for name, (pub, s, d) in variants.items():
         cases.append(
@@ -270,7 +278,7 @@ def signatures() -> list[Case]:
                 "expect": {"valid": nkeys.verify_signature(pub, s, d)},
             }
         )
-    assert [c["expect"]["valid"] for c in cases[-len(variants) :]] == [True] + [False] * 6
+    assert [c["expect"]["valid"] for c in cases[-len(variants) :]] == [True] + [False] * 7
     return cases
 
 
@@ -402,6 +410,7 @@ def parse_frames() -> list[tuple[str, str]]:
             ("final", [1000, -1, 0]),
             ("final", []),
             ("final", [1] * 9),
+            ("final", [1000, 1010]),  # one per roster seat (3 here), not just 1..8 (§3)
             ("final", [True, 0, 0]),
             ("reason", "bored"),
             ("blame", 256),

@@ -28,8 +28,9 @@ from websockets.asyncio.client import connect
 from pointline.conformance.online import stdio
 from pointline.conformance.online.check import load
 from pointline.conformance.online.sim import legal_choice, random_choice
-from pointline.kernel import Choice, EndReason
+from pointline.kernel import UNIT, Choice, EndReason
 from pointline.net.client.relay_client import RelayClient
+from pointline.net.protocol.keys import SigningKey
 from pointline.net.protocol.messages import AbortNotice, parse, sign, to_frame
 from pointline.net.protocol.peer import RoundOpened, Thrown, Timeouts
 from pointline.net.protocol.verify import verify_transcript
@@ -39,6 +40,7 @@ from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_rela
 __all__ = [
     "CASES",
     "FOREIGN",
+    "NOT_APPLICABLE",
     "PASSWORD",
     "PYTHON",
     "REFERENCE_CLIENTS",
@@ -59,6 +61,8 @@ TIMEOUTS = Timeouts(confirm=3.0, response=2.0, session=60.0, receipts=2.0)
 long enough for a loaded machine's round trip, short enough for a quick run."""
 RELAXED = Timeouts(confirm=10.0, response=5.0, session=60.0, receipts=5.0)
 """For the sessions that must complete: no honest round may ever reach a deadline."""
+RECEIPTS = Timeouts(confirm=10.0, response=5.0, session=60.0, receipts=2.0)
+"""For the sessions that complete and then meet a fault in the receipt exchange."""
 PASSWORD = "harness-password"
 PYTHON = [sys.executable, "-m"]
 REFERENCE_CLIENTS = {
@@ -83,6 +87,15 @@ class Case:
     timeouts: Timeouts = TIMEOUTS
     leave_at: int | None = None
     """The throw whose ``round`` line the harness answers with ``leave`` (the client leaves)."""
+    receipts: str = "matched"
+    """The receipts the client must report when the session completes."""
+    grace: float | None = None
+    """Seconds the client may still take once every reference peer has finished (the
+    receipts cases: its receipts deadline and a margin), so that a client that never ends
+    fails then, not at ``limit``."""
+    lying_roster: bool = False
+    """The harness (carrying a stdio client's frames) shows another key at the client's seat
+    in ``started``: the client must not start, and says ``error`` ``bad_roster``."""
 
 
 CASES = (
@@ -100,13 +113,69 @@ CASES = (
     Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False),
     # the client under test leaves: its own file reads as its departure (OK), not a lost relay
     Case("self.leave", 2, {}, ("departure", 1), FOREIGN, False, leave_at=2),
+    # each `rejected` code (ONLINE.md §8): the ending it gives, proven, this seat reporting;
+    # the code itself is in the client's transcript, which the reference verify replays
+    Case("rejected.malformed", 3, {2: "extra_member"}, ("malformed", 2), FOREIGN, True),
+    Case("rejected.wrong_table", 3, {2: "other_table"}, ("non_member", 2), FOREIGN, True),
+    Case("rejected.non_member", 3, {2: "seat_outside"}, ("non_member", 2), FOREIGN, True),
+    Case("rejected.wrong_throw", 3, {2: "commit_throw_2"}, ("replay", 2), FOREIGN, True),
+    # the app of seat 2 goes to the background: its own notice names itself, not proven
+    Case("ending.background", 3, {2: "background"}, ("background", 2), 2, False),
+    # each receipts outcome (§6): the completed result stands whatever the exchange gives
+    Case(
+        "receipts.mismatch",
+        2,
+        {0: "lie_receipt"},
+        None,
+        limit=30.0,
+        timeouts=RECEIPTS,
+        grace=RECEIPTS.receipts + 4.0,
+        receipts="mismatch",
+    ),
+    Case(
+        "receipts.withheld",
+        2,
+        {0: "withhold_receipt"},
+        None,
+        limit=30.0,
+        timeouts=RECEIPTS,
+        grace=RECEIPTS.receipts + 4.0,
+        receipts="incomplete",
+    ),
+    Case(
+        "receipts.wrong_throws",
+        2,
+        {0: "receipt_throws"},
+        None,
+        limit=30.0,
+        timeouts=RECEIPTS,
+        grace=RECEIPTS.receipts + 4.0,
+        receipts="incomplete",
+    ),
+    # the roster failure line (HARNESS.md): a roster that fails its check starts no session
+    Case("roster.not_my_key", 2, {}, ("bad_roster", None), lying_roster=True),
 )
+NOT_APPLICABLE = "not applicable"
+"""What ``run_case`` says of a case the harness cannot play with this client (a lying roster
+needs the harness to carry the client's frames: a ``stdio`` client)."""
+TARGET = {
+    "bad_reveal": "reveal",
+    "lie_receipt": "receipt",
+    "withhold_receipt": "receipt",
+    "receipt_throws": "receipt",
+}
+"""The kind of frame a misbehaving reference peer changes (its first commit otherwise)."""
 
 
 def choose(view: dict[str, Any], rng: random.Random) -> Choice:
-    """A legal choice from a ``round`` line (any split at come-out, any reduction later)."""
+    """A legal choice from a ``round`` line (any split at come-out, any reduction later). At
+    come-out the client never sits out while it can play: a hand with a point then shows its
+    contracts in the point rounds' lines, which is where a wrong ``balance`` shows."""
     come_out = view["phase"] == "come_out"
-    return legal_choice(come_out, view["balance"], view["pass"], view["dont_pass"], rng)
+    choice = legal_choice(come_out, view["balance"], view["pass"], view["dont_pass"], rng)
+    if come_out and choice == Choice(0, 0) and view["balance"] >= UNIT:
+        return Choice(UNIT, 0)
+    return choice
 
 
 def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list[dict[str, Any]]]:
@@ -125,9 +194,23 @@ def _misbehave(client: RelayClient, how: str) -> Callable[[dict[str, Any]], list
         if how == "withhold_reveal" and kind == "reveal":
             state["muted"] = True
             return []
-        if state["done"] or kind != ("reveal" if how == "bad_reveal" else "commit"):
+        if state["done"] or kind != TARGET.get(how, "commit"):
             return [payload]
         state["done"] = True
+        if how == "extra_member":
+            return [{**payload, "extra": True}]
+        if how == "other_table":
+            return [resign(payload, table="t9")]
+        if how == "seat_outside":
+            return [resign(payload, seat=7)]
+        if how == "commit_throw_2":
+            return [resign(payload, throw=2)]
+        if how == "lie_receipt":
+            return [resign(payload, final=tuple(p + 10 for p in payload["final"]))]
+        if how == "withhold_receipt":
+            return []
+        if how == "receipt_throws":
+            return [resign(payload, throws=payload["throws"] + 1)]
         if how == "flip_sig":
             sig = payload["sig"]
             return [{**payload, "sig": ("1" if sig[0] == "0" else "0") + sig[1:]}]
@@ -162,6 +245,9 @@ async def _reference(
             views[event.throw] = stdio.view(peer, event.throw, FOREIGN)
             if how == "leave" and event.throw == 2:
                 await client.leave()
+                continue
+            if how == "background" and event.throw == 2:
+                client.background()
                 continue
             if how != "silent":
                 client.commit(random_choice(peer.table, peer.seat, rng))
@@ -213,13 +299,48 @@ class _Failure(Exception):
     """A case fails: raised and caught inside this module, its words the case's verdict."""
 
 
-async def _bridge(foreign: Foreign, url: str) -> tuple[asyncio.Task[None], Any]:
-    """For a ``stdio`` client: the harness holds its relay socket and carries the frames."""
+async def _all_finished(clients: list[RelayClient], limit: float, done: asyncio.Event) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.gather(*(client.wait_finished(limit) for client in clients))
+        done.set()
+
+
+async def _next(foreign: Foreign, refs_done: asyncio.Event, grace: float | None) -> dict[str, Any]:
+    """The client's next line; with ``grace``, a failure once the reference peers have all
+    finished and ``grace`` seconds more have passed without it."""
+    if grace is None:
+        return await foreign.next()
+
+    async def late() -> None:
+        await refs_done.wait()
+        await asyncio.sleep(grace)
+
+    line, timer = asyncio.ensure_future(foreign.next()), asyncio.ensure_future(late())
+    done, _ = await asyncio.wait({line, timer}, return_when=asyncio.FIRST_COMPLETED)
+    timer.cancel()
+    if line in done:
+        return line.result()
+    line.cancel()
+    raise _Failure(f"the client said nothing within {grace:g} s of the other seats finishing")
+
+
+async def _bridge(
+    foreign: Foreign, url: str, lying_roster: bool = False
+) -> tuple[asyncio.Task[None], Any]:
+    """For a ``stdio`` client: the harness holds its relay socket and carries the frames (and,
+    for ``lying_roster``, shows a fresh key at the client's seat in ``started``)."""
     ws = await connect(url, compression=None)
 
     async def downstream() -> None:
         async for message in ws:
-            foreign.send({"op": "wire", "frame": json.loads(message)})
+            frame = json.loads(message)
+            if lying_roster and frame.get("op") == "started":
+                fake = SigningKey.generate().public_hex
+                frame["roster"] = [
+                    {**m, "session_key": fake} if m.get("seat") == frame.get("seat") else m
+                    for m in frame["roster"]
+                ]
+            foreign.send({"op": "wire", "frame": frame})
 
     return asyncio.create_task(downstream()), ws
 
@@ -234,6 +355,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
         *command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
     )
     foreign = Foreign(proc)
+    refs_done = asyncio.Event()
     bridge: tuple[asyncio.Task[None], Any] | None = None
     tasks: list[asyncio.Task[None]] = []
     try:
@@ -246,7 +368,9 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             if hello.get("op") != "hello" or hello.get("transport") not in ("socket", "stdio"):
                 return f"the client's hello is {hello!r}"
             if hello["transport"] == "stdio":
-                bridge = await _bridge(foreign, url)
+                bridge = await _bridge(foreign, url, case.lying_roster)
+            elif case.lying_roster:
+                return NOT_APPLICABLE
             foreign.send(
                 {
                     "op": "play",
@@ -263,7 +387,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             dice: list[Any] = []
             started = False
             while final is None:
-                line = await foreign.next()
+                line = await _next(foreign, refs_done, case.grace)
                 op = line.get("op")
                 if op == "wire" and bridge is not None:
                     await bridge[1].send(json.dumps(line["frame"]))
@@ -289,6 +413,8 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                                 )
                             )
                         )
+                    finished = _all_finished(list(refs.values()), case.limit, refs_done)
+                    tasks.append(asyncio.create_task(finished))
                     await refs[0].start()
                 elif op == "started":
                     started = True
@@ -304,6 +430,10 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                     dice.append(line.get("dice"))
                 elif op in ("complete", "ended"):
                     final = line
+                elif op == "error" and case.lying_roster:
+                    if started or line.get("code") != "bad_roster":
+                        return f"the client should not start, and say bad_roster: {line!r:.200}"
+                    return None
                 elif op == "error":
                     return f"the client reports an error: {line.get('code')}: {line.get('message')}"
                 else:
@@ -352,16 +482,17 @@ def _judge(
     if honest and dice != thrown[honest[0]][: len(dice)]:
         return f"the client's dice {dice} differ from the reference's {thrown[honest[0]]}"
     if case.ending is None:
-        peer = refs[honest[0]].peer
+        # a reference that lies only in its receipt still computed the true result itself
+        peer = refs[honest[0] if honest else 0].peer
         assert peer is not None
         result = peer.result
         if final.get("op") != "complete" or result is None:
             return f"the session should complete, the client says {final!r:.300}"
         if final.get("final") != list(result.final) or final.get("ranks") != list(result.ranks):
             return f"final {final.get('final')} ranks {final.get('ranks')}, reference {result}"
-        if final.get("receipts") != "matched":
-            return f"receipts {final.get('receipts')!r}, not matched"
-        if any(
+        if final.get("receipts") != case.receipts:
+            return f"receipts {final.get('receipts')!r}, not {case.receipts}"
+        if case.receipts == "matched" and any(
             c.peer is None
             or c.peer.receipt_status is None
             or c.peer.receipt_status.value != "matched"
@@ -379,8 +510,11 @@ def _judge(
     path = final.get("transcript")
     if path:
         report = verify_transcript(path)
-        if not (report.ok and report.complete):
-            return f"the client's transcript does not verify: {report.text()[:300]}"
+        # a completed session whose receipts did not match reads INCOMPLETE (ONLINE.md §8)
+        complete = case.ending is not None or case.receipts == "matched"
+        if not (report.ok and report.complete == complete):
+            want = "OK" if complete else "INCOMPLETE"
+            return f"the client's transcript should verify {want}: {report.text()[:300]}"
     return None
 
 
@@ -399,7 +533,9 @@ async def run_clients(
                     folder.mkdir()
                     tag = f"{label[:3]}{number}"
                     problem = await run_case(case, command, relay.url, tag, folder)
-                    if problem is None:
+                    if problem == NOT_APPLICABLE:
+                        print(f"skip {label} {case.name}: needs a stdio client", flush=True)
+                    elif problem is None:
                         passed += 1
                         print(f"ok {label} {case.name}", flush=True)
                     else:

@@ -3,12 +3,13 @@ harness case run against the sans-IO adapter)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from pointline.conformance.online.registry import mutant
+from pointline.conformance.online.registry import mutant, replace_everywhere
 from pointline.conformance.online.registry import set_attr as _set
 
 # ---------------------------------------------------------------------------- verify
@@ -294,3 +295,457 @@ def _own_choice() -> None:
         original(self, now)
 
     _set(protocol.Peer, "_all_committed", all_committed)
+
+
+# ---------------------------------------------------------------------------- issue 33: each
+# online decision of ONLINE.md that a port could take the other way, and the case that fails
+# when it does (conformance/online/HARNESS.md, "Decisions and what pins them")
+
+
+@mutant(
+    "peer_throw_cap_not_proven",
+    "the throw cap is recorded as not proven (§7: the 128 signed rounds prove it)",
+    "vectors",
+)
+def _cap_unproven() -> None:
+    from pointline.kernel import EndReason
+    from pointline.net.protocol.peer import Peer
+
+    original = Peer._finish_ended
+
+    def finish(self: Any, reason: Any, seat: Any, reporter: int, proven: bool, *a: Any) -> None:
+        original(self, reason, seat, reporter, proven and reason is not EndReason.THROW_CAP, *a)
+
+    _set(Peer, "_finish_ended", finish)
+
+
+@mutant(
+    "peer_bad_reveal_received",
+    "a bad reveal is written as received, not rejected (§8)",
+    "vectors",
+)
+def _bad_reveal_received() -> None:
+    from pointline.kernel import EndReason
+    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol.transcript import RecordKind
+
+    original = protocol.Peer._reject
+
+    def reject(self: Any, frame: object, from_seat: Any, error: Any, now: float) -> None:
+        if error.code != "bad_reveal":
+            original(self, frame, from_seat, error, now)
+            return
+        text = frame if isinstance(frame, str) else protocol.encode_any(frame)  # type: ignore[arg-type]
+        self.transcript.append_message(RecordKind.RECEIVED, from_seat, now, text)
+        self._fault(EndReason.BAD_REVEAL, from_seat, now, proven=True)
+
+    _set(protocol.Peer, "_reject", reject)
+
+
+@mutant(
+    "peer_outcome_before_notice",
+    "the outcome is written before this peer's own notice (§8: the notice first)",
+    "vectors",
+)
+def _outcome_first() -> None:
+    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol.messages import AbortNotice
+
+    original = protocol.Peer._fault
+
+    def fault(
+        self: Any, reason: Any, seat: Any, now: float, notify: bool = True, *a: Any, **kw: Any
+    ) -> None:
+        if self.is_finished:
+            return
+        original(self, reason, seat, now, False, *a, **kw)
+        if notify:
+            self._send(AbortNotice(self.table_id, self.seat, self._my_seq, reason, seat), now)
+
+    _set(protocol.Peer, "_fault", fault)
+
+
+@mutant(
+    "peer_wrong_throw_code_replay",
+    "a commit for the wrong throw is recorded with code replay, not wrong_throw (§8)",
+    "client:rejected.wrong_throw",
+)
+def _wrong_throw_code() -> None:
+    from pointline.net import errors
+
+    _set(errors.WrongThrow, "code", errors.NetCode.REPLAY)
+
+
+@mutant(
+    "peer_extra_members_ignored",
+    "a message with a member too many is read without it (§3 check 2: malformed)",
+    "client:rejected.malformed",
+)
+def _extra_members() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    known = {"v", "kind", "table", "seat", "seq", "sig", "throw", "commitment", "nonce"}
+    known |= {"choice", "throws", "final", "digest", "reason", "blame"}
+    original = getattr(protocol, "parse_encoded")  # noqa: B009 - not re-exported
+
+    def parse(frame: object, *args: Any) -> Any:
+        if isinstance(frame, dict):
+            frame = {k: v for k, v in frame.items() if k in known}
+        return original(frame, *args)
+
+    _set(protocol, "parse_encoded", parse)
+
+
+@mutant(
+    "peer_wrong_table_malformed",
+    "a message for another table ends the session malformed, not non_member (§3 check 4)",
+    "client:rejected.wrong_table",
+)
+def _wrong_table() -> None:
+    from pointline.kernel import EndReason
+    from pointline.net import errors
+
+    _set(errors.WrongTable, "reason", EndReason.MALFORMED)
+
+
+@mutant(
+    "peer_outside_seat_malformed",
+    "a message claiming a seat outside the roster ends malformed, not non_member (§3 check 5)",
+    "client:rejected.non_member",
+)
+def _outside_seat() -> None:
+    from pointline.kernel import EndReason
+    from pointline.net import errors
+
+    _set(errors.NonMemberSeat, "reason", EndReason.MALFORMED)
+
+
+@mutant(
+    "peer_non_member_delivery_proven",
+    "a delivery the relay names from no roster seat is proven (§7: nobody to name)",
+    "vectors",
+)
+def _non_member_proven() -> None:
+    _wrap_ended(lambda reason, seat, reporter, proven: proven or reason.value == "non_member")
+
+
+def _wrap_ended(proven_as: Callable[..., bool]) -> None:
+    from pointline.net.protocol.peer import Peer
+
+    original = Peer._finish_ended
+
+    def finish(self: Any, reason: Any, seat: Any, reporter: int, proven: bool, *a: Any) -> None:
+        original(self, reason, seat, reporter, proven_as(reason, seat, reporter, proven), *a)
+
+    _set(Peer, "_finish_ended", finish)
+
+
+@mutant(
+    "peer_self_notice_names_nobody",
+    "a notice naming its own sender (background) ends naming no seat (§7)",
+    "client:ending.background",
+)
+def _self_notice() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer._fault
+
+    def fault(self: Any, reason: Any, seat: Any, now: float, *a: Any, **kw: Any) -> None:
+        if kw.get("reporter") is not None and kw["reporter"] == seat:
+            seat = None
+        original(self, reason, seat, now, *a, **kw)
+
+    _set(protocol.Peer, "_fault", fault)
+
+
+@mutant(
+    "peer_receipt_throws_unchecked",
+    "a receipt's throws is not checked (§6: a refused frame, not a match)",
+    "client:receipts.wrong_throws",
+)
+def _receipt_throws() -> None:
+    from pointline.net.protocol import ordering
+    from pointline.net.protocol.messages import Receipt
+
+    original = ordering.OrderChecker.accept
+
+    def accept(self: Any, message: Any, from_seat: int) -> None:
+        if isinstance(message, Receipt):
+            message = replace(message, throws=self._reveals[message.seat])
+        original(self, message, from_seat)
+
+    _set(ordering.OrderChecker, "accept", accept)
+
+
+@mutant(
+    "peer_receipts_compare_digest_only",
+    "receipts are compared by digest only, not final points (§6)",
+    "client:receipts.mismatch",
+)
+def _digest_only() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer._compare_receipts
+
+    def compare(self: Any) -> None:
+        mine = self._my_receipt
+        self._receipts = {s: replace(r, final=mine.final) for s, r in self._receipts.items()}
+        original(self)
+
+    _set(protocol.Peer, "_compare_receipts", compare)
+
+
+@mutant(
+    "peer_receipts_wait_forever",
+    "the receipts deadline is never armed (§6, §7: 8 s, then incomplete)",
+    "client:receipts.withheld",
+)
+def _receipts_forever() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer._complete
+
+    def complete(self: Any, now: float) -> None:
+        original(self, now)
+        if self._deadline is not None:
+            self._deadline = now + 3600.0
+
+    _set(protocol.Peer, "_complete", complete)
+
+
+@mutant(
+    "peer_matched_counts_others",
+    "receipts matched counts the other seats only (§6: every seat, this one included)",
+    "vectors",
+)
+def _matched_count() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer._finish_receipts
+
+    def finish(self: Any, status: Any, detail: dict[str, Any]) -> None:
+        if "count" in detail:
+            detail = {**detail, "count": detail["count"] - 1}
+        original(self, status, detail)
+
+    _set(protocol.Peer, "_finish_receipts", finish)
+
+
+@mutant(
+    "peer_receipts_ignore_notices",
+    "a notice during the receipt exchange is ignored (§6: the accusation rules apply)",
+    "vectors",
+)
+def _receipts_notices() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer._reported
+
+    def reported(self: Any, notice: Any, now: float, awaiting: Any) -> None:
+        if self.state.value != "receipts":
+            original(self, notice, now, awaiting)
+
+    _set(protocol.Peer, "_reported", reported)
+
+
+@mutant(
+    "peer_receipts_commit_waits",
+    "a commit where a receipt belongs waits for ever (§6: the exchange ends replay)",
+    "vectors",
+)
+def _commit_waits() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer._take
+
+    def take(self: Any, s: int, now: float) -> bool:
+        inbox = self._inbox[s]
+        if self.state.value == "receipts" and inbox and inbox[0][0].kind != "receipt":
+            return False
+        return bool(original(self, s, now))
+
+    _set(protocol.Peer, "_take", take)
+
+
+@mutant(
+    "peer_awaiting_excludes_own_seat",
+    "a deadline notice naming this peer's own awaited seat is an unproven accusation",
+    "vectors",
+)
+def _awaiting_me() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer._reported
+
+    def reported(self: Any, notice: Any, now: float, awaiting: Any) -> None:
+        original(self, notice, now, tuple(s for s in awaiting if s != self.seat))
+
+    _set(protocol.Peer, "_reported", reported)
+
+
+@mutant(
+    "adapter_round_balance_with_contracts",
+    "the round line's balance counts the contracts in play back in (HARNESS: before them)",
+    "client:honest.seats_2",
+)
+def _round_balance() -> None:
+    from pointline.conformance.online import stdio
+
+    original = stdio.view
+
+    def view(peer: Any, throw: int, seat: int | None = None) -> dict[str, Any]:
+        line = original(peer, throw, seat)
+        return {**line, "balance": line["balance"] + line["pass"] + line["dont_pass"]}
+
+    _set(stdio, "view", view)
+
+
+@mutant(
+    "peer_timeouts_take_booleans",
+    "a header timeout of true is taken as 1 s (§8 step 3: a number, not a boolean)",
+    "vectors",
+)
+def _bool_timeouts() -> None:
+    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol.transcript import Transcript
+
+    original = protocol.Peer.__init__
+
+    def init(
+        self: Any,
+        table_id: str,
+        roster: Any,
+        seat: int,
+        key: Any,
+        timeouts: Any = None,
+        *args: Any,
+        **kw: Any,
+    ) -> None:
+        doc = timeouts.to_document() if timeouts is not None else None
+        if doc is None or not any(type(v) is bool for v in doc.values()):
+            original(self, table_id, roster, seat, key, timeouts, *args, **kw)
+            return
+        numbers = protocol.Timeouts(**{k: float(v) for k, v in doc.items()})
+        original(self, table_id, roster, seat, key, numbers, *args, **kw)
+        self.timeouts = timeouts
+        self.transcript = Transcript({**self.transcript.header, "timeouts": doc})
+
+    _set(protocol.Peer, "__init__", init)
+
+
+@mutant(
+    "peer_table_id_utf16_units",
+    "a table id's 128 characters are counted in UTF-16 units (§3: code points)",
+    "vectors",
+)
+def _utf16() -> None:
+    from pointline.net.errors import RosterError
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer.__init__
+
+    def init(self: Any, table_id: str, *args: Any, **kw: Any) -> None:
+        if isinstance(table_id, str) and len(table_id.encode("utf-16-le")) // 2 > 128:
+            raise RosterError("a table id is a string of 1 to 128 characters")
+        original(self, table_id, *args, **kw)
+
+    _set(protocol.Peer, "__init__", init)
+
+
+@mutant(
+    "sig_small_order_accepted",
+    "signatures are checked without refusing small-order points (§12)",
+    "vectors",
+)
+def _small_order() -> None:
+    from pointline.net.protocol import keys
+
+    identity = bytes([1]) + bytes(31)
+    original = keys.verify_signature
+
+    def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
+        if public_key == identity and signature == identity + bytes(32):
+            return True  # [S]B = R + [k]A holds for S = 0, R = A = the identity
+        return original(public_key, signature, data)
+
+    replace_everywhere(original, verify)
+
+
+@mutant(
+    "peer_final_length_open",
+    "a receipt's final may be shorter than the roster (§3: one per roster seat)",
+    "vectors",
+)
+def _final_short() -> None:
+    from pointline.net.protocol import messages
+
+    original = messages.parse_encoded
+
+    def parse(frame: object, table_id: str, keys: Any, max_seats: int = 8) -> Any:
+        if isinstance(frame, str) and '"receipt"' in frame:
+            with contextlib.suppress(ValueError):
+                frame = json.loads(frame)
+        if isinstance(frame, dict) and frame.get("kind") == "receipt":
+            final = frame.get("final")
+            if isinstance(final, list) and 0 < len(final) < len(keys):
+                frame = {**frame, "final": final + [0] * (len(keys) - len(final))}
+        return original(frame, table_id, keys, max_seats)
+
+    replace_everywhere(original, parse)
+
+
+@mutant(
+    "transcript_unicode_blank_lines",
+    "a transcript line of any Unicode space is read as blank (§8: JSON whitespace only)",
+    "vectors",
+)
+def _unicode_blank() -> None:
+    from pointline.net.protocol import transcript
+
+    _set(transcript, "JSON_WHITESPACE", None)  # str.strip(None): every Unicode space
+
+
+@mutant(
+    "peer_roster_key_unchecked",
+    "a roster showing another key at this peer's seat starts the session (§2: bad_roster)",
+    "client:roster.not_my_key",
+)
+def _roster_key() -> None:
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer.__init__
+
+    def init(
+        self: Any, table_id: str, roster: Any, seat: int, key: Any, *a: Any, **kw: Any
+    ) -> None:
+        roster = tuple(
+            replace(m, public_key=key.public_key) if m.seat == seat else m for m in roster
+        )
+        original(self, table_id, roster, seat, key, *a, **kw)
+
+    _set(protocol.Peer, "__init__", init)
+
+
+@mutant(
+    "peer_early_reveal_refused",
+    "a reveal before every commit is in (mine in) ends the session (§5: it is queued)",
+    "vectors",
+)
+def _early_reveal() -> None:
+    from pointline.net.errors import Replay
+    from pointline.net.protocol import peer as protocol
+
+    original = protocol.Peer.receive
+
+    def receive(self: Any, frame: object, from_seat: int, now: float) -> None:
+        doc: Any = frame
+        if isinstance(frame, str):
+            with contextlib.suppress(ValueError):
+                doc = json.loads(frame)
+        early = self.state.value == "commit" and self.has_committed and from_seat != self.seat
+        if early and isinstance(doc, dict) and doc.get("kind") == "reveal":
+            self._reject(frame, from_seat, Replay("a reveal before every commit"), now)
+            return
+        original(self, frame, from_seat, now)
+
+    _set(protocol.Peer, "receive", receive)

@@ -118,6 +118,12 @@ class Session:
     """throw: the relay is lost when the round of that throw opens (every seat's connection
     ends at once: each peer records its own departure with no notice, and nothing more reaches
     anyone)."""
+    hold: dict[int, tuple[int, str]] = field(default_factory=dict)
+    """recipient -> (sender, kind): a relay that holds that sender's frames for the recipient,
+    from the first of that kind on, until a frame of another sender has reached it (each
+    sender's own order kept)."""
+    misname: dict[int, int] = field(default_factory=dict)
+    """seat -> the ``from_seat`` a lying relay names for that seat's frames."""
     nonce_sources: dict[int, Callable[[], bytes]] = field(default_factory=dict)
     """Seat -> its nonce source (default: ``nonces`` of the table, seed and seat)."""
 
@@ -143,6 +149,7 @@ class Session:
             for s in range(self.seats)
         ]
         self.queue: deque[tuple[int, int, Any]] = deque()
+        self._holding: dict[int, list[tuple[int, int, Any]]] = {}
 
     def default_label(self, seat: int) -> str:
         return f"{self.table_id}/{self.seed}/{seat}"
@@ -183,7 +190,7 @@ class Session:
                 for out in rewrite(frame) if rewrite else [frame]:
                     for q in self.peers:
                         if q.seat != p.seat:
-                            self.queue.append((q.seat, p.seat, out))
+                            self.queue.append((q.seat, self.misname.get(p.seat, p.seat), out))
 
     def run(self, limit: int = 20000) -> Session:
         """Play until every peer has finished (commit, deliver, then let deadlines pass)."""
@@ -194,6 +201,8 @@ class Session:
             self._gather()
             if self.queue:
                 to, sender, frame = self.queue.popleft()
+                if self._held(to, sender, frame):
+                    continue
                 self.now += STEP
                 self.peers[to].receive(frame, sender, self.now)
                 continue
@@ -204,6 +213,23 @@ class Session:
                 return self
             self.now = now
         raise RuntimeError("the simulated session did not finish")
+
+    def _held(self, to: int, sender: int, frame: Any) -> bool:
+        """Whether this delivery waits (``hold``); a delivery from another sender releases the
+        held ones, which go next, in their order."""
+        rule = self.hold.get(to)
+        if rule is None:
+            return False
+        held = self._holding.setdefault(to, [])
+        kind = frame.get("kind") if isinstance(frame, dict) else None
+        if sender == rule[0] and (held or kind == rule[1]):
+            held.append((to, sender, frame))
+            return True
+        if held:  # this one is delivered now, the held ones right after it
+            self.queue.extendleft(reversed(held))
+            del self.hold[to]  # once
+            held.clear()
+        return False
 
     def lines(self, seat: int) -> list[str]:
         return self.peers[seat].transcript.lines()

@@ -166,6 +166,8 @@ def sessions() -> dict[str, tuple[Session, int]]:
     add("complete.seats_2", Session(2, seed=18), 0)  # seeds of short sessions (8, 7, 6 throws)
     add("complete.seats_3", Session(3, table_id="3f9c0a1b2d4e5f60", seed=11), 2)
     add("complete.unsigned_roster", Session(2, seed=39, relay_signs=False), 1)
+    # a table id is 1..128 code points: 128 outside the BMP are 256 UTF-16 units (§3)
+    add("complete.table_id_128_code_points", Session(2, table_id="\U0001f3b2" * 128, seed=18), 0)
     add("complete.seats_8", Session(8, seed=12), 5)
     s = Session(2, seed=5)
     s.rewrite[1] = flip_sig(s, 1, "commit")
@@ -194,7 +196,8 @@ def sessions() -> dict[str, tuple[Session, int]]:
     add("ended.deadline_confirm.victim", Session(3, seed=9, silent={2}), 1)
     add("ended.deadline_later_throw", Session(2, seed=10, stop_after={1: 2}), 0)
     s = Session(2, seed=11)
-    s.rewrite[1] = lambda f: ["{not json"] if f["kind"] == "commit" else [f]
+    # a deliver payload is always a JSON object (ONLINE.md §9): this one has a member too many
+    s.rewrite[1] = lambda f: [{**f, "extra": True}] if f["kind"] == "commit" else [f]
     add("ended.malformed.victim", s, 0)
     s = Session(2, seed=12)
 
@@ -234,7 +237,87 @@ def sessions() -> dict[str, tuple[Session, int]]:
 
     s.rewrite[1] = lie
     add("receipts.mismatch", s, 0)
+    _decisions(add)
     return out
+
+
+def _resigned(s: Session, kind: str, **changes: Any) -> Callable[[Doc], list[Any]]:
+    """A rewrite: the seat's first frame of ``kind`` changed and signed again."""
+    done = [False]
+
+    def rewrite(frame: Doc) -> list[Any]:
+        if frame["kind"] != kind or done[0]:
+            return [frame]
+        done[0] = True
+        text = nmsg.canonical_json(frame).decode()
+        return [json.loads(resign_text(s, text, **changes))]
+
+    return rewrite
+
+
+def _instead(kind: str, make: Callable[[Doc], Any]) -> Callable[[Doc], list[Any]]:
+    """A rewrite: the seat sends ``make(frame)`` instead of its first frame of ``kind``, and
+    nothing after it."""
+    muted = [False]
+
+    def rewrite(frame: Doc) -> list[Any]:
+        if muted[0]:
+            return []
+        if frame["kind"] != kind:
+            return [frame]
+        muted[0] = True
+        return [make(frame)]
+
+    return rewrite
+
+
+def _decisions(add: Callable[[str, Session, int], None]) -> None:
+    """Sessions that pin the decisions of ONLINE.md a port could take the other way (issue 33):
+    each is seen by seat 0, the one the faulty seat 1 (or the lying relay) meets."""
+    s = Session(2, seed=21)
+    s.rewrite[1] = _resigned(s, "commit", throw=2)  # §8: wrong_throw, ends `replay`
+    add("ended.wrong_throw.victim", s, 0)
+    # §7: the relay names a seat the roster does not have: non_member, no seat, not proven
+    add("ended.non_member_seat.victim", Session(2, seed=22, misname={1: 7}), 0)
+    # §6: a receipt whose `throws` is not the sender's reveal count is a refused frame
+    s = Session(2, seed=18)
+    s.rewrite[1] = _resigned(s, "receipt", throws=9)
+    add("receipts.wrong_throws", s, 0)
+    # §3/§6: a receipt whose `final` has another length is malformed, not a mismatch
+    s = Session(2, seed=18)
+    s.rewrite[1] = _instead("receipt", lambda f: {**f, "final": [*f["final"], 1000]})
+    add("receipts.final_length", s, 0)
+    # §6: a notice during the exchange follows the accusation rules (§7, "Peer-side trust")
+    s = Session(2, seed=18)
+
+    def blame(frame: Doc, s: Session = s) -> Any:
+        notice = nmsg.AbortNotice(s.table_id, 1, frame["seq"], EndReason.BAD_SIGNATURE, 0)
+        return nmsg.to_frame(nmsg.sign(notice, s.keys[1]))
+
+    s.rewrite[1] = _instead("receipt", blame)
+    add("receipts.notice", s, 0)
+    # §6: a commit (signed, in the sender's own order) where its receipt belongs waits in its
+    # queue, and the exchange ends `replay` when the step cannot take it
+    s = Session(2, seed=18)
+
+    def commit(frame: Doc, s: Session = s) -> Any:
+        c = nmsg.Commit(s.table_id, 1, frame["seq"], frame["throws"] + 1, b"\x07" * 32)
+        return nmsg.to_frame(nmsg.sign(c, s.keys[1]))
+
+    s.rewrite[1] = _instead("receipt", commit)
+    add("receipts.commit_instead", s, 0)
+    # the peer-side trust rule: "a seat this step still awaits" includes this peer's own seat
+    s = Session(2, seed=23, silent={0})
+
+    def missed(frame: Doc, s: Session = s) -> Any:
+        notice = nmsg.AbortNotice(s.table_id, 1, frame["seq"], EndReason.DEADLINE, 0)
+        return nmsg.to_frame(nmsg.sign(notice, s.keys[1]))
+
+    s.rewrite[1] = _instead("commit", missed)
+    add("ended.deadline_notice_names_me", s, 0)
+    # §5: a reveal that comes after this peer's commit but before every commit is in is
+    # checked and queued (a relay that holds seat 2's frames for seat 0 past seat 1's reveal)
+    add("complete.early_reveal_queued", Session(3, seed=24, hold={0: (2, "commit")}), 0)
 
 
 # ---------------------------------------------------------------------------- tampering
@@ -432,6 +515,20 @@ def tamperings() -> dict[str, tuple[Edit, str, str]]:
                 f,
                 f,
             ),
+            # each timeout a JSON number above zero, not a boolean; an integer stays one (§8)
+            "header.timeout_true": (
+                _header(
+                    "timeouts",
+                    {"confirm": True, "response": 10.0, "session": 600.0, "receipts": 8.0},
+                ),
+                f,
+                f,
+            ),
+            "header.timeout_integer": (
+                _header("timeouts", {"confirm": 45, "response": 10, "session": 600, "receipts": 8}),
+                ok,
+                ok,
+            ),
             "header.started_at_text": (_header("started_at", "noon"), f, f),
             "header.extra_field": (_header("comment", "added"), f, f),
             "header.roster_sig_garbage": (_header("roster_sig", "00" * 64), ok, f),
@@ -461,6 +558,9 @@ def _text_edits() -> dict[str, tuple[Callable[[str], str], str]]:
         "text.blank_lines": (lambda t: t.replace("\n", "\n\n"), "OK"),
         "text.no_final_newline": (lambda t: t.rstrip("\n"), "OK"),
         "text.crlf": (lambda t: t.replace("\n", "\r\n"), "OK"),
+        # a blank line holds only JSON whitespace: a CRLF file's empty line is "\r" (§8)
+        "text.crlf_blank_lines": (lambda t: t.replace("\n", "\r\n\r\n"), "OK"),
+        "text.ideographic_space_line": (lambda t: t + "\u3000\n", "FAIL"),
         "text.not_utf8_free_text": (lambda t: t + "garbage\n", "FAIL"),
         "text.line_is_array": (lambda t: t + "[]\n", "FAIL"),
         "text.duplicate_key": (lambda t: t.replace('{"body":', '{"index":0,"body":', 1), "FAIL"),
@@ -474,6 +574,7 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         "ended.withheld_reveal.victim",
     )
     leaver, lost = "ended.departure.leaver", "ended.relay_lost.seat_1"
+    bad = "ended.bad_reveal_nonce.victim"
     return {
         "ended.reason_changed": (victim, _set("outcome", "reason", "deadline"), "FAIL"),
         "ended.seat_changed": (victim, _set("outcome", "seat", 0), "FAIL"),
@@ -495,7 +596,27 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         "leaver.notice_removed": (leaver, _remove("sent", _is("abort")), "INCOMPLETE"),
         "relay_lost.other_seat_named": (lost, _set("outcome", "seat", 1), "FAIL"),
         "relay_lost.reason_changed": (lost, _set("outcome", "reason", "deadline"), "FAIL"),
+        # before a bad reveal was refused as it arrived, it was written as received (§8)
+        "bad_reveal.older_received": (bad, _older_received, "OK"),
+        "bad_reveal.older_received_other_seat": (bad, _older_received_from(None), "FAIL"),
     }
+
+
+def _older_received_from(seat: int | None) -> Edit:
+    def edit(records: list[Doc]) -> str:
+        i = first(records, "rejected")
+        body = records[i]["body"]
+        records[i] = {
+            "kind": "received",
+            "body": {"from": seat, "at": body["at"], "message": body["frame"]},
+        }
+        return rechain(records)
+
+    return edit
+
+
+def _older_received(records: list[Doc]) -> str:
+    return _older_received_from(records[first(records, "rejected")]["body"]["from"])(records)
 
 
 def cases() -> list[Case]:

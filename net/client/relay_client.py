@@ -403,8 +403,9 @@ class RelayClient(RelayConnection):
                 self._nonce_source,
                 roster_sig=signature,
             )
-        except NetError as exc:
+        except NetError as exc:  # not started: a local error, and the room is left (ONLINE §2)
             self._queue.put_nowait(RelayError("bad_roster", str(exc)))
+            self.send_text(encode(Leave()))
             return
         path = paths.transcript_path(frame.table_id, frame.seat)
         self.transcript_path = path

@@ -468,9 +468,10 @@ def parse_encoded(
         if (
             not isinstance(final, list)
             or not 1 <= len(final) <= max_seats
+            or len(final) != len(roster_keys)
             or any(type(p) is not int or not 0 <= p <= 1 << 40 for p in final)
         ):
-            raise MalformedMessage("final must be a list of point totals, one per seat")
+            raise MalformedMessage("final must be a list of point totals, one per roster seat")
         throws = _int(doc, "throws", 1, THROW_CAP)
         digest = doc["digest"]
         message = Receipt(

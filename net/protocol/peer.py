@@ -68,6 +68,7 @@ from pointline.kernel import (
     verify_commitment,
 )
 from pointline.net.errors import (
+    BadReveal,
     MessageError,
     NonMemberSeat,
     NotNow,
@@ -229,7 +230,7 @@ class Peer:
         self.seat = seat
         self.timeouts = timeouts or Timeouts()
         for name, value in self.timeouts.to_document().items():
-            if not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+            if type(value) not in (int, float) or not 0 < value < float("inf"):
                 raise RosterError(f"the {name} timeout must be a positive number of seconds")
         self._key = signing_key
         self._nonce_source = nonce_source or _default_nonce
@@ -399,16 +400,16 @@ class Peer:
         except MessageError as error:
             self._reject(frame, from_seat, error, now)
             return
+        if isinstance(message, Reveal):
+            try:
+                self._screen_reveal(message)
+            except BadReveal as error:  # refused as it arrives, like any frame that ends it
+                self._reject(frame, from_seat, error, now)
+                return
         self.transcript.append_message(_RECEIVED, from_seat, now, text)
         if isinstance(message, AbortNotice):
             self._reported(message, now, self.awaiting)
             return
-        if isinstance(message, Reveal):
-            try:
-                self._screen_reveal(message)
-            except _Fault as fault:
-                self._fault(fault.reason, fault.seat, now, proven=True)
-                return
         self._inbox[from_seat].append((message, text))
         self._pump(now, from_seat)
 
@@ -534,12 +535,12 @@ class Peer:
         if committed is None or not verify_commitment(
             committed.commitment, self.table_id, reveal.throw, s, reveal.nonce, reveal.choice
         ):
-            raise _Fault(EndReason.BAD_REVEAL, s)
+            raise BadReveal(f"seat {s}'s reveal does not match its commit")
         try:
             choice = _choice(reveal.choice)
             actions = plan(self._table, s, choice)
         except PointlineError:
-            raise _Fault(EndReason.BAD_REVEAL, s) from None
+            raise BadReveal(f"seat {s} revealed a choice the rules refuse now") from None
         self._screened[s] = (choice, actions)
 
     def _accept_reveal(self, reveal: Reveal, text: str) -> None:

@@ -31,6 +31,7 @@ from pointline.net.protocol.messages import canonical_json, strict_loads
 
 __all__ = [
     "GENESIS",
+    "JSON_WHITESPACE",
     "MAX_REJECTED_CHARS",
     "TRANSCRIPT_DOMAIN",
     "Record",
@@ -47,6 +48,9 @@ __all__ = [
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
 GENESIS = "0" * 64
 MAX_REJECTED_CHARS = 4096
+JSON_WHITESPACE = " \t\r"
+"""What a blank line may hold (JSON's whitespace but the line feed that ends it): a line of
+any other space character (U+00A0, U+2028, U+3000) is a record line, and not JSON."""
 
 
 _SCALARS = frozenset({int, float, str, bool, type(None)})
@@ -359,7 +363,7 @@ def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     # split on "\n" only: JSON text may hold U+0085 or U+2028, which splitlines() breaks at
     for number, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
+        if not line.strip(JSON_WHITESPACE):  # blank: only JSON whitespace, a CRLF file's \r
             continue
         try:
             doc = strict_loads(line, f"line {number}")

@@ -19,6 +19,7 @@ from typing import Any
 
 from pointline.conformance.online import stdio
 from pointline.kernel import Choice
+from pointline.net.errors import RosterError
 from pointline.net.protocol.keys import SigningKey
 from pointline.net.protocol.peer import Peer, Timeouts, roster_from_wire
 
@@ -75,15 +76,21 @@ class Adapter:
         elif op == "started" and self.peer is None:
             t = self.play.get("timeouts") or {}
             timeouts = Timeouts(**t) if t else Timeouts()
-            self.peer = Peer(
-                frame["table_id"],
-                roster_from_wire(frame["roster"]),
-                frame["seat"],
-                self.key,
-                timeouts,
-                now,
-                roster_sig=bytes.fromhex(frame["roster_sig"]),
-            )
+            try:
+                self.peer = Peer(
+                    frame["table_id"],
+                    roster_from_wire(frame["roster"]),
+                    frame["seat"],
+                    self.key,
+                    timeouts,
+                    now,
+                    roster_sig=bytes.fromhex(frame["roster_sig"]),
+                )
+            except RosterError as error:  # not started: say so, leave the room (HARNESS.md)
+                stdio.emit({"op": "error", "code": error.code, "message": error.text})
+                self.wire({"op": "leave"})
+                self.done = True
+                return
             folder = self.play.get("transcript_dir")
             if folder:
                 self.path = Path(folder) / f"{frame['table_id']}-seat{frame['seat']}.jsonl"
