@@ -19,6 +19,7 @@ __all__ = [
     "prepare_environment",
     "run",
     "screenshot",
+    "take_keyboard_focus",
 ]
 
 QML_DIR = Path(__file__).parent / "qml"
@@ -90,7 +91,23 @@ def load_window(engine: Any, module: str, component: str, size: tuple[int, int] 
     guard_auto_repeat(window)
     if size is not None:
         window.resize(*size)
+    take_keyboard_focus(window)
     return window
+
+
+def take_keyboard_focus(window: Any) -> None:
+    """Ask for keyboard focus whenever ``window`` is shown, and now if it is on screen.
+
+    A window manager activates a new window; with none (a bare X server, a kiosk) nothing does,
+    and no key reaches the window's shortcuts until a click. Qt defers the request until the
+    window is mapped, so asking at once is safe."""
+
+    def shown(visible: bool) -> None:
+        if visible:
+            window.requestActivate()
+
+    window.visibleChanged.connect(shown)
+    shown(window.isVisible())
 
 
 def attach_online(app: Any, loaded: Loaded, relay: str | None, ca: str | None) -> list[Any]:
