@@ -254,6 +254,14 @@ class RealApp:
     def click(self, x: int, y: int) -> None:
         self.xdotool("mousemove", str(x), str(y), "click", "1")
 
+    def click_button(self, name: str) -> None:
+        """Click the showing, enabled button ``name`` with the pointer, at its centre."""
+        button = wait_for(
+            f"the button {name!r}",
+            lambda: (b := self.showing("push button", name)) is not None and b["enabled"] and b,
+        )
+        self.click(*button["center"])
+
     # ------------------------------------------------------------------ end
     def close(self) -> None:
         for process in (self.probe, self.app):
