@@ -13,25 +13,26 @@ A repeat reaches a window in one of two shapes:
 * on X11, a release and a press that are *not* flagged. The X server repeats a held key by
   sending a release and a press with the same server time; Qt's xcb backend flags them only if
   the press is already in its event queue when it reads the release, and on a loaded machine it
-  often is not (measured under Xvfb: every repeat of a held Return arrived unflagged).
+  often is not (measured under Xvfb with two CPU hogs: every repeat of a held Return came
+  unflagged, and one five-second hold threw 12 to 17 times).
 
-So the guard does not rest on the flag alone. It holds each release of an acting key back for a
-short grace (``RELEASE_GRACE_MS``); a press of the same key with the same time stamp (within
-``PAIR_MS``) that follows it is the other half of a repeat, and both are dropped: the key is
-still held. Otherwise the release is delivered when the grace ends, or at once before any other
-key event, so the order of keys is kept. A press that pairs with a release already delivered
-(the grace ended first, the machine was that slow) is still dropped by its time stamp. A real
-finger cannot release and press a key again within ``PAIR_MS``.
+So the guard does not rest on the flag alone. A press of an acting key that follows a release
+of the same key within ``PAIR_MS`` of event time, after the key had been down for at least
+``HELD_MS``, is the second half of a repeat and is dropped: the key is still held. A finger
+cannot release and press a key again within a few milliseconds, and no keyboard repeats a key
+sooner than ``HELD_MS`` after it went down; a program's instant clicks (press and release in
+the same millisecond, as Qt's own test clicks are) are never taken for a repeat. The release
+itself is delivered at once: a focused button that clicks on Space's release clicks once, at the
+first repeat, and the later real release finds nothing pressed. (Holding each release back until
+its press could come would make every click wait on a timer, for no action saved.)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
 
-__all__ = ["ACTING_KEYS", "PAIR_MS", "RELEASE_GRACE_MS", "AutoRepeatGuard", "guard_auto_repeat"]
+__all__ = ["ACTING_KEYS", "HELD_MS", "PAIR_MS", "AutoRepeatGuard", "guard_auto_repeat"]
 
 ACTING_KEYS = frozenset(
     {
@@ -49,94 +50,65 @@ ACTING_KEYS = frozenset(
 )
 
 PAIR_MS = 3
-"""A release and a press of one key this close in event time are one auto-repeat (X gives
+"""A release and a press of one key this close in event time can be one auto-repeat (X gives
 both the same server time)."""
 
-RELEASE_GRACE_MS = 25
-"""How long a release of an acting key waits for the press that would make it a repeat."""
+HELD_MS = 50
+"""How long a key must have been down before a release/press pair of it can be a repeat
+(keyboards wait 100 ms or more before the first repeat; X's default is 660 ms)."""
 
 _KEY_EVENTS = (QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride)
-_FLUSH_EVENTS = (QEvent.Type.FocusOut, QEvent.Type.WindowDeactivate, QEvent.Type.Hide)
-
-
-@dataclass
-class _Release:
-    event: QKeyEvent
-    stamp: int
 
 
 class AutoRepeatGuard(QObject):
-    """Drops the repeats of the acting keys; counts the events it dropped."""
+    """Drops the repeats of the acting keys; counts the presses and releases it dropped."""
 
-    def __init__(self, window: QObject) -> None:
-        super().__init__(window)
-        self._window = window
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self.dropped = 0
-        self._pending: dict[int, _Release] = {}  # key -> its held-back release
-        self._delivered: dict[int, int] = {}  # key -> time stamp of its last delivered release
-        self._delivering = False
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(RELEASE_GRACE_MS)
-        self._timer.timeout.connect(self.flush)
-
-    def _pairs(self, key: int, stamp: int) -> bool:
-        """Whether a press of ``key`` at ``stamp`` is the second half of a release/press pair."""
-        pending = self._pending.get(key)
-        if pending is not None and 0 <= stamp - pending.stamp <= PAIR_MS:
-            return True
-        last = self._delivered.get(key)
-        return last is not None and 0 <= stamp - last <= PAIR_MS
+        self._down: dict[int, int] = {}  # key -> time stamp of the press that acted
+        self._released: dict[int, int] = {}  # key -> time stamp of its last release
 
     def _is_repeat_press(self, event: QKeyEvent) -> bool:
-        return event.isAutoRepeat() or self._pairs(event.key(), event.timestamp())
+        if event.isAutoRepeat():
+            return True
+        key, stamp = event.key(), event.timestamp()
+        down, released = self._down.get(key), self._released.get(key)
+        return (
+            down is not None
+            and released is not None
+            and 0 <= stamp - released <= PAIR_MS
+            and released - down >= HELD_MS
+        )
 
-    def flush(self) -> None:
-        """Deliver every held-back release now (in the order they came)."""
-        pending, self._pending = self._pending, {}
-        self._timer.stop()
-        for key, release in pending.items():
-            self._delivered[key] = release.stamp
-            self._delivering = True
-            try:
-                QCoreApplication.sendEvent(self._window, release.event)
-            finally:
-                self._delivering = False
+    def _pressed(self, key: int, stamp: int) -> None:
+        self._down[key] = stamp
+        self._released.pop(key, None)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if kind in _FLUSH_EVENTS and watched is self._window:
-            self.flush()
-            return False
-        if self._delivering or kind not in _KEY_EVENTS or not isinstance(event, QKeyEvent):
+        if kind not in _KEY_EVENTS or not isinstance(event, QKeyEvent):
             return False
         key = event.key()
         if Qt.Key(key) not in ACTING_KEYS:
-            self.flush()  # a held-back release goes before any other key, as it came
             return False
-        if kind == QEvent.Type.ShortcutOverride:
+        if kind == QEvent.Type.ShortcutOverride:  # before the press: a Shortcut may take it
             if self._is_repeat_press(event):
                 event.accept()  # accepted: no Shortcut fires; the press that follows is dropped
                 return True
-            self.flush()
+            self._pressed(key, event.timestamp())
             return False
         if kind == QEvent.Type.KeyPress:
             if self._is_repeat_press(event):
-                if self._pending.pop(key, None) is not None:  # the pair cancels out: still held
-                    self.dropped += 1
                 self.dropped += 1
                 return True
-            self.flush()  # a fresh press: a release held back before it is real
-            self._delivered.pop(key, None)
+            self._pressed(key, event.timestamp())
             return False
-        # KeyRelease
-        if event.isAutoRepeat():
+        if event.isAutoRepeat():  # a flagged repeat's release
             self.dropped += 1
             return True
-        self.flush()
-        self._pending[key] = _Release(event.clone(), event.timestamp())
-        self._timer.start()
-        return True
+        self._released[key] = event.timestamp()
+        return False
 
 
 def guard_auto_repeat(window: QObject) -> AutoRepeatGuard:

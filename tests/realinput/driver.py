@@ -222,10 +222,9 @@ class RealApp:
         return None
 
     def focused(self) -> dict[str, Any] | None:
-        for node in self.nodes() or []:
-            if node["focused"]:
-                return node
-        return None
+        """The focused node deepest in the tree (a card and its focused button both say so)."""
+        focused = [node for node in self.nodes() or [] if node["focused"]]
+        return focused[-1] if focused else None
 
     def ready(self) -> Status:
         """Wait for the table to be readable (the window is up and on the accessibility bus)."""
