@@ -2,9 +2,9 @@
 
 When the second player joins, Start turns on, but focus stays where it was (the join code), so
 one stray Space or Enter starts nothing and skips no "compare the words out loud". The creator
-reaches Start by Tab, pointer or touch. A QML-level test (the real online window offscreen,
-keys through Qt, a private relay on loopback): the real-X driver (tests/realinput) would have
-to sign in by typing, which this test does by keys already.
+reaches Start by Tab, pointer or touch. The QML level (the real online window offscreen, keys
+through Qt, a private relay on loopback); tests/realinput/test_lobby_focus.py checks the same
+on a real X server through XTEST and AT-SPI.
 """
 
 from __future__ import annotations
