@@ -25,9 +25,13 @@ from tests.realinput.driver import RealApp, Status, wait_for
 HOLD_S = 5.0
 
 
+HOG = "import time\nend = time.monotonic() + 150\nwhile time.monotonic() < end:\n    pass\n"
+"""Busy for 150 s at most: a hog outlives no test run, even one killed by pytest-timeout."""
+
+
 @pytest.fixture
 def cpu_hogs() -> Iterator[None]:
-    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    hogs = [subprocess.Popen([sys.executable, "-c", HOG]) for _ in range(2)]
     yield
     for hog in hogs:
         hog.kill()
