@@ -63,8 +63,10 @@ def run(
     exit_after_first_frame: bool = False,
     relay: str | None = None,
     ca: str | None = None,
+    size: tuple[int, int] | None = None,
 ) -> int:
-    """Run the solo table until the window closes; returns the exit status."""
+    """Run the solo table until the window closes (at ``size`` if given: ``--size``, e.g. a
+    phone's portrait on a desktop); returns the exit status."""
     prepare_environment()
     from PySide6.QtCore import QEventLoop, QTimer
 
@@ -82,7 +84,7 @@ def run(
 
     extras_of(bridge).start()  # the guide on first launch, and quitting records the session
     app.aboutToQuit.connect(extras_of(bridge).record_if_in_play)
-    loaded = load(bridge)
+    loaded = load(bridge, size)
     app.applicationStateChanged.connect(lambda s: bridge.applicationStateChanged(s.value))
     # Show the first frame before importing the asyncio bridge: the table appears sooner.
     first = QEventLoop()

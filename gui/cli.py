@@ -38,7 +38,8 @@ def parser() -> argparse.ArgumentParser:
         type=_size,
         action="append",
         metavar="WxH",
-        help="window size (1280x720); repeat it for --check-layout",
+        help="window size (1280x720): the table's window, a --screenshot, or repeated for "
+        "--check-layout",
     )
     p.add_argument(
         "--check-layout",
@@ -135,13 +136,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     use_qt_data_dir()
     if not check():
         return 1
+    live_size = args.size[-1] if args.size else None  # the window's own size otherwise
     if args.online:
         from pointline.gui.online.app import run_online
 
-        return run_online(args.relay, args.ca)
+        return run_online(args.relay, args.ca, live_size)
     from pointline.gui.app import run
 
-    return run(exit_after_first_frame=args.exit_after_first_frame, relay=args.relay, ca=args.ca)
+    return run(
+        exit_after_first_frame=args.exit_after_first_frame,
+        relay=args.relay,
+        ca=args.ca,
+        size=live_size,
+    )
 
 
 if __name__ == "__main__":

@@ -9,7 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["QML_DIR", "Loaded", "gui_application", "load_window", "prepare_environment"]
+__all__ = [
+    "QML_DIR",
+    "Loaded",
+    "gui_application",
+    "load_window",
+    "prepare_environment",
+    "take_keyboard_focus",
+]
 
 QML_DIR = Path(__file__).parent / "qml"
 
@@ -64,4 +71,20 @@ def load_window(engine: Any, module: str, component: str, size: tuple[int, int] 
     guard_auto_repeat(window)
     if size is not None:
         window.resize(*size)
+    take_keyboard_focus(window)
     return window
+
+
+def take_keyboard_focus(window: Any) -> None:
+    """Ask for keyboard focus whenever ``window`` is shown, and now if it is on screen.
+
+    A window manager activates a new window; with none (a bare X server, a kiosk) nothing does,
+    and no key reaches the window's shortcuts until a click. Qt defers the request until the
+    window is mapped, so asking at once is safe."""
+
+    def shown(visible: bool) -> None:
+        if visible:
+            window.requestActivate()
+
+    window.visibleChanged.connect(shown)
+    shown(window.isVisible())

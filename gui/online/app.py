@@ -86,8 +86,11 @@ def open_online(
     return loaded
 
 
-def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
-    """Run the online app until its window closes; the session (if any) ends as a departure."""
+def run_online(
+    url: str = DEFAULT_RELAY, ca: str | None = None, size: tuple[int, int] | None = None
+) -> int:
+    """Run the online app until its window closes (at ``size`` if given); the session (if
+    any) ends as a departure."""
     prepare_environment()
     import qasync
 
@@ -102,7 +105,7 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     bridge = OnlineBridge(url, sounds=_sounds(), ca=ca)
-    loaded = load_online(bridge)
+    loaded = load_online(bridge, size)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
     closing = asyncio.Event()
     app.aboutToQuit.connect(closing.set)

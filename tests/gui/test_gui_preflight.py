@@ -57,3 +57,13 @@ def test_readme_ci_and_code_list_the_same_packages() -> None:
     ci = re.search(r'^packages="(.+)"$', (ROOT / ".ci" / "run").read_text(), re.M)
     assert ci is not None
     assert line.group(1).split() == ci.group(1).split() == list(preflight.DEBIAN_PACKAGES)
+
+
+def test_readme_and_ci_list_the_same_test_packages() -> None:
+    readme = (ROOT / "README.md").read_text()
+    start = readme.index("A few tests need Debian packages")
+    sentence = readme[start : readme.index("\n\n", start)]
+    named = {pkg for group in re.findall(r"`([a-z0-9 .+-]+)`", sentence) for pkg in group.split()}
+    ci = re.search(r'^test_packages="(.+)"$', (ROOT / ".ci" / "run").read_text(), re.M)
+    assert ci is not None
+    assert named == set(ci.group(1).split())

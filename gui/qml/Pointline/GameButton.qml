@@ -27,8 +27,14 @@ Button {
     font.pixelSize: fs
     font.bold: true
     onClicked: control.activated()
-    Keys.onReturnPressed: function(event) { if (enabled && !event.isAutoRepeat) control.activated() }
-    Keys.onEnterPressed: function(event) { if (enabled && !event.isAutoRepeat) control.activated() }
+    // A held key's repeats never get here (gui/keys.py drops them for every window).
+    Keys.onReturnPressed: if (enabled) control.activated()
+    Keys.onEnterPressed: if (enabled) control.activated()
+    // Hidden or turned off, it gives up the focus and its place as its scope's focus (else a
+    // FocusScope such as the table would hand the focus back to it): the scope takes it.
+    function giveUpFocus() { if ((!visible || !enabled) && focus) focus = false }
+    onVisibleChanged: giveUpFocus()
+    onEnabledChanged: giveUpFocus()
 
     Accessible.role: Accessible.Button
     Accessible.name: text

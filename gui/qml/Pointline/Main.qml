@@ -46,7 +46,8 @@ ApplicationWindow {
         var f = root.activeFocusItem;
         if (!f || f === root.contentItem) table.restoreFocus();
     }
-    Component.onCompleted: table.focusTable()
+    // The guide on first launch keeps the focus its card took when it opened.
+    Component.onCompleted: if (!guideCard.visible) table.focusTable()
 
     // ------------------------------------------------------------ announcements
     Connections {
@@ -56,12 +57,12 @@ ApplicationWindow {
     Text { id: liveText; visible: false; Accessible.role: Accessible.StaticText; Accessible.name: root.bridge.status }
 
     // ------------------------------------------------------------ shortcuts
-    Shortcut { sequence: "F1"; onActivated: bridge.openHelp() }
+    Shortcut { sequence: "F1"; autoRepeat: false; onActivated: bridge.openHelp() }
     // Android's Back: closes Help or the question, else pauses or resumes (never quits mid-session).
-    Shortcut { sequence: "Back"; onActivated: bridge.back() }
-    Shortcut { sequence: "Escape"; onActivated: bridge.escape() }
-    Shortcut { sequence: "M"; onActivated: bridge.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; enabled: !root.blocked; onActivated: bridge.act("reset") }
+    Shortcut { sequence: "Back"; autoRepeat: false; onActivated: bridge.back() }
+    Shortcut { sequence: "Escape"; autoRepeat: false; onActivated: bridge.escape() }
+    Shortcut { sequence: "M"; autoRepeat: false; onActivated: bridge.toggleMute() }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: !root.blocked; onActivated: bridge.act("reset") }
     Shortcut {
         sequences: ["Up", "Left"]; enabled: !root.blocked
         onActivated: { bridge.selectLine("pass"); table.focusTable(); }

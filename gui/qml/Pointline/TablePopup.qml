@@ -18,8 +18,8 @@ Popup {
     // one handler acts.
     signal escaped()
     signal muteToggled()
-    Shortcut { sequences: ["Escape", "Back"]; enabled: card.opened; onActivated: card.escaped() }
-    Shortcut { sequence: "M"; enabled: card.opened; onActivated: card.muteToggled() }
+    Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: card.opened; onActivated: card.escaped() }
+    Shortcut { sequence: "M"; autoRepeat: false; enabled: card.opened; onActivated: card.muteToggled() }
     modal: true
     focus: true
     closePolicy: Popup.NoAutoClose

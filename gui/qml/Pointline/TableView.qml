@@ -73,7 +73,7 @@ Item {
     }
 
     Shortcut {
-        sequence: "R"; enabled: !view.frozen && view.table.comeOut
+        sequence: "R"; autoRepeat: false; enabled: !view.frozen && view.table.comeOut
         onActivated: view.table.repeatLastBet()
     }
 
@@ -111,8 +111,8 @@ Item {
                 Accessible.role: Accessible.Pane
                 Accessible.name: view.tableName
                 Accessible.description: view.table.keysHint
+                // A held key's repeats never get here (gui/keys.py drops them for every window).
                 Keys.onPressed: function(event) {
-                    if (event.isAutoRepeat) return;
                     if (event.key === Qt.Key_Space) {
                         view.table.tableKey("space"); event.accepted = true;
                     } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
@@ -120,7 +120,8 @@ Item {
                     }
                 }
                 Keys.onReleased: function(event) {
-                    if (!event.isAutoRepeat) view.table.keyReleased();
+                    if (event.key === Qt.Key_Space || event.key === Qt.Key_Return || event.key === Qt.Key_Enter)
+                        view.table.keyReleased();
                 }
 
                 ColumnLayout {

@@ -13,16 +13,13 @@ FocusScope {
     property real gap: 8
     readonly property bool portrait: height > width
     readonly property bool inRoom: online.lobby.roomCode.length > 0
-    // In a room, focus rests on the join code (an action only when it is the one to take:
-    // Start, once it is legal); never on Leave room, which a stray Enter would press.
+    // In a room, focus rests on the join code: never on Leave room, which a stray Enter would
+    // press, nor on Start, which a stray Space would press before the words are compared out
+    // loud; the creator reaches Start by Tab, pointer or touch.
     function focusFirst() {
-        if (screen.inRoom) {
-            if (startButton.enabled) startButton.forceActiveFocus(); else roomCodeBox.forceActiveFocus();
-        } else createButton.forceActiveFocus();
+        if (screen.inRoom) roomCodeBox.forceActiveFocus(); else createButton.forceActiveFocus();
     }
     onInRoomChanged: Qt.callLater(focusFirst)
-    readonly property bool canStart: online.lobby.canStart
-    onCanStartChanged: if (canStart && inRoom && roomCodeBox.activeFocus) Qt.callLater(focusFirst)
 
     GridLayout {
         anchors.fill: parent

@@ -69,14 +69,14 @@ ApplicationWindow {
     onAnnouncementChanged: liveRegion.Accessible.announce(announcement)
 
     readonly property bool atTable: screen === "table"
-    Shortcut { sequence: "F1"; onActivated: online.openHelp() }
-    Shortcut { sequence: "Escape"; onActivated: online.escape() }
+    Shortcut { sequence: "F1"; autoRepeat: false; onActivated: online.openHelp() }
+    Shortcut { sequence: "Escape"; autoRepeat: false; onActivated: online.escape() }
     // Android Back: closes Help; at the table asks before leaving; in the lobby leaves the room
-    Shortcut { sequence: "Back"; onActivated: online.back() }
+    Shortcut { sequence: "Back"; autoRepeat: false; onActivated: online.back() }
     // M mutes at the table and on the results (elsewhere a name or a code may be typed)
     readonly property bool muteKey: root.atTable || screen === "results"
-    Shortcut { sequence: "M"; enabled: root.muteKey; onActivated: online.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.table.reset() }
+    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.muteKey; onActivated: online.toggleMute() }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.table.reset() }
     Shortcut {
         sequences: ["Up", "Left"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
         onActivated: { online.table.selectLine("pass"); table.tableArea.forceActiveFocus(); }
