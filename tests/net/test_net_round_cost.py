@@ -44,7 +44,10 @@ def messages(draw: st.DrawFn) -> Commit | Reveal | Receipt | AbortNotice:
         )
         return Reveal(table, seat, seq, 3, bytes(32), choice.encode("ascii"))
     if kind == "receipt":
-        return Receipt(table, seat, seq, 9, (1000, 990), bytes(32))
+        # one final per roster seat: the roster is seats 0..seat (the test's keys)
+        return Receipt(
+            table, seat, seq, 9, tuple(1000 - 10 * s for s in range(seat + 1)), bytes(32)
+        )
     blame = draw(st.none() | seats)
     return AbortNotice(table, seat, seq, draw(st.sampled_from(list(EndReason))), blame)
 
@@ -59,9 +62,8 @@ def test_the_frame_text_from_one_body_encoding_is_encode(message: Commit) -> Non
     assert signed == sign(message, KEY) and signed.sig == sign(message, KEY).sig
     assert text == encode(signed)
     # a receiver writes the same text from the frame's own fields
-    parsed, received = parse_encoded(
-        to_frame(signed), message.table, {message.seat: KEY.public_key}
-    )
+    roster = {seat: KEY.public_key for seat in range(message.seat + 1)}
+    parsed, received = parse_encoded(to_frame(signed), message.table, roster)
     assert parsed == signed and received == text
 
 
