@@ -6,7 +6,6 @@ into the lines a client writes, so the two reference adapters say exactly the sa
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import Any
@@ -22,20 +21,9 @@ from pointline.net.protocol.peer import (
     Thrown,
 )
 
-__all__ = ["INTERFACE", "adapter_options", "emit", "lines_for", "view"]
+__all__ = ["INTERFACE", "emit", "lines_for", "view"]
 
 INTERFACE = 1
-
-
-def adapter_options(name: str, argv: list[str] | None) -> None:
-    """An adapter's command line: ``--mutant NAME`` turns this process into that mutant."""
-    parser = argparse.ArgumentParser(prog=f"python -m pointline.conformance.online.adapters.{name}")
-    parser.add_argument("--mutant", help="run as this mutant (conformance.online.mutants)")
-    args = parser.parse_args(argv)
-    if args.mutant:
-        from pointline.conformance.online.mutants import apply
-
-        apply(args.mutant)
 
 
 def emit(doc: dict[str, Any]) -> None:

@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 from pointline.conformance.online import stdio
+from pointline.conformance.online.adapters.options import adapter_options
 from pointline.kernel import Choice
 from pointline.net.client.relay_client import RelayClient, TranscriptSaved
 from pointline.net.errors import ClientError
@@ -86,7 +87,7 @@ async def run() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    stdio.adapter_options("client", argv)
+    adapter_options("client", argv)
     return asyncio.run(run())
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pointline.conformance.online import stdio
+from pointline.conformance.online.adapters.options import adapter_options
 from pointline.kernel import Choice
 from pointline.net.errors import RosterError
 from pointline.net.protocol.keys import SigningKey
@@ -124,7 +125,7 @@ class Adapter:
 
 
 def main(argv: list[str] | None = None) -> int:
-    stdio.adapter_options("peer", argv)
+    adapter_options("peer", argv)
     adapter, buffer, fd = Adapter(), b"", sys.stdin.fileno()
     while True:
         wait = adapter.timeout()

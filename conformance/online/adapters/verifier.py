@@ -11,12 +11,13 @@ import json
 import sys
 
 from pointline.conformance.online import stdio
+from pointline.conformance.online.adapters.options import adapter_options
 
 __all__ = ["main"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    stdio.adapter_options("verifier", argv)
+    adapter_options("verifier", argv)
     from pointline.conformance.online.transcripts import verdict
 
     for line in sys.stdin:
