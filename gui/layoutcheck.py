@@ -555,9 +555,9 @@ def _keep_size(window: Any, size: tuple[int, int]) -> None:
 
 
 def _show_in(window: Any, bridge: Any, mode: str, size: tuple[int, int]) -> None:
-    """The window at ``size`` in window mode ``mode`` (outside an asyncio loop)."""
-    if _set_mode(bridge, mode):
-        _settle(window, 30)
+    """The window at ``size`` in window mode ``mode`` (the mode's visibility is set at once,
+    as the bridge notifies: it is undone at once too)."""
+    _set_mode(bridge, mode)
     _keep_size(window, size)
 
 
@@ -614,7 +614,9 @@ def _check_sizes(
             _settle(window)
             image = _settle(window, 30)
             problems = check_window(window, image)
-            if bridge is not None and not bridge.isOver:
+            # what changes under the player (the status, the felt's title, the phase) is
+            # checked in the first mode; every mode's own layout is compared across scenes
+            if bridge is not None and not bridge.isOver and mode == modes[0]:
                 status = str(bridge.status)
 
                 def grow() -> None:
