@@ -207,7 +207,7 @@ def test_the_online_check_leaves_no_task_pending(tmp_path) -> None:
 
     script = (
         "from pointline.gui.layoutcheck import run_check\n"
-        "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None)\n"
+        "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None, modes=('fullscreen',))\n"
     )
     env = {**os.environ, "POINTLINE_DATA_DIR": str(tmp_path / "data")}
     done = subprocess.run(
