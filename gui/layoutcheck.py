@@ -37,6 +37,7 @@ modes, P problems``; the command exits 1 when P > 0.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import sys
 import tempfile
@@ -199,7 +200,10 @@ def _background(
         return None
     every: Counter[int] = Counter()
     apart: Counter[int] = Counter()
-    step = max(1, int(min(x1 - x0, y1 - y0) // 24))
+    # about 2,000 samples at most, evenly spread (a wide line of text has tens of thousands)
+    step = max(
+        1, int(min(x1 - x0, y1 - y0) // 24), math.ceil(((x1 - x0) * (y1 - y0) / 2000) ** 0.5)
+    )
     for y in range(y0, y1, step):
         for x in range(x0, x1, step):
             rgb = image.pixel(x, y) & 0xFFFFFF
