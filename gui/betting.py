@@ -142,7 +142,7 @@ def why_now(table: Table, seat: int, line: Line, chip: int) -> str:
     names = ("allocate", "confirm", "repeat", "reset")
     if table.phase is Phase.POINT:
         names = ("reduce", "remove", "roll", "reset")
-    labels = {**ACTION_LABELS, "allocate": f"Add {chip}"}
+    labels = {**ACTION_LABELS, "allocate": f"{ACTION_LABELS['allocate']} {chip}"}
     lines = []
     for name in names:
         why = action_reason(table, seat, name, line, chip)

@@ -45,7 +45,8 @@ def parser() -> argparse.ArgumentParser:
         "--check-layout",
         action="store_true",
         help="render every scene offscreen at each --size (default: nine phone to 1440p "
-        "sizes) and list overlaps, cut text, small touch targets and low contrast",
+        "sizes) in every window mode and list overlaps, cut text, small touch targets, low "
+        "contrast, lines through labels, uneven sibling boxes and line boxes that jump",
     )
     p.add_argument(
         "--scene",

@@ -34,6 +34,7 @@ from pointline.gui.stats import (
     write_atomically,
 )
 from pointline.kernel import HAND_LIMIT, HANDS_PER_SESSION, STARTING_POINTS, Table
+from pointline.kernel.words import counted
 
 __all__ = ["GUIDE_STEPS", "Extras", "extras_of"]
 
@@ -110,12 +111,19 @@ def record_row(record: SessionRecord, number: int) -> dict[str, Any]:
         "winsDontPass": record.wins_dont_pass,
         "longestRun": record.longest_point_run,
         "chart": list(record.chart),
+        "figures": (
+            f"{when} · {counted(record.hands, 'hand')} resolved · "
+            f"{counted(record.throws, 'throw')} · Pass won {record.wins_pass} · Don't Pass won "
+            f"{record.wins_dont_pass} · longest point run "
+            f"{counted(record.longest_point_run, 'throw')}"
+            + ("" if record.complete else f" · points at the end {_points(record.final_points)}")
+        ),
         "summary": (
             f"Session {number}, {when}: "
             f"{'complete' if record.complete else 'ended without a result'}, final "
-            f"points {_points(record.final_points)}, {record.hands} hands, Pass won "
+            f"points {_points(record.final_points)}, {counted(record.hands, 'hand')}, Pass won "
             f"{record.wins_pass}, Don't Pass won {record.wins_dont_pass}, longest point run "
-            f"{record.longest_point_run} throws"
+            f"{counted(record.longest_point_run, 'throw')}"
         ),
     }
 
@@ -275,7 +283,7 @@ class Extras(QObject):
         )
         return (
             "Close Pointline Table? This session ends now: a closed session is never resumed "
-            f"when you come back.{kept} Cancel keeps playing."
+            f"when you come back.{kept} Keep playing goes back to the table."
         )
 
     coveringText = Property(str, lambda self: self.covering, notify=changed)

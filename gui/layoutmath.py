@@ -5,7 +5,7 @@ Plain functions of numbers, no Qt (``gui.tools.layoutcheck`` reads the windows).
 
 from __future__ import annotations
 
-__all__ = ["contrast_ratio", "inside", "intersection", "overlap"]
+__all__ = ["contrast_ratio", "crosses", "inside", "intersection", "overlap"]
 
 
 def _luminance(rgb: tuple[int, int, int]) -> float:
@@ -46,3 +46,27 @@ def inside(a: tuple[float, ...], b: tuple[float, ...], slack: float = 1.0) -> bo
         and a[0] + a[2] <= b[0] + b[2] + slack
         and a[1] + a[3] <= b[1] + b[3] + slack
     )
+
+
+def crosses(
+    rect: tuple[float, ...], a: tuple[float, float], b: tuple[float, float], margin: float = 0.0
+) -> bool:
+    """Whether the segment from ``a`` to ``b`` passes through ``rect`` (x, y, width, height)
+    grown by ``margin`` on every side (Liang-Barsky clipping)."""
+    x0, y0 = rect[0] - margin, rect[1] - margin
+    x1, y1 = rect[0] + rect[2] + margin, rect[1] + rect[3] + margin
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
+        if p == 0:
+            if q < 0:
+                return False  # parallel to this edge and outside it
+            continue
+        t = q / p
+        if p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return False
+    return True

@@ -85,8 +85,9 @@ HELP_HTML = (
     f"counts), {POINTS} free fictional points, at most {HAND_LIMIT} a hand in units of {UNIT}; "
     "an empty confirm sits out and still rolls. "
     f"At most {THROW_CAP} throws, else no result.<br>"
-    "<b>Dice:</b> every throw commits a fresh 32-byte nonce with your choices before the "
-    "reveal; the dice are derived from the revealed nonce (solo is shared-dice practice).<br><br>"
+    "<b>Dice:</b> before every throw each player commits to a fresh random number, sealed "
+    "with their choices and shown only after everyone has committed; the dice are worked out "
+    "from those numbers, so no one can choose them (solo practises the same way).<br><br>"
     "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons and the chips · "
     "on the table Space places the selected chip and Enter confirms at come-out (an empty "
     "confirm asks again: Enter twice sits out), Enter or Space rolls at the point · R repeats "
@@ -109,13 +110,17 @@ TEXTS: dict[str, str] = {
     ),
     "reduce": f"Don't Pass −{UNIT}",
     "repeat": "Repeat last bet",
+    # The card's word for placing a chip: the button says "Allocate 10", the guide "Allocate".
+    "allocate": "Allocate",
+    # The footer while a button has the focus: Space and Enter press it ({button}: its name).
+    "focusKeys": "Space or Enter presses {button} · Tab moves on · Esc pauses · F1 help",
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
 }
 
 ACTION_LABELS: dict[str, str] = {
-    "allocate": "Add chip",
+    "allocate": "Allocate",
     "confirm": "Confirm",
     "sitOut": "Sit out",
     "reset": "Reset",
@@ -162,7 +167,7 @@ def keys_hint(phase: Phase, mobile: bool, chip: int) -> str:
         return "Pick a chip, tap a line" if phase is Phase.COME_OUT else "Tap Roll"
     if phase is Phase.COME_OUT:
         return (
-            f"Arrows pick a line · Space adds {chip} · R repeats · Enter confirms · "
+            f"Arrows pick a line · Space allocates {chip} · R repeats · Enter confirms · "
             "Esc pauses · F1 help"
         )
     if phase is Phase.POINT:

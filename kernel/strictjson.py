@@ -102,7 +102,11 @@ def loads(text: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         doc = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
     except StrictJSONError:
         raise
-    except (ValueError, RecursionError) as exc:
-        raise StrictJSONError(f"not JSON ({exc})") from None
+    except json.JSONDecodeError as exc:  # its words are Python's: say where, plainly
+        raise StrictJSONError(
+            f"not JSON: it is cut off or damaged at character {exc.pos + 1}"
+        ) from None
+    except (ValueError, RecursionError):
+        raise StrictJSONError("not JSON: it cannot be read as JSON") from None
     check(doc, max_depth)
     return doc

@@ -259,6 +259,6 @@ KEY_HINTS: dict[str, str] = {
 KEY_HINTS_SHORT: dict[str, str] = {
     "signin": "Tab moves · Enter signs in · F1 Help",
     "lobby": "Tab moves · Enter presses · F1 Help",
-    "table": "Space adds the chip · Enter confirms or rolls · F1 Help · M mute",
+    "table": "Space allocates the chip · Enter confirms or rolls · F1 Help · M mute",
     "results": "Tab moves · Enter presses · F1 Help · M mute",
 }

@@ -17,16 +17,27 @@ the item tree of the window is then read and the rendered image sampled. One lin
 - ``text over text``: two texts whose drawn lines overlap (a chart's labels, a message over a
   line's rule), rows of one scrolling list excepted;
 - ``moved``: a control that moves when the status line grows from one line to three
-  (``moved_controls``; buttons must not move under the pointer).
+  (``moved_controls``; buttons must not move under the pointer);
+- ``line over text``: a drawn line (an item's ``drawnLine``: x, y pairs in its own
+  coordinates, as a chart publishes the line it paints) that runs through a shown text;
+- ``uneven``: of two sibling items of one QML type (the two line areas, the buttons of a
+  row), one hides a text the other shows, both having its words (a motto left out in one box);
+- ``jumped``: a steady area (``STEADY_TYPES``: the felt's line areas) whose geometry changes at
+  one size and window mode, between scenes (phases) or when the felt's title or the phase
+  changes (``steady_areas``).
+
+Every scene is checked at every size in every window mode (``WINDOW_MODES``: the words and
+buttons of each mode; the size checked is the window's own size, whichever the mode).
 
 When a card (Help, a question, the pause card, Stats, the guide) is open, only the card is
-checked: the table behind it is inert. The last line reads ``layout: S scenes × Z sizes, P
-problems``; the command exits 1 when P > 0.
+checked: the table behind it is inert. The last line reads ``layout: S scenes × Z sizes × M window
+modes, P problems``; the command exits 1 when P > 0.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import sys
 import tempfile
@@ -34,10 +45,11 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pointline.gui.layoutmath import contrast_ratio, inside, intersection, overlap
+from pointline.gui.layoutmath import contrast_ratio, crosses, inside, intersection, overlap
 
 __all__ = [
     "PHONE_SIDE",
@@ -48,6 +60,7 @@ __all__ = [
     "main",
     "moved_controls",
     "run_check",
+    "steady_areas",
 ]
 
 SIZES: tuple[tuple[int, int], ...] = (
@@ -67,6 +80,8 @@ PHONE_SIDE = 500
 """A window whose shorter side is under this is a phone: touch targets must be 48x48."""
 
 MIN_TARGET = 48
+STEADY_TYPES = ("LineArea",)
+"""QML types whose geometry holds at one size whatever the phase or the felt's title says."""
 _INTERACTIVE = ("QQuickAbstractButton", "QQuickMouseArea", "QQuickTextInput")
 _SCROLLERS = ("QQuickFlickable",)  # ListView and Flickable content scrolls: clipping is normal
 
@@ -77,8 +92,8 @@ class Problem:
     where: str
     detail: str
 
-    def line(self, scene: str, size: tuple[int, int]) -> str:
-        return f"{scene} {size[0]}x{size[1]}: {self.kind}: {self.where}: {self.detail}"
+    def line(self, scene: str, size: tuple[int, int], mode: str = "standard") -> str:
+        return f"{scene} {size[0]}x{size[1]} {mode}: {self.kind}: {self.where}: {self.detail}"
 
 
 # ---------------------------------------------------------------------- the item tree
@@ -185,7 +200,10 @@ def _background(
         return None
     every: Counter[int] = Counter()
     apart: Counter[int] = Counter()
-    step = max(1, int(min(x1 - x0, y1 - y0) // 24))
+    # about 2,000 samples at most, evenly spread (a wide line of text has tens of thousands)
+    step = max(
+        1, int(min(x1 - x0, y1 - y0) // 24), math.ceil(((x1 - x0) * (y1 - y0) / 2000) ** 0.5)
+    )
     for y in range(y0, y1, step):
         for x in range(x0, x1, step):
             rgb = image.pixel(x, y) & 0xFFFFFF
@@ -244,6 +262,138 @@ def _texts_over_texts(tree: _Tree, texts: list[Any]) -> list[Problem]:
                 continue  # rows of one list scroll under its pinned heading
             if overlap(ra, rb) > 4.0:
                 problems.append(Problem("text over text", _name(a), f"drawn over {_name(b)}"))
+    return problems
+
+
+def _lines_over_texts(tree: _Tree, shown: list[Any], texts: list[Any]) -> list[Problem]:
+    """Every drawn line (``drawnLine``) that runs through a shown text's drawn lines."""
+    from PySide6.QtCore import QPointF
+
+    problems = []
+    for item in shown:
+        flat = item.property("drawnLine")
+        if hasattr(flat, "toVariant"):  # a QML ``var`` arrives as a QJSValue
+            flat = flat.toVariant()
+        if not isinstance(flat, list) or len(flat) < 4:
+            continue
+        points = []
+        for x, y in zip(flat[0::2], flat[1::2], strict=True):
+            p = item.mapToScene(QPointF(float(x), float(y)))
+            points.append((p.x(), p.y()))
+        seen = _scene_rect(item)  # the part of the line in sight (a list scrolls it away)
+        for a in tree.ancestors(item):
+            if a.clip():
+                seen = intersection(seen, _scene_rect(a))
+        for text in texts:
+            rect = intersection(_drawn_rect(text), seen)
+            if rect[2] < 1 or rect[3] < 1:
+                continue
+            if any(crosses(rect, a, b) for a, b in pairwise(points)):
+                problems.append(
+                    Problem(
+                        "line over text", _name(text), f"{_name(item)} draws its line through it"
+                    )
+                )
+    return problems
+
+
+def _qml_type(item: Any) -> str:
+    """The QML component an item is an instance of ("LineArea"), or "" for Qt's own types."""
+    base = str(item.metaObject().className()).split("_QML")[0]
+    return "" if base.startswith(("QQuick", "QObject")) else base
+
+
+def _texts_of(item: Any) -> dict[tuple[int, ...], Any]:
+    """The texts inside ``item`` by their place in its tree (child indices): the same place in
+    two instances of one component is the same text."""
+    out: dict[tuple[int, ...], Any] = {}
+    todo: list[tuple[tuple[int, ...], Any]] = [((), item)]
+    while todo:
+        path, it = todo.pop()
+        for n, child in enumerate(it.childItems()):
+            if child.inherits("QQuickText"):
+                out[(*path, n)] = child
+            todo.append(((*path, n), child))
+    return out
+
+
+def _uneven_siblings(tree: _Tree, shown: list[Any]) -> list[Problem]:
+    """Two shown siblings of one QML type where one hides a text the other shows (both with
+    words to show): a line left out for want of room in one of a pair."""
+    groups: dict[tuple[int, str], list[Any]] = {}
+    for item in shown:
+        kind = _qml_type(item)
+        parent = next(tree.ancestors(item), None)
+        if kind and parent is not None:
+            groups.setdefault((id(parent), kind), []).append(item)
+    problems = []
+    for group in groups.values():
+        for n, a in enumerate(group):
+            texts_a = _texts_of(a)
+            for b in group[n + 1 :]:
+                texts_b = _texts_of(b)
+                for place in texts_a.keys() & texts_b.keys():
+                    ta, tb = texts_a[place], texts_b[place]
+                    if not (str(ta.property("text")).strip() and str(tb.property("text")).strip()):
+                        continue  # nothing to say in one of them
+                    if not (ta.parentItem().isVisible() and tb.parentItem().isVisible()):
+                        continue  # a part of one that its state leaves out (a badge)
+                    if ta.isVisible() != tb.isVisible():
+                        hidden, other = (tb, a) if ta.isVisible() else (ta, b)
+                        problems.append(
+                            Problem(
+                                "uneven", _name(hidden), f"hidden where {_name(other)} shows it"
+                            )
+                        )
+    return problems
+
+
+def _steady_rects(window: Any) -> dict[str, tuple[Any, tuple[float, ...]]]:
+    from PySide6.QtGui import QGuiApplication
+
+    QGuiApplication.processEvents()
+    tree = _Tree(window.contentItem())
+    return {
+        _name(i): (i, _scene_rect(i))
+        for i in tree.items
+        if _qml_type(i) in STEADY_TYPES and _effectively_shown(tree, i)
+    }
+
+
+def _moved(
+    before: dict[str, tuple[Any, tuple[float, ...]]],
+    after: dict[str, tuple[Any, tuple[float, ...]]],
+) -> list[tuple[str, tuple[float, ...], tuple[float, ...]]]:
+    return [
+        (name, rect, after[name][1])
+        for name, (_, rect) in before.items()
+        if name in after
+        and any(abs(p - q) > 0.5 for p, q in zip(rect, after[name][1], strict=True))
+    ]
+
+
+def _geometry(rect: tuple[float, ...]) -> str:
+    return f"{rect[2]:.0f}x{rect[3]:.0f} at {rect[0]:.0f},{rect[1]:.0f}"
+
+
+def steady_areas(
+    window: Any, changes: Sequence[tuple[str, Callable[[], None], Callable[[], None]]]
+) -> list[Problem]:
+    """Steady areas (``STEADY_TYPES``) whose geometry changes under one of ``changes``
+    (what it is, apply it, undo it)."""
+    problems = []
+    _settle(window, 30)  # laid out as it is now
+    for what, change, undo in changes:
+        before = _steady_rects(window)
+        change()
+        _settle(window, 30)
+        after = _steady_rects(window)
+        undo()
+        _settle(window, 30)
+        for name, was, now in _moved(before, after):
+            problems.append(
+                Problem("jumped", name, f"{_geometry(was)} becomes {_geometry(now)} when {what}")
+            )
     return problems
 
 
@@ -313,6 +463,8 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
         and i.property("text").strip()
     ]
     problems.extend(_texts_over_texts(tree, written))
+    problems.extend(_lines_over_texts(tree, shown, written))
+    problems.extend(_uneven_siblings(tree, shown))
     for item in shown:
         if not item.inherits("QQuickText"):
             continue
@@ -385,30 +537,105 @@ def _settle(window: Any, ms: int = 60) -> Any:
     return window.grabWindow()
 
 
-Report = Callable[[str, tuple[int, int], list[Problem]], None]
+Report = Callable[[str, tuple[int, int], str, list[Problem]], None]
 LONG_STATUS = "A status three lines long: " + "the buttons below it stay where they are. " * 3
 
 
+def _set_mode(bridge: Any, mode: str) -> bool:
+    """The bridge's window mode (it decides the words and buttons); whether it changed."""
+    if bridge is None or bridge.windowMode == mode:
+        return False
+    bridge.setWindowMode(mode)
+    return True
+
+
+def _keep_size(window: Any, size: tuple[int, int]) -> None:
+    """The window at the size checked, whichever the mode (a full screen is one more size)."""
+    from PySide6.QtGui import QWindow
+
+    if window.visibility() != QWindow.Visibility.Windowed:
+        window.setVisibility(QWindow.Visibility.Windowed)
+    window.resize(*size)
+
+
+def _show_in(window: Any, bridge: Any, mode: str, size: tuple[int, int]) -> None:
+    """The window at ``size`` in window mode ``mode`` (the mode's visibility is set at once,
+    as the bridge notifies: it is undone at once too)."""
+    _set_mode(bridge, mode)
+    _keep_size(window, size)
+
+
+def _felt_changes(bridge: Any) -> list[tuple[str, Callable[[], None], Callable[[], None]]]:
+    """What may change on the felt at one size: its title (a message two lines long after a
+    hand) and the phase (Come-out or a point, with its box on)."""
+    title, phase, point = str(bridge.feltMessage), str(bridge.phase), int(bridge.point)
+    other = ("point", 10) if phase == "come_out" else ("come_out", 0)
+    return [
+        (
+            "the felt's title is two lines long",
+            partial(bridge.publish, feltMessage=LONG_STATUS[: len(LONG_STATUS) // 2]),
+            partial(bridge.publish, feltMessage=title),
+        ),
+        (
+            f"the phase becomes {other[0]}",
+            partial(bridge.publish, phase=other[0], point=other[1]),
+            partial(bridge.publish, phase=phase, point=point),
+        ),
+    ]
+
+
+class _Steady:
+    """The steady areas' geometry per size and mode, as the first scene that shows them has
+    it: every later scene (another phase, a card, a result) must have the same."""
+
+    def __init__(self) -> None:
+        self._first: dict[tuple[tuple[int, int], str], tuple[str, dict[str, Any]]] = {}
+
+    def compare(self, scene: str, size: tuple[int, int], mode: str, window: Any) -> list[Problem]:
+        now = _steady_rects(window)
+        if not now:
+            return []
+        first = self._first.setdefault((size, mode), (scene, now))
+        return [
+            Problem("jumped", name, f"{_geometry(now_)} here, {_geometry(was)} in {first[0]}")
+            for name, was, now_ in _moved(first[1], now)
+        ]
+
+
 def _check_sizes(
-    scene: str, window: Any, sizes: Sequence[tuple[int, int]], report: Report, bridge: Any = None
+    scene: str,
+    window: Any,
+    sizes: Sequence[tuple[int, int]],
+    modes: Sequence[str],
+    report: Report,
+    bridge: Any = None,
+    steady: _Steady | None = None,
 ) -> None:
     window.show()
     for size in sizes:
-        window.resize(*size)
-        _settle(window)
-        image = _settle(window, 30)
-        problems = check_window(window, image)
-        if bridge is not None and not bridge.isOver:
-            status = str(bridge.status)
+        for mode in modes:
+            _show_in(window, bridge, mode, size)
+            _settle(window)
+            image = _settle(window, 30)
+            problems = check_window(window, image)
+            # what changes under the player (the status, the felt's title, the phase) is
+            # checked in the first mode; every mode's own layout is compared across scenes
+            if bridge is not None and not bridge.isOver and mode == modes[0]:
+                status = str(bridge.status)
 
-            def grow() -> None:
-                bridge.publish(status=LONG_STATUS[: len(LONG_STATUS) * 2 // 3])
+                def grow() -> None:
+                    bridge.publish(status=LONG_STATUS[: len(LONG_STATUS) * 2 // 3])
 
-            problems += moved_controls(window, grow, partial(bridge.publish, status=status))
-        report(scene, size, problems)
+                problems += moved_controls(window, grow, partial(bridge.publish, status=status))
+                problems += steady_areas(window, _felt_changes(bridge))
+            if steady is not None:
+                problems += steady.compare(scene, size, mode, window)
+            report(scene, size, mode, problems)
 
 
-def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+def _solo(
+    scenes: Sequence[str], sizes: Sequence[tuple[int, int]], modes: Sequence[str], report: Report
+) -> None:
     from PySide6.QtCore import QSettings
 
     from pointline.gui.app import load
@@ -416,6 +643,7 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
     from pointline.gui.sound import Sounds
     from pointline.gui.tools.scenes import MOTION_SCENES, counter_nonces, pose, prepare
 
+    steady = _Steady()
     with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
         for scene in scenes:
             settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
@@ -428,13 +656,15 @@ def _solo(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Repor
             loaded.window.show()
             _settle(loaded.window)
             pose(loaded.window, bridge, scene)
-            _check_sizes(scene, loaded.window, sizes, report, bridge)
+            _check_sizes(scene, loaded.window, sizes, modes, report, bridge, steady)
             loaded.window.close()
             loaded.engine.deleteLater()
             del loaded
 
 
-def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+def _online(
+    scenes: Sequence[str], sizes: Sequence[tuple[int, int]], modes: Sequence[str], report: Report
+) -> None:
     import qasync
 
     from pointline.gui.online.app import load_online
@@ -469,10 +699,13 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
                     break
                 await asyncio.sleep(0.02)
             for size in sizes:
-                loaded.window.resize(*size)
-                await held_still(loaded.window)  # the loop runs Qt's events (qasync)
-                image = loaded.window.grabWindow()
-                report(scene, size, check_window(loaded.window, image))
+                for mode in modes:
+                    if _set_mode(bridge, mode):
+                        await held_still(loaded.window)  # the loop runs Qt's events (qasync)
+                    _keep_size(loaded.window, size)
+                    await held_still(loaded.window)
+                    image = loaded.window.grabWindow()
+                    report(scene, size, mode, check_window(loaded.window, image))
             await bridge.shutdown()
             for c in peers:
                 await c.close()
@@ -500,13 +733,16 @@ def run_check(
     solo_scenes: Sequence[str] | None = None,
     online_scenes: Sequence[str] | None = None,
     out: Callable[[str], None] = print,
+    modes: Sequence[str] | None = None,
 ) -> int:
-    """Check the scenes at the sizes, print one line per problem and a summary; P."""
+    """Check the scenes at the sizes in the window modes (all three unless ``modes``), print
+    one line per problem and a summary; P."""
     from pointline.gui.windows import prepare_environment
 
     prepare_environment(offscreen=True)
     from PySide6.QtGui import QGuiApplication
 
+    from pointline.gui.bridge import WINDOW_MODES
     from pointline.gui.online.texts import ONLINE_SCENES
     from pointline.gui.tools.scenes import SCENES
 
@@ -515,18 +751,23 @@ def run_check(
     online = ONLINE_SCENES if online_scenes is None else online_scenes
     total = 0
 
-    def report(scene: str, size: tuple[int, int], problems: list[Problem]) -> None:
+    every_mode = WINDOW_MODES if modes is None else modes
+
+    def report(scene: str, size: tuple[int, int], mode: str, problems: list[Problem]) -> None:
         nonlocal total
         for problem in problems:
-            out(problem.line(scene, size))
+            out(problem.line(scene, size, mode))
         total += len(problems)
 
     if solo:
-        _solo(solo, sizes, report)
+        _solo(solo, sizes, every_mode, report)
     if online:
-        _online(online, sizes, report)
+        _online(online, sizes, every_mode, report)
     count = len(solo) + len(online)
-    out(f"layout: {count} scenes × {len(sizes)} sizes, {total} problems")
+    out(
+        f"layout: {count} scenes × {len(sizes)} sizes × {len(every_mode)} window modes, "
+        f"{total} problems"
+    )
     return total
 
 

@@ -353,13 +353,29 @@ def _write_all(file: IO[bytes], data: bytes) -> None:
         view = view[written:]
 
 
+def _os_words(error: OSError) -> str:
+    """What the system says went wrong, in its own words, without "[Errno N]"."""
+    words = error.strerror or "the system could not read it"
+    return words[:1].lower() + words[1:]
+
+
 def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """The JSON objects of a transcript file, one per line; raises ``TranscriptError``."""
     try:
         with open(path, encoding="utf-8", newline="") as source:  # lines end in "\n" only
             text = source.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise TranscriptError(f"cannot read {path}: {error}") from None
+    except FileNotFoundError:
+        raise TranscriptError(f"there is no file {path}") from None
+    except IsADirectoryError:
+        raise TranscriptError(f"{path} is a folder, not a transcript") from None
+    except PermissionError:
+        raise TranscriptError(f"{path} cannot be opened: this user may not read it") from None
+    except UnicodeDecodeError as error:
+        raise TranscriptError(
+            f"{path} is not a transcript: byte {error.start + 1} is not text"
+        ) from None
+    except OSError as error:  # a disk or network failure: its words, never its number
+        raise TranscriptError(f"{path} cannot be read ({_os_words(error)})") from None
     out: list[dict[str, Any]] = []
     # split on "\n" only: JSON text may hold U+0085 or U+2028, which splitlines() breaks at
     for number, line in enumerate(text.split("\n"), start=1):

@@ -40,6 +40,7 @@ from pointline.kernel import (
     canonical_text,
     current_choice,
 )
+from pointline.kernel.words import counted
 from pointline.net.errors import MessageError, NetCode, NetError, RosterError
 from pointline.net.protocol.keys import (
     SIGNATURE_BYTES,
@@ -199,7 +200,7 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
     body = records[0]["body"]
     need = {"version", "table_id", "seat", "roster", "timeouts", "started_at"}
     if not need <= set(body):
-        raise _Discrepancy(0, f"the header lacks {sorted(need - set(body))}")
+        raise _Discrepancy(0, f"the header lacks {_said(sorted(need - set(body)))}")
     table_id, me, started_at = body["table_id"], body["seat"], body["started_at"]
     if type(started_at) not in (int, float):
         raise _Discrepancy(0, "the header's start time is not a number")
@@ -226,12 +227,14 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
             roster_sig=roster_sig,
         )
     except (NetError, TypeError, KeyError, ValueError) as error:
-        raise _Discrepancy(0, f"the header cannot start a session: {error}") from None
+        raise _Discrepancy(0, f"the header cannot start a session: {_plain(error)}") from None
     state = _Replay(peer, me, roster, started_at, own, parsed, clock=started_at)
     produced = peer.records()[0].body
     if dict(produced) != body:
         differ = sorted(k for k in set(body) | set(produced) if body.get(k) != produced.get(k))
-        raise _Discrepancy(0, f"the header is not one the protocol core writes ({differ})")
+        raise _Discrepancy(
+            0, f"the header is not one the protocol core writes (it differs in {_said(differ)})"
+        )
     return state
 
 
@@ -302,7 +305,7 @@ def _own(state: _Replay, index: int, body: dict[str, Any]) -> None:
             keys = {m.seat: m.public_key for m in state.roster}
             message = parse(body.get("message"), state.table_id, keys, len(keys))
         except MessageError as error:
-            raise _Discrepancy(index, f"this seat's own message fails: {error}") from None
+            raise _Discrepancy(index, f"this seat's own message fails: {_plain(error)}") from None
     if isinstance(message, Commit):
         reveal = state.own.get(message.throw)
         try:
@@ -316,7 +319,7 @@ def _own(state: _Replay, index: int, body: dict[str, Any]) -> None:
             peer.commit(choice, state.clock)
         except PointlineError as error:
             raise _Discrepancy(
-                index, f"the protocol core refuses this seat's commit: {error}"
+                index, f"the protocol core refuses this seat's commit: {_plain(error)}"
             ) from None
     elif isinstance(message, AbortNotice) and message.reason is EndReason.DEADLINE:
         if message.blame is None:
@@ -340,7 +343,7 @@ def _describe(state: _Replay, produced: Record) -> str:
         who = seat_label(sender) if type(sender) is int else "no member seat"
         if body.get("error") in ORDER_ERRORS:
             return f"out of order: {body.get('detail')}"
-        return f"message from {who} fails: {body.get('error')}: {body.get('detail')}"
+        return f"message from {who} fails ({_said(body.get('error'))}): {body.get('detail')}"
     ending = state.peer.ending
     if ending is not None and produced.kind in (RecordKind.SENT, RecordKind.OUTCOME):
         return f"the protocol core ends the session here: {ending.text}"
@@ -378,7 +381,7 @@ def _compare(state: _Replay, index: int, doc: dict[str, Any], produced: Record) 
     if throw is not None:
         problem = (
             f"{seat_label(state.me)}'s reveal for throw {throw} does not match its commit "
-            "(its nonce and choice do not give the commitment it sent)"
+            "(its random number and choice do not give the commitment it sent)"
         )
         raise _Discrepancy(index, problem)
     raise _Discrepancy(index, _difference(kind, theirs, mine))
@@ -435,11 +438,60 @@ def parse_unsigned(text: object) -> dict[str, Any]:
     return doc
 
 
+def _said(value: Any) -> str:
+    """A recorded value in a player's words: no quotes, brackets or Python names (a list of
+    numbers "1,030 and 730", a record's fields "status ended, throws 0")."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, str):
+        return value.replace("_", " ") if value.isidentifier() else value
+    if isinstance(value, (list, tuple)):
+        items = [_said(v) for v in value]
+        if not items:
+            return "none"
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if isinstance(value, dict):
+        return ", ".join(f"{_said(k)} {_said(v)}" for k, v in sorted(value.items()))
+    return "a value of another kind"
+
+
+def _plain(error: Exception) -> str:
+    """An error's own words, without its code (``NetError.text``)."""
+    text = getattr(error, "text", None)
+    return text if isinstance(text, str) else "it does not have the form the protocol needs"
+
+
+def _by_seat(values: Sequence[int], ranks: bool = False) -> str:
+    def one(value: int) -> str:
+        if not ranks:
+            return f"{value:,}"
+        last = (
+            "th" if 10 <= value % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(value % 10, "th")
+        )
+        return f"{value}{last}"
+
+    return ", ".join(f"{seat_label(seat)} {one(value)}" for seat, value in enumerate(values))
+
+
+def _phase_words(phase: Phase, point: int | None) -> str:
+    if phase is Phase.POINT:
+        return f"point {point}"
+    if phase is Phase.COME_OUT:
+        return "the come-out"
+    return "the end of the session" if phase is Phase.COMPLETE else "no result"
+
+
 def _difference(kind: str, theirs: dict[str, Any], mine: dict[str, Any]) -> str:
     if kind == RecordKind.THROW.value:
         return (
-            f"throw {mine.get('throw')}: recorded throw {theirs.get('throw')!r} dice "
-            f"{theirs.get('dice')!r} total {theirs.get('total')!r}, derived {mine.get('dice')}"
+            f"throw {_said(mine.get('throw'))}: the record says throw "
+            f"{_said(theirs.get('throw'))}, dice {_said(theirs.get('dice'))}, total "
+            f"{_said(theirs.get('total'))}; the dice derived from the reveals are "
+            f"{_said(mine.get('dice'))}"
         )
     if kind == RecordKind.OUTCOME.value:
         for key, words in (
@@ -449,13 +501,19 @@ def _difference(kind: str, theirs: dict[str, Any], mine: dict[str, Any]) -> str:
             ("ranks", "ranks"),
         ):
             if theirs.get(key) != mine.get(key):
-                return f"the outcome's {words} {theirs.get(key)!r}, replayed {mine.get(key)!r}"
-        return f"the outcome {theirs}, replayed {mine}"
+                return (
+                    f"the outcome record says {words} {_said(theirs.get(key))}; the replay "
+                    f"gives {_said(mine.get(key))}"
+                )
+        return f"the outcome record says {_said(theirs)}; the replay gives {_said(mine)}"
     if kind == RecordKind.RECEIPTS.value:
-        return f"the receipts record {theirs}, replayed {mine}"
+        return f"the receipts record says {_said(theirs)}; the replay gives {_said(mine)}"
     if kind in (RecordKind.RECEIVED.value, RecordKind.SENT.value):
         if theirs.get("from") != mine.get("from"):
-            return f"a {kind} record names {theirs.get('from')!r}, the replay {mine.get('from')!r}"
+            return (
+                f"a {kind} record names sender {_said(theirs.get('from'))}, the replay "
+                f"{_said(mine.get('from'))}"
+            )
         try:
             if parse_unsigned(theirs.get("message")) == parse_unsigned(mine.get("message")):
                 return "a message is not in canonical form"
@@ -464,7 +522,7 @@ def _difference(kind: str, theirs: dict[str, Any], mine: dict[str, Any]) -> str:
         if kind == RecordKind.SENT.value:
             return "this seat's own message differs from the one the protocol core sends"
     differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
-    return f"the {kind} record differs from the replay in {differ}"
+    return f"the {kind} record differs from the replay in {_said(differ)}"
 
 
 def _throw_lines(state: _Replay) -> None:
@@ -472,11 +530,16 @@ def _throw_lines(state: _Replay) -> None:
         if isinstance(event, Thrown):
             table = state.peer.table
             before, point = state.last
-            where = f"point {point}" if point is not None else before.value
-            balances = ", ".join(str(table.balance(s)) for s in range(len(state.roster)))
+            points = _by_seat([table.balance(s) for s in range(len(state.roster))])
+            after = (
+                "the next come-out"
+                if event.phase is Phase.COME_OUT
+                else _phase_words(event.phase, event.point)
+            )
             state.lines.append(
-                f"throw {event.throw}: {event.die1}+{event.die2} = {event.total} at {where} -> "
-                f"{event.phase.value}; hands {table.hands_resolved}; balances [{balances}]"
+                f"throw {event.throw}: {event.die1} + {event.die2} = {event.total} at "
+                f"{_phase_words(before, point)}, then {after}; "
+                f"{counted(table.hands_resolved, 'hand')} resolved; points {points}"
             )
             state.last = (event.phase, event.point)
 
@@ -491,7 +554,7 @@ def verify_transcript(path: str | Path, relay_key: bytes | None = None) -> Repor
     try:
         return _verify(path, relay_key)
     except (NetError, PointlineError) as error:  # a TypeError or KeyError here is a bug
-        return Report(False, "", f"the transcript cannot be read: {error}")
+        return Report(False, "", f"the transcript cannot be read: {_plain(error)}")
 
 
 def _players(state: _Replay, header: dict[str, Any], relay_key: bytes | None) -> str:
@@ -518,7 +581,7 @@ def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
     try:
         records = read_records(path)
     except NetError as error:
-        return Report(False, "", str(error))
+        return Report(False, "", _plain(error))
     problem = check_chain(records)
     if problem is not None:
         return Report(False, "", f"broken hash chain: {problem}")
@@ -550,8 +613,8 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
     seats = len(state.roster)
     roster = tuple((m.seat, m.name, verification_words(m.public_key)) for m in state.roster)
     base = (
-        f"table {state.table_id}, {seats} seats (this is {seat_label(state.me)}), "
-        f"{table.throws} throws, {state.messages} signed messages"
+        f"table {state.table_id}, {counted(seats, 'seat')} (this is {seat_label(state.me)}), "
+        f"{counted(table.throws, 'throw')}, {counted(state.messages, 'signed message')}"
     )
     common: dict[str, Any] = {
         "players": players,
@@ -567,8 +630,9 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
         status = peer.receipt_status
         receipts = status.value if status is not None and receipts_recorded else None
         summary = (
-            f"{base}; complete: final {list(result.final)}, ranks {list(result.ranks)}; "
-            f"receipts {receipts or 'missing (the transcript ends after the outcome)'}"
+            f"{base}; complete: final points {_by_seat(result.final)}; ranks "
+            f"{_by_seat(result.ranks, ranks=True)}; "
+            f"{_RECEIPT_WORDS.get(receipts or '', _NO_RECEIPTS)}"
         )
         return Report(
             True,
@@ -593,6 +657,14 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
         seat=ending.seat,
         **common,
     )
+
+
+_RECEIPT_WORDS = {
+    "matched": "receipts matched",
+    "mismatch": "receipts do not match",
+    "incomplete": "receipts incomplete (not every seat's came in)",
+}
+_NO_RECEIPTS = "receipts missing (the transcript ends after the outcome)"
 
 
 def _lost_text(throws: int) -> str:

@@ -7,7 +7,7 @@ the session bus that ``test_gui_atspi.py`` starts:
 
 It finds the application and records the first-hand guide a new player meets (its buttons), skips
 it, lists every accessible node of the table (role, name, enabled, showing), then presses
-"Add 10" and the confirm button through the Action interface, the way a screen reader user
+"Allocate 10" and the confirm button through the Action interface, the way a screen reader user
 would, and records the announcements the app sends. Each step waits for its condition (the guide
 gone, Confirm enabled, a throw announced) with a deadline. It prints one JSON object.
 """
@@ -102,12 +102,13 @@ def main() -> int:
                 pressed.append("Skip (Esc)")
             steps.pop(0)
         elif step == "read table":
-            if "Skip (Esc)" not in found and "Add 10" in found and enabled(found["Add 10"]):
+            allocate = found.get("Allocate 10")
+            if "Skip (Esc)" not in found and allocate is not None and enabled(allocate):
                 walk(app, nodes, {})
                 steps.pop(0)
         elif step == "add":
-            press(found["Add 10"])
-            pressed.append("Add 10")
+            press(found["Allocate 10"])
+            pressed.append("Allocate 10")
             steps.pop(0)
         elif step == "confirm":
             if "Confirm" in found and enabled(found["Confirm"]):

@@ -90,13 +90,13 @@ def test_the_accessible_tree_and_a_throw_announcement(tmp_path) -> None:
     buttons = {n["name"]: n for n in seen["nodes"] if n["role"] == "push button" and n["showing"]}
     # With the guide skipped, every button legal at the start is there with its name, enabled;
     # Reset has nothing to clear yet and is there, disabled.
-    for name in ("Add 10", "Help (F1)", "New session", "Play online"):
+    for name in ("Allocate 10", "Help (F1)", "New session", "Play online"):
         assert name in buttons and buttons[name]["enabled"], (name, sorted(buttons))
     assert "Reset" in buttons and not buttons["Reset"]["enabled"]
     assert not any(n["role"] == "dialog" and n["showing"] for n in seen["nodes"])
     roles = {n["role"] for n in seen["nodes"]}
     assert {"radio button", "heading", "list"} <= roles
     # Pressed through the Action interface, as a screen reader user does, a throw is announced.
-    assert seen["pressed"] == ["Skip (Esc)", "Add 10", "Confirm"]
+    assert seen["pressed"] == ["Skip (Esc)", "Allocate 10", "Confirm"]
     assert any(a.startswith("Draft: Pass 10") for a in seen["announcements"])
     assert any(a.startswith("Rolled ") for a in seen["announcements"]), seen["announcements"]

@@ -19,7 +19,7 @@ def test_a_chip_is_refused_whole_when_any_ten_of_it_would_be(make_ui) -> None:
     ui = make_ui()
     b = ui.bridge
     ui.click("chip50")
-    assert b.chip == 50 and ui.item("btnAllocate").property("text") == "Add 50"
+    assert b.chip == 50 and ui.item("btnAllocate").property("text") == "Allocate 50"
     ui.click("linePass")  # a tap on a line places the selected chip there
     assert b.draftPass == 50
     ui.key(K.Key_Space)  # Space places the selected chip on the selected line

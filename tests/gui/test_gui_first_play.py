@@ -87,7 +87,7 @@ def test_escape_in_fullscreen_pauses_and_offers_the_way_out(make_ui) -> None:
     ui = make_ui()
     b = ui.bridge
     b.setWindowMode("fullscreen")
-    assert "leaves fullscreen" in ui.item("footer").property("text")
+    assert "leaves full screen" in ui.item("footer").property("text")
     ui.key(K.Key_Escape)
     assert b.paused
     leave = ui.item("btnLeaveFullscreen")

@@ -8,12 +8,14 @@ import pytest
 from PySide6.QtCore import QByteArray, QObject, QUrl
 from PySide6.QtQml import QQmlApplicationEngine
 
+from pointline.gui.bridge import WINDOW_MODES
 from pointline.gui.tools.layoutcheck import (
     SIZES,
     check_window,
     contrast_ratio,
     moved_controls,
     run_check,
+    steady_areas,
 )
 from pointline.gui.tools.scenes import SCENES
 
@@ -100,7 +102,10 @@ def test_every_solo_scene_is_clean_at_every_size(qapp) -> None:
     lines: list[str] = []
     problems = run_check(SIZES, solo_scenes=SCENES, online_scenes=(), out=lines.append)
     assert problems == 0, "\n".join(lines)
-    assert lines[-1] == f"layout: {len(SCENES)} scenes × {len(SIZES)} sizes, 0 problems"
+    assert lines[-1] == (
+        f"layout: {len(SCENES)} scenes × {len(SIZES)} sizes × {len(WINDOW_MODES)} window modes, "
+        "0 problems"
+    )
 
 
 def test_every_online_scene_is_clean_on_phones_and_a_desktop(qapp, tmp_path, monkeypatch) -> None:
@@ -202,7 +207,7 @@ def test_the_online_check_leaves_no_task_pending(tmp_path) -> None:
 
     script = (
         "from pointline.gui.tools.layoutcheck import run_check\n"
-        "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None)\n"
+        "run_check([(1280, 720)], solo_scenes=(), out=lambda _: None, modes=('fullscreen',))\n"
     )
     env = {**os.environ, "POINTLINE_DATA_DIR": str(tmp_path / "data")}
     done = subprocess.run(
@@ -211,3 +216,158 @@ def test_the_online_check_leaves_no_task_pending(tmp_path) -> None:
     assert done.returncode == 0, done.stderr
     assert "Task was destroyed but it is pending" not in done.stderr
     assert "Traceback" not in done.stderr
+
+
+LINE_OVER_TEXT = b"""
+import QtQuick
+Window {
+    width: 400; height: 300; visible: true; color: "#203020"
+    Item {
+        objectName: "chart"; x: 0; y: 0; width: 400; height: 300
+        // the line as a chart publishes it: x, y pairs in its own coordinates
+        property var drawnLine: [10, 290, 200, 20, 390, 150]
+        Text { objectName: "crossed"; x: 100; y: 140; text: "start 1,000"; color: "white" }
+        Text { objectName: "clear"; x: 10; y: 10; text: "high 1,030"; color: "white" }
+    }
+}
+"""
+
+
+def test_the_checker_catches_a_line_drawn_through_a_label(qapp, qtbot) -> None:
+    engine, window = _load(LINE_OVER_TEXT)
+    qtbot.waitExposed(window, timeout=3000)
+    found = [p for p in check_window(window) if p.kind == "line over text"]
+    assert [p.where for p in found] == ["crossed"]
+    window.close()
+    del engine
+
+
+UNEVEN = b"""
+import QtQuick
+Window {
+    width: 400; height: 300; visible: true; color: "#203020"
+    component Box: Rectangle {
+        property string rules: ""
+        property bool roomy: true
+        width: 380; height: 100; color: "#135c3b"
+        Text { x: 10; y: 10; text: "LINE"; color: "white" }
+        Text { x: 10; y: 60; visible: parent.roomy; text: parent.rules; color: "white" }
+    }
+    Column {
+        x: 10; y: 10; spacing: 10
+        Box { objectName: "first"; rules: "WINS ON 7 OR 11" }
+        Box { objectName: "second"; rules: "WINS ON 2 OR 3, BAR 12"; roomy: false }
+        Box { objectName: "third"; rules: "" }
+    }
+}
+"""
+
+
+def test_the_checker_catches_a_text_one_sibling_leaves_out(qapp, qtbot) -> None:
+    """Two boxes of one type, both with rules to show: the second hides its own."""
+    engine, window = _load(UNEVEN)
+    qtbot.waitExposed(window, timeout=3000)
+    found = [p for p in check_window(window) if p.kind == "uneven"]
+    assert len(found) == 1 and "WINS ON 2 OR 3" in found[0].where
+    second = window.findChild(QObject, "second")
+    second.setProperty("roomy", True)
+    assert [p for p in check_window(window) if p.kind == "uneven"] == []
+    window.close()
+    del engine
+
+
+JUMPING = b"""
+import QtQuick
+Window {
+    id: root
+    width: 400; height: 400; visible: true; color: "#203020"
+    property alias title: heading.text
+    property bool reserved: false
+    component LineArea: Rectangle { color: "#135c3b" }
+    Column {
+        width: parent.width
+        Text {
+            id: heading; width: parent.width; wrapMode: Text.WordWrap; text: "Come-out"
+            color: "white"; font.pixelSize: 20
+            height: root.reserved ? 60 : implicitHeight
+        }
+        LineArea { objectName: "linePass"; width: parent.width; height: 100 }
+    }
+}
+"""
+
+
+def test_the_checker_catches_a_line_area_that_jumps_with_the_title(qapp, qtbot) -> None:
+    engine, window = _load(JUMPING)
+    qtbot.waitExposed(window, timeout=3000)
+    long = "Hand 3 resolved, place chips for hand 4 " * 2
+    change = [
+        (
+            "the title is long",
+            lambda: window.setProperty("title", long),
+            lambda: window.setProperty("title", "Come-out"),
+        )
+    ]
+    jumped = steady_areas(window, change)
+    assert [(p.kind, p.where) for p in jumped] == [("jumped", "linePass")]
+    assert "when the title is long" in jumped[0].detail
+    window.setProperty("reserved", True)  # the title keeps its lines whatever it says
+    assert steady_areas(window, change) == []
+    window.close()
+    del engine
+
+
+MODES = b"""
+import QtQuick
+Window {
+    width: 400; height: 300; visible: true; color: "#203020"
+    Text {
+        objectName: "footer"; x: 10; y: 10; width: 300; color: "white"; elide: Text.ElideRight
+        text: "Esc pauses" + (modes.windowMode === "fullscreen"
+                              ? ", the Window button leaves fullscreen and much more" : "")
+    }
+}
+"""
+
+
+class _Modes(QObject):
+    """A bridge's window mode, and no table (``isOver``): what the mode rule needs."""
+
+    from PySide6.QtCore import Property, Signal, Slot
+
+    changed = Signal()
+    isOver = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._mode = "standard"
+
+    windowMode = Property(str, lambda self: self._mode, notify=changed)
+
+    @Slot(str)
+    def setWindowMode(self, mode: str) -> None:
+        self._mode = mode
+        self.changed.emit()
+
+
+def test_the_checker_checks_every_window_mode(qapp, qtbot) -> None:
+    """A text cut only in Fullscreen is found: each mode is checked at the size asked for."""
+    import PySide6.QtQuick  # noqa: F401
+
+    from pointline.gui.tools.layoutcheck import _check_sizes
+
+    modes = _Modes()
+    engine = QQmlApplicationEngine()
+    engine.rootContext().setContextProperty("modes", modes)
+    engine.loadData(QByteArray(MODES), QUrl("modes.qml"))
+    window = engine.rootObjects()[0]
+    qtbot.waitExposed(window, timeout=3000)
+    seen: list[tuple[str, tuple[int, int], str]] = []
+
+    def report(scene: str, size: tuple[int, int], mode: str, problems: list[Any]) -> None:
+        seen.extend((mode, (window.width(), window.height()), p.kind) for p in problems)
+
+    _check_sizes("planted", window, [(400, 300)], WINDOW_MODES, report, modes)
+    assert seen == [("fullscreen", (400, 300), "elided")]
+    window.close()
+    del engine

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import re
 
+import pytest
 from PySide6.QtCore import QObject, QPoint, Qt, qInstallMessageHandler
 from PySide6.QtTest import QTest
 
@@ -186,9 +187,58 @@ def test_the_felt_message_never_covers_a_line(make_ui) -> None:
 
 # ------------------------------------------------------------------ 6. words
 def test_the_footer_speaks_of_the_keys_of_this_phase(make_ui) -> None:
-    assert "Space adds 10" in make_ui().item("footer").property("text")
+    assert "Space allocates 10" in make_ui().item("footer").property("text")
     for scene in ("point-reduction", "result"):
-        assert "Space adds" not in make_ui(scene=scene).item("footer").property("text")
+        assert "Space allocates" not in make_ui(scene=scene).item("footer").property("text")
+
+
+def test_the_footer_says_what_space_and_enter_do_where_the_focus_is(make_ui) -> None:
+    """On the table Space allocates the chip; on a button Space and Enter press that button
+    (issue 30: the footer said "Space adds 50" with the focus on a side button)."""
+    from PySide6.QtCore import Qt as K
+
+    ui = make_ui()
+    footer = ui.item("footer")
+    assert "Space allocates 10" in footer.property("text")
+    ui.item("btnHelp").forceActiveFocus()
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnHelp", timeout=3000)
+    text = footer.property("text")
+    assert "Space or Enter presses Help (F1)" in text and "allocates" not in text
+    ui.item("chip50").forceActiveFocus()
+    ui.qtbot.waitUntil(lambda: "presses Chip 50" in footer.property("text"), timeout=3000)
+    ui.key(K.Key_Space)  # the footer's word holds: Space pressed the chip
+    assert ui.bridge.chip == 50
+    ui.item("tableArea").forceActiveFocus()
+    ui.qtbot.waitUntil(lambda: "Space allocates 50" in footer.property("text"), timeout=3000)
+
+
+def test_a_throw_in_flight_says_its_contract_once(make_ui) -> None:
+    """A sealed contract is said once: "Contract 30", never "Contract 30 · Draft 30"."""
+    ui = make_ui(scene="throw", motion=True)
+    assert ui.item("amounts_pass").property("text") == "Draft 50"  # thrown from a draft
+    # the come-out of an online seat whose choice is sealed while the dice fly
+    ui.bridge.publish(contractPass=30, draftPass=30, contractDontPass=20, draftDontPass=10)
+    ui.settle()
+    assert ui.item("amounts_pass").property("text") == "Contract 30"
+    assert ui.item("amounts_dont_pass").property("text") == "Contract 20 · Draft 10"
+
+
+LONG_ROUND_STATUS = (
+    "Rolled 5 + 6 = 11: Pass wins 20 (+20), Don't Pass loses 10 (−10). "
+    "Come-out for hand 2: allocate, then Confirm."
+)
+"""An online status after a throw: its result, then the next round's words (issue 30 saw it
+cut at "Come-out for hand 2: allocate…")."""
+
+
+@pytest.mark.parametrize("size", [(844, 390), (390, 844), (360, 640)])
+def test_a_long_status_is_read_whole(make_ui, size) -> None:
+    ui = make_ui(size=size)
+    ui.bridge.publish(status=LONG_ROUND_STATUS)
+    ui.settle()
+    live = ui.item("liveText")
+    assert live.property("text") == LONG_ROUND_STATUS
+    assert not live.property("truncated")
 
 
 def test_the_hand_limit_is_said_once(make_ui) -> None:

@@ -52,15 +52,20 @@ Rectangle {
             color: "transparent"; border.width: 2; border.color: "#06130d"
         }
     }
+    // The line's rules in one line, or two where the box is narrow (both boxes show theirs).
     Text {
         anchors { horizontalCenter: parent.horizontalCenter; bottom: parent.bottom; bottomMargin: area.fs * 0.5 }
-        visible: area.height > area.fs * 9 && contentWidth <= width
+        visible: area.height > area.fs * 9 && !truncated
         width: area.width - area.fs * 2
+        height: Math.ceil(area.fs * 0.9 * 2.6)
         horizontalAlignment: Text.AlignHCenter
+        verticalAlignment: Text.AlignBottom
         text: area.motto
         font.family: "DejaVu Serif"
         font.pixelSize: area.fs * 0.9
-        fontSizeMode: Text.HorizontalFit
+        wrapMode: Text.WordWrap
+        maximumLineCount: 2
+        fontSizeMode: Text.Fit
         minimumPixelSize: Math.max(10, area.fs * 0.6)
         font.letterSpacing: 1
         color: "#fdf6e3"
@@ -84,6 +89,7 @@ Rectangle {
     }
     Text {
         id: amounts
+        objectName: "amounts_" + area.line
         anchors.left: area.compact ? label.right : label.left
         anchors.leftMargin: area.compact ? area.fs * 0.6 : 0
         y: area.compact ? label.y + label.baselineOffset - baselineOffset : label.y + label.height + 2
@@ -99,6 +105,8 @@ Rectangle {
                  ? (area.compact ? area.contractAmount + " → " + area.draftAmount + ", refund " + area.refund
                                  : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + area.refund + (area.textWidth > area.fs * 22 ? " when you roll" : ""))
                  : "Contract " + area.contractAmount)
+              // a sealed contract is said once (a throw in flight: "Contract 30", no "Draft 30")
+              : area.contractAmount > 0 && area.draftAmount === area.contractAmount ? "Contract " + area.contractAmount
               : (area.contractAmount > 0 ? "Contract " + area.contractAmount + " · " : "") + "Draft " + area.draftAmount
     }
     Text {

@@ -154,15 +154,29 @@ ApplicationWindow {
             id: footer
             objectName: "footer"
             Layout.fillWidth: true
-            text: "<b><font color='#f2c14e'>" + bridge.texts.freeText + "</font></b> · " + bridge.keysHint
-                  + (bridge.windowMode === "fullscreen" && !bridge.mobile ? " · the Window button leaves fullscreen" : "")
+            // What Space and Enter do where the focus is now: on the table the phase's keys,
+            // on a button (a chip, Help...) pressing that button.
+            readonly property Item button: {
+                var f = root.activeFocusItem;
+                return f && f.tableControl === true && f !== table.tableArea && !bridge.mobile ? f : null;
+            }
+            readonly property string keys: button
+                ? bridge.texts.focusKeys.replace("{button}", button.Accessible.name || button.text)
+                : bridge.keysHint
+            text: "<b><font color='#f2c14e'>" + bridge.texts.freeText + "</font></b> · " + keys
+                  + (bridge.windowMode === "fullscreen" && !bridge.mobile ? " · the Window button leaves full screen" : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
-            maximumLineCount: root.portrait ? 2 : 1
+            maximumLineCount: root.portrait ? 3 : 2
+            // Its lines are always kept: a footer that grows or shrinks with the phase, the
+            // focus or the window mode never moves the felt.
+            Layout.preferredHeight: Math.ceil(footerMetrics.lineSpacing * maximumLineCount) + 1
+            verticalAlignment: Text.AlignBottom
+            FontMetrics { id: footerMetrics; font: footer.font }
             font.pixelSize: Math.max(10.5, root.fs * 0.72)
             color: "#d5e6dc"
             Accessible.role: Accessible.StaticText
-            Accessible.name: bridge.texts.freeText + ". " + bridge.keysHint
+            Accessible.name: bridge.texts.freeText + ". " + keys
         }
     }
 
@@ -300,7 +314,7 @@ ApplicationWindow {
                 Layout.alignment: Qt.AlignHCenter
                 Layout.preferredWidth: root.fs * 12
                 fs: root.fs * 0.9
-                text: "Leave fullscreen"
+                text: "Leave full screen"
                 hint: "Back to a standard window; the session is kept"
                 onActivated: bridge.setWindowMode("standard")
             }

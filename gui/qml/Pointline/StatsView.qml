@@ -173,11 +173,7 @@ TablePopup {
                 Text {
                     objectName: "statsFigures"
                     Layout.fillWidth: true
-                    text: !statsOverlay.row ? "" : statsOverlay.row.when
-                          + " · " + statsOverlay.row.hands + " hands resolved · " + statsOverlay.row.throws + " throws"
-                          + " · Pass won " + statsOverlay.row.winsPass + " · Don't Pass won " + statsOverlay.row.winsDontPass
-                          + " · longest point run " + statsOverlay.row.longestRun + (statsOverlay.row.longestRun === 1 ? " throw" : " throws")
-                          + (statsOverlay.row.outcome === "Complete" ? "" : " · points at the end " + statsOverlay.row.final)
+                    text: !statsOverlay.row ? "" : statsOverlay.row.figures
                     font.pixelSize: statsOverlay.fs * 0.85
                     color: "#fdf6e3"
                     wrapMode: Text.WordWrap

@@ -158,6 +158,11 @@ Item {
                                 maximumLineCount: 2
                                 fontSizeMode: Text.HorizontalFit
                                 minimumPixelSize: Math.max(11, view.fs * 0.8)
+                                // Two lines are always kept for it: a message after a hand
+                                // never moves the lines below.
+                                Layout.preferredHeight: Math.ceil(titleMetrics.lineSpacing * 2) + 1
+                                verticalAlignment: Text.AlignBottom
+                                FontMetrics { id: titleMetrics; font: feltTitle.font }
                                 Accessible.role: Accessible.StaticText
                                 Accessible.name: text
                             }
@@ -313,13 +318,17 @@ Item {
                 objectName: view.named("liveText")
                 Layout.fillWidth: true
                 // Its lines are always reserved: a longer or shorter status never moves the buttons.
-                readonly property int lines: view.shortLandscape ? 2 : 3
+                readonly property int lines: 3
                 Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
                 text: view.table.status
                 color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
                 font.pixelSize: view.fs * 0.95
                 wrapMode: Text.WordWrap
                 maximumLineCount: lines
+                // A long status (a throw's result and the next round's words) shrinks a little
+                // to be read whole in its reserved lines, rather than cut.
+                fontSizeMode: Text.Fit
+                minimumPixelSize: Math.max(10, view.fs * 0.7)
                 elide: Text.ElideRight
                 verticalAlignment: Text.AlignVCenter
                 Accessible.role: Accessible.StaticText
@@ -383,8 +392,8 @@ Item {
                         objectName: "btnAllocate"; Layout.fillWidth: true; fs: view.fs
                         visible: buttons.comeOut
                         actionName: "allocate"; table: view.table; primary: true
-                        text: "Add " + view.table.chip
-                        hint: "Add a " + view.table.chip + " chip to " + (view.table.selectedLine === "pass" ? "Pass" : "Don't Pass")
+                        text: (view.table.texts.allocate || "") + " " + view.table.chip
+                        hint: "Put a " + view.table.chip + " chip on " + (view.table.selectedLine === "pass" ? "Pass" : "Don't Pass")
                         onActivated: view.table.act("allocate")
                     }
                     GameButton {

@@ -9,7 +9,7 @@ GameButton {
     Layout.fillWidth: true
     visible: !owner.mobile
     text: owner.windowMode === "standard" ? "Window: Standard"
-          : owner.windowMode === "theater" ? "Window: Theater" : "Window: Fullscreen"
-    hint: "Switch Standard, Theater and Fullscreen; the session is kept"
+          : owner.windowMode === "theater" ? "Window: Theater" : "Window: Full screen"
+    hint: "Switch Standard, Theater and Full screen; the session is kept"
     onActivated: owner.cycleWindowMode()
 }

@@ -30,6 +30,7 @@ from tests.gui.online_support import (
     shown_items,
     until,
 )
+from tests.player_words import faults
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 CODE_PREFIX = re.compile(r"(?:^|[.!?]\s+)([a-z][a-z0-9_]*:)\s")
@@ -111,7 +112,7 @@ async def _walk(ui: Any, where: str) -> list[tuple[str, str, list[str]]]:
             value = item.property(prop)
             if isinstance(value, str) and value:
                 read += 1
-                bad = machine_words(value)
+                bad = machine_words(value) + faults(value)  # and every player-word rule
                 if bad:
                     found.append((where, value, bad))
     assert read >= 8, f"only {read} strings shown on {where}: is the walk reaching the page?"
