@@ -118,15 +118,15 @@ def poll():
     bridge = online[0]
     if bridge.screen == "signin" and "signup" not in said and not bridge.busy:
         say("signup")
-        bridge.signUp(url, "sigterm_host", "sigterm-password")
-    elif bridge.screen == "lobby" and not bridge.roomCode and "create" not in said:
+        bridge.account.signUp(url, "sigterm_host", "sigterm-password")
+    elif bridge.screen == "lobby" and not bridge.lobby.roomCode and "create" not in said:
         say("create")
-        bridge.createRoom()
-    elif bridge.screen == "lobby" and bridge.roomCode:
-        say("code", bridge.roomCode)
-        if bridge.canStart and "start" not in said:
+        bridge.lobby.createRoom()
+    elif bridge.screen == "lobby" and bridge.lobby.roomCode:
+        say("code", bridge.lobby.roomCode)
+        if bridge.lobby.canStart and "start" not in said:
             say("start")
-            bridge.startRoom()
+            bridge.lobby.startRoom()
     elif bridge.screen == "table":
         say("ready")
 
