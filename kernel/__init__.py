@@ -127,6 +127,7 @@ from pointline.kernel.values import (
     ordinal,
     spelled,
 )
+from pointline.kernel.words import counted
 
 __all__ = [
     "ABORT_REASONS",
@@ -208,6 +209,7 @@ __all__ = [
     "canonical_text",
     "commitment",
     "competition_ranks",
+    "counted",
     "current_choice",
     "derive_dice",
     "dice_from_seed",

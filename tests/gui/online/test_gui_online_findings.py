@@ -173,7 +173,8 @@ async def test_the_table_has_a_window_mode_button_that_keeps_the_session(tmp_pat
             await ui.click("btnWindow")
             assert bridge.windowMode == mode
             await until(lambda m=mode: ui.window.visibility() == expected[m], what=mode)
-            assert ui.item("btnWindow").property("text") == f"Window: {mode.capitalize()}"
+            label = {"theater": "Theater", "fullscreen": "Full screen", "standard": "Standard"}
+            assert ui.item("btnWindow").property("text") == f"Window: {label[mode]}"
             assert bridge.screen == "table" and bridge.seatTable.draftPass == 10
             assert played.sent == 0 and not bridge.peer.is_finished
 
