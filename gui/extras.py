@@ -24,6 +24,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.betting import CHIP_VALUES
 from pointline.gui.seat_table import QVARIANT_LIST
+from pointline.gui.session import Reveal
 from pointline.gui.stats import (
     LEFT_CLOSED,
     LEFT_NEW_SESSION,
@@ -153,6 +154,7 @@ class Extras(QObject):
         """Ask before the window closes mid-session (the app turns it on in ``start``; tools
         and tests that close their windows do not ask)."""
         self._tracked: Table = bridge.table
+        self._reveals = self._session_reveals()
         self._session_id = secrets.token_hex(8)
         self._recorded = False
         if folder is not None:
@@ -224,14 +226,22 @@ class Extras(QObject):
             if not self._recorded and not old.is_over and old.throws > 0:
                 self._record(old, LEFT_NEW_SESSION)
             self._tracked = table
+            self._reveals = self._session_reveals()
             self._session_id = secrets.token_hex(8)
             self._recorded = False
         if table.is_over and not self._recorded:
             self._record(table, LEFT_CLOSED)
 
+    def _session_reveals(self) -> list[Reveal] | None:
+        """The tracked session's reveals (kept in its record so it can be watched again); the
+        list is the session's own, so throws made after tracking began are in it."""
+        session = getattr(self._bridge, "session", None)
+        reveals = getattr(session, "reveals", None)
+        return reveals if isinstance(reveals, list) else None
+
     def _record(self, table: Table, left: str) -> None:
         self._recorded = True
-        record = record_of(table, self._session_id, left=left)
+        record = record_of(table, self._session_id, left=left, reveals=self._reveals)
         if self._store is None:
             self._memory.append(record)
         else:
