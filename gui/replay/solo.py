@@ -3,11 +3,17 @@ throw's dice through the kernel. There are no signatures: solo play has one seat
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING
+
 from pointline.gui.replay.errors import ReplayCode, ReplayError
 from pointline.gui.replay.model import RawThrow, SeatWords, Session, Verdict, Vouch, play_throws
 from pointline.gui.stats import SessionRecord
 
-__all__ = ["NOT_KEPT", "open_solo"]
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = ["NOT_KEPT", "open_solo", "open_solo_file"]
 
 NOT_KEPT = (
     "This session was saved before replays were kept: its dice cannot be shown again. "
@@ -55,3 +61,13 @@ def open_solo(record: SessionRecord) -> Session:
         )
         throws = tuple(t for t in throws if t.throw < bad)
     return Session(record.table_id, 0, (SOLO_NAME,), verdict, throws, solo=True, start=start)
+
+
+def open_solo_file(path: Path) -> Session | None:
+    """The solo session saved in ``path`` (a Stats record), or None when it holds no such
+    record (the caller then reads it as a transcript). ``ReplayError`` for an older record."""
+    try:
+        record = SessionRecord.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return None
+    return open_solo(record)
