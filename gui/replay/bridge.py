@@ -215,8 +215,12 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
             verdictNote=verdict.note,
             vouchText=escaped(verdict.vouch_text),
             seats=[
-                {"name": seat_name(session, s.seat), "words": s.words, "you": s.seat == session.me}
+                {
+                    "text": f"{seat_name(session, s.seat)}: {s.words}" if s.words else "",
+                    "you": s.seat == session.me,
+                }
                 for s in verdict.seats
+                if s.words
             ],
             steps=len(session.throws),
             hands=list(session.hands()),
@@ -357,10 +361,10 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         self.muteToggled.emit()
 
 
-def bridge_for(path: str | Path, **options: Any) -> ReplayBridge:
+def bridge_for(path: str | Path, relay_key: bytes | None = None, **options: Any) -> ReplayBridge:
     """A bridge on the file at ``path``; a file that cannot be watched gives a bridge whose
     ``problem`` says why in plain words (nothing else changes)."""
     try:
-        return ReplayBridge(open_path(path), **options)
+        return ReplayBridge(open_path(path, relay_key), **options)
     except ReplayError as error:
         return ReplayBridge(None, problem=error.text, **options)

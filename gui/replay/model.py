@@ -27,6 +27,7 @@ from typing import Any
 from pointline.gui.replay.errors import ReplayCode, ReplayError
 from pointline.gui.seat_view import SeatView, seat_view
 from pointline.kernel import (
+    MAX_SEATS,
     PROTOCOL_VERSION,
     Choice,
     DiceTrace,
@@ -142,6 +143,8 @@ class Session:
         """What the seat view shows of ``seat`` after ``step`` throws; at a throw the lines show
         the contracts that throw decided (sealed), the rest the table after the dice."""
         table = self.table_at(step)
+        if not 0 <= seat < table.seat_count:  # a roster the kernel cannot seat (a FAIL)
+            return seat_view(None, -1)
         shown = seat_view(table, seat)
         if step <= 0 or not self.throws:
             return shown
@@ -297,7 +300,10 @@ def open_transcript(
     if verdict.word == "FAIL":
         upto = report.record if report.record is not None else 0
     if not names or not isinstance(table_id, str) or newer is not None:
-        return Session(str(table_id or ""), int(me or 0), names, verdict, ())
+        start = Table(seats=len(names)) if 1 <= len(names) <= MAX_SEATS else Table(seats=1)
+        return Session(str(table_id or ""), int(me or 0), names, verdict, (), start=start)
+    if not 1 <= len(names) <= MAX_SEATS:
+        return Session(table_id, int(me or 0), names, verdict, ())
     start, throws = play_throws(table_id, len(names), _raw_throws(records[1:upto], len(names)))
     return Session(table_id, int(me or 0), names, verdict, throws, start=start)
 

@@ -62,4 +62,23 @@ ColumnLayout {
         color: "#cfe3d6"
         font.pixelSize: verdict.fs * 0.8
     }
+    // every seat with its key's verification words, to compare with what each player saw
+    Flow {
+        objectName: "replayVerdictSeats"
+        Layout.fillWidth: true
+        visible: verdict.replay.seats.length > 0
+        spacing: verdict.fs * 0.8
+        Repeater {
+            model: verdict.replay.seats
+            delegate: Text {
+                required property var modelData
+                text: modelData.text
+                textFormat: Text.PlainText
+                color: modelData.you ? "#ffd479" : "#cfe3d6"
+                font.pixelSize: verdict.fs * 0.75
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+        }
+    }
 }

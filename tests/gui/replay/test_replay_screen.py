@@ -1,0 +1,176 @@
+"""The replay screen, offscreen: the verdict each transcript vector shows against ``pointline
+verify``'s output; keys and clicks step, play and leave; a file that cannot be watched shows
+plain words; nothing in a replay opens a connection or changes a session or Stats."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtTest import QTest
+
+from pointline.gui.replay.app import load_replay
+from pointline.gui.replay.bridge import ReplayBridge, bridge_for
+from pointline.gui.session import SoloSession
+from pointline.gui.stats import StatsStore, record_of
+from pointline.kernel import Allocate, Confirm, Line, Roll
+from pointline.net.protocol.keys import public_key_from_hex
+from pointline.net.protocol.verify import main as verify_main
+from tests.gui.support import WAIT_MS
+
+VECTORS = Path(__file__).parents[3] / "conformance" / "online" / "vectors" / "transcripts.json"
+CASES: list[dict[str, Any]] = json.loads(VECTORS.read_text(encoding="utf-8"))["cases"]
+GENUINE = next(c for c in CASES if c["name"] == "genuine.complete.seats_3")
+
+
+def _write(folder: Path, case: dict[str, Any], name: str = "t.jsonl") -> Path:
+    path = folder / name
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        out.write(case["input"]["transcript"])
+    return path
+
+
+class Screen:
+    def __init__(self, loaded: Any, qtbot: Any) -> None:
+        self.loaded, self.window, self.qtbot = loaded, loaded.window, qtbot
+        self.kept: list[ReplayBridge] = []
+
+    def text(self, name: str) -> str:
+        found = self.window.findChild(QObject, name)
+        assert found is not None, name
+        return str(found.property("text"))
+
+    def show(self, bridge: ReplayBridge) -> ReplayBridge:
+        self.kept.append(bridge)
+        self.window.setProperty("replay", bridge)
+        return bridge
+
+    def key(self, key: Qt.Key) -> None:
+        QTest.keyClick(self.window, key)
+
+
+@pytest.fixture
+def screen(qapp: Any, qtbot: Any, tmp_path: Path) -> Iterator[Screen]:
+    bridge = bridge_for(_write(tmp_path, GENUINE))
+    loaded = load_replay(bridge, (1280, 720))
+    loaded.window.show()
+    loaded.window.requestActivate()
+    qtbot.waitUntil(lambda: loaded.window.isExposed(), timeout=WAIT_MS)
+    shown = Screen(loaded, qtbot)
+    yield shown
+    loaded.window.close()
+    loaded.engine.deleteLater()
+    # the engine (and the window's bindings) go before the bridges the test swapped in
+    qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    qapp.processEvents()
+    shown.kept.clear()
+
+
+def test_every_vector_shows_verifys_verdict_sentence_and_record(
+    screen: Screen, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for number, case in enumerate(CASES):
+        path = _write(tmp_path, case, f"{number}.jsonl")
+        key = case["input"]["relay_key"]
+        screen.show(bridge_for(path, relay_key=public_key_from_hex(key) if key else None))
+        verify_main([str(path)] + (["--relay-key", key] if key else []))
+        first = capsys.readouterr().out.splitlines()[0]
+        word = screen.text("replayVerdictWord")
+        sentence = screen.text("replayVerdictSentence")
+        note = screen.text("replayVerdictNote")
+        assert word == first.split(":", 1)[0], case["name"]
+        if "damaged" in note:  # verify's reader error, named by its line in plain words
+            line = note.split("line ")[1].split(" ")[0]
+            assert f"line {line} " in first and sentence == note, case["name"]
+        else:
+            assert f"{word}: {sentence}" == first, case["name"]
+
+
+def test_keys_step_play_and_leave(screen: Screen, tmp_path: Path) -> None:
+    bridge = screen.show(bridge_for(_write(tmp_path, GENUINE, "genuine.jsonl")))
+    screen.window.requestActivate()
+    screen.key(Qt.Key.Key_Right)
+    screen.key(Qt.Key.Key_Right)
+    assert bridge.value("step") == 2
+    assert screen.text("replayThrowTitle").startswith("Throw 2 of 7")
+    screen.key(Qt.Key.Key_Left)
+    assert bridge.value("step") == 1
+    screen.key(Qt.Key.Key_End)
+    assert bridge.value("step") == bridge.value("steps") == 7
+    screen.key(Qt.Key.Key_Home)
+    assert bridge.value("step") == 0
+    screen.key(Qt.Key.Key_Space)
+    assert bridge.value("playing")
+    screen.key(Qt.Key.Key_Space)
+    assert not bridge.value("playing")
+    with screen.qtbot.waitSignal(bridge.leaveRequested, timeout=WAIT_MS):
+        screen.key(Qt.Key.Key_Escape)
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b"\x89PNG\r\n", "This file is not a Pointline session transcript."),
+        (b'{"a": 1}\n', "This file is not a Pointline session transcript."),
+    ],
+)
+def test_a_file_that_cannot_be_watched_shows_plain_words_and_changes_no_stats(
+    screen: Screen, tmp_path: Path, content: bytes, words: str
+) -> None:
+    store = StatsStore(tmp_path / "stats")
+    store.add(_solo_record())
+    before = sorted((p.name, p.read_bytes()) for p in (tmp_path / "stats").iterdir())
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(content)
+    screen.show(bridge_for(path))
+    assert screen.text("replayProblem") == words
+    after = sorted((p.name, p.read_bytes()) for p in (tmp_path / "stats").iterdir())
+    assert after == before
+
+
+def _solo_record() -> Any:
+    counter = iter(range(1, 10_000))
+    session = SoloSession(lambda: next(counter).to_bytes(32, "big"))
+    while session.table.throws < 6:
+        if session.table.point is None:
+            session.submit(Allocate(0, Line.PASS))
+            session.submit(Confirm(0))
+        else:
+            session.submit(Roll(0))
+    return record_of(session.table, "s1", reveals=session.reveals)
+
+
+def test_keys_and_clicks_in_a_replay_open_no_connection_and_change_no_stats(
+    screen: Screen, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[object] = []
+    real = socket.socket.connect
+
+    def connect(self: socket.socket, address: Any) -> Any:
+        opened.append(address)
+        return real(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: opened.append(a))
+    store = StatsStore(tmp_path / "stats")
+    store.add(_solo_record())
+    folder = tmp_path / "stats"
+    before = sorted((p.name, p.read_bytes()) for p in folder.iterdir())
+    (solo_file,) = folder.iterdir()
+    bridge = screen.show(bridge_for(solo_file))
+    assert bridge.value("verdictWord") == "OK" and bridge.value("steps") == 6
+    screen.window.requestActivate()
+    for key in (Qt.Key.Key_Right, Qt.Key.Key_Enter, Qt.Key.Key_R, Qt.Key.Key_Backspace):
+        screen.key(key)
+    seat = bridge.property("table")
+    for action in ("allocate", "confirm", "roll", "reset", "reduce", "remove"):
+        assert seat.act(action) is False
+    assert seat.placeChip("pass") is False and seat.repeatLastBet() is False
+    assert seat.value("notice") == "This is a replay: nothing can be played or sent."
+    assert opened == []
+    assert sorted((p.name, p.read_bytes()) for p in folder.iterdir()) == before
