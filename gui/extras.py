@@ -88,6 +88,9 @@ def _points(n: int) -> str:
     return f"{n:,}"
 
 
+WATCH_LABEL = "Watch again"
+"""The Stats button that opens a session's replay."""
+
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -143,6 +146,10 @@ class Extras(QObject):
         self._store: StatsStore | None = None
         self._memory: list[SessionRecord] = []
         self._rows: list[dict[str, Any]] = []
+        self._records: list[SessionRecord] = []
+        """The records behind ``_rows``, in the same order (a replay is opened from one)."""
+        self.replays: list[Any] = []
+        """The replay windows opened from Stats (kept while they are open)."""
         self._save_problem = ""
         self._load_problem = ""
         self._stats_open = False
@@ -177,6 +184,7 @@ class Extras(QObject):
             loaded = self._store.load()
             records, self._load_problem = loaded.records, loaded.problem
         self._rows = [record_row(r, len(records) - i) for i, r in enumerate(records)]
+        self._records = list(records)
         self.changed.emit()
 
     def start(self) -> None:
@@ -325,6 +333,35 @@ class Extras(QObject):
     def _changed(self) -> None:
         self.changed.emit()
         self._bridge.refresh()  # the bridge's legal actions depend on ``covering``
+
+    watchLabel = Property(str, lambda self: WATCH_LABEL, constant=True)
+
+    @Slot(int)
+    def watch(self, index: int) -> None:
+        """Watch the session of row ``index`` again in a replay window (its saved nonces and
+        commitments re-derive the dice; an older session says it was saved before replays
+        were kept). Watching is not resuming: nothing of it is played on or saved."""
+        if not 0 <= index < len(self._records):
+            return
+        from pointline.gui.replay.app import open_replay
+        from pointline.gui.replay.errors import ReplayError
+        from pointline.gui.replay.solo import open_solo
+
+        try:
+            session = open_solo(self._records[index])
+            problem = ""
+        except ReplayError as error:
+            session, problem = None, error.text
+        loaded: list[Any] = []
+
+        def closed() -> None:
+            for item in loaded:
+                if item in self.replays:
+                    self.replays.remove(item)
+
+        opened = open_replay(session=session, problem=problem, on_leave=closed)
+        loaded.append(opened)
+        self.replays.append(opened)
 
     @Slot()
     def openStats(self) -> None:

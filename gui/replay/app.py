@@ -46,6 +46,7 @@ def open_replay(
     path: str | Path | None = None,
     *,
     session: Any = None,
+    problem: str = "",
     on_leave: Callable[[], None] | None = None,
     sounds: Any = None,
     size: tuple[int, int] | None = None,
@@ -57,8 +58,8 @@ def open_replay(
     from pointline.gui.replay.bridge import ReplayBridge, bridge_for
 
     options: dict[str, Any] = {"reduce_motion": _reduce_motion(), "mobile": mobile}
-    if session is not None:
-        bridge = ReplayBridge(session, **options)
+    if session is not None or problem:
+        bridge = ReplayBridge(session, problem=problem, **options)
     else:
         bridge = bridge_for(path or "", **options)
     loaded = load_replay(bridge, size)

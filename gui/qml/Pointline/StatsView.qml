@@ -184,6 +184,14 @@ TablePopup {
                     Accessible.role: Accessible.StaticText
                     Accessible.name: text
                 }
+                GameButton {
+                    objectName: "btnWatch"
+                    visible: statsOverlay.row !== null
+                    fs: statsOverlay.fs * 0.85
+                    text: bridge.extras.watchLabel
+                    hint: statsOverlay.row ? statsOverlay.row.summary : ""
+                    onActivated: bridge.extras.watch(Math.min(statsOverlay.chosen, statsOverlay.rows.length - 1))
+                }
                 BalanceChart {
                     objectName: "statsChart"
                     Layout.fillWidth: true
