@@ -32,8 +32,11 @@ def load_replay(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     engine = QQmlApplicationEngine()
     engine.addImportPath(str(windows.QML_DIR))
     engine.setInitialProperties({"replay": bridge})
+    window = load_window(engine, MODULE, "ReplayMain", size)
+    # the engine owns the bridge, adopted after the window: deleting the engine deletes the
+    # window (and every binding reading the bridge) first
     bridge.setParent(engine)
-    return Loaded(engine, load_window(engine, MODULE, "ReplayMain", size), bridge)
+    return Loaded(engine, window, bridge)
 
 
 def _reduce_motion() -> bool:
@@ -53,8 +56,9 @@ def open_replay(
     mobile: bool = False,
 ) -> Loaded:
     """Open a replay window on ``path`` (or an opened ``session``) in the running app; Escape
-    or Leave replay closes it and calls ``on_leave``. A file that cannot be watched opens the
-    window on its plain words."""
+    or Leave replay closes it, and ``on_leave`` is called once its engine is deleted (keep the
+    returned ``Loaded`` until then). A file that cannot be watched opens the window on its
+    plain words."""
     from pointline.gui.replay.bridge import ReplayBridge, bridge_for
 
     options: dict[str, Any] = {"reduce_motion": _reduce_motion(), "mobile": mobile}
@@ -64,10 +68,16 @@ def open_replay(
         bridge = bridge_for(path or "", **options)
     loaded = load_replay(bridge, size)
 
-    def leave() -> None:
+    def gone() -> None:
         if on_leave is not None:
             on_leave()
+
+    def leave() -> None:
+        # the engine (and the window's bindings) goes first, then the caller drops its
+        # reference: no binding ever reads a replay that is gone
         loaded.window.close()
+        loaded.engine.destroyed.connect(gone)
+        loaded.engine.deleteLater()
 
     bridge.leaveRequested.connect(leave)
     if sounds is not None:

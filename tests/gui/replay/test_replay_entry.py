@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject
 from pointline.gui.extras import extras_of
 from pointline.gui.stats import SessionRecord
 from tests.gui.replay.test_replay_screen import _solo_record
+from tests.gui.support import WAIT_MS
 
 
 def _stats_with(ui: Any, record: SessionRecord) -> Any:
@@ -34,7 +35,7 @@ def test_watch_again_in_stats_opens_the_solo_replay(make_ui: Any) -> None:
     assert replay.value("step") == 1
     assert ui.bridge.table.throws == 0  # watching is not playing: the solo table is untouched
     replay.leave()
-    assert extras.replays == []
+    ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
 
 
 def test_an_older_session_says_it_was_saved_before_replays_were_kept(make_ui: Any) -> None:
@@ -48,3 +49,4 @@ def test_an_older_session_says_it_was_saved_before_replays_were_kept(make_ui: An
     assert problem is not None
     assert problem.property("text").startswith("This session was saved before replays were kept")
     opened.bridge.leave()
+    ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
