@@ -90,6 +90,9 @@ def _points(n: int) -> str:
 
 WATCH_LABEL = "Watch again"
 """The Stats button that opens a session's replay."""
+OPEN_LABEL = "Open a saved session…"
+"""The Stats button (desktop) that picks any saved session or transcript to watch."""
+OPEN_FILTERS = ("Pointline sessions (*.jsonl *.json)", "All files (*)")
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -335,6 +338,30 @@ class Extras(QObject):
         self._bridge.refresh()  # the bridge's legal actions depend on ``covering``
 
     watchLabel = Property(str, lambda self: WATCH_LABEL, constant=True)
+    openLabel = Property(str, lambda self: OPEN_LABEL, constant=True)
+    openFilters = Property(QVARIANT_LIST, lambda self: list(OPEN_FILTERS), constant=True)
+
+    @Slot(str)
+    def watchFile(self, url: str) -> None:
+        """Watch the file the desktop's dialog chose (an online transcript loads the online
+        code now, on demand; a file that cannot be watched opens on its plain words)."""
+        from PySide6.QtCore import QUrl
+
+        path = QUrl(url).toLocalFile() or url
+        from pointline.gui.replay.app import open_replay
+
+        self._keep_replay(lambda closed: open_replay(path, on_leave=closed))
+
+    def _keep_replay(self, opening: Any) -> None:
+        loaded: list[Any] = []
+
+        def closed() -> None:
+            for item in loaded:
+                if item in self.replays:
+                    self.replays.remove(item)
+
+        loaded.append(opening(closed))
+        self.replays.extend(loaded)
 
     @Slot(int)
     def watch(self, index: int) -> None:
@@ -352,16 +379,9 @@ class Extras(QObject):
             problem = ""
         except ReplayError as error:
             session, problem = None, error.text
-        loaded: list[Any] = []
-
-        def closed() -> None:
-            for item in loaded:
-                if item in self.replays:
-                    self.replays.remove(item)
-
-        opened = open_replay(session=session, problem=problem, on_leave=closed)
-        loaded.append(opened)
-        self.replays.append(opened)
+        self._keep_replay(
+            lambda closed: open_replay(session=session, problem=problem, on_leave=closed)
+        )
 
     @Slot()
     def openStats(self) -> None:

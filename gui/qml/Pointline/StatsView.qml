@@ -1,6 +1,7 @@
 import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
+import QtQuick.Dialogs
 
 // Stats: every finished solo session (bridge.extras.sessions, newest first) with its balance
 // chart. Opened from the result screen and from Help; Escape, Back or Close closes it. While it
@@ -27,6 +28,8 @@ TablePopup {
             var b = sessionList.itemAt(i);
             if (b && b.visible) out.push(b);
         }
+        if (watchButton.visible) out.push(watchButton);
+        if (openButton.visible) out.push(openButton);
         out.push(statsClose);
         return out;
     }
@@ -67,6 +70,24 @@ TablePopup {
                 hint: "Close Stats"
                 onActivated: bridge.extras.closeStats()
             }
+        }
+        // desktop: any saved session (an online transcript, a solo session) through Qt's dialog
+        GameButton {
+            id: openButton
+            objectName: "btnOpenReplay"
+            visible: !bridge.mobile
+            fs: statsOverlay.fs * 0.85
+            text: bridge.extras.openLabel
+            hint: bridge.extras.openLabel
+            onActivated: replayPicker.open()
+        }
+        FileDialog {
+            id: replayPicker
+            objectName: "replayPicker"
+            title: bridge.extras.openLabel
+            fileMode: FileDialog.OpenFile
+            nameFilters: bridge.extras.openFilters
+            onAccepted: bridge.extras.watchFile(selectedFile.toString())
         }
         Text {
             objectName: "statsSummary"
@@ -185,6 +206,7 @@ TablePopup {
                     Accessible.name: text
                 }
                 GameButton {
+                    id: watchButton
                     objectName: "btnWatch"
                     visible: statsOverlay.row !== null
                     fs: statsOverlay.fs * 0.85

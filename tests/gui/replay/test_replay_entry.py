@@ -3,13 +3,14 @@ that says plainly it was saved before replays were kept."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QUrl
 
 from pointline.gui.extras import extras_of
 from pointline.gui.stats import SessionRecord
-from tests.gui.replay.test_replay_screen import _solo_record
+from tests.gui.replay.test_replay_screen import GENUINE, _solo_record
 from tests.gui.support import WAIT_MS
 
 
@@ -48,5 +49,21 @@ def test_an_older_session_says_it_was_saved_before_replays_were_kept(make_ui: An
     problem = opened.window.findChild(QObject, "replayProblem")
     assert problem is not None
     assert problem.property("text").startswith("This session was saved before replays were kept")
+    opened.bridge.leave()
+    ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
+
+
+def test_the_desktop_picker_watches_the_chosen_transcript(make_ui: Any, tmp_path: Path) -> None:
+    ui = make_ui()
+    extras = _stats_with(ui, _solo_record())
+    assert ui.item("btnOpenReplay").isVisible()
+    picker = ui.window.findChild(QObject, "replayPicker")
+    assert picker is not None  # Qt's own FileDialog (QtQuick.Dialogs)
+    path = tmp_path / "t.jsonl"
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        out.write(GENUINE["input"]["transcript"])
+    extras.watchFile(QUrl.fromLocalFile(str(path)).toString())  # what the dialog's accept calls
+    (opened,) = extras.replays
+    assert opened.bridge.value("verdictWord") == "OK" and opened.bridge.value("steps") == 7
     opened.bridge.leave()
     ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
