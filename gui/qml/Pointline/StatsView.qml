@@ -1,7 +1,6 @@
 import QtQuick
 import QtQuick.Layouts
 import QtQuick.Controls.Basic
-import QtQuick.Dialogs
 
 // Stats: every finished solo session (bridge.extras.sessions, newest first) with its balance
 // chart. Opened from the result screen and from Help; Escape, Back or Close closes it. While it
@@ -79,15 +78,18 @@ TablePopup {
             fs: statsOverlay.fs * 0.85
             text: bridge.extras.openLabel
             hint: bridge.extras.openLabel
-            onActivated: replayPicker.open()
+            onActivated: {
+                picker.active = true;
+                picker.item.open();
+            }
         }
-        FileDialog {
-            id: replayPicker
-            objectName: "replayPicker"
-            title: bridge.extras.openLabel
-            fileMode: FileDialog.OpenFile
-            nameFilters: bridge.extras.openFilters
-            onAccepted: bridge.extras.watchFile(selectedFile.toString())
+        // Qt's own file dialog (QtQuick.Dialogs), loaded on desktop when first asked for: a
+        // phone never loads the module
+        Loader {
+            id: picker
+            active: false
+            source: "Replay/ReplayPicker.qml"
+            onLoaded: item.extras = bridge.extras
         }
         Text {
             objectName: "statsSummary"

@@ -56,9 +56,12 @@ def test_an_older_session_says_it_was_saved_before_replays_were_kept(make_ui: An
 def test_the_desktop_picker_watches_the_chosen_transcript(make_ui: Any, tmp_path: Path) -> None:
     ui = make_ui()
     extras = _stats_with(ui, _solo_record())
-    assert ui.item("btnOpenReplay").isVisible()
+    assert ui.window.findChild(QObject, "replayPicker") is None  # loaded when asked for
+    ui.click("btnOpenReplay")
     picker = ui.window.findChild(QObject, "replayPicker")
     assert picker is not None  # Qt's own FileDialog (QtQuick.Dialogs)
+    assert picker.property("title") == "Open a saved session…"
+    picker.close()
     path = tmp_path / "t.jsonl"
     with open(path, "w", encoding="utf-8", newline="") as out:
         out.write(GENUINE["input"]["transcript"])
