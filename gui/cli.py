@@ -131,14 +131,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.screenshot or args.scene is not None:
         # The scenes are tools the playing app never imports: loaded only when asked for.
         from pointline.gui.online.texts import ONLINE_SCENES
+        from pointline.gui.tools.replay_scenes import REPLAY_SCENES
         from pointline.gui.tools.scenes import SCENES
 
-        if scene not in SCENES + ONLINE_SCENES:
+        if scene not in SCENES + ONLINE_SCENES + REPLAY_SCENES:
             p.error(
                 f"argument --scene: invalid choice: {scene!r} (choose from "
-                f"{', '.join(SCENES + ONLINE_SCENES)})"
+                f"{', '.join(SCENES + ONLINE_SCENES + REPLAY_SCENES)})"
             )
     if args.screenshot:
+        if scene in REPLAY_SCENES:
+            from pointline.gui.tools.replay_scenes import screenshot_replay
+
+            return screenshot_replay(args.screenshot, size, scene)
         if scene in ONLINE_SCENES:
             from pointline.gui.tools.online_scenes import screenshot_online
 

@@ -500,6 +500,7 @@ def run_check(
     solo_scenes: Sequence[str] | None = None,
     online_scenes: Sequence[str] | None = None,
     out: Callable[[str], None] = print,
+    replay_scenes: Sequence[str] | None = None,
 ) -> int:
     """Check the scenes at the sizes, print one line per problem and a summary; P."""
     from pointline.gui.windows import prepare_environment
@@ -525,7 +526,12 @@ def run_check(
         _solo(solo, sizes, report)
     if online:
         _online(online, sizes, report)
-    count = len(solo) + len(online)
+    from pointline.gui.tools.replay_scenes import REPLAY_SCENES, check_replay
+
+    replay = REPLAY_SCENES if replay_scenes is None else replay_scenes
+    if replay:
+        check_replay(replay, sizes, report)
+    count = len(solo) + len(online) + len(replay)
     out(f"layout: {count} scenes × {len(sizes)} sizes, {total} problems")
     return total
 
