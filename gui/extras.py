@@ -353,15 +353,17 @@ class Extras(QObject):
         self._keep_replay(lambda closed: open_replay(path, on_leave=closed))
 
     def _keep_replay(self, opening: Any) -> None:
-        loaded: list[Any] = []
+        """Keep the replay window ``opening(closed)`` opens until it has gone."""
+        replays, loaded = self.replays, list[Any]()  # the closure holds no reference to self
 
         def closed() -> None:
             for item in loaded:
-                if item in self.replays:
-                    self.replays.remove(item)
+                if item in replays:
+                    replays.remove(item)
+            loaded.clear()  # no cycle is left for the garbage collector
 
         loaded.append(opening(closed))
-        self.replays.extend(loaded)
+        replays.extend(loaded)
 
     @Slot(int)
     def watch(self, index: int) -> None:

@@ -75,15 +75,16 @@ class Results(Part):
             return
         from pointline.gui.replay.app import open_replay
 
-        opened: list[Any] = []
+        replays, opened = self.replays, list[Any]()  # the closure holds no reference to self
 
         def closed() -> None:
             for item in opened:
-                if item in self.replays:
-                    self.replays.remove(item)
+                if item in replays:
+                    replays.remove(item)
+            opened.clear()  # no cycle is left for the garbage collector
 
         opened.append(open_replay(path, on_leave=closed))
-        self.replays.extend(opened)
+        replays.extend(opened)
 
     def clear(self) -> None:
         """No session has ended (a fresh lobby)."""

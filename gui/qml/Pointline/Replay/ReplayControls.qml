@@ -13,29 +13,33 @@ ColumnLayout {
     spacing: fs * 0.3
     function focusFirst() { playButton.forceActiveFocus(); }
 
-    ListView {
+    // the timeline: as many throws as fit, around the one shown (a tap goes to it)
+    Item {
         id: timeline
         objectName: "replayTimeline"
         Layout.fillWidth: true
-        Layout.preferredHeight: Math.max(48, controls.fs * 2.6)
-        orientation: ListView.Horizontal
-        spacing: 4
-        clip: true
-        model: controls.replay.timeline
-        currentIndex: controls.replay.step - 1
-        highlightFollowsCurrentItem: true
-        activeFocusOnTab: false
+        Layout.preferredHeight: 48
+        readonly property int slot: 52
+        readonly property int fits: Math.max(1, Math.floor((width + 4) / slot))
+        readonly property var all: controls.replay.timeline
+        readonly property int first: Math.max(0, Math.min(all.length - fits, controls.replay.step - 1 - Math.floor(fits / 2)))
         Accessible.role: Accessible.List
         Accessible.name: controls.replay.texts.timeline
-        delegate: GameButton {
-            required property var modelData
-            fs: controls.fs * 0.8
-            implicitWidth: 48
-            text: modelData.label
-            hint: modelData.text
-            activeFocusOnTab: false
-            primary: modelData.step === controls.replay.step
-            onActivated: controls.replay.goTo(modelData.step)
+        Row {
+            spacing: 4
+            Repeater {
+                model: timeline.all.slice(timeline.first, timeline.first + timeline.fits)
+                delegate: GameButton {
+                    required property var modelData
+                    fs: controls.fs * 0.8
+                    width: 48
+                    text: modelData.label
+                    hint: modelData.text
+                    activeFocusOnTab: false
+                    primary: modelData.step === controls.replay.step
+                    onActivated: controls.replay.goTo(modelData.step)
+                }
+            }
         }
     }
     GridLayout {

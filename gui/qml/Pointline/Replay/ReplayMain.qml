@@ -70,15 +70,18 @@ ApplicationWindow {
         anchors.margins: root.gap
         spacing: root.gap * 0.6
 
-        RowLayout {
+        GridLayout {
             Layout.fillWidth: true
-            spacing: root.gap
+            columns: root.portrait ? 1 : 2
+            columnSpacing: root.gap
+            rowSpacing: 0
             Text {
                 objectName: "replayTitle"
                 text: root.replay.title
                 textFormat: Text.PlainText
-                elide: Text.ElideRight
-                Layout.maximumWidth: root.width * 0.35
+                wrapMode: Text.Wrap
+                Layout.fillWidth: root.portrait
+                Layout.maximumWidth: root.portrait ? root.width : root.width * 0.4
                 color: "#d8b25a"
                 font.pixelSize: root.fs * 1.05
                 font.bold: true
@@ -88,7 +91,7 @@ ApplicationWindow {
                 Layout.fillWidth: true
                 text: root.replay.throwTitle
                 textFormat: Text.PlainText
-                elide: Text.ElideRight
+                wrapMode: Text.Wrap
                 color: "#fdf6e3"
                 font.pixelSize: root.fs * 0.9
             }
@@ -122,7 +125,7 @@ ApplicationWindow {
                         width: playersColumn.width
                         text: modelData.text
                         textFormat: Text.PlainText
-                        elide: Text.ElideRight
+                        wrapMode: Text.Wrap
                         color: modelData.you ? "#ffd479" : "#fdf6e3"
                         font.pixelSize: root.fs * 0.8
                         Accessible.role: Accessible.StaticText
