@@ -174,3 +174,49 @@ def test_keys_and_clicks_in_a_replay_open_no_connection_and_change_no_stats(
     assert seat.value("notice") == "This is a replay: nothing can be played or sent."
     assert opened == []
     assert sorted((p.name, p.read_bytes()) for p in folder.iterdir()) == before
+
+
+def _rechained(text: str, name: str) -> str:
+    """The transcript with seat 1's name replaced and every hash recomputed (no relay key is
+    given, so verify still says OK: the names are only what the file claims)."""
+    from pointline.net.protocol.transcript import GENESIS, record_hash
+
+    docs = [json.loads(line) for line in text.splitlines() if line]
+    docs[0]["body"]["roster"][0]["name"] = name
+    prev = GENESIS
+    for doc in docs:
+        doc["prev"] = prev
+        doc["hash"] = prev = record_hash(doc["index"], prev, doc["kind"], doc["body"])
+    return "".join(json.dumps(d, separators=(",", ":"), sort_keys=True) + "\n" for d in docs)
+
+
+def test_a_name_is_shown_as_plain_text_with_control_characters_escaped(
+    screen: Screen, tmp_path: Path
+) -> None:
+    hostile = '<b>Bold</b><img src="x">\n\u202eevil\x1b[31m'
+    path = tmp_path / "named.jsonl"
+    path.write_text(_rechained(GENUINE["input"]["transcript"], hostile), encoding="utf-8")
+    bridge = screen.show(bridge_for(path))
+    assert bridge.value("verdictWord") == "OK"
+    seats = screen.window.findChild(QObject, "replayVerdictSeats")
+    texts = [
+        t for t in seats.childItems() if t.property("text") and "Seat 1" in str(t.property("text"))
+    ]
+    (shown,) = texts
+    escaped = '<b>Bold</b><img src="x">\\u{000A}\\u{202E}evil\\u{001B}[31m'
+    assert shown.property("text").startswith(f"Seat 1 {escaped}: ")
+    for row in bridge.value("players"):
+        assert "\n" not in row["text"] and "\u202e" not in row["text"]
+
+
+def test_every_text_of_the_replay_screen_is_plain_text() -> None:
+    """A name, a table id or a reason may hold markup: no Text of the replay renders it."""
+    folder = Path(__file__).parents[3] / "gui" / "qml" / "Pointline" / "Replay"
+    seen = 0
+    for qml in sorted(folder.glob("*.qml")):
+        blocks = qml.read_text(encoding="utf-8").split("Text {")[1:]
+        seen += len(blocks)
+        for block in blocks:
+            body = block.split("}", 1)[0]
+            assert "textFormat: Text.PlainText" in body, f"{qml.name}: {body[:80]!r}"
+    assert seen >= 10
