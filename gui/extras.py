@@ -350,7 +350,8 @@ class Extras(QObject):
         path = QUrl(url).toLocalFile() or url
         from pointline.gui.replay.app import open_replay
 
-        self._keep_replay(lambda closed: open_replay(path, on_leave=closed))
+        sounds = getattr(self._bridge, "sounds", None)
+        self._keep_replay(lambda closed: open_replay(path, on_leave=closed, sounds=sounds))
 
     def _keep_replay(self, opening: Any) -> None:
         """Keep the replay window ``opening(closed)`` opens until it has gone."""
@@ -381,8 +382,11 @@ class Extras(QObject):
             problem = ""
         except ReplayError as error:
             session, problem = None, error.text
+        sounds = getattr(self._bridge, "sounds", None)
         self._keep_replay(
-            lambda closed: open_replay(session=session, problem=problem, on_leave=closed)
+            lambda closed: open_replay(
+                session=session, problem=problem, on_leave=closed, sounds=sounds
+            )
         )
 
     @Slot()

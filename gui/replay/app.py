@@ -61,7 +61,11 @@ def open_replay(
     plain words."""
     from pointline.gui.replay.bridge import ReplayBridge, bridge_for
 
-    options: dict[str, Any] = {"reduce_motion": _reduce_motion(), "mobile": mobile}
+    options: dict[str, Any] = {
+        "reduce_motion": _reduce_motion(),
+        "mobile": mobile,
+        "sounds": sounds,
+    }
     if session is not None or problem:
         bridge = ReplayBridge(session, problem=problem, **options)
     else:
@@ -80,8 +84,6 @@ def open_replay(
         loaded.engine.deleteLater()
 
     bridge.leaveRequested.connect(leave)
-    if sounds is not None:
-        bridge.muteToggled.connect(lambda: setattr(sounds, "muted", not sounds.muted))
     loaded.window.show()
     return loaded
 
@@ -92,7 +94,13 @@ def run_replay(path: str) -> int:
     app = gui_application()
     app.setOrganizationName("Pointline")
     app.setApplicationName("Pointline Table")
-    loaded = open_replay(path, on_leave=app.quit)
+    from PySide6.QtCore import QSettings
+
+    from pointline.gui.sound import Sounds
+
+    sounds = Sounds()
+    sounds.muted = bool(QSettings().value("muted", False, type=bool))
+    loaded = open_replay(path, on_leave=app.quit, sounds=sounds)
     code = app.exec()
     del loaded
     return int(code)

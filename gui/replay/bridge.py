@@ -116,6 +116,7 @@ _DEFAULTS: dict[str, Any] = {
     "players": [],
     "keysHint": "",
     "reduceMotion": False,
+    "muted": False,
 }
 
 
@@ -145,10 +146,10 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
     playersChanged = Signal()
     keysHintChanged = Signal()
     reduceMotionChanged = Signal()
+    mutedChanged = Signal()
     leaveRequested = Signal()
     """Escape or Leave replay: the app closes the replay window."""
     helpRequested = Signal()
-    muteToggled = Signal()
 
     def __init__(
         self,
@@ -157,10 +158,13 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         problem: str = "",
         mobile: bool = False,
         reduce_motion: bool = False,
+        sounds: Any = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._values: dict[str, Any] = dict(_DEFAULTS)
+        self._sounds = sounds
+        """The app's ``gui.sound.Sounds`` (None: silent); a step forward plays the dice."""
         self._session = session
         self._mobile = mobile
         self._seat = ReplaySeat(self)
@@ -183,6 +187,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         self._timer.timeout.connect(self._tick)
         self._put(
             problem=problem,
+            muted=bool(getattr(sounds, "muted", True)),
             reduceMotion=reduce_motion,
             keysHint=REPLAY_TEXTS["keysMobile" if mobile else "keys"],
         )
@@ -258,6 +263,8 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         else:
             values.update(die1=0, die2=0, lineOutcomes={}, lineFlights={})
         serial = seat.value("rollSerial") + (1 if forward else 0)
+        if forward and step > 0 and self._sounds is not None:
+            self._sounds.play("dice")
         title = throw_title(session, step)
         seat.publish(**values, rollSerial=serial, status=title, notice="", announcement=title)
         table = session.table_at(step)
@@ -300,6 +307,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
     players = state_property(QVARIANT_LIST, "players", playersChanged)
     keysHint = state_property(str, "keysHint", keysHintChanged)
     reduceMotion = state_property(bool, "reduceMotion", reduceMotionChanged)
+    muted = state_property(bool, "muted", mutedChanged)
     table = Property(QObject, lambda self: self._seat, constant=True)
     texts = Property(QVARIANT_MAP, lambda self: dict(REPLAY_TEXTS), constant=True)
 
@@ -358,7 +366,11 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
 
     @Slot()
     def toggleMute(self) -> None:
-        self.muteToggled.emit()
+        """M: sound off or on (the app's own Sounds: the same choice as at the table)."""
+        if self._sounds is None:
+            return
+        self._sounds.muted = not self._sounds.muted
+        self._put(muted=bool(self._sounds.muted))
 
 
 def bridge_for(path: str | Path, relay_key: bytes | None = None, **options: Any) -> ReplayBridge:

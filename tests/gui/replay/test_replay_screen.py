@@ -220,3 +220,30 @@ def test_every_text_of_the_replay_screen_is_plain_text() -> None:
             body = block.split("}", 1)[0]
             assert "textFormat: Text.PlainText" in body, f"{qml.name}: {body[:80]!r}"
     assert seen >= 10
+
+
+class _FakeSounds:
+    def __init__(self) -> None:
+        self.muted = False
+        self.played: list[str] = []
+
+    def play(self, name: str) -> bool:
+        if not self.muted:
+            self.played.append(name)
+        return not self.muted
+
+
+def test_m_mutes_and_a_step_forward_plays_the_dice(screen: Screen, tmp_path: Path) -> None:
+    sounds = _FakeSounds()
+    from pointline.gui.replay.bridge import open_path
+
+    bridge = screen.show(ReplayBridge(open_path(_write(tmp_path, GENUINE)), sounds=sounds))
+    screen.window.requestActivate()
+    screen.key(Qt.Key.Key_Right)
+    assert sounds.played == ["dice"]
+    screen.key(Qt.Key.Key_Left)  # back: no throw happens
+    assert sounds.played == ["dice"]
+    screen.key(Qt.Key.Key_M)
+    assert sounds.muted and bridge.value("muted")
+    screen.key(Qt.Key.Key_Right)
+    assert sounds.played == ["dice"]
