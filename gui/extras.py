@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,8 @@ WATCH_LABEL = "Watch again"
 """The Stats button that opens a session's replay."""
 OPEN_LABEL = "Open a saved session…"
 """The Stats button (desktop) that picks any saved session or transcript to watch."""
+SAVED_SHOWN = 12
+"""How many saved transcripts Stats lists on a phone (newest first)."""
 OPEN_FILTERS = ("Pointline sessions (*.jsonl *.json)", "All files (*)")
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -340,6 +343,24 @@ class Extras(QObject):
     watchLabel = Property(str, lambda self: WATCH_LABEL, constant=True)
     openLabel = Property(str, lambda self: OPEN_LABEL, constant=True)
     openFilters = Property(QVARIANT_LIST, lambda self: list(OPEN_FILTERS), constant=True)
+
+    @Slot(result=QVARIANT_LIST)
+    def savedTranscripts(self) -> list[dict[str, str]]:
+        """The online transcripts in the app's transcripts folder, newest first (at most
+        ``SAVED_SHOWN``): a phone has no file picker, so Stats lists them to watch."""
+        from pointline.net.paths import TRANSCRIPT_SUFFIX, transcripts_dir
+
+        try:
+            folder = transcripts_dir(create=False)
+            files = [
+                p
+                for p in folder.iterdir()
+                if p.suffix == TRANSCRIPT_SUFFIX and re.fullmatch(r"[\w.-]+", p.stem, re.ASCII)
+            ]  # names the app writes (net.paths.safe_part): nothing else is listed as a label
+            files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            return []
+        return [{"label": p.stem, "path": str(p)} for p in files[:SAVED_SHOWN]]
 
     @Slot(str)
     def watchFile(self, url: str) -> None:

@@ -83,6 +83,24 @@ TablePopup {
                 picker.item.open();
             }
         }
+        // a phone has no file picker: the transcripts folder's newest files, to watch
+        Flow {
+            objectName: "savedTranscripts"
+            visible: bridge.mobile && savedRepeater.count > 0
+            Layout.fillWidth: true
+            spacing: statsOverlay.gap * 0.5
+            Repeater {
+                id: savedRepeater
+                model: statsOverlay.opened && bridge.mobile ? bridge.extras.savedTranscripts() : []
+                GameButton {
+                    required property var modelData
+                    fs: statsOverlay.fs * 0.75
+                    text: bridge.extras.watchLabel + ": " + modelData.label
+                    hint: modelData.path
+                    onActivated: bridge.extras.watchFile(modelData.path)
+                }
+            }
+        }
         // Qt's own file dialog (QtQuick.Dialogs), loaded on desktop when first asked for: a
         // phone never loads the module
         Loader {

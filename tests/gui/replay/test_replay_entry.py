@@ -70,3 +70,25 @@ def test_the_desktop_picker_watches_the_chosen_transcript(make_ui: Any, tmp_path
     assert opened.bridge.value("verdictWord") == "OK" and opened.bridge.value("steps") == 7
     opened.bridge.leave()
     ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
+
+
+def test_stats_lists_the_transcripts_folder_for_a_phone(
+    make_ui: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    monkeypatch.setenv("POINTLINE_DATA_DIR", str(tmp_path / "data"))
+    folder = tmp_path / "data" / "transcripts"
+    folder.mkdir(parents=True)
+    (folder / "t0-seat1-20261206T045600Z.jsonl").write_text(
+        GENUINE["input"]["transcript"], encoding="utf-8"
+    )
+    (folder / "odd<b>.jsonl").write_text("x", encoding="utf-8")
+    (folder / "notes.txt").write_text("x", encoding="utf-8")
+    ui = make_ui()
+    extras = _stats_with(ui, _solo_record())
+    (saved,) = extras.savedTranscripts()
+    assert saved["label"] == "t0-seat1-20261206T045600Z"
+    extras.watchFile(saved["path"])
+    (opened,) = extras.replays
+    assert opened.bridge.value("verdictWord") == "OK"
+    opened.bridge.leave()
+    ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
