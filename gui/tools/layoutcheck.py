@@ -2,7 +2,8 @@
 
     pointline --check-layout --size 390x844 --size 1280x720
 
-Each scene (solo and online, reached by really playing) is rendered offscreen once per size;
+Each scene (solo and online, reached by really playing; the replay's, gui/tools/replay_scenes.py)
+is rendered offscreen once per size;
 the item tree of the window is then read and the rendered image sampled. One line per problem:
 
 - ``overlap``: two enabled interactive items (buttons, tap areas, fields) whose rectangles
@@ -500,7 +501,7 @@ def run_check(
     solo_scenes: Sequence[str] | None = None,
     online_scenes: Sequence[str] | None = None,
     out: Callable[[str], None] = print,
-    replay_scenes: Sequence[str] | None = None,
+    replay_scenes: Sequence[str] = (),
 ) -> int:
     """Check the scenes at the sizes, print one line per problem and a summary; P."""
     from pointline.gui.windows import prepare_environment
@@ -526,15 +527,16 @@ def run_check(
         _solo(solo, sizes, report)
     if online:
         _online(online, sizes, report)
-    from pointline.gui.tools.replay_scenes import REPLAY_SCENES, check_replay
+    if replay_scenes:
+        from pointline.gui.tools.replay_scenes import check_replay
 
-    replay = REPLAY_SCENES if replay_scenes is None else replay_scenes
-    if replay:
-        check_replay(replay, sizes, report)
-    count = len(solo) + len(online) + len(replay)
+        check_replay(replay_scenes, sizes, report)
+    count = len(solo) + len(online) + len(replay_scenes)
     out(f"layout: {count} scenes × {len(sizes)} sizes, {total} problems")
     return total
 
 
 def main(sizes: Sequence[tuple[int, int]]) -> int:
-    return 1 if run_check(sizes or SIZES) else 0
+    from pointline.gui.tools.replay_scenes import REPLAY_SCENES
+
+    return 1 if run_check(sizes or SIZES, replay_scenes=REPLAY_SCENES) else 0

@@ -67,6 +67,7 @@ Popup {
             id: closeButton
             objectName: "replayDiceClose"
             Layout.alignment: Qt.AlignRight
+            Layout.preferredWidth: Math.max(96, panel.fs * 7)
             fs: panel.fs * 0.85
             text: panel.replay.texts.closePanel
             onActivated: panel.close()

@@ -107,11 +107,13 @@ ApplicationWindow {
             Layout.fillHeight: true
             table: root.replay.table
             fs: root.fs
+            portrait: root.portrait
             namePrefix: "replay"
             tableName: root.replay.title
             historyTitle: root.replay.texts.history
             shortLandscape: root.shortLandscape
             historyShown: !root.portrait || root.height >= 760
+            actionsShown: false  // nothing can be played in a replay
             sideMinimumHeight: playersColumn.implicitHeight
             side: Column {
                 id: playersColumn
