@@ -247,3 +247,49 @@ def test_m_mutes_and_a_step_forward_plays_the_dice(screen: Screen, tmp_path: Pat
     assert sounds.muted and bridge.value("muted")
     screen.key(Qt.Key.Key_Right)
     assert sounds.played == ["dice"]
+
+
+def _damaged(tmp_path: Path) -> Path:
+    text = GENUINE["input"]["transcript"]
+    path = tmp_path / "damaged.jsonl"
+    path.write_text(text[: len(text) - 40], encoding="utf-8")
+    return path
+
+
+def _newer(tmp_path: Path) -> Path:
+    (case,) = [c for c in CASES if c["name"] == "tampered.header.version_2"]
+    return _write(tmp_path, case, "newer.jsonl")
+
+
+def test_a_damaged_or_newer_file_says_so_in_plain_words_and_changes_no_stats(
+    screen: Screen, tmp_path: Path
+) -> None:
+    store = StatsStore(tmp_path / "stats")
+    store.add(_solo_record())
+    folder = tmp_path / "stats"
+    before = sorted((p.name, p.read_bytes()) for p in folder.iterdir())
+    screen.show(bridge_for(_damaged(tmp_path)))
+    lines = GENUINE["input"]["transcript"].count("\n")
+    assert screen.text("replayVerdictWord") == "FAIL"
+    damaged = f"This transcript is damaged: line {lines} is not a whole record."
+    assert screen.text("replayVerdictNote") == damaged
+    assert "Expecting" not in screen.text("replayVerdictSentence")
+    screen.show(bridge_for(_newer(tmp_path)))
+    assert screen.text("replayVerdictWord") == "FAIL"
+    assert screen.text("replayVerdictNote").startswith(
+        "This file was written by a newer Pointline (protocol version 2)"
+    )
+    assert sorted((p.name, p.read_bytes()) for p in folder.iterdir()) == before
+
+
+def test_the_dice_panel_shows_the_kernels_trace(screen: Screen, tmp_path: Path) -> None:
+    (case,) = [c for c in CASES if c["name"] == "genuine.ended.throw_cap"]
+    bridge = screen.show(bridge_for(_write(tmp_path, case, "cap.jsonl")))
+    bridge.goTo(2)  # a throw with a rejected byte
+    trace = bridge.session.throws[1].trace
+    rows = bridge.value("derivation")
+    assert [r["kind"] for r in rows].count("rejected") == trace.rejected == 1
+    assert rows[-1]["text"] == f"The dice: {trace.die1} and {trace.die2} (1 byte rejected)"
+    seed = next(r for r in rows if r["kind"] == "seed")
+    assert seed["full"] == trace.seed.hex()
+    assert [r["full"] for r in rows if r["kind"] == "seat"] == [n.hex() for n in trace.nonces]
