@@ -66,6 +66,15 @@ class Results(Part):
     """The results page's rows (``STANDING_KEYS``), each with its balance chart."""
     watchLabel = Property(str, lambda self: "Watch again", constant=True)
 
+    def _relay_key(self) -> bytes | None:
+        """The relay's pinned public key, so the replay's verdict can say who played."""
+        text = getattr(self.shell.client, "relay_key", None)
+        try:
+            key = bytes.fromhex(text) if isinstance(text, str) else b""
+        except ValueError:
+            return None
+        return key if len(key) == 32 else None
+
     @Slot()
     def watchAgain(self) -> None:
         """Open the saved transcript in a replay window (gui/replay): verify's verdict first,
@@ -83,7 +92,7 @@ class Results(Part):
                     replays.remove(item)
             opened.clear()  # no cycle is left for the garbage collector
 
-        opened.append(open_replay(path, on_leave=closed))
+        opened.append(open_replay(path, relay_key=self._relay_key(), on_leave=closed))
         replays.extend(opened)
 
     def clear(self) -> None:

@@ -50,6 +50,7 @@ def open_replay(
     *,
     session: Any = None,
     problem: str = "",
+    relay_key: bytes | None = None,
     on_leave: Callable[[], None] | None = None,
     sounds: Any = None,
     size: tuple[int, int] | None = None,
@@ -69,7 +70,7 @@ def open_replay(
     if session is not None or problem:
         bridge = ReplayBridge(session, problem=problem, **options)
     else:
-        bridge = bridge_for(path or "", **options)
+        bridge = bridge_for(path or "", relay_key, **options)
     loaded = load_replay(bridge, size)
 
     def gone() -> None:

@@ -20,7 +20,9 @@ async def test_watch_again_opens_the_saved_transcript(tmp_path: Path) -> None:
         await ui.click("btnWatchAgain")
         (opened,) = bridge.results.replays
         replay = opened.bridge
-        report = verify_transcript(bridge.results.transcriptPath)
+        key = bytes.fromhex(bridge.client.relay_key)  # the relay's key, pinned at sign-in
+        report = verify_transcript(bridge.results.transcriptPath, key)
+        assert replay.value("vouchText").startswith("players verified by the relay's signature")
         assert replay.value("verdictWord") == ("OK" if report.complete else "INCOMPLETE")
         assert replay.value("verdictSentence") == report.summary
         assert replay.value("steps") == report.throws == 0
