@@ -293,3 +293,24 @@ def test_the_dice_panel_shows_the_kernels_trace(screen: Screen, tmp_path: Path) 
     seed = next(r for r in rows if r["kind"] == "seed")
     assert seed["full"] == trace.seed.hex()
     assert [r["full"] for r in rows if r["kind"] == "seat"] == [n.hex() for n in trace.nonces]
+
+
+def test_tab_visits_the_replay_controls_and_f1_opens_help(screen: Screen, tmp_path: Path) -> None:
+    bridge = screen.show(bridge_for(_write(tmp_path, GENUINE, "genuine.jsonl"), reduce_motion=True))
+    assert bridge.property("table").value("reduceMotion")  # the table view's motion is off
+    screen.window.requestActivate()
+    bridge.goTo(3)
+    seen = set()
+    for _ in range(12):
+        screen.key(Qt.Key.Key_Tab)
+        item = screen.window.activeFocusItem()
+        seen.add(item.objectName() if item is not None else "")
+    assert {"replayPlay", "replayForward", "replayBack", "replayHowMade", "replayLeave"} <= seen
+    help_card = screen.window.findChild(QObject, "replayHelp")
+    left: list[int] = []
+    bridge.leaveRequested.connect(lambda: left.append(1))
+    screen.key(Qt.Key.Key_F1)
+    screen.qtbot.waitUntil(lambda: help_card.property("opened"), timeout=WAIT_MS)
+    screen.key(Qt.Key.Key_Escape)  # closes Help, does not leave the replay
+    screen.qtbot.waitUntil(lambda: not help_card.property("visible"), timeout=WAIT_MS)
+    assert bridge.value("step") == 3 and left == []

@@ -168,6 +168,7 @@ ApplicationWindow {
     }
     Popup {
         id: helpPopup
+        objectName: "replayHelp"
         modal: true
         focus: true
         x: root.gap; y: root.gap
