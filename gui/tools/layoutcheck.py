@@ -496,6 +496,20 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     folder.cleanup()
 
 
+def _replay(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+    from pointline.gui.tools.replay_scenes import load_scene
+
+    with tempfile.TemporaryDirectory(prefix="pointline-layout-replay-") as folder:
+        for scene in scenes:
+            loaded = load_scene(scene, sizes[0], Path(folder))
+            for size in sizes:
+                loaded.window.resize(*size)
+                _settle(loaded.window, 120)
+                report(scene, size, check_window(loaded.window, _settle(loaded.window, 30)))
+            loaded.window.close()
+            loaded.engine.deleteLater()
+
+
 def run_check(
     sizes: Sequence[tuple[int, int]] = SIZES,
     solo_scenes: Sequence[str] | None = None,
@@ -528,9 +542,7 @@ def run_check(
     if online:
         _online(online, sizes, report)
     if replay_scenes:
-        from pointline.gui.tools.replay_scenes import check_replay
-
-        check_replay(replay_scenes, sizes, report)
+        _replay(replay_scenes, sizes, report)
     count = len(solo) + len(online) + len(replay_scenes)
     out(f"layout: {count} scenes × {len(sizes)} sizes, {total} problems")
     return total

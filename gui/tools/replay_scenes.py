@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REPLAY_SCENES", "check_replay", "load_scene", "screenshot_replay"]
+__all__ = ["REPLAY_SCENES", "load_scene", "screenshot_replay"]
 
 REPLAY_SCENES = ("replay-verdict", "replay-mid-hand", "replay-dice", "replay-fail")
 """The verdict before the first throw, a throw in the point phase mid-hand, the "How were
@@ -87,23 +86,3 @@ def screenshot_replay(path: str, size: tuple[int, int], scene: str) -> int:
         loaded.window.close()
         loaded.engine.deleteLater()
     return 0 if saved else 1
-
-
-def check_replay(
-    scenes: Sequence[str],
-    sizes: Sequence[tuple[int, int]],
-    report: Callable[[str, tuple[int, int], list[Any]], None],
-) -> None:
-    """The layout check's rules (``gui.tools.layoutcheck.check_window``) on every scene."""
-    from pointline.gui.tools.layoutcheck import check_window
-
-    with tempfile.TemporaryDirectory(prefix="pointline-layout-replay-") as folder:
-        for scene in scenes:
-            loaded = load_scene(scene, sizes[0], Path(folder))
-            for size in sizes:
-                loaded.window.resize(*size)
-                _settle(loaded.window)
-                image = _settle(loaded.window, 30)
-                report(scene, size, check_window(loaded.window, image))
-            loaded.window.close()
-            loaded.engine.deleteLater()
