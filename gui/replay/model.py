@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -85,6 +85,8 @@ class Verdict:
     """Who vouches for the names, in verify's words."""
     note: str = ""
     """Plain words added to a FAIL: a damaged file, a newer version."""
+    code: ReplayCode | None = None
+    """Why the note is there (DAMAGED, NEWER), typed; None for verify's own FAIL or a pass."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +282,7 @@ def open_transcript(
             "",
             0,
             (),
-            Verdict("FAIL", found.text, None, (), Vouch.NONE, "", note=found.text),
+            Verdict("FAIL", found.text, None, (), Vouch.NONE, "", note=found.text, code=found.code),
             (),
         )
     records = found
@@ -294,6 +296,8 @@ def open_transcript(
         else ""
     )
     verdict = _verdict(report, names, words, relay_key, host_key, header, note)
+    if newer is not None:
+        verdict = replace(verdict, code=ReplayCode.NEWER)
     table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else ""
     me = header.get("seat") if type(header.get("seat")) is int else 0
     upto = len(records)

@@ -157,7 +157,7 @@ def test_a_damaged_transcript_says_which_line(tmp_path: Path) -> None:
     path.write_text(text[: len(text) - 40], encoding="utf-8")
     session = open_transcript(path)
     lines = text.count("\n")
-    assert session.verdict.word == "FAIL"
+    assert session.verdict.word == "FAIL" and session.verdict.code is ReplayCode.DAMAGED
     assert (
         session.verdict.note == f"This transcript is damaged: line {lines} is not a whole record."
     )
@@ -167,7 +167,7 @@ def test_a_damaged_transcript_says_which_line(tmp_path: Path) -> None:
 def test_a_newer_version_says_so(tmp_path: Path) -> None:
     (case,) = [c for c in CASES if c["name"] == "tampered.header.version_2"]
     session = _open(_write(tmp_path, case), None)
-    assert session.verdict.word == "FAIL"
+    assert session.verdict.word == "FAIL" and session.verdict.code is ReplayCode.NEWER
     assert session.verdict.note == (
         "This file was written by a newer Pointline (protocol version 2); this app reads version 1."
     )
