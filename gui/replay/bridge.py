@@ -268,7 +268,8 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         title = throw_title(session, step)
         seat.publish(**values, rollSerial=serial, status=title, notice="", announcement=title)
         table = session.table_at(step)
-        seat.set_history(history_rows(table.seat(session.me).ledger) if session.seats else [])
+        mine = 0 <= session.me < table.seat_count  # a FAIL's header may name no such seat
+        seat.set_history(history_rows(table.seat(session.me).ledger) if mine else [])
         self._put(
             step=step,
             hand=session.throws[step - 1].hand if step > 0 else (1 if session.throws else 0),

@@ -176,13 +176,15 @@ def test_keys_and_clicks_in_a_replay_open_no_connection_and_change_no_stats(
     assert sorted((p.name, p.read_bytes()) for p in folder.iterdir()) == before
 
 
-def _rechained(text: str, name: str) -> str:
-    """The transcript with seat 1's name replaced and every hash recomputed (no relay key is
-    given, so verify still says OK: the names are only what the file claims)."""
+def _rechained(text: str, name: str, seat: int | None = None) -> str:
+    """The transcript with seat 1's name replaced (and the header's own seat, if given) and
+    every hash recomputed (no relay key is given: the names are only what the file claims)."""
     from pointline.net.protocol.transcript import GENESIS, record_hash
 
     docs = [json.loads(line) for line in text.splitlines() if line]
     docs[0]["body"]["roster"][0]["name"] = name
+    if seat is not None:
+        docs[0]["body"]["seat"] = seat
     prev = GENESIS
     for doc in docs:
         doc["prev"] = prev
@@ -314,3 +316,13 @@ def test_tab_visits_the_replay_controls_and_f1_opens_help(screen: Screen, tmp_pa
     screen.key(Qt.Key.Key_Escape)  # closes Help, does not leave the replay
     screen.qtbot.waitUntil(lambda: not help_card.property("visible"), timeout=WAIT_MS)
     assert bridge.value("step") == 3 and left == []
+
+
+def test_a_header_naming_a_seat_not_at_the_table_is_a_fail_shown_plainly(
+    screen: Screen, tmp_path: Path
+) -> None:
+    path = tmp_path / "seat.jsonl"
+    path.write_text(_rechained(GENUINE["input"]["transcript"], "a", seat=7), encoding="utf-8")
+    bridge = screen.show(bridge_for(path))
+    assert screen.text("replayVerdictWord") == "FAIL" and bridge.value("steps") == 0
+    assert screen.text("replayVerdictSentence").startswith("record 0: ")
