@@ -75,6 +75,7 @@ TablePopup {
             id: openButton
             objectName: "btnOpenReplay"
             visible: !bridge.mobile
+            Layout.preferredWidth: Math.max(200, statsOverlay.fs * 16)
             fs: statsOverlay.fs * 0.85
             text: bridge.extras.openLabel
             hint: bridge.extras.openLabel
@@ -229,6 +230,7 @@ TablePopup {
                     id: watchButton
                     objectName: "btnWatch"
                     visible: statsOverlay.row !== null
+                    Layout.preferredWidth: Math.max(120, statsOverlay.fs * 10)
                     fs: statsOverlay.fs * 0.85
                     text: bridge.extras.watchLabel
                     hint: statsOverlay.row ? statsOverlay.row.summary : ""
