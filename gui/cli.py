@@ -30,7 +30,8 @@ def parser() -> argparse.ArgumentParser:
         prog="pointline",
         description="Pointline Table: a pass-line dice table with free fictional points "
         "(no money, no prizes). With no arguments, opens the solo table.",
-        epilog="pointline verify FILE checks an online session transcript.",
+        epilog="pointline verify FILE checks an online session transcript; "
+        "pointline replay FILE watches it (or a solo session) again.",
     )
     p.add_argument("--screenshot", metavar="FILE", help="render a scene offscreen to a PNG")
     p.add_argument(
@@ -94,6 +95,19 @@ def use_qt_data_dir() -> None:
     paths.set_app_data_dir(qt_app_data_dir)
 
 
+def _replay(argv: list[str]) -> int:
+    """``pointline replay FILE``: open the app straight on a transcript or solo session."""
+    p = argparse.ArgumentParser(
+        prog="pointline replay",
+        description="Watch a saved session again: what verify proves, then throw by throw.",
+    )
+    p.add_argument("file", help="an online transcript (.jsonl) or a solo session from Stats")
+    args = p.parse_args(argv)
+    from pointline.gui.replay.app import run_replay
+
+    return run_replay(args.file)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["verify"]:
@@ -106,6 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
         return int(verify.main(args_list[1:]) or 0)
+    if args_list[:1] == ["replay"]:
+        return _replay(args_list[1:])
     p = parser()
     args = p.parse_args(args_list)
     if args.check_layout:
@@ -117,14 +133,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.screenshot or args.scene is not None:
         # The scenes are tools the playing app never imports: loaded only when asked for.
         from pointline.gui.online.texts import ONLINE_SCENES
+        from pointline.gui.tools.replay_scenes import REPLAY_SCENES
         from pointline.gui.tools.scenes import SCENES
 
-        if scene not in SCENES + ONLINE_SCENES:
+        if scene not in SCENES + ONLINE_SCENES + REPLAY_SCENES:
             p.error(
                 f"argument --scene: invalid choice: {scene!r} (choose from "
-                f"{', '.join(SCENES + ONLINE_SCENES)})"
+                f"{', '.join(SCENES + ONLINE_SCENES + REPLAY_SCENES)})"
             )
     if args.screenshot:
+        if scene in REPLAY_SCENES:
+            from pointline.gui.tools.replay_scenes import screenshot_replay
+
+            return screenshot_replay(args.screenshot, size, scene)
         if scene in ONLINE_SCENES:
             from pointline.gui.tools.online_scenes import screenshot_online
 

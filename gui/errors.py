@@ -3,7 +3,8 @@
 ::
 
     PointlineError                      (pointline.kernel.errors: the root, and the kernel's)
-    └── StatsError                      code: StatsCode.NOT_SAVED (gui.stats): a record not saved
+    ├── StatsError                      code: StatsCode.NOT_SAVED (gui.stats): a record not saved
+    └── ReplayError                     code: ReplayCode (gui.replay.errors): a file not watched
 
 Each carries ``code`` (a ``StrEnum`` member, equal to its string) and ``text``, the plain words a
 screen shows; ``str(error)`` is ``"code: text"`` for logs. Online play's errors are the net

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.betting import CHIP_VALUES
 from pointline.gui.seat_table import QVARIANT_LIST
+from pointline.gui.session import Reveal
 from pointline.gui.stats import (
     LEFT_CLOSED,
     LEFT_NEW_SESSION,
@@ -88,6 +90,14 @@ def _points(n: int) -> str:
     return f"{n:,}"
 
 
+WATCH_LABEL = "Watch again"
+"""The Stats button that opens a session's replay."""
+OPEN_LABEL = "Open a saved session…"
+"""The Stats button (desktop) that picks any saved session or transcript to watch."""
+SAVED_SHOWN = 12
+"""How many saved transcripts Stats lists on a phone (newest first)."""
+OPEN_FILTERS = ("Pointline sessions (*.jsonl *.json)", "All files (*)")
+
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
@@ -150,6 +160,10 @@ class Extras(QObject):
         self._store: StatsStore | None = None
         self._memory: list[SessionRecord] = []
         self._rows: list[dict[str, Any]] = []
+        self._records: list[SessionRecord] = []
+        """The records behind ``_rows``, in the same order (a replay is opened from one)."""
+        self.replays: list[Any] = []
+        """The replay windows opened from Stats (kept while they are open)."""
         self._save_problem = ""
         self._load_problem = ""
         self._stats_open = False
@@ -161,6 +175,7 @@ class Extras(QObject):
         """Ask before the window closes mid-session (the app turns it on in ``start``; tools
         and tests that close their windows do not ask)."""
         self._tracked: Table = bridge.table
+        self._reveals = self._session_reveals()
         self._session_id = secrets.token_hex(8)
         self._recorded = False
         if folder is not None:
@@ -183,6 +198,7 @@ class Extras(QObject):
             loaded = self._store.load()
             records, self._load_problem = loaded.records, loaded.problem
         self._rows = [record_row(r, len(records) - i) for i, r in enumerate(records)]
+        self._records = list(records)
         self.changed.emit()
 
     def start(self) -> None:
@@ -232,14 +248,22 @@ class Extras(QObject):
             if not self._recorded and not old.is_over and old.throws > 0:
                 self._record(old, LEFT_NEW_SESSION)
             self._tracked = table
+            self._reveals = self._session_reveals()
             self._session_id = secrets.token_hex(8)
             self._recorded = False
         if table.is_over and not self._recorded:
             self._record(table, LEFT_CLOSED)
 
+    def _session_reveals(self) -> list[Reveal] | None:
+        """The tracked session's reveals (kept in its record so it can be watched again); the
+        list is the session's own, so throws made after tracking began are in it."""
+        session = getattr(self._bridge, "session", None)
+        reveals = getattr(session, "reveals", None)
+        return reveals if isinstance(reveals, list) else None
+
     def _record(self, table: Table, left: str) -> None:
         self._recorded = True
-        record = record_of(table, self._session_id, left=left)
+        record = record_of(table, self._session_id, left=left, reveals=self._reveals)
         if self._store is None:
             self._memory.append(record)
         else:
@@ -323,6 +347,76 @@ class Extras(QObject):
     def _changed(self) -> None:
         self.changed.emit()
         self._bridge.refresh()  # the bridge's legal actions depend on ``covering``
+
+    watchLabel = Property(str, lambda self: WATCH_LABEL, constant=True)
+    openLabel = Property(str, lambda self: OPEN_LABEL, constant=True)
+    openFilters = Property(QVARIANT_LIST, lambda self: list(OPEN_FILTERS), constant=True)
+
+    @Slot(result=QVARIANT_LIST)
+    def savedTranscripts(self) -> list[dict[str, str]]:
+        """The online transcripts in the app's transcripts folder, newest first (at most
+        ``SAVED_SHOWN``): a phone has no file picker, so Stats lists them to watch."""
+        from pointline.net.paths import TRANSCRIPT_SUFFIX, transcripts_dir
+
+        try:
+            folder = transcripts_dir(create=False)
+            files = [
+                p
+                for p in folder.iterdir()
+                if p.suffix == TRANSCRIPT_SUFFIX and re.fullmatch(r"[\w.-]+", p.stem, re.ASCII)
+            ]  # names the app writes (net.paths.safe_part): nothing else is listed as a label
+            files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            return []
+        return [{"label": p.stem, "path": str(p)} for p in files[:SAVED_SHOWN]]
+
+    @Slot(str)
+    def watchFile(self, url: str) -> None:
+        """Watch the file the desktop's dialog chose (an online transcript loads the online
+        code now, on demand; a file that cannot be watched opens on its plain words)."""
+        from PySide6.QtCore import QUrl
+
+        path = QUrl(url).toLocalFile() or url
+        from pointline.gui.replay.app import open_replay
+
+        sounds = getattr(self._bridge, "sounds", None)
+        self._keep_replay(lambda closed: open_replay(path, on_leave=closed, sounds=sounds))
+
+    def _keep_replay(self, opening: Any) -> None:
+        """Keep the replay window ``opening(closed)`` opens until it has gone."""
+        replays, loaded = self.replays, list[Any]()  # the closure holds no reference to self
+
+        def closed() -> None:
+            for item in loaded:
+                if item in replays:
+                    replays.remove(item)
+            loaded.clear()  # no cycle is left for the garbage collector
+
+        loaded.append(opening(closed))
+        replays.extend(loaded)
+
+    @Slot(int)
+    def watch(self, index: int) -> None:
+        """Watch the session of row ``index`` again in a replay window (its saved nonces and
+        commitments re-derive the dice; an older session says it was saved before replays
+        were kept). Watching is not resuming: nothing of it is played on or saved."""
+        if not 0 <= index < len(self._records):
+            return
+        from pointline.gui.replay.app import open_replay
+        from pointline.gui.replay.errors import ReplayError
+        from pointline.gui.replay.solo import open_solo
+
+        try:
+            session = open_solo(self._records[index])
+            problem = ""
+        except ReplayError as error:
+            session, problem = None, error.text
+        sounds = getattr(self._bridge, "sounds", None)
+        self._keep_replay(
+            lambda closed: open_replay(
+                session=session, problem=problem, on_leave=closed, sounds=sounds
+            )
+        )
 
     @Slot()
     def openStats(self) -> None:

@@ -20,12 +20,16 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pointline.gui.errors import StatsCode, StatsError
+
+if TYPE_CHECKING:
+    from pointline.gui.session import Reveal
 from pointline.gui.history import chart_samples, reason_words
 from pointline.kernel import (
     Abort,
@@ -41,6 +45,7 @@ from pointline.kernel import (
 __all__ = [
     "STATS_FOLDER",
     "Loaded",
+    "SavedThrow",
     "SessionRecord",
     "StatsCode",
     "StatsError",
@@ -73,10 +78,18 @@ class SessionRecord:
     final_points: int
     longest_point_run: int
     chart: tuple[int, ...]
+    replay: tuple[SavedThrow, ...] | None = None
+    """What a replay needs of each throw (its nonce, commitment and choices); None for a
+    session saved before replays were kept."""
+    table_id: str = "solo"
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["chart"] = list(self.chart)
+        if self.replay is None:
+            del out["replay"]
+        else:
+            out["replay"] = [t.to_json() for t in self.replay]
         return {"version": VERSION, **out}
 
     @classmethod
@@ -88,7 +101,16 @@ class SessionRecord:
         values: dict[str, Any] = {}
         for field in fields(cls):
             value = data.get(field.name)
-            if field.name == "chart":
+            if field.name == "replay":
+                if value is not None:
+                    if not isinstance(value, list):
+                        raise ValueError("replay is not a list of throws")
+                    value = tuple(SavedThrow.from_json(t) for t in value)
+            elif field.name == "table_id":
+                value = "solo" if value is None else value
+                if not isinstance(value, str):
+                    raise ValueError("table_id is not text")
+            elif field.name == "chart":
                 if not isinstance(value, list) or not all(_is_int(v) for v in value):
                     raise ValueError("chart is not a list of whole numbers")
                 value = tuple(value)
@@ -102,6 +124,45 @@ class SessionRecord:
         return cls(**values)
 
 
+@dataclass(frozen=True, slots=True)
+class SavedThrow:
+    """One solo throw as a replay needs it: the seat's commitment, its nonce and choices (the
+    dice are re-derived from them when watched; ``dice`` is what was thrown then)."""
+
+    throw: int
+    commitment: str
+    nonce: str
+    choices: str
+    dice: tuple[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "throw": self.throw,
+            "commitment": self.commitment,
+            "nonce": self.nonce,
+            "choices": self.choices,
+            "dice": list(self.dice),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> SavedThrow:
+        if not isinstance(data, dict) or set(data) != {
+            "throw",
+            "commitment",
+            "nonce",
+            "choices",
+            "dice",
+        }:
+            raise ValueError("a saved throw names throw, commitment, nonce, choices and dice")
+        throw, dice = data["throw"], data["dice"]
+        texts = (data["commitment"], data["nonce"], data["choices"])
+        if not _is_int(throw) or not all(isinstance(t, str) for t in texts):
+            raise ValueError("a saved throw has the wrong types")
+        if not isinstance(dice, list) or len(dice) != 2 or not all(_is_int(d) for d in dice):
+            raise ValueError("a saved throw's dice are two whole numbers")
+        return cls(throw, texts[0], texts[1], texts[2], (dice[0], dice[1]))
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -111,7 +172,11 @@ def _parse_time(text: str) -> datetime:
 
 
 def record_of(
-    table: Table, session_id: str, when: datetime | None = None, left: str = LEFT_CLOSED
+    table: Table,
+    session_id: str,
+    when: datetime | None = None,
+    left: str = LEFT_CLOSED,
+    reveals: Sequence[Reveal] | None = None,
 ) -> SessionRecord:
     """The record of ``table``'s session. A session still in play counts as ended without a
     result because the person left it (``left`` says how): its hand in flight is voided on a
@@ -146,6 +211,13 @@ def record_of(
         final_points=finished.balance(SEAT),
         longest_point_run=best,
         chart=tuple(chart_samples(ledger)),
+        replay=None
+        if reveals is None
+        else tuple(
+            SavedThrow(r.throw_index, r.digest.hex(), r.nonce.hex(), r.choices.decode(), r.dice)
+            for r in reveals
+        ),
+        table_id=table.table_id,
     )
 
 

@@ -47,10 +47,13 @@ from pointline.kernel.codes import (
 from pointline.kernel.dice import (
     NONCE_BYTES,
     PROTOCOL_VERSION,
+    DiceByte,
+    DiceTrace,
     commitment,
     derive_dice,
     dice_from_seed,
     dice_seed,
+    dice_trace,
     verify_commitment,
 )
 from pointline.kernel.errors import (
@@ -169,7 +172,9 @@ __all__ = [
     "ContractChanged",
     "Contracted",
     "Contracts",
+    "DiceByte",
     "DiceInputError",
+    "DiceTrace",
     "Effect",
     "EndReason",
     "Ending",
@@ -214,6 +219,7 @@ __all__ = [
     "derive_dice",
     "dice_from_seed",
     "dice_seed",
+    "dice_trace",
     "entry_document",
     "entry_from_document",
     "from_document",

@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pointline.kernel.errors import DiceInputError  # defined here first; kept importable
 
@@ -20,11 +21,14 @@ __all__ = [
     "DICE_DOMAIN",
     "NONCE_BYTES",
     "PROTOCOL_VERSION",
+    "DiceByte",
     "DiceInputError",
+    "DiceTrace",
     "commitment",
     "derive_dice",
     "dice_from_seed",
     "dice_seed",
+    "dice_trace",
     "verify_commitment",
 ]
 
@@ -169,3 +173,85 @@ def derive_dice(
     """Both dice of throw ``throw_index`` from every seat's revealed nonce, in seat order."""
     die1, die2, _ = dice_from_seed(dice_seed(table_id, throw_index, nonces, version))
     return die1, die2
+
+
+@dataclass(frozen=True, slots=True)
+class DiceByte:
+    """One byte read while deriving the dice: where it came from, and the face it gave."""
+
+    block: int
+    """The block counter k: the byte is from SHA-256(seed ‖ k)."""
+    position: int
+    """Its place in that block (0..31)."""
+    value: int
+    face: int | None
+    """``value mod 6 + 1`` when ``value`` is below ``ACCEPT_BELOW``; None: rejected."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiceTrace:
+    """How one throw's dice were made (spec/RULES.md "Dice"), step by step, for people to see.
+
+    Everything is the kernel's own derivation: ``derive_dice`` returns the same two faces.
+    """
+
+    version: int
+    table_id: str
+    throw_index: int
+    nonces: tuple[bytes, ...]
+    """Every seat's revealed nonce, in seat order."""
+    seed: bytes
+    """SHA-256 over the dice domain, version, table id, throw index and the nonces."""
+    blocks: tuple[bytes, ...]
+    """The SHA-256 blocks read, block k = SHA-256(seed ‖ k)."""
+    read: tuple[DiceByte, ...]
+    """Every byte read in order, up to the one giving the second face."""
+    die1: int
+    die2: int
+
+    @property
+    def rejected(self) -> int:
+        """How many bytes were skipped (``ACCEPT_BELOW`` or more)."""
+        return sum(1 for byte in self.read if byte.face is None)
+
+    @property
+    def accepted(self) -> tuple[DiceByte, DiceByte]:
+        """The two bytes that gave the faces."""
+        first, second = (byte for byte in self.read if byte.face is not None)
+        return first, second
+
+
+def dice_trace(
+    table_id: str,
+    throw_index: int,
+    nonces: Sequence[bytes],
+    version: int = PROTOCOL_VERSION,
+) -> DiceTrace:
+    """``derive_dice`` with every step kept: the seed, the blocks, each byte read and its face."""
+    seed = dice_seed(table_id, throw_index, nonces, version)
+    blocks: list[bytes] = []
+    read: list[DiceByte] = []
+    faces: list[int] = []
+    counter = 0
+    while len(faces) < 2:
+        block = hashlib.sha256(seed + _U32.pack(counter)).digest()
+        blocks.append(block)
+        for position, byte in enumerate(block):
+            face = byte % 6 + 1 if byte < ACCEPT_BELOW else None
+            read.append(DiceByte(counter, position, byte, face))
+            if face is not None:
+                faces.append(face)
+                if len(faces) == 2:
+                    break
+        counter += 1
+    return DiceTrace(
+        version,
+        table_id,
+        throw_index,
+        tuple(bytes(n) for n in nonces),
+        seed,
+        tuple(blocks),
+        tuple(read),
+        faces[0],
+        faces[1],
+    )

@@ -7,7 +7,7 @@
 would run and works out which data files that command ships (the same walk Nuitka does for
 ``--include-data-dir``, ``--include-data-files`` and ``--include-package-data``, less the
 ``--noinclude-data-files`` patterns). It fails unless exactly the QML module ships (every .qml
-file and both ``qmldir`` files, at ``pointline/gui/qml``), nothing from the fixtures, tests,
+file and every ``qmldir`` file, at ``pointline/gui/qml``), nothing from the fixtures, tests,
 bench, docs, spec proofs or tools does, the multimedia and qml Qt plugins are in, every QML
 module the app imports survives the exclusions and WebEngine, PDF and 3D do not, the hosting
 modules are compiled in (the relay, argon2 and zeroconf with them: the relay loads only when a
@@ -45,7 +45,11 @@ DIST = ROOT / "dist" / f"{TITLE}.dist"
 QML_SOURCE = ROOT / "gui" / "qml"
 QML_TARGET = "qml"
 """Where the QML module ships, next to the binary (main.py points the app there)."""
-QMLDIRS = (f"{QML_TARGET}/Pointline/qmldir", f"{QML_TARGET}/Pointline/Online/qmldir")
+QMLDIRS = (
+    f"{QML_TARGET}/Pointline/qmldir",
+    f"{QML_TARGET}/Pointline/Online/qmldir",
+    f"{QML_TARGET}/Pointline/Replay/qmldir",
+)
 SIZE_GOAL_MB = 150
 KEPT_OUT = ("pointline.conformance", "pointline.spec", "pointline.net.store_pg")
 """Never in the app: the conformance suite, the proofs, a relay cluster's PostgreSQL store."""
@@ -91,6 +95,19 @@ HEAVY_QT = {
     "Location QML": "PySide6/qml/QtLocation/libdeclarative_locationplugin.so",
     "VirtualKeyboard QML": "PySide6/qml/QtQuick/VirtualKeyboard/libqtvkbplugin.so",
 }
+
+
+STYLE_ONLY = frozenset(
+    {
+        f"QtQuick.Controls.{style}{impl}"
+        for style in ("Fusion", "Imagine", "Material", "Universal", "FluentWinUI3")
+        for impl in ("", ".impl")
+    }
+    | {"QtQuick.Effects"}
+)
+"""QML modules the scanner lists only because Qt's FileDialog (QtQuick.Dialogs.quickimpl, the
+replay's file picker) imports plain ``QtQuick.Controls``, which may select any style: the app
+fixes the Basic style (gui/windows.py), so these never load and stay out of the build."""
 
 
 class CheckFailed(Exception):
@@ -351,6 +368,8 @@ def check_plan(result: Plan) -> list[str]:
         if not any(fnmatch.fnmatch(dest, pattern) for pattern in dll_patterns):
             problems.append(f"{label} would ship ({dest} matches no --noinclude-dlls)")
     for name, folder in sorted(qml_imports().items()):
+        if name in STYLE_ONLY:
+            continue
         dest = "PySide6/qml/" + folder.as_posix().split("/Qt/qml/", 1)[1]
         probe = f"{dest}/qmldir"
         if any(below(probe, pattern) for pattern in data_patterns) or any(

@@ -12,7 +12,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, Signal
+from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.history import chart_samples
 from pointline.gui.online.from_net import SessionEnded
@@ -51,6 +51,8 @@ class Results(Part):
         self._table = table
         self._verify = verify
         self._standings = RowsModel(STANDING_KEYS, self)
+        self.replays: list[Any] = []
+        """The replay windows opened by Watch again (kept while they are open)."""
         self.clear()
 
     outcome = state_property(str, "outcome", outcomeChanged)
@@ -62,6 +64,36 @@ class Results(Part):
     verifyText = state_property(str, "verifyText", verifyTextChanged)
     standings = Property(QObject, lambda self: self._standings, constant=True)
     """The results page's rows (``STANDING_KEYS``), each with its balance chart."""
+    watchLabel = Property(str, lambda self: "Watch again", constant=True)
+
+    def _relay_key(self) -> bytes | None:
+        """The relay's pinned public key, so the replay's verdict can say who played."""
+        text = getattr(self.shell.client, "relay_key", None)
+        try:
+            key = bytes.fromhex(text) if isinstance(text, str) else b""
+        except ValueError:
+            return None
+        return key if len(key) == 32 else None
+
+    @Slot()
+    def watchAgain(self) -> None:
+        """Open the saved transcript in a replay window (gui/replay): verify's verdict first,
+        then throw by throw. It reads the file only: nothing is sent."""
+        path = self._values["transcriptPath"]
+        if not path:
+            return
+        from pointline.gui.replay.app import open_replay
+
+        replays, opened = self.replays, list[Any]()  # the closure holds no reference to self
+
+        def closed() -> None:
+            for item in opened:
+                if item in replays:
+                    replays.remove(item)
+            opened.clear()  # no cycle is left for the garbage collector
+
+        opened.append(open_replay(path, relay_key=self._relay_key(), on_leave=closed))
+        replays.extend(opened)
 
     def clear(self) -> None:
         """No session has ended (a fresh lobby)."""

@@ -2,7 +2,8 @@
 
     pointline --check-layout --size 390x844 --size 1280x720
 
-Each scene (solo and online, reached by really playing) is rendered offscreen once per size;
+Each scene (solo and online, reached by really playing; the replay's, gui/tools/replay_scenes.py)
+is rendered offscreen once per size;
 the item tree of the window is then read and the rendered image sampled. One line per problem:
 
 - ``overlap``: two enabled interactive items (buttons, tap areas, fields) whose rectangles
@@ -728,12 +729,29 @@ def _online(
     folder.cleanup()
 
 
+def _replay(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+    from pointline.gui.tools.replay_scenes import load_scene
+
+    with tempfile.TemporaryDirectory(prefix="pointline-layout-replay-") as folder:
+        for scene in scenes:
+            loaded = load_scene(scene, sizes[0], Path(folder))
+            for size in sizes:
+                loaded.window.resize(*size)
+                _settle(loaded.window, 120)
+                report(
+                    scene, size, "standard", check_window(loaded.window, _settle(loaded.window, 30))
+                )
+            loaded.window.close()
+            loaded.engine.deleteLater()
+
+
 def run_check(
     sizes: Sequence[tuple[int, int]] = SIZES,
     solo_scenes: Sequence[str] | None = None,
     online_scenes: Sequence[str] | None = None,
     out: Callable[[str], None] = print,
     modes: Sequence[str] | None = None,
+    replay_scenes: Sequence[str] = (),
 ) -> int:
     """Check the scenes at the sizes in the window modes (all three unless ``modes``), print
     one line per problem and a summary; P."""
@@ -763,7 +781,9 @@ def run_check(
         _solo(solo, sizes, every_mode, report)
     if online:
         _online(online, sizes, every_mode, report)
-    count = len(solo) + len(online)
+    if replay_scenes:
+        _replay(replay_scenes, sizes, report)
+    count = len(solo) + len(online) + len(replay_scenes)
     out(
         f"layout: {count} scenes × {len(sizes)} sizes × {len(every_mode)} window modes, "
         f"{total} problems"
@@ -772,4 +792,6 @@ def run_check(
 
 
 def main(sizes: Sequence[tuple[int, int]]) -> int:
-    return 1 if run_check(sizes or SIZES) else 0
+    from pointline.gui.tools.replay_scenes import REPLAY_SCENES
+
+    return 1 if run_check(sizes or SIZES, replay_scenes=REPLAY_SCENES) else 0

@@ -312,7 +312,7 @@ def test_stats_from_the_result_screen_by_keys(make_ui: Any) -> None:
     assert list(chart) == list(ui.bridge.chart)
     for _ in range(4):  # Tab stays inside Stats
         ui.key(Qt.Key.Key_Tab)
-        assert ui.focus_name() in ("btnSession0", "btnStatsClose")
+        assert ui.focus_name() in ("btnSession0", "btnWatch", "btnOpenReplay", "btnStatsClose")
     ui.key(Qt.Key.Key_Escape)
     ui.qtbot.waitUntil(lambda: not overlay.property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnStats", timeout=WAIT_MS)

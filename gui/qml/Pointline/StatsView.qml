@@ -27,6 +27,8 @@ TablePopup {
             var b = sessionList.itemAt(i);
             if (b && b.visible) out.push(b);
         }
+        if (watchButton.visible) out.push(watchButton);
+        if (openButton.visible) out.push(openButton);
         out.push(statsClose);
         return out;
     }
@@ -67,6 +69,46 @@ TablePopup {
                 hint: "Close Stats"
                 onActivated: bridge.extras.closeStats()
             }
+        }
+        // desktop: any saved session (an online transcript, a solo session) through Qt's dialog
+        GameButton {
+            id: openButton
+            objectName: "btnOpenReplay"
+            visible: !bridge.mobile
+            Layout.preferredWidth: Math.max(200, statsOverlay.fs * 16)
+            fs: statsOverlay.fs * 0.85
+            text: bridge.extras.openLabel
+            hint: bridge.extras.openLabel
+            onActivated: {
+                picker.active = true;
+                picker.item.open();
+            }
+        }
+        // a phone has no file picker: the transcripts folder's newest files, to watch
+        Flow {
+            objectName: "savedTranscripts"
+            visible: bridge.mobile && savedRepeater.count > 0
+            Layout.fillWidth: true
+            spacing: statsOverlay.gap * 0.5
+            Repeater {
+                id: savedRepeater
+                model: statsOverlay.opened && bridge.mobile ? bridge.extras.savedTranscripts() : []
+                GameButton {
+                    required property var modelData
+                    fs: statsOverlay.fs * 0.75
+                    text: bridge.extras.watchLabel + ": " + modelData.label
+                    hint: modelData.path
+                    onActivated: bridge.extras.watchFile(modelData.path)
+                }
+            }
+        }
+        // Qt's own file dialog (QtQuick.Dialogs), loaded on desktop when first asked for: a
+        // phone never loads the module
+        Loader {
+            id: picker
+            active: false
+            source: "Replay/ReplayPicker.qml"
+            onLoaded: item.extras = bridge.extras
         }
         Text {
             objectName: "statsSummary"
@@ -179,6 +221,16 @@ TablePopup {
                     wrapMode: Text.WordWrap
                     Accessible.role: Accessible.StaticText
                     Accessible.name: text
+                }
+                GameButton {
+                    id: watchButton
+                    objectName: "btnWatch"
+                    visible: statsOverlay.row !== null
+                    Layout.preferredWidth: Math.max(120, statsOverlay.fs * 10)
+                    fs: statsOverlay.fs * 0.85
+                    text: bridge.extras.watchLabel
+                    hint: statsOverlay.row ? statsOverlay.row.summary : ""
+                    onActivated: bridge.extras.watch(Math.min(statsOverlay.chosen, statsOverlay.rows.length - 1))
                 }
                 BalanceChart {
                     objectName: "statsChart"

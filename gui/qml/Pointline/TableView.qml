@@ -38,6 +38,8 @@ Item {
     // the height the side parts need at least (online, portrait: four seats in sight)
     property real sideMinimumHeight: 0
     property int extraColumns: view.portrait || view.shortLandscape ? 3 : 2
+    // a screen where nothing can be played (a replay) leaves out the chips and the actions
+    property bool actionsShown: true
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
     readonly property bool motion: !table.reduceMotion
@@ -339,6 +341,7 @@ Item {
             // The chips take their row at the come-out; the row keeps its place after it.
             Item {
                 Layout.fillWidth: true
+                visible: view.actionsShown
                 implicitHeight: chipRow.implicitHeight
                 ChipSelector {
                     id: chipRow
@@ -353,6 +356,7 @@ Item {
 
             Item {
                 Layout.fillWidth: true
+                visible: view.actionsShown
                 implicitHeight: buttons.implicitHeight + extras.implicitHeight + view.gap
                 // A tap or hover on a control that is off says why (touch has no hover): the
                 // dimmed buttons let the pointer through to this area behind them.

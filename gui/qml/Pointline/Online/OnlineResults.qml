@@ -169,6 +169,15 @@ Item {
                 Accessible.name: text
             }
             GameButton {
+                objectName: "btnWatchAgain"
+                Layout.fillWidth: true
+                fs: screen.fs
+                visible: online.results.transcriptPath.length > 0
+                text: online.results.watchLabel
+                hint: online.results.verifyText
+                onActivated: online.results.watchAgain()
+            }
+            GameButton {
                 id: lobbyButton
                 objectName: "btnBackToLobby"
                 Layout.fillWidth: true

@@ -1,0 +1,198 @@
+import QtQuick
+import QtQuick.Layouts
+import QtQuick.Controls.Basic
+import Pointline
+import Pointline.Replay
+
+// Watch a session again: the verdict first, then the same table view as play (TableView fed by
+// the replay's ReplaySeat, every action refused), every seat's balance and contracts, the
+// timeline and the replay's controls. Keys: Left/Right step, Space plays or pauses, Home/End,
+// Tab visits the controls, Escape leaves, F1 Help, M mute. No connection exists here.
+ApplicationWindow {
+    id: root
+    required property ReplayBridge replay
+    width: 1280
+    height: 720
+    visible: true
+    title: "Pointline Table — " + replay.texts.title
+    color: "#0b2e20"
+
+    readonly property bool portrait: height > width
+    readonly property bool shortLandscape: !portrait && height < 480
+    readonly property real fs: Math.max(12, Math.min(22, Math.min(width / 70, height / 32)))
+    readonly property real gap: Math.max(6, fs * 0.5)
+    readonly property bool panelOpen: dicePanel.opened || helpPopup.opened
+
+    Shortcut { sequence: "Left"; enabled: !root.panelOpen; onActivated: root.replay.back() }
+    Shortcut { sequence: "Right"; enabled: !root.panelOpen; onActivated: root.replay.forward() }
+    Shortcut { sequence: "Space"; enabled: !root.panelOpen; onActivated: root.replay.togglePlay() }
+    Shortcut { sequence: "Home"; enabled: !root.panelOpen; onActivated: root.replay.first() }
+    Shortcut { sequence: "End"; enabled: !root.panelOpen; onActivated: root.replay.last() }
+    Shortcut { sequence: "Escape"; enabled: !root.panelOpen; onActivated: root.replay.leave() }
+    Shortcut { sequence: "Back"; enabled: !root.panelOpen; onActivated: root.replay.leave() }
+    Shortcut { sequence: "F1"; onActivated: helpPopup.open() }
+    Shortcut { sequence: "M"; onActivated: root.replay.toggleMute() }
+    Component.onCompleted: Qt.callLater(function() {
+        if (root.replay.problem.length > 0) problemLeave.forceActiveFocus();
+        else controls.focusFirst();
+    })
+
+    // ---------------------------------------------------------------- a file that cannot be watched
+    ColumnLayout {
+        visible: root.replay.problem.length > 0
+        anchors.centerIn: parent
+        width: Math.min(parent.width - 2 * root.gap, root.fs * 36)
+        spacing: root.gap
+        Text {
+            objectName: "replayProblem"
+            Layout.fillWidth: true
+            text: root.replay.problem
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            color: "#fdf6e3"
+            font.pixelSize: root.fs * 1.1
+            Accessible.role: Accessible.AlertMessage
+            Accessible.name: text
+        }
+        GameButton {
+            id: problemLeave
+            objectName: "replayProblemLeave"
+            fs: root.fs
+            text: root.replay.texts.leave
+            onActivated: root.replay.leave()
+        }
+    }
+
+    // ---------------------------------------------------------------- the replay
+    ColumnLayout {
+        visible: root.replay.problem.length === 0
+        anchors.fill: parent
+        anchors.margins: root.gap
+        spacing: root.gap * 0.6
+
+        GridLayout {
+            Layout.fillWidth: true
+            columns: root.portrait ? 1 : 2
+            columnSpacing: root.gap
+            rowSpacing: 0
+            Text {
+                objectName: "replayTitle"
+                text: root.replay.title
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                Layout.fillWidth: root.portrait
+                Layout.maximumWidth: root.portrait ? root.width : root.width * 0.4
+                color: "#d8b25a"
+                font.pixelSize: root.fs * 1.05
+                font.bold: true
+            }
+            Text {
+                objectName: "replayThrowTitle"
+                Layout.fillWidth: true
+                text: root.replay.throwTitle
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                color: "#fdf6e3"
+                font.pixelSize: root.fs * 0.9
+            }
+        }
+        ReplayVerdict {
+            Layout.fillWidth: true
+            replay: root.replay
+            fs: root.fs
+        }
+        TableView {
+            id: tableView
+            Layout.fillWidth: true
+            Layout.fillHeight: true
+            table: root.replay.table
+            fs: root.fs
+            portrait: root.portrait
+            namePrefix: "replay"
+            tableName: root.replay.title
+            historyTitle: root.replay.texts.history
+            shortLandscape: root.shortLandscape
+            historyShown: !root.portrait || root.height >= 760
+            actionsShown: false  // nothing can be played in a replay
+            sideMinimumHeight: playersColumn.implicitHeight
+            side: Column {
+                id: playersColumn
+                objectName: "replayPlayers"
+                Layout.fillWidth: true
+                spacing: 2
+                Repeater {
+                    model: root.replay.players
+                    delegate: Text {
+                        required property var modelData
+                        width: playersColumn.width
+                        text: modelData.text
+                        textFormat: Text.PlainText
+                        wrapMode: Text.Wrap
+                        color: modelData.you ? "#ffd479" : "#fdf6e3"
+                        font.pixelSize: root.fs * 0.8
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
+                }
+            }
+        }
+        ReplayControls {
+            id: controls
+            Layout.fillWidth: true
+            replay: root.replay
+            fs: root.fs
+            compact: root.portrait
+            onDiceRequested: dicePanel.open()
+        }
+        Text {
+            objectName: "replayKeys"
+            Layout.fillWidth: true
+            visible: !root.shortLandscape
+            text: root.replay.keysHint
+            textFormat: Text.PlainText
+            elide: Text.ElideRight
+            color: "#cfe3d6"
+            font.pixelSize: root.fs * 0.75
+        }
+    }
+
+    DicePanel {
+        id: dicePanel
+        replay: root.replay
+        fs: root.fs
+        x: root.gap
+        y: root.gap
+        width: root.width - 2 * root.gap
+        height: root.height - 2 * root.gap
+        onClosed: controls.focusFirst()
+    }
+    Popup {
+        id: helpPopup
+        objectName: "replayHelp"
+        modal: true
+        focus: true
+        x: root.gap; y: root.gap
+        width: root.width - 2 * root.gap
+        padding: root.fs
+        onOpened: helpClose.forceActiveFocus()
+        onClosed: controls.focusFirst()
+        background: Rectangle { color: "#10261b"; border.color: "#d8b25a"; border.width: 2; radius: root.fs * 0.6 }
+        contentItem: ColumnLayout {
+            spacing: root.gap
+            Text {
+                Layout.fillWidth: true
+                text: root.replay.texts.help
+                textFormat: Text.PlainText
+                wrapMode: Text.Wrap
+                color: "#fdf6e3"
+                font.pixelSize: root.fs * 0.9
+            }
+            GameButton {
+                id: helpClose
+                fs: root.fs * 0.85
+                text: root.replay.texts.closePanel
+                onActivated: helpPopup.close()
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import QtQuick
+import QtQuick.Layouts
+
+// What the check proves, first: OK / INCOMPLETE / FAIL with verify's own sentence, the first
+// broken record, who vouches for the names, and every seat with its verification words.
+// Everything from the file is shown as plain text (Text.PlainText), already escaped by Python.
+ColumnLayout {
+    id: verdict
+    required property var replay
+    property real fs: 14
+    spacing: fs * 0.3
+    readonly property color wordColor: replay.verdictWord === "OK" ? "#7ee2a8"
+                                      : replay.verdictWord === "FAIL" ? "#ff9a8a" : "#ffd479"
+
+    RowLayout {
+        Layout.fillWidth: true
+        spacing: verdict.fs * 0.6
+        Text {
+            objectName: "replayVerdictWord"
+            text: verdict.replay.verdictWord
+            textFormat: Text.PlainText
+            color: verdict.wordColor
+            font.pixelSize: verdict.fs * 1.3
+            font.bold: true
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+        Text {
+            objectName: "replayVerdictSentence"
+            Layout.fillWidth: true
+            text: (verdict.replay.verdictRecord ? verdict.replay.verdictRecord + ": " : "")
+                  + verdict.replay.verdictSentence
+            textFormat: Text.PlainText
+            wrapMode: Text.Wrap
+            maximumLineCount: 3
+            elide: Text.ElideRight
+            color: "#fdf6e3"
+            font.pixelSize: verdict.fs * 0.85
+            Accessible.role: Accessible.StaticText
+            Accessible.name: text
+        }
+    }
+    Text {
+        objectName: "replayVerdictNote"
+        visible: text.length > 0
+        Layout.fillWidth: true
+        text: verdict.replay.verdictNote
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        color: "#ffd479"
+        font.pixelSize: verdict.fs * 0.85
+    }
+    Text {
+        objectName: "replayVouch"
+        visible: text.length > 0
+        Layout.fillWidth: true
+        text: verdict.replay.vouchText
+        textFormat: Text.PlainText
+        wrapMode: Text.Wrap
+        maximumLineCount: 2
+        elide: Text.ElideRight
+        color: "#cfe3d6"
+        font.pixelSize: verdict.fs * 0.8
+    }
+    // every seat with its key's verification words, to compare with what each player saw
+    Flow {
+        objectName: "replayVerdictSeats"
+        Layout.fillWidth: true
+        visible: verdict.replay.seats.length > 0
+        spacing: verdict.fs * 0.8
+        Repeater {
+            model: verdict.replay.seats
+            delegate: Text {
+                required property var modelData
+                text: modelData.text
+                textFormat: Text.PlainText
+                color: modelData.you ? "#ffd479" : "#cfe3d6"
+                font.pixelSize: verdict.fs * 0.75
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+        }
+    }
+}

@@ -1,0 +1,383 @@
+"""The replay screen's QObjects: ``ReplayBridge`` (the verdict, the step, the timeline, the dice
+panel) and ``ReplaySeat`` (the ``SeatTable`` the shared ``TableView.qml`` reads).
+
+The bridge reads a ``gui.replay.model.Session`` and publishes, at each step, the seat view of
+the file's own seat (``Session.view``: ``gui.seat_view.seat_view`` of the kernel's table) into
+``ReplaySeat``, exactly as play publishes it; every seat's balance and contracts go to
+``players``. Every property has its own notify signal, emitted only when its value changed.
+
+Nothing here can be submitted anywhere: ``ReplaySeat`` refuses every action (its reasons say
+it is a replay), no connection exists, and nothing writes a session or Stats.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
+from PySide6.QtQml import QmlElement, QmlUncreatable
+
+from pointline.gui.betting import CHIP_VALUES
+from pointline.gui.history import history_rows, line_flights, line_outcomes
+from pointline.gui.replay.errors import ReplayError
+from pointline.gui.replay.model import Session
+from pointline.gui.replay.words import (
+    REPLAY_TEXTS,
+    derivation_lines,
+    escaped,
+    player_row,
+    seat_name,
+    throw_title,
+)
+from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP, SeatTable, state_property
+from pointline.gui.texts import ACTION_LABELS, TEXTS
+from pointline.kernel import HANDS_PER_SESSION, POINT_NUMBERS, STARTING_POINTS, THROW_CAP
+
+__all__ = ["PLAY_MS", "ReplayBridge", "ReplaySeat", "bridge_for", "open_path"]
+
+QML_IMPORT_NAME = "Pointline.Replay"
+QML_IMPORT_MAJOR_VERSION = 1
+
+PLAY_MS = 1600
+"""How long each throw shows while the replay plays."""
+_ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll", "chip", "repeat")
+
+
+def open_path(path: str | Path, relay_key: bytes | None = None) -> Session:
+    """A session to watch from ``path``: a solo session record (Stats' JSON) or an online
+    transcript (its code is loaded only then). Raises ``ReplayError`` in plain words."""
+    path = Path(path)
+    try:
+        head = path.read_bytes()[:1]
+    except OSError:
+        head = b""
+    if head == b"{":
+        from pointline.gui.replay.solo import open_solo_file
+
+        solo = open_solo_file(path)
+        if solo is not None:
+            return solo
+    from pointline.gui.replay.model import open_transcript
+
+    return open_transcript(path, relay_key)
+
+
+@QmlElement
+@QmlUncreatable("The replay bridge owns it.")
+class ReplaySeat(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decorator
+    """The watched seat as the table view shows it; every action is refused (a replay)."""
+
+    @Slot(str, result=bool)
+    def act(self, name: str) -> bool:
+        self.explain(name)
+        return False
+
+    @Slot(str, result=bool)
+    def tableKey(self, key: str) -> bool:
+        return False
+
+    @Slot()
+    def keyReleased(self) -> None:
+        """Nothing is held in a replay."""
+
+    @Slot(str, result=bool)
+    def placeChip(self, line: str) -> bool:
+        self.explain("chip")
+        return False
+
+    @Slot(result=bool)
+    def repeatLastBet(self) -> bool:
+        self.explain("repeat")
+        return False
+
+    @Slot(str)
+    def explain(self, action: str) -> None:
+        self.publish(notice=REPLAY_TEXTS["refused"], status=REPLAY_TEXTS["refused"])
+
+
+_DEFAULTS: dict[str, Any] = {
+    "title": "",
+    "problem": "",
+    "verdictWord": "",
+    "verdictSentence": "",
+    "verdictRecord": "",
+    "verdictNote": "",
+    "vouchText": "",
+    "seats": [],
+    "step": 0,
+    "steps": 0,
+    "playing": False,
+    "hand": 0,
+    "hands": [],
+    "timeline": [],
+    "throwTitle": "",
+    "derivation": [],
+    "players": [],
+    "keysHint": "",
+    "reduceMotion": False,
+    "muted": False,
+}
+
+
+@QmlElement
+@QmlUncreatable("Opened from Python.")
+class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
+    """One watched session (see the module docstring)."""
+
+    DEFAULTS: ClassVar[dict[str, Any]] = _DEFAULTS
+
+    titleChanged = Signal()
+    problemChanged = Signal()
+    verdictWordChanged = Signal()
+    verdictSentenceChanged = Signal()
+    verdictRecordChanged = Signal()
+    verdictNoteChanged = Signal()
+    vouchTextChanged = Signal()
+    seatsChanged = Signal()
+    stepChanged = Signal()
+    stepsChanged = Signal()
+    playingChanged = Signal()
+    handChanged = Signal()
+    handsChanged = Signal()
+    timelineChanged = Signal()
+    throwTitleChanged = Signal()
+    derivationChanged = Signal()
+    playersChanged = Signal()
+    keysHintChanged = Signal()
+    reduceMotionChanged = Signal()
+    mutedChanged = Signal()
+    leaveRequested = Signal()
+    """Escape or Leave replay: the app closes the replay window."""
+    helpRequested = Signal()
+
+    def __init__(
+        self,
+        session: Session | None = None,
+        *,
+        problem: str = "",
+        mobile: bool = False,
+        reduce_motion: bool = False,
+        sounds: Any = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._values: dict[str, Any] = dict(_DEFAULTS)
+        self._sounds = sounds
+        """The app's ``gui.sound.Sounds`` (None: silent); a step forward plays the dice."""
+        self._session = session
+        self._mobile = mobile
+        self._seat = ReplaySeat(self)
+        self._seat.publish(
+            hands=HANDS_PER_SESSION,
+            throwCap=THROW_CAP,
+            chipValues=list(CHIP_VALUES),
+            mobile=mobile,
+            texts=TEXTS,
+            pointNumbers=sorted(POINT_NUMBERS),
+            startingPoints=STARTING_POINTS,
+            legal=dict.fromkeys(_ACTIONS, False),
+            reasons=dict.fromkeys(_ACTIONS, REPLAY_TEXTS["refused"]),
+            reduceMotion=reduce_motion,
+            keysHint=REPLAY_TEXTS["keysMobile" if mobile else "keys"],
+            confirmLabel=ACTION_LABELS["confirm"],
+        )
+        self._timer = QTimer(self)
+        self._timer.setInterval(PLAY_MS)
+        self._timer.timeout.connect(self._tick)
+        self._put(
+            problem=problem,
+            muted=bool(getattr(sounds, "muted", True)),
+            reduceMotion=reduce_motion,
+            keysHint=REPLAY_TEXTS["keysMobile" if mobile else "keys"],
+        )
+        if session is not None:
+            self._load(session)
+
+    # ------------------------------------------------------------------ publishing
+    def _put(self, **values: Any) -> None:
+        for name, value in values.items():
+            if self._values[name] != value or type(self._values[name]) is not type(value):
+                self._values[name] = value
+                getattr(self, f"{name}Changed").emit()
+
+    def value(self, name: str) -> Any:
+        """A published value (Python callers and tests; QML reads the property)."""
+        return self._values[name]
+
+    @property
+    def session(self) -> Session | None:
+        return self._session
+
+    def _load(self, session: Session) -> None:
+        verdict = session.verdict
+        title = REPLAY_TEXTS["solo"] if session.solo else f"Table {escaped(session.table_id)}"
+        self._put(
+            title=title,
+            verdictWord=verdict.word,
+            verdictSentence=escaped(verdict.sentence),
+            verdictRecord=f"record {verdict.record}" if verdict.record is not None else "",
+            verdictNote=verdict.note,
+            vouchText=escaped(verdict.vouch_text),
+            seats=[
+                {
+                    "text": f"{seat_name(session, s.seat)}: {s.words}" if s.words else "",
+                    "you": s.seat == session.me,
+                }
+                for s in verdict.seats
+                if s.words
+            ],
+            steps=len(session.throws),
+            hands=list(session.hands()),
+            timeline=[
+                {
+                    "step": position,
+                    "hand": t.hand,
+                    "label": f"{t.trace.die1 + t.trace.die2}",
+                    "text": f"Throw {t.throw}: {t.trace.die1} + {t.trace.die2}",
+                }
+                for position, t in enumerate(session.throws, start=1)
+            ],
+        )
+        self._show(0)
+
+    def _show(self, step: int) -> None:
+        session = self._session
+        if session is None:
+            return
+        step = max(0, min(step, len(session.throws)))
+        forward = step == self._values["step"] + 1
+        view = session.view(step, session.me)
+        seat = self._seat
+        values: dict[str, Any] = dict(view.values())
+        if step > 0:
+            throw = session.throws[step - 1]
+            before = throw.before.ledger_length(session.me)
+            entries = throw.after.ledger_since(session.me, before)
+            values.update(
+                die1=throw.trace.die1,
+                die2=throw.trace.die2,
+                lineOutcomes=line_outcomes(entries),
+                lineFlights=line_flights(entries) if forward else {},
+            )
+        else:
+            values.update(die1=0, die2=0, lineOutcomes={}, lineFlights={})
+        serial = seat.value("rollSerial") + (1 if forward else 0)
+        if forward and step > 0 and self._sounds is not None:
+            self._sounds.play("dice")
+        title = throw_title(session, step)
+        seat.publish(**values, rollSerial=serial, status=title, notice="", announcement=title)
+        table = session.table_at(step)
+        mine = 0 <= session.me < table.seat_count  # a FAIL's header may name no such seat
+        seat.set_history(history_rows(table.seat(session.me).ledger) if mine else [])
+        self._put(
+            step=step,
+            hand=session.throws[step - 1].hand if step > 0 else (1 if session.throws else 0),
+            throwTitle=title,
+            derivation=derivation_lines(session, session.throws[step - 1]) if step > 0 else [],
+            players=[player_row(session, step, s) for s in range(session.seats)],
+        )
+        if step >= len(session.throws):
+            self._stop()
+
+    def _stop(self) -> None:
+        self._timer.stop()
+        self._put(playing=False)
+
+    def _tick(self) -> None:
+        self._show(self._values["step"] + 1)
+
+    # ------------------------------------------------------------------ properties
+    title = state_property(str, "title", titleChanged)
+    problem = state_property(str, "problem", problemChanged)
+    """Why the file cannot be watched ("" when it can): plain words, shown as plain text."""
+    verdictWord = state_property(str, "verdictWord", verdictWordChanged)
+    verdictSentence = state_property(str, "verdictSentence", verdictSentenceChanged)
+    verdictRecord = state_property(str, "verdictRecord", verdictRecordChanged)
+    verdictNote = state_property(str, "verdictNote", verdictNoteChanged)
+    vouchText = state_property(str, "vouchText", vouchTextChanged)
+    seats = state_property(QVARIANT_LIST, "seats", seatsChanged)
+    step = state_property(int, "step", stepChanged)
+    steps = state_property(int, "steps", stepsChanged)
+    playing = state_property(bool, "playing", playingChanged)
+    hand = state_property(int, "hand", handChanged)
+    hands = state_property(QVARIANT_LIST, "hands", handsChanged)
+    timeline = state_property(QVARIANT_LIST, "timeline", timelineChanged)
+    throwTitle = state_property(str, "throwTitle", throwTitleChanged)
+    derivation = state_property(QVARIANT_LIST, "derivation", derivationChanged)
+    players = state_property(QVARIANT_LIST, "players", playersChanged)
+    keysHint = state_property(str, "keysHint", keysHintChanged)
+    reduceMotion = state_property(bool, "reduceMotion", reduceMotionChanged)
+    muted = state_property(bool, "muted", mutedChanged)
+    table = Property(QObject, lambda self: self._seat, constant=True)
+    texts = Property(QVARIANT_MAP, lambda self: dict(REPLAY_TEXTS), constant=True)
+
+    # ------------------------------------------------------------------ slots
+    @Slot()
+    def forward(self) -> None:
+        self._stop()
+        self._show(self._values["step"] + 1)
+
+    @Slot()
+    def back(self) -> None:
+        self._stop()
+        self._show(self._values["step"] - 1)
+
+    @Slot()
+    def first(self) -> None:
+        self._stop()
+        self._show(0)
+
+    @Slot()
+    def last(self) -> None:
+        self._stop()
+        self._show(self._values["steps"])
+
+    @Slot(int)
+    def goTo(self, step: int) -> None:
+        self._stop()
+        self._show(step)
+
+    @Slot(int)
+    def jumpToHand(self, hand: int) -> None:
+        session = self._session
+        if session is not None and session.first_step_of(hand):
+            self.goTo(session.first_step_of(hand))
+
+    @Slot()
+    def togglePlay(self) -> None:
+        if self._values["playing"]:
+            self._stop()
+            return
+        if self._session is None or not self._session.throws:
+            return
+        if self._values["step"] >= self._values["steps"]:
+            self._show(0)
+        self._put(playing=True)
+        self._timer.start()
+
+    @Slot()
+    def leave(self) -> None:
+        self._stop()
+        self.leaveRequested.emit()
+
+    @Slot()
+    def help(self) -> None:
+        self.helpRequested.emit()
+
+    @Slot()
+    def toggleMute(self) -> None:
+        """M: sound off or on (the app's own Sounds: the same choice as at the table)."""
+        if self._sounds is None:
+            return
+        self._sounds.muted = not self._sounds.muted
+        self._put(muted=bool(self._sounds.muted))
+
+
+def bridge_for(path: str | Path, relay_key: bytes | None = None, **options: Any) -> ReplayBridge:
+    """A bridge on the file at ``path``; a file that cannot be watched gives a bridge whose
+    ``problem`` says why in plain words (nothing else changes)."""
+    try:
+        return ReplayBridge(open_path(path, relay_key), **options)
+    except ReplayError as error:
+        return ReplayBridge(None, problem=error.text, **options)

@@ -1,0 +1,18 @@
+"""The replay scenes (verdict, mid-hand, the dice derivation, a FAIL) pass the layout check at
+every size ``pointline --check-layout`` uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pointline.gui.tools.layoutcheck import SIZES, run_check
+from pointline.gui.tools.replay_scenes import REPLAY_SCENES
+
+
+def test_every_replay_scene_is_clean_at_every_size(qapp: Any) -> None:
+    lines: list[str] = []
+    problems = run_check(
+        SIZES, solo_scenes=(), online_scenes=(), replay_scenes=REPLAY_SCENES, out=lines.append
+    )
+    assert problems == 0, "\n".join(lines)
+    assert lines[-1] == f"layout: {len(REPLAY_SCENES)} scenes × {len(SIZES)} sizes, 0 problems"
