@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from pointline.gui.layoutmath import contrast_ratio, crosses, inside, intersection, overlap
+from pointline.kernel.words import counted
 
 __all__ = [
     "PHONE_SIDE",
@@ -785,8 +786,8 @@ def run_check(
         _replay(replay_scenes, sizes, report)
     count = len(solo) + len(online) + len(replay_scenes)
     out(
-        f"layout: {count} scenes × {len(sizes)} sizes × {len(every_mode)} window modes, "
-        f"{total} problems"
+        f"layout: {counted(count, 'scene')} × {counted(len(sizes), 'size')} × "
+        f"{counted(len(every_mode), 'window mode')}, {counted(total, 'problem')}"
     )
     return total
 

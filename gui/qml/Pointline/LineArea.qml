@@ -85,6 +85,9 @@ Rectangle {
         font.bold: true
         font.letterSpacing: area.compact ? 0.5 : 1.5
         color: "#fdf6e3"
+        // a narrow box (a refund badge beside it) shrinks the title before it would cut it
+        fontSizeMode: Text.HorizontalFit
+        minimumPixelSize: Math.max(10, area.fs * 0.7)
         elide: Text.ElideRight
     }
     Text {

@@ -12,7 +12,14 @@ from pointline.gui.tools.replay_scenes import REPLAY_SCENES
 def test_every_replay_scene_is_clean_at_every_size(qapp: Any) -> None:
     lines: list[str] = []
     problems = run_check(
-        SIZES, solo_scenes=(), online_scenes=(), replay_scenes=REPLAY_SCENES, out=lines.append
+        SIZES,
+        solo_scenes=(),
+        online_scenes=(),
+        replay_scenes=REPLAY_SCENES,
+        out=lines.append,
+        modes=("standard",),  # a replay window has no window modes of its own
     )
     assert problems == 0, "\n".join(lines)
-    assert lines[-1] == f"layout: {len(REPLAY_SCENES)} scenes × {len(SIZES)} sizes, 0 problems"
+    assert lines[-1] == (
+        f"layout: {len(REPLAY_SCENES)} scenes × {len(SIZES)} sizes × 1 window mode, 0 problems"
+    )

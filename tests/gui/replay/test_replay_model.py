@@ -67,6 +67,12 @@ def test_verdict_sentence_and_record_are_verifys(
     assert line == f"FAIL: {where}{verdict.sentence}"
 
 
+SHOW_LINE = re.compile(
+    r"throw (?P<throw>\d+): (?P<d1>\d) \+ (?P<d2>\d) = (?P<total>\d+) at (?P<before>.+?), "
+    r"then (?P<after>.+?); (?P<hands>\d+) hands? resolved; points (?P<points>.+)"
+)
+
+
 @pytest.mark.parametrize("case", GENUINE, ids=[c["name"] for c in GENUINE])
 def test_seat_view_at_every_throw_matches_verify_show(
     case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -78,14 +84,26 @@ def test_seat_view_at_every_throw_matches_verify_show(
     for step, (throw, line) in enumerate(zip(session.throws, show, strict=True), start=1):
         views = [session.view(step, s) for s in range(session.seats)]
         before = session.view(step - 1, session.me)
-        where = f"point {before.point}" if before.pointPhase else before.phase
+        # verify --show's line, read back: dice, the phase before and after, hands, points
+        said = SHOW_LINE.fullmatch(line)
+        assert said is not None, line
         d1, d2 = throw.trace.die1, throw.trace.die2
-        balances = ", ".join(str(v.balance) for v in views)
-        hands = session.table_at(step).hands_resolved
-        assert line == (
-            f"throw {throw.throw}: {d1}+{d2} = {d1 + d2} at {where} -> {views[0].phase}; "
-            f"hands {hands}; balances [{balances}]"
-        )
+        assert (int(said["throw"]), int(said["d1"]), int(said["d2"])) == (throw.throw, d1, d2)
+        assert int(said["total"]) == d1 + d2
+        assert said["before"] == (f"point {before.point}" if before.pointPhase else "the come-out")
+        after = views[0]
+        if after.pointPhase:
+            assert said["after"] == f"point {after.point}"
+        elif after.comeOut:
+            assert said["after"] == "the next come-out"
+        else:  # five hands played, or an ending with no result (the throw cap)
+            ended = "the end of the session" if after.phase == "complete" else "no result"
+            assert said["after"] == ended
+        assert int(said["hands"]) == session.table_at(step).hands_resolved
+        points = re.findall(r"Seat (\d+) (-?[\d,]+?)(?=, Seat |$)", said["points"])
+        assert [(int(k), int(v.replace(",", ""))) for k, v in points] == [
+            (s + 1, view.balance) for s, view in enumerate(views)
+        ]
         for s, view in enumerate(views):  # the contracts shown are the ones each seat sealed
             reveal = throw.reveals[s]
             assert (view.contractPass, view.contractDontPass) == (

@@ -32,7 +32,7 @@ ColumnLayout {
                   + verdict.replay.verdictSentence
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
-            maximumLineCount: 3
+            maximumLineCount: 6
             elide: Text.ElideRight
             color: "#fdf6e3"
             font.pixelSize: verdict.fs * 0.85
