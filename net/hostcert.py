@@ -13,12 +13,12 @@ the desktop build and a Rust-built recipe to the phone's for one certificate per
 (Python's ``ssl``, on every side of the table) serves and checks Ed25519 certificates in TLS 1.2
 and 1.3; the tests cross-check the certificate with ``cryptography``.
 
-The certificate words are distinct from the per-seat roster words (``net.protocol.keys.verification_words``)
-in two ways: they come from another list (``CERTIFICATE_WORDS``: 256 describing words, none of
-them among the roster's 256 things; a test keeps the lists apart), so a person never mistakes
-one set for the other; and they are derived under their own domain
-(``SHA-256("pointline/certificate-words/v1\\0" || fingerprint)``), so the same bytes never
-give related words in both.
+The certificate words are distinct from the per-seat roster words
+(``net.protocol.keys.verification_words``) in two ways: they come from another list
+(``CERTIFICATE_WORDS``: 256 describing words, none of them among the roster's 256 things; a test
+keeps the lists apart), so a person never mistakes one set for the other; and they are derived
+under their own domain (``SHA-256("pointline/certificate-words/v1\\0" || fingerprint)``), so the
+same bytes never give related words in both.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ __all__ = [
     "WORDS_DOMAIN",
     "HostCertificate",
     "HostCertificateError",
+    "certificate_fingerprint",
     "certificate_words",
     "ensure_host_certificate",
     "host_dir",
@@ -91,6 +92,13 @@ class HostCertificateError(Exception):
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
+
+
+def certificate_fingerprint(der: bytes) -> str:
+    """The SHA-256 of a certificate's DER bytes, 64 lowercase hex digits: what a table
+    announces, a guest pins and ``certificate_words`` shows (here, in a leaf the relay's
+    ``--announce`` and the client's trust both import)."""
+    return hashlib.sha256(der).hexdigest()
 
 
 def certificate_words(fingerprint: str, count: int = WORD_COUNT) -> tuple[str, ...]:
@@ -274,7 +282,7 @@ def _load(cert_path: Path, key_path: Path) -> HostCertificate | None:
         return None
     if own != public or until - RENEW_BEFORE < datetime.datetime.now(datetime.UTC):
         return None
-    return HostCertificate(cert_path, key_path, pem, hashlib.sha256(der).hexdigest())
+    return HostCertificate(cert_path, key_path, pem, certificate_fingerprint(der))
 
 
 def _make(cert_path: Path, key_path: Path) -> None:

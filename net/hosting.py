@@ -1,8 +1,9 @@
 """Host a table from the app: the relay in the app's own event loop, one room, announced nearby.
 
-``HostedTable`` runs the same relay as ``pointline-relay`` (``net.relay.server.running_relay``, every
-limit and deadline on) inside the caller's asyncio loop (the app's qasync loop), ``wss://`` only
-with the host's kept certificate (``net.hostcert``), on the address and port the host chose.
+``HostedTable`` runs the same relay as ``pointline-relay``
+(``net.relay.server.running_relay``, every limit and deadline on) inside the caller's asyncio
+loop (the app's qasync loop), ``wss://`` only with the host's kept certificate
+(``net.hostcert``), on the address and port the host chose.
 It holds exactly one room, the host's table, with the host in seat 1 (the protocol's seat 0):
 nobody else can open a room there. Its accounts and relay key live in the app's data folder
 (``data_dir()/host/relay.sqlite3``); the host's account is made on first hosting with a

@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import hashlib
 import json
 import os
 import ssl
@@ -43,6 +42,7 @@ from urllib.parse import urlsplit
 
 from pointline.net.client._connection import unreachable_words
 from pointline.net.errors import ClientCode, ClientError
+from pointline.net.hostcert import certificate_fingerprint
 from pointline.net.protocol.keys import public_key_from_hex, verify_signature
 
 __all__ = [
@@ -112,11 +112,6 @@ def relay_address(url: str) -> str:
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "wss" else 80)
     return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{port}"
-
-
-def certificate_fingerprint(der: bytes) -> str:
-    """The SHA-256 of a certificate's DER bytes, 64 lowercase hex digits."""
-    return hashlib.sha256(der).hexdigest()
 
 
 class KnownRelays:

@@ -314,7 +314,8 @@ def test_the_multicast_lock_is_held_while_browsing_or_announcing() -> None:
 def test_guests_load_no_relay_code() -> None:
     code = (
         "import sys, pointline.net.joining, pointline.net.discovery;"
-        "print(sorted(m for m in sys.modules if m.startswith(('pointline.net.relay.server', 'argon2',"
+        "print(sorted(m for m in sys.modules if m.startswith(("
+        "'pointline.net.relay.server', 'argon2',"
         " 'pointline.net.relay.accounts', 'pointline.net.hosting'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
