@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Final
 
 from pointline.net import paths
+from pointline.net.errors import NetCode, NetError
 
 __all__ = [
     "CERTIFICATE_WORDS",
@@ -86,12 +87,8 @@ CERTIFICATE_WORDS: tuple[str, ...] = tuple(
 )
 
 
-class HostCertificateError(Exception):
+class HostCertificateError(NetError, code=NetCode.HOST_CERTIFICATE):
     """The certificate could not be made or kept (``text`` in plain words for the screen)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
 
 
 def certificate_fingerprint(der: bytes) -> str:

@@ -38,7 +38,7 @@ from typing import Any, Final
 from pointline.net.client.relay_client import RelayClient, SessionStarted
 from pointline.net.client.trust import pinned_tls_context
 from pointline.net.discovery import Announcement, Announcer, check_addresses, with_seats
-from pointline.net.errors import ClientError, NetError
+from pointline.net.errors import ClientError, NetCode, NetError
 from pointline.net.hostcert import (
     HostCertificate,
     HostCertificateError,
@@ -67,12 +67,8 @@ LEAVE_WAIT: Final = 5.0
 """Seconds the relay is given to pass the host's departure on before it stops."""
 
 
-class HostingError(Exception):
+class HostingError(NetError, code=NetCode.HOSTING):
     """The table could not be hosted (``text`` in plain words for the host screen)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
 
 
 def host_account(folder: Path, name: str) -> tuple[str, bool]:

@@ -279,7 +279,7 @@ class TableCertificateChanged(ClientError):
 
     def __init__(self, host: str, old: str, new: str) -> None:
         super().__init__(
-            ClientCode.CERTIFICATE,
+            ClientCode.TABLE_CERTIFICATE_CHANGED,
             f"The table of {host} shows another certificate than the one you trusted before. "
             "Join only if the host's screen shows the same words.",
         )
@@ -292,7 +292,7 @@ class AnnouncementMismatch(ClientError):
 
     def __init__(self, host: str, announced: str, shown: str) -> None:
         super().__init__(
-            ClientCode.CERTIFICATE,
+            ClientCode.ANNOUNCEMENT_MISMATCH,
             f"The table announced as {host}'s does not show the certificate it announced; "
             "it was not joined.",
         )
