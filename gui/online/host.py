@@ -98,7 +98,8 @@ class Host(Part):
     def host_folder(self) -> Path:
         return self.folder if self.folder is not None else data_dir() / "host"
 
-    def refresh_kept_name(self) -> None:
+    @Slot()
+    def refreshKeptName(self) -> None:
         self.put(keptName=kept_host_name(self.host_folder()))
 
     def publish(self) -> None:

@@ -52,7 +52,7 @@ class Nearby(Part):
     askingChanged = Signal()
     questionChanged = Signal()
     wordsChanged = Signal()
-    chosenChanged = Signal()
+    chosenNameChanged = Signal()
 
     def __init__(self, shell: Shell, lobby: Lobby, parent: QObject | None = None) -> None:
         super().__init__(shell, parent)
@@ -73,7 +73,7 @@ class Nearby(Part):
     asking = state_property(str, "asking", askingChanged)
     question = state_property(str, "question", questionChanged)
     words = state_property(str, "words", wordsChanged)
-    chosenName = state_property(str, "chosenName", chosenChanged)
+    chosenName = state_property(str, "chosenName", chosenNameChanged)
     tables = Property(QObject, lambda self: self._tables, constant=True)
     """The tables nearby (a ``RowsModel``, ``NEARBY_KEYS``), in name order."""
     emptyText = Property(str, lambda self: NEARBY_NONE, constant=True)
@@ -116,7 +116,11 @@ class Nearby(Part):
     def refresh(self) -> None:
         """The browser's list changed: show the hosted tables in it, by name."""
         browser = self.browser
-        self.found = {} if browser is None else dict(browser.tables)
+        self.show_tables({} if browser is None else dict(browser.tables))
+
+    def show_tables(self, tables: dict[str, Any]) -> None:
+        """List ``tables`` (``NearbyTable`` by service name): the browser's, or a scene's."""
+        self.found = dict(tables)
         rows = []
         for key, table in sorted(self.found.items(), key=lambda kv: kv[1].announcement.name):
             ann = table.announcement

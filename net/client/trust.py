@@ -37,7 +37,7 @@ import ssl
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from pointline.net.client._connection import unreachable_words
@@ -48,6 +48,7 @@ from pointline.net.protocol.keys import public_key_from_hex, verify_signature
 __all__ = [
     "KNOWN_RELAYS_FILE",
     "KNOWN_TABLES_FILE",
+    "UNENCRYPTED",
     "AnnouncementMismatch",
     "CertificateNotTrusted",
     "KnownRelays",
@@ -57,6 +58,7 @@ __all__ = [
     "TableCheck",
     "TableTrust",
     "certificate_fingerprint",
+    "connection_warning",
     "fetch_certificate",
     "pinned_tls_context",
     "relay_address",
@@ -112,6 +114,17 @@ def relay_address(url: str) -> str:
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "wss" else 80)
     return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{port}"
+
+
+UNENCRYPTED: Final = (
+    "This connection is not encrypted (ws://): anyone on the network can read it, your "
+    "password too. Use a wss:// address where you can."
+)
+
+
+def connection_warning(url: str) -> str | None:
+    """Plain words for an address that is not encrypted (``ws://``); None for ``wss://``."""
+    return UNENCRYPTED if url.strip().lower().startswith("ws://") else None
 
 
 class KnownRelays:

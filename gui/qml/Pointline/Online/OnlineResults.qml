@@ -137,6 +137,17 @@ Item {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
+            Text {
+                objectName: "resultsHostedNote"
+                visible: text.length > 0
+                Layout.fillWidth: true
+                text: online.hostedNote
+                wrapMode: Text.WordWrap
+                font.pixelSize: screen.fs * 0.75
+                color: "#d5e6dc"
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
             Rectangle {
                 objectName: "casualNotice"
                 Layout.fillWidth: true

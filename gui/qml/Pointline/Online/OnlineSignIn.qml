@@ -13,11 +13,17 @@ FocusScope {
     // a phone held sideways: name and password side by side, so the buttons stay in sight
     readonly property bool wide: width > height && height < 500
     readonly property string asking: online.trust.asking
+    readonly property string nearbyAsking: online.nearby.asking
+    Component.onCompleted: { online.host.refreshKeptName(); online.nearby.browse(); }
     // a trust question takes focus on its safe answer: a stray Enter never trusts anything
     function focusFirst() {
-        if (screen.asking !== "") declineButton.forceActiveFocus(); else nameField.input.forceActiveFocus();
+        if (screen.asking !== "") declineButton.forceActiveFocus();
+        else if (screen.nearbyAsking !== "") nearbyDecline.forceActiveFocus();
+        else if (online.host.keptName.length > 0) hostButton.forceActiveFocus();
+        else nameField.input.forceActiveFocus();
     }
     onAskingChanged: Qt.callLater(focusFirst)
+    onNearbyAskingChanged: Qt.callLater(focusFirst)
 
     Flickable {
         anchors.fill: parent
@@ -37,10 +43,166 @@ FocusScope {
             }
             Text {
                 Layout.fillWidth: true
-                text: "Sign in to a relay with your account, or sign up for one. " + online.lobby.minPeople + " to " + online.lobby.maxSeats + " people share the same dice; nobody deals."
+                text: "Play with friends in the same room: host a table, or tap one nearby. " + online.lobby.minPeople + " to " + online.lobby.maxSeats + " people share the same dice; nobody deals."
                 wrapMode: Text.WordWrap
                 color: "#e8f3ec"
                 font.pixelSize: screen.fs * 0.9
+            }
+            GridLayout {
+                Layout.fillWidth: true
+                columns: screen.wide ? 2 : 1
+                columnSpacing: screen.gap
+                rowSpacing: screen.gap
+                OnlineField {
+                    id: nameField
+                    objectName: "fieldName"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    label: "Name"
+                    hint: online.account.nameHint
+                    onAccepted: passwordField.input.forceActiveFocus()
+                }
+                OnlineField {
+                    id: passwordField
+                    objectName: "fieldPassword"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    label: "Password"
+                    hint: online.account.passwordHint
+                    secret: true
+                    onAccepted: if (!online.busy) {
+                        if (screen.nearbyAsking === "first") online.nearby.join(nameField.text, passwordField.text);
+                        else online.account.signIn(urlField.text, nameField.text, passwordField.text);
+                    }
+                }
+            }
+            GameButton {
+                id: hostButton
+                objectName: "btnHost"
+                Layout.fillWidth: true
+                fs: screen.fs
+                primary: true
+                text: online.host.keptName.length > 0 ? "Host a table as " + online.host.keptName : "Host a table"
+                hint: "Open a table on this device; friends on this Wi-Fi find it nearby"
+                enabled: !online.busy && (online.host.keptName.length > 0 || nameField.text.length > 0)
+                reason: online.busy ? "Waiting for the relay" : "Type your player name first"
+                onActivated: online.host.hostTable(nameField.text)
+            }
+            Heading {
+                Layout.fillWidth: true
+                text: "Tables nearby"
+                font.pixelSize: screen.fs * 1.1
+            }
+            Text {
+                objectName: "nearbyEmpty"
+                visible: online.nearby.tables.count === 0
+                Layout.fillWidth: true
+                text: online.nearby.emptyText
+                wrapMode: Text.WordWrap
+                color: "#9fb8aa"
+                font.pixelSize: screen.fs * 0.85
+            }
+            Repeater {
+                objectName: "nearbyList"
+                model: online.nearby.tables
+                delegate: GameButton {
+                    required property string key
+                    required property string label
+                    required property string host
+                    objectName: "nearby_" + key
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    text: label
+                    hint: "Hosted by " + host + ": join this table"
+                    enabled: !online.busy
+                    reason: "Waiting for the table"
+                    onActivated: online.nearby.choose(key)
+                }
+            }
+            Rectangle {
+                objectName: "nearbyQuestion"
+                visible: screen.nearbyAsking !== ""
+                Layout.fillWidth: true
+                implicitHeight: nearbyCol.implicitHeight + screen.gap * 2
+                radius: 8
+                color: screen.nearbyAsking === "changed" ? "#3a2a10" : "#12402c"
+                border.color: screen.nearbyAsking === "changed" ? "#f2c14e" : "#8fe3a7"
+                border.width: 2
+                Accessible.role: Accessible.Dialog
+                Accessible.name: online.nearby.chosenName
+                ColumnLayout {
+                    id: nearbyCol
+                    anchors.fill: parent
+                    anchors.margins: screen.gap
+                    spacing: screen.gap * 0.6
+                    Text {
+                        Layout.fillWidth: true
+                        text: online.nearby.chosenName
+                        font.bold: true
+                        font.pixelSize: screen.fs * 1.05
+                        color: "#f2c14e"
+                        wrapMode: Text.WordWrap
+                        Accessible.role: Accessible.Heading
+                        Accessible.name: text
+                    }
+                    Text {
+                        objectName: "nearbyQuestionText"
+                        Layout.fillWidth: true
+                        text: online.nearby.question
+                        wrapMode: Text.WordWrap
+                        color: "#fdf6e3"
+                        font.pixelSize: screen.fs * 0.9
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
+                    Text {
+                        objectName: "nearbyWords"
+                        Layout.fillWidth: true
+                        text: online.nearby.words
+                        wrapMode: Text.WordWrap
+                        color: "#8fe3a7"
+                        font.bold: true
+                        font.pixelSize: screen.fs * 1.1
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: "Certificate words " + text
+                    }
+                    Text {
+                        visible: screen.nearbyAsking === "first"
+                        Layout.fillWidth: true
+                        text: "Type a name and password above (an account on this table), then Join."
+                        wrapMode: Text.WordWrap
+                        color: "#d5e6dc"
+                        font.pixelSize: screen.fs * 0.8
+                    }
+                    GridLayout {
+                        Layout.fillWidth: true
+                        columns: screen.width > screen.fs * 34 ? 2 : 1
+                        columnSpacing: screen.gap
+                        rowSpacing: screen.gap * 0.6
+                        GameButton {
+                            id: nearbyDecline
+                            objectName: "btnNearbyDecline"
+                            Layout.fillWidth: true
+                            fs: screen.fs
+                            text: "Don't join"
+                            hint: "Trust nothing and join nothing"
+                            onActivated: online.nearby.decline()
+                        }
+                        GameButton {
+                            objectName: "btnNearbyGo"
+                            Layout.fillWidth: true
+                            fs: screen.fs
+                            primary: true
+                            text: screen.nearbyAsking === "changed" ? "Trust the new certificate" : "Join"
+                            hint: screen.nearbyAsking === "changed" ? "The host's screen shows the same words: trust the new certificate"
+                                                                     : "Sign up (or sign in) on this table and take a seat"
+                            enabled: !online.busy
+                            reason: "Waiting for the table"
+                            onActivated: screen.nearbyAsking === "changed" ? online.nearby.trustNew()
+                                                                           : online.nearby.join(nameField.text, passwordField.text)
+                        }
+                    }
+                }
             }
             Rectangle {
                 id: trustBox
@@ -118,6 +280,11 @@ FocusScope {
                     }
                 }
             }
+            Heading {
+                Layout.fillWidth: true
+                text: "Or a relay by its address"
+                font.pixelSize: screen.fs * 1.1
+            }
             OnlineField {
                 id: urlField
                 objectName: "fieldRelay"
@@ -126,32 +293,18 @@ FocusScope {
                 label: "Relay address"
                 hint: "ws://127.0.0.1:8765 (a relay on this computer)"
                 text: online.account.relayUrl
-                onAccepted: nameField.input.forceActiveFocus()
+                onAccepted: if (!online.busy) online.account.signIn(urlField.text, nameField.text, passwordField.text)
             }
-            GridLayout {
+            Text {
+                objectName: "relayWarning"
+                visible: text.length > 0
                 Layout.fillWidth: true
-                columns: screen.wide ? 2 : 1
-                columnSpacing: screen.gap
-                rowSpacing: screen.gap
-                OnlineField {
-                    id: nameField
-                    objectName: "fieldName"
-                    Layout.fillWidth: true
-                    fs: screen.fs
-                    label: "Name"
-                    hint: online.account.nameHint
-                    onAccepted: passwordField.input.forceActiveFocus()
-                }
-                OnlineField {
-                    id: passwordField
-                    objectName: "fieldPassword"
-                    Layout.fillWidth: true
-                    fs: screen.fs
-                    label: "Password"
-                    hint: online.account.passwordHint
-                    secret: true
-                    onAccepted: if (!online.busy) online.account.signIn(urlField.text, nameField.text, passwordField.text)
-                }
+                text: online.account.warningFor(urlField.text)
+                wrapMode: Text.WordWrap
+                color: "#ffd27a"
+                font.pixelSize: screen.fs * 0.8
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
             }
             Text {
                 id: errorText
