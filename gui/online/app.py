@@ -101,7 +101,7 @@ def run_online(url: str = DEFAULT_RELAY, ca: str | None = None) -> int:
     stops = quit_on_stop_signals(app)  # SIGTERM, SIGHUP: as closing the window (a leave)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    bridge = OnlineBridge(url, sounds=_sounds(), ca=ca)
+    bridge = OnlineBridge(url, sounds=_sounds(), ca=ca, discover=True)
     loaded = load_online(bridge)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
     closing = asyncio.Event()

@@ -135,8 +135,11 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         clock: Clock | None = None,
         reduce_motion: bool | None = None,
         beats: BeatClock | None = None,
+        discover: bool = False,
     ) -> None:
-        """``clock`` is what the countdown reads (default: the event loop's time, which the
+        """``discover`` lists the tables nearby by mDNS on this device's networks (the app
+        turns it on; tests and screenshots never send multicast onto a real network);
+        ``clock`` is what the countdown reads (default: the event loop's time, which the
         protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting;
         ``beats`` runs the result moment's beats (default: a ``QtClock``)."""
         super().__init__()
@@ -174,6 +177,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         pass their own)."""
         self._host = Host(self, self._lobby, self)
         self._nearby = Nearby(self, self._lobby, self)
+        if not discover:
+            self._nearby.addresses = []
         self._moment.stageChanged.connect(self._table.on_beat)
         self.show()
 
