@@ -109,7 +109,8 @@ FocusScope {
                     required property string key
                     required property string label
                     required property string host
-                    objectName: "nearby_" + key
+                    required property int index
+                    objectName: "nearbyTable" + index
                     Layout.fillWidth: true
                     fs: screen.fs
                     text: label
