@@ -16,6 +16,7 @@ Leaving, closing the window and going to the background end the table through
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from pathlib import Path
@@ -72,6 +73,7 @@ class Host(Part):
         """Announce the table nearby by mDNS (tests on loopback turn it off)."""
         self._close_asked = False
         self._close_approved = False
+        self._closing: asyncio.Future[None] | None = None
         self.put(
             hosting=False,
             tableName="",
@@ -187,26 +189,26 @@ class Host(Part):
         self.shell.spawn(self._lobby.request(lambda _c: table.start()))
 
     async def close_table(self) -> None:
-        """Close the table: the host's departure goes first (``HostedTable.close``)."""
-        table, self.table = self.table, None
-        if table is None:
-            return
-        if self.shell.client is table.client:
-            self.shell.client = None
-        with contextlib.suppress(ClientError, NetError, OSError):
-            await table.close()
-        self.shell.set_hosted("", False)
-        self.publish()
+        """Close the table: the host's departure goes first (``HostedTable.close``). A second
+        caller (leaving, then the app's shutdown) waits for the first to finish."""
+        await self._end(background=False)
 
     async def background(self) -> None:
         """A phone went to the background: the session ends and the relay stops."""
+        await self._end(background=True)
+
+    async def _end(self, background: bool) -> None:
         table, self.table = self.table, None
         if table is None:
+            if self._closing is not None:
+                with contextlib.suppress(ClientError, NetError, OSError):
+                    await asyncio.shield(self._closing)
             return
         if self.shell.client is table.client:
             self.shell.client = None
+        self._closing = asyncio.ensure_future(table.background() if background else table.close())
         with contextlib.suppress(ClientError, NetError, OSError):
-            await table.background()
+            await asyncio.shield(self._closing)
         self.shell.set_hosted("", False)
         self.publish()
 

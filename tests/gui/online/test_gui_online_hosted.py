@@ -166,9 +166,7 @@ async def test_a_changed_certificate_asks_and_a_forged_announcement_is_refused(
         # a forged announcement: the host's name, another certificate: never trusted
         forged = dataclasses.replace(table.announcement, fingerprint="ab" * 32)
         bridge = guest.bridge
-        bridge.nearby.show_tables(
-            {"x": NearbyTable("x", "127.0.0.1", table.running.port, forged)}
-        )
+        bridge.nearby.show_tables({"x": NearbyTable("x", "127.0.0.1", table.running.port, forged)})
         bridge.nearby.choose("x")
         assert bridge.nearby.asking == "first"
         guest.item("fieldName").setProperty("text", "guesty")
