@@ -11,7 +11,8 @@ FocusScope {
     property real fs: 14
     property real gap: 8
     // a phone held sideways: name and password side by side, so the buttons stay in sight
-    readonly property bool wide: width > height && height < 500
+    // (and a desktop window): tables nearby on the left, a relay by its address on the right
+    readonly property bool wide: width > height && width >= fs * 40
     readonly property string asking: online.trust.asking
     readonly property string nearbyAsking: online.nearby.asking
     Component.onCompleted: { online.host.refreshKeptName(); online.nearby.browse(); }
@@ -23,9 +24,21 @@ FocusScope {
         else nameField.input.forceActiveFocus();
     }
     onAskingChanged: Qt.callLater(focusFirst)
-    onNearbyAskingChanged: Qt.callLater(focusFirst)
+    onNearbyAskingChanged: Qt.callLater(function() {
+        focusFirst();
+        if (screen.nearbyAsking !== "") screen.ensureVisible(nearbyBox);
+    })
+    // scroll the form so ``item`` is in sight (the chosen table's question, below the list)
+    function ensureVisible(item) {
+        var top = item.mapToItem(flick.contentItem, 0, 0).y - screen.gap;
+        var bottom = top + item.height + screen.gap * 2;
+        var most = Math.max(0, flick.contentHeight - flick.height);
+        if (bottom > flick.contentY + flick.height) flick.contentY = Math.min(most, bottom - flick.height);
+        if (top < flick.contentY) flick.contentY = Math.max(0, top);
+    }
 
     Flickable {
+        id: flick
         anchors.fill: parent
         contentHeight: form.implicitHeight + screen.gap * 2
         clip: true
@@ -144,7 +157,9 @@ FocusScope {
                     }
                 }
                 Rectangle {
+                    id: nearbyBox
                     objectName: "nearbyQuestion"
+                    onHeightChanged: if (visible) Qt.callLater(screen.ensureVisible, nearbyBox)
                     visible: screen.nearbyAsking !== ""
                     Layout.fillWidth: true
                     implicitHeight: nearbyCol.implicitHeight + screen.gap * 2
