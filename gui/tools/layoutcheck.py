@@ -440,7 +440,12 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
     from pointline.gui.tools.moves import counter_nonces
-    from pointline.gui.tools.online_scenes import held_still, in_motion, prepare_online
+    from pointline.gui.tools.online_scenes import (
+        close_held,
+        held_still,
+        in_motion,
+        prepare_online,
+    )
     from pointline.gui.windows import gui_application
     from pointline.net.protocol.peer import Timeouts
     from pointline.net.relay.accounts import FAST_HASH
@@ -473,9 +478,10 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
                 await held_still(loaded.window)  # the loop runs Qt's events (qasync)
                 image = loaded.window.grabWindow()
                 report(scene, size, check_window(loaded.window, image))
-            await bridge.shutdown()
             for c in peers:
                 await c.close()
+            await bridge.shutdown()
+            await close_held()  # the hosted tables of online-nearby
             loaded.window.close()
 
     async def everything() -> None:

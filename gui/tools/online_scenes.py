@@ -283,10 +283,15 @@ async def _hosted_scene(bridge: Any, scene: str) -> list[RelayClient]:
     from pointline.net.client.trust import pinned_tls_context
     from pointline.net.discovery import NearbyTable
     from pointline.net.hosting import HostedTable
+    from pointline.net.relay.accounts import FAST_HASH
+    from pointline.net.relay.server import RelayConfig
+
+    fast = RelayConfig(hash_params=FAST_HASH)  # a scene's accounts need no real hashing cost
 
     folder = Path(tempfile.mkdtemp(prefix="pointline-hosted-scene-"))
     if scene == "online-host":
         bridge.host.folder, bridge.host.address, bridge.host.announce = folder, "127.0.0.1", False
+        bridge.host_config = fast
         bridge.host.hostTable(PEOPLE[0])
         await _until(lambda: bridge.host.hosting and bridge.screen == "lobby" and not bridge.busy)
         table = bridge.host.table
@@ -306,7 +311,7 @@ async def _hosted_scene(bridge: Any, scene: str) -> list[RelayClient]:
     found = {}
     for name in PEOPLE[1:3]:
         hosted = HostedTable(
-            f"{name}'s table", name, "127.0.0.1", folder=folder / name, announce=False
+            f"{name}'s table", name, "127.0.0.1", folder=folder / name, announce=False, config=fast
         )
         await hosted.open()
         _HELD.append(hosted)

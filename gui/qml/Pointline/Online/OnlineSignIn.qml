@@ -51,10 +51,10 @@ FocusScope {
             columns: screen.wide ? 2 : 1
             columnSpacing: screen.gap * 2
             rowSpacing: screen.gap
-            // a phone held sideways: a table nearby (or one to host) on the left, a relay by
-            // its address on the right, so every button stays in sight
+            // landscape: who I am and Host on the left; the tables nearby and a relay by its
+            // address on the right, so every button stays in sight
             ColumnLayout {
-                objectName: "nearbyColumn"
+                objectName: "playerColumn"
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 Layout.alignment: Qt.AlignTop
@@ -73,7 +73,7 @@ FocusScope {
                 }
                 GridLayout {
                     Layout.fillWidth: true
-                    columns: screen.wide ? 2 : 1
+                    columns: 1
                     columnSpacing: screen.gap
                     rowSpacing: screen.gap
                     OnlineField {
@@ -124,6 +124,13 @@ FocusScope {
                     reason: online.busy ? "Waiting for the relay" : "Type your player name first"
                     onActivated: online.host.hostTable(nameField.text)
                 }
+            }
+            ColumnLayout {
+                objectName: "tablesColumn"
+                Layout.fillWidth: true
+                Layout.preferredWidth: 1
+                Layout.alignment: Qt.AlignTop
+                spacing: screen.gap
                 Heading {
                     Layout.fillWidth: true
                     text: "Tables nearby"
@@ -208,7 +215,7 @@ FocusScope {
                         Text {
                             visible: screen.nearbyAsking === "first"
                             Layout.fillWidth: true
-                            text: "Type a name and password above (an account on this table), then Join."
+                            text: "Type a name and password (an account on this table), then Join."
                             wrapMode: Text.WordWrap
                             color: "#d5e6dc"
                             font.pixelSize: screen.fs * 0.8
@@ -243,158 +250,158 @@ FocusScope {
                         }
                     }
                 }
-                Rectangle {
-                    id: trustBox
-                    objectName: "trustQuestion"
-                    visible: screen.asking !== ""
-                    Layout.fillWidth: true
-                    implicitHeight: trustCol.implicitHeight + screen.gap * 2
-                    radius: 8
-                    color: "#3a2a10"
-                    border.color: "#f2c14e"
-                    border.width: 2
-                    Accessible.role: Accessible.Dialog
-                    Accessible.name: screen.asking === "key" ? "The relay's key changed" : "Trust this relay's certificate?"
-                    ColumnLayout {
-                        id: trustCol
-                        anchors.fill: parent
-                        anchors.margins: screen.gap
-                        spacing: screen.gap * 0.6
-                        Text {
-                            Layout.fillWidth: true
-                            text: screen.asking === "key" ? "Warning: the relay's key changed" : "Trust this relay's certificate?"
-                            font.bold: true
-                            font.pixelSize: screen.fs * 1.05
-                            color: "#f2c14e"
-                            wrapMode: Text.WordWrap
-                            Accessible.role: Accessible.Heading
-                            Accessible.name: text
-                        }
-                        Text {
-                            objectName: "trustText"
-                            Layout.fillWidth: true
-                            text: online.trust.text
-                            wrapMode: Text.WordWrap
-                            color: "#fdf6e3"
-                            font.pixelSize: screen.fs * 0.9
-                            Accessible.role: Accessible.StaticText
-                            Accessible.name: text
-                        }
-                        Text {
-                            objectName: "trustFingerprint"
-                            visible: text.length > 0
-                            Layout.fillWidth: true
-                            text: online.trust.fingerprint
-                            wrapMode: Text.WordWrap
-                            color: "#8fe3a7"
-                            font.family: "DejaVu Sans Mono"
-                            font.pixelSize: screen.fs * 0.95
-                            Accessible.role: Accessible.StaticText
-                            Accessible.name: "Fingerprint " + text
-                        }
-                        GridLayout {
-                            Layout.fillWidth: true
-                            columns: screen.width > screen.fs * 34 ? 2 : 1
-                            columnSpacing: screen.gap
-                            rowSpacing: screen.gap * 0.6
-                            GameButton {
-                                id: declineButton
-                                objectName: "btnDeclineTrust"
-                                Layout.fillWidth: true
-                                fs: screen.fs
-                                text: screen.asking === "key" ? "Cancel" : "Don't trust it"
-                                hint: "Trust nothing and sign in to nothing"
-                                onActivated: online.account.declineTrust()
-                            }
-                            GameButton {
-                                objectName: "btnTrust"
-                                Layout.fillWidth: true
-                                fs: screen.fs
-                                primary: true
-                                text: screen.asking === "key" ? "Accept the new key" : "Trust this relay's certificate"
-                                hint: screen.asking === "key" ? "Its owner said the key changed: play on with it"
-                                                              : "The fingerprint matches what its owner read out: trust it on this device"
-                                onActivated: screen.asking === "key" ? online.account.acceptRelayKey() : online.account.trustCertificate()
-                            }
-                        }
-                    }
-                }
-            }
-            ColumnLayout {
-                objectName: "relayColumn"
-                Layout.fillWidth: true
-                Layout.preferredWidth: 1
-                Layout.alignment: Qt.AlignTop
-                spacing: screen.gap
-                Heading {
-                    Layout.fillWidth: true
-                    text: "Or a relay by its address"
-                    font.pixelSize: screen.fs * 1.1
-                }
-                OnlineField {
-                    id: urlField
-                    objectName: "fieldRelay"
-                    Layout.fillWidth: true
-                    fs: screen.fs
-                    label: "Relay address"
-                    hint: "ws://127.0.0.1:8765 (a relay on this computer)"
-                    text: online.account.relayUrl
-                    onAccepted: if (!online.busy) online.account.signIn(urlField.text, nameField.text, passwordField.text)
-                }
-                Text {
-                    objectName: "relayWarning"
-                    visible: text.length > 0
-                    Layout.fillWidth: true
-                    text: online.account.warningFor(urlField.text)
-                    wrapMode: Text.WordWrap
-                    color: "#ffd27a"
-                    font.pixelSize: screen.fs * 0.8
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: text
-                }
-                RowLayout {
+                ColumnLayout {
+                    // a relay by its address: hidden while a table nearby is chosen
+                    objectName: "relaySection"
+                    visible: screen.nearbyAsking === ""
                     Layout.fillWidth: true
                     spacing: screen.gap
-                    GameButton {
-                        objectName: "btnSignIn"
+                    Rectangle {
+                        id: trustBox
+                        objectName: "trustQuestion"
+                        visible: screen.asking !== ""
+                        Layout.fillWidth: true
+                        implicitHeight: trustCol.implicitHeight + screen.gap * 2
+                        radius: 8
+                        color: "#3a2a10"
+                        border.color: "#f2c14e"
+                        border.width: 2
+                        Accessible.role: Accessible.Dialog
+                        Accessible.name: screen.asking === "key" ? "The relay's key changed" : "Trust this relay's certificate?"
+                        ColumnLayout {
+                            id: trustCol
+                            anchors.fill: parent
+                            anchors.margins: screen.gap
+                            spacing: screen.gap * 0.6
+                            Text {
+                                Layout.fillWidth: true
+                                text: screen.asking === "key" ? "Warning: the relay's key changed" : "Trust this relay's certificate?"
+                                font.bold: true
+                                font.pixelSize: screen.fs * 1.05
+                                color: "#f2c14e"
+                                wrapMode: Text.WordWrap
+                                Accessible.role: Accessible.Heading
+                                Accessible.name: text
+                            }
+                            Text {
+                                objectName: "trustText"
+                                Layout.fillWidth: true
+                                text: online.trust.text
+                                wrapMode: Text.WordWrap
+                                color: "#fdf6e3"
+                                font.pixelSize: screen.fs * 0.9
+                                Accessible.role: Accessible.StaticText
+                                Accessible.name: text
+                            }
+                            Text {
+                                objectName: "trustFingerprint"
+                                visible: text.length > 0
+                                Layout.fillWidth: true
+                                text: online.trust.fingerprint
+                                wrapMode: Text.WordWrap
+                                color: "#8fe3a7"
+                                font.family: "DejaVu Sans Mono"
+                                font.pixelSize: screen.fs * 0.95
+                                Accessible.role: Accessible.StaticText
+                                Accessible.name: "Fingerprint " + text
+                            }
+                            GridLayout {
+                                Layout.fillWidth: true
+                                columns: screen.width > screen.fs * 34 ? 2 : 1
+                                columnSpacing: screen.gap
+                                rowSpacing: screen.gap * 0.6
+                                GameButton {
+                                    id: declineButton
+                                    objectName: "btnDeclineTrust"
+                                    Layout.fillWidth: true
+                                    fs: screen.fs
+                                    text: screen.asking === "key" ? "Cancel" : "Don't trust it"
+                                    hint: "Trust nothing and sign in to nothing"
+                                    onActivated: online.account.declineTrust()
+                                }
+                                GameButton {
+                                    objectName: "btnTrust"
+                                    Layout.fillWidth: true
+                                    fs: screen.fs
+                                    primary: true
+                                    text: screen.asking === "key" ? "Accept the new key" : "Trust this relay's certificate"
+                                    hint: screen.asking === "key" ? "Its owner said the key changed: play on with it"
+                                                                  : "The fingerprint matches what its owner read out: trust it on this device"
+                                    onActivated: screen.asking === "key" ? online.account.acceptRelayKey() : online.account.trustCertificate()
+                                }
+                            }
+                        }
+                    }
+                    Heading {
+                        Layout.fillWidth: true
+                        text: "Or a relay by its address"
+                        font.pixelSize: screen.fs * 1.1
+                    }
+                    OnlineField {
+                        id: urlField
+                        objectName: "fieldRelay"
                         Layout.fillWidth: true
                         fs: screen.fs
-                        primary: true
-                        text: online.busy ? "Signing in…" : "Sign in"
-                        hint: "Sign in to the relay with this name and password"
-                        enabled: !online.busy && screen.asking === ""
-                        reason: "Waiting for the relay"
-                        onActivated: online.account.signIn(urlField.text, nameField.text, passwordField.text)
+                        label: "Relay address"
+                        hint: "ws://127.0.0.1:8765 (a relay on this computer)"
+                        text: online.account.relayUrl
+                        onAccepted: if (!online.busy) online.account.signIn(urlField.text, nameField.text, passwordField.text)
+                    }
+                    Text {
+                        objectName: "relayWarning"
+                        visible: text.length > 0
+                        Layout.fillWidth: true
+                        text: online.account.warningFor(urlField.text)
+                        wrapMode: Text.WordWrap
+                        color: "#ffd27a"
+                        font.pixelSize: screen.fs * 0.8
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
+                    RowLayout {
+                        Layout.fillWidth: true
+                        spacing: screen.gap
+                        GameButton {
+                            objectName: "btnSignIn"
+                            Layout.fillWidth: true
+                            fs: screen.fs
+                            primary: true
+                            text: online.busy ? "Signing in…" : "Sign in"
+                            hint: "Sign in to the relay with this name and password"
+                            enabled: !online.busy && screen.asking === ""
+                            reason: "Waiting for the relay"
+                            onActivated: online.account.signIn(urlField.text, nameField.text, passwordField.text)
+                        }
+                        GameButton {
+                            objectName: "btnSignUp"
+                            Layout.fillWidth: true
+                            fs: screen.fs
+                            text: "Sign up"
+                            hint: "Create this account on the relay (the password is stored hashed)"
+                            enabled: !online.busy && screen.asking === ""
+                            reason: "Waiting for the relay"
+                            onActivated: online.account.signUp(urlField.text, nameField.text, passwordField.text)
+                        }
                     }
                     GameButton {
-                        objectName: "btnSignUp"
+                        objectName: "btnSignInBackToSolo"
+                        visible: online.canLeave
                         Layout.fillWidth: true
                         fs: screen.fs
-                        text: "Sign up"
-                        hint: "Create this account on the relay (the password is stored hashed)"
-                        enabled: !online.busy && screen.asking === ""
+                        text: "Back to solo table"
+                        hint: "Close online play and return to the solo table"
+                        enabled: !online.busy
                         reason: "Waiting for the relay"
-                        onActivated: online.account.signUp(urlField.text, nameField.text, passwordField.text)
+                        onActivated: online.leave()
                     }
-                }
-                GameButton {
-                    objectName: "btnSignInBackToSolo"
-                    visible: online.canLeave
-                    Layout.fillWidth: true
-                    fs: screen.fs
-                    text: "Back to solo table"
-                    hint: "Close online play and return to the solo table"
-                    enabled: !online.busy
-                    reason: "Waiting for the relay"
-                    onActivated: online.leave()
-                }
-                Text {
-                    Layout.fillWidth: true
-                    objectName: "noRelayText"
-                    text: online.account.noRelayText
-                    wrapMode: Text.WordWrap
-                    color: "#9fb8aa"
-                    font.pixelSize: screen.fs * 0.8
+                    Text {
+                        Layout.fillWidth: true
+                        objectName: "noRelayText"
+                        text: online.account.noRelayText
+                        wrapMode: Text.WordWrap
+                        color: "#9fb8aa"
+                        font.pixelSize: screen.fs * 0.8
+                    }
                 }
             }
         }
