@@ -246,6 +246,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.spawn(self._pump(client), request=False).set_name("online-pump")
 
     def set_screen(self, screen: str) -> None:
+        if screen == "signin":
+            self._nearby.browse()  # the list is live again (it stops once seated)
         if screen != self._screen:
             self._screen = screen
             self.screenChanged.emit()
@@ -603,6 +605,15 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             client.background()
         self.show()
 
+    async def _after_hosted(self) -> None:
+        await self._host.close_table()
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
+        self.set_hosted("", False)
+        self._account.reset()
+        self._host.refreshKeptName()
+
     async def _host_background(self) -> None:
         await self._host.background()
         self.show()
@@ -611,7 +622,16 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     @Slot()
     def backToLobby(self) -> None:
         """After the results: a fresh room (nothing carries over between sessions); the
-        account signs in again on a new connection (``Account.reconnect``)."""
+        account signs in again on a new connection (``Account.reconnect``). A hosted table
+        holds one session: the host's table closes and everyone goes back to Play online (host
+        again, or tap the table again: one tap each)."""
+        if self._hosted_note:
+            self.spawn(self._after_hosted())
+            self._moment.finish()
+            self._table.clear_session()
+            self._results.clear()
+            self.set_help(False)
+            return
         self.spawn(self._account.reconnect())
         self._moment.finish()
         self._table.clear_session()

@@ -125,6 +125,11 @@ async def test_host_and_guest_play_a_session_at_a_hosted_table_in_few_taps(
             assert bridge.results.verifyOk, bridge.results.verifyText
             assert "vouches for the names" in bridge.hostedNote
         assert host.item("resultsHostedNote").property("visible")
+        # a hosted table holds one session: back to Play online, where hosting again is a tap
+        await host.click("btnBackToLobby")
+        await until(lambda: host.bridge.screen == "signin", what="back to Play online")
+        assert host.bridge.host.table is None and host.bridge.hostedNote == ""
+        assert await host_a_table(host, None) == 2  # (Play online counted) Host as hoster
     finally:
         await host.bridge.shutdown()
         await guest.bridge.shutdown()
@@ -232,3 +237,32 @@ async def test_a_ws_address_says_plainly_it_is_not_encrypted() -> None:
     field.setProperty("text", "wss://192.168.1.20:8765")
     await ui.frame()
     assert not warning.property("visible")
+
+
+@on_qt_loop(timeout=60)
+async def test_a_phone_host_going_to_the_background_ends_the_session_and_stops_the_relay(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from PySide6.QtCore import Qt
+
+    monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
+    host = Window(host_bridge(tmp_path / "host"), (390, 844))
+    guest = Window(guest_bridge("guest"), (390, 844))
+    try:
+        await host_a_table(host, "phonehost")
+        table = host.bridge.host.table
+        await join_nearby(guest, table, "guesty")
+        await until(lambda: host.bridge.lobby.canStart, what="two seated")
+        await host.click("btnStart")
+        await until(lambda: guest.bridge.screen == "table", what="the session running")
+        host.bridge.applicationStateChanged(Qt.ApplicationState.ApplicationSuspended.value)
+        await until(lambda: table.running is None, what="the relay stopped")
+        assert host.bridge.host.table is None and not host.bridge.host.hosting
+        await until(lambda: guest.bridge.screen == "results", what="the guest's ending")
+        ended = guest.bridge.results.endText
+        assert ended and "background" in ended.lower(), ended
+        peer = guest.bridge.peer
+        assert peer is None or peer.is_finished
+    finally:
+        await host.bridge.shutdown()
+        await guest.bridge.shutdown()

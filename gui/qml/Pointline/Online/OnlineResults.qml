@@ -185,8 +185,9 @@ Item {
                 Layout.fillWidth: true
                 fs: screen.fs
                 primary: true
-                text: "Back to the lobby"
-                hint: "A new room; nothing carries over between sessions"
+                text: online.hostedNote.length > 0 ? "Back to Play online" : "Back to the lobby"
+                hint: online.hostedNote.length > 0 ? "The table closes; host or join a table again"
+                                                   : "A new room; nothing carries over between sessions"
                 onActivated: online.backToLobby()
             }
             GameButton {
