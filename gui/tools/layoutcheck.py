@@ -486,7 +486,10 @@ def _online(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Rep
 
     async def everything() -> None:
         for n, scene in enumerate(scenes):
-            await asyncio.wait_for(one(scene, n), 90)
+            try:
+                await asyncio.wait_for(one(scene, n), 90)
+            finally:
+                await close_held()  # a scene that failed leaves no hosted table running
 
     with loop:
         try:
