@@ -30,7 +30,9 @@ from pointline.gui.online.state import Part, Shell
 from pointline.gui.online.texts import HOST_VOUCHES, NAME_HINT, hosted_close_text
 from pointline.gui.seat_table import QVARIANT_LIST, state_property
 
-__all__ = ["HOST_NAME_FILE", "Host", "kept_host_name"]
+__all__ = ["HOST_NAME_FILE", "NOT_IN_THIS_BUILD", "Host", "kept_host_name"]
+
+NOT_IN_THIS_BUILD = "Hosting a table is not in this build of the app yet: join a table instead."
 
 HOST_NAME_FILE = "host-name.json"
 """In ``data_dir()/host``: the name the host chose the first time (no secret in it)."""
@@ -131,9 +133,13 @@ class Host(Part):
     async def _open(self, name: str) -> None:
         shell = self.shell
         shell.set_error("")
-        from pointline.gui.multicast import install_multicast_lock  # (loads discovery)
-        from pointline.net.discovery import local_addresses
-        from pointline.net.hosting import HostedTable
+        try:
+            from pointline.gui.multicast import install_multicast_lock  # (loads discovery)
+            from pointline.net.discovery import local_addresses
+            from pointline.net.hosting import HostedTable
+        except ImportError:  # a build without the relay (the phone's, so far)
+            shell.set_error(NOT_IN_THIS_BUILD)
+            return
 
         install_multicast_lock()  # Android: hold Wi-Fi's multicast lock while announcing
         address = self.address

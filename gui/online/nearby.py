@@ -88,8 +88,11 @@ class Nearby(Part):
             self.shell.spawn(self._browse(), request=False)
 
     async def _browse(self) -> None:
-        from pointline.gui.multicast import install_multicast_lock  # (loads discovery)
-        from pointline.net.discovery import TableBrowser, local_addresses
+        try:
+            from pointline.gui.multicast import install_multicast_lock  # (loads discovery)
+            from pointline.net.discovery import TableBrowser, local_addresses
+        except ImportError:  # a build without zeroconf (the phone's, so far): no list
+            return
 
         install_multicast_lock()  # Android: hold Wi-Fi's multicast lock while browsing
         addresses = self.addresses if self.addresses is not None else local_addresses()

@@ -266,3 +266,21 @@ async def test_a_phone_host_going_to_the_background_ends_the_session_and_stops_t
     finally:
         await host.bridge.shutdown()
         await guest.bridge.shutdown()
+
+
+@on_qt_loop(timeout=30)
+async def test_a_build_without_the_relay_says_so_in_plain_words(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    import sys
+
+    from pointline.gui.online.host import NOT_IN_THIS_BUILD
+
+    monkeypatch.setitem(sys.modules, "pointline.net.hosting", None)  # as on the phone, so far
+    ui = Window(host_bridge(tmp_path / "host"), (390, 844))
+    await ui.activate()
+    await until(lambda: ui.focus() == "fieldNameInput", what="focus on the name field")
+    await ui.type("hoster")
+    await ui.click("btnHost")
+    await until(lambda: ui.bridge.error == NOT_IN_THIS_BUILD, what="the plain words")
+    assert ui.bridge.screen == "signin" and not ui.bridge.host.hosting
