@@ -27,10 +27,14 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     return Loaded(engine, load_window(engine, "Pointline", "Main", size), bridge)
 
 
-def attach_online(app: Any, loaded: Loaded, relay: str | None, ca: str | None) -> list[Any]:
+def attach_online(
+    app: Any, loaded: Loaded, relay: str | None, ca: str | None, discover: bool = False
+) -> list[Any]:
     """Wire the solo table's Play online: the online window opens in the same app and loop,
     the solo window hides (its session paused), and Back to solo table (or closing the online
-    window) shows it again. Returns the list holding the open online window, if any."""
+    window) shows it again. Returns the list holding the open online window, if any.
+    ``discover``: list tables nearby by mDNS on this device's networks (the app; tests
+    never send multicast onto a real network)."""
     from PySide6.QtCore import QTimer
 
     online: list[Any] = []
@@ -49,7 +53,15 @@ def attach_online(app: Any, loaded: Loaded, relay: str | None, ca: str | None) -
 
         size = (loaded.window.width(), loaded.window.height())
         sounds = loaded.bridge.sounds
-        opened = start(app, relay or DEFAULT_RELAY, ca, back_to_solo, sounds=sounds, size=size)
+        opened = start(
+            app,
+            relay or DEFAULT_RELAY,
+            ca,
+            back_to_solo,
+            sounds=sounds,
+            size=size,
+            discover=discover,
+        )
         opened.window.visibleChanged.connect(lambda shown: None if shown else back_to_solo())
         online.append(opened)
         loaded.window.hide()
@@ -117,7 +129,7 @@ def run(
     # a stop signal from now on: the online window leaves its table first (main below), then
     # the loop ends, and aboutToQuit records the solo session as closing the window does
     stops.on_stop = closing.set
-    online = attach_online(app, loaded, relay, ca)
+    online = attach_online(app, loaded, relay, ca, discover=True)
 
     async def main() -> None:
         # The online window (Play online) runs its relay connection and peer on this loop.

@@ -39,6 +39,7 @@ from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from pointline.kernel import ONLINE_SEATS_MAX
+from pointline.net.errors import NetCode, NetError
 from pointline.net.protocol.wire import CODE_ALPHABET, CODE_LENGTH, NAME_RULE
 
 __all__ = [
@@ -77,12 +78,9 @@ _COUNT = re.compile(r"0|[1-9][0-9]{0,5}")
 _CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
 
 
-class BadAnnouncement(ValueError):
-    """A TXT record that is not a Pointline announcement (``reason`` in plain words)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+class BadAnnouncement(NetError, ValueError, code=NetCode.BAD_ANNOUNCEMENT):
+    """A TXT record that is not a Pointline announcement, or a table name that cannot be
+    announced (``text`` in plain words; also a ``ValueError``, as every check here raises)."""
 
 
 def check_table_name(name: str) -> str:
@@ -460,7 +458,7 @@ class TableBrowser:
             table = self._table(name, info)
         except BadAnnouncement as bad:
             self.dropped += 1
-            log.info("dropped the announcement of %s: %s", name, bad.reason)
+            log.info("dropped the announcement of %s: %s", name, bad.text)
             self._gone(name)
             return
         before = self.tables.get(name)

@@ -24,9 +24,15 @@ Every error carries a stable ``code`` (a ``StrEnum`` member, so it also equals i
         │   └── Unavailable             ErrorCode.BUSY (net.relay.store: a server the relay needs)
         │       ├── StoreUnavailable    the accounts database (net.relay.store)
         │       └── PresenceUnavailable the cluster's room directory (net.relay.cluster)
+        ├── BadAnnouncement             NetCode.BAD_ANNOUNCEMENT (net.discovery; also a ValueError)
+        ├── HostCertificateError        NetCode.HOST_CERTIFICATE (net.hostcert: not made or kept)
+        ├── HostingError                NetCode.HOSTING (net.hosting: the table cannot be hosted)
         └── ClientError                 ClientCode, or the relay's ErrorCode it passes on
             ├── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.client.trust)
-            └── CertificateNotTrusted   ClientCode.CERTIFICATE (net.client.trust)
+            ├── CertificateNotTrusted   ClientCode.CERTIFICATE (net.client.trust)
+            ├── TableCertificateChanged ClientCode.TABLE_CERTIFICATE_CHANGED (net.client.trust)
+            ├── AnnouncementMismatch    ClientCode.ANNOUNCEMENT_MISMATCH (net.client.trust)
+            └── SignInNeeded            ErrorCode.BAD_TOKEN (net.joining: sign in once more)
 
 Errors raised and caught inside one module never leave it and are private by name
 (``net.protocol.peer._Fault``, ``net.protocol.verify._Discrepancy``,
@@ -81,6 +87,9 @@ class NetCode(StrEnum):
     NOT_NOW = "not_now"
     BAD_TRANSCRIPT = "bad_transcript"
     TRANSCRIPT_WRITE = "transcript_write"
+    BAD_ANNOUNCEMENT = "bad_announcement"
+    HOST_CERTIFICATE = "host_certificate"
+    HOSTING = "hosting"
 
 
 class ClientCode(StrEnum):
@@ -100,6 +109,8 @@ class ClientCode(StrEnum):
     RELAY_KEY_CHANGED = "relay_key_changed"
     BAD_ROSTER_SIGNATURE = "bad_roster_signature"
     BAD_TRUST_FILE = "bad_trust_file"
+    TABLE_CERTIFICATE_CHANGED = "table_certificate_changed"
+    ANNOUNCEMENT_MISMATCH = "announcement_mismatch"
 
 
 class NetError(PointlineError):

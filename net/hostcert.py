@@ -6,24 +6,24 @@ with its key in the app's data folder (``net.paths.data_dir()/host``, the folder
 nothing. Guests pin it by the SHA-256 fingerprint the table announces (``net.discovery``); people
 compare it as four words (``certificate_words``).
 
-The certificate is an X.509 v3 certificate for an Ed25519 key (RFC 8410), written here in DER and
-signed with PyNaCl (libsodium), which the app already carries for the session keys: Python's
-``ssl`` and Qt cannot make a certificate, and pyca ``cryptography`` would add a 14 MB library to
-the desktop build and a Rust-built recipe to the phone's for one certificate per device. OpenSSL
-(Python's ``ssl``, on every side of the table) serves and checks Ed25519 certificates in TLS 1.2
-and 1.3; the tests cross-check the certificate with ``cryptography``.
+The certificate is an X.509 v3 certificate for an Ed25519 key (RFC 8410), made and read with
+pyca ``cryptography``'s x509 builder and loader: Python's ``ssl`` and Qt cannot make a
+certificate, and a well-kept library beats a hand-written DER encoder (python-for-android has a
+``cryptography`` recipe). Ed25519, not EC P-256: OpenSSL (Python's ``ssl``, on every side of the
+table: the guests are this app, never a browser) serves and checks Ed25519 certificates in TLS 1.2
+and 1.3 alike (a test connects with each), the key is 32 bytes, and the signature has no hash or
+curve parameters to get wrong.
 
-The certificate words are distinct from the per-seat roster words (``net.protocol.keys.verification_words``)
-in two ways: they come from another list (``CERTIFICATE_WORDS``: 256 describing words, none of
-them among the roster's 256 things; a test keeps the lists apart), so a person never mistakes
-one set for the other; and they are derived under their own domain
-(``SHA-256("pointline/certificate-words/v1\\0" || fingerprint)``), so the same bytes never
-give related words in both.
+The certificate words are distinct from the per-seat roster words
+(``net.protocol.keys.verification_words``) in two ways: they come from another list
+(``CERTIFICATE_WORDS``: 256 describing words, none of them among the roster's 256 things; a test
+keeps the lists apart), so a person never mistakes one set for the other; and they are derived
+under their own domain (``SHA-256("pointline/certificate-words/v1\\0" || fingerprint)``), so the
+same bytes never give related words in both.
 """
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import datetime
 import hashlib
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Final
 
 from pointline.net import paths
+from pointline.net.errors import NetCode, NetError
 
 __all__ = [
     "CERTIFICATE_WORDS",
@@ -43,6 +44,7 @@ __all__ = [
     "WORDS_DOMAIN",
     "HostCertificate",
     "HostCertificateError",
+    "certificate_fingerprint",
     "certificate_words",
     "ensure_host_certificate",
     "host_dir",
@@ -85,12 +87,15 @@ CERTIFICATE_WORDS: tuple[str, ...] = tuple(
 )
 
 
-class HostCertificateError(Exception):
+class HostCertificateError(NetError, code=NetCode.HOST_CERTIFICATE):
     """The certificate could not be made or kept (``text`` in plain words for the screen)."""
 
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
+
+def certificate_fingerprint(der: bytes) -> str:
+    """The SHA-256 of a certificate's DER bytes, 64 lowercase hex digits: what a table
+    announces, a guest pins and ``certificate_words`` shows (here, in a leaf the relay's
+    ``--announce`` and the client's trust both import)."""
+    return hashlib.sha256(der).hexdigest()
 
 
 def certificate_words(fingerprint: str, count: int = WORD_COUNT) -> tuple[str, ...]:
@@ -149,139 +154,74 @@ def write_private(path: Path, data: bytes) -> None:
         raise
 
 
-# ---- the certificate in DER, by hand: Ed25519 (RFC 8410) signed with PyNaCl ------------------
+# ---- the certificate, made and read with pyca cryptography's x509 ------------------------------
 
-_ED25519 = b"\x30\x05\x06\x03\x2b\x65\x70"  # AlgorithmIdentifier { id-Ed25519 }
-_PKCS8_PREFIX = b"\x30\x2e\x02\x01\x00" + _ED25519 + b"\x04\x22\x04\x20"
-_COMMON_NAME = b"\x06\x03\x55\x04\x03"  # id-at-commonName
-_SUBJECT_ALT_NAME = b"\x06\x03\x55\x1d\x11"  # id-ce-subjectAltName
 SUBJECT: Final = "Pointline hosted table"
 DNS_NAME: Final = "pointline.local"
 
 
-def _tlv(tag: int, body: bytes) -> bytes:
-    size = len(body)
-    if size < 0x80:
-        return bytes([tag, size]) + body
-    raw = size.to_bytes((size.bit_length() + 7) // 8, "big")
-    return bytes([tag, 0x80 | len(raw)]) + raw + body
+def make_certificate(now: datetime.datetime, days: int = VALID_DAYS) -> tuple[bytes, bytes]:
+    """A new Ed25519 key and a self-signed X.509 v3 certificate for it, valid from a day before
+    ``now`` (a guest's clock a little behind) for ``days`` days: (certificate PEM, PKCS#8 key
+    PEM), as ``ssl`` loads them."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.x509.oid import NameOID
 
-
-def _seq(*parts: bytes) -> bytes:
-    return _tlv(0x30, b"".join(parts))
-
-
-def _time(moment: datetime.datetime) -> bytes:
-    """UTCTime before 2050, GeneralizedTime from then on (RFC 5280 4.1.2.5)."""
-    if moment.year < 2050:
-        return _tlv(0x17, moment.strftime("%y%m%d%H%M%SZ").encode("ascii"))
-    return _tlv(0x18, moment.strftime("%Y%m%d%H%M%SZ").encode("ascii"))
-
-
-def _read(data: bytes, pos: int) -> tuple[int, int, int]:
-    """(tag, start of the value, end of the value) of the DER element at ``pos``."""
-    if pos + 2 > len(data):
-        raise ValueError("truncated")
-    tag, size, pos = data[pos], data[pos + 1], pos + 2
-    if size & 0x80:
-        count = size & 0x7F
-        if not 1 <= count <= 4 or pos + count > len(data):
-            raise ValueError("bad length")
-        size, pos = int.from_bytes(data[pos : pos + count], "big"), pos + count
-    if pos + size > len(data):
-        raise ValueError("truncated")
-    return tag, pos, pos + size
-
-
-def _children(data: bytes, start: int, end: int) -> list[tuple[int, int, int]]:
-    found, pos = [], start
-    while pos < end:
-        element = _read(data, pos)
-        found.append(element)
-        pos = element[2]
-    return found
-
-
-def certificate_der(seed: bytes, now: datetime.datetime, days: int = VALID_DAYS) -> bytes:
-    """A self-signed X.509 v3 certificate for the Ed25519 key of ``seed`` (32 bytes), valid
-    from a day before ``now`` (a guest's clock a little behind) for ``days`` days."""
-    from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
-
-    public, secret = crypto_sign_seed_keypair(seed)
-    name = _seq(_tlv(0x31, _seq(_COMMON_NAME, _tlv(0x0C, SUBJECT.encode("ascii")))))
-    serial = int.from_bytes(os.urandom(16), "big") >> 1 or 1  # positive, at most 16 bytes
-    alt_names = _seq(_tlv(0x82, DNS_NAME.encode("ascii")))
-    tbs = _seq(
-        _tlv(0xA0, _tlv(0x02, b"\x02")),  # version 3
-        _tlv(0x02, serial.to_bytes((serial.bit_length() + 8) // 8, "big")),
-        _ED25519,
-        name,
-        _seq(_time(now - datetime.timedelta(days=1)), _time(now + datetime.timedelta(days=days))),
-        name,
-        _seq(_ED25519, _tlv(0x03, b"\x00" + public)),
-        _tlv(0xA3, _seq(_seq(_SUBJECT_ALT_NAME, _tlv(0x04, alt_names)))),
+    key = Ed25519PrivateKey.generate()
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, SUBJECT)])
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=days))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(DNS_NAME)]), critical=False)
+        .sign(key, None)  # Ed25519 signs without a separate hash
     )
-    signature = crypto_sign(tbs, secret)[:64]
-    return _seq(tbs, _ED25519, _tlv(0x03, b"\x00" + signature))
-
-
-def certificate_facts(der: bytes) -> tuple[bytes, datetime.datetime]:
-    """The Ed25519 public key and the end of validity of a certificate ``certificate_der``
-    made; ``ValueError`` for anything else."""
-    start = _read(der, 0)[1]
-    tbs = _children(der, *_read(der, start)[1:])
-    if len(tbs) < 7 or der[tbs[2][1] - 2 : tbs[2][2]] != _ED25519:
-        raise ValueError("not an Ed25519 certificate")
-    validity = _children(der, tbs[4][1], tbs[4][2])
-    tag, lo, hi = validity[1]
-    text = der[lo:hi].decode("ascii")
-    form = "%y%m%d%H%M%SZ" if tag == 0x17 else "%Y%m%d%H%M%SZ"
-    until = datetime.datetime.strptime(text, form).replace(tzinfo=datetime.UTC)
-    spki = der[tbs[6][1] - 2 : tbs[6][2]]
-    if not spki.startswith(b"\x30\x2a" + _ED25519 + b"\x03\x21\x00") or len(spki) != 44:
-        raise ValueError("not an Ed25519 key")
-    return spki[-32:], until
-
-
-def key_pem(seed: bytes) -> bytes:
-    """The PKCS#8 PEM of an Ed25519 private key (RFC 8410), as ``ssl`` loads it."""
-    body = base64.encodebytes(_PKCS8_PREFIX + seed).decode("ascii").replace("\n", "")
-    lines = "\n".join(body[i : i + 64] for i in range(0, len(body), 64))
-    return f"-----BEGIN PRIVATE KEY-----\n{lines}\n-----END PRIVATE KEY-----\n".encode("ascii")
-
-
-def _seed_of(pem: bytes) -> bytes:
-    text = pem.decode("ascii").strip().splitlines()
-    if len(text) < 3 or text[0] != "-----BEGIN PRIVATE KEY-----":
-        raise ValueError("not a private key")
-    raw = base64.b64decode("".join(text[1:-1]), validate=True)
-    if len(raw) != len(_PKCS8_PREFIX) + 32 or not raw.startswith(_PKCS8_PREFIX):
-        raise ValueError("not an Ed25519 key")
-    return raw[-32:]
+    key_pem = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    return certificate.public_bytes(serialization.Encoding.PEM), key_pem
 
 
 def _load(cert_path: Path, key_path: Path) -> HostCertificate | None:
     """The kept certificate, or None when it is missing, unreadable, not matching its key or
     near its end (then a new one is made)."""
-    from nacl.bindings import crypto_sign_seed_keypair
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    raw = serialization.Encoding.Raw
     try:
         pem = cert_path.read_text(encoding="ascii")
-        der = ssl.PEM_cert_to_DER_cert(pem)
-        public, until = certificate_facts(der)
-        own = crypto_sign_seed_keypair(_seed_of(key_path.read_bytes()))[0]
-    except (OSError, ValueError, UnicodeDecodeError):
+        certificate = x509.load_pem_x509_certificate(pem.encode("ascii"))
+        key = serialization.load_pem_private_key(key_path.read_bytes(), password=None)
+    except (OSError, ValueError, TypeError, UnicodeError):
         return None
+    if not isinstance(key, Ed25519PrivateKey):
+        return None
+    own = key.public_key().public_bytes(raw, serialization.PublicFormat.Raw)
+    try:
+        public = certificate.public_key().public_bytes(raw, serialization.PublicFormat.Raw)
+    except ValueError:  # not an Ed25519 certificate
+        return None
+    until = certificate.not_valid_after_utc
     if own != public or until - RENEW_BEFORE < datetime.datetime.now(datetime.UTC):
         return None
-    return HostCertificate(cert_path, key_path, pem, hashlib.sha256(der).hexdigest())
+    der = certificate.public_bytes(serialization.Encoding.DER)
+    return HostCertificate(cert_path, key_path, pem, certificate_fingerprint(der))
 
 
 def _make(cert_path: Path, key_path: Path) -> None:
-    seed = os.urandom(32)
-    der = certificate_der(seed, datetime.datetime.now(datetime.UTC))
-    write_private(key_path, key_pem(seed))
-    write_private(cert_path, ssl.DER_cert_to_PEM_cert(der).encode("ascii"))
+    cert_pem, key_pem = make_certificate(datetime.datetime.now(datetime.UTC))
+    write_private(key_path, key_pem)
+    write_private(cert_path, cert_pem)
 
 
 def ensure_host_certificate(folder: str | os.PathLike[str] | None = None) -> HostCertificate:

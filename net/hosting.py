@@ -1,8 +1,9 @@
 """Host a table from the app: the relay in the app's own event loop, one room, announced nearby.
 
-``HostedTable`` runs the same relay as ``pointline-relay`` (``net.relay.server.running_relay``, every
-limit and deadline on) inside the caller's asyncio loop (the app's qasync loop), ``wss://`` only
-with the host's kept certificate (``net.hostcert``), on the address and port the host chose.
+``HostedTable`` runs the same relay as ``pointline-relay``
+(``net.relay.server.running_relay``, every limit and deadline on) inside the caller's asyncio
+loop (the app's qasync loop), ``wss://`` only with the host's kept certificate
+(``net.hostcert``), on the address and port the host chose.
 It holds exactly one room, the host's table, with the host in seat 1 (the protocol's seat 0):
 nobody else can open a room there. Its accounts and relay key live in the app's data folder
 (``data_dir()/host/relay.sqlite3``); the host's account is made on first hosting with a
@@ -37,7 +38,7 @@ from typing import Any, Final
 from pointline.net.client.relay_client import RelayClient, SessionStarted
 from pointline.net.client.trust import pinned_tls_context
 from pointline.net.discovery import Announcement, Announcer, check_addresses, with_seats
-from pointline.net.errors import ClientError, NetError
+from pointline.net.errors import ClientError, NetCode, NetError
 from pointline.net.hostcert import (
     HostCertificate,
     HostCertificateError,
@@ -66,12 +67,8 @@ LEAVE_WAIT: Final = 5.0
 """Seconds the relay is given to pass the host's departure on before it stops."""
 
 
-class HostingError(Exception):
+class HostingError(NetError, code=NetCode.HOSTING):
     """The table could not be hosted (``text`` in plain words for the host screen)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text)
-        self.text = text
 
 
 def host_account(folder: Path, name: str) -> tuple[str, bool]:

@@ -30,12 +30,14 @@ from typing import Any, Final
 from pointline.net import paths
 from pointline.net.client.relay_client import RelayClient
 from pointline.net.client.trust import (
+    UNENCRYPTED,
     AnnouncementMismatch,
     KnownRelays,
     KnownTables,
     TableCertificateChanged,
     TableTrust,
     certificate_fingerprint,
+    connection_warning,
     fetch_certificate,
     pinned_tls_context,
     table_relay_address,
@@ -56,15 +58,6 @@ __all__ = [
 ]
 
 GUEST_TOKENS_FILE: Final = "guest-tokens.json"
-UNENCRYPTED: Final = (
-    "This connection is not encrypted (ws://): anyone on the network can read it, your "
-    "password too. Use a wss:// address where you can."
-)
-
-
-def connection_warning(url: str) -> str | None:
-    """Plain words for an address that is not encrypted (``ws://``); None for ``wss://``."""
-    return UNENCRYPTED if url.strip().lower().startswith("ws://") else None
 
 
 class SignInNeeded(ClientError):

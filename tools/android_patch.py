@@ -13,7 +13,8 @@ The checkout has no ``pointline/`` folder (setuptools maps kernel/, net/, gui/ o
 
 pyside6-android-deploy writes ``requirements = python3,shiboken6,PySide6``, one portrait
 orientation, Qt's permissions and the whole checkout as sources. The patch adds the pure-Python
-and recipe-built packages online play needs (``qasync``, ``websockets``, ``pynacl``; never
+and recipe-built packages online play needs (``qasync``, ``websockets``, ``pynacl``,
+``cryptography`` for a hosted table's certificate; never
 ``argon2-cffi``: only the relay hashes passwords; not yet ``zeroconf``: p4a's recipe builds
 0.24.5, older than its asyncio API that tables nearby use),
 the INTERNET permission and the two Wi-Fi ones multicast discovery needs (and drops the camera
@@ -66,6 +67,7 @@ REQUIREMENTS = (
         "the relay connection; its optional C speedups fall back to pure Python",
     ),
     Requirement("pynacl", "p4a", "Ed25519 session keys (libsodium)"),
+    Requirement("cryptography", "p4a", "the hosted table's TLS certificate (x509, Rust-built)"),
 )
 PURE_DEPENDENCIES = ("six",)
 """Names a recipe depends on that have no recipe: python-for-android installs them with pip."""
@@ -308,6 +310,7 @@ def check_recipes(spec_text: str) -> list[str]:
             f"p4a builds Python {python_recipe}; PySide6's Android wheels target {target}"
         )
     nacl = recipe_version(recipes / "pynacl" / "__init__.py") or ""
+    crypto = recipe_version(recipes / "cryptography" / "__init__.py") or ""
     from packaging.requirements import Requirement as Spec
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -315,13 +318,16 @@ def check_recipes(spec_text: str) -> list[str]:
         spec = Spec(line)
         if spec.name.lower() == "pynacl" and nacl not in spec.specifier:
             problems.append(f"p4a builds PyNaCl {nacl}, outside {spec.specifier}")
+        if spec.name.lower() == "cryptography" and crypto not in spec.specifier:
+            problems.append(f"p4a builds cryptography {crypto}, outside {spec.specifier}")
     pure = sorted(name for name in seen if kinds.get(name) == "pure")
     local_names = sorted(name for name in seen if kinds.get(name) == "local")
     built = sorted(seen - set(pure) - set(local_names))
     print(
         f"android-check: python-for-android {p4a_version} (commit {commit[:7]}) has recipes for "
         f"{', '.join(built)}; PySide6's deploy tool writes {', '.join(local_names)}; pip "
-        f"installs {', '.join(pure)} (pure Python); Python {python_recipe}, PyNaCl {nacl}"
+        f"installs {', '.join(pure)} (pure Python); Python {python_recipe}, PyNaCl {nacl}, "
+        f"cryptography {crypto}"
     )
     return problems
 

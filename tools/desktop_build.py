@@ -10,9 +10,9 @@ would run and works out which data files that command ships (the same walk Nuitk
 file and every ``qmldir`` file, at ``pointline/gui/qml``), nothing from the fixtures, tests,
 bench, docs, spec proofs or tools does, the multimedia and qml Qt plugins are in, every QML
 module the app imports survives the exclusions and WebEngine, PDF and 3D do not, the hosting
-modules are compiled in (the relay, argon2 and zeroconf with them: the relay loads only when a
-player hosts, and then it must be there), and the spec holds no absolute path. ``build`` runs
-the real build and smoke-tests ``dist/pointline.dist``.
+modules are compiled in (the relay, argon2, zeroconf and cryptography with them: the relay loads
+only when a player hosts, and then it must be there), and the spec holds no absolute path.
+``build`` runs the real build and smoke-tests ``dist/pointline.dist``.
 
 Standard library only (plus the installed PySide6 for its deploy tool); not part of the wheel.
 """
@@ -51,13 +51,20 @@ QMLDIRS = (
     f"{QML_TARGET}/Pointline/Replay/qmldir",
 )
 SIZE_GOAL_MB = 150
-KEPT_OUT = ("pointline.conformance", "pointline.spec", "pointline.net.store_pg")
+KEPT_OUT = ("pointline.conformance", "pointline.spec", "pointline.net.relay.store_pg")
 """Never in the app: the conformance suite, the proofs, a relay cluster's PostgreSQL store."""
 HOSTING = ("pointline.net.hosting", "pointline.net.joining")
 """Loaded when a player hosts or joins a table nearby (never at start: the app's import path
 test), so Nuitka is told to compile them in."""
-HOSTED_RELAY = ("pointline.net.relay", "pointline.net.accounts", "argon2", "zeroconf")
-"""What a hosted table runs: these must not be kept out."""
+HOSTED_RELAY = (
+    "pointline.net.relay",
+    "pointline.net.relay.accounts",
+    "pointline.net.hostcert",
+    "argon2",
+    "zeroconf",
+    "cryptography",
+)
+"""What a hosted table runs: these must not be kept out (cryptography makes its certificate)."""
 BUILD_LOCK = ROOT / "dist" / ".pointline-build.pid"
 """Held while ``build`` runs: pyside6-deploy, even with --dry-run, deletes deployment/ first."""
 
@@ -558,6 +565,8 @@ def check_dist(dist: Path) -> list[str]:
             problems.append(f"{path} shipped")
     if not any("_argon2_cffi_bindings" in path for path in files):
         problems.append("argon2's binding did not ship: a hosted table cannot make accounts")
+    if not any("cryptography" in path and "_rust" in path for path in files):
+        problems.append("cryptography's core did not ship: a table cannot make its certificate")
     if not any("ffmpegmediaplugin" in path for path in files):
         problems.append("the multimedia plugin (ffmpeg backend) did not ship")
     return problems

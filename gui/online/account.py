@@ -21,6 +21,7 @@ from pointline.gui.online.from_net import (
     RelayClient,
     RelayKeyChanged,
     connect_trusted,
+    connection_warning,
     data_dir,
 )
 from pointline.gui.online.lobby import Lobby
@@ -72,6 +73,11 @@ class Account(Part):
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
     noRelayText = Property(str, lambda self: NO_RELAY_YET, constant=True)
     passwordHint = Property(str, lambda self: password_hint(), constant=True)
+
+    @Slot(str, result=str)
+    def warningFor(self, url: str) -> str:
+        """Plain words when the typed address is not encrypted (``ws://``), else ""."""
+        return connection_warning(url) or ""
 
     @property
     def url(self) -> str:

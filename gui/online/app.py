@@ -104,7 +104,7 @@ def run_online(
     stops = quit_on_stop_signals(app)  # SIGTERM, SIGHUP: as closing the window (a leave)
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    bridge = OnlineBridge(url, sounds=_sounds(), ca=ca)
+    bridge = OnlineBridge(url, sounds=_sounds(), ca=ca, discover=True)
     loaded = load_online(bridge, size)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
     closing = asyncio.Event()

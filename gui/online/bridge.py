@@ -71,7 +71,9 @@ from pointline.gui.online.from_net import (
     ending_text,
     verify_transcript,
 )
+from pointline.gui.online.host import Host
 from pointline.gui.online.lobby import Lobby
+from pointline.gui.online.nearby import Nearby
 from pointline.gui.online.results import Results
 from pointline.gui.online.state import BACKGROUND_STATES, Connect, Verify, loop_time
 from pointline.gui.online.table import OnlineTable
@@ -81,10 +83,12 @@ from pointline.gui.online.texts import (
     FREE_POINTS,
     HELP_KEYS,
     HELP_TOUCH,
+    HOST_VOUCHES,
     KEY_HINTS,
     KEY_HINTS_SHORT,
     RELAY_LOST,
     help_html,
+    hosted_by,
     people,
     refusal,
     seat_label,
@@ -114,6 +118,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     askingLeaveChanged = Signal()
     keyHintsChanged = Signal()
     keyHintsShortChanged = Signal()
+    hostedNoteChanged = Signal()
     left = Signal()
     """The bridge has shut down after ``leave`` (the app returns to the solo table)."""
 
@@ -130,8 +135,11 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         clock: Clock | None = None,
         reduce_motion: bool | None = None,
         beats: BeatClock | None = None,
+        discover: bool = False,
     ) -> None:
-        """``clock`` is what the countdown reads (default: the event loop's time, which the
+        """``discover`` lists the tables nearby by mDNS on this device's networks (the app
+        turns it on; tests and screenshots never send multicast onto a real network);
+        ``clock`` is what the countdown reads (default: the event loop's time, which the
         protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting;
         ``beats`` runs the result moment's beats (default: a ``QtClock``)."""
         super().__init__()
@@ -163,6 +171,14 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._table = OnlineTable(self, self._lobby, self)
         self._results = Results(self, self._lobby, self._table, verify, self)
         self._account = Account(self, self._lobby, url, connect, nonce_source, ca, self)
+        self._hosted_note = ""
+        self.host_config: Any = None
+        """The hosted relay's ``RelayConfig`` (None: the relay's defaults; tests and the bench
+        pass their own)."""
+        self._host = Host(self, self._lobby, self)
+        self._nearby = Nearby(self, self._lobby, self)
+        if not discover:
+            self._nearby.addresses = []
         self._moment.stageChanged.connect(self._table.on_beat)
         self.show()
 
@@ -230,6 +246,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.spawn(self._pump(client), request=False).set_name("online-pump")
 
     def set_screen(self, screen: str) -> None:
+        if screen == "signin":
+            self._nearby.browse()  # the list is live again (it stops once seated)
         if screen != self._screen:
             self._screen = screen
             self.screenChanged.emit()
@@ -258,6 +276,20 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             self.askingLeaveChanged.emit()
             self.show()
 
+    def set_hosted(self, host: str, me_host: bool) -> None:
+        """The room is a hosted table (``host`` "" for a relay of a club or a server)."""
+        note = hosted_by(host, me_host) if host else ""
+        if note != self._hosted_note:
+            self._hosted_note = note
+            self.hostedNoteChanged.emit()
+
+    def signed_in(self, name: str, url: str) -> None:
+        """Seated at a hosted table (the host's or a guest's): the lobby shows its room."""
+        self._account.put(name=name, relayUrl=url)
+        self.set_error("")
+        self.set_screen("lobby")
+        self.announce(f"Signed in as {name}. You are in the room: the host starts.")
+
     def announce(self, text: str) -> None:
         """Say ``text`` to screen readers (and on the status line)."""
         self._table.announce(text)
@@ -267,6 +299,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._lobby.publish()
         self._table.publish()
         self._results.publish()
+        self._host.publish()
 
     def play(self, name: str) -> None:
         if self.sounds is not None and not self._muted:
@@ -283,6 +316,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     async def shutdown(self) -> None:
         """Close the connection (a departure if a session runs) and stop our tasks."""
         self._countdown.run_to(None)
+        await self._host.close_table()
+        await self._nearby.stop()
         client, self.client = self.client, None
         if client is not None:
             await client.close()
@@ -431,6 +466,16 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     """The seconds left to choose (``countdown.secondsLeft``; 0 while the result shows)."""
     moment = Property(QObject, lambda self: self._moment, constant=True)
     """The result moment (``moment.stage``, ``moment.reduceMotion``)."""
+    host = Property(QObject, lambda self: self._host, constant=True)
+    """The table I host: Host a table, its words, who is in, Start (a ``Host``)."""
+    extras = Property(QObject, lambda self: self._host, constant=True)
+    """The same ``Host``, under the name the shared ``CloseAsk`` card reads (closing the app
+    while guests sit at my table asks first)."""
+    nearby = Property(QObject, lambda self: self._nearby, constant=True)
+    """The tables nearby and joining one (a ``Nearby``)."""
+    hostedNote = Property(str, lambda self: self._hosted_note, notify=hostedNoteChanged)
+    """On a hosted table: who hosts it and what the host can and cannot do ("" elsewhere)."""
+    hostVouches = Property(str, lambda self: HOST_VOUCHES, constant=True)
     trust = Property(QObject, lambda self: self._trust, constant=True)
     """The open question about trusting the relay (``trust.asking``, ``text``, ``fingerprint``)."""
     canLeave = Property(bool, lambda self: self._on_leave is not None, constant=True)
@@ -465,7 +510,9 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     @Slot()
     def escape(self) -> None:
         """Escape closes Help (or the leave question); online nothing pauses."""
-        if self._help:
+        if self._host.closeAsked:
+            self._host.cancelClose()
+        elif self._help:
             self.set_help(False)
         elif self._asking_leave:
             self.set_asking_leave(False)
@@ -548,6 +595,9 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         """Suspended or Hidden ends a running session without a result (not a focus loss)."""
         if state not in BACKGROUND_STATES:
             return
+        if self._host.table is not None and self._mobile:  # a phone: the table stops
+            self.spawn(self._host_background())
+            return
         peer, client = self.peer, self.client
         if client is None or peer is None or peer.is_finished:
             return
@@ -555,11 +605,33 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             client.background()
         self.show()
 
+    async def _after_hosted(self) -> None:
+        await self._host.close_table()
+        client, self.client = self.client, None
+        if client is not None:
+            await client.close()
+        self.set_hosted("", False)
+        self._account.reset()
+        self._host.refreshKeptName()
+
+    async def _host_background(self) -> None:
+        await self._host.background()
+        self.show()
+
     # ------------------------------------------------------------------ after the results
     @Slot()
     def backToLobby(self) -> None:
         """After the results: a fresh room (nothing carries over between sessions); the
-        account signs in again on a new connection (``Account.reconnect``)."""
+        account signs in again on a new connection (``Account.reconnect``). A hosted table
+        holds one session: the host's table closes and everyone goes back to Play online (host
+        again, or tap the table again: one tap each)."""
+        if self._hosted_note:
+            self.spawn(self._after_hosted())
+            self._moment.finish()
+            self._table.clear_session()
+            self._results.clear()
+            self.set_help(False)
+            return
         self.spawn(self._account.reconnect())
         self._moment.finish()
         self._table.clear_session()
@@ -596,8 +668,10 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.spawn(self._leave_online())
 
     async def _leave_online(self) -> None:
-        client = self.client
         self.set_busy(True)
+        await self._host.close_table()  # the host's departure first, then the relay stops
+        await self._nearby.stop()
+        client = self.client
         if (
             client is not None
             and not client.closed.is_set()

@@ -17,7 +17,12 @@ from pointline.net.client.relay_client import (
     TranscriptSaved,
     connect_trusted,
 )
-from pointline.net.client.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
+from pointline.net.client.trust import (
+    CertificateNotTrusted,
+    KnownRelays,
+    RelayKeyChanged,
+    connection_warning,
+)
 from pointline.net.errors import ClientError, NetError
 from pointline.net.paths import data_dir
 from pointline.net.protocol.keys import verification_words
@@ -66,6 +71,7 @@ __all__ = [
     "TranscriptFailed",
     "TranscriptSaved",
     "connect_trusted",
+    "connection_warning",
     "data_dir",
     "ending_text",
     "verification_words",

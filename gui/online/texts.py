@@ -26,22 +26,29 @@ from pointline.kernel import (
 
 __all__ = [
     "CASUAL_NOTICE",
+    "CERTIFICATE_CHANGED",
     "DEFAULT_RELAY",
+    "FIRST_VISIT",
+    "FORGED",
     "FREE_POINTS",
     "HELP_KEYS",
     "HELP_TOUCH",
+    "HOST_VOUCHES",
     "KEY_HINTS",
     "KEY_HINTS_SHORT",
     "MAX_PEOPLE",
     "MIN_PEOPLE",
     "NAME_ADVICE",
     "NAME_HINT",
+    "NEARBY_NONE",
     "NO_RELAY_YET",
     "ONLINE_SCENES",
     "REFUSALS",
     "RELAY_LOST",
     "either",
     "help_html",
+    "hosted_by",
+    "hosted_close_text",
     "password_advice",
     "password_hint",
     "people",
@@ -68,6 +75,8 @@ ONLINE_SCENES = (
     "online-moment",
     "online-results",
     "online-ended",
+    "online-host",
+    "online-nearby",
 )
 
 CASUAL_NOTICE = (
@@ -262,3 +271,41 @@ KEY_HINTS_SHORT: dict[str, str] = {
     "table": "Space allocates the chip · Enter confirms or rolls · F1 Help · M mute",
     "results": "Tab moves · Enter presses · F1 Help · M mute",
 }
+
+
+# ---- hosted tables (gui/online/host.py, gui/online/nearby.py): issue 32 ----------------------
+HOST_VOUCHES = (
+    "On a hosted table the host's device runs the relay: it cannot forge a die or a payment "
+    "(every seat checks every reveal), but it makes the accounts and signs the roster, so the "
+    "host vouches for the names. A host can also end a losing session by closing the table: "
+    "it ends without a result, as any departure does."
+)
+"""What the host can and cannot do, said honestly (the lobby and the results of a hosted
+table)."""
+NEARBY_NONE = "No tables nearby yet: a friend on this Wi-Fi taps Host a table."
+FIRST_VISIT = "First visit: check that the host's screen shows these four words before you join."
+CERTIFICATE_CHANGED = (
+    "This table's certificate changed. Its new words are below: trust it only if the host's "
+    "screen shows the same words (a reinstalled app makes a new certificate)."
+)
+FORGED = (
+    "This table does not show the certificate it announces: it was not joined and nothing "
+    "was trusted."
+)
+
+
+def hosted_close_text(seated: int) -> str:
+    """The question before the host closes the app (``seated`` counts the host too)."""
+    guests = max(0, seated - 1)
+    who = "1 guest is" if guests == 1 else f"{guests} guests are"
+    return (
+        f"{who} at your table. Closing the app closes the table: the session ends for "
+        "everyone without a result."
+    )
+
+
+def hosted_by(host: str, me_host: bool) -> str:
+    """The lobby's and the results' line on a hosted table."""
+    if me_host:
+        return f"You host this table. {HOST_VOUCHES}"
+    return f"{host} hosts this table. {HOST_VOUCHES}"

@@ -672,7 +672,12 @@ def _online(
     from pointline.gui.online.app import load_online
     from pointline.gui.online.bridge import OnlineBridge
     from pointline.gui.tools.moves import counter_nonces
-    from pointline.gui.tools.online_scenes import held_still, in_motion, prepare_online
+    from pointline.gui.tools.online_scenes import (
+        close_held,
+        held_still,
+        in_motion,
+        prepare_online,
+    )
     from pointline.gui.windows import gui_application
     from pointline.net.protocol.peer import Timeouts
     from pointline.net.relay.accounts import FAST_HASH
@@ -708,14 +713,18 @@ def _online(
                     await held_still(loaded.window)
                     image = loaded.window.grabWindow()
                     report(scene, size, mode, check_window(loaded.window, image))
-            await bridge.shutdown()
             for c in peers:
                 await c.close()
+            await bridge.shutdown()
+            await close_held()  # the hosted tables of online-nearby
             loaded.window.close()
 
     async def everything() -> None:
         for n, scene in enumerate(scenes):
-            await asyncio.wait_for(one(scene, n), 90)
+            try:
+                await asyncio.wait_for(one(scene, n), 90)
+            finally:
+                await close_held()  # a scene that failed leaves no hosted table running
 
     with loop:
         try:

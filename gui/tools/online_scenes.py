@@ -209,6 +209,8 @@ async def prepare_online(
         raise ValueError(f"unknown scene {scene!r}; scenes: {', '.join(ONLINE_SCENES)}")
     if scene == "online-signin":
         return []
+    if scene in ("online-host", "online-nearby"):
+        return await _hosted_scene(bridge, scene)
     bridge.account.signUp(url, PEOPLE[0], PASSWORD)
     await _until(lambda: bridge.screen == "lobby" and not bridge.busy)
     bridge.lobby.createRoom()
@@ -274,6 +276,64 @@ async def prepare_online(
     return peers
 
 
+async def _hosted_scene(bridge: Any, scene: str) -> list[RelayClient]:
+    """``online-host``: I host a table on loopback (not announced: scenes send no multicast)
+    and two friends join it; ``online-nearby``: two friends host tables (real ``HostedTable``s
+    on loopback, listed as the browser lists them) and I chose one, a first visit."""
+    from pointline.net.client.trust import pinned_tls_context
+    from pointline.net.discovery import NearbyTable
+    from pointline.net.hosting import HostedTable
+    from pointline.net.relay.accounts import FAST_HASH
+    from pointline.net.relay.server import RelayConfig
+
+    fast = RelayConfig(hash_params=FAST_HASH)  # a scene's accounts need no real hashing cost
+
+    folder = Path(tempfile.mkdtemp(prefix="pointline-hosted-scene-"))
+    if scene == "online-host":
+        bridge.host.folder, bridge.host.address, bridge.host.announce = folder, "127.0.0.1", False
+        bridge.host_config = fast
+        bridge.host.hostTable(PEOPLE[0])
+        await _until(lambda: bridge.host.hosting and bridge.screen == "lobby" and not bridge.busy)
+        table = bridge.host.table
+        peers = []
+        for name in PEOPLE[1:3]:
+            c = await RelayClient.connect(
+                table.url,
+                timeouts=bridge.timeouts,
+                ssl_context=pinned_tls_context(table.certificate.pem),
+                nonce_source=counter_nonces(name.encode()),
+            )
+            await c.signup(name, PASSWORD)
+            await c.join_room(table.code)
+            peers.append(c)
+        await _until(lambda: len(bridge.lobby.roster) == 3 and len(bridge.host.players) == 3)
+        return peers
+    found = {}
+    for name in PEOPLE[1:3]:
+        hosted = HostedTable(
+            f"{name}'s table", name, "127.0.0.1", folder=folder / name, announce=False, config=fast
+        )
+        await hosted.open()
+        _HELD.append(hosted)
+        service = f"{name}._pointline._tcp.local."
+        assert hosted.running is not None
+        found[service] = NearbyTable(service, "127.0.0.1", hosted.running.port, hosted.announcement)
+    bridge.nearby.folder = folder / "guest"
+    bridge.nearby.show_tables(found)
+    bridge.nearby.choose(next(iter(found)))
+    await _until(lambda: bridge.nearby.asking == "first")
+    return []
+
+
+_HELD: list[Any] = []
+"""The scene's hosted tables (closed by ``close_held``)."""
+
+
+async def close_held() -> None:
+    while _HELD:
+        await _HELD.pop().close()
+
+
 async def _moment(bridge: Any, peers: list[RelayClient]) -> list[RelayClient]:
     """Play until a throw settles one of my lines, then hold its moment at the outcome beat."""
     held = HeldBeats()
@@ -323,9 +383,10 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
             await held_still(loaded.window)
             image = loaded.window.grabWindow()
             saved = bool(image.save(path))
-            await bridge.shutdown()
             for c in peers:
                 await c.close()
+            await bridge.shutdown()
+            await close_held()
             loaded.window.close()
             return saved
 

@@ -31,23 +31,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
-import hashlib
 import json
 import os
 import ssl
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from pointline.net.client._connection import unreachable_words
 from pointline.net.errors import ClientCode, ClientError
+from pointline.net.hostcert import certificate_fingerprint
 from pointline.net.protocol.keys import public_key_from_hex, verify_signature
 
 __all__ = [
     "KNOWN_RELAYS_FILE",
     "KNOWN_TABLES_FILE",
+    "UNENCRYPTED",
     "AnnouncementMismatch",
     "CertificateNotTrusted",
     "KnownRelays",
@@ -57,6 +58,7 @@ __all__ = [
     "TableCheck",
     "TableTrust",
     "certificate_fingerprint",
+    "connection_warning",
     "fetch_certificate",
     "pinned_tls_context",
     "relay_address",
@@ -114,9 +116,15 @@ def relay_address(url: str) -> str:
     return f"{parts.scheme.lower()}://{(parts.hostname or '').lower()}:{port}"
 
 
-def certificate_fingerprint(der: bytes) -> str:
-    """The SHA-256 of a certificate's DER bytes, 64 lowercase hex digits."""
-    return hashlib.sha256(der).hexdigest()
+UNENCRYPTED: Final = (
+    "This connection is not encrypted (ws://): anyone on the network can read it, your "
+    "password too. Use a wss:// address where you can."
+)
+
+
+def connection_warning(url: str) -> str | None:
+    """Plain words for an address that is not encrypted (``ws://``); None for ``wss://``."""
+    return UNENCRYPTED if url.strip().lower().startswith("ws://") else None
 
 
 class KnownRelays:
@@ -284,7 +292,7 @@ class TableCertificateChanged(ClientError):
 
     def __init__(self, host: str, old: str, new: str) -> None:
         super().__init__(
-            ClientCode.CERTIFICATE,
+            ClientCode.TABLE_CERTIFICATE_CHANGED,
             f"The table of {host} shows another certificate than the one you trusted before. "
             "Join only if the host's screen shows the same words.",
         )
@@ -297,7 +305,7 @@ class AnnouncementMismatch(ClientError):
 
     def __init__(self, host: str, announced: str, shown: str) -> None:
         super().__init__(
-            ClientCode.CERTIFICATE,
+            ClientCode.ANNOUNCEMENT_MISMATCH,
             f"The table announced as {host}'s does not show the certificate it announced; "
             "it was not joined.",
         )

@@ -18,8 +18,8 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from pointline.net.client.trust import certificate_fingerprint
 from pointline.net.discovery import Announcement, Announcer, check_addresses
+from pointline.net.hostcert import certificate_fingerprint
 
 if TYPE_CHECKING:
     from pointline.net.relay.server import Relay, RunningRelay

@@ -48,6 +48,9 @@ class Window:
         return ui
 
     def item(self, name: str) -> Any:
+        """The item ``name``: a child of the window, or a shown delegate (no QObject parent)."""
+        if self.window.findChild(QObject, name) is None:
+            return by_name(self, name)
         return named(self.window, name)
 
     def focus(self) -> str:

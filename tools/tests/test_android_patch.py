@@ -106,6 +106,7 @@ def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) ->
         "qasync",
         "websockets",
         "pynacl",
+        "cryptography",
     ]
     permissions = android_patch.split(app["android.permissions"])
     assert "android.permission.INTERNET" in permissions

@@ -20,6 +20,7 @@ FocusScope {
         if (screen.inRoom) roomCodeBox.forceActiveFocus(); else createButton.forceActiveFocus();
     }
     onInRoomChanged: Qt.callLater(focusFirst)
+    readonly property bool hosting: online.host.hosting
 
     GridLayout {
         anchors.fill: parent
@@ -39,7 +40,7 @@ FocusScope {
             Heading {
                 Layout.fillWidth: true
                 objectName: "lobbyHeading"
-                text: "Lobby"
+                text: screen.hosting ? online.host.tableName : "Lobby"
                 font.pixelSize: screen.fs * 1.3
                 elide: Text.ElideRight
             }
@@ -50,6 +51,51 @@ FocusScope {
                 wrapMode: Text.WordWrap
                 font.pixelSize: screen.fs * 0.8
                 color: "#ffe08a"
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
+            Rectangle {
+                objectName: "hostPanel"
+                visible: screen.hosting
+                Layout.fillWidth: true
+                implicitHeight: hostCol.implicitHeight + screen.gap
+                radius: 6
+                color: "#12402c"
+                border.color: "#8fe3a7"
+                ColumnLayout {
+                    id: hostCol
+                    anchors.fill: parent
+                    anchors.margins: screen.gap * 0.5
+                    spacing: 2
+                    Text {
+                        Layout.fillWidth: true
+                        text: "Friends on this Wi-Fi see <b>" + online.host.tableName + "</b> under Tables nearby. They compare these words with their screen:"
+                        textFormat: Text.StyledText
+                        wrapMode: Text.WordWrap
+                        color: "#e8f3ec"
+                        font.pixelSize: screen.fs * 0.85
+                    }
+                    Text {
+                        objectName: "hostWords"
+                        Layout.fillWidth: true
+                        text: online.host.words
+                        wrapMode: Text.WordWrap
+                        color: "#8fe3a7"
+                        font.bold: true
+                        font.pixelSize: screen.fs * 1.1
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: "Certificate words " + text
+                    }
+                }
+            }
+            Text {
+                objectName: "lobbyHostedNote"
+                visible: text.length > 0
+                Layout.fillWidth: true
+                text: online.hostedNote
+                wrapMode: Text.WordWrap
+                font.pixelSize: screen.fs * 0.75
+                color: "#d5e6dc"
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
@@ -141,16 +187,16 @@ FocusScope {
                     hint: "Start the session; nobody can join after the start"
                     enabled: online.lobby.canStart && !online.busy
                     reason: online.lobby.startReason
-                    onActivated: online.lobby.startRoom()
+                    onActivated: screen.hosting ? online.host.start() : online.lobby.startRoom()
                 }
                 GameButton {
                     id: leaveButton
                     objectName: "btnLeaveRoom"
                     Layout.fillWidth: true
                     fs: screen.fs
-                    text: "Leave room"
-                    hint: "Leave this room"
-                    onActivated: online.lobby.leaveRoom()
+                    text: screen.hosting ? "Close the table" : "Leave room"
+                    hint: screen.hosting ? "Close your table: guests leave with you" : "Leave this room"
+                    onActivated: screen.hosting ? online.leave() : online.lobby.leaveRoom()
                 }
             }
             RowLayout {
@@ -159,6 +205,7 @@ FocusScope {
                 GameButton {
                     id: signOutButton
                     objectName: "btnSignOut"
+                    visible: !screen.hosting
                     Layout.fillWidth: true
                     fs: screen.fs
                     text: "Sign out"

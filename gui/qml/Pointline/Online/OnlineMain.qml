@@ -13,7 +13,12 @@ ApplicationWindow {
     visible: true
     title: "Pointline Table — online"
     color: "#0b2e20"
-    onClosing: online.windowClosed()
+    // Closing while guests sit at my table asks first (CloseAsk below, on online.extras: the
+    // Host); closing after all closes the table, the host's departure first.
+    onClosing: function(close) {
+        if (online.host.closeAsked || online.extras.askClose()) { close.accepted = false; return; }
+        online.windowClosed();
+    }
 
     readonly property bool portrait: height > width
     // the balance counts to its new value in the result moment (at once under Reduce motion)
@@ -153,6 +158,8 @@ ApplicationWindow {
     }
 
     // ------------------------------------------------------------ help (never pauses online)
+    CloseAsk { id: closeCard; bridge: root.online; fs: root.fs; gap: root.gap }
+
     TablePopup {
         id: helpOverlay
         objectName: "onlineHelp"

@@ -137,6 +137,17 @@ Item {
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
+            Text {
+                objectName: "resultsHostedNote"
+                visible: text.length > 0
+                Layout.fillWidth: true
+                text: online.hostedNote
+                wrapMode: Text.WordWrap
+                font.pixelSize: screen.fs * 0.75
+                color: "#d5e6dc"
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
+            }
             Rectangle {
                 objectName: "casualNotice"
                 Layout.fillWidth: true
@@ -183,8 +194,9 @@ Item {
                 Layout.fillWidth: true
                 fs: screen.fs
                 primary: true
-                text: "Back to the lobby"
-                hint: "A new room; nothing carries over between sessions"
+                text: online.hostedNote.length > 0 ? "Back to Play online" : "Back to the lobby"
+                hint: online.hostedNote.length > 0 ? "The table closes; host or join a table again"
+                                                   : "A new room; nothing carries over between sessions"
                 onActivated: online.backToLobby()
             }
             GameButton {

@@ -1,0 +1,267 @@
+"""Tables nearby: the live list on the sign-in screen, the certificate words, one tap to join.
+
+``Nearby`` is ``OnlineBridge.nearby``. ``browse`` starts a ``net.discovery.TableBrowser`` on
+this device's addresses (loaded then, never at the app's start) and keeps ``tables`` in step as
+hosts come and go. ``choose(i)`` picks a table:
+
+- a table this device knows (its certificate pinned) and a kept token: straight into its room
+  (the returning guest's one tap);
+- a first visit: the four certificate words are shown, with the name and password fields and
+  "Join" (sign up, or sign in to an account made there before): the certificate is pinned when
+  its fingerprint matches the announcement;
+- a changed certificate: "this table's certificate changed" with the new words and an explicit
+  "Trust the new certificate" (``trustNew``) or "Don't join" (``decline``); never accepted
+  silently, never a dead end;
+- a table whose certificate is not the one it announces: refused, nothing trusted.
+
+The kept token (never the password) is ``net.joining.GuestTokens`` in the data folder (0600).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Property, QObject, Signal, Slot
+
+from pointline.gui.online.from_net import ClientError, NetError, data_dir
+from pointline.gui.online.lobby import Lobby
+from pointline.gui.online.models import RowsModel
+from pointline.gui.online.state import Part, Shell
+from pointline.gui.online.texts import (
+    CERTIFICATE_CHANGED,
+    FIRST_VISIT,
+    FORGED,
+    NEARBY_NONE,
+    refusal,
+    sign_in_problem,
+    unreachable,
+)
+from pointline.gui.seat_table import state_property
+
+__all__ = ["NEARBY_KEYS", "Nearby"]
+
+NEARBY_KEYS = ("key", "name", "host", "seats", "open", "label")
+
+
+class Nearby(Part):
+    """The tables nearby and the one I chose (``asking``: "", "first", "changed")."""
+
+    browsingChanged = Signal()
+    askingChanged = Signal()
+    questionChanged = Signal()
+    wordsChanged = Signal()
+    chosenNameChanged = Signal()
+
+    def __init__(self, shell: Shell, lobby: Lobby, parent: QObject | None = None) -> None:
+        super().__init__(shell, parent)
+        self._lobby = lobby
+        self._tables = RowsModel(NEARBY_KEYS, self)
+        self.browser: Any = None
+        self.folder: Path | None = None
+        """Where pinned certificates and kept tokens live (default ``data_dir()``)."""
+        self.addresses: list[str] | None = None
+        """The addresses to browse on (default: this device's; tests name their own)."""
+        self.found: dict[str, Any] = {}
+        """The ``NearbyTable``s by service name, as the browser last said."""
+        self.chosen: Any = None
+        self._new_fingerprint = ""
+        self.put(browsing=False, asking="", question="", words="", chosenName="")
+
+    browsing = state_property(bool, "browsing", browsingChanged)
+    asking = state_property(str, "asking", askingChanged)
+    question = state_property(str, "question", questionChanged)
+    words = state_property(str, "words", wordsChanged)
+    chosenName = state_property(str, "chosenName", chosenNameChanged)
+    tables = Property(QObject, lambda self: self._tables, constant=True)
+    """The tables nearby (a ``RowsModel``, ``NEARBY_KEYS``), in name order."""
+    emptyText = Property(str, lambda self: NEARBY_NONE, constant=True)
+
+    def data_folder(self) -> Path:
+        return self.folder if self.folder is not None else data_dir()
+
+    # ------------------------------------------------------------------ the live list
+    @Slot()
+    def browse(self) -> None:
+        if self.browser is None:
+            self.shell.spawn(self._browse(), request=False)
+
+    async def _browse(self) -> None:
+        try:
+            from pointline.gui.multicast import install_multicast_lock  # (loads discovery)
+            from pointline.net.discovery import TableBrowser, local_addresses
+        except ImportError:  # a build without zeroconf (the phone's, so far): no list
+            return
+
+        install_multicast_lock()  # Android: hold Wi-Fi's multicast lock while browsing
+        addresses = self.addresses if self.addresses is not None else local_addresses()
+        if not addresses or self.browser is not None:
+            return
+        browser = TableBrowser(addresses, on_event=lambda _e: self.refresh())
+        self.browser = browser
+        try:
+            await browser.start()
+        except (OSError, RuntimeError, ValueError):
+            self.browser = None
+            with contextlib.suppress(OSError, RuntimeError):
+                await browser.stop()
+            return
+        self.put(browsing=True)
+
+    async def stop(self) -> None:
+        browser, self.browser = self.browser, None
+        if browser is not None:
+            with contextlib.suppress(OSError, RuntimeError):
+                await browser.stop()
+        self.put(browsing=False)
+
+    def refresh(self) -> None:
+        """The browser's list changed: show the hosted tables in it, by name."""
+        browser = self.browser
+        self.show_tables({} if browser is None else dict(browser.tables))
+
+    def show_tables(self, tables: dict[str, Any]) -> None:
+        """List ``tables`` (``NearbyTable`` by service name): the browser's, or a scene's."""
+        self.found = dict(tables)
+        rows = []
+        for key, table in sorted(self.found.items(), key=lambda kv: kv[1].announcement.name):
+            ann = table.announcement
+            if ann.kind != "table":
+                continue
+            seated = "1 seated" if ann.seats == 1 else f"{ann.seats} seated"
+            rows.append(
+                {
+                    "key": key,
+                    "name": ann.name,
+                    "host": ann.host or "",
+                    "seats": ann.seats or 0,
+                    "open": ann.open,
+                    "label": f"{ann.name} · {seated}" + ("" if ann.open else " · playing"),
+                }
+            )
+        self._tables.set_rows(rows)
+
+    # ------------------------------------------------------------------ joining
+    def _known(self) -> Any:
+        from pointline.net.client.trust import KnownTables
+
+        return KnownTables(self.data_folder())
+
+    def _tokens(self) -> Any:
+        from pointline.net.joining import GuestTokens
+
+        return GuestTokens(self.data_folder())
+
+    @Slot(str)
+    def choose(self, key: str) -> None:
+        """The player tapped the table ``key``."""
+        table = self.found.get(key)
+        shell = self.shell
+        if table is None or shell.requesting():
+            return
+        from pointline.net.client.trust import TableTrust
+        from pointline.net.hostcert import certificate_words
+
+        ann = table.announcement
+        self.chosen = table
+        words = " ".join(certificate_words(ann.fingerprint or "0" * 64))
+        check = self._known().check(ann.host, ann.fingerprint)
+        shell.set_error("")
+        self.put(chosenName=ann.name, words=words)
+        if check.outcome is TableTrust.CHANGED:
+            self._new_fingerprint = ann.fingerprint or ""
+            self.put(asking="changed", question=CERTIFICATE_CHANGED)
+            shell.announce(f"{CERTIFICATE_CHANGED} {words}")
+            return
+        if check.outcome is TableTrust.KNOWN and self._tokens().get(ann.host, ann.fingerprint):
+            self.put(asking="", question="")
+            shell.spawn(self._join(None, None, False))
+            return
+        self.put(asking="first", question=FIRST_VISIT)
+        shell.announce(f"{FIRST_VISIT} {words}")
+
+    @Slot(str, str)
+    def join(self, name: str, password: str) -> None:
+        """Join the chosen table with ``name`` and ``password`` (sign up, or sign in when the
+        account exists there)."""
+        if self.chosen is None or self.shell.requesting():
+            return
+        problem = sign_in_problem(name, password)
+        if problem:
+            self.shell.set_error(problem)
+            self.shell.announce(problem)
+            return
+        self.shell.spawn(self._join(name, password, True))
+
+    @Slot()
+    def trustNew(self) -> None:
+        """The player compared the new words with the host's screen: trust the new one. The
+        token kept for the old certificate is not sent to it: the guest signs in again."""
+        table = self.chosen
+        if table is None or self.asking != "changed":
+            return
+        try:
+            self._known().trust(table.announcement.host, self._new_fingerprint)
+        except ClientError as exc:
+            self.shell.set_error(exc.text)
+            return
+        self.put(asking="first", question=FIRST_VISIT)
+
+    @Slot()
+    def decline(self) -> None:
+        self.chosen = None
+        self.put(asking="", question="", words="", chosenName="")
+
+    async def _join(self, name: str | None, password: str | None, signup: bool) -> None:
+        from pointline.net.client.trust import AnnouncementMismatch, TableCertificateChanged
+        from pointline.net.joining import SignInNeeded, connect_table, enter_table
+
+        shell, table = self.shell, self.chosen
+        if table is None:
+            return
+        shell.set_busy(True)
+        shell.set_error("")
+        client = None
+        try:
+            options = {"timeouts": shell.timeouts}
+            client = await connect_table(table, self._known(), **options)
+            room = await enter_table(client, table, self._tokens(), name, password, signup)
+        except AnnouncementMismatch:
+            self.put(asking="", question="")
+            shell.set_error(FORGED)
+            shell.announce(FORGED)
+            await self._drop(client)
+            return
+        except TableCertificateChanged as exc:
+            self._new_fingerprint = exc.new
+            self.put(asking="changed", question=CERTIFICATE_CHANGED)
+            await self._drop(client)
+            return
+        except SignInNeeded as exc:
+            self.put(asking="first", question=exc.text)
+            await self._drop(client)
+            return
+        except ClientError as exc:
+            shell.set_error(refusal(exc.code, exc.text))
+            await self._drop(client)
+            return
+        except (NetError, OSError, TimeoutError):
+            shell.set_error(unreachable(table.url))
+            await self._drop(client)
+            return
+        finally:
+            shell.set_busy(False)
+        ann = table.announcement
+        self.put(asking="", question="")
+        shell.client = client
+        shell.set_hosted(ann.host or "", False)
+        self._lobby.set_room(room.code, room.creator, room.roster, room.seat)
+        shell.pump(client)
+        shell.signed_in(client.name or name or "", table.url)
+        await self.stop()
+
+    async def _drop(self, client: Any) -> None:
+        if client is not None:
+            with contextlib.suppress(ClientError, NetError, OSError):
+                await client.close()
