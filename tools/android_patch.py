@@ -13,14 +13,17 @@ The checkout has no ``pointline/`` folder (setuptools maps kernel/, net/, gui/ o
 
 pyside6-android-deploy writes ``requirements = python3,shiboken6,PySide6``, one portrait
 orientation, Qt's permissions and the whole checkout as sources. The patch adds the pure-Python
-and recipe-built packages online play needs (``qasync``, ``websockets``, ``pynacl``,
-``cryptography`` for a hosted table's certificate; never
-``argon2-cffi``: only the relay hashes passwords; not yet ``zeroconf``: p4a's recipe builds
-0.24.5, older than its asyncio API that tables nearby use),
+and recipe-built packages online play and hosting need (``qasync``, ``websockets``, ``pynacl``,
+``cryptography`` for a hosted table's certificate, ``argon2-cffi`` for the hosted relay's
+password hashes, ``zeroconf`` for tables nearby), copies this checkout's own recipes
+(``tools/android/recipes/``: argon2-cffi and zeroconf at the releases pyproject.toml pins, and
+argon2-cffi-bindings under them, where p4a's own build argon2-cffi 20.1.0 and zeroconf 0.24.5)
+into the spec's ``p4a.local_recipes`` folder, where python-for-android looks first,
 the INTERNET permission and the two Wi-Fi ones multicast discovery needs (and drops the camera
 and microphone ones QtMultimedia declares: the app only plays short sounds), both orientations,
 the app's title, version and icon, and limits the sources to the app (``main.py`` and
-``pointline/`` without the relay, the spec proofs or the conformance suite). It checks that
+``pointline/`` with the relay a player hosts, but without a relay cluster's PostgreSQL and
+Redis parts, the relay's command line, the spec proofs or the conformance suite). It checks that
 the python-for-android pin is the one the installed PySide6's deploy tool pins.
 
 ``python tools/android_patch.py check`` (``tox -e android-check``) checks every requirement
@@ -52,7 +55,8 @@ class Requirement:
     name: str
     kind: str
     """``p4a``: a python-for-android recipe builds it; ``local``: pyside6-android-deploy writes
-    its recipe (p4a.local_recipes); ``pure``: pure Python, pip installs it as is."""
+    its recipe (p4a.local_recipes); ``repo``: this checkout's recipe (``RECIPES``), copied into
+    p4a.local_recipes; ``pure``: pure Python, pip installs it as is."""
     why: str
 
 
@@ -68,10 +72,15 @@ REQUIREMENTS = (
     ),
     Requirement("pynacl", "p4a", "Ed25519 session keys (libsodium)"),
     Requirement("cryptography", "p4a", "the hosted table's TLS certificate (x509, Rust-built)"),
+    Requirement("argon2-cffi", "repo", "the hosted relay's Argon2id password hashes"),
+    Requirement("zeroconf", "repo", "tables nearby: mDNS browsing and announcing (asyncio API)"),
 )
+RECIPES = ROOT / "tools" / "android" / "recipes"
+"""This checkout's python-for-android recipes, one folder each (p4a's layout)."""
+PINNED_BY_RECIPE = ("pynacl", "cryptography", "argon2-cffi", "zeroconf")
+"""Requirements whose recipe's version must lie inside pyproject.toml's pin."""
 PURE_DEPENDENCIES = ("six",)
 """Names a recipe depends on that have no recipe: python-for-android installs them with pip."""
-NOT_ON_THE_PHONE = ("argon2-cffi", "argon2_cffi", "argon2")
 PERMISSIONS_ADDED = (
     "android.permission.INTERNET",
     # tables nearby: Android drops multicast unless the app holds Wi-Fi's multicast lock
@@ -105,22 +114,13 @@ EXCLUDE_DIRS = (
     "bin",
 )
 EXCLUDE_PATTERNS = (
-    # relay side, every file of net/relay/ (argon2 password hashes, rooms), and the
-    # screenshot scenes and layout check (gui/tools/)
-    "pointline/net/relay/__init__.py",
+    # the relay a player hosts ships (net/hosting.py loads it); a relay cluster's PostgreSQL
+    # store and Redis presence, and the relay's command line, do not; nor the screenshot scenes
+    # and layout check (gui/tools/)
     "pointline/net/relay/__main__.py",
-    "pointline/net/relay/server.py",
-    "pointline/net/relay/frames.py",
-    "pointline/net/relay/accounts.py",
-    "pointline/net/relay/rooms.py",
-    "pointline/net/relay/conn.py",
     "pointline/net/relay/cli.py",
-    "pointline/net/relay/store.py",
     "pointline/net/relay/store_pg.py",
     "pointline/net/relay/presence.py",
-    "pointline/net/relay/cluster.py",
-    "pointline/net/relay/announce.py",
-    "pointline/net/hosting.py",  # not on a phone yet: p4a's argon2-cffi, zeroconf are too old
     "pointline/gui/tools/*",
     "*/__pycache__/*",
     "*.egg-info/",
@@ -206,9 +206,9 @@ def patch(text: str, p4a_commit: str | None = None) -> str:
         raise PatchError(
             "requirements lack PySide6/shiboken6: run pyside6-android-deploy --init first"
         )
-    app["requirements"] = merged(
-        requirements, [r.name for r in REQUIREMENTS], dropped=NOT_ON_THE_PHONE
-    )
+    if not app.get("p4a.local_recipes"):
+        raise PatchError("no p4a.local_recipes: run pyside6-android-deploy --init first")
+    app["requirements"] = merged(requirements, [r.name for r in REQUIREMENTS])
     app["android.permissions"] = merged(
         split(app.get("android.permissions")), PERMISSIONS_ADDED, dropped=PERMISSIONS_DROPPED
     )
@@ -233,6 +233,25 @@ def patch(text: str, p4a_commit: str | None = None) -> str:
     out = io.StringIO()
     parser.write(out, space_around_delimiters=True)
     return out.getvalue()
+
+
+def copy_recipes(spec: Path, text: str) -> list[str]:
+    """Copy this checkout's recipes into the (patched) spec's p4a.local_recipes folder, where
+    python-for-android looks before its own; the recipes copied."""
+    parser = new_parser()
+    parser.read_string(text)
+    folder = Path(parser["app"]["p4a.local_recipes"])
+    if not folder.is_absolute():  # buildozer runs in the spec's folder
+        folder = spec.parent / folder
+    names = []
+    for recipe in sorted(RECIPES.iterdir()):
+        if (recipe / "__init__.py").is_file():
+            dest = folder / recipe.name
+            if dest.exists():
+                shutil.rmtree(dest)
+            shutil.copytree(recipe, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            names.append(recipe.name)
+    return names
 
 
 def recipe_depends(recipe_file: Path) -> list[str]:
@@ -275,20 +294,33 @@ def check_recipes(spec_text: str) -> list[str]:
     import PySide6
 
     local = Path(next(iter(PySide6.__path__))) / "scripts" / "deploy_lib" / "android" / "recipes"
+    if not parser["app"].get("p4a.local_recipes"):
+        problems.append("no p4a.local_recipes: this checkout's recipes have nowhere to go")
+    python_recipe = recipe_version(recipes / "python3" / "__init__.py")
+    from packaging.markers import Marker
+
+    python_minor = ".".join((python_recipe or "3").split(".")[:2])
     kinds = {r.name: r.kind for r in REQUIREMENTS} | dict.fromkeys(PURE_DEPENDENCIES, "pure")
     seen: set[str] = set()
     todo = list(requirements)
     while todo:
-        name = todo.pop()
+        name, _, marker = todo.pop().partition(";")
+        if marker and not Marker(marker).evaluate({"python_version": python_minor}):
+            continue  # a recipe's dependency for older Pythons ('typing;python_version<"3.5"')
         if name in seen:
             continue
         seen.add(name)
         kind = kinds.get(name, "p4a")
-        if name.lower() in NOT_ON_THE_PHONE:
-            problems.append(f"{name} is a requirement but must not ship on the phone")
-        elif kind == "local":
+        own = RECIPES / name / "__init__.py"
+        if kind == "local":
             if not (local / name / "__init__.tmpl.py").is_file():
                 problems.append(f"{name}: no recipe template in PySide6's deploy tool ({local})")
+        elif kind == "repo" or own.is_file():
+            # python-for-android takes p4a.local_recipes' recipe before its own of that name
+            if not own.is_file():
+                problems.append(f"{name} needs a recipe in {RECIPES}; there is none")
+                continue
+            todo.extend(recipe_depends(own))
         elif kind == "p4a":
             recipe = recipes / name / "__init__.py"
             if not recipe.is_file():
@@ -297,7 +329,6 @@ def check_recipes(spec_text: str) -> list[str]:
             todo.extend(recipe_depends(recipe))
         elif (recipes / name).is_dir():
             problems.append(f"{name} is listed as pure Python but p4a has a recipe for it")
-    python_recipe = recipe_version(recipes / "python3" / "__init__.py")
     from importlib import import_module
 
     sys.path.insert(0, str(Path(next(iter(PySide6.__path__))) / "scripts"))
@@ -309,25 +340,31 @@ def check_recipes(spec_text: str) -> list[str]:
         problems.append(
             f"p4a builds Python {python_recipe}; PySide6's Android wheels target {target}"
         )
-    nacl = recipe_version(recipes / "pynacl" / "__init__.py") or ""
-    crypto = recipe_version(recipes / "cryptography" / "__init__.py") or ""
+    versions = {}
+    for name in PINNED_BY_RECIPE:
+        own = RECIPES / name / "__init__.py"
+        versions[name] = recipe_version(own if own.is_file() else recipes / name / "__init__.py")
     from packaging.requirements import Requirement as Spec
 
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    for line in data["project"]["dependencies"]:
-        spec = Spec(line)
-        if spec.name.lower() == "pynacl" and nacl not in spec.specifier:
-            problems.append(f"p4a builds PyNaCl {nacl}, outside {spec.specifier}")
-        if spec.name.lower() == "cryptography" and crypto not in spec.specifier:
-            problems.append(f"p4a builds cryptography {crypto}, outside {spec.specifier}")
+    pinned = {
+        Spec(line).name.lower(): Spec(line).specifier for line in data["project"]["dependencies"]
+    }
+    for name, version in versions.items():
+        if name not in pinned:
+            problems.append(f"{name} is not among pyproject.toml's dependencies")
+        elif version is None or version not in pinned[name]:
+            problems.append(f"the phone's recipe builds {name} {version}, outside {pinned[name]}")
+    ours = sorted(name for name in seen if (RECIPES / name / "__init__.py").is_file())
     pure = sorted(name for name in seen if kinds.get(name) == "pure")
     local_names = sorted(name for name in seen if kinds.get(name) == "local")
-    built = sorted(seen - set(pure) - set(local_names))
+    built = sorted(seen - set(pure) - set(local_names) - set(ours))
     print(
         f"android-check: python-for-android {p4a_version} (commit {commit[:7]}) has recipes for "
-        f"{', '.join(built)}; PySide6's deploy tool writes {', '.join(local_names)}; pip "
-        f"installs {', '.join(pure)} (pure Python); Python {python_recipe}, PyNaCl {nacl}, "
-        f"cryptography {crypto}"
+        f"{', '.join(built)}; this checkout's recipes build {', '.join(ours)}; PySide6's "
+        f"deploy tool writes {', '.join(local_names)}; pip installs {', '.join(pure)} (pure "
+        f"Python); Python {python_recipe}, "
+        + ", ".join(f"{name} {version}" for name, version in versions.items())
     )
     return problems
 
@@ -364,7 +401,8 @@ def main(argv: Iterable[str] | None = None) -> int:
         print(f"android_patch: {error}", file=sys.stderr)
         return 1
     path.write_text(patched, encoding="utf-8")
-    print(f"android_patch: patched {path}")
+    copied = copy_recipes(path, patched)
+    print(f"android_patch: patched {path}; recipes {', '.join(copied)} in p4a.local_recipes")
     return 0
 
 

@@ -96,7 +96,7 @@ def test_the_fixture_is_what_the_deploy_tool_writes(generated_spec: str) -> None
     assert app["orientation"] == "portrait"
 
 
-def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) -> None:
+def test_patch_adds_what_online_play_and_hosting_need(generated_spec: str) -> None:
     app = app_section(android_patch.patch(generated_spec))
     requirements = app["requirements"].split(",")
     assert requirements == [
@@ -107,6 +107,8 @@ def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) ->
         "websockets",
         "pynacl",
         "cryptography",
+        "argon2-cffi",
+        "zeroconf",
     ]
     permissions = android_patch.split(app["android.permissions"])
     assert "android.permission.INTERNET" in permissions
@@ -123,14 +125,63 @@ def test_patch_adds_what_online_play_needs_and_no_argon2(generated_spec: str) ->
     assert app["p4a.extra_args"].startswith("--qt-libs=")
 
 
-def test_patch_removes_argon2_and_is_idempotent(generated_spec: str) -> None:
+def test_patch_is_idempotent_and_needs_the_deploy_tools_recipe_folder(
+    generated_spec: str,
+) -> None:
     spec = generated_spec.replace(
         "requirements = python3,shiboken6,PySide6",
         "requirements = python3,shiboken6,PySide6,argon2-cffi",
     )
     once = android_patch.patch(spec)
-    assert "argon2" not in app_section(once)["requirements"]
+    assert app_section(once)["requirements"].count("argon2-cffi") == 1
     assert android_patch.patch(once) == once
+    without = "\n".join(
+        line for line in generated_spec.splitlines() if not line.startswith("p4a.local_recipes")
+    )
+    with pytest.raises(android_patch.PatchError, match=r"p4a\.local_recipes"):
+        android_patch.patch(without)
+
+
+def test_the_patch_puts_the_checkouts_recipes_where_p4a_looks_first(
+    generated_spec: str, tmp_path: Path
+) -> None:
+    """`android_patch.py buildozer.spec` copies tools/android/recipes/ into p4a.local_recipes,
+    beside the deploy tool's own shiboken6 and PySide6 recipes, replacing older copies."""
+    recipes = tmp_path / "deployment" / "recipes"
+    (recipes / "PySide6").mkdir(parents=True)
+    (recipes / "PySide6" / "__init__.py").write_text("# the deploy tool's\n")
+    (recipes / "zeroconf").mkdir()
+    (recipes / "zeroconf" / "__init__.py").write_text("version = '0.24.5'\n")
+    spec = tmp_path / "buildozer.spec"
+    app = app_section(generated_spec)
+    spec.write_text(
+        generated_spec.replace(f"p4a.local_recipes = {app['p4a.local_recipes']}", "").replace(
+            "[app]\n", f"[app]\np4a.local_recipes = {recipes}\n", 1
+        ),
+        encoding="utf-8",
+    )
+    assert android_patch.main([str(spec)]) == 0
+    for name in ("argon2-cffi", "argon2-cffi-bindings", "zeroconf"):
+        ours = android_patch.RECIPES / name / "__init__.py"
+        assert (recipes / name / "__init__.py").read_text() == ours.read_text(), name
+    assert (recipes / "PySide6" / "__init__.py").read_text() == "# the deploy tool's\n"
+    assert android_patch.check_recipes(spec.read_text(encoding="utf-8")) == []
+
+
+def test_the_check_refuses_a_recipe_outside_the_projects_pin(
+    generated_spec: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the check would say about p4a's own zeroconf recipe (0.24.5, no asyncio API), and
+    about a requirement nobody has a recipe for."""
+    stale = tmp_path / "recipes"
+    shutil.copytree(android_patch.RECIPES, stale)
+    own = stale / "zeroconf" / "__init__.py"
+    own.write_text(own.read_text().replace('version = "0.154.0"', 'version = "0.24.5"'))
+    shutil.rmtree(stale / "argon2-cffi-bindings")
+    monkeypatch.setattr(android_patch, "RECIPES", stale)
+    problems = android_patch.check_recipes(android_patch.patch(generated_spec))
+    assert any(p.startswith("the phone's recipe builds zeroconf 0.24.5, outside") for p in problems)
+    assert any("argon2-cffi-bindings needs a python-for-android recipe" in p for p in problems)
 
 
 def test_patch_refuses_a_foreign_spec_and_a_wrong_p4a_pin(generated_spec: str) -> None:
@@ -170,10 +221,15 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
     }
     for package in ("kernel", "net", "gui"):
         assert f"pointline/{package}/__init__.py" in files
-    # the client and the protocol core ship; no file of the relay's folder does
+    # the client, the protocol core, discovery and the relay a player hosts ship; a relay
+    # cluster's PostgreSQL and Redis parts and the relay's command line do not
     assert "pointline/net/client/relay_client.py" in files
     assert "pointline/net/protocol/peer.py" in files
-    assert not [f for f in files if f.startswith("pointline/net/relay/")]
+    for hosted in ("hosting", "discovery", "hostcert", "relay/server", "relay/accounts"):
+        assert f"pointline/net/{hosted}.py" in files, hosted
+    assert "pointline/net/relay/announce.py" in files
+    relay = {f.removeprefix("pointline/net/relay/") for f in files if "/net/relay/" in f}
+    assert not relay & {"store_pg.py", "presence.py", "cli.py", "__main__.py"}, relay
     top = {f.split("/")[0] for f in files}
     assert top <= {"main.py", "pointline"}, top
     for forbidden in ("fixtures", "tests", "bench", "docs", "spec", "conformance", "tools"):
@@ -182,21 +238,29 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
     shutil.rmtree(tmp_path / "b")
 
 
-def test_the_app_sources_on_the_phone_import_without_the_relay(tmp_path: Path) -> None:
-    """What buildozer ships (no relay, no accounts, no argon2) still imports and starts."""
-    android_patch.stage(tmp_path / "stage")
+def test_hosting_imports_from_what_the_phone_ships(tmp_path: Path) -> None:
+    """The staged sources less what buildozer leaves out import hosting, discovery and the
+    app, with no PostgreSQL or Redis client (neither is on the phone)."""
+    import fnmatch
+
+    stage = tmp_path / "stage"
+    for name in android_patch.stage(stage):
+        if any(fnmatch.fnmatch(name, pattern) for pattern in android_patch.EXCLUDE_PATTERNS):
+            (stage / name).unlink()
+    assert not (stage / "pointline" / "net" / "relay" / "store_pg.py").exists()
     check = (
-        "import importlib, sys\n"
-        "sys.modules['argon2'] = None\n"
-        "for name in ('relay', 'accounts', 'rooms', 'relay_conn', 'relay_cli', 'store',\n"
-        "             'store_pg', 'presence', 'cluster'):\n"
-        "    sys.modules['pointline.net.' + name] = None\n"
+        "import sys\n"
+        "for name in ('psycopg', 'psycopg_pool', 'redis', 'asyncpg'):\n"
+        "    sys.modules[name] = None\n"
         "import pointline.gui.cli, pointline.gui.online.bridge, pointline.net.client.relay_client\n"
+        "import pointline.net.hosting, pointline.net.discovery, pointline.net.relay.announce\n"
+        "from argon2 import PasswordHasher\n"
+        "from zeroconf.asyncio import AsyncZeroconf\n"
         "print('ok')\n"
     )
     run = subprocess.run(
         [sys.executable, "-c", check],
-        cwd=tmp_path / "stage",
+        cwd=stage,
         capture_output=True,
         text=True,
         check=False,
