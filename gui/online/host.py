@@ -137,7 +137,7 @@ class Host(Part):
             from pointline.gui.multicast import install_multicast_lock  # (loads discovery)
             from pointline.net.discovery import local_addresses
             from pointline.net.hosting import HostedTable
-        except ImportError:  # a build without the relay (the phone's, so far)
+        except ImportError:  # an install without the relay (both builds carry it)
             shell.set_error(NOT_IN_THIS_BUILD)
             return
 

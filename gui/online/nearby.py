@@ -91,7 +91,7 @@ class Nearby(Part):
         try:
             from pointline.gui.multicast import install_multicast_lock  # (loads discovery)
             from pointline.net.discovery import TableBrowser, local_addresses
-        except ImportError:  # a build without zeroconf (the phone's, so far): no list
+        except ImportError:  # an install without zeroconf: no list (both builds carry it)
             return
 
         install_multicast_lock()  # Android: hold Wi-Fi's multicast lock while browsing
