@@ -45,10 +45,19 @@ __all__ = [
     "SeatWords",
     "Session",
     "Verdict",
+    "UNCHECKED_NAMES",
     "Vouch",
     "open_transcript",
     "play_throws",
 ]
+
+
+UNCHECKED_NAMES = (
+    "Who played can't be checked here: the relay's key is not in this file, so the names are "
+    "only what the file says."
+)
+"""The replay's words where ``pointline verify`` says who played cannot be checked without
+``--relay-key``: a player's screen names no command-line flag (the terminal keeps verify's)."""
 
 
 class Vouch(StrEnum):
@@ -82,7 +91,8 @@ class Verdict:
     seats: tuple[SeatWords, ...]
     vouch: Vouch
     vouch_text: str
-    """Who vouches for the names, in verify's words."""
+    """Who vouches for the names: verify's words, or ``UNCHECKED_NAMES`` where verify's would
+    name its ``--relay-key`` flag."""
     note: str = ""
     """Plain words added to a FAIL: a damaged file, a newer version."""
     code: ReplayCode | None = None
@@ -355,7 +365,7 @@ def _verdict(
     elif relay_key is not None:
         vouch, text = Vouch.RELAY, report.players
     else:
-        vouch, text = Vouch.NONE, report.players
+        vouch, text = Vouch.NONE, UNCHECKED_NAMES
     return Verdict(word, report.summary, None, seats, vouch, text, note=note)
 
 
