@@ -40,12 +40,12 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "UNCHECKED_NAMES",
     "ReplayThrow",
     "SeatReveal",
     "SeatWords",
     "Session",
     "Verdict",
-    "UNCHECKED_NAMES",
     "Vouch",
     "open_transcript",
     "play_throws",
