@@ -671,6 +671,12 @@ def cases() -> list[Case]:
     unhosted = docs(made["complete.hosted"][0].text(1))
     del unhosted[0]["body"]["host"]  # the mark removed: the signature covered it
     case("tampered.hosted.host_removed.relay_key", rechain(unhosted), RELAY_KEY, "FAIL")
+    unsigned = docs(made["complete.hosted"][0].text(1))
+    del unsigned[0]["body"]["roster_sig"]  # a host is only ever signed with the roster
+    case("tampered.hosted.host_unsigned", rechain(unsigned), None, "FAIL")
+    numbered = docs(made["complete.hosted"][0].text(1))
+    numbered[0]["body"]["host"] = 7
+    case("tampered.hosted.host_not_a_name", rechain(numbered), None, "FAIL")
     case(
         "fabricated.unsigned.relay_key",
         plain(docs(made["complete.unsigned_roster"][0].text(1))),
