@@ -48,6 +48,7 @@ from pointline.net.hostcert import (
 )
 from pointline.net.protocol.wire import NAME_RULE, CreateRoom, ErrorCode, WireError
 from pointline.net.relay.accounts import Accounts
+from pointline.net.relay.rooms import Room
 from pointline.net.relay.server import Connection, Relay, RelayConfig, RunningRelay, running_relay
 
 __all__ = [
@@ -109,6 +110,11 @@ class HostRelay(Relay):
         if isinstance(frame, CreateRoom) and was_empty:
             self.host_conn = conn.id
         self._changed()
+
+    def host_of(self, room: Room) -> str | None:
+        """The host (its room's creator) vouches for the names: the started roster says so,
+        signed (ONLINE.md §2, §8)."""
+        return room.creator
 
     def _leave(self, conn: Connection) -> None:
         super()._leave(conn)

@@ -110,6 +110,8 @@ class Session:
     silent: set[int] = field(default_factory=set)
     stop_after: dict[int, int] = field(default_factory=dict)
     relay_signs: bool = True
+    host: str | None = None
+    """A hosted table: the relay signs its host's name with the roster (ONLINE.md §2)."""
     leave_at: dict[int, int] = field(default_factory=dict)
     """seat -> throw: that seat leaves when the round of that throw opens (the relay tells
     the others)."""
@@ -134,7 +136,7 @@ class Session:
         names = self.names or tuple(f"player{s + 1}" for s in range(self.seats))
         self.roster = tuple(Member(s, names[s], k.public_key) for s, k in enumerate(self.keys))
         self.relay = SigningKey.from_bytes(RELAY_SEED)
-        sig = self.relay.sign(roster_signing_bytes(self.table_id, self.roster))
+        sig = self.relay.sign(roster_signing_bytes(self.table_id, self.roster, self.host))
         self.peers = [
             Peer(
                 self.table_id,
@@ -145,6 +147,7 @@ class Session:
                 self.now,
                 self.nonce_sources.get(s) or nonces(self.default_label(s)),
                 roster_sig=sig if self.relay_signs else None,
+                host=self.host,
             )
             for s in range(self.seats)
         ]

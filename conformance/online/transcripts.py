@@ -166,6 +166,7 @@ def sessions() -> dict[str, tuple[Session, int]]:
     add("complete.seats_2", Session(2, seed=18), 0)  # seeds of short sessions (8, 7, 6 throws)
     add("complete.seats_3", Session(3, table_id="3f9c0a1b2d4e5f60", seed=11), 2)
     add("complete.unsigned_roster", Session(2, seed=39, relay_signs=False), 1)
+    add("complete.hosted", Session(2, seed=18, host="player1"), 1)  # the host's relay signed
     # a table id is 1..128 code points: 128 outside the BMP are 256 UTF-16 units (§3)
     add("complete.table_id_128_code_points", Session(2, table_id="\U0001f3b2" * 128, seed=18), 0)
     add("complete.seats_8", Session(8, seed=12), 5)
@@ -663,6 +664,19 @@ def cases() -> list[Case]:
         SigningKey.from_bytes(b"\x99" * 32).public_hex,
         "FAIL",
     )
+    hosted = docs(made["complete.hosted"][0].text(1))
+    hosted[0]["body"]["host"] = "player2"  # another host claimed: the signature says who
+    case("tampered.hosted.host_renamed", rechain(hosted), None, "OK")
+    case("tampered.hosted.host_renamed.relay_key", rechain(hosted), RELAY_KEY, "FAIL")
+    unhosted = docs(made["complete.hosted"][0].text(1))
+    del unhosted[0]["body"]["host"]  # the mark removed: the signature covered it
+    case("tampered.hosted.host_removed.relay_key", rechain(unhosted), RELAY_KEY, "FAIL")
+    unsigned = docs(made["complete.hosted"][0].text(1))
+    del unsigned[0]["body"]["roster_sig"]  # a host is only ever signed with the roster
+    case("tampered.hosted.host_unsigned", rechain(unsigned), None, "FAIL")
+    numbered = docs(made["complete.hosted"][0].text(1))
+    numbered[0]["body"]["host"] = 7
+    case("tampered.hosted.host_not_a_name", rechain(numbered), None, "FAIL")
     case(
         "fabricated.unsigned.relay_key",
         plain(docs(made["complete.unsigned_roster"][0].text(1))),

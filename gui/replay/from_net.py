@@ -7,9 +7,16 @@ from pointline.net.errors import NetError
 from pointline.net.protocol.keys import verification_words
 from pointline.net.protocol.peer import seat_label
 from pointline.net.protocol.transcript import RecordKind, read_records
-from pointline.net.protocol.verify import Report, parse_unsigned, printable, verify_transcript
+from pointline.net.protocol.verify import (
+    HOST_VOUCHES,
+    Report,
+    parse_unsigned,
+    printable,
+    verify_transcript,
+)
 
 __all__ = [
+    "HOST_VOUCHES",
     "NetError",
     "RecordKind",
     "Report",

@@ -18,7 +18,7 @@ Nothing here opens a connection or writes a file: a replay is read-only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -40,6 +40,7 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "UNCHECKED_NAMES",
     "ReplayThrow",
     "SeatReveal",
     "SeatWords",
@@ -51,13 +52,21 @@ __all__ = [
 ]
 
 
+UNCHECKED_NAMES = (
+    "Who played can't be checked here: the relay's key is not in this file, so the names are "
+    "only what the file says."
+)
+"""The replay's words where ``pointline verify`` says who played cannot be checked without
+``--relay-key``: a player's screen names no command-line flag (the terminal keeps verify's)."""
+
+
 class Vouch(StrEnum):
     """Who vouches for the names at the table."""
 
     RELAY = "relay"
     """The relay's signature of the roster verified (its key was given)."""
     HOST = "host"
-    """A hosted table's host (issue 32 sets it: ``open_transcript(host_key=...)`` is its hook)."""
+    """A hosted table's host: the relay's signature (its key was given) covers the host's name."""
     NONE = "none"
     """Nobody: the names are only what the file claims."""
 
@@ -82,7 +91,8 @@ class Verdict:
     seats: tuple[SeatWords, ...]
     vouch: Vouch
     vouch_text: str
-    """Who vouches for the names, in verify's words."""
+    """Who vouches for the names: verify's words, or ``UNCHECKED_NAMES`` where verify's would
+    name its ``--relay-key`` flag."""
     note: str = ""
     """Plain words added to a FAIL: a damaged file, a newer version."""
     code: ReplayCode | None = None
@@ -261,14 +271,14 @@ def _newer(records: list[dict[str, Any]]) -> int | None:
 def open_transcript(
     path: str | Path,
     relay_key: bytes | None = None,
-    host_key: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> Session:
     """The online transcript at ``path`` as a session to watch.
 
     Raises ``ReplayError`` (FOREIGN, UNREADABLE) for a file that is not a transcript; a damaged
     transcript or one from a newer protocol version is a FAIL verdict with a ``note`` in
-    plain words. ``host_key`` is issue 32's hook: given the header, the words naming the host
-    who vouches for a hosted table's names (None: not hosted).
+    plain words. A hosted table's names are vouched for by its host (``Vouch.HOST``) when the
+    relay's key verifies the roster signature that names the host; without the key nobody
+    vouches (the header's claim is not checked).
     """
     from pointline.gui.replay.from_net import verify_transcript
 
@@ -295,7 +305,7 @@ def open_transcript(
         if newer is not None
         else ""
     )
-    verdict = _verdict(report, names, words, relay_key, host_key, header, note)
+    verdict = _verdict(report, names, words, relay_key, note)
     if newer is not None:
         verdict = replace(verdict, code=ReplayCode.NEWER)
     table_id = header.get("table_id") if isinstance(header.get("table_id"), str) else ""
@@ -338,8 +348,6 @@ def _verdict(
     names: tuple[str, ...],
     words: tuple[str, ...],
     relay_key: bytes | None,
-    host_key: Callable[[dict[str, Any]], str | None] | None,
-    header: dict[str, Any],
     note: str,
 ) -> Verdict:
     seats = tuple(SeatWords(s, n, w) for s, (n, w) in enumerate(zip(names, words, strict=True)))
@@ -349,13 +357,14 @@ def _verdict(
         )
     word = "OK" if report.complete else "INCOMPLETE"
     seats = tuple(SeatWords(s, n, " ".join(w)) for s, n, w in report.roster)
-    hosted = host_key(header) if host_key is not None else None
-    if hosted is not None:
-        vouch, text = Vouch.HOST, hosted
+    from pointline.gui.replay.from_net import HOST_VOUCHES
+
+    if relay_key is not None and report.players.startswith(HOST_VOUCHES):
+        vouch, text = Vouch.HOST, report.players
     elif relay_key is not None:
         vouch, text = Vouch.RELAY, report.players
     else:
-        vouch, text = Vouch.NONE, report.players
+        vouch, text = Vouch.NONE, UNCHECKED_NAMES
     return Verdict(word, report.summary, None, seats, vouch, text, note=note)
 
 

@@ -388,7 +388,7 @@ class RelayClient(RelayConnection):
             roster = roster_from_wire(_roster_docs(frame.roster))
             signature = bytes.fromhex(frame.roster_sig)  # into the transcript header
             if self.known_relays is not None and self._key_change is None:
-                signed = roster_signing_bytes(frame.table_id, roster)
+                signed = roster_signing_bytes(frame.table_id, roster, frame.host)
                 if self.known_relays.roster_signed(self.address, signature, signed) is False:
                     self._queue.put_nowait(RelayError(ClientCode.BAD_ROSTER_SIGNATURE, _FORGED))
                     self.send_text(encode(Leave()))
@@ -402,6 +402,7 @@ class RelayClient(RelayConnection):
                 now,
                 self._nonce_source,
                 roster_sig=signature,
+                host=frame.host,
             )
         except NetError as exc:  # not started: a local error, and the room is left (ONLINE §2)
             self._queue.put_nowait(RelayError("bad_roster", str(exc)))

@@ -212,6 +212,7 @@ class Peer:
         now: float = 0.0,
         nonce_source: Callable[[], bytes] | None = None,
         roster_sig: bytes | None = None,
+        host: str | None = None,
     ) -> None:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= ONLINE_TABLE_ID_MAX:
             raise RosterError(f"a table id is a string of 1 to {ONLINE_TABLE_ID_MAX} characters")
@@ -225,6 +226,8 @@ class Peer:
             not isinstance(roster_sig, bytes) or len(roster_sig) != SIGNATURE_BYTES
         ):
             raise RosterError("the relay's roster signature is 64 bytes")
+        if host is not None and (not isinstance(host, str) or not host or roster_sig is None):
+            raise RosterError("a hosted table's host is a name, signed with the roster")
         self.table_id = table_id
         self.roster: Roster = roster
         self.seat = seat
@@ -270,6 +273,7 @@ class Peer:
                 "timeouts": self.timeouts.to_document(),
                 "started_at": now,
                 **({} if roster_sig is None else {"roster_sig": roster_sig.hex()}),
+                **({} if host is None else {"host": host}),
             }
         )
         self._open_round(now)

@@ -62,13 +62,16 @@ def roster_to_document(roster: Roster) -> list[dict[str, Any]]:
 ROSTER_DOMAIN = b"pointline/roster/v1\x00"
 
 
-def roster_signing_bytes(table_id: str, roster: Roster) -> bytes:
+def roster_signing_bytes(table_id: str, roster: Roster, host: str | None = None) -> bytes:
     """What the relay's ``roster_sig`` covers: the domain, then the canonical JSON of
     ``{"table_id", "roster"}`` (the roster as the transcript header writes it), binding each
-    session key to an account name for that table."""
-    return ROSTER_DOMAIN + canonical_json(
-        {"table_id": table_id, "roster": roster_to_document(roster)}
-    )
+    session key to an account name for that table. A hosted table's relay (a player's device)
+    adds ``"host"``, the host's name, so the signature also says who vouches for the names; a
+    relay that is not hosted signs exactly the bytes it always did."""
+    document: dict[str, object] = {"table_id": table_id, "roster": roster_to_document(roster)}
+    if host is not None:
+        document["host"] = host
+    return ROSTER_DOMAIN + canonical_json(document)
 
 
 def check_roster(roster: Roster) -> None:

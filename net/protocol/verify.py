@@ -63,6 +63,7 @@ from pointline.net.protocol.peer import (
 from pointline.net.protocol.transcript import Record, RecordKind, check_chain, read_records
 
 __all__ = [
+    "HOST_VOUCHES",
     "NO_NOTICE",
     "NO_RELAY_KEY",
     "ORDER_ERRORS",
@@ -74,6 +75,9 @@ __all__ = [
 ]
 
 NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
+HOST_VOUCHES = "the names are vouched for by the table's host, "
+"""A hosted table (its header's ``host``, signed with the roster): verify's players line
+begins so, then names the host, "whose relay signed the roster", and the seats."""
 NO_NOTICE = "the outcome says ended, but no abort notice or fault before it ends the session"
 ORDER_ERRORS = frozenset({"replay", "wrong_throw"})
 """Rejection codes of the ordering checker: reported as "out of order"."""
@@ -212,6 +216,9 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
         timeouts = Timeouts(**body["timeouts"])
         sig_hex = body.get("roster_sig")
         roster_sig = bytes.fromhex(sig_hex) if isinstance(sig_hex, str) else None
+        host = body.get("host")
+        if host is not None and not isinstance(host, str):
+            raise RosterError("the header's host is a name")
         if type(me) is not int or not 0 <= me < len(roster):
             raise RosterError("the header's seat is not in the roster")
         keys = {m.seat: m.public_key for m in roster}
@@ -225,6 +232,7 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
             started_at,
             nonce_source=lambda: state.nonce.pop(),
             roster_sig=roster_sig,
+            host=host,
         )
     except (NetError, TypeError, KeyError, ValueError) as error:
         raise _Discrepancy(0, f"the header cannot start a session: {_plain(error)}") from None
@@ -568,12 +576,15 @@ def _players(state: _Replay, header: dict[str, Any], relay_key: bytes | None) ->
         sig = bytes.fromhex(sig_hex) if isinstance(sig_hex, str) else b""
     except ValueError:
         sig = b""
-    data = roster_signing_bytes(state.table_id, state.roster)
+    host = header.get("host")
+    data = roster_signing_bytes(state.table_id, state.roster, host)
     if not verify_signature(relay_key, sig, data):
         raise _Discrepancy(
             0, "the relay's signature of the roster does not verify (names or keys changed)"
         )
     names = ", ".join(f"{seat_label(m.seat)} {m.name}" for m in state.roster)
+    if isinstance(host, str):
+        return f"{HOST_VOUCHES}{host}, whose relay signed the roster: {names}"
     return f"players verified by the relay's signature: {names}"
 
 

@@ -238,6 +238,9 @@ class Started:
     roster: tuple[RosterEntry, ...]
     roster_sig: str
     id: int | None = None
+    host: str | None = None
+    """A hosted table's host (its name, signed with the roster); None: not hosted (the field is
+    then absent on the wire)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,8 +337,8 @@ def _document(frame: Frame) -> dict[str, Any]:
             }
         case Roster(code, creator, roster):
             return {"op": "roster", "code": code, "creator": creator, "roster": _roster_doc(roster)}
-        case Started(code, table_id, seat, roster, roster_sig, _):
-            return {
+        case Started(code, table_id, seat, roster, roster_sig, _, host):
+            started = {
                 "op": "started",
                 "code": code,
                 "table_id": table_id,
@@ -343,6 +346,7 @@ def _document(frame: Frame) -> dict[str, Any]:
                 "roster": _roster_doc(roster),
                 "roster_sig": roster_sig,
             }
+            return started if host is None else {**started, "host": host}
         case Deliver(from_seat, payload):
             return {"op": "deliver", "from_seat": from_seat, "payload": payload}
         case Departed(seat, name):
@@ -565,13 +569,15 @@ def _parse_relay(doc: dict[str, Any]) -> RelayFrame:
         _fields(doc, "code", "creator", "roster")
         return Roster(_text(doc, "code"), _text(doc, "creator"), _roster(doc))
     if op == "started":
-        _fields(doc, "code", "table_id", "seat", "roster", "roster_sig")
+        hosted = ("host",) if "host" in doc else ()
+        _fields(doc, "code", "table_id", "seat", "roster", "roster_sig", *hosted)
         return Started(
             _text(doc, "code"),
             _text(doc, "table_id"),
             _int(doc, "seat"),
             _roster(doc),
             _hex(doc, "roster_sig", SIGNATURE_HEX_LENGTH),
+            host=_text(doc, "host") if hosted else None,
         )
     if op == "deliver":
         _fields(doc, "from_seat", "payload")

@@ -110,14 +110,17 @@ log = logging.getLogger("pointline.relay")
 T = TypeVar("T")
 
 
-def sign_roster(key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...]) -> str:
+def sign_roster(
+    key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...], host: str | None = None
+) -> str:
     """The relay's signature (hex) of a started room's roster: over exactly the bytes
     ``pointline verify --relay-key`` checks (``net.protocol.peer.roster_signing_bytes`` of the
-    roster as the transcript header holds it), so it binds each session key to its account name."""
+    roster as the transcript header holds it), so it binds each session key to its account name;
+    a hosted table's relay signs its host's name with it."""
     members = roster_from_wire(
         [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
     )
-    return key.sign(roster_signing_bytes(table_id, members)).hex()
+    return key.sign(roster_signing_bytes(table_id, members, host)).hex()
 
 
 class Relay:
@@ -145,6 +148,11 @@ class Relay:
         self.gate = ConnectionGate(self.config)
         self._hashing: HashGate | None = None
         self.frames_forwarded = 0
+
+    def host_of(self, room: Room) -> str | None:
+        """Who vouches for a started room's names besides this relay: None here (a relay that
+        is not hosted); a hosted table's relay names its host, signed with the roster."""
+        return None
 
     @property
     def hashing(self) -> HashGate:
@@ -337,10 +345,13 @@ class Relay:
                 room = self.rooms.start(conn.id, name, secrets.token_hex(8))
                 assert room.table_id is not None
                 roster = room.roster()
-                signature = sign_roster(self.key, room.table_id, roster)
+                host = self.host_of(room)
+                signature = sign_roster(self.key, room.table_id, roster, host)
                 for seat, member in enumerate(room.members):
                     answer = frame.id if member.conn == conn.id else None  # the creator asked
-                    started = Started(room.code, room.table_id, seat, roster, signature, answer)
+                    started = Started(
+                        room.code, room.table_id, seat, roster, signature, answer, host
+                    )
                     self._broadcast([member.conn], started)
                 log.info("room %s started with %d seats", room.code, len(roster))
             case Signout(token):

@@ -51,7 +51,7 @@ from pointline.net.joining import (
 )
 from pointline.net.protocol.events import EndReason, SessionEnded
 from pointline.net.protocol.keys import WORDS
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.protocol.verify import HOST_VOUCHES, NO_RELAY_KEY, verify_transcript
 from tests.net.support import RELAXED, play, random_chooser, relay_config, run, until
 
 
@@ -202,6 +202,13 @@ def test_host_and_guest_play_a_session_then_the_guest_returns_with_one_tap(
                 assert c.transcript_path is not None
                 report = verify_transcript(c.transcript_path)
                 assert report.ok, report.problem
+                assert report.players == NO_RELAY_KEY  # the host's mark is not checked unkeyed
+                # with the host relay's key: the host vouches for the names, signed
+                keyed = verify_transcript(c.transcript_path, table.relay.key.public_key)
+                assert keyed.ok, keyed.problem
+                assert keyed.players == (
+                    f"{HOST_VOUCHES}alice, whose relay signed the roster: Seat 1 alice, Seat 2 bob"
+                )
             await guest.close()
             # next game night: the same guest, no password, straight back in
             await until(lambda: table.seats == 0 or table.seats == 1, what="guest gone")

@@ -121,6 +121,7 @@ SAMPLE: dict[str, Any] = {
     "roster_sig": "b" * 128,
     "from_seat": 0,
     "relay_key": "c" * 64,
+    "host": "alice",
     "message": "plain words",
     "url": "wss://relay.example.org:8765",
 }

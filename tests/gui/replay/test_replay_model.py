@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pointline.gui.replay.errors import ReplayCode, ReplayError
-from pointline.gui.replay.model import Session, Vouch, open_transcript
+from pointline.gui.replay.model import UNCHECKED_NAMES, Session, Vouch, open_transcript
 from pointline.kernel import Phase, verify_commitment
 from pointline.net.protocol.keys import public_key_from_hex
 from pointline.net.protocol.verify import main as verify_main
@@ -52,10 +52,15 @@ def test_verdict_sentence_and_record_are_verifys(
     if verdict.word != "FAIL":
         summary = out[len(session.throws)]
         assert summary == f"{verdict.word}: {verdict.sentence}"
-        assert out[len(session.throws) + 1] == verdict.vouch_text
+        said = out[len(session.throws) + 1]
+        assert verdict.vouch_text == (said if key else UNCHECKED_NAMES)
+        assert key or "--relay-key" in said  # the terminal keeps verify's own words
         seats = out[len(session.throws) + 2 :]
         assert seats == [f"  Seat {s.seat + 1} {s.name}: {s.words}" for s in verdict.seats]
-        assert verdict.vouch is (Vouch.RELAY if key else Vouch.NONE)
+        hosted = "host" in json.loads(case["input"]["transcript"].split("\n", 1)[0])["body"]
+        assert verdict.vouch is (
+            Vouch.NONE if not key else Vouch.HOST if hosted else Vouch.RELAY
+        ), case["name"]
         return
     (line,) = out
     if verdict.note and verdict.record is None and "damaged" in verdict.note:
@@ -65,6 +70,38 @@ def test_verdict_sentence_and_record_are_verifys(
         return
     where = f"record {verdict.record}: " if verdict.record is not None else ""
     assert line == f"FAIL: {where}{verdict.sentence}"
+
+
+FLAG = re.compile(r"(?<![\w-])--[a-z]")
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_no_command_line_flag_reaches_the_replay_screen(
+    case: dict[str, Any], tmp_path: Path
+) -> None:
+    """verify's "who played cannot be checked without the relay's key (--relay-key)" is for a
+    terminal: the replay says it in plain words, and no verdict text names a flag."""
+    verdict = _open(_write(tmp_path, case), None).verdict
+    shown = [verdict.sentence, verdict.vouch_text, verdict.note]
+    assert [text for text in shown if FLAG.search(text)] == []
+    if verdict.word != "FAIL":
+        assert (verdict.vouch, verdict.vouch_text) == (Vouch.NONE, UNCHECKED_NAMES)
+
+
+def test_a_hosted_tables_host_vouches_for_the_names(tmp_path: Path) -> None:
+    """The host's relay signed the roster with the host's name: with that key the replay says
+    the host vouches for the names; without it nobody does (the mark is not checked); a changed
+    host name fails the signature."""
+    by_name = {c["name"]: c for c in CASES}
+    case = by_name["genuine.complete.hosted.relay_key"]
+    verdict = _open(_write(tmp_path, case), case["input"]["relay_key"]).verdict
+    assert verdict.vouch is Vouch.HOST
+    assert verdict.vouch_text.startswith(
+        "the names are vouched for by the table's host, player1, whose relay signed the roster: "
+    )
+    assert _open(_write(tmp_path, case), None).verdict.vouch is Vouch.NONE
+    renamed = by_name["tampered.hosted.host_renamed.relay_key"]
+    assert _open(_write(tmp_path, renamed), renamed["input"]["relay_key"]).verdict.word == "FAIL"
 
 
 SHOW_LINE = re.compile(

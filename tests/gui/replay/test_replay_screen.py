@@ -74,6 +74,7 @@ def screen(qapp: Any, qtbot: Any, tmp_path: Path) -> Iterator[Screen]:
 def test_every_vector_shows_verifys_verdict_sentence_and_record(
     screen: Screen, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    hosted_seen = False
     for number, case in enumerate(CASES):
         path = _write(tmp_path, case, f"{number}.jsonl")
         key = case["input"]["relay_key"]
@@ -89,6 +90,12 @@ def test_every_vector_shows_verifys_verdict_sentence_and_record(
             assert f"line {line} " in first and sentence == note, case["name"]
         else:
             assert f"{word}: {sentence}" == first, case["name"]
+        vouch = screen.text("replayVouch")  # plain words: no command-line flag on the screen
+        assert "--" not in vouch and "--" not in sentence and "--" not in note, case["name"]
+        if case["name"] == "genuine.complete.hosted.relay_key":
+            assert vouch.startswith("the names are vouched for by the table's host, player1")
+            hosted_seen = True
+    assert hosted_seen
 
 
 def test_keys_step_play_and_leave(screen: Screen, tmp_path: Path) -> None:
