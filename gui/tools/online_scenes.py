@@ -314,7 +314,7 @@ async def _hosted_scene(bridge: Any, scene: str) -> list[RelayClient]:
             f"{name}'s table", name, "127.0.0.1", folder=folder / name, announce=False, config=fast
         )
         await hosted.open()
-        _HELD.append(hosted)
+        _HELD.append((asyncio.get_running_loop(), hosted))
         service = f"{name}._pointline._tcp.local."
         assert hosted.running is not None
         found[service] = NearbyTable(service, "127.0.0.1", hosted.running.port, hosted.announcement)
@@ -325,13 +325,18 @@ async def _hosted_scene(bridge: Any, scene: str) -> list[RelayClient]:
     return []
 
 
-_HELD: list[Any] = []
-"""The scene's hosted tables (closed by ``close_held``)."""
+_HELD: list[tuple[asyncio.AbstractEventLoop, Any]] = []
+"""The scene's hosted tables, each with the loop it runs in (closed by ``close_held``)."""
 
 
 async def close_held() -> None:
+    """Close the hosted tables the scenes opened in this loop; a table left behind by a loop
+    that is gone (a caller that never closed it) is dropped: nothing of it can run again."""
+    loop = asyncio.get_running_loop()
     while _HELD:
-        await _HELD.pop().close()
+        opened_in, hosted = _HELD.pop()
+        if opened_in is loop:
+            await hosted.close()
 
 
 async def _moment(bridge: Any, peers: list[RelayClient]) -> list[RelayClient]:

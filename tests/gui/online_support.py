@@ -30,7 +30,7 @@ import qasync
 from PySide6.QtCore import QTimer
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.tools.online_scenes import prepare_online
+from pointline.gui.tools.online_scenes import close_held, prepare_online
 from pointline.gui.tools.scenes import counter_nonces
 from pointline.net.client.relay_client import RelayClient, play, steady_choice
 from pointline.net.protocol.peer import Peer, SessionEnded, Timeouts
@@ -400,6 +400,7 @@ async def game(
             yield played
         finally:
             await played.close()
+            await close_held()  # the hosted tables of online-nearby
 
 
 @asynccontextmanager
