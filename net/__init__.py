@@ -9,6 +9,13 @@
                                 v
                          pointline.kernel    (net.errors and net.paths: leaves, no networking)
 
+A table on the local network sits beside the three folders, at the top level: ``net.discovery``
+(DNS-SD/mDNS: announce and browse ``_pointline._tcp``) and ``net.hostcert`` (a hosted table's
+certificate, its fingerprint and four words) are leaves both sides use; ``net.hosting`` (a relay
+inside the app, the host in seat 1) and ``net.joining`` (a guest finding and entering that
+table) are the two modules that put a client and a relay together, and nothing in the three
+folders imports them.
+
 The client and the relay import the protocol core, never each other; net never imports the
 GUI. Every error is in one tree under the kernel's ``PointlineError`` (``net.errors`` draws
 it); the names below are that tree, importable from here without loading a socket library.
