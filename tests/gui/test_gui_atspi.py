@@ -10,33 +10,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.realinput.driver import missing_packages
+
 PROBE = Path(__file__).with_name("atspi_probe.py")
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
 def _missing() -> list[str]:
-    missing = [
-        pkg
-        for tool, pkg in (("xvfb-run", "xvfb"), ("dbus-run-session", "dbus"))
-        if shutil.which(tool) is None
-    ]
-    if not Path("/usr/libexec/at-spi-bus-launcher").exists():
-        missing.append("at-spi2-core")
-    probe = (
-        subprocess.run([SYSTEM_PYTHON, "-c", "import pyatspi"], capture_output=True, check=False)
-        if Path(SYSTEM_PYTHON).exists()
-        else None
-    )
-    if probe is None or probe.returncode != 0:
-        missing.append("python3-pyatspi")
-    return missing
+    return missing_packages((("xvfb-run", "xvfb"), ("dbus-run-session", "dbus")))
 
 
 def test_the_accessible_tree_and_a_throw_announcement(tmp_path) -> None:

@@ -35,17 +35,14 @@ STATUS = re.compile(r"Balance (-?\d+), hand (\d+) of (\d+), throw (\d+) of (\d+)
 T = TypeVar("T")
 
 
-def missing_packages() -> list[str]:
-    """The Debian packages these tests need that this machine lacks."""
-    missing = [
-        pkg
-        for tool, pkg in (
-            ("Xvfb", "xvfb"),
-            ("xdotool", "xdotool"),
-            ("dbus-daemon", "dbus"),
-        )
-        if shutil.which(tool) is None
-    ]
+REAL_INPUT_TOOLS = (("Xvfb", "xvfb"), ("xdotool", "xdotool"), ("dbus-daemon", "dbus"))
+"""The commands these tests run, each with the Debian package that has it."""
+
+
+def missing_packages(tools: tuple[tuple[str, str], ...] = REAL_INPUT_TOOLS) -> list[str]:
+    """The Debian packages a real window read through AT-SPI needs (``tools``, the accessibility
+    bus and Debian's pyatspi) that this machine lacks."""
+    missing = [pkg for tool, pkg in tools if shutil.which(tool) is None]
     if not Path("/usr/libexec/at-spi-bus-launcher").exists():
         missing.append("at-spi2-core")
     probe = (
