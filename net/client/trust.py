@@ -127,13 +127,17 @@ def connection_warning(url: str) -> str | None:
     return UNENCRYPTED if url.strip().lower().startswith("ws://") else None
 
 
-class KnownRelays:
-    """The known-relays file in ``folder`` (read on each call, written atomically)."""
+class _PinFile:
+    """One small JSON file of pins, ``{member: {name: {field: text}}}``: read on each call (a
+    damaged file is a typed ``ClientError`` in plain words, never a traceback), written
+    atomically. ``KnownRelays`` and ``KnownTables`` each keep one."""
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
-        self.path = Path(folder) / KNOWN_RELAYS_FILE
+    def __init__(self, path: Path, member: str, required: str | None = None) -> None:
+        self.path = path
+        self.member = member
+        self.required = required
 
-    def _load(self) -> dict[str, dict[str, str]]:
+    def load(self) -> dict[str, dict[str, str]]:
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
@@ -146,25 +150,22 @@ class KnownRelays:
             doc = json.loads(data.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
             raise self._bad("it is not JSON") from None
-        relays = doc.get("relays") if isinstance(doc, dict) else None
-        if not isinstance(relays, dict) or not all(
-            isinstance(v, dict) and all(isinstance(x, str) for x in v.values())
-            for v in relays.values()
+        entries = doc.get(self.member) if isinstance(doc, dict) else None
+        if not isinstance(entries, dict) or not all(
+            isinstance(v, dict)
+            and all(isinstance(x, str) for x in v.values())
+            and (self.required is None or isinstance(v.get(self.required), str))
+            for v in entries.values()
         ):
-            raise self._bad("it does not list relays")
-        return relays
+            raise self._bad(f"it does not list {self.member}")
+        return entries
 
-    def _bad(self, why: str) -> ClientError:
-        return ClientError(
-            ClientCode.BAD_TRUST_FILE, f"The list of known relays ({self.path}) is damaged: {why}."
-        )
-
-    def _save(self, relays: dict[str, dict[str, str]]) -> None:
+    def save(self, entries: dict[str, dict[str, str]]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".known-relays.")
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.stem}.")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"relays": relays}, handle, indent=1, sort_keys=True)
+                json.dump({self.member: entries}, handle, indent=1, sort_keys=True)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, self.path)
@@ -172,6 +173,26 @@ class KnownRelays:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise self._bad(f"it cannot be written ({exc.strerror})") from None
+
+    def _bad(self, why: str) -> ClientError:
+        return ClientError(
+            ClientCode.BAD_TRUST_FILE,
+            f"The list of known {self.member} ({self.path}) is damaged: {why}.",
+        )
+
+
+class KnownRelays:
+    """The known-relays file in ``folder`` (read on each call, written atomically)."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.path = Path(folder) / KNOWN_RELAYS_FILE
+        self._file = _PinFile(self.path, "relays")
+
+    def _load(self) -> dict[str, dict[str, str]]:
+        return self._file.load()
+
+    def _save(self, relays: dict[str, dict[str, str]]) -> None:
+        self._file.save(relays)
 
     def _get(self, address: str, field: str) -> str | None:
         return self._load().get(address, {}).get(field)
@@ -325,46 +346,13 @@ class KnownTables:
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
         self.path = self.folder / KNOWN_TABLES_FILE
+        self._file = _PinFile(self.path, "tables", required="sha256")
 
     def _load(self) -> dict[str, dict[str, str]]:
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            return {}
-        except OSError as exc:
-            raise self._bad(f"it cannot be read ({exc.strerror})") from None
-        try:
-            doc = json.loads(data.decode("utf-8")) if len(data) <= MAX_FILE_BYTES else None
-        except (UnicodeDecodeError, ValueError):
-            doc = None
-        tables = doc.get("tables") if isinstance(doc, dict) else None
-        if not isinstance(tables, dict) or not all(
-            isinstance(v, dict)
-            and isinstance(v.get("sha256"), str)
-            and all(isinstance(x, str) for x in v.values())
-            for v in tables.values()
-        ):
-            raise self._bad("it does not list tables")
-        return tables
-
-    def _bad(self, why: str) -> ClientError:
-        return ClientError(
-            ClientCode.BAD_TRUST_FILE, f"The list of known tables ({self.path}) is damaged: {why}."
-        )
+        return self._file.load()
 
     def _save(self, tables: dict[str, dict[str, str]]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".known-tables.")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"tables": tables}, handle, indent=1, sort_keys=True)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise self._bad(f"it cannot be written ({exc.strerror})") from None
+        self._file.save(tables)
 
     def pinned(self, host: str) -> tuple[str, str | None] | None:
         """The pinned (fingerprint, PEM or None) of ``host``'s table, or None."""
