@@ -27,11 +27,9 @@ PLAYING = [False]
 
 
 async def _seat(mode: str, data: Path, argv: list[str]) -> dict[str, Any]:
-    from pointline.net.client.relay_client import RelayClient, RosterChanged, steady_choice
-    from pointline.net.client.trust import pinned_tls_context
-    from pointline.net.protocol.peer import RoundOpened, Thrown
-    from pointline.net.relay.accounts import FAST_HASH
-    from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig
+    from pointline.net.client import RelayClient, RosterChanged, pinned_tls_context, steady_choice
+    from pointline.net.protocol import RoundOpened, Thrown
+    from pointline.net.relay import FAST_HASH, LOOPBACK_TESTS, RelayConfig
 
     table = None
     if mode == "host":

@@ -40,8 +40,8 @@ GOAL_LAG = 0.050
 
 _RELAY = """
 import asyncio, sys
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, serve_forever, tls_context
+from pointline.net.relay import FAST_HASH
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, serve_forever, tls_context
 config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)
 context = tls_context(sys.argv[2], sys.argv[3])
 asyncio.run(serve_forever(sys.argv[1], "127.0.0.1", 0, context, config))
@@ -69,9 +69,8 @@ def _read(proc: subprocess.Popen[str], key: str) -> str:
 
 
 async def _guests(url: str, cert: str, code: str, out: list[float]) -> None:
-    from pointline.net.client.relay_client import RelayClient, steady_choice
-    from pointline.net.client.trust import pinned_tls_context
-    from pointline.net.protocol.peer import RoundOpened, Thrown
+    from pointline.net.client import RelayClient, pinned_tls_context, steady_choice
+    from pointline.net.protocol import RoundOpened, Thrown
 
     context = pinned_tls_context(Path(cert).read_text())
     tag = secrets.token_hex(3)

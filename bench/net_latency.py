@@ -75,7 +75,7 @@ round's pushes (10%) and frozen-dataclass construction (7-10%). In-process verif
 slower than the floor's tight loop (about 175 us against 156 us per check when busy).
 
 Measured 2026-12-03 after each signed body's canonical JSON is written field by field
-(``net.protocol.messages.body_text``: no dict copy and sorted encode per received message) and the
+(``net.protocol._messages.body_text``: no dict copy and sorted encode per received message) and the
 relay frames' JSON decoder/encoder are built once, three full runs on the 2-CPU machine with
 other jobs running (load average 3.5-6.4): cpu per peer per throw 2.59 ms (floor 1.82, 1.42x),
 3.14 ms (floor 2.08, 1.51x), 2.80 ms (floor 1.95, 1.43x); (a) 8 seats p50 30.4 / 99.4 / 33.2 ms,
@@ -159,8 +159,8 @@ PACES = (1.0, 3.0)  # seconds between one table's rounds (people need seconds to
 
 _RELAY = """
 import asyncio, sys
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, serve_forever
+from pointline.net.relay import FAST_HASH
+from pointline.net.relay import LOOPBACK_TESTS, RelayConfig, serve_forever
 config = RelayConfig(
     hash_params=FAST_HASH, message_rate=1000.0, message_burst=2000.0, **LOOPBACK_TESTS
 )
@@ -198,8 +198,8 @@ def pct(samples: list[float], q: float) -> float:
 
 
 async def _session_rounds(url: str, seats: int, tag: str, sent: list[int]) -> list[float]:
-    from pointline.net.client.relay_client import RelayClient, steady_choice
-    from pointline.net.protocol.peer import RoundOpened, Thrown
+    from pointline.net.client import RelayClient, steady_choice
+    from pointline.net.protocol import RoundOpened, Thrown
 
     clients = [await RelayClient.connect(url) for _ in range(seats)]
     for i, c in enumerate(clients):
@@ -245,13 +245,13 @@ async def _rounds(url: str, seats: int, sessions: int, sent: list[int]) -> list[
 def crypto_floor(seats: int = 8, throws: int = 20, rounds: int = 40) -> float:
     """CPU seconds per peer per throw of the cryptography alone (see the module docstring):
     ``rounds`` sessions' worth for one peer of ``seats`` seats and ``throws`` throws, bare
-    libsodium (the calls ``net.protocol.keys`` makes) and ``hashlib`` on messages of the
+    libsodium (the calls ``net.protocol._keys`` makes) and ``hashlib`` on messages of the
     protocol's sizes."""
     import hashlib
 
     from nacl.bindings import crypto_sign, crypto_sign_keypair, crypto_sign_open
 
-    # (public, secret), as net.protocol.keys holds them
+    # (public, secret), as net.protocol._keys holds them
     pairs = [crypto_sign_keypair() for _ in range(seats)]
     public = [pk for pk, _ in pairs]
     secret = pairs[0][1]
@@ -304,8 +304,7 @@ def protocol_cpu(seats: int = 8, sessions: int = 4) -> float:
 def protocol_cpu_throws(seats: int = 8, sessions: int = 4) -> tuple[float, int]:
     """``protocol_cpu`` and the mean number of throws per session."""
     from pointline.kernel import Choice, Phase
-    from pointline.net.protocol.keys import SigningKey
-    from pointline.net.protocol.peer import Member, Peer, Step, Timeouts
+    from pointline.net.protocol import Member, Peer, SigningKey, Step, Timeouts
 
     spent, throws = 0.0, 0
     for n in range(sessions):

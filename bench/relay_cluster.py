@@ -427,11 +427,15 @@ def _cluster(count: int, store: str, presence: str) -> Iterator[list[Relay]]:
 
 async def _round_trips(store: str, presence: str, tmp: Path) -> dict[str, tuple[float, float]]:
     """(Redis, PostgreSQL) round trips per request, counted inside two in-process relays."""
-    from pointline.net.client.relay_client import RelayClient, steady_choice
-    from pointline.net.protocol.peer import RoundOpened, Timeouts
-    from pointline.net.relay.accounts import FAST_HASH
-    from pointline.net.relay.cluster import ClusterConfig
-    from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
+    from pointline.net.client import RelayClient, steady_choice
+    from pointline.net.protocol import RoundOpened, Timeouts
+    from pointline.net.relay import (
+        FAST_HASH,
+        LOOPBACK_TESTS,
+        ClusterConfig,
+        RelayConfig,
+        running_relay,
+    )
 
     # deadlines nobody waits on: two relays and two peers share this machine's cores
     relaxed = Timeouts(confirm=10.0, response=5.0, session=120.0, receipts=5.0)

@@ -112,14 +112,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["verify"]:
         try:
-            from pointline.net.protocol import verify
+            from pointline.net.client import verify_main
         except ImportError as error:
             print(
-                f"pointline verify is not available: net.protocol.verify is missing ({error})",
+                f"pointline verify is not available: net.client is missing ({error})",
                 file=sys.stderr,
             )
             return 2
-        return int(verify.main(args_list[1:]) or 0)
+        return int(verify_main(args_list[1:]) or 0)
     if args_list[:1] == ["replay"]:
         return _replay(args_list[1:])
     p = parser()

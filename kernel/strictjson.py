@@ -7,7 +7,7 @@ holding lone surrogates (legal JSON escapes, but not Unicode text). Every refusa
 plain words in ``text``; a member named twice is its subclass ``DuplicateMember``. Nothing
 recurses, so a hostile 100,000-deep line is refused, never a ``RecursionError``.
 
-(Moved here from ``net/protocol/strictjson.py``, which the net layer can reduce to a re-export.)
+(Moved here from ``net/protocol/_strictjson.py``, which the net layer can reduce to a re-export.)
 """
 
 from __future__ import annotations

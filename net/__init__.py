@@ -1,13 +1,19 @@
-"""Online play, in three folders by role over the kernel:
+"""Online play, in three folders by role over the kernel, each a public face:
 
-    net.client  (RelayClient, trust, headless)     net.relay  (server, rooms, accounts, store,
-         |                                              |       cluster, presence, cli)
+    net.client  (RelayClient, trust, transcript     net.relay  (Relay, RelayConfig, Accounts,
+         |       files, the verify command)              |       running_relay, cli)
          +-------------> net.protocol <-----------------+
                          the sans-IO core both sides share: Peer, messages, keys, roster,
-                         ordering, events, transcript, verify, wire (the relay frame codec)
+                         ordering, events, transcript records, verify_text, the relay frame
+                         codec; no socket, no file, no command line
                                 |
                                 v
                          pointline.kernel    (net.errors and net.paths: leaves, no networking)
+
+Each folder exports its API from its ``__init__``; the modules behind it are private
+(``_peer``, ``_server``, ...), and the GUI and the benchmarks import only the faces and the
+leaves (an import-linter contract). ``net._ws`` is the one websockets framing the client and
+the relay share.
 
 A table on the local network sits beside the three folders, at the top level: ``net.discovery``
 (DNS-SD/mDNS: announce and browse ``_pointline._tcp``) and ``net.hostcert`` (a hosted table's

@@ -40,7 +40,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from pointline.kernel import ONLINE_SEATS_MAX
 from pointline.net.errors import NetCode, NetError
-from pointline.net.protocol.wire import CODE_ALPHABET, CODE_LENGTH, NAME_RULE
+from pointline.net.protocol._wire import CODE_ALPHABET, CODE_LENGTH, NAME_RULE
 
 __all__ = [
     "PROTOCOL_VERSION",

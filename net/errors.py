@@ -17,28 +17,28 @@ Every error carries a stable ``code`` (a ``StrEnum`` member, so it also equals i
         ├── RosterError                 NetCode.BAD_ROSTER      (a caller error, not a fault)
         ├── NotNow                      NetCode.NOT_NOW         (a command out of turn)
         ├── TranscriptError             NetCode.BAD_TRANSCRIPT  (a file that does not hold)
-        │   └── TranscriptWriteError    NetCode.TRANSCRIPT_WRITE  (net.protocol.transcript)
-        ├── WireError                   net.protocol.wire.ErrorCode (a frame or a refused request)
-        │   ├── AccountError            net.relay.accounts (a refused sign-up or sign-in)
-        │   ├── RoomError               net.relay.rooms (a refused room request)
-        │   └── Unavailable             ErrorCode.BUSY (net.relay.store: a server the relay needs)
-        │       ├── StoreUnavailable    the accounts database (net.relay.store)
-        │       └── PresenceUnavailable the cluster's room directory (net.relay.cluster)
+        │   └── TranscriptWriteError    NetCode.TRANSCRIPT_WRITE  (net.client._transcript_file)
+        ├── WireError                   net.protocol._wire.ErrorCode (a frame or a refused request)
+        │   ├── AccountError            net.relay._accounts (a refused sign-up or sign-in)
+        │   ├── RoomError               net.relay._rooms (a refused room request)
+        │   └── Unavailable             ErrorCode.BUSY (net.relay._store: a server the relay needs)
+        │       ├── StoreUnavailable    the accounts database (net.relay._store)
+        │       └── PresenceUnavailable the cluster's room directory (net.relay._cluster)
         ├── BadAnnouncement             NetCode.BAD_ANNOUNCEMENT (net.discovery; also a ValueError)
         ├── HostCertificateError        NetCode.HOST_CERTIFICATE (net.hostcert: not made or kept)
         ├── HostingError                NetCode.HOSTING (net.hosting: the table cannot be hosted)
         └── ClientError                 ClientCode, or the relay's ErrorCode it passes on
-            ├── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.client.trust)
-            ├── CertificateNotTrusted   ClientCode.CERTIFICATE (net.client.trust)
-            ├── TableCertificateChanged ClientCode.TABLE_CERTIFICATE_CHANGED (net.client.trust)
-            ├── AnnouncementMismatch    ClientCode.ANNOUNCEMENT_MISMATCH (net.client.trust)
+            ├── RelayKeyChanged         ClientCode.RELAY_KEY_CHANGED (net.client._trust)
+            ├── CertificateNotTrusted   ClientCode.CERTIFICATE (net.client._trust)
+            ├── TableCertificateChanged ClientCode.TABLE_CERTIFICATE_CHANGED (net.client._trust)
+            ├── AnnouncementMismatch    ClientCode.ANNOUNCEMENT_MISMATCH (net.client._trust)
             └── SignInNeeded            ErrorCode.BAD_TOKEN (net.joining: sign in once more)
 
 Errors raised and caught inside one module never leave it and are private by name
-(``net.protocol.peer._Fault``, ``net.protocol.verify._Discrepancy``,
+(``net.protocol._peer._Fault``, ``net.protocol._verify._Discrepancy``,
 ``net.protocol._relay_json._Repeated``).
 
-A message that fails ``net.protocol.messages.parse`` raises a ``MessageError``; the protocol core
+A message that fails ``net.protocol._messages.parse`` raises a ``MessageError``; the protocol core
 turns it into the end of the session (kernel ``Abort``) with ``reason`` and the seat the relay
 delivered it from.
 """
@@ -72,7 +72,7 @@ __all__ = [
 
 class NetCode(StrEnum):
     """The codes of the net layer's own errors (``WireError`` uses
-    ``net.protocol.wire.ErrorCode``)."""
+    ``net.protocol._wire.ErrorCode``)."""
 
     NET_ERROR = "net_error"
     MESSAGE_ERROR = "message_error"
@@ -187,7 +187,7 @@ class TranscriptError(NetError, code=NetCode.BAD_TRANSCRIPT):
 
 class ClientError(NetError):
     """The relay refused a request or cannot be reached: ``code`` is a ``ClientCode`` or the
-    relay's ``net.protocol.wire.ErrorCode`` value it passed on; ``text`` the plain words."""
+    relay's ``net.protocol._wire.ErrorCode`` value it passed on; ``text`` the plain words."""
 
     def __init__(self, code: str, text: str) -> None:
         if code in _CLIENT_CODES:

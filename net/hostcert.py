@@ -15,7 +15,7 @@ and 1.3 alike (a test connects with each), the key is 32 bytes, and the signatur
 curve parameters to get wrong.
 
 The certificate words are distinct from the per-seat roster words
-(``net.protocol.keys.verification_words``) in two ways: they come from another list
+(``net.protocol._keys.verification_words``) in two ways: they come from another list
 (``CERTIFICATE_WORDS``: 256 describing words, none of them among the roster's 256 things; a test
 keeps the lists apart), so a person never mistakes one set for the other; and they are derived
 under their own domain (``SHA-256("pointline/certificate-words/v1\\0" || fingerprint)``), so the
@@ -61,7 +61,8 @@ VALID_DAYS: Final = 3650
 (guests then see "this table's certificate changed")."""
 RENEW_BEFORE: Final = datetime.timedelta(days=30)
 
-# 256 short, easy-to-say describing words; none is in net.protocol.keys.WORDS (the roster's things).
+# 256 short, easy-to-say describing words; none is in net.protocol._keys.WORDS
+# (the roster's things).
 CERTIFICATE_WORDS: tuple[str, ...] = tuple(
     """
     able active agile airy alert alive ample ancient antique apt arctic astute august autumn

@@ -1,7 +1,7 @@
 """Host a table from the app: the relay in the app's own event loop, one room, announced nearby.
 
 ``HostedTable`` runs the same relay as ``pointline-relay``
-(``net.relay.server.running_relay``, every limit and deadline on) inside the caller's asyncio
+(``net.relay._server.running_relay``, every limit and deadline on) inside the caller's asyncio
 loop (the app's qasync loop), ``wss://`` only with the host's kept certificate
 (``net.hostcert``), on the address and port the host chose.
 It holds exactly one room, the host's table, with the host in seat 1 (the protocol's seat 0):
@@ -35,8 +35,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
-from pointline.net.client.relay_client import RelayClient, SessionStarted
-from pointline.net.client.trust import pinned_tls_context
+from pointline.net.client._relay_client import RelayClient, SessionStarted
+from pointline.net.client._trust import pinned_tls_context
 from pointline.net.discovery import Announcement, Announcer, check_addresses, with_seats
 from pointline.net.errors import ClientError, NetCode, NetError
 from pointline.net.hostcert import (
@@ -46,10 +46,10 @@ from pointline.net.hostcert import (
     host_dir,
     write_private,
 )
-from pointline.net.protocol.wire import NAME_RULE, CreateRoom, ErrorCode, WireError
-from pointline.net.relay.accounts import Accounts
-from pointline.net.relay.rooms import Room
-from pointline.net.relay.server import Connection, Relay, RelayConfig, RunningRelay, running_relay
+from pointline.net.protocol._wire import NAME_RULE, CreateRoom, ErrorCode, WireError
+from pointline.net.relay._accounts import Accounts
+from pointline.net.relay._rooms import Room
+from pointline.net.relay._server import Connection, Relay, RelayConfig, RunningRelay, running_relay
 
 __all__ = [
     "ACCOUNT_FILE",

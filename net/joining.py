@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from pointline.net import paths
-from pointline.net.client.relay_client import RelayClient
-from pointline.net.client.trust import (
+from pointline.net.client._relay_client import RelayClient
+from pointline.net.client._trust import (
     UNENCRYPTED,
     AnnouncementMismatch,
     KnownRelays,
@@ -45,7 +45,7 @@ from pointline.net.client.trust import (
 from pointline.net.discovery import NearbyTable
 from pointline.net.errors import ClientCode, ClientError
 from pointline.net.hostcert import write_private
-from pointline.net.protocol.wire import ErrorCode, RoomJoined
+from pointline.net.protocol._wire import ErrorCode, RoomJoined
 
 __all__ = [
     "GUEST_TOKENS_FILE",

@@ -118,9 +118,9 @@ EXCLUDE_PATTERNS = (
     # store and Redis presence, and the relay's command line, do not; nor the screenshot scenes
     # and layout check (gui/tools/)
     "pointline/net/relay/__main__.py",
-    "pointline/net/relay/cli.py",
-    "pointline/net/relay/store_pg.py",
-    "pointline/net/relay/presence.py",
+    "pointline/net/relay/_cli.py",
+    "pointline/net/relay/_store_pg.py",
+    "pointline/net/relay/_presence.py",
     "pointline/gui/tools/*",
     "*/__pycache__/*",
     "*.egg-info/",

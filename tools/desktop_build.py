@@ -51,14 +51,14 @@ QMLDIRS = (
     f"{QML_TARGET}/Pointline/Replay/qmldir",
 )
 SIZE_GOAL_MB = 150
-KEPT_OUT = ("pointline.conformance", "pointline.spec", "pointline.net.relay.store_pg")
+KEPT_OUT = ("pointline.conformance", "pointline.spec", "pointline.net.relay._store_pg")
 """Never in the app: the conformance suite, the proofs, a relay cluster's PostgreSQL store."""
 HOSTING = ("pointline.net.hosting", "pointline.net.joining")
 """Loaded when a player hosts or joins a table nearby (never at start: the app's import path
 test), so Nuitka is told to compile them in."""
 HOSTED_RELAY = (
     "pointline.net.relay",
-    "pointline.net.relay.accounts",
+    "pointline.net.relay._accounts",
     "pointline.net.hostcert",
     "argon2",
     "zeroconf",

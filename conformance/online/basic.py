@@ -14,8 +14,8 @@ from typing import Any
 from pointline.conformance.online.sim import seat_key
 from pointline.kernel import Choice, EndReason, PointlineError
 from pointline.net.errors import MessageError
-from pointline.net.protocol import keys as nkeys
-from pointline.net.protocol import messages as nmsg
+from pointline.net.protocol import _keys as nkeys
+from pointline.net.protocol import _messages as nmsg
 
 __all__ = [
     "CHOICES",
@@ -289,7 +289,7 @@ PARSE_SEATS = 3
 
 
 def parse_expect(frame: str) -> dict[str, Any]:
-    """What ``net.protocol.messages.parse`` makes of ``frame`` for table t0 and seats 0..2."""
+    """What ``net.protocol._messages.parse`` makes of ``frame`` for table t0 and seats 0..2."""
     roster = {s: seat_key(s).public_key for s in range(PARSE_SEATS)}
     try:
         message, text = nmsg.parse_encoded(frame, PARSE_TABLE, roster, PARSE_SEATS)

@@ -15,10 +15,10 @@ from typing import Any
 from pointline.conformance.online import basic, hashes, transcripts
 from pointline.conformance.online.sim import seat_key
 from pointline.kernel import dice as kdice
-from pointline.net.protocol import keys as nkeys
-from pointline.net.protocol import messages as nmsg
-from pointline.net.protocol import peer as nproto
-from pointline.net.protocol import transcript as ntr
+from pointline.net.protocol import _keys as nkeys
+from pointline.net.protocol import _messages as nmsg
+from pointline.net.protocol import _peer as nproto
+from pointline.net.protocol import _transcript as ntr
 
 __all__ = ["COMPUTE", "TOPICS", "VECTORS", "Verifier", "load", "main", "run"]
 

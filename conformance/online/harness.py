@@ -29,13 +29,13 @@ from pointline.conformance.online import stdio
 from pointline.conformance.online.check import load
 from pointline.conformance.online.sim import legal_choice, random_choice
 from pointline.kernel import UNIT, Choice, EndReason
-from pointline.net.client.relay_client import RelayClient
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.messages import AbortNotice, parse, sign, to_frame
-from pointline.net.protocol.peer import RoundOpened, Thrown, Timeouts
-from pointline.net.protocol.verify import verify_transcript
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
+from pointline.net.client._relay_client import RelayClient
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._messages import AbortNotice, parse, sign, to_frame
+from pointline.net.protocol._peer import RoundOpened, Thrown, Timeouts
+from pointline.net.relay._accounts import FAST_HASH
+from pointline.net.relay._server import LOOPBACK_TESTS, RelayConfig, running_relay
 
 __all__ = [
     "CASES",

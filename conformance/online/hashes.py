@@ -11,10 +11,10 @@ from pointline.conformance.online.basic import TABLES, Case, h
 from pointline.conformance.online.sim import RELAY_SEED, seat_key
 from pointline.kernel import Choice
 from pointline.kernel import dice as kdice
-from pointline.net.protocol import keys as nkeys
-from pointline.net.protocol import messages as nmsg
-from pointline.net.protocol import peer as nproto
-from pointline.net.protocol import transcript as ntr
+from pointline.net.protocol import _keys as nkeys
+from pointline.net.protocol import _messages as nmsg
+from pointline.net.protocol import _peer as nproto
+from pointline.net.protocol import _transcript as ntr
 
 __all__ = ["chain", "commitments", "dice", "dice_expect", "digest_messages", "digests", "rosters"]
 

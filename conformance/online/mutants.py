@@ -26,8 +26,8 @@ assert patches_code and patches_peer  # imported for their registrations
 def apply(name: str) -> None:
     """Turn this process's reference code into mutant ``name``."""
     import pointline.conformance.online.check
-    import pointline.net.protocol.peer
-    import pointline.net.protocol.verify  # noqa: F401
+    import pointline.net.protocol._peer
+    import pointline.net.protocol._verify  # noqa: F401
 
     MUTANTS[name].patch()
 

@@ -17,7 +17,7 @@ from pointline.conformance.online.registry import set_attr as _set
 
 @mutant("sign_domain_byte", "the signing domain ends in 0x01, not NUL", "vectors")
 def _sign_domain() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     _set(messages, "SIGN_DOMAIN", b"pointline/message/v1\x01")
 
@@ -138,7 +138,7 @@ def _no_count() -> None:
 
 
 def _digest(variant: str) -> Callable[..., bytes]:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     def session_digest(items: Any) -> bytes:
         if variant == "reveals_first":
@@ -156,14 +156,14 @@ def _digest(variant: str) -> Callable[..., bytes]:
 
 @mutant("digest_reveals_first", "the session digest puts reveals before commits", "vectors")
 def _reveals_first() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     replace_everywhere(messages.session_digest, _digest("reveals_first"))
 
 
 @mutant("digest_no_length", "the session digest drops the length prefixes", "vectors")
 def _no_length() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     replace_everywhere(messages.session_digest, _digest("no_length"))
 
@@ -179,14 +179,14 @@ def _throw_cap() -> None:
 
 @mutant("record_hash_domain", "the transcript hash uses another domain", "vectors")
 def _record_domain() -> None:
-    from pointline.net.protocol import transcript
+    from pointline.net.protocol import _transcript as transcript
 
     _set(transcript, "_HASHED_HEAD", 'pointline/transcript/v2\x00{"body":')
 
 
 @mutant("parse_uppercase_hex", "parsing accepts uppercase hex", "vectors")
 def _upper() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     original = messages._hex
 
@@ -201,7 +201,7 @@ def _upper() -> None:
 
 @mutant("parse_bool_as_int", "parsing takes true/false as integers", "vectors")
 def _bool() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     original = messages._int
     _set(
@@ -243,7 +243,7 @@ def _choice() -> None:
 
 @mutant("words_skip_first_byte", "verification words start at the digest's second byte", "vectors")
 def _words() -> None:
-    from pointline.net.protocol import keys
+    from pointline.net.protocol import _keys as keys
 
     def words(public_key: bytes, count: int = keys.WORD_COUNT) -> tuple[str, ...]:
         digest = hashlib.sha256(keys.WORDS_DOMAIN + public_key).digest()
@@ -254,6 +254,6 @@ def _words() -> None:
 
 @mutant("roster_domain", "the roster signature uses another domain", "vectors")
 def _roster_domain() -> None:
-    from pointline.net.protocol import roster
+    from pointline.net.protocol import _roster as roster
 
     _set(roster, "ROSTER_DOMAIN", b"pointline/roster/v2\x00")

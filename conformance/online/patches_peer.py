@@ -17,7 +17,7 @@ from pointline.conformance.online.registry import set_attr as _set
 
 @mutant("verify_accepts_cut", "verify calls a transcript without an outcome OK", "verifier")
 def _cut() -> None:
-    from pointline.net.protocol import verify
+    from pointline.net.protocol import _verify as verify
 
     original = verify._verify
 
@@ -32,7 +32,7 @@ def _cut() -> None:
 
 @mutant("verify_ignores_signatures", "verify does not check message signatures", "verifier")
 def _no_sigs() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     _set(messages, "verify_signature", lambda *args: True)
 
@@ -41,14 +41,14 @@ def _no_sigs() -> None:
     "verify_ignores_roster_sig", "verify does not check the relay's roster signature", "verifier"
 )
 def _no_roster_sig() -> None:
-    from pointline.net.protocol import verify
+    from pointline.net.protocol import _verify as verify
 
     _set(verify, "verify_signature", lambda *args: True)
 
 
 @mutant("verify_incomplete_is_ok", "verify says OK when the receipts are missing", "verifier")
 def _incomplete() -> None:
-    from pointline.net.protocol import verify
+    from pointline.net.protocol import _verify as verify
 
     original = verify.Report.text
     _set(verify.Report, "text", lambda self: original(replace(self, complete=True)))
@@ -56,7 +56,7 @@ def _incomplete() -> None:
 
 @mutant("verify_accepts_any_ending", "verify takes whatever ended outcome is recorded", "verifier")
 def _outcome_reason() -> None:
-    from pointline.net.protocol import verify
+    from pointline.net.protocol import _verify as verify
 
     original = verify._compare
 
@@ -75,7 +75,7 @@ def _outcome_reason() -> None:
 )
 def _leave_lost() -> None:
     from pointline.kernel import EndReason
-    from pointline.net.protocol import verify
+    from pointline.net.protocol import _verify as verify
 
     original = verify._report
 
@@ -97,7 +97,7 @@ def _leave_lost() -> None:
     "client:self.leave",
 )
 def _leave_silent() -> None:
-    from pointline.net.protocol.peer import Peer
+    from pointline.net.protocol._peer import Peer
 
     original = Peer.depart
 
@@ -116,7 +116,7 @@ def _leave_silent() -> None:
     "client:fault.withheld_reveal.alone",
 )
 def _no_deadline() -> None:
-    from pointline.net.protocol.peer import Peer
+    from pointline.net.protocol._peer import Peer
 
     _set(Peer, "tick", lambda self, now: None)
 
@@ -127,7 +127,7 @@ def _no_deadline() -> None:
     "client:fault.deadline",
 )
 def _highest() -> None:
-    from pointline.net.protocol.peer import Peer
+    from pointline.net.protocol._peer import Peer
 
     original = Peer._fault
 
@@ -144,7 +144,7 @@ def _highest() -> None:
     "peer_confirm_deadline_ignored", "the confirm deadline is never armed", "client:fault.deadline"
 )
 def _confirm() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._open_round
 
@@ -157,7 +157,7 @@ def _confirm() -> None:
 
 @mutant("peer_skips_signatures", "the peer accepts any signature", "client:fault.bad_signature")
 def _peer_sigs() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     _set(messages, "verify_signature", lambda *args: True)
 
@@ -168,7 +168,7 @@ def _peer_sigs() -> None:
     "client:fault.bad_reveal",
 )
 def _peer_reveal() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     _set(protocol, "verify_commitment", lambda *args, **kw: True)
 
@@ -179,7 +179,7 @@ def _peer_reveal() -> None:
     "client:fault.replay",
 )
 def _repeats() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer.receive
     seen: set[str] = set()
@@ -205,7 +205,7 @@ def _notice_proven() -> None:
     "client:fault.false_blame",
 )
 def _blames_accused() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._fault
 
@@ -217,7 +217,7 @@ def _blames_accused() -> None:
 
 
 def _wrap_fault(change: Callable[..., tuple[Any, Any, Any, Any]]) -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._fault
 
@@ -240,8 +240,8 @@ def _wrap_fault(change: Callable[..., tuple[Any, Any, Any, Any]]) -> None:
 
 @mutant("peer_no_receipt", "the peer never sends its receipt", "client:honest.seats_2")
 def _no_receipt() -> None:
-    from pointline.net.protocol import peer as protocol
-    from pointline.net.protocol.messages import Receipt
+    from pointline.net.protocol import _peer as protocol
+    from pointline.net.protocol._messages import Receipt
 
     original = protocol.Peer._send
 
@@ -260,7 +260,7 @@ def _no_receipt() -> None:
     "client:honest.seats_3",
 )
 def _peer_dice() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = getattr(protocol, "derive_dice")  # noqa: B009 - not re-exported
     _set(protocol, "derive_dice", lambda t, n, nonces, *a: original(t, n, list(nonces)[::-1], *a))
@@ -268,7 +268,7 @@ def _peer_dice() -> None:
 
 @mutant("peer_seq_from_1", "the peer numbers its messages from 1", "client:honest.seats_2")
 def _seq() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer.__init__
 
@@ -286,7 +286,7 @@ def _seq() -> None:
     "client:honest.seats_2",
 )
 def _own_choice() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._all_committed
 
@@ -309,7 +309,7 @@ def _own_choice() -> None:
 )
 def _cap_unproven() -> None:
     from pointline.kernel import EndReason
-    from pointline.net.protocol.peer import Peer
+    from pointline.net.protocol._peer import Peer
 
     original = Peer._finish_ended
 
@@ -326,8 +326,8 @@ def _cap_unproven() -> None:
 )
 def _bad_reveal_received() -> None:
     from pointline.kernel import EndReason
-    from pointline.net.protocol import peer as protocol
-    from pointline.net.protocol.transcript import RecordKind
+    from pointline.net.protocol import _peer as protocol
+    from pointline.net.protocol._transcript import RecordKind
 
     original = protocol.Peer._reject
 
@@ -348,8 +348,8 @@ def _bad_reveal_received() -> None:
     "vectors",
 )
 def _outcome_first() -> None:
-    from pointline.net.protocol import peer as protocol
-    from pointline.net.protocol.messages import AbortNotice
+    from pointline.net.protocol import _peer as protocol
+    from pointline.net.protocol._messages import AbortNotice
 
     original = protocol.Peer._fault
 
@@ -382,7 +382,7 @@ def _wrong_throw_code() -> None:
     "client:rejected.malformed",
 )
 def _extra_members() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     known = {"v", "kind", "table", "seat", "seq", "sig", "throw", "commitment", "nonce"}
     known |= {"choice", "throws", "final", "digest", "reason", "blame"}
@@ -430,7 +430,7 @@ def _non_member_proven() -> None:
 
 
 def _wrap_ended(proven_as: Callable[..., bool]) -> None:
-    from pointline.net.protocol.peer import Peer
+    from pointline.net.protocol._peer import Peer
 
     original = Peer._finish_ended
 
@@ -446,7 +446,7 @@ def _wrap_ended(proven_as: Callable[..., bool]) -> None:
     "client:ending.background",
 )
 def _self_notice() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._fault
 
@@ -464,8 +464,8 @@ def _self_notice() -> None:
     "client:receipts.wrong_throws",
 )
 def _receipt_throws() -> None:
-    from pointline.net.protocol import ordering
-    from pointline.net.protocol.messages import Receipt
+    from pointline.net.protocol import _ordering as ordering
+    from pointline.net.protocol._messages import Receipt
 
     original = ordering.OrderChecker.accept
 
@@ -483,7 +483,7 @@ def _receipt_throws() -> None:
     "client:receipts.mismatch",
 )
 def _digest_only() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._compare_receipts
 
@@ -501,7 +501,7 @@ def _digest_only() -> None:
     "client:receipts.withheld",
 )
 def _receipts_forever() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._complete
 
@@ -519,7 +519,7 @@ def _receipts_forever() -> None:
     "vectors",
 )
 def _matched_count() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._finish_receipts
 
@@ -537,7 +537,7 @@ def _matched_count() -> None:
     "vectors",
 )
 def _receipts_notices() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._reported
 
@@ -554,7 +554,7 @@ def _receipts_notices() -> None:
     "vectors",
 )
 def _commit_waits() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._take
 
@@ -573,7 +573,7 @@ def _commit_waits() -> None:
     "vectors",
 )
 def _awaiting_me() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._reported
 
@@ -606,8 +606,8 @@ def _round_balance() -> None:
     "vectors",
 )
 def _bool_timeouts() -> None:
-    from pointline.net.protocol import peer as protocol
-    from pointline.net.protocol.transcript import Transcript
+    from pointline.net.protocol import _peer as protocol
+    from pointline.net.protocol._transcript import Transcript
 
     original = protocol.Peer.__init__
 
@@ -640,7 +640,7 @@ def _bool_timeouts() -> None:
 )
 def _utf16() -> None:
     from pointline.net.errors import RosterError
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer.__init__
 
@@ -658,7 +658,7 @@ def _utf16() -> None:
     "vectors",
 )
 def _small_order() -> None:
-    from pointline.net.protocol import keys
+    from pointline.net.protocol import _keys as keys
 
     identity = bytes([1]) + bytes(31)
     original = keys.verify_signature
@@ -677,7 +677,7 @@ def _small_order() -> None:
     "vectors",
 )
 def _final_short() -> None:
-    from pointline.net.protocol import messages
+    from pointline.net.protocol import _messages as messages
 
     original = messages.parse_encoded
 
@@ -700,7 +700,7 @@ def _final_short() -> None:
     "vectors",
 )
 def _unicode_blank() -> None:
-    from pointline.net.protocol import transcript
+    from pointline.net.protocol import _transcript as transcript
 
     _set(transcript, "JSON_WHITESPACE", None)  # str.strip(None): every Unicode space
 
@@ -711,7 +711,7 @@ def _unicode_blank() -> None:
     "client:roster.not_my_key",
 )
 def _roster_key() -> None:
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer.__init__
 
@@ -733,7 +733,7 @@ def _roster_key() -> None:
 )
 def _early_reveal() -> None:
     from pointline.net.errors import Replay
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer.receive
 

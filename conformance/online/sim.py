@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pointline.kernel import HAND_LIMIT, UNIT, Choice, Phase, Table
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.peer import Member, Peer, Timeouts, roster_signing_bytes
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._peer import Member, Peer, Timeouts, roster_signing_bytes
 
 __all__ = [
     "RELAY_SEED",

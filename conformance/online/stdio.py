@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from pointline.kernel import Phase
-from pointline.net.protocol.peer import (
+from pointline.net.protocol._peer import (
     Peer,
     ReceiptsIncomplete,
     ReceiptsMatched,

@@ -13,10 +13,10 @@ from typing import Any
 
 from pointline.conformance.online.sim import RELAY_SEED, Session, nonces
 from pointline.kernel import EndReason, derive_dice
-from pointline.net.protocol import messages as nmsg
-from pointline.net.protocol import transcript as ntr
-from pointline.net.protocol import verify as nverify
-from pointline.net.protocol.keys import SigningKey
+from pointline.net.client import _verify_command as verify_command
+from pointline.net.protocol import _messages as nmsg
+from pointline.net.protocol import _transcript as ntr
+from pointline.net.protocol._keys import SigningKey
 
 __all__ = [
     "INCOMPLETE_SESSIONS",
@@ -51,7 +51,7 @@ def verdict(text: str, relay_key: str | None) -> str:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             out.write(text)
         key = bytes.fromhex(relay_key) if relay_key is not None else None
-        return nverify.verify_transcript(path, key).text().split(":", 1)[0]
+        return verify_command.verify_transcript(path, key).text().split(":", 1)[0]
     finally:
         os.unlink(path)
 

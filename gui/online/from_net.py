@@ -6,31 +6,31 @@ module only, so where net keeps them (its client, its protocol core) is written 
 
 from __future__ import annotations
 
-from pointline.net.client.relay_client import (
+from pointline.net.client import (
+    CertificateNotTrusted,
     Disconnected,
+    KnownRelays,
     MemberDeparted,
     RelayClient,
     RelayError,
+    RelayKeyChanged,
     RosterChanged,
     SessionStarted,
     TranscriptFailed,
     TranscriptSaved,
     connect_trusted,
-)
-from pointline.net.client.trust import (
-    CertificateNotTrusted,
-    KnownRelays,
-    RelayKeyChanged,
     connection_warning,
+    verify_transcript,
 )
 from pointline.net.errors import ClientError, NetError
 from pointline.net.paths import data_dir
-from pointline.net.protocol.keys import verification_words
-from pointline.net.protocol.peer import (
+from pointline.net.protocol import (
     DeadlineKind,
     ReceiptsIncomplete,
     ReceiptsMatched,
     ReceiptsMismatch,
+    Report,
+    RosterEntry,
     RoundOpened,
     SessionComplete,
     SessionEnded,
@@ -39,9 +39,8 @@ from pointline.net.protocol.peer import (
     Thrown,
     Timeouts,
     ending_text,
+    verification_words,
 )
-from pointline.net.protocol.verify import Report, verify_transcript
-from pointline.net.protocol.wire import RosterEntry
 
 __all__ = [
     "CertificateNotTrusted",

@@ -144,7 +144,7 @@ class Nearby(Part):
 
     # ------------------------------------------------------------------ joining
     def _known(self) -> Any:
-        from pointline.net.client.trust import KnownTables
+        from pointline.net.client import KnownTables
 
         return KnownTables(self.data_folder())
 
@@ -160,7 +160,7 @@ class Nearby(Part):
         shell = self.shell
         if table is None or shell.requesting():
             return
-        from pointline.net.client.trust import TableTrust
+        from pointline.net.client import TableTrust
         from pointline.net.hostcert import certificate_words
 
         ann = table.announcement
@@ -214,7 +214,7 @@ class Nearby(Part):
         self.put(asking="", question="", words="", chosenName="")
 
     async def _join(self, name: str | None, password: str | None, signup: bool) -> None:
-        from pointline.net.client.trust import AnnouncementMismatch, TableCertificateChanged
+        from pointline.net.client import AnnouncementMismatch, TableCertificateChanged
         from pointline.net.joining import SignInNeeded, connect_table, enter_table
 
         shell, table = self.shell, self.chosen

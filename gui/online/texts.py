@@ -60,7 +60,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from pointline.net.protocol.peer import Timeouts
+    from pointline.net.protocol import Timeouts
 
 DEFAULT_RELAY = "ws://127.0.0.1:8765"
 MIN_PEOPLE = ONLINE_SEATS_MIN
@@ -91,8 +91,8 @@ NAME_ADVICE = "Use a name of 3 to 24 letters, digits, hyphens or underscores, wi
 
 @cache
 def _account_rules() -> tuple[re.Pattern[str], int, int]:
-    from pointline.net.protocol.wire import MAX_PASSWORD, NAME_RULE
-    from pointline.net.relay.accounts import MIN_PASSWORD
+    from pointline.net.protocol import MAX_PASSWORD, NAME_RULE
+    from pointline.net.relay import MIN_PASSWORD
 
     return NAME_RULE, MIN_PASSWORD, MAX_PASSWORD
 
@@ -102,8 +102,8 @@ NAME_HINT = "3 to 24 letters, digits, - or _"
 
 def seat_label(seat: int) -> str:
     """How a person reads a seat ("Seat 2" for protocol seat 1), as decided once in
-    ``pointline.net.protocol.peer.seat_label`` (imported here lazily: see the module docstring)."""
-    from pointline.net.protocol.peer import seat_label as decided
+    ``pointline.net.protocol._peer.seat_label`` (imported here lazily: see the module docstring)."""
+    from pointline.net.protocol import seat_label as decided
 
     return decided(seat)
 
@@ -141,7 +141,7 @@ def seconds(value: float) -> str:
     return f"{whole} second" if whole == 1 else f"{whole} seconds"
 
 
-# net.protocol.wire.ErrorCode values (and the client's own codes) -> what the person reads.
+# net.protocol._wire.ErrorCode values (and the client's own codes) -> what the person reads.
 REFUSALS: dict[str, str] = {
     "bad_name": NAME_ADVICE,
     "bad_credentials": "Wrong name or password.",

@@ -1,7 +1,7 @@
 """What the sign-in screen asks before trusting a relay: its certificate, or its changed key.
 
 ``RelayTrust`` is a small QObject with one question at a time, each property with its own
-notify signal. ``net.client.trust`` decides what is pinned; this only holds the question:
+notify signal. ``net.client._trust`` decides what is pinned; this only holds the question:
 
 - ``certificate``: the relay's ``wss://`` certificate is not trusted on this device. The
   screen shows its SHA-256 fingerprint, in groups of four, to compare with what the relay's
@@ -16,7 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import Property, QObject, Signal
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.net.client.trust import CertificateNotTrusted, RelayKeyChanged, spaced
+from pointline.net.client import CertificateNotTrusted, RelayKeyChanged, spaced
 
 __all__ = ["RelayTrust"]
 

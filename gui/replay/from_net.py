@@ -3,16 +3,16 @@ is opened: solo play never imports this package)."""
 
 from __future__ import annotations
 
+from pointline.net.client import read_records, verify_transcript
 from pointline.net.errors import NetError
-from pointline.net.protocol.keys import verification_words
-from pointline.net.protocol.peer import seat_label
-from pointline.net.protocol.transcript import RecordKind, read_records
-from pointline.net.protocol.verify import (
+from pointline.net.protocol import (
     HOST_VOUCHES,
+    RecordKind,
     Report,
     parse_unsigned,
     printable,
-    verify_transcript,
+    seat_label,
+    verification_words,
 )
 
 __all__ = [

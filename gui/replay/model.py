@@ -2,7 +2,7 @@
 
 ``open_transcript(path)`` reads an online transcript. The verdict (OK, INCOMPLETE or FAIL, its
 sentence, the first broken record, the seats with their verification words, who vouches for the
-names) is ``pointline verify``'s own (``net.protocol.verify``): nothing here re-checks a
+names) is ``pointline verify``'s own (``net.protocol._verify``): nothing here re-checks a
 signature. The throws are then played again on a kernel ``Table``: each seat's revealed choice
 sealed with ``kernel.plan``, the dice derived by ``kernel.dice_trace`` from the revealed nonces
 (the trace is what "How were these dice made?" shows), each reveal checked against its
@@ -257,7 +257,7 @@ def _damaged_line(error: Exception) -> str:
 
 def _newer(records: list[dict[str, Any]]) -> int | None:
     """The protocol version of a header a newer Pointline wrote (its hash holds), else None."""
-    from pointline.net.protocol.transcript import check_chain
+    from pointline.net.protocol import check_chain
 
     if not records:
         return None

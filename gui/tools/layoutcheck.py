@@ -679,9 +679,8 @@ def _online(
         prepare_online,
     )
     from pointline.gui.windows import gui_application
-    from pointline.net.protocol.peer import Timeouts
-    from pointline.net.relay.accounts import FAST_HASH
-    from pointline.net.relay.server import RelayConfig, running_relay
+    from pointline.net.protocol import Timeouts
+    from pointline.net.relay import FAST_HASH, RelayConfig, running_relay
 
     app = gui_application()
     app.setQuitOnLastWindowClosed(False)

@@ -1,5 +1,5 @@
 """Online scenes for screenshots, reached by really playing: the online bridge and headless
-peers (``net.client.relay_client.RelayClient``) on one qasync loop, against a private relay on
+peers (``net.client._relay_client.RelayClient``) on one qasync loop, against a private relay on
 loopback.
 
 The relay runs as its own process (``python -m pointline.net.relay``), as players run it: the
@@ -24,8 +24,8 @@ from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import ONLINE_SCENES
 from pointline.gui.tools.moves import counter_nonces
 from pointline.kernel import Phase
-from pointline.net.client.relay_client import Disconnected, RelayClient, steady_choice
-from pointline.net.protocol.peer import RoundOpened, Timeouts
+from pointline.net.client import Disconnected, RelayClient, steady_choice
+from pointline.net.protocol import RoundOpened, Timeouts
 
 __all__ = [
     "PASSWORD",
@@ -280,11 +280,10 @@ async def _hosted_scene(bridge: Any, scene: str) -> list[RelayClient]:
     """``online-host``: I host a table on loopback (not announced: scenes send no multicast)
     and two friends join it; ``online-nearby``: two friends host tables (real ``HostedTable``s
     on loopback, listed as the browser lists them) and I chose one, a first visit."""
-    from pointline.net.client.trust import pinned_tls_context
+    from pointline.net.client import pinned_tls_context
     from pointline.net.discovery import NearbyTable
     from pointline.net.hosting import HostedTable
-    from pointline.net.relay.accounts import FAST_HASH
-    from pointline.net.relay.server import RelayConfig
+    from pointline.net.relay import FAST_HASH, RelayConfig
 
     fast = RelayConfig(hash_params=FAST_HASH)  # a scene's accounts need no real hashing cost
 

@@ -1,8 +1,8 @@
 """``python -m pointline.net.client``: the headless player, ``pointline-client``
-(``net.client.headless``)."""
+(``net.client._headless``)."""
 
 import sys
 
-from pointline.net.client.headless import main
+from pointline.net.client._headless import main
 
 sys.exit(main())

@@ -1,4 +1,4 @@
-"""The relay connection under a ``net.client.relay_client.RelayClient``: opening ``ws://`` or ``wss://``,
+"""The relay connection under a ``net.client._relay_client.RelayClient``: opening ``ws://`` or ``wss://``,
 the reader and writer tasks, requests matched to their answers by id, and a cluster's
 redirect. What a frame means for the account, the room and the session is the client's
 (``RelayConnection._handle``); this part only moves frames.
@@ -19,10 +19,10 @@ from typing import Any, TypeAlias
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
+from pointline.net._ws import frame_now
 from pointline.net.client._events import ClientEvent, Disconnected
 from pointline.net.errors import ClientError
-from pointline.net.protocol._ws import frame_now
-from pointline.net.protocol.wire import (
+from pointline.net.protocol._wire import (
     ChangePassword,
     CreateRoom,
     Error,
@@ -179,7 +179,7 @@ class RelayConnection:
     # ---- what the client decides ---------------------------------------------------------------
 
     def _handle(self, frame: RelayFrame) -> None:
-        raise NotImplementedError  # net.client.relay_client.RelayClient
+        raise NotImplementedError  # net.client._relay_client.RelayClient
 
     def _lost(self) -> None:
         """The socket is gone (called before ``Disconnected`` is queued)."""
@@ -253,7 +253,7 @@ class RelayConnection:
 
     def _write_now(self, text: str) -> bool:
         """The common case, without a wake-up of the writer task
-        (``net.protocol._ws.frame_now``)."""
+        (``net._ws.frame_now``)."""
         chunks = frame_now(self.ws, text)
         if chunks is None:
             return False

@@ -1,6 +1,6 @@
-"""The events a ``net.client.relay_client.RelayClient`` adds to its protocol ``Peer``'s (which pass
+"""The events a ``net.client._relay_client.RelayClient`` adds to its protocol ``Peer``'s (which pass
 through unchanged): the room's roster, the start, a departure, the relay's own errors, the
-connection's end and the transcript's. ``net.client.relay_client`` re-exports every name.
+connection's end and the transcript's. ``net.client._relay_client`` re-exports every name.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
-from pointline.net.protocol.events import Event
-from pointline.net.protocol.wire import RosterEntry
+from pointline.net.protocol._events import Event
+from pointline.net.protocol._wire import RosterEntry
 
 __all__ = [
     "ClientEvent",

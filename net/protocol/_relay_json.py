@@ -1,5 +1,5 @@
 """Reading a relay frame's JSON text strictly, fast: one shared C decoder, and a second parse
-only for the rare frame that names a member twice (``net.protocol.wire`` decides what that
+only for the rare frame that names a member twice (``net.protocol._wire`` decides what that
 means)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from pointline.net.protocol import strictjson
-from pointline.net.protocol.messages import RepeatedMembers
+from pointline.net.protocol import _strictjson as strictjson
+from pointline.net.protocol._messages import RepeatedMembers
 
 __all__ = ["decode_relay", "long_digits", "refuse_huge_integers", "within"]
 

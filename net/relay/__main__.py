@@ -1,7 +1,7 @@
-"""``python -m pointline.net.relay``: the ``pointline-relay`` command (``net.relay.cli``)."""
+"""``python -m pointline.net.relay``: the ``pointline-relay`` command (``net.relay._cli``)."""
 
 import sys
 
-from pointline.net.relay.cli import main
+from pointline.net.relay._cli import main
 
 sys.exit(main())

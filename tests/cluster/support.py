@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.servers import child_env
-from pointline.net.client.relay_client import RelayClient
-from pointline.net.relay.cluster import ClusterConfig
-from pointline.net.relay.server import RunningRelay, running_relay
+from pointline.net.client._relay_client import RelayClient
+from pointline.net.relay._cluster import ClusterConfig
+from pointline.net.relay._server import RunningRelay, running_relay
 from tests.net.support import (
     PASSWORD,
     RELAXED,

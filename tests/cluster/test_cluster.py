@@ -18,11 +18,11 @@ import pytest
 import redis.asyncio
 
 from bench.servers import PostgresServer, RedisServer
-from pointline.net.client.relay_client import ClientError, RelayClient
-from pointline.net.protocol.peer import RoundOpened
-from pointline.net.protocol.verify import verify_transcript
-from pointline.net.relay.accounts import FAST_HASH, Accounts
-from pointline.net.relay.store_pg import PostgresDatabase
+from pointline.net.client._relay_client import ClientError, RelayClient
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._peer import RoundOpened
+from pointline.net.relay._accounts import FAST_HASH, Accounts
+from pointline.net.relay._store_pg import PostgresDatabase
 from tests.cluster.support import (
     ROOT,
     TTL,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net.client.relay_client import ClientError, RelayClient, RelayError, connect_trusted
-from pointline.net.client.trust import KnownRelays, relay_address
+from pointline.net.client._relay_client import ClientError, RelayClient, RelayError, connect_trusted
+from pointline.net.client._trust import KnownRelays, relay_address
 from pointline.net.errors import ClientCode
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.wire import Redirect, WireError, encode, parse_relay
-from pointline.net.relay.presence import Peer
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._wire import Redirect, WireError, encode, parse_relay
+from pointline.net.relay._presence import Peer
 from tests.cluster.support import (
     ROOT,
     Backends,
@@ -118,8 +118,8 @@ def test_a_relay_that_stops_cleanly_leaves_the_directory_at_once(
 ) -> None:
     import redis.asyncio
 
-    from pointline.net.relay.cluster import ClusterConfig
-    from pointline.net.relay.server import running_relay
+    from pointline.net.relay._cluster import ClusterConfig
+    from pointline.net.relay._server import running_relay
     from tests.cluster.support import relay_config
 
     async def scenario() -> None:

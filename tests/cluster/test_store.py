@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bench.servers import PostgresServer
-from pointline.net.relay.accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts
-from pointline.net.relay.store import SharedLimiter, StoreUnavailable
-from pointline.net.relay.store_pg import PostgresDatabase, redacted
+from pointline.net.relay._accounts import FAST_HASH, SCHEMA_VERSION, AccountError, Accounts
+from pointline.net.relay._store import SharedLimiter, StoreUnavailable
+from pointline.net.relay._store_pg import PostgresDatabase, redacted
 from tests.cluster.support import Backends
 
 PASSWORD = "password-123"

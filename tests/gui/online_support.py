@@ -32,9 +32,9 @@ from PySide6.QtCore import QTimer
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.tools.online_scenes import close_held, prepare_online
 from pointline.gui.tools.scenes import counter_nonces
-from pointline.net.client.relay_client import RelayClient, play, steady_choice
-from pointline.net.protocol.peer import Peer, SessionEnded, Timeouts
-from pointline.net.relay.server import RunningRelay
+from pointline.net.client._relay_client import RelayClient, play, steady_choice
+from pointline.net.protocol._peer import Peer, SessionEnded, Timeouts
+from pointline.net.relay._server import RunningRelay
 from tests.gui.online_window import (
     K,
     Window,

@@ -43,7 +43,7 @@ sys.meta_path.insert(0, NoArgon2())
 import pointline.gui
 # every gui module, the online scenes' harness included (it runs the relay as its own process)
 names = [m.name for m in pkgutil.walk_packages(pointline.gui.__path__, "pointline.gui.")]
-for name in names + ["pointline.net.client.relay_client", "pointline.net.protocol.verify"]:
+for name in names + ["pointline.net.client", "pointline.net.protocol"]:
     importlib.import_module(name)
 from pointline.gui.cli import main
 code = main(["--screenshot", sys.argv[1], "--size", "390x844", "--scene", "come-out-draft"])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import types
 import wave
 from pathlib import Path
 
@@ -18,24 +17,18 @@ from tests.gui.script_run import run_python
 
 def test_verify_delegates_to_net_verify(monkeypatch) -> None:
     seen = []
-    fake = types.ModuleType("pointline.net.protocol.verify")
-    fake.main = lambda argv: seen.append(list(argv)) or 0
-    monkeypatch.setitem(sys.modules, "pointline.net.protocol.verify", fake)
-    from pointline.net import protocol
+    from pointline.net import client
 
-    monkeypatch.setattr(protocol, "verify", fake, raising=False)
+    monkeypatch.setattr(client, "verify_main", lambda argv: seen.append(list(argv)) or 0)
     assert cli.main(["verify", "transcript.json"]) == 0
     assert seen == [["transcript.json"]]
 
 
 def test_verify_without_net_verify_says_so(monkeypatch, capsys) -> None:
-    from pointline.net import protocol
-
-    # Missing whether or not an earlier test already imported it into the protocol package.
-    monkeypatch.setitem(sys.modules, "pointline.net.protocol.verify", None)
-    monkeypatch.delattr(protocol, "verify", raising=False)
+    # Missing whether or not an earlier test already imported it.
+    monkeypatch.setitem(sys.modules, "pointline.net.client", None)
     assert cli.main(["verify", "transcript.json"]) == 2
-    assert "net.protocol.verify is missing" in capsys.readouterr().err
+    assert "net.client is missing" in capsys.readouterr().err
 
 
 def test_bad_size_is_a_clear_error(capsys) -> None:

@@ -35,17 +35,17 @@ print(json.dumps({"code": code, "at_start": at_start, "every": every}))
 """
 
 RELAY_SIDE = (
-    "pointline.net.relay.server",
-    "pointline.net.relay.cli",
-    "pointline.net.relay.conn",
-    "pointline.net.relay.frames",
-    "pointline.net.relay.rooms",
-    "pointline.net.relay.accounts",
-    "pointline.net.relay.store",
-    "pointline.net.relay.store_pg",
-    "pointline.net.relay.cluster",
-    "pointline.net.relay.presence",
-    "pointline.net.relay.announce",
+    "pointline.net.relay._server",
+    "pointline.net.relay._cli",
+    "pointline.net.relay._conn",
+    "pointline.net.relay._frames",
+    "pointline.net.relay._rooms",
+    "pointline.net.relay._accounts",
+    "pointline.net.relay._store",
+    "pointline.net.relay._store_pg",
+    "pointline.net.relay._cluster",
+    "pointline.net.relay._presence",
+    "pointline.net.relay._announce",
     "pointline.net.hosting",
 )
 
@@ -67,13 +67,13 @@ def test_hosting_is_what_brings_the_relay_in() -> None:
         "import json, sys\n"
         "import pointline.net.hosting\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('pointline.net.relay',"
-        " 'pointline.net.relay.accounts', 'argon2', 'zeroconf')))))\n"
+        " 'pointline.net.relay._accounts', 'argon2', 'zeroconf')))))\n"
     )
     run = run_python(["-c", code], dict(os.environ))
     loaded = json.loads(run.stdout.strip().splitlines()[-1])
     for name in (
-        "pointline.net.relay.server",
-        "pointline.net.relay.accounts",
+        "pointline.net.relay._server",
+        "pointline.net.relay._accounts",
         "argon2",
         "zeroconf",
     ):

@@ -128,9 +128,9 @@ def test_no_solo_scene_shows_a_word_a_player_should_not_see(qapp, qtbot, tmp_pat
 
 
 def _verify_says(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    from pointline.net.protocol import verify
+    from pointline.net.client import verify_main
 
-    verify.main(list(args))
+    verify_main(list(args))
     return capsys.readouterr().out
 
 
@@ -197,7 +197,7 @@ def test_the_headless_client_says_a_refused_port_and_a_bad_address_plainly() -> 
 
 def test_verify_and_the_client_verdict_over_every_transcript_vector(tmp_path: Path) -> None:
     from pointline.gui.online.state import verdict_words
-    from pointline.net.protocol.verify import verify_transcript
+    from pointline.net.client._verify_command import verify_transcript
 
     cases = json.loads(VECTORS.read_text("utf-8"))["cases"]
     assert cases

@@ -143,9 +143,9 @@ def test_a_stop_signal_mid_online_session_is_a_leave(tmp_path: Path) -> None:
     import asyncio
 
     from pointline.kernel import EndReason
-    from pointline.net.client.relay_client import RelayClient
-    from pointline.net.protocol.events import SessionEnded
-    from pointline.net.protocol.verify import verify_transcript
+    from pointline.net.client._relay_client import RelayClient
+    from pointline.net.client._verify_command import verify_transcript
+    from pointline.net.protocol._events import SessionEnded
     from tests.net.support import PASSWORD, RELAXED, relay, run
 
     data = tmp_path / "data"

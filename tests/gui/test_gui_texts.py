@@ -17,7 +17,7 @@ from pointline.kernel import (
     Throw,
     Voided,
 )
-from pointline.net.protocol.events import ending_text
+from pointline.net.protocol._events import ending_text
 
 
 def _come_out(total: int) -> dict[Line, Outcome]:

@@ -20,14 +20,14 @@ from collections.abc import Callable
 from typing import Any
 
 from pointline.net import paths
-from pointline.net.client.relay_client import play, steady_choice
-from pointline.net.client.trust import KnownTables
+from pointline.net.client._relay_client import play, steady_choice
+from pointline.net.client._trust import KnownTables
 from pointline.net.discovery import TableBrowser
 from pointline.net.hosting import HostedTable
 from pointline.net.joining import GuestTokens, connect_table, enter_table
-from pointline.net.protocol.peer import Thrown, Timeouts
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import RelayConfig
+from pointline.net.protocol._peer import Thrown, Timeouts
+from pointline.net.relay._accounts import FAST_HASH
+from pointline.net.relay._server import RelayConfig
 
 WAIT = 60.0
 RELAXED = Timeouts(confirm=10.0, response=5.0, session=120.0, receipts=5.0)

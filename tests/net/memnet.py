@@ -20,10 +20,12 @@ from pointline.conformance.online.sim import nonces as seeded_nonces
 from pointline.conformance.online.sim import random_choice as random_choice
 from pointline.conformance.online.sim import tick_to_next_deadline
 from pointline.kernel import Choice, Ending, EndReason, Phase, Table, Voided
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.messages import Message, parse, sign, to_frame
-from pointline.net.protocol.peer import Event, Member, Peer, SessionEnded, Step, Timeouts
-from pointline.net.protocol.verify import Report, verify_transcript
+from pointline.net.client._transcript_file import save_transcript
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._messages import Message, parse, sign, to_frame
+from pointline.net.protocol._peer import Event, Member, Peer, SessionEnded, Step, Timeouts
+from pointline.net.protocol._verify import Report
 
 Frame = dict[str, Any]
 Filter = Callable[[Frame], list[Any]]
@@ -192,7 +194,7 @@ def in_point_phase_with_contracts(net: Net) -> bool:
 def saved_report(peer: Peer) -> Report:
     """``verify_transcript``'s report on ``peer``'s transcript, saved to a scratch folder."""
     with tempfile.TemporaryDirectory() as folder:
-        return verify_transcript(peer.transcript.save(Path(folder) / "t.jsonl"))
+        return verify_transcript(save_transcript(peer.transcript, Path(folder) / "t.jsonl"))
 
 
 def assert_ended(net: Net, reason: EndReason, seat: int | None, exclude: int | None) -> None:

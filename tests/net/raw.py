@@ -15,8 +15,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.relay.server import RunningRelay, running_relay
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.relay._server import RunningRelay, running_relay
 from tests.net.support import PASSWORD, relay_config
 
 __all__ = ["PASSWORD", "WAIT", "Raw", "drain", "relay_and_clients", "room_of", "started_room"]

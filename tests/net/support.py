@@ -18,13 +18,13 @@ import pytest
 
 from pointline.conformance.online.sim import random_choice
 from pointline.kernel import Choice, Table
-from pointline.net.client.relay_client import ClientEvent, RelayClient
-from pointline.net.protocol.messages import parse, sign, to_frame
-from pointline.net.protocol.peer import Peer, RoundOpened, Timeouts
-from pointline.net.protocol.verify import verify_transcript
-from pointline.net.protocol.wire import RoomJoined
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import (
+from pointline.net.client._relay_client import ClientEvent, RelayClient
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._messages import parse, sign, to_frame
+from pointline.net.protocol._peer import Peer, RoundOpened, Timeouts
+from pointline.net.protocol._wire import RoomJoined
+from pointline.net.relay._accounts import FAST_HASH
+from pointline.net.relay._server import (
     LOOPBACK_TESTS,
     RelayConfig,
     RunningRelay,

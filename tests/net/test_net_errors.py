@@ -8,11 +8,11 @@ import pytest
 
 from pointline.kernel.errors import PointlineError
 from pointline.net import errors
-from pointline.net.client.trust import CertificateNotTrusted, RelayKeyChanged
-from pointline.net.protocol.transcript import TranscriptWriteError
-from pointline.net.protocol.wire import ErrorCode, WireError
-from pointline.net.relay.accounts import AccountError
-from pointline.net.relay.rooms import RoomError
+from pointline.net.client._transcript_file import TranscriptWriteError
+from pointline.net.client._trust import CertificateNotTrusted, RelayKeyChanged
+from pointline.net.protocol._wire import ErrorCode, WireError
+from pointline.net.relay._accounts import AccountError
+from pointline.net.relay._rooms import RoomError
 
 
 def test_every_net_error_class_is_in_the_one_tree() -> None:

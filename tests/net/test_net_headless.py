@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from pointline.kernel import Choice, EndReason, Phase, Result
-from pointline.net.client.headless import describe, main
-from pointline.net.client.relay_client import (
+from pointline.net.client._headless import describe, main
+from pointline.net.client._relay_client import (
     Disconnected,
     MemberDeparted,
     RelayClient,
@@ -19,7 +19,7 @@ from pointline.net.client.relay_client import (
     play,
     steady_choice,
 )
-from pointline.net.protocol.peer import (
+from pointline.net.protocol._peer import (
     AllCommitted,
     HandResolved,
     ReceiptsIncomplete,
@@ -32,7 +32,7 @@ from pointline.net.protocol.peer import (
     ThrowCommitted,
     Thrown,
 )
-from pointline.net.protocol.wire import RosterEntry
+from pointline.net.protocol._wire import RosterEntry
 from tests.net.support import PASSWORD, RELAXED, relay, run, until
 
 ROSTER = (RosterEntry(0, "alice", "a" * 64), RosterEntry(1, "bob", "b" * 64))

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net.client.trust import (
+from pointline.net.client._trust import (
     AnnouncementMismatch,
     KnownTables,
     TableCertificateChanged,
     TableTrust,
     certificate_fingerprint,
 )
+from pointline.net.client._verify_command import verify_transcript
 from pointline.net.discovery import (
     Announcement,
     Announcer,
@@ -49,9 +50,9 @@ from pointline.net.joining import (
     connection_warning,
     enter_table,
 )
-from pointline.net.protocol.events import EndReason, SessionEnded
-from pointline.net.protocol.keys import WORDS
-from pointline.net.protocol.verify import HOST_VOUCHES, NO_RELAY_KEY, verify_transcript
+from pointline.net.protocol._events import EndReason, SessionEnded
+from pointline.net.protocol._keys import WORDS
+from pointline.net.protocol._verify import HOST_VOUCHES, NO_RELAY_KEY
 from tests.net.support import RELAXED, play, random_chooser, relay_config, run, until
 
 
@@ -356,8 +357,8 @@ def test_guests_load_no_relay_code() -> None:
     code = (
         "import sys, pointline.net.joining, pointline.net.discovery;"
         "print(sorted(m for m in sys.modules if m.startswith(("
-        "'pointline.net.relay.server', 'argon2',"
-        " 'pointline.net.relay.accounts', 'pointline.net.hosting'))))"
+        "'pointline.net.relay._server', 'argon2',"
+        " 'pointline.net.relay._accounts', 'pointline.net.hosting'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

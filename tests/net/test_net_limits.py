@@ -16,11 +16,11 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from pointline.net.client.relay_client import ClientError, RelayClient
-from pointline.net.protocol.wire import ErrorCode
-from pointline.net.relay.accounts import RateLimiter
-from pointline.net.relay.cli import build_parser, config_from_args
-from pointline.net.relay.server import (
+from pointline.net.client._relay_client import ClientError, RelayClient
+from pointline.net.protocol._wire import ErrorCode
+from pointline.net.relay._accounts import RateLimiter
+from pointline.net.relay._cli import build_parser, config_from_args
+from pointline.net.relay._server import (
     ACCEPT_EXHAUSTED,
     LOOPBACK_TESTS,
     AcceptLogFilter,
@@ -246,8 +246,8 @@ def test_accept_exhaustion_is_logged_once_per_interval(caplog: pytest.LogCapture
 
 _EXHAUST = """
 import asyncio, resource, sys
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import ACCEPT_EXHAUSTED, LOOPBACK_TESTS, RelayConfig, serve_forever
+from pointline.net.relay._accounts import FAST_HASH
+from pointline.net.relay._server import ACCEPT_EXHAUSTED, LOOPBACK_TESTS, RelayConfig, serve_forever
 resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))
 config = RelayConfig(hash_params=FAST_HASH, accept_log_interval=60.0, **LOOPBACK_TESTS)
 
@@ -409,7 +409,7 @@ def test_help_shows_where_the_accounts_database_goes_by_default(
 def test_cluster_flags_that_cannot_work_are_refused_in_plain_words(
     flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pointline.net.relay.cli import main
+    from pointline.net.relay._cli import main
 
     assert main(["--port", "0", *flags]) == 2
     err = capsys.readouterr().err

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from pointline.kernel import Choice, EndReason
-from pointline.net.client.relay_client import ClientError, RelayClient
-from pointline.net.protocol.peer import Peer, RoundOpened, ThrowCommitted, Thrown
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.client._relay_client import ClientError, RelayClient
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._peer import Peer, RoundOpened, ThrowCommitted, Thrown
 from tests.net.support import (
     PASSWORD,
     RELAXED,

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from pointline.kernel import Choice, EndReason
-from pointline.net.client.relay_client import ClientEvent, RelayClient, RelayError
-from pointline.net.protocol.peer import SessionEnded
+from pointline.net.client._relay_client import ClientEvent, RelayClient, RelayError
+from pointline.net.protocol._peer import SessionEnded
 from tests.net.support import (
     TIMEOUTS,
     assert_complete,

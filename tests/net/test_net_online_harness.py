@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pointline.net.client.relay_client import SessionStarted, TranscriptSaved
+from pointline.net.client._relay_client import SessionStarted, TranscriptSaved
 from tests.net.support import relay, run, seated
 
 

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from pointline.kernel import EndReason
+from pointline.net.client._transcript_file import save_transcript
+from pointline.net.client._verify_command import verify_transcript
 from pointline.net.errors import MessageError
-from pointline.net.protocol.messages import Commit, Message, Receipt, Reveal
-from pointline.net.protocol.ordering import OrderChecker
-from pointline.net.protocol.transcript import record_hash
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.protocol._messages import Commit, Message, Receipt, Reveal
+from pointline.net.protocol._ordering import OrderChecker
+from pointline.net.protocol._transcript import record_hash
 from tests.net.memnet import Net
 
 T = "table-1"
@@ -45,7 +46,7 @@ def test_peer_and_verify_reject_the_same_misordering(name: str, tmp_path: Path) 
     ending = net.peers[0].ending
     assert ending is not None and ending.seat == 1
     assert ending.reason is EndReason.REPLAY
-    path = net.peers[0].transcript.save(tmp_path / "t.jsonl")
+    path = save_transcript(net.peers[0].transcript, tmp_path / "t.jsonl")
     records = [json.loads(line) for line in path.read_text().splitlines()]
     rejected = next(i for i, r in enumerate(records) if r["kind"] == "rejected")
     assert verify_transcript(path).ok

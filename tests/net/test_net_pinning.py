@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net.client.relay_client import RelayClient, RelayError, connect_trusted
-from pointline.net.client.trust import (
+from pointline.net.client._relay_client import RelayClient, RelayError, connect_trusted
+from pointline.net.client._trust import (
     KNOWN_RELAYS_FILE,
     CertificateNotTrusted,
     KnownRelays,
@@ -21,9 +21,9 @@ from pointline.net.client.trust import (
     relay_address,
 )
 from pointline.net.errors import ClientCode, ClientError
-from pointline.net.protocol import wire
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.relay import server as relay_module
+from pointline.net.protocol import _wire as wire
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.relay import _server as relay_module
 from tests.net.support import PASSWORD, relay, run, self_signed, tls_relay
 
 _said_key: dict[str, str] = {}

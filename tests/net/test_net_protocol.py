@@ -15,9 +15,11 @@ from pointline.kernel import (
     derive_dice,
     state_hash,
 )
+from pointline.net.client._transcript_file import save_transcript
+from pointline.net.client._verify_command import verify_transcript
 from pointline.net.errors import NotNow
-from pointline.net.protocol.messages import Receipt, Reveal
-from pointline.net.protocol.peer import (
+from pointline.net.protocol._messages import Receipt, Reveal
+from pointline.net.protocol._peer import (
     AllCommitted,
     DeadlineKind,
     Peer,
@@ -30,7 +32,6 @@ from pointline.net.protocol.peer import (
     Thrown,
     Timeouts,
 )
-from pointline.net.protocol.verify import verify_transcript
 from tests.net.memnet import (
     Net,
     assert_ended,
@@ -65,7 +66,7 @@ def test_honest_session_every_peer_agrees_and_receipts_match(seats: int, tmp_pat
     }
     assert len(dice) == 1
     for p in net.peers[:2]:
-        report = verify_transcript(p.transcript.save(tmp_path / f"seat{p.seat}.jsonl"))
+        report = verify_transcript(save_transcript(p.transcript, tmp_path / f"seat{p.seat}.jsonl"))
         assert report.ok, report.text()
         assert report.final == p.result.final  # type: ignore[union-attr]
         assert report.receipts == "matched"

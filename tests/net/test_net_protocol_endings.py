@@ -10,16 +10,17 @@ from typing import Any
 from pointline.kernel import (
     EndReason,
 )
-from pointline.net.protocol.messages import AbortNotice, Receipt, Reveal, parse, to_frame
-from pointline.net.protocol.peer import (
+from pointline.net.client._transcript_file import save_transcript
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._messages import AbortNotice, Receipt, Reveal, parse, to_frame
+from pointline.net.protocol._peer import (
     ReceiptsIncomplete,
     ReceiptsMismatch,
     ReceiptStatus,
     SessionEnded,
     ending_text,
 )
-from pointline.net.protocol.transcript import record_hash
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.protocol._transcript import record_hash
 from tests.net.memnet import (
     Net,
     forge_signature,
@@ -161,7 +162,7 @@ def test_an_outcome_claiming_proof_without_evidence_fails_verification(tmp_path:
         2, AbortNotice(net.table_id, 2, net.peers[2]._my_seq, EndReason.DEPARTURE, 2)
     )
     net.inject(2, notice, to=[1])
-    path = net.peers[1].transcript.save(tmp_path / "t.jsonl")
+    path = save_transcript(net.peers[1].transcript, tmp_path / "t.jsonl")
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert lines[-1]["body"]["proven"] is False
     lines[-1]["body"]["proven"] = True

@@ -17,8 +17,8 @@ from pointline.kernel import (
     derive_dice,
 )
 from pointline.kernel.values import POINT_NUMBERS
-from pointline.net.protocol.messages import Commit
-from pointline.net.protocol.peer import (
+from pointline.net.protocol._messages import Commit
+from pointline.net.protocol._peer import (
     Peer,
     SessionEnded,
     Timeouts,

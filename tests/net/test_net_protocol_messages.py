@@ -19,14 +19,14 @@ from pointline.net.errors import (
     RosterError,
     WrongTable,
 )
-from pointline.net.protocol.keys import (
+from pointline.net.protocol._keys import (
     WORDS,
     SigningKey,
     public_key_from_hex,
     verification_words,
     verify_signature,
 )
-from pointline.net.protocol.messages import (
+from pointline.net.protocol._messages import (
     SIGN_DOMAIN,
     AbortNotice,
     Commit,
@@ -41,7 +41,7 @@ from pointline.net.protocol.messages import (
     signing_bytes,
     to_frame,
 )
-from pointline.net.protocol.peer import Member, Peer, roster_from_wire
+from pointline.net.protocol._peer import Member, Peer, roster_from_wire
 
 KEY = SigningKey.from_bytes(hashlib.sha256(b"seat 0").digest())
 OTHER = SigningKey.from_bytes(hashlib.sha256(b"seat 1").digest())

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pointline.kernel import Choice, EndReason, state_hash
-from pointline.net.protocol.peer import ReceiptStatus, Step
+from pointline.net.protocol._peer import ReceiptStatus, Step
 from tests.net.memnet import Net, random_choice, saved_report
 
 

@@ -13,19 +13,19 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from pointline.net.protocol.wire import (
+from pointline.net.protocol._wire import (
     CODE_ALPHABET,
     CODE_LENGTH,
     ErrorCode,
 )
-from pointline.net.relay.accounts import (
+from pointline.net.relay._accounts import (
     FAST_HASH,
     SCHEMA_VERSION,
     AccountError,
     Accounts,
     RateLimiter,
 )
-from pointline.net.relay.rooms import MAX_MEMBERS
+from pointline.net.relay._rooms import MAX_MEMBERS
 from tests.net.raw import PASSWORD, WAIT, Raw, drain, relay_and_clients, room_of, started_room
 from tests.net.support import run
 
@@ -343,7 +343,7 @@ def test_the_relay_command_line_serves_on_loopback(tmp_path: Path) -> None:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
-            "import sys; from pointline.net.relay.cli import main; sys.exit(main(sys.argv[1:]))",
+            "import sys; from pointline.net.relay._cli import main; sys.exit(main(sys.argv[1:]))",
             "--port",
             "0",
             "--db",

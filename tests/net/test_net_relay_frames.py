@@ -1,11 +1,11 @@
-"""The relay's hot path for a ``send`` frame (``net.relay.frames``): strict, or declined."""
+"""The relay's hot path for a ``send`` frame (``net.relay._frames``): strict, or declined."""
 
 from __future__ import annotations
 
 import pytest
 
-from pointline.net.protocol.wire import Send, WireError, parse_client
-from pointline.net.relay.server import send_payload
+from pointline.net.protocol._wire import Send, WireError, parse_client
+from pointline.net.relay._server import send_payload
 
 
 def test_the_hot_path_takes_only_a_strict_send_frame_as_the_client_writes_it() -> None:

@@ -18,10 +18,10 @@ import pytest
 from websockets.asyncio.server import ServerConnection, serve
 
 from pointline.kernel import Choice
-from pointline.net.client.headless import main
-from pointline.net.client.relay_client import ClientError, RelayClient
-from pointline.net.protocol.events import RoundOpened, Thrown, Timeouts
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.client._headless import main
+from pointline.net.client._relay_client import ClientError, RelayClient
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._events import RoundOpened, Thrown, Timeouts
 from tests.net.support import PASSWORD, run
 
 LOST_BEFORE_START = "The relay connection was lost before the session started."

@@ -16,8 +16,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
-from pointline.net.client.relay_client import ClientError, RelayClient, RelayError
-from pointline.net.protocol.wire import (
+from pointline.net.client._relay_client import ClientError, RelayClient, RelayError
+from pointline.net.protocol._wire import (
     MAX_ID,
     ErrorCode,
     Signin,
@@ -25,8 +25,8 @@ from pointline.net.protocol.wire import (
     parse_client,
     parse_relay,
 )
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
+from pointline.net.relay._accounts import FAST_HASH
+from pointline.net.relay._server import LOOPBACK_TESTS, RelayConfig, running_relay
 from tests.net.support import run
 
 PASSWORD = "password-123"

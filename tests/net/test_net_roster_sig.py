@@ -8,12 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pointline.net.protocol.keys import public_key_from_hex
-from pointline.net.protocol.verify import main as verify_main
-from pointline.net.protocol.verify import verify_transcript
-from pointline.net.protocol.wire import RosterEntry, parse_relay
-from pointline.net.relay.accounts import FAST_HASH, Accounts
-from pointline.net.relay.server import sign_roster
+from pointline.net.client._verify_command import main as verify_main
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._keys import public_key_from_hex
+from pointline.net.protocol._wire import RosterEntry, parse_relay
+from pointline.net.relay._accounts import FAST_HASH, Accounts
+from pointline.net.relay._server import sign_roster
 from tests.net.support import assert_complete, relay, run, session
 
 

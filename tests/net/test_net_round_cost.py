@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pointline.kernel import EndReason
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.messages import (
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._messages import (
     AbortNotice,
     Commit,
     Receipt,
@@ -20,8 +20,8 @@ from pointline.net.protocol.messages import (
     sign_encoded,
     to_frame,
 )
-from pointline.net.protocol.transcript import RecordKind, Transcript, record_hash
-from pointline.net.protocol.wire import WireError, parse_relay
+from pointline.net.protocol._transcript import RecordKind, Transcript, record_hash
+from pointline.net.protocol._wire import WireError, parse_relay
 
 KEY = SigningKey.from_bytes(bytes(range(32)))
 

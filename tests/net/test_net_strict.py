@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from pointline.kernel import EndReason
+from pointline.net.client._transcript_file import read_records, save_transcript
+from pointline.net.client._verify_command import main, verify_transcript
 from pointline.net.errors import MalformedMessage, TranscriptError
-from pointline.net.protocol.messages import MAX_DEPTH, parse, strict_loads
-from pointline.net.protocol.transcript import read_records
-from pointline.net.protocol.verify import main, verify_transcript
+from pointline.net.protocol._messages import MAX_DEPTH, parse, strict_loads
 from tests.kernel.strict_texts import BAD_STRINGS
 from tests.net.memnet import Net
 
@@ -64,7 +64,7 @@ def test_a_transcript_line_with_lax_json_is_a_transcript_error_and_a_fail(
 ) -> None:
     net = Net(2)
     net.run()
-    path = net.peers[0].transcript.save(tmp_path / "t.jsonl")
+    path = save_transcript(net.peers[0].transcript, tmp_path / "t.jsonl")
     path.write_text(path.read_text() + BAD_STRINGS[name] + "\n")
     with pytest.raises(TranscriptError):
         read_records(path)

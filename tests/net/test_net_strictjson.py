@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from pointline.net.client._transcript_file import read_records
 from pointline.net.errors import MalformedMessage, TranscriptError
-from pointline.net.protocol import strictjson
-from pointline.net.protocol.messages import load_frame
-from pointline.net.protocol.transcript import read_records
-from pointline.net.protocol.wire import WireError, parse_client
+from pointline.net.protocol import _strictjson as strictjson
+from pointline.net.protocol._messages import load_frame
+from pointline.net.protocol._wire import WireError, parse_client
 from tests.net.raw import drain, relay_and_clients, room_of
 from tests.net.support import run
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net.client.relay_client import ClientError, RelayClient, tls_client_context
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import RelayConfig, running_relay, tls_context
+from pointline.net.client._relay_client import ClientError, RelayClient, tls_client_context
+from pointline.net.relay._accounts import FAST_HASH
+from pointline.net.relay._server import RelayConfig, running_relay, tls_context
 from tests.net.support import PASSWORD, run, self_signed, tls_relay, until
 
 
@@ -160,7 +160,7 @@ def test_a_tcp_client_that_never_starts_tls_is_dropped_at_the_handshake_deadline
 
 
 def test_the_tls_handshake_deadline_is_a_flag_with_a_default_of_10_s() -> None:
-    from pointline.net.relay.cli import build_parser, config_from_args
+    from pointline.net.relay._cli import build_parser, config_from_args
 
     assert config_from_args(build_parser().parse_args([])).tls_handshake_deadline == 10.0
     args = build_parser().parse_args(["--tls-handshake-deadline", "2.5"])

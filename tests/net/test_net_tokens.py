@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net.client.relay_client import ClientError, RelayClient
-from pointline.net.relay.accounts import FAST_HASH, SCHEMA_VERSION, Accounts, Purpose
-from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
+from pointline.net.client._relay_client import ClientError, RelayClient
+from pointline.net.relay._accounts import FAST_HASH, SCHEMA_VERSION, Accounts, Purpose
+from pointline.net.relay._server import LOOPBACK_TESTS, RelayConfig, running_relay
 from tests.net.support import run
 
 PASSWORD = "password-123"
@@ -76,7 +76,7 @@ def test_a_password_change_revokes_every_token_of_the_account(tmp_path: Path) ->
 def test_simultaneous_guesses_are_counted_before_hashing(tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from pointline.net.relay.accounts import AccountError, Accounts
+    from pointline.net.relay._accounts import AccountError, Accounts
 
     accounts = Accounts(tmp_path / "a.db", FAST_HASH, failures_per_name=5)
     try:
@@ -233,7 +233,7 @@ def test_a_newer_file_is_refused_not_rewritten(tmp_path: Path) -> None:
 def test_pointline_relay_migrate_brings_a_sqlite_file_up_to_date(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pointline.net.relay.cli import main
+    from pointline.net.relay._cli import main
 
     path = tmp_path / "old.db"
     db = sqlite3.connect(path)

@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 
 from pointline.kernel import EndReason
-from pointline.net.client.relay_client import TranscriptFailed, TranscriptSaved
-from pointline.net.protocol.peer import SessionEnded
-from pointline.net.protocol.transcript import (
+from pointline.net.client._relay_client import TranscriptFailed, TranscriptSaved
+from pointline.net.client._transcript_file import (
     TranscriptWriteError,
     TranscriptWriter,
-    check_chain,
     read_records,
 )
+from pointline.net.protocol._peer import SessionEnded
+from pointline.net.protocol._transcript import check_chain
 from tests.net.memnet import Net
 from tests.net.support import RELAXED, play, random_chooser, relay, run, seated
 

@@ -9,11 +9,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from pointline.kernel import EndReason
-from pointline.net.client.relay_client import ClientEvent, RelayClient
-from pointline.net.protocol.messages import AbortNotice, Commit, sign, to_frame
-from pointline.net.protocol.peer import RoundOpened, SessionEnded
-from pointline.net.protocol.transcript import read_records
-from pointline.net.protocol.wire import Send, encode
+from pointline.net.client._relay_client import ClientEvent, RelayClient
+from pointline.net.client._transcript_file import read_records
+from pointline.net.protocol._messages import AbortNotice, Commit, sign, to_frame
+from pointline.net.protocol._peer import RoundOpened, SessionEnded
+from pointline.net.protocol._wire import Send, encode
 from tests.net.support import relay, run, seated
 
 
@@ -102,7 +102,7 @@ def test_a_delivered_payload_naming_a_member_twice_ends_malformed_naming_the_sen
 
 
 def test_a_frame_naming_a_member_twice_outside_the_payload_is_dropped() -> None:
-    from pointline.net.protocol.wire import WireError, parse_relay
+    from pointline.net.protocol._wire import WireError, parse_relay
 
     for raw in (
         '{"op":"deliver","op":"deliver","from_seat":2,"payload":{}}',

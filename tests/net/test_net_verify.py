@@ -15,19 +15,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pointline.kernel import Choice, EndReason
+from pointline.net.client._transcript_file import TranscriptWriter, load_transcript, save_transcript
+from pointline.net.client._verify_command import main, verify_transcript
 from pointline.net.errors import TranscriptError
-from pointline.net.protocol.keys import SigningKey, verification_words
-from pointline.net.protocol.messages import encode, parse, sign
-from pointline.net.protocol.peer import Peer, roster_signing_bytes
-from pointline.net.protocol.transcript import Transcript, TranscriptWriter, record_hash
-from pointline.net.protocol.verify import main, verify_transcript
+from pointline.net.protocol._keys import SigningKey, verification_words
+from pointline.net.protocol._messages import encode, parse, sign
+from pointline.net.protocol._peer import Peer, roster_signing_bytes
+from pointline.net.protocol._transcript import record_hash
 from tests.net.memnet import Net, in_point_phase_with_contracts, random_choice
 
 
 def honest(tmp_path: Path, seats: int = 2, seed: int = 3) -> tuple[Net, list[Path]]:
     net = Net(seats, seed=seed, choose=random_choice)
     net.run()
-    paths = [p.transcript.save(tmp_path / f"seat{p.seat}.jsonl") for p in net.peers]
+    paths = [save_transcript(p.transcript, tmp_path / f"seat{p.seat}.jsonl") for p in net.peers]
     return net, paths
 
 
@@ -91,7 +92,7 @@ def test_transcripts_of_ended_sessions_verify_with_their_reason(tmp_path: Path, 
         expected = (EndReason.BACKGROUND, 1)
     net.run()
     for p in net.honest(2):
-        report = verify_transcript(p.transcript.save(tmp_path / f"s{p.seat}.jsonl"))
+        report = verify_transcript(save_transcript(p.transcript, tmp_path / f"s{p.seat}.jsonl"))
         assert report.ok, report.text()
         assert (report.reason, report.seat) == expected
 
@@ -235,18 +236,18 @@ def test_a_writer_puts_every_record_on_disk_as_it_happens(tmp_path: Path) -> Non
 
 def test_load_round_trips_and_refuses_a_broken_chain(tmp_path: Path) -> None:
     _, paths = honest(tmp_path)
-    loaded = Transcript.load(paths[0])
+    loaded = load_transcript(paths[0])
     assert loaded.lines() == paths[0].read_text().splitlines()
     records = load(paths[0])
     records[3]["body"]["at"] = 0.5
     with pytest.raises(TranscriptError):
-        Transcript.load(write(paths[0], records, rechain=False))
+        load_transcript(write(paths[0], records, rechain=False))
 
 
 def test_the_command_runs_as_a_module_and_lists_verification_words(tmp_path: Path) -> None:
     net, paths = honest(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "pointline.net.protocol.verify", str(paths[1])],
+        [sys.executable, "-m", "pointline.net.client._verify_command", str(paths[1])],
         capture_output=True,
         text=True,
         timeout=60,
@@ -319,7 +320,7 @@ def relay_signed_net(
         for i in range(2)
     ]
     net.run()
-    return net.peers[0].transcript.save(tmp_path / "seat0.jsonl")
+    return save_transcript(net.peers[0].transcript, tmp_path / "seat0.jsonl")
 
 
 def test_a_transcript_cut_after_the_outcome_is_incomplete_not_ok(
@@ -470,7 +471,7 @@ def _resigned_own_commit(session: Any, tmp_path: Path, **changes: Any) -> Path:
 
 def test_a_commit_never_revealed_is_checked_for_all_but_its_commitment(tmp_path: Path) -> None:
     session = _unrevealed_commit_session()
-    genuine = session.peers[0].transcript.save(tmp_path / "genuine.jsonl")
+    genuine = save_transcript(session.peers[0].transcript, tmp_path / "genuine.jsonl")
     assert verify_transcript(genuine).ok
     other = _resigned_own_commit(session, tmp_path, commitment=b"\x07" * 32)
     assert verify_transcript(other).ok  # without its nonce and choice nobody can recompute it
@@ -486,7 +487,7 @@ def test_verify_decides_each_rule_through_the_protocol_core(
     # transcript of a session that took a reveal of zeros; verify replays it through that same
     # core, so it agrees: the code that played and the code that checks cannot drift apart
     from pointline.conformance.online.sim import Session
-    from pointline.net.protocol import peer as protocol
+    from pointline.net.protocol import _peer as protocol
 
     monkeypatch.setattr(protocol, "verify_commitment", lambda *args, **kw: True)
     session = Session(2, seed=7)
@@ -501,7 +502,7 @@ def test_verify_decides_each_rule_through_the_protocol_core(
 
     session.rewrite[1] = zero_nonce
     session.run()
-    path = session.peers[0].transcript.save(tmp_path / "t.jsonl")
+    path = save_transcript(session.peers[0].transcript, tmp_path / "t.jsonl")
     assert verify_transcript(path).ok
     monkeypatch.undo()
     report = verify_transcript(path)  # the real rule refuses the reveal the file holds

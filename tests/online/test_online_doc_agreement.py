@@ -13,8 +13,8 @@ import pytest
 
 from pointline.kernel import EndReason
 from pointline.net.errors import MessageError
-from pointline.net.protocol import wire
-from pointline.net.relay.cli import build_parser
+from pointline.net.protocol import _wire as wire
+from pointline.net.relay._cli import build_parser
 
 ONLINE = Path(__file__).resolve().parents[2] / "spec" / "ONLINE.md"
 TEXT = ONLINE.read_text(encoding="utf-8")

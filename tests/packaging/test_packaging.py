@@ -98,7 +98,7 @@ def test_the_sdist_carries_the_whole_project(dists: dict[str, Path]) -> None:
         "tests/conftest.py",
         "tests/packaging/test_packaging.py",
         "kernel/table.py",
-        "net/protocol/peer.py",
+        "net/protocol/_peer.py",
         "gui/qml/Pointline/Main.qml",
         "docs/screenshots/result-1280x720.png",
         ".ci/run",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pointline.net.client.relay_client import RelayClient
+from pointline.net.client._relay_client import RelayClient
 from tests.net.support import PASSWORD, relay
 from tests.realinput.driver import RealApp, wait_for
 from tests.realinput.loop_thread import LoopThread

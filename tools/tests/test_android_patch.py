@@ -223,11 +223,11 @@ def test_buildozer_copies_only_the_app(generated_spec: str, tmp_path: Path) -> N
         assert f"pointline/{package}/__init__.py" in files
     # the client, the protocol core, discovery and the relay a player hosts ship; a relay
     # cluster's PostgreSQL and Redis parts and the relay's command line do not
-    assert "pointline/net/client/relay_client.py" in files
-    assert "pointline/net/protocol/peer.py" in files
+    assert "pointline/net/client/_relay_client.py" in files
+    assert "pointline/net/protocol/_peer.py" in files
     for hosted in ("hosting", "discovery", "hostcert", "relay/server", "relay/accounts"):
         assert f"pointline/net/{hosted}.py" in files, hosted
-    assert "pointline/net/relay/announce.py" in files
+    assert "pointline/net/relay/_announce.py" in files
     relay = {f.removeprefix("pointline/net/relay/") for f in files if "/net/relay/" in f}
     assert not relay & {"store_pg.py", "presence.py", "cli.py", "__main__.py"}, relay
     top = {f.split("/")[0] for f in files}
@@ -252,8 +252,9 @@ def test_hosting_imports_from_what_the_phone_ships(tmp_path: Path) -> None:
         "import sys\n"
         "for name in ('psycopg', 'psycopg_pool', 'redis', 'asyncpg'):\n"
         "    sys.modules[name] = None\n"
-        "import pointline.gui.cli, pointline.gui.online.bridge, pointline.net.client.relay_client\n"
-        "import pointline.net.hosting, pointline.net.discovery, pointline.net.relay.announce\n"
+        "import pointline.gui.cli, pointline.gui.online.bridge\n"
+        "import pointline.net.client._relay_client\n"
+        "import pointline.net.hosting, pointline.net.discovery, pointline.net.relay._announce\n"
         "from argon2 import PasswordHasher\n"
         "from zeroconf.asyncio import AsyncZeroconf\n"
         "print('ok')\n"

@@ -1,4 +1,4 @@
-"""The reference client behind the stdio interface: ``net.client.relay_client.RelayClient`` over a
+"""The reference client behind the stdio interface: ``net.client._relay_client.RelayClient`` over a
 real websocket to the relay the harness names (``"transport": "socket"``).
 
     python -m pointline.conformance.online.adapters.client [--mutant NAME]
@@ -16,9 +16,9 @@ from typing import Any
 from pointline.conformance.online import stdio
 from pointline.conformance.online.adapters.options import adapter_options
 from pointline.kernel import Choice
-from pointline.net.client.relay_client import RelayClient, TranscriptSaved
+from pointline.net.client._relay_client import RelayClient, TranscriptSaved
 from pointline.net.errors import ClientError
-from pointline.net.protocol.peer import Timeouts
+from pointline.net.protocol._peer import Timeouts
 
 __all__ = ["main", "run"]
 

@@ -1,4 +1,4 @@
-"""The sans-IO adapter: ``net.protocol.peer.Peer`` behind the stdio interface, with no sockets.
+"""The sans-IO adapter: ``net.protocol._peer.Peer`` behind the stdio interface, with no sockets.
 
 It answers ``hello`` with ``"transport": "stdio"``, so the harness opens the relay connection
 for it and carries every relay frame as a ``wire`` line. The clock is ``time.monotonic``; the
@@ -20,9 +20,10 @@ from typing import Any
 from pointline.conformance.online import stdio
 from pointline.conformance.online.adapters.options import adapter_options
 from pointline.kernel import Choice
+from pointline.net.client._transcript_file import save_transcript
 from pointline.net.errors import RosterError
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.peer import Peer, Timeouts, roster_from_wire
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._peer import Peer, Timeouts, roster_from_wire
 
 __all__ = ["Adapter", "main"]
 
@@ -111,7 +112,7 @@ class Adapter:
             self.wire({"op": "send", "payload": payload})
         events = peer.events()
         if peer.is_finished and self.path is not None:
-            peer.transcript.save(self.path)
+            save_transcript(peer.transcript, self.path)
         for event in events:
             for line in stdio.lines_for(peer, event, str(self.path) if self.path else None):
                 stdio.emit(line)

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import CASUAL_NOTICE, REFUSALS
 from pointline.kernel import EndReason
-from pointline.net.protocol.keys import verification_words
-from pointline.net.protocol.peer import SessionEnded, Thrown
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._keys import verification_words
+from pointline.net.protocol._peer import SessionEnded, Thrown
 from tests.gui.online_support import (
     FAST,
     PASSWORD,
@@ -94,7 +94,7 @@ async def test_lobby_codes_roster_words_and_who_may_start(tmp_path: Path) -> Non
         assert not joiner.lobby.canStart and creator.account.name in joiner.lobby.startReason
         await until(lambda: len(creator.lobby.roster) == 2, what="the roster update")
         assert creator.lobby.canStart and creator.lobby.startReason == ""
-        # the words are the ones net.protocol.keys derives from each member's session key
+        # the words are the ones net.protocol._keys derives from each member's session key
         client = joiner.client
         assert client is not None and client.signing_key is not None
         mine = " ".join(verification_words(client.signing_key.public_key))

@@ -18,9 +18,9 @@ from PySide6.QtGui import QWindow
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import KEY_HINTS, seat_label
 from pointline.kernel import POINT_NUMBERS, EndReason
-from pointline.net.client.relay_client import RelayClient
-from pointline.net.protocol.peer import Timeouts
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.client._relay_client import RelayClient
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._peer import Timeouts
 from tests.gui.online_support import (
     FAST,
     PASSWORD,
@@ -111,7 +111,7 @@ async def test_people_read_one_seat_numbering_the_verifier_also_uses(tmp_path: P
         commit_steady(host)
         await until(lambda: bridge.screen == "results", timeout=quick.confirm + 3)
         assert commits.count == 0
-        # the protocol's own words for the ending (net/protocol/events.py), seats counted from 1
+        # the protocol's own words for the ending (net/protocol/_events.py), seats counted from 1
         assert bridge.results.endText.startswith("No result: ")
         assert "a missed deadline from Seat 2" in bridge.results.endText
         assert bridge.results.endText.endswith("You are Seat 2.")
@@ -236,8 +236,8 @@ def test_application_state_is_passed_from_the_enum(qapp: Any) -> None:
 
 def test_a_transcript_disk_error_reads_as_its_own_ending(qapp: Any) -> None:
     """The client reports TranscriptFailed last (after its departure): the screen says why."""
-    from pointline.net.client.relay_client import TranscriptFailed
-    from pointline.net.protocol.peer import SessionEnded
+    from pointline.net.client._relay_client import TranscriptFailed
+    from pointline.net.protocol._peer import SessionEnded
 
     bridge = OnlineBridge("ws://127.0.0.1:1")
     bridge._on_event(SessionEnded(EndReason.DEPARTURE, 0))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.client.relay_client import RelayClient
+from pointline.net.client._relay_client import RelayClient
 from tests.gui.online_support import (
     answered,
     fresh_name,

@@ -18,7 +18,7 @@ from typing import Any
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import CERTIFICATE_CHANGED, FIRST_VISIT, FORGED
 from pointline.gui.tools.scenes import counter_nonces
-from pointline.net.client.trust import UNENCRYPTED, KnownTables
+from pointline.net.client._trust import UNENCRYPTED, KnownTables
 from pointline.net.discovery import NearbyTable
 from tests.gui.online_support import (
     FAST,

@@ -8,9 +8,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QRectF, Qt
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.client.relay_client import RelayClient
-from pointline.net.protocol.peer import Timeouts
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.client._relay_client import RelayClient
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._peer import Timeouts
 from tests.gui.online_support import (
     FAST,
     Game,

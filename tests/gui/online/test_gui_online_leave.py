@@ -13,8 +13,8 @@ from PySide6.QtCore import QEvent
 
 from pointline.gui.online.app import LoadedOnline, open_online
 from pointline.kernel import EndReason
-from pointline.net.client.relay_client import ClientError, RelayClient
-from pointline.net.protocol.peer import SessionEnded
+from pointline.net.client._relay_client import ClientError, RelayClient
+from pointline.net.protocol._peer import SessionEnded
 from tests.gui.online_support import (
     FAST,
     Window,

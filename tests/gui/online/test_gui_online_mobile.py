@@ -10,7 +10,7 @@ from PySide6.QtCore import QRectF, Qt
 
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.kernel import EndReason
-from pointline.net.protocol.peer import SessionEnded, Timeouts
+from pointline.net.protocol._peer import SessionEnded, Timeouts
 from tests.gui.online_support import (
     PASSWORD,
     Window,

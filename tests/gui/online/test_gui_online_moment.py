@@ -14,8 +14,8 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QGuiApplication, QKeyEvent
 
 from pointline.kernel import HANDS_PER_SESSION
-from pointline.net.client.relay_client import RelayClient
-from pointline.net.protocol.peer import Timeouts
+from pointline.net.client._relay_client import RelayClient
+from pointline.net.protocol._peer import Timeouts
 from tests.gui.online_support import (
     Game,
     K,

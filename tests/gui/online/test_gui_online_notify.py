@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.protocol.peer import Timeouts
-from pointline.net.protocol.verify import Report, verify_transcript
+from pointline.net.client._verify_command import verify_transcript
+from pointline.net.protocol._peer import Timeouts
+from pointline.net.protocol._verify import Report
 from tests.gui.online_support import (
     HandClock,
     game,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.protocol.peer import Timeouts
+from pointline.net.protocol._peer import Timeouts
 from tests.gui.online_support import (
     COMMAND_WORDS,
     FAST,

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.net.client.trust import spaced
-from pointline.net.protocol import wire
-from pointline.net.relay import server as relay_module
-from pointline.net.relay.accounts import FAST_HASH
-from pointline.net.relay.server import LOOPBACK_TESTS, RelayConfig, running_relay
+from pointline.net.client._trust import spaced
+from pointline.net.protocol import _wire as wire
+from pointline.net.relay import _server as relay_module
+from pointline.net.relay._accounts import FAST_HASH
+from pointline.net.relay._server import LOOPBACK_TESTS, RelayConfig, running_relay
 from tests.gui.online_support import (
     COMMAND_WORDS,
     FAST,

@@ -17,8 +17,8 @@ from pointline.gui.online.texts import (
     unreachable,
 )
 from pointline.kernel import EndReason
-from pointline.net.protocol.peer import ending_text
-from pointline.net.protocol.wire import ErrorCode
+from pointline.net.protocol._peer import ending_text
+from pointline.net.protocol._wire import ErrorCode
 from tests.gui.online_support import (
     FAST,
     PASSWORD,
@@ -147,7 +147,7 @@ def test_a_transcript_cut_by_the_lost_relay_says_so(tmp_path: Path, lost_at: int
     """An INCOMPLETE verdict names why: the relay connection was lost, not a missing receipt."""
     from pointline.conformance.online.sim import Session
     from pointline.gui.online.state import verdict_words
-    from pointline.net.protocol.verify import verify_transcript
+    from pointline.net.client._verify_command import verify_transcript
 
     session = Session(2, seed=16, relay_lost_at=lost_at).run()
     path = tmp_path / "lost.jsonl"

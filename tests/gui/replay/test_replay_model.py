@@ -15,8 +15,8 @@ import pytest
 from pointline.gui.replay.errors import ReplayCode, ReplayError
 from pointline.gui.replay.model import UNCHECKED_NAMES, Session, Vouch, open_transcript
 from pointline.kernel import Phase, verify_commitment
-from pointline.net.protocol.keys import public_key_from_hex
-from pointline.net.protocol.verify import main as verify_main
+from pointline.net.client._verify_command import main as verify_main
+from pointline.net.protocol._keys import public_key_from_hex
 
 VECTORS = Path(__file__).parents[3] / "conformance" / "online" / "vectors" / "transcripts.json"
 CASES: list[dict[str, Any]] = json.loads(VECTORS.read_text(encoding="utf-8"))["cases"]

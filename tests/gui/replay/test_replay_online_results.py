@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pointline.net.protocol.verify import verify_transcript
+from pointline.net.client._verify_command import verify_transcript
 from tests.gui.online_support import game, on_qt_loop, until, verified
 
 

@@ -19,8 +19,8 @@ from pointline.gui.replay.bridge import ReplayBridge, bridge_for
 from pointline.gui.session import SoloSession
 from pointline.gui.stats import StatsStore, record_of
 from pointline.kernel import Allocate, Confirm, Line, Roll
-from pointline.net.protocol.keys import public_key_from_hex
-from pointline.net.protocol.verify import main as verify_main
+from pointline.net.client._verify_command import main as verify_main
+from pointline.net.protocol._keys import public_key_from_hex
 from tests.gui.support import WAIT_MS
 
 VECTORS = Path(__file__).parents[3] / "conformance" / "online" / "vectors" / "transcripts.json"
@@ -186,7 +186,7 @@ def test_keys_and_clicks_in_a_replay_open_no_connection_and_change_no_stats(
 def _rechained(text: str, name: str, seat: int | None = None) -> str:
     """The transcript with seat 1's name replaced (and the header's own seat, if given) and
     every hash recomputed (no relay key is given: the names are only what the file claims)."""
-    from pointline.net.protocol.transcript import GENESIS, record_hash
+    from pointline.net.protocol._transcript import GENESIS, record_hash
 
     docs = [json.loads(line) for line in text.splitlines() if line]
     docs[0]["body"]["roster"][0]["name"] = name

@@ -1,6 +1,6 @@
 """argon2-cffi, the release pyproject.toml pins (>=23.1): pure Python over
 argon2-cffi-bindings. Overrides python-for-android 2026.5.9's own recipe, which builds 20.1.0
-(older defaults than the RFC 9106 profile net/relay/accounts.py relies on)."""
+(older defaults than the RFC 9106 profile net/relay/_accounts.py relies on)."""
 
 from pythonforandroid.recipe import PyProjectRecipe
 

@@ -1,8 +1,8 @@
 """The relay's storage interface: one ``Database`` shape, two engines.
 
-``net.relay.accounts.Accounts`` holds every rule about accounts, tokens, the relay key and sign-in
+``net.relay._accounts.Accounts`` holds every rule about accounts, tokens, the relay key and sign-in
 limits, and speaks to its database only through this interface. ``SqliteDatabase`` (below) is
-the embedded default, one file next to one relay; ``net.relay.store_pg.PostgresDatabase`` is the
+the embedded default, one file next to one relay; ``net.relay._store_pg.PostgresDatabase`` is the
 shared one a cluster of relays uses (``pointline-relay --store postgresql://...``).
 
 SQL is written once, with ``?`` placeholders and what SQLite and PostgreSQL both accept; an
@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Final
 
-from pointline.net.protocol.wire import ErrorCode, WireError
+from pointline.net.protocol._wire import ErrorCode, WireError
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -15,7 +15,7 @@ A throw round, for throw index n = ``table.throws + 1``:
    nonces in seat order (``kernel.dice.derive_dice``) and pushes the ``Throw``.
 
 After the fifth hand every peer sends a ``Receipt`` (final points of all seats and the
-``net.protocol.messages.session_digest`` of every Commit and Reveal) and compares the others' with
+``net.protocol._messages.session_digest`` of every Commit and Reveal) and compares the others' with
 its own within ``Timeouts.receipts``. Any fault before completion ends the session without a
 result: the kernel gets ``Abort(reason, seat)`` (the hand in flight is voided), the peer sends
 a signed ``AbortNotice``, and a peer that receives a valid notice ends with its reason and seat.
@@ -74,7 +74,7 @@ from pointline.net.errors import (
     NotNow,
     RosterError,
 )
-from pointline.net.protocol.events import (
+from pointline.net.protocol._events import (
     AllCommitted,
     DeadlineKind,
     Event,
@@ -94,8 +94,8 @@ from pointline.net.protocol.events import (
     ending_text,
     seat_label,
 )
-from pointline.net.protocol.keys import SIGNATURE_BYTES, SigningKey
-from pointline.net.protocol.messages import (
+from pointline.net.protocol._keys import SIGNATURE_BYTES, SigningKey
+from pointline.net.protocol._messages import (
     MAX_FRAME_BYTES,
     AbortNotice,
     Commit,
@@ -108,8 +108,8 @@ from pointline.net.protocol.messages import (
     sign_encoded,
     to_frame,
 )
-from pointline.net.protocol.ordering import OrderChecker
-from pointline.net.protocol.roster import (
+from pointline.net.protocol._ordering import OrderChecker
+from pointline.net.protocol._roster import (
     ROSTER_DOMAIN,
     Member,
     Roster,
@@ -118,7 +118,7 @@ from pointline.net.protocol.roster import (
     roster_signing_bytes,
     roster_to_document,
 )
-from pointline.net.protocol.transcript import Record, RecordKind, Transcript
+from pointline.net.protocol._transcript import Record, RecordKind, Transcript
 
 __all__ = [
     "NONCE_BYTES",
@@ -281,7 +281,7 @@ class Peer:
     # ------------------------------------------------------------------ reading
     def records(self) -> list[Record]:
         """The transcript records made since the last call (the header first), in order: the
-        caller puts them on disk (``net.protocol.transcript.TranscriptWriter``); the peer writes no
+        caller puts them on disk (``net.protocol._transcript.TranscriptWriter``); the peer writes no
         file. The whole log stays in ``transcript``."""
         return self.transcript.drain()
 

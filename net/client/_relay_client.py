@@ -4,7 +4,7 @@
     await client.signin("alice", "correct horse")
     room = await client.create_room()          # or: await client.join_room(code)
     await client.start()                       # the creator, once 2-8 people are in
-    async for event in client.events():        # typed events (net.protocol.peer's and ours)
+    async for event in client.events():        # typed events (net.protocol._peer's and ours)
         if isinstance(event, RoundOpened):
             client.commit(Choice(10, 0))
 
@@ -50,7 +50,8 @@ from pointline.net.client._events import (
     TranscriptFailed,
     TranscriptSaved,
 )
-from pointline.net.client.trust import (
+from pointline.net.client._transcript_file import TranscriptWriteError, TranscriptWriter
+from pointline.net.client._trust import (
     CertificateNotTrusted,
     KnownRelays,
     RelayKeyChanged,
@@ -60,16 +61,16 @@ from pointline.net.client.trust import (
     relay_address,
 )
 from pointline.net.errors import ClientCode, ClientError, NetError
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.peer import (
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._peer import (
     Peer,
     RoundOpened,
     Timeouts,
     roster_from_wire,
     roster_signing_bytes,
 )
-from pointline.net.protocol.transcript import Record, TranscriptWriteError, TranscriptWriter
-from pointline.net.protocol.wire import (
+from pointline.net.protocol._transcript import Record
+from pointline.net.protocol._wire import (
     ChangePassword,
     CreateRoom,
     Deliver,
@@ -153,7 +154,7 @@ class RelayClient(RelayConnection):
         self.known_relays: KnownRelays | None = None
         """Where the relay's key is pinned (``connect_trusted`` sets it; None: no pinning)."""
         self.address = ""
-        """The relay's address in ``known_relays`` (``net.client.trust.relay_address``)."""
+        """The relay's address in ``known_relays`` (``net.client._trust.relay_address``)."""
         self.relay_key: str | None = None
         """The key the relay said it signs with, at sign-in (None: it did not say)."""
         self._key_change: RelayKeyChanged | None = None

@@ -1,5 +1,5 @@
 """What a protocol ``Peer`` reports: its settings, its steps and its events, and the plain
-words for an ending (seats counted from 1). ``net.protocol.peer`` re-exports every name.
+words for an ending (seats counted from 1). ``net.protocol._peer`` re-exports every name.
 
 ``ENDING_WORDS`` and ``EndingWords`` are the kernel's (``kernel.values``, beside ``EndReason``),
 named here too for the callers that found them here.

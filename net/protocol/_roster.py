@@ -1,7 +1,7 @@
 """The room's roster as the protocol reads it: seats 0..n-1, each a name and a session key.
 
 The relay sends it in ``started`` (``roster_from_wire``) and signs it (``roster_signing_bytes``);
-the transcript header holds it (``roster_to_document``). ``net.protocol.peer`` re-exports every
+the transcript header holds it (``roster_to_document``). ``net.protocol._peer`` re-exports every
 name.
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 
 from pointline.kernel import MAX_SEATS
 from pointline.net.errors import RosterError
-from pointline.net.protocol.keys import PUBLIC_KEY_BYTES, public_key_from_hex
-from pointline.net.protocol.messages import canonical_json
+from pointline.net.protocol._keys import PUBLIC_KEY_BYTES, public_key_from_hex
+from pointline.net.protocol._messages import canonical_json
 
 __all__ = [
     "ROSTER_DOMAIN",

@@ -15,19 +15,14 @@ seat) and ``receipts`` (how the receipt exchange ended).
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from enum import Enum
-from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import Any, NamedTuple
 
-from pointline.net.errors import MalformedMessage, NetCode, TranscriptError
-from pointline.net.protocol.messages import canonical_json, strict_loads
+from pointline.net.errors import MalformedMessage, TranscriptError
+from pointline.net.protocol._messages import canonical_json, strict_loads
 
 __all__ = [
     "GENESIS",
@@ -37,12 +32,10 @@ __all__ = [
     "Record",
     "RecordKind",
     "Transcript",
-    "TranscriptWriteError",
-    "TranscriptWriter",
     "check_chain",
-    "read_records",
+    "lines_text",
+    "parse_records",
     "record_hash",
-    "write_atomically",
 ]
 
 TRANSCRIPT_DOMAIN = b"pointline/transcript/v1\x00"
@@ -242,17 +235,11 @@ class Transcript:
         fresh, self._fresh = self._fresh, []
         return fresh
 
-    def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write every record to ``path`` atomically: temporary file, fsync, rename."""
-        target = Path(path)
-        write_atomically(target, "".join(line + "\n" for line in self.lines()))
-        return target
-
     # ---------------------------------------------------------------------- loading
     @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Transcript:
-        """Read a saved transcript; raises ``TranscriptError`` unless its chain holds."""
-        records = read_records(path)
+    def from_records(cls, records: list[dict[str, Any]]) -> Transcript:
+        """A transcript from the records of a saved one; raises ``TranscriptError`` unless its
+        chain holds."""
         problem = check_chain(records)
         if problem is not None:
             raise TranscriptError(problem)
@@ -264,118 +251,19 @@ class Transcript:
         ]
         return self
 
-
-def write_atomically(target: Path, text: str) -> None:
-    """``target`` holds ``text`` or is untouched: a temporary file beside it, fsync, rename
-    (the temporary file is removed on any error, which is raised)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=target.name + ".", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    def text(self) -> str:
+        """The whole transcript as the text of its file: one record a line, each ended by
+        a line feed."""
+        return lines_text(self._records)
 
 
-class TranscriptWriteError(TranscriptError, code=NetCode.TRANSCRIPT_WRITE):
-    """The transcript file could not be written (disk full, permissions, a removed folder)."""
-
-
-class TranscriptWriter:
-    """Puts a session's records on disk as they happen: ``write(records)`` appends each one
-    and flushes, so an abort path or a crash never loses what came before.
-
-    The first ``write`` creates the file atomically (temporary file, fsync, rename). Any
-    ``OSError`` becomes ``TranscriptWriteError``; the writer is then ``failed``: it writes
-    nothing more and leaves the records written so far in place.
-    """
-
-    __slots__ = ("_file", "failed", "path", "written")
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        self._file: IO[bytes] | None = None
-        self.failed: str | None = None
-        self.written = 0
-
-    def write(self, records: Sequence[Record]) -> None:
-        if self.failed is not None or not records:
-            return
-        try:
-            if self._file is None:
-                self._create(records)
-            else:
-                _write_all(self._file, _lines(records).encode("utf-8"))
-        except OSError as error:
-            self.failed = f"{error.strerror or error} ({self.path})"
-            self._close_quietly()
-            raise TranscriptWriteError(
-                f"the transcript could not be written: {self.failed}"
-            ) from None
-        self.written += len(records)
-
-    def _create(self, records: Sequence[Record]) -> None:
-        write_atomically(self.path, _lines(records))
-        # unbuffered: each write is one system call that puts the records in the file
-        self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115
-
-    def close(self) -> None:
-        """fsync and close the file (errors here lose nothing already written)."""
-        if self._file is not None:
-            with contextlib.suppress(OSError):
-                os.fsync(self._file.fileno())
-            self._close_quietly()
-
-    def _close_quietly(self) -> None:
-        if self._file is not None:
-            with contextlib.suppress(OSError):
-                self._file.close()
-            self._file = None
-
-
-def _lines(records: Sequence[Record]) -> str:
+def lines_text(records: Sequence[Record]) -> str:
+    """The records as transcript file text: one JSON line each, each ended by a line feed."""
     return "".join([r.to_line() + "\n" for r in records])
 
 
-def _write_all(file: IO[bytes], data: bytes) -> None:
-    """Write every byte of ``data`` to the unbuffered ``file`` (a raw write may take only part,
-    as a nearly full disk does before it refuses the rest with ``OSError``)."""
-    view = memoryview(data)
-    while view:
-        written = file.write(view)
-        if not written:
-            raise OSError(errno.ENOSPC, "no byte could be written")
-        view = view[written:]
-
-
-def _os_words(error: OSError) -> str:
-    """What the system says went wrong, in its own words, without "[Errno N]"."""
-    words = error.strerror or "the system could not read it"
-    return words[:1].lower() + words[1:]
-
-
-def read_records(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The JSON objects of a transcript file, one per line; raises ``TranscriptError``."""
-    try:
-        with open(path, encoding="utf-8", newline="") as source:  # lines end in "\n" only
-            text = source.read()
-    except FileNotFoundError:
-        raise TranscriptError(f"there is no file {path}") from None
-    except IsADirectoryError:
-        raise TranscriptError(f"{path} is a folder, not a transcript") from None
-    except PermissionError:
-        raise TranscriptError(f"{path} cannot be opened: this user may not read it") from None
-    except UnicodeDecodeError as error:
-        raise TranscriptError(
-            f"{path} is not a transcript: byte {error.start + 1} is not text"
-        ) from None
-    except OSError as error:  # a disk or network failure: its words, never its number
-        raise TranscriptError(f"{path} cannot be read ({_os_words(error)})") from None
+def parse_records(text: str) -> list[dict[str, Any]]:
+    """The JSON objects of a transcript's text, one per line; raises ``TranscriptError``."""
     out: list[dict[str, Any]] = []
     # split on "\n" only: JSON text may hold U+0085 or U+2028, which splitlines() breaks at
     for number, line in enumerate(text.split("\n"), start=1):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from pointline.kernel import CREATOR_SEAT, ONLINE_SEATS_MAX, ONLINE_SEATS_MIN
-from pointline.net.protocol.wire import (
+from pointline.net.protocol._wire import (
     CODE_ALPHABET,
     CODE_LENGTH,
     ErrorCode,

@@ -1,6 +1,6 @@
 """The relay's reading of a ``send`` frame on its hot path: the payload's text cut out of the
-frame as received, so it is forwarded as the bytes the sender wrote (``net.relay.server`` uses
-these; every other frame goes through ``net.protocol.wire.parse_client``)."""
+frame as received, so it is forwarded as the bytes the sender wrote (``net.relay._server`` uses
+these; every other frame goes through ``net.protocol._wire.parse_client``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import math
 from typing import Any, Final
 
 from pointline.net.protocol._relay_json import long_digits
-from pointline.net.protocol.strictjson import MAX_DEPTH, DuplicateMember, StrictJSONError
-from pointline.net.protocol.wire import Send
+from pointline.net.protocol._strictjson import MAX_DEPTH, DuplicateMember, StrictJSONError
+from pointline.net.protocol._wire import Send
 
 __all__ = ["received_payload", "send_payload"]
 

@@ -22,7 +22,7 @@ from pointline.net.discovery import Announcement, Announcer, check_addresses
 from pointline.net.hostcert import certificate_fingerprint
 
 if TYPE_CHECKING:
-    from pointline.net.relay.server import Relay, RunningRelay
+    from pointline.net.relay._server import Relay, RunningRelay
 
 __all__ = ["REFRESH", "announcing", "check_announce", "open_rooms"]
 

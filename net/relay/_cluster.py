@@ -3,7 +3,7 @@
 Design (spec/ONLINE.md, "Relay cluster"): each room lives in exactly one relay process, and
 a request for a room elsewhere is answered with a ``redirect`` to that relay; the client
 reconnects there with its token and asks again (Colyseus's two-step seat reservation). Frames
-of a room never cross Redis: it holds only the directory (``net.relay.presence``), so a session's
+of a room never cross Redis: it holds only the directory (``net.relay._presence``), so a session's
 round trips are exactly those of a single relay.
 
 ``Router`` decides, for one relay: a ``create_room`` goes to the least-loaded live relay
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Final, Protocol
 
-from pointline.net.protocol.wire import ErrorCode
-from pointline.net.relay.rooms import RoomError, normalize_code
-from pointline.net.relay.store import Unavailable
+from pointline.net.protocol._wire import ErrorCode
+from pointline.net.relay._rooms import RoomError, normalize_code
+from pointline.net.relay._store import Unavailable
 
 __all__ = [
     "DEFAULT_TTL",
@@ -61,7 +61,7 @@ class Redirects:
 
 
 class Directory(Protocol):
-    """What routing asks of the cluster's directory: ``net.relay.presence.Presence`` in Redis
+    """What routing asks of the cluster's directory: ``net.relay._presence.Presence`` in Redis
     (imported only when a cluster runs: the redis client is the cluster extra)."""
 
     public_url: str

@@ -29,7 +29,7 @@ from typing import Any, Final
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from pointline.net.relay.cluster import DEFAULT_TTL, PresenceUnavailable
+from pointline.net.relay._cluster import DEFAULT_TTL, PresenceUnavailable
 
 __all__ = ["REDIRECT_MARGIN", "Peer", "Presence", "heartbeat"]
 

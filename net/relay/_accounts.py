@@ -1,4 +1,4 @@
-"""The relay's accounts, session tokens, sign-in limits and relay key, over ``net.relay.store``.
+"""The relay's accounts, session tokens, sign-in limits and relay key, over ``net.relay._store``.
 
 Passwords are stored only as Argon2id hashes (argon2-cffi, memory-hard). Names are 3–24
 letters, digits, ``_`` or ``-``, unique ignoring case.
@@ -14,7 +14,7 @@ guesses from one address never lock the right password out from another.
 The relay's own Ed25519 key (it signs each room's roster) is generated once and kept here.
 
 The database is SQLite by default (``Accounts(path)``: created on first use, in WAL mode, with
-a schema version in ``PRAGMA user_version``) or any ``net.relay.store.Database`` (PostgreSQL for a
+a schema version in ``PRAGMA user_version``) or any ``net.relay._store.Database`` (PostgreSQL for a
 cluster: ``Accounts(PostgresDatabase(url))``, where the failure counts are kept in the database
 too, so they hold for every relay). An older schema is migrated in place, one transaction per
 step, and never loses an account: 1 -> 2 adds the token purpose and issue time (live tokens stay
@@ -37,9 +37,9 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.wire import MAX_PASSWORD, NAME_RULE, ErrorCode, WireError
-from pointline.net.relay.store import (
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._wire import MAX_PASSWORD, NAME_RULE, ErrorCode, WireError
+from pointline.net.relay._store import (
     SCHEMA_VERSION,
     Database,
     SharedLimiter,
@@ -159,7 +159,7 @@ def _token_hash(token: str) -> str:
 
 class Accounts:
     """The account store. Thread-safe (the relay hashes in worker threads): every database
-    call holds one lock. ``store`` is a SQLite file's path or a ``net.relay.store.Database``."""
+    call holds one lock. ``store`` is a SQLite file's path or a ``net.relay._store.Database``."""
 
     def __init__(
         self,

@@ -1,7 +1,7 @@
 """``pointline verify FILE``: re-check a saved transcript offline by replaying it through the
 protocol core.
 
-First the hash chain (``net.protocol.transcript.check_chain``). Then a ``net.protocol.peer.Peer``
+First the hash chain (``net.protocol._transcript.check_chain``). Then a ``net.protocol._peer.Peer``
 for the transcript's seat is made from the header and given the recorded inputs in file order: every
 received or rejected frame (``Peer.receive``), this seat's own commits (``Peer.commit``, with the
 choice and nonce its own reveal shows), and the deadline, departure or background behind each
@@ -23,13 +23,10 @@ exits 0, 2 or 1.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from pointline.kernel import (
@@ -42,15 +39,22 @@ from pointline.kernel import (
 )
 from pointline.kernel.words import counted
 from pointline.net.errors import MessageError, NetCode, NetError, RosterError
-from pointline.net.protocol.keys import (
+from pointline.net.protocol._keys import (
     SIGNATURE_BYTES,
     SigningKey,
     public_key_from_hex,
     verification_words,
     verify_signature,
 )
-from pointline.net.protocol.messages import SIGN_DOMAIN, AbortNotice, Commit, Message, Reveal, parse
-from pointline.net.protocol.peer import (
+from pointline.net.protocol._messages import (
+    SIGN_DOMAIN,
+    AbortNotice,
+    Commit,
+    Message,
+    Reveal,
+    parse,
+)
+from pointline.net.protocol._peer import (
     Member,
     Peer,
     Roster,
@@ -60,7 +64,7 @@ from pointline.net.protocol.peer import (
     roster_signing_bytes,
     seat_label,
 )
-from pointline.net.protocol.transcript import Record, RecordKind, check_chain, read_records
+from pointline.net.protocol._transcript import Record, RecordKind, check_chain, parse_records
 
 __all__ = [
     "HOST_VOUCHES",
@@ -68,10 +72,9 @@ __all__ = [
     "NO_RELAY_KEY",
     "ORDER_ERRORS",
     "Report",
-    "main",
     "parse_unsigned",
     "printable",
-    "verify_transcript",
+    "verify_text",
 ]
 
 NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
@@ -552,15 +555,17 @@ def _throw_lines(state: _Replay) -> None:
             state.last = (event.phase, event.point)
 
 
-def verify_transcript(path: str | Path, relay_key: bytes | None = None) -> Report:
-    """Re-check the transcript at ``path``; the report holds OK or the first discrepancy.
+def verify_text(text: str, relay_key: bytes | None = None) -> Report:
+    """Re-check a transcript given as its file's text; the report holds OK or the first
+    discrepancy.
 
-    Never raises for any file content: whatever goes wrong is a FAIL report. Without
+    Never raises for any content: whatever goes wrong is a FAIL report. Without
     ``relay_key`` (the relay's Ed25519 public key) the report cannot say who played: the names
-    and keys of the header are only what this file claims.
+    and keys of the header are only what this text claims. Reading a file is the caller's
+    (``pointline.net.client.verify_transcript``): this core opens none.
     """
     try:
-        return _verify(path, relay_key)
+        return _verify(text, relay_key)
     except (NetError, PointlineError) as error:  # a TypeError or KeyError here is a bug
         return Report(False, "", f"the transcript cannot be read: {_plain(error)}")
 
@@ -588,9 +593,9 @@ def _players(state: _Replay, header: dict[str, Any], relay_key: bytes | None) ->
     return f"players verified by the relay's signature: {names}"
 
 
-def _verify(path: str | Path, relay_key: bytes | None = None) -> Report:
+def _verify(text: str, relay_key: bytes | None = None) -> Report:
     try:
-        records = read_records(path)
+        records = parse_records(text)
     except NetError as error:
         return Report(False, "", _plain(error))
     problem = check_chain(records)
@@ -682,41 +687,3 @@ def _lost_text(throws: int) -> str:
     """Plain words for a transcript that stops where this seat lost its relay connection."""
     where = f"after throw {throws}" if throws else "before the first throw"
     return f"the relay was lost {where}; every record up to there checks"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``pointline verify FILE``: print OK and a summary, or FAIL and the first discrepancy."""
-    parser = argparse.ArgumentParser(
-        prog="pointline verify",
-        description="Re-check a saved online transcript: signatures, commitments, dice, "
-        "contracts, payments, final points, ranks and receipts.",
-    )
-    parser.add_argument("file", type=Path, help="a transcript (.jsonl) saved by an online session")
-    parser.add_argument(
-        "--show", action="store_true", help="also print every replayed throw and the points"
-    )
-    parser.add_argument(
-        "--relay-key",
-        metavar="HEX",
-        help="the relay's public key (64 hex digits): check who played against its signature",
-    )
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    relay_key = None
-    if args.relay_key is not None:
-        try:
-            relay_key = public_key_from_hex(args.relay_key)
-        except RosterError as error:
-            print(f"FAIL: --relay-key: {error.message}")
-            return 1
-    report = verify_transcript(args.file, relay_key)
-    if args.show and report.ok:
-        for line in report.throw_lines:
-            print(printable(line))
-    print(report.text())
-    if not report.ok:
-        return 1
-    return 0 if report.complete else 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,9 +9,9 @@ sign-in attempts are rate-limited per connection, and a bad frame gets ``{"op":"
     pointline-relay --port 8765 --db relay.sqlite3          # ws://127.0.0.1:8765
     pointline-relay --cert cert.pem --key key.pem ...       # wss://
 
-The connection machinery lives in ``net.relay.conn`` and the hot path's reading of a ``send``
-frame in ``net.relay.frames`` (their public names are re-exported here); the command line
-``pointline-relay`` (``python -m pointline.net.relay``) is ``net.relay.cli``, which starts
+The connection machinery lives in ``net.relay._conn`` and the hot path's reading of a ``send``
+frame in ``net.relay._frames`` (their public names are re-exported here); the command line
+``pointline-relay`` (``python -m pointline.net.relay``) is ``net.relay._cli``, which starts
 ``serve_forever`` here.
 """
 
@@ -35,9 +35,9 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from pointline.net.protocol.keys import SigningKey
-from pointline.net.protocol.roster import roster_from_wire, roster_signing_bytes
-from pointline.net.protocol.wire import (
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._roster import roster_from_wire, roster_signing_bytes
+from pointline.net.protocol._wire import (
     ChangePassword,
     ClientFrame,
     CreateRoom,
@@ -64,9 +64,9 @@ from pointline.net.protocol.wire import (
     error,
     parse_client,
 )
-from pointline.net.relay.accounts import Accounts, RateLimiter
-from pointline.net.relay.cluster import ClusterConfig, PresenceUnavailable, Router
-from pointline.net.relay.conn import (
+from pointline.net.relay._accounts import Accounts, RateLimiter
+from pointline.net.relay._cluster import ClusterConfig, PresenceUnavailable, Router
+from pointline.net.relay._conn import (
     ACCEPT_EXHAUSTED,
     LOOPBACK_TESTS,
     REFUSED_GRACE,
@@ -80,9 +80,9 @@ from pointline.net.relay.conn import (
     TokenBucket,
     tls_context,
 )
-from pointline.net.relay.frames import received_payload, send_payload
-from pointline.net.relay.rooms import Room, Rooms
-from pointline.net.relay.store import Database
+from pointline.net.relay._frames import received_payload, send_payload
+from pointline.net.relay._rooms import Room, Rooms
+from pointline.net.relay._store import Database
 
 __all__ = [
     "ACCEPT_EXHAUSTED",
@@ -114,7 +114,7 @@ def sign_roster(
     key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...], host: str | None = None
 ) -> str:
     """The relay's signature (hex) of a started room's roster: over exactly the bytes
-    ``pointline verify --relay-key`` checks (``net.protocol.peer.roster_signing_bytes`` of the
+    ``pointline verify --relay-key`` checks (``net.protocol._peer.roster_signing_bytes`` of the
     roster as the transcript header holds it), so it binds each session key to its account name;
     a hosted table's relay signs its host's name with it."""
     members = roster_from_wire(
@@ -448,12 +448,14 @@ async def running_relay(
 
     ``relay_class`` is ``Relay`` or a subclass (``net.hosting``'s one-table relay).
     ``cluster`` with ``store`` keeps the accounts in PostgreSQL instead of ``db_path``; with
-    ``presence`` the relay joins the Redis directory and routes rooms (``net.relay.cluster``)."""
+    ``presence`` the relay joins the Redis directory and routes rooms (``net.relay._cluster``)."""
     config = config or RelayConfig()
     cluster = cluster or ClusterConfig()
     store: str | Path | Database = db_path
     if cluster.store:
-        from pointline.net.relay.store_pg import PostgresDatabase  # the driver is the cluster extra
+        from pointline.net.relay._store_pg import (
+            PostgresDatabase,  # the driver is the cluster extra
+        )
 
         store = await asyncio.to_thread(PostgresDatabase, cluster.store)
     accounts = await asyncio.to_thread(
@@ -514,7 +516,7 @@ async def _in_directory(
 ) -> AsyncIterator[None]:
     """The relay's entry in the Redis directory, kept alive by a heartbeat, removed at the end
     (a relay that dies instead drops out within the TTL)."""
-    from pointline.net.relay.presence import Presence, heartbeat  # the driver is the cluster extra
+    from pointline.net.relay._presence import Presence, heartbeat  # the driver is the cluster extra
 
     presence = Presence(redis_url, public_url, cluster.presence_ttl)
     relay.router = Router(presence)

@@ -13,7 +13,7 @@ the player accepts it (``RelayClient.accept_relay_key()``, or ``KnownRelays.pin_
 Every ``started`` roster is then checked against the pinned key during play: a roster the
 pinned key did not sign never starts a session.
 
-Certificate: ``net.client.relay_client.connect_trusted`` connects as ``RelayClient.connect`` does
+Certificate: ``net.client._relay_client.connect_trusted`` connects as ``RelayClient.connect`` does
 (the system's trust store); a certificate it refuses raises ``CertificateNotTrusted`` with the
 certificate's fingerprint, for a screen to show ("Trust this relay's certificate"); once the
 player accepts (``KnownRelays.pin_certificate``), connections to that address trust exactly
@@ -43,7 +43,7 @@ from urllib.parse import urlsplit
 from pointline.net.client._connection import unreachable_words
 from pointline.net.errors import ClientCode, ClientError
 from pointline.net.hostcert import certificate_fingerprint
-from pointline.net.protocol.keys import public_key_from_hex, verify_signature
+from pointline.net.protocol._keys import public_key_from_hex, verify_signature
 
 __all__ = [
     "KNOWN_RELAYS_FILE",

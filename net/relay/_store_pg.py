@@ -4,7 +4,7 @@ Driver: psycopg 3 (``psycopg[binary]``), used synchronously: ``Accounts`` alread
 database calls in worker threads (the relay hashes passwords there), so the one storage
 interface keeps one synchronous shape for SQLite and PostgreSQL alike.
 
-The schema is the same as SQLite's, step for step (``net.relay.store``), plus ``limit_events`` (the
+The schema is the same as SQLite's, step for step (``net.relay._store``), plus ``limit_events`` (the
 sign-in limits every relay counts against) and ``sessions.seq`` (insertion order, SQLite's
 ``rowid``). The version is kept in ``pointline_schema``; a step runs under an advisory lock, so
 two relays starting at once migrate once. A lost connection raises ``StoreUnavailable`` and the
@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Final
 import psycopg
 from psycopg import conninfo, errors
 
-from pointline.net.relay.store import (
+from pointline.net.relay._store import (
     SCHEMA_VERSION,
     TOKEN_TTL_V1,
     Database,

@@ -12,10 +12,10 @@ import sys
 from dataclasses import fields
 from typing import Final
 
-from pointline.net.protocol.wire import WireError
-from pointline.net.relay.accounts import Accounts, HashParams
-from pointline.net.relay.cluster import DEFAULT_TTL, ClusterConfig
-from pointline.net.relay.conn import RelayConfig, tls_context
+from pointline.net.protocol._wire import WireError
+from pointline.net.relay._accounts import Accounts, HashParams
+from pointline.net.relay._cluster import DEFAULT_TTL, ClusterConfig
+from pointline.net.relay._conn import RelayConfig, tls_context
 
 __all__ = [
     "DEFAULT_DB",
@@ -233,7 +233,7 @@ def _open_store(db: str, store: str | None = None) -> Accounts | None:
     where = db
     try:
         if store:
-            from pointline.net.relay.store_pg import PostgresDatabase, redacted
+            from pointline.net.relay._store_pg import PostgresDatabase, redacted
 
             where = redacted(store)
             return Accounts(PostgresDatabase(store))
@@ -307,7 +307,7 @@ def migrate_main(argv: list[str]) -> int:
     try:
         print(f"{accounts.label}: schema version {accounts.schema_version}", flush=True)
         if args.from_sqlite:
-            from pointline.net.relay.store_pg import copy_accounts
+            from pointline.net.relay._store_pg import copy_accounts
 
             try:
                 done = copy_accounts(args.from_sqlite, accounts.database)
@@ -357,7 +357,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     around = None
     if args.announce is not None:
-        from pointline.net.relay.announce import announcing, check_announce  # zeroconf
+        from pointline.net.relay._announce import announcing, check_announce  # zeroconf
 
         problem = check_announce(args)
         if problem:
@@ -368,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(name)s %(message)s",
     )
-    from pointline.net.relay.server import serve_forever  # the server imports this module
+    from pointline.net.relay._server import serve_forever  # the server imports this module
 
     context = tls_context(args.cert, args.key) if args.cert else None
     config = config_from_args(args)

@@ -29,8 +29,8 @@ from pointline.kernel import (
     canonical_bytes,
 )
 from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
-from pointline.net.protocol import strictjson
-from pointline.net.protocol.keys import SigningKey, verify_signature
+from pointline.net.protocol import _strictjson as strictjson
+from pointline.net.protocol._keys import SigningKey, verify_signature
 
 __all__ = [
     "COMMON",
@@ -308,7 +308,7 @@ def session_digest_encoded(messages: Iterable[tuple[Commit | Reveal, str]]) -> b
 
 class RepeatedMembers(dict[str, Any]):
     """A JSON object that named one member twice (``repeated``; the later value kept): what
-    ``net.protocol.wire`` delivers for such a payload, so that the peer refuses it as malformed."""
+    ``net.protocol._wire`` delivers for such a payload, so that the peer refuses it as malformed."""
 
     repeated: str = ""
 
@@ -321,7 +321,7 @@ transcript record 5); relay frames allow ``strictjson.MAX_DEPTH``."""
 def check_strict(doc: Any, what: str = "the frame") -> None:
     """Raise ``MalformedMessage`` unless ``doc`` nests at most ``MAX_DEPTH`` deep, holds no
     float NaN or infinity and no string with a lone surrogate
-    (``net.protocol.strictjson.check``)."""
+    (``net.protocol._strictjson.check``)."""
     try:
         strictjson.check(doc, MAX_DEPTH)
     except strictjson.StrictJSONError as exc:
@@ -329,7 +329,7 @@ def check_strict(doc: Any, what: str = "the frame") -> None:
 
 
 def strict_loads(text: str, what: str = "the frame") -> Any:
-    """JSON text parsed strictly (``net.protocol.strictjson.loads``, at most ``MAX_DEPTH`` deep):
+    """JSON text parsed strictly (``net.protocol._strictjson.loads``, at most ``MAX_DEPTH`` deep):
     duplicate keys, NaN/Infinity, deeper nesting and lone surrogates are ``MalformedMessage``;
     never a RecursionError."""
     if not isinstance(text, str):

@@ -24,7 +24,7 @@ from typing import Any, Final, TypeAlias
 
 from pointline.kernel import PointlineError
 from pointline.net.errors import NetError
-from pointline.net.protocol import strictjson
+from pointline.net.protocol import _strictjson as strictjson
 from pointline.net.protocol._relay_json import decode_relay, refuse_huge_integers, within
 
 __all__ = [
@@ -230,7 +230,7 @@ class Roster:
 @dataclass(frozen=True, slots=True)
 class Started:
     """The room started: my seat, the roster, and the relay's Ed25519 signature of the roster
-    (``roster_sig``, 128 hex digits over ``net.protocol.peer.roster_signing_bytes``)."""
+    (``roster_sig``, 128 hex digits over ``net.protocol._peer.roster_signing_bytes``)."""
 
     code: str
     table_id: str

@@ -1,6 +1,6 @@
 """The relay's connection machinery: its limits (``RelayConfig``), each connection's ordered
 sender, the per-connection frame budget, the connection and hashing gates, and the accept-error
-log filter. ``net.relay.server`` builds a server from these; nothing here knows about rooms."""
+log filter. ``net.relay._server`` builds a server from these; nothing here knows about rooms."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.protocol import State
 
-from pointline.net.protocol._ws import frame_now
-from pointline.net.protocol.wire import ErrorCode, WireError
-from pointline.net.relay.accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, HashParams
-from pointline.net.relay.cluster import Redirects
+from pointline.net._ws import frame_now
+from pointline.net.protocol._wire import ErrorCode, WireError
+from pointline.net.relay._accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, HashParams
+from pointline.net.relay._cluster import Redirects
 
 __all__ = [
     "ACCEPT_EXHAUSTED",
@@ -129,7 +129,7 @@ class Sender:
             wake.set_result(None)
 
     def _write_now(self, data: str | bytes) -> bool:
-        """The common case, without a wake-up of the task (``net.protocol._ws.frame_now``): the
+        """The common case, without a wake-up of the task (``net._ws.frame_now``): the
         frame's bytes wait in ``_pending`` for this turn's one write."""
         chunks = frame_now(self.ws, data, self._held)
         if chunks is None:

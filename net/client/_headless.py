@@ -1,9 +1,9 @@
 """The headless player: ``python -m pointline.net.client`` (or ``pointline-client``).
 
-It signs in (or up), creates or joins a room, plays ``net.client.relay_client.steady_choice`` at
+It signs in (or up), creates or joins a room, plays ``net.client._relay_client.steady_choice`` at
 every round and prints what happens in plain words, seats counted from 1 as people count them
 (``Seat 1`` is the protocol's seat 0). A relay's key and a ``wss://`` relay's certificate are
-pinned in the user data folder (``net.client.trust``, ``net.paths.data_dir()``): a certificate this
+pinned in the user data folder (``net.client._trust``, ``net.paths.data_dir()``): a certificate this
 device does not know is refused with its fingerprint, trusted once with
 ``--trust-certificate FINGERPRINT``; a relay key that changed stops the player unless
 ``--accept-relay-key`` is given.
@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from pointline.kernel import EndReason, Phase
 from pointline.net import paths
 from pointline.net.client._connection import RELAY_LOST
-from pointline.net.client.relay_client import (
+from pointline.net.client._relay_client import (
     REQUEST_TIMEOUT,
     ClientEvent,
     Disconnected,
@@ -36,9 +36,9 @@ from pointline.net.client.relay_client import (
     connect_trusted,
     play,
 )
-from pointline.net.client.trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
+from pointline.net.client._trust import CertificateNotTrusted, KnownRelays, RelayKeyChanged
 from pointline.net.errors import ClientCode, ClientError, NetError
-from pointline.net.protocol.peer import (
+from pointline.net.protocol._peer import (
     HandResolved,
     ReceiptsIncomplete,
     ReceiptsMatched,

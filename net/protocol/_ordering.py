@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pointline.kernel import EndReason
 from pointline.net.errors import MalformedMessage, Replay, WrongThrow
-from pointline.net.protocol.messages import AbortNotice, Commit, Message, Receipt, Reveal
+from pointline.net.protocol._messages import AbortNotice, Commit, Message, Receipt, Reveal
 
 __all__ = ["OrderChecker"]
 
