@@ -429,7 +429,9 @@ class RefusedHelloSetsVersion(Adapter):
 
 # ---------------------------------------------------------------------- issue 37: not compared
 class _Stricter(Adapter):
-    """The reference with one more comparison of a loaded ledger, which R28 does not make."""
+    """The reference with one more comparison of a loaded ledger, which R28 does not make
+    (PROTOCOL.md, "What load_state does not compare"); a document it fails is refused naming
+    ``ledger_throws`` (any refusal of a document the suite loads kills it)."""
 
     def extra(self, table: Table) -> str | None:
         return None
@@ -442,7 +444,7 @@ class _Stricter(Adapter):
         return table
 
 
-@mutant("load_checks_entry_numbers", "(refuses) ledger entries whose numbers are out of order")
+@mutant("load_checks_entry_numbers", "load_state refuses ledger entries numbered out of order")
 class ChecksEntryNumbers(_Stricter):
     def extra(self, table: Table) -> str | None:
         for s in table.seats:
@@ -455,7 +457,7 @@ class ChecksEntryNumbers(_Stricter):
         return None
 
 
-@mutant("load_checks_void_reason", "(refuses) a void whose reason is not the ending's")
+@mutant("load_checks_void_reason", "load_state refuses a void whose reason is not the ending's")
 class ChecksVoidReason(_Stricter):
     def extra(self, table: Table) -> str | None:
         reason = None if table.ending is None else table.ending.reason
@@ -465,7 +467,7 @@ class ChecksVoidReason(_Stricter):
         return None
 
 
-@mutant("load_checks_hands_resolved", "(refuses) hands_resolved other than the ledgers' hands")
+@mutant("load_checks_hands_resolved", "load_state refuses hands_resolved other than the ledgers'")
 class ChecksHandsResolved(_Stricter):
     def extra(self, table: Table) -> str | None:
         for s in table.seats:
