@@ -1,8 +1,10 @@
 """Mutants of ``load_state`` and the inputs around it (issue 33, K1-K6): the order of the
 checks, each part of the payment and refund checks, the ranges and tens of ledger entries,
-number tokens and lone surrogates in the dice inputs, the version a session agreed on. Each
-is the reference adapter with one kernel function swapped while it answers one request (the
-adapter is one process answering one request at a time). Listed in the package's ``MUTANTS``.
+number tokens and lone surrogates in the dice inputs, the version a session agreed on; and
+(issue 37) an ending's members, ``hello`` with ``true``, ``2.0`` or refused, and comparisons R28
+does not make. Each is the reference adapter with one kernel function swapped while it answers
+one request (the adapter is one process answering one request at a time), or one method
+changed. Listed in the package's ``MUTANTS``.
 """
 
 from __future__ import annotations
