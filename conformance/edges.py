@@ -1,9 +1,10 @@
 """Cases at the edges of the protocol, added to the topics they belong to (generator only).
 
 Guard order on every row with two or more guards, ``new_table`` with several bad members and
-what follows a refused one, ``reply`` values, an Abort without a ``seat`` member, number tokens
-sent as written and integers beyond 2^53, table ids that JSON encoders escape differently, dice
-vectors that read each rejection boundary byte, commitments with empty choices.
+what follows a refused one, ``reply`` values, an Abort without a ``seat`` member, ``hello``
+refused mid-session, number tokens sent as written and integers beyond 2^53, table ids that JSON
+encoders escape differently, dice vectors that read each rejection boundary byte, commitments
+with empty choices.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "BAD_HELLOS",
     "BAD_REPLIES",
     "BOUNDARY_BYTES",
     "DICE_TOKENS",
@@ -43,6 +45,7 @@ __all__ = [
     "duplicate_members",
     "empty_choices",
     "guard_order",
+    "hellos",
     "new_table_members",
     "numbers",
     "replies",
@@ -253,6 +256,48 @@ def abort_without_seat() -> list[Case]:
         c.do({"kind": "abort", "reason": "departure"}, full=True)
         c.do({"kind": "abort", "reason": "deadline"}, full=True)
         cases.append(c)
+    return cases
+
+
+# ---------------------------------------------------------------------- 05_malformed: hello
+BAD_HELLOS: tuple[tuple[str, str], ...] = (
+    ("true", "true"),
+    ("2.0", "2.0"),
+    ("1.0", "1.0"),
+    ("string_2", '"2"'),
+    ("3", "3"),
+    ("0", "0"),
+    ("null", "null"),
+)
+"""``hello`` with a ``protocol`` no implementation speaks, as written (issue 37): JSON ``true``
+and ``2.0`` are not the integers 1 and 2."""
+
+
+def hellos() -> list[Case]:
+    """A ``hello`` refused in the middle of a session changes nothing (issue 37, K9): the
+    request after it is answered from the same table."""
+    cases = []
+    for name, token in BAD_HELLOS:
+        c = Case(
+            f"malformed.hello.protocol_{name}",
+            f"hello with protocol {token} is refused (bad_request), and the table stays as it was",
+            (),
+            seats=2,
+        )
+        c.do(Allocate(0, P, 30))
+        c.raw('{"op":"hello","protocol":' + token + "}")
+        c.do(Confirm(0), full=True)
+        cases.append(c)
+    c = Case(
+        "malformed.hello.protocol_missing",
+        "hello without a protocol is refused (bad_request), and the table stays as it was",
+        (),
+        seats=2,
+    )
+    c.do(Allocate(1, D, 20))
+    c.request({"op": "hello"})
+    c.do(Confirm(1), full=True)
+    cases.append(c)
     return cases
 
 

@@ -43,7 +43,17 @@ from pointline.kernel import (
 )
 from pointline.kernel import canonical_bytes as dumps
 
-__all__ = ["INVALID", "RAW_INVALID", "VALID", "cases", "invalid", "valid"]
+__all__ = [
+    "INVALID",
+    "RAW_INVALID",
+    "UNCHECKED",
+    "VALID",
+    "cases",
+    "invalid",
+    "refused_hellos",
+    "unchecked",
+    "valid",
+]
 
 RULES = ("R28", "R24")
 """Each invalid document (``conformance._invalid_states``) names the sub-code it must be
@@ -157,12 +167,101 @@ def valid() -> list[Case]:
     c.request({"op": "load_state", "state": to_document(_point(1))})
     c.do(Roll(0), full=True)
     cases.append(c)
+    cases.extend(refused_hellos())
+    cases.extend(unchecked())
     # -0 is the integer 0: a document spelling an amount -0 is the canonical document.
     text = dumps(to_document(_table(1))).decode().replace('"pass":0', '"pass":-0', 1)
     c = Case("loading.valid.minus_zero", "an amount written -0 is 0 (R28)", RULES)
     c.raw('{"op":"load_state","state":' + text + "}")
     c.do(Confirm(0), full=True)
     cases.append(c)
+    return cases
+
+
+def refused_hellos() -> list[Case]:
+    """A refused ``hello`` leaves the version agreed before, and the table, as they were
+    (PROTOCOL.md, "hello"; issue 37, K9)."""
+    c = Case(
+        "loading.refused_hello_keeps_the_version",
+        "after hello with 1, a refused hello (3, 2.0, true) keeps version 1: load_state stays"
+        ' an unknown op and the table stays; after hello with 2, a refused hello ("2", 0)'
+        " keeps version 2: load_state loads",
+        RULES,
+        seats=2,
+    )
+    c.request({"op": "hello", "protocol": 1})
+    c.steps[-1]["expect"] = {"protocol": 1}
+    c.request({"op": "hello", "protocol": 3})
+    c.request({"op": "load_state", "state": to_document(_point(1))})
+    c.raw('{"op":"hello","protocol":2.0}')
+    c.request({"op": "load_state", "state": to_document(_point(1))})
+    c.request({"op": "hello", "protocol": True})
+    c.request({"op": "load_state", "state": to_document(_point(1))})
+    c.do(Confirm(1), full=True)
+    c.request({"op": "hello", "protocol": 2})
+    c.steps[-1]["expect"] = {"protocol": 2}
+    c.request({"op": "hello", "protocol": "2"})
+    c.request({"op": "load_state", "state": to_document(_point(1))})
+    c.request({"op": "hello", "protocol": 0})
+    c.do(Roll(0), full=True)
+    return [c]
+
+
+def _renumbered(doc: Doc) -> Doc:
+    """``_hands(2)``'s document with its two hands' numbers swapped in every entry: hand 1's
+    entries say hand 2, throw 2 and hand 2's say hand 1, throw 1 (a settlement still names the
+    throw recorded just before it)."""
+    for seat in doc["seats"]:
+        for entry in seat["ledger"]:
+            entry["hand"] = 3 - entry["hand"]
+            if "throw" in entry:
+                entry["throw"] = 3 - entry["throw"]
+    return doc
+
+
+def _void_reason(doc: Doc) -> Doc:
+    """An ended document whose voids name another reason than its ending."""
+    voids = [e for seat in doc["seats"] for e in seat["ledger"] if e["type"] == "voided"]
+    assert voids and all(e["reason"] == doc["ending"]["reason"] != "deadline" for e in voids)
+    for entry in voids:
+        entry["reason"] = "deadline"
+    return doc
+
+
+def _fewer_hands(doc: Doc) -> Doc:
+    """Two hands resolved in the ledger, one in ``hands_resolved``."""
+    assert doc["hands_resolved"] == 2
+    doc["hands_resolved"] = 1
+    return doc
+
+
+UNCHECKED: list[tuple[str, str, Callable[[], Doc]]] = [
+    (
+        "entry_numbers_out_of_order",
+        "ledger entries numbered hand 2, throw 2 before hand 1, throw 1",
+        lambda: _renumbered(to_document(_hands(2))),
+    ),
+    (
+        "void_reason_not_the_ending",
+        "voids naming deadline in a session ended by a departure",
+        lambda: _void_reason(to_document(_ended())),
+    ),
+    (
+        "hands_resolved_not_the_ledgers",
+        "hands_resolved 1 where the ledgers show two hands resolved",
+        lambda: _fewer_hands(to_document(_hands(2))),
+    ),
+]
+"""Documents whose ledgers play would have written otherwise, in ways no check of R28 reads
+(PROTOCOL.md, "What load_state does not compare"; issue 37): each loads and plays on."""
+
+
+def unchecked() -> list[Case]:
+    cases = []
+    for name, description, make in UNCHECKED:
+        c = _load(f"loading.valid.{name}", f"{description}: loads, then play goes on", make())
+        _play_on(c, random.Random(name), 12)
+        cases.append(c)
     return cases
 
 

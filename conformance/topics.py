@@ -149,6 +149,7 @@ def malformed() -> list[Case]:
     cases += edges.abort_without_seat()
     cases += edges.numbers()
     cases += edges.duplicate_members()
+    cases += edges.hellos()
     return cases
 
 

@@ -92,8 +92,9 @@ class Invariant(WordedCode):
     THROW_TOTAL = ("throw_total", "A throw's total is its two dice added.")
     PAYMENT = (
         "payment",
-        "A settled line follows from its contract in play and the throw: its outcome is the"
-        " one the throw's row gives, and it returns 2, 1 or 0 times the contract (net +1, 0, -1).",
+        "A settled line follows from its contract in play, which is above 0, and the throw:"
+        " its outcome is the one the throw's row gives, and it returns 2, 1 or 0 times the"
+        " contract (net +1, 0, -1).",
     )
     REFUND = (
         "refund",
@@ -102,7 +103,8 @@ class Invariant(WordedCode):
     )
     CONTRACTS_IN_PLAY = (
         "contracts_in_play",
-        "The seat's contracts, and every voided amount, are the ledger's contracts in play.",
+        "The seat's contracts, and every voided amount (above 0), are the ledger's contracts"
+        " in play.",
     )
     BALANCE_REPLAY = ("balance_replay", "Each balance is what its ledger replays to.")
     # Last: the document re-encodes to exactly its own canonical bytes.

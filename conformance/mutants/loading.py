@@ -1,8 +1,10 @@
 """Mutants of ``load_state`` and the inputs around it (issue 33, K1-K6): the order of the
 checks, each part of the payment and refund checks, the ranges and tens of ledger entries,
-number tokens and lone surrogates in the dice inputs, the version a session agreed on. Each
-is the reference adapter with one kernel function swapped while it answers one request (the
-adapter is one process answering one request at a time). Listed in the package's ``MUTANTS``.
+number tokens and lone surrogates in the dice inputs, the version a session agreed on; and
+(issue 37) an ending's members, ``hello`` with ``true``, ``2.0`` or refused, and comparisons R28
+does not make. Each is the reference adapter with one kernel function swapped while it answers
+one request (the adapter is one process answering one request at a time), or one method
+changed. Listed in the package's ``MUTANTS``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from pointline.conformance.adapter import Adapter, has_twice
+from pointline.conformance.errors import ProtocolError
 from pointline.conformance.mutants.edges import _integral_floats, _skipping
 from pointline.conformance.mutants.kit import Registry
 from pointline.kernel import (
@@ -73,12 +76,18 @@ def _table_tests(table: Table, reverse: bool = False) -> Broken:
     return None
 
 
-def _seat_checks(table: Table, by_check: bool = False, replay_first: bool = False) -> Broken:
+def _seat_checks(
+    table: Table, by_check: bool = False, replay_first: bool = False, totals_first: bool = False
+) -> Broken:
     checks = list(invariants._PER_SEAT)
     if replay_first:  # the balance replayed before the ledger is read
         replay = next(c for c in checks if c.invariant is Invariant.BALANCE_REPLAY)
         checks.remove(replay)
         checks.insert(0, replay)
+    if totals_first:  # the ledger read before its throws are counted
+        count = next(c for c in checks if c.invariant is Invariant.LEDGER_THROWS)
+        checks.remove(count)
+        checks.insert(checks.index(next(c for c in checks if c.seat_test is None)) + 1, count)
     ledger_check = next(c for c in checks if c.seat_test is None)
     checks = [c for c in checks if c.seat_test is not None or c is ledger_check]
 
@@ -102,12 +111,16 @@ def _seat_checks(table: Table, by_check: bool = False, replay_first: bool = Fals
 
 
 def _order(
-    reverse: bool = False, seats_first: bool = False, by_check: bool = False, replay: bool = False
+    reverse: bool = False,
+    seats_first: bool = False,
+    by_check: bool = False,
+    replay: bool = False,
+    totals: bool = False,
 ) -> Callable[[Table], Broken]:
     def broken(table: Table) -> Broken:
         parts: list[Callable[[], Broken]] = [
             lambda: _table_tests(table, reverse),
-            lambda: _seat_checks(table, by_check, replay),
+            lambda: _seat_checks(table, by_check, replay, totals),
         ]
         for part in parts[::-1] if seats_first else parts:
             found = part()
@@ -130,6 +143,11 @@ for _name, _text, _variant in (
         "load_replay_before_ledger",
         "the balance replayed before the ledger is read",
         {"replay": True},
+    ),
+    (  # issue 37, K8
+        "load_throw_total_before_ledger_throws",
+        "the ledger read (throw totals first) before its throws are counted",
+        {"totals": True},
     ),
 ):
     mutant(_name, f"load_state: {_text}")(
@@ -209,7 +227,7 @@ def _ledger(**off: bool) -> Callable[..., Broken]:
                 if not off.get("settled_stays"):
                     in_play[entry.line] = 0
             elif isinstance(entry, Voided):
-                if entry.amount != in_play[entry.line] or not entry.amount:
+                if entry.amount != in_play[entry.line] or not (entry.amount or off.get("void_0")):
                     return Invariant.CONTRACTS_IN_PLAY, "void"
                 if not off.get("void_stays"):
                     in_play[entry.line] = 0
@@ -258,6 +276,7 @@ for _name, _text, _part in (
         "void_stays",
     ),
     ("load_settles_nothing", "a settled line with a contract of 0", "contract_0"),
+    ("load_voids_nothing", "a void of 0 with nothing in play (issue 37, K10)", "void_0"),
     ("load_refund_ignores_line", "a reduction of Pass", "refund_line"),
     ("load_refund_ignores_before", "a reduction from another amount than in play", "refund_before"),
     ("load_refund_allows_no_change", "a reduction that lowers nothing", "refund_equal"),
@@ -358,3 +377,104 @@ class LoadStateInProtocol1(Adapter):
     def __init__(self, name: str = "pointline-reference") -> None:
         super().__init__(name)
         self.since = {}
+
+
+# ---------------------------------------------------------------------- issue 37: K7, K9
+_REFERENCE_OPT_INT = canonical._opt_int
+
+
+def _missing_is_null(doc: dict[str, Any], key: str) -> int | None:
+    """``canonical._opt_int`` reading a missing ``seat`` (only an ending has one) as null."""
+    return None if key == "seat" and key not in doc else _REFERENCE_OPT_INT(doc, key)
+
+
+mutant("load_missing_seat_is_null", "load_state reads an ending without seat as seat null")(
+    _loading_with(canonical, "_opt_int", _missing_is_null)
+)
+
+
+@mutant("hello_takes_true", "hello takes protocol true for 1")
+class HelloTakesTrue(Adapter):
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("protocol") is True:
+            return dict(super().hello(dict(request, protocol=1)), protocol=True)
+        return super().hello(request)
+
+
+@mutant("hello_takes_integral_floats", "hello takes protocol 2.0 for 2 (and 1.0 for 1)")
+class HelloTakesFloats(Adapter):
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        version = request.get("protocol")
+        if isinstance(version, float) and version.is_integer():
+            return dict(super().hello(dict(request, protocol=int(version))), protocol=version)
+        return super().hello(request)
+
+
+@mutant("refused_hello_drops_the_table", "a refused hello drops the table")
+class RefusedHelloDropsTable(Adapter):
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return super().hello(request)
+        except ProtocolError:
+            self.table = self.hasher = None
+            raise
+
+
+@mutant("refused_hello_sets_the_version", "a refused hello still sets the version it names")
+class RefusedHelloSetsVersion(Adapter):
+    def hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        version = request.get("protocol")
+        if isinstance(version, int | float):
+            self.protocol = int(version)
+        return super().hello(request)
+
+
+# ---------------------------------------------------------------------- issue 37: not compared
+class _Stricter(Adapter):
+    """The reference with one more comparison of a loaded ledger, which R28 does not make
+    (PROTOCOL.md, "What load_state does not compare"); a document it fails is refused naming
+    ``ledger_throws`` (any refusal of a document the suite loads kills it)."""
+
+    def extra(self, table: Table) -> str | None:
+        return None
+
+    def load_table(self, doc: Any) -> Table:
+        table = super().load_table(doc)
+        words = self.extra(table)
+        if words is not None:
+            raise BadState(Invariant.LEDGER_THROWS, words)
+        return table
+
+
+@mutant("load_checks_entry_numbers", "load_state refuses ledger entries numbered out of order")
+class ChecksEntryNumbers(_Stricter):
+    def extra(self, table: Table) -> str | None:
+        for s in table.seats:
+            throws = [e for e in s.ledger if isinstance(e, ThrowSeen)]
+            if [e.throw for e in throws] != list(range(1, len(throws) + 1)):
+                return "throws out of order"
+            hands = [e.hand for e in s.ledger]
+            if hands != sorted(hands):
+                return "hands out of order"
+        return None
+
+
+@mutant("load_checks_void_reason", "load_state refuses a void whose reason is not the ending's")
+class ChecksVoidReason(_Stricter):
+    def extra(self, table: Table) -> str | None:
+        reason = None if table.ending is None else table.ending.reason
+        for s in table.seats:
+            if any(isinstance(e, Voided) and e.reason is not reason for e in s.ledger):
+                return "a void's reason is not the ending's"
+        return None
+
+
+@mutant("load_checks_hands_resolved", "load_state refuses hands_resolved other than the ledgers'")
+class ChecksHandsResolved(_Stricter):
+    def extra(self, table: Table) -> str | None:
+        for s in table.seats:
+            hands = {e.hand for e in s.ledger if isinstance(e, Settled)}
+            last = max(hands, default=0)
+            if table.hands_resolved < last:
+                return "fewer hands resolved than the ledger settles"
+        return None

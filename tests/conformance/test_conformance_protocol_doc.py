@@ -52,3 +52,29 @@ def test_the_sub_codes_are_listed_in_the_order_the_kernel_checks_them() -> None:
     checked = [invariant.value for invariant in CHECK_ORDER]
     assert listed == checked
     assert "`not_json`" in section
+
+
+_CITED = re.compile(r"`((?:loading|malformed|dice|commitment|rows|canonical)\.[^`\s]+)`")
+
+
+def test_every_case_the_document_cites_is_in_the_fixtures() -> None:
+    """A case id PROTOCOL.md names (``loading.invalid.ending_without_seat``, or a family such as
+    ``malformed.hello.*``) is a case of the committed fixtures, so a sentence cannot point at a
+    case that was renamed or never written."""
+    fixtures = Path(__file__).resolve().parents[2] / "conformance" / "fixtures"
+    ids = {
+        found.decode()
+        for path in fixtures.glob("*.json")
+        for found in re.findall(rb'"id":"([^"]+)"', path.read_bytes())
+    }
+    cited = set(_CITED.findall(DOC.read_text(encoding="utf-8")))
+    assert len(cited) >= 20
+    missing = []
+    for name in sorted(cited):
+        if "*" in name:
+            prefix = name.split("*", 1)[0]
+            if not any(i.startswith(prefix) for i in ids):
+                missing.append(name)
+        elif name not in ids:
+            missing.append(name)
+    assert missing == []
