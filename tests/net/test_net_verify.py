@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from pointline.net.protocol._keys import SigningKey, verification_words
 from pointline.net.protocol._messages import encode, parse, sign
 from pointline.net.protocol._peer import Peer, roster_signing_bytes
 from pointline.net.protocol._transcript import record_hash
+from pointline.net.protocol._verify import verify_text
 from tests.net.memnet import Net, in_point_phase_with_contracts, random_choice
 
 
@@ -539,3 +541,66 @@ def test_names_and_the_table_id_from_the_file_cannot_forge_verifys_lines(
     out = capsys.readouterr().out
     assert out.startswith("FAIL: ") and out.count("\n") == 1, repr(out)
     assert all(line.isprintable() for line in out.split("\n")), repr(out)
+
+
+# ---- verify's words: what a player reads (issue 37, "verify's words") -----------------------
+VECTORS = Path(__file__).resolve().parents[2] / "conformance" / "online" / "vectors"
+ZERO_BASED = re.compile(r"\bseat \d|\bSeat 0\b|\b(?:sender|reporter|accused|named) \d")
+"""A seat said by its 0-based index: people read "Seat 1" for index 0 (``seat_label``)."""
+JARGON = re.compile(
+    r"\b(?:header|sent|received|rejected|throw|outcome|receipts) records?\b|protocol core"
+)
+"""A record kind named as such ("not a received record"): verify says what the record holds."""
+PYTHON = re.compile(r"(?<!\w)'[^']*'|\bNone\b|\bTrue\b|\bFalse\b|Error\b|errno|\\x|[\[\]{}<>]")
+"""A Python repr or error text: quotes around a value, ``None``, a class name, brackets."""
+MEMBER_TWICE = re.compile(r"the member '[^']*' appears twice")
+"""The strict JSON reader's words for a repeated member, quoted as spec/ONLINE.md §12 ("A
+payload that names a member twice") writes them: a member name, not a Python value."""
+
+
+def _fail_reports() -> list[tuple[str, str, str | None]]:
+    cases = json.loads((VECTORS / "transcripts.json").read_text("utf-8"))["cases"]
+    out = []
+    for case in cases:
+        given = case["input"]
+        key = bytes.fromhex(given["relay_key"]) if given.get("relay_key") else None
+        report = verify_text(given["transcript"], key)
+        if case["expect"]["verdict"] == "FAIL":
+            assert not report.ok, case["name"]
+            out.append((case["name"], report.text(), report.problem))
+    return out
+
+
+def test_no_fail_report_of_the_vectors_leaks_an_index_jargon_or_python_text() -> None:
+    reports = _fail_reports()
+    assert len(reports) > 80  # every FAIL vector is read, not a sample
+    for name, text, _ in reports:
+        assert text.startswith("FAIL: "), name
+        assert not ZERO_BASED.search(text), (name, text)
+        assert not JARGON.search(text), (name, text)
+        assert not PYTHON.search(MEMBER_TWICE.sub("", text)), (name, text)
+
+
+def test_a_bad_signature_names_the_seat_as_people_count_it() -> None:
+    # the player's report: Seat 2's message, so Seat 2's key, never "seat 1"
+    problems = {name: problem for name, _, problem in _fail_reports()}
+    assert problems["tampered.received.sig_flipped"] == (
+        "message from Seat 2 fails (bad signature): the signature does not verify with "
+        "Seat 2's key; the transcript has a message received there"
+    )
+    assert problems["tampered.ended.reporter_changed"] == (
+        "the outcome says reporter Seat 2; the replay gives Seat 1"
+    )
+
+
+def test_the_replays_banner_shows_verifys_words(tmp_path: Path) -> None:
+    from pointline.gui.replay.model import open_transcript
+
+    cases = json.loads((VECTORS / "transcripts.json").read_text("utf-8"))["cases"]
+    case = next(c for c in cases if c["name"] == "tampered.received.sig_flipped")
+    path = tmp_path / "flipped.jsonl"
+    path.write_text(case["input"]["transcript"], encoding="utf-8")
+    verdict = open_transcript(path).verdict
+    assert verdict.word == "FAIL"
+    assert verdict.sentence == verify_transcript(path).problem
+    assert not ZERO_BASED.search(verdict.sentence) and not JARGON.search(verdict.sentence)
