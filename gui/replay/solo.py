@@ -3,12 +3,11 @@ throw's dice through the kernel. There are no signatures: solo play has one seat
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from pointline.gui.replay.errors import ReplayCode, ReplayError
 from pointline.gui.replay.model import RawThrow, SeatWords, Session, Verdict, Vouch, play_throws
-from pointline.gui.stats import SessionRecord
+from pointline.kernel import SessionRecord, SoloRecordError, read_solo_record
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -67,7 +66,7 @@ def open_solo_file(path: Path) -> Session | None:
     """The solo session saved in ``path`` (a Stats record), or None when it holds no such
     record (the caller then reads it as a transcript). ``ReplayError`` for an older record."""
     try:
-        record = SessionRecord.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+        record = read_solo_record(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, SoloRecordError):
         return None
     return open_solo(record)

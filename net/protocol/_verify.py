@@ -603,11 +603,18 @@ def verify_text(text: str, relay_key: bytes | None = None) -> Report:
     """Re-check a transcript given as its file's text; the report holds OK or the first
     discrepancy.
 
-    Never raises for any content: whatever goes wrong is a FAIL report. Without
+    A solo session saved by Stats (one JSON object, ``net.protocol._solo``) is recognised and
+    checked through the kernel instead. Never raises for any content: whatever goes wrong is a
+    FAIL report. Without
     ``relay_key`` (the relay's Ed25519 public key) the report cannot say who played: the names
     and keys of the header are only what this text claims. Reading a file is the caller's
     (``pointline.net.client.verify_transcript``): this core opens none.
     """
+    from pointline.net.protocol._solo import solo_report  # it builds on this module's Report
+
+    solo = solo_report(text)
+    if solo is not None:  # a solo session saved by Stats: no signatures, one seat
+        return solo
     try:
         return _verify(text, relay_key)
     except (NetError, PointlineError) as error:  # a TypeError or KeyError here is a bug

@@ -604,3 +604,114 @@ def test_the_replays_banner_shows_verifys_words(tmp_path: Path) -> None:
     assert verdict.word == "FAIL"
     assert verdict.sentence == verify_transcript(path).problem
     assert not ZERO_BASED.search(verdict.sentence) and not JARGON.search(verdict.sentence)
+
+
+# ---- verify on a solo session saved by Stats (issue 37, "verify's words") -------------------
+def _solo_file(tmp_path: Path, throws: int = 12) -> tuple[Any, Path]:
+    """A solo session played by the app's own ``SoloSession`` and saved by Stats' own store."""
+    from pointline.gui.session import SoloSession
+    from pointline.gui.stats import StatsStore, record_of
+    from pointline.kernel import Allocate, Confirm, Line, Roll
+
+    counter = iter(range(1, 10_000))
+    session = SoloSession(lambda: next(counter).to_bytes(32, "big"))
+    while session.table.throws < throws and not session.table.is_over:
+        if session.table.point is None:
+            session.submit(Allocate(0, Line.PASS))
+            session.submit(Allocate(0, Line.DONT_PASS))
+            session.submit(Confirm(0))
+        else:
+            session.submit(Roll(0))
+    store = StatsStore(tmp_path / "stats")
+    assert store.add(record_of(session.table, "abc", reveals=session.reveals))
+    (path,) = (tmp_path / "stats").glob("*.json")
+    return session, path
+
+
+def _edited(path: Path, change: Any) -> Path:
+    doc = json.loads(path.read_text("utf-8"))
+    change(doc)
+    out = path.with_name("edited-" + path.name)
+    out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return out
+
+
+def test_verify_checks_a_solo_session_saved_by_stats(tmp_path: Path, capsys: Any) -> None:
+    session, path = _solo_file(tmp_path)
+    report = verify_transcript(path)
+    assert report.ok and report.complete, report.text()
+    assert report.throws == session.table.throws and report.seats == 1
+    assert report.final == (session.table.balance(0),)
+    assert main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"OK: solo session abc, table solo: {session.table.throws} throws, ")
+    assert "dice derived again from its saved nonce" in out and "no signatures to check" in out
+
+
+def test_a_solo_session_left_mid_hand_verifies_with_its_voided_points(tmp_path: Path) -> None:
+    session, path = _solo_file(tmp_path, throws=3)
+    assert not session.table.is_over  # the person left: the hand in flight is voided
+    report = verify_transcript(path)
+    assert report.ok and report.complete, report.text()
+    assert report.status == "ended" and "ended without a result" in report.summary
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda d: d["replay"][2].update(dice=[d["replay"][2]["dice"][0] % 6 + 1, 1]),
+            "solo session abc: throw 3: the record says dice ",
+        ),
+        (
+            lambda d: d["replay"][1].update(nonce="00" * 32),
+            "solo session abc: throw 2: its nonce and choices do not give the commitment",
+        ),
+        (
+            lambda d: d["replay"][0].update(choices='{"dont_pass":0,"pass":90}'),
+            "solo session abc: throw 1: its nonce and choices do not give the commitment",
+        ),
+        (
+            lambda d: d.update(final_points=d["final_points"] + 10),
+            "the record says final points ",
+        ),
+        (lambda d: d.update(throws=d["throws"] + 1), "the record says 13 throws; the replayed"),
+        (lambda d: d["replay"].pop(), "the record says 12 throws; the replayed throws give 11"),
+        (lambda d: d.update(hands="three"), "damaged: its hands is not a whole number"),
+    ],
+)
+def test_a_damaged_solo_record_fails_in_plain_words(
+    tmp_path: Path, capsys: Any, change: Any, words: str
+) -> None:
+    _, path = _solo_file(tmp_path)
+    edited = _edited(path, change)
+    assert main([str(edited)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAIL: ") and words in out, out
+    assert not ZERO_BASED.search(out) and not JARGON.search(out) and not PYTHON.search(out)
+
+
+def test_a_cut_off_solo_record_says_so_not_that_a_transcript_line_is_bad(
+    tmp_path: Path, capsys: Any
+) -> None:
+    _, path = _solo_file(tmp_path)
+    text = path.read_text("utf-8")
+    cut = path.with_name("cut.json")
+    cut.write_text(text[: len(text) // 2], encoding="utf-8")
+    assert main([str(cut)]) == 1
+    out = capsys.readouterr().out.strip()
+    assert out == (
+        "FAIL: a solo session saved by Stats, but damaged: it is not whole JSON "
+        "(cut off or damaged)"
+    )
+
+
+def test_a_solo_record_saved_before_replays_were_kept_is_incomplete(
+    tmp_path: Path, capsys: Any
+) -> None:
+    _, path = _solo_file(tmp_path, throws=4)
+    older = _edited(path, lambda d: d.pop("replay"))
+    assert main([str(older)]) == 2
+    assert capsys.readouterr().out.startswith(
+        "INCOMPLETE: solo session abc: saved before replays were kept"
+    )
