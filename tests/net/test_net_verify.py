@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -558,7 +559,9 @@ MEMBER_TWICE = re.compile(r"the member '[^']*' appears twice")
 payload that names a member twice") writes them: a member name, not a Python value."""
 
 
+@functools.cache
 def _fail_reports() -> list[tuple[str, str, str | None]]:
+    """verify's report on every FAIL vector (read once per test process)."""
     cases = json.loads((VECTORS / "transcripts.json").read_text("utf-8"))["cases"]
     out = []
     for case in cases:
