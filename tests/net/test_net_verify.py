@@ -718,3 +718,24 @@ def test_a_solo_record_saved_before_replays_were_kept_is_incomplete(
     assert capsys.readouterr().out.startswith(
         "INCOMPLETE: solo session abc: saved before replays were kept"
     )
+
+
+def test_a_refused_reveal_is_recorded_with_the_seat_as_people_count_it(tmp_path: Path) -> None:
+    """The words a refused frame is recorded with (a ``rejected`` record's ``detail``) are the
+    ones verify and the replay quote: Seat 3 for index 2."""
+    net = Net(3, seed=11)
+    net.run_until(in_point_phase_with_contracts)
+    keys = {m.seat: m.public_key for m in net.roster}
+
+    def lie(frame: dict[str, Any]) -> list[Any]:
+        if frame["kind"] != "reveal":
+            return [frame]
+        message = parse(frame, net.table_id, keys)
+        return [net.signed(2, replace(message, choice=Choice(0, 0).to_bytes()))]
+
+    net.filters[2] = lie
+    net.run()
+    path = save_transcript(net.peers[0].transcript, tmp_path / "s0.jsonl")
+    (rejected,) = [d for d in load(path) if d["kind"] == "rejected"]
+    assert rejected["body"]["detail"] == "Seat 3's reveal does not match its commit"
+    assert verify_transcript(path).ok
