@@ -70,9 +70,15 @@ def solo_report(text: str) -> Report | None:
         "from its saved nonce, which matches the commitment made before the throw, and the "
         "rules replayed on those dice give the saved result"
     )
+    lines = tuple(
+        f"throw {t.throw}: {t.dice[0]} + {t.dice[1]} = {t.dice[0] + t.dice[1]}, "
+        "derived from its nonce"
+        for t in record.replay
+    )
     return Report(
         True,
         summary,
+        throw_lines=lines,
         throws=record.throws,
         status=_status(record),
         final=(record.final_points,),

@@ -649,6 +649,11 @@ def test_verify_checks_a_solo_session_saved_by_stats(tmp_path: Path, capsys: Any
     out = capsys.readouterr().out
     assert out.startswith(f"OK: solo session abc, table solo: {session.table.throws} throws, ")
     assert "dice derived again from its saved nonce" in out and "no signatures to check" in out
+    assert main([str(path), "--show"]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    first = session.reveals[0].dice
+    assert shown[0] == f"throw 1: {first[0]} + {first[1]} = {sum(first)}, derived from its nonce"
+    assert len(shown) == session.table.throws + 2  # every throw, then the verdict's two lines
 
 
 def test_a_solo_session_left_mid_hand_verifies_with_its_voided_points(tmp_path: Path) -> None:
