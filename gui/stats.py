@@ -13,6 +13,10 @@ kept: the hands resolved, the throws, wins by line, the final points, the longes
 
 Reading never raises for a bad file: unreadable files are listed by name in plain words and
 left untouched on disk, and every readable session is still shown.
+
+The record itself (``SessionRecord``, ``SavedThrow``: the file's format, read and checked) is the
+kernel's (``kernel.solo_record``), so ``pointline verify`` reads it without importing the app;
+this module builds a record from a table and keeps the files.
 """
 
 from __future__ import annotations
@@ -21,10 +25,10 @@ import json
 import os
 import tempfile
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pointline.gui.errors import StatsCode, StatsError
 
@@ -37,6 +41,8 @@ from pointline.kernel import (
     Line,
     Outcome,
     Phase,
+    SavedThrow,
+    SessionRecord,
     Settled,
     Table,
     ThrowSeen,
@@ -55,120 +61,9 @@ __all__ = [
 ]
 
 STATS_FOLDER = "stats"
-VERSION = 1
 SEAT = 0
 LEFT_NEW_SESSION = "you started a new session before this one finished"
 LEFT_CLOSED = "you closed the app before this session finished"
-
-
-@dataclass(frozen=True, slots=True)
-class SessionRecord:
-    """One finished session as the Stats view shows it."""
-
-    session_id: str
-    finished: str
-    """When it finished, ISO 8601 in UTC (``2026-12-03T13:05:00Z``)."""
-    complete: bool
-    """Five hands resolved (True), or ended without a result (False: see ``reason``)."""
-    reason: str
-    hands: int
-    throws: int
-    wins_pass: int
-    wins_dont_pass: int
-    final_points: int
-    longest_point_run: int
-    chart: tuple[int, ...]
-    replay: tuple[SavedThrow, ...] | None = None
-    """What a replay needs of each throw (its nonce, commitment and choices); None for a
-    session saved before replays were kept."""
-    table_id: str = "solo"
-
-    def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["chart"] = list(self.chart)
-        if self.replay is None:
-            del out["replay"]
-        else:
-            out["replay"] = [t.to_json() for t in self.replay]
-        return {"version": VERSION, **out}
-
-    @classmethod
-    def from_json(cls, data: object) -> SessionRecord:
-        """Rebuild a record; ``ValueError`` for anything that is not one."""
-        if not isinstance(data, dict) or data.get("version") != VERSION:
-            raise ValueError("not a version 1 session record")
-        kinds = {"session_id": str, "finished": str, "complete": bool, "reason": str}
-        values: dict[str, Any] = {}
-        for field in fields(cls):
-            value = data.get(field.name)
-            if field.name == "replay":
-                if value is not None:
-                    if not isinstance(value, list):
-                        raise ValueError("replay is not a list of throws")
-                    value = tuple(SavedThrow.from_json(t) for t in value)
-            elif field.name == "table_id":
-                value = "solo" if value is None else value
-                if not isinstance(value, str):
-                    raise ValueError("table_id is not text")
-            elif field.name == "chart":
-                if not isinstance(value, list) or not all(_is_int(v) for v in value):
-                    raise ValueError("chart is not a list of whole numbers")
-                value = tuple(value)
-            elif field.name in kinds:
-                if not isinstance(value, kinds[field.name]):
-                    raise ValueError(f"{field.name} has the wrong type")
-            elif not (_is_int(value) and isinstance(value, int) and value >= 0):
-                raise ValueError(f"{field.name} is not a whole number")
-            values[field.name] = value
-        _parse_time(values["finished"])
-        return cls(**values)
-
-
-@dataclass(frozen=True, slots=True)
-class SavedThrow:
-    """One solo throw as a replay needs it: the seat's commitment, its nonce and choices (the
-    dice are re-derived from them when watched; ``dice`` is what was thrown then)."""
-
-    throw: int
-    commitment: str
-    nonce: str
-    choices: str
-    dice: tuple[int, int]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "throw": self.throw,
-            "commitment": self.commitment,
-            "nonce": self.nonce,
-            "choices": self.choices,
-            "dice": list(self.dice),
-        }
-
-    @classmethod
-    def from_json(cls, data: object) -> SavedThrow:
-        if not isinstance(data, dict) or set(data) != {
-            "throw",
-            "commitment",
-            "nonce",
-            "choices",
-            "dice",
-        }:
-            raise ValueError("a saved throw names throw, commitment, nonce, choices and dice")
-        throw, dice = data["throw"], data["dice"]
-        texts = (data["commitment"], data["nonce"], data["choices"])
-        if not _is_int(throw) or not all(isinstance(t, str) for t in texts):
-            raise ValueError("a saved throw has the wrong types")
-        if not isinstance(dice, list) or len(dice) != 2 or not all(_is_int(d) for d in dice):
-            raise ValueError("a saved throw's dice are two whole numbers")
-        return cls(throw, texts[0], texts[1], texts[2], (dice[0], dice[1]))
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _parse_time(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
 def record_of(

@@ -64,6 +64,7 @@ from pointline.kernel.errors import (
     MalformedAction,
     PointlineError,
     RulesError,
+    SoloRecordError,
     StrictJSONError,
 )
 from pointline.kernel.invariants import (
@@ -94,6 +95,14 @@ from pointline.kernel.rules import (
     When,
     row_for,
     rows_for,
+)
+from pointline.kernel.solo_record import (
+    SOLO_RECORD_VERSION,
+    SavedThrow,
+    SessionRecord,
+    SoloCheck,
+    check_solo,
+    read_solo_record,
 )
 from pointline.kernel.table import (
     Contracts,
@@ -153,6 +162,7 @@ __all__ = [
     "RETURNED_MULTIPLE",
     "SEALING_EFFECTS",
     "SEAT_KINDS",
+    "SOLO_RECORD_VERSION",
     "STARTING_POINTS",
     "STATE_VERSION",
     "THROW_CAP",
@@ -196,9 +206,13 @@ __all__ = [
     "Result",
     "Roll",
     "RulesError",
+    "SavedThrow",
     "SeatAction",
     "SeatState",
+    "SessionRecord",
     "Settled",
+    "SoloCheck",
+    "SoloRecordError",
     "Standing",
     "StateCode",
     "StrictJSONError",
@@ -212,6 +226,7 @@ __all__ = [
     "WordedCode",
     "canonical_bytes",
     "canonical_text",
+    "check_solo",
     "commitment",
     "competition_ranks",
     "counted",
@@ -229,6 +244,7 @@ __all__ = [
     "loads",
     "ordinal",
     "plan",
+    "read_solo_record",
     "replay_balance",
     "row_for",
     "rows_for",

@@ -9,8 +9,9 @@
     │   └── BadState                code: StateCode.BAD_STATE; invariant: Invariant
     ├── DiceInputError              code: InputCode.BAD_INPUT (also a ValueError)
     ├── BadReveal                   code: InputCode.BAD_REVEAL: a reveal misses its commitment
-    └── StrictJSONError             code: InputCode.BAD_JSON (also a ValueError): not strict JSON
-        └── DuplicateMember         (kernel.strictjson) an object names a member twice
+    ├── StrictJSONError             code: InputCode.BAD_JSON (also a ValueError): not strict JSON
+    │   └── DuplicateMember         (kernel.strictjson) an object names a member twice
+    └── SoloRecordError             code: InputCode.BAD_INPUT (also a ValueError): not a solo record
 
 Other layers hang their own branches under the same root (``pointline.conformance.errors`` for
 the conformance suite; the net layer's errors for online play), each drawn in its module.
@@ -35,6 +36,7 @@ __all__ = [
     "MalformedAction",
     "PointlineError",
     "RulesError",
+    "SoloRecordError",
     "StrictJSONError",
 ]
 
@@ -123,3 +125,13 @@ class StrictJSONError(PointlineError, ValueError):
 
     def __init__(self, text: str) -> None:
         super().__init__(InputCode.BAD_JSON, text)
+
+
+class SoloRecordError(PointlineError, ValueError):
+    """Text or a document that is not a solo session record as Stats saves it
+    (``kernel.solo_record``); ``text`` says which part is wrong, in plain words."""
+
+    code: InputCode
+
+    def __init__(self, text: str) -> None:
+        super().__init__(InputCode.BAD_INPUT, text)

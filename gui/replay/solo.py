@@ -3,12 +3,17 @@ throw's dice through the kernel. There are no signatures: solo play has one seat
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING
 
 from pointline.gui.replay.errors import ReplayCode, ReplayError
 from pointline.gui.replay.model import RawThrow, SeatWords, Session, Verdict, Vouch, play_throws
-from pointline.gui.stats import SessionRecord
+from pointline.kernel import (
+    SessionRecord,
+    SoloRecordError,
+    check_solo,
+    counted,
+    read_solo_record,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -34,12 +39,9 @@ def open_solo(record: SessionRecord) -> Session:
             break  # the throws before it are still shown; the verdict names this one
         raw.append((saved.throw, [(0, digest, nonce, saved.choices.encode("utf-8"))], saved.dice))
     start, throws = play_throws(record.table_id, 1, raw)
-    wrong = [t.throw for t in throws if not all(r.commitment_ok for r in t.reveals)]
-    if len(throws) < len(record.replay):
-        wrong.append(len(throws) + 1)
-    checked = not wrong and len(throws) == record.throws
-    count = f"{len(record.replay)} throw{'s' if len(record.replay) != 1 else ''}"
-    if checked:
+    check = check_solo(record)  # the one check, pointline verify's too
+    count = counted(len(record.replay), "throw")
+    if check.problem is None:
         verdict = Verdict(
             "OK",
             f"solo session, {count}: every throw's dice re-derived from its saved nonce, "
@@ -50,16 +52,15 @@ def open_solo(record: SessionRecord) -> Session:
             "There are no signatures to check: solo play has one seat and no relay.",
         )
     else:
-        bad = min(wrong) if wrong else len(throws) + 1
         verdict = Verdict(
             "FAIL",
-            f"throw {bad}: its saved nonce, commitment or dice do not agree",
+            check.problem,
             None,
             (SeatWords(0, SOLO_NAME, ""),),
             Vouch.NONE,
             "There are no signatures to check: solo play has one seat and no relay.",
         )
-        throws = tuple(t for t in throws if t.throw < bad)
+        throws = tuple(t for t in throws if t.throw <= check.checked)
     return Session(record.table_id, 0, (SOLO_NAME,), verdict, throws, solo=True, start=start)
 
 
@@ -67,7 +68,7 @@ def open_solo_file(path: Path) -> Session | None:
     """The solo session saved in ``path`` (a Stats record), or None when it holds no such
     record (the caller then reads it as a transcript). ``ReplayError`` for an older record."""
     try:
-        record = SessionRecord.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
+        record = read_solo_record(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, SoloRecordError):
         return None
     return open_solo(record)

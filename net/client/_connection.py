@@ -193,7 +193,7 @@ class RelayConnection:
         never does, and an answer that arrives after ``timeout`` is logged and dropped, never
         given to a later request."""
         if self.closed.is_set():
-            raise ClientError("closed", "The connection to the relay is closed.")
+            raise ClientError("closed", self._closed_words())
         request_id = next(self._ids)
         future: asyncio.Future[RelayFrame] = self.loop.create_future()
         self._pending[request_id] = future
@@ -210,6 +210,14 @@ class RelayConnection:
         if isinstance(reply, Error):
             raise ClientError(_relay_code(reply.code), reply.message)
         return reply
+
+    def _closed_words(self) -> str:
+        """Plain words for a request the closed connection cannot carry (``reason``,
+        websockets' own, is for logs): the README's "the relay connection was lost" when this
+        client did not close it, whether the request was cut short or came after the drop."""
+        if self.connection_lost:
+            return f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}."
+        return "The connection to the relay is closed."
 
     def _answer(self, request_id: int, frame: RelayFrame) -> bool:
         """Resolve the request ``request_id``; an answer nobody waits for is dropped."""
@@ -231,7 +239,9 @@ class RelayConnection:
         try:
             ws = await self._reconnect(url)
         except ClientError as exc:
-            log.warning("the relay sent us to %s, which cannot be reached: %s", url, exc.text)
+            # for an operator's log only (INFO: below logging's last-resort handler, so a
+            # player with no logging configured sees nothing of a redirect, as README says)
+            log.info("the relay sent us to %s, which cannot be reached: %s", url, exc.text)
             return
         old, self.ws, self.url = self.ws, ws, url
         self._moving = True
@@ -320,12 +330,7 @@ class RelayConnection:
             self.closed.set()
             self._wake.set()
             self.connection_lost = not self._closing
-            # plain words for a request cut short (``reason``, websockets' own, is for logs)
-            words = (
-                f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}."
-                if self.connection_lost
-                else "The connection to the relay is closed."
-            )
+            words = self._closed_words()
             for future in self._pending.values():
                 if not future.done():
                     future.set_result(Error("closed", words))

@@ -50,7 +50,12 @@ from pointline.net.protocol._peer import (
     seat_label,
 )
 
-__all__ = ["describe", "main"]
+__all__ = ["NOBODY_JOINED", "NOT_STARTED", "describe", "main"]
+
+NOBODY_JOINED = "Nobody else joined within {wait:g} s; the room is closed."
+"""The creator's words when ``--wait`` runs out before the room is full."""
+NOT_STARTED = "The session did not start within {wait:g} s; you left the room."
+"""A joiner's words when ``--wait`` runs out before the creator starts the room."""
 
 _NOT_REFUSALS = frozenset(
     {
@@ -184,11 +189,16 @@ async def _sign_in(client: RelayClient, args: argparse.Namespace) -> None:
         print(f"accepted the new key of the relay at {changed.address}", flush=True)
 
 
+def _say_error(words: str) -> None:
+    """A line on standard error: every one the headless player writes there says who it is."""
+    print(f"pointline-client: {words}", file=sys.stderr, flush=True)
+
+
 async def _headless(args: argparse.Namespace) -> int:
     try:
         client = await _connect(args)
     except ClientError as exc:
-        print(f"pointline-client: {exc.text}", file=sys.stderr)
+        _say_error(exc.text)
         return 2
     client.request_timeout = args.timeout
     try:
@@ -201,6 +211,9 @@ async def _headless(args: argparse.Namespace) -> int:
             )
             try:
                 await client.wait_started(args.wait)
+            except TimeoutError:  # the joiner's own words: it waited for the start
+                _say_error(NOT_STARTED.format(wait=args.wait))
+                return 1
             except ClientError as exc:
                 if exc.code == ClientCode.CLOSED and client.connection_lost:
                     raise ClientError(ClientCode.CLOSED, _LOST_BEFORE_START) from None
@@ -219,16 +232,16 @@ async def _headless(args: argparse.Namespace) -> int:
         return 0 if peer.result is not None else 1
     except ClientError as exc:
         said = exc.text if exc.code in _NOT_REFUSALS else f"refused: {exc.text}"
-        print(f"pointline-client: {said}", file=sys.stderr)
+        _say_error(said)
         return 2
     except TimeoutError:  # (an OSError: before that clause)
-        print(f"Nobody else joined within {args.wait:g} s; the room is closed.", file=sys.stderr)
+        _say_error(NOBODY_JOINED.format(wait=args.wait))
         return 1
     except NetError as exc:
-        print(f"pointline-client: the session stopped: {exc.text}", file=sys.stderr)
+        _say_error(f"the session stopped: {exc.text}")
         return 2
     except (OSError, ConnectionClosed):
-        print(f"pointline-client: the session stopped: {RELAY_LOST}", file=sys.stderr)
+        _say_error(f"the session stopped: {RELAY_LOST}")
         return 2
     finally:
         await client.close()

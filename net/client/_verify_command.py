@@ -36,9 +36,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="pointline verify",
         description="Re-check a saved online transcript: signatures, commitments, dice, "
-        "contracts, payments, final points, ranks and receipts.",
+        "contracts, payments, final points, ranks and receipts. A solo session saved by Stats "
+        "is checked too: every throw's dice derived again from its nonce and commitment, and "
+        "the rules replayed.",
     )
-    parser.add_argument("file", type=Path, help="a transcript (.jsonl) saved by an online session")
+    parser.add_argument(
+        "file",
+        type=Path,
+        help="a transcript (.jsonl) saved by an online session, or a solo session from Stats",
+    )
     parser.add_argument(
         "--show", action="store_true", help="also print every replayed throw and the points"
     )

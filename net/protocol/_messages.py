@@ -30,6 +30,7 @@ from pointline.kernel import (
 )
 from pointline.net.errors import BadSignature, MalformedMessage, NonMemberSeat, WrongTable
 from pointline.net.protocol import _strictjson as strictjson
+from pointline.net.protocol._events import seat_label
 from pointline.net.protocol._keys import SigningKey, verify_signature
 
 __all__ = [
@@ -490,11 +491,11 @@ def parse_encoded(
         message = AbortNotice(table, seat, seq, reason, blame, sig)
         layout = _abort_layout(blame, reason.value)
     if table != table_id:
-        raise WrongTable(f"the message is for table {table!r}, not this one")
+        raise WrongTable(f"the message is for another table ({table}), not this one")
     key = roster_keys.get(seat)
     if key is None:
-        raise NonMemberSeat(f"seat {seat} is not in this table's roster")
+        raise NonMemberSeat(f"{seat_label(seat)} is not in this table's roster")
     body_bytes, text = _texts(layout, seat, seq, table, doc["sig"])
     if not verify_signature(key, sig, SIGN_DOMAIN + body_bytes):
-        raise BadSignature(f"the signature does not verify for seat {seat}")
+        raise BadSignature(f"the signature does not verify with {seat_label(seat)}'s key")
     return message, text

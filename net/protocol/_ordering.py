@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pointline.kernel import EndReason
 from pointline.net.errors import MalformedMessage, Replay, WrongThrow
+from pointline.net.protocol._events import seat_label
 from pointline.net.protocol._messages import AbortNotice, Commit, Message, Receipt, Reveal
 
 __all__ = ["OrderChecker"]
@@ -39,9 +40,10 @@ class OrderChecker:
         """Check ``message`` (signed by its seat, delivered from ``from_seat``) and record it."""
         s = message.seat
         if s != from_seat:
-            raise Replay(f"seat {from_seat} sent a message signed by seat {s}")
+            raise Replay(f"{seat_label(from_seat)} sent a message signed by {seat_label(s)}")
         if message.seq != self._next_seq[s]:
-            raise Replay(f"seat {s} sent message {message.seq}, expected {self._next_seq[s]}")
+            due = self._next_seq[s]
+            raise Replay(f"{seat_label(s)} sent sequence number {message.seq} where {due} was due")
         commits, reveals = self._commits[s], self._reveals[s]
         if isinstance(message, AbortNotice):
             if message.reason is EndReason.THROW_CAP or (
@@ -49,21 +51,22 @@ class OrderChecker:
             ):
                 raise MalformedMessage("an abort notice names a reason and a member seat")
         elif self._receipt[s]:
-            raise Replay(f"seat {s} sent a message after its receipt")
+            raise Replay(f"{seat_label(s)} sent a message after its receipt")
         elif isinstance(message, Commit):
             if commits != reveals or message.throw != reveals + 1:
                 raise WrongThrow(
-                    f"seat {s} committed for throw {message.throw}, expected {reveals + 1}"
+                    f"{seat_label(s)} committed for throw {message.throw} "
+                    f"where throw {reveals + 1} was due"
                 )
             self._commits[s] += 1
         elif isinstance(message, Reveal):
             if commits != reveals + 1 or message.throw != commits:
-                raise WrongThrow(f"seat {s} revealed throw {message.throw} out of turn")
+                raise WrongThrow(f"{seat_label(s)} revealed throw {message.throw} out of turn")
             if s != self._me and self._commits[self._me] < message.throw:
-                raise Replay(f"seat {s} revealed before my commitment was in")
+                raise Replay(f"{seat_label(s)} revealed before this seat's commitment was in")
             self._reveals[s] += 1
         elif isinstance(message, Receipt):
             if commits != reveals or message.throws != reveals:
-                raise WrongThrow(f"seat {s} sent a receipt out of turn")
+                raise WrongThrow(f"{seat_label(s)} sent a receipt out of turn")
             self._receipt[s] = True
         self._next_seq[s] += 1

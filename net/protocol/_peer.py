@@ -219,7 +219,8 @@ class Peer:
         roster = tuple(roster)
         check_roster(roster)
         if type(seat) is not int or not 0 <= seat < len(roster):
-            raise RosterError(f"seat {seat!r} is not in the roster")
+            who = seat_label(seat) if type(seat) is int and seat >= 0 else "the seat given"
+            raise RosterError(f"{who} is not in the roster")
         if roster[seat].public_key != signing_key.public_key:
             raise RosterError("the roster shows another key for my seat")
         if roster_sig is not None and (
@@ -539,12 +540,12 @@ class Peer:
         if committed is None or not verify_commitment(
             committed.commitment, self.table_id, reveal.throw, s, reveal.nonce, reveal.choice
         ):
-            raise BadReveal(f"seat {s}'s reveal does not match its commit")
+            raise BadReveal(f"{seat_label(s)}'s reveal does not match its commit")
         try:
             choice = _choice(reveal.choice)
             actions = plan(self._table, s, choice)
         except PointlineError:
-            raise BadReveal(f"seat {s} revealed a choice the rules refuse now") from None
+            raise BadReveal(f"{seat_label(s)} revealed a choice the rules refuse now") from None
         self._screened[s] = (choice, actions)
 
     def _accept_reveal(self, reveal: Reveal, text: str) -> None:

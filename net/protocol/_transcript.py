@@ -289,7 +289,8 @@ def check_chain(records: list[dict[str, Any]]) -> str | None:
         if set(doc) != {"index", "prev", "kind", "body", "hash"}:
             return f"record {position} does not have exactly index, prev, kind, body, hash"
         if doc["index"] != position or type(doc["index"]) is not int:
-            return f"record {position} has index {doc['index']!r} (a record is missing or moved)"
+            said = json.dumps(doc["index"], ensure_ascii=False)  # as the file writes it
+            return f"record {position} has index {said} (a record is missing or moved)"
         if doc["kind"] not in kinds or not isinstance(doc["body"], dict):
             return f"record {position} has an unknown kind or a body that is not an object"
         if doc["prev"] != prev:

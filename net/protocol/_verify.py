@@ -82,6 +82,7 @@ HOST_VOUCHES = "the names are vouched for by the table's host, "
 """A hosted table (its header's ``host``, signed with the roster): verify's players line
 begins so, then names the host, "whose relay signed the roster", and the seats."""
 NO_NOTICE = "the outcome says ended, but no abort notice or fault before it ends the session"
+CUT_OFF = "the transcript was cut off before its outcome"
 ORDER_ERRORS = frozenset({"replay", "wrong_throw"})
 """Rejection codes of the ordering checker: reported as "out of order"."""
 
@@ -244,7 +245,7 @@ def _header(records: list[dict[str, Any]]) -> _Replay:
     if dict(produced) != body:
         differ = sorted(k for k in set(body) | set(produced) if body.get(k) != produced.get(k))
         raise _Discrepancy(
-            0, f"the header is not one the protocol core writes (it differs in {_said(differ)})"
+            0, f"the header is not one the replay writes (it differs in {_said(differ)})"
         )
     return state
 
@@ -287,7 +288,7 @@ def _drive(state: _Replay, index: int, kind: str, body: dict[str, Any]) -> None:
     elif kind == RecordKind.OUTCOME.value and body.get("status") == "ended":
         raise _Discrepancy(index, NO_NOTICE)
     else:
-        raise _Discrepancy(index, f"the protocol core writes no {kind} record here")
+        raise _Discrepancy(index, _NOT_HERE.format(what=_what(kind)))
 
 
 def _lost_here(state: _Replay, kind: str, body: dict[str, Any]) -> bool:
@@ -330,7 +331,7 @@ def _own(state: _Replay, index: int, body: dict[str, Any]) -> None:
             peer.commit(choice, state.clock)
         except PointlineError as error:
             raise _Discrepancy(
-                index, f"the protocol core refuses this seat's commit: {_plain(error)}"
+                index, f"the replay refuses this seat's commit: {_plain(error)}"
             ) from None
     elif isinstance(message, AbortNotice) and message.reason is EndReason.DEADLINE:
         if message.blame is None:
@@ -343,7 +344,8 @@ def _own(state: _Replay, index: int, body: dict[str, Any]) -> None:
     elif isinstance(message, AbortNotice) and message.reason is EndReason.BACKGROUND:
         peer.background(state.clock)
     else:
-        raise _Discrepancy(index, f"the protocol core would not send this {message.kind} here")
+        kind = _MESSAGE_WORDS.get(message.kind, message.kind)
+        raise _Discrepancy(index, f"the replay would not send this seat's {kind} here")
 
 
 def _describe(state: _Replay, produced: Record) -> str:
@@ -357,8 +359,8 @@ def _describe(state: _Replay, produced: Record) -> str:
         return f"message from {who} fails ({_said(body.get('error'))}): {body.get('detail')}"
     ending = state.peer.ending
     if ending is not None and produced.kind in (RecordKind.SENT, RecordKind.OUTCOME):
-        return f"the protocol core ends the session here: {ending.text}"
-    return f"the protocol core writes a {produced.kind.value} record here"
+        return f"the replay ends the session here: {ending.text}"
+    return f"the replay has {_what(produced.kind.value)} here"
 
 
 def _compare(state: _Replay, index: int, doc: dict[str, Any], produced: Record) -> None:
@@ -367,12 +369,13 @@ def _compare(state: _Replay, index: int, doc: dict[str, Any], produced: Record) 
         return
     if kind != produced.kind.value:
         if produced.kind is RecordKind.OUTCOME and not state.has_outcome:
-            raise _Discrepancy(index, "no outcome record: the transcript was cut off")
+            raise _Discrepancy(index, CUT_OFF)
         if kind == RecordKind.OUTCOME.value and body.get("status") == "ended":
             raise _Discrepancy(index, NO_NOTICE)
-        raise _Discrepancy(index, f"{_describe(state, produced)}, not a {kind} record")
+        problem = f"{_describe(state, produced)}; the transcript has {_what(kind)} there"
+        raise _Discrepancy(index, problem)
     if "at" in mine and type(body.get("at")) not in (int, float):
-        raise _Discrepancy(index, f"a {kind} record's time is not a number")
+        raise _Discrepancy(index, f"the time of {_what(kind)} is not a number")
     theirs = {k: v for k, v in body.items() if k != "at"}
     mine.pop("at", None)
     if kind == RecordKind.REJECTED.value:
@@ -496,34 +499,74 @@ def _phase_words(phase: Phase, point: int | None) -> str:
     return "the end of the session" if phase is Phase.COMPLETE else "no result"
 
 
+_KIND_WORDS = {
+    RecordKind.HEADER.value: "the header",
+    RecordKind.SENT.value: "a message this seat sent",
+    RecordKind.RECEIVED.value: "a message received",
+    RecordKind.REJECTED.value: "a refused message",
+    RecordKind.THROW.value: "a throw",
+    RecordKind.OUTCOME.value: "the outcome",
+    RecordKind.RECEIPTS.value: "the receipts",
+}
+"""What each kind of record holds, in a player's words: a report never names a record kind."""
+_MESSAGE_WORDS = {"abort": "abort notice"}
+_SEAT_FIELDS = frozenset({"from", "seat", "reporter", "accused"})
+"""Fields whose value is a seat (0-based in the file): said as ``seat_label`` says them."""
+_FIELD_WORDS = {
+    RecordKind.OUTCOME.value: (
+        ("status", "status"),
+        ("throws", "throw count"),
+        ("final", "final points"),
+        ("ranks", "ranks"),
+        ("reason", "reason"),
+        ("seat", "seat named"),
+        ("reporter", "reporter"),
+        ("accused", "seat accused"),
+        ("proven", "proven"),
+    ),
+    RecordKind.RECEIPTS.value: (("status", "status"), ("count", "count"), ("digest", "digest")),
+}
+"""The fields of an outcome and of the receipts, in the order a difference is named."""
+
+
+_GENERIC_FIELDS = {"error": "its error code", "frame": "the message", "at": "its time"}
+
+
+_NOT_HERE = "the transcript has {what} here, where the replay has none"
+
+
+def _what(kind: str) -> str:
+    return _KIND_WORDS.get(kind, "a line of an unknown kind")
+
+
+def _field(key: str, value: Any) -> str:
+    """A recorded field's value in a player's words; a seat as "Seat 1" (never its index)."""
+    if key in _SEAT_FIELDS and type(value) is int and 0 <= value < 256:
+        return seat_label(value)
+    return _said(value)
+
+
 def _difference(kind: str, theirs: dict[str, Any], mine: dict[str, Any]) -> str:
     if kind == RecordKind.THROW.value:
         return (
-            f"throw {_said(mine.get('throw'))}: the record says throw "
+            f"throw {_said(mine.get('throw'))}: the transcript says throw "
             f"{_said(theirs.get('throw'))}, dice {_said(theirs.get('dice'))}, total "
             f"{_said(theirs.get('total'))}; the dice derived from the reveals are "
             f"{_said(mine.get('dice'))}"
         )
-    if kind == RecordKind.OUTCOME.value:
-        for key, words in (
-            ("status", "status"),
-            ("throws", "throw count"),
-            ("final", "final points"),
-            ("ranks", "ranks"),
-        ):
+    if kind in _FIELD_WORDS:
+        says = "says" if kind == RecordKind.OUTCOME.value else "say"
+        for key, words in _FIELD_WORDS[kind]:
             if theirs.get(key) != mine.get(key):
                 return (
-                    f"the outcome record says {words} {_said(theirs.get(key))}; the replay "
-                    f"gives {_said(mine.get(key))}"
+                    f"{_what(kind)} {says} {words} {_field(key, theirs.get(key))}; the replay "
+                    f"gives {_field(key, mine.get(key))}"
                 )
-        return f"the outcome record says {_said(theirs)}; the replay gives {_said(mine)}"
-    if kind == RecordKind.RECEIPTS.value:
-        return f"the receipts record says {_said(theirs)}; the replay gives {_said(mine)}"
     if kind in (RecordKind.RECEIVED.value, RecordKind.SENT.value):
         if theirs.get("from") != mine.get("from"):
             return (
-                f"a {kind} record names sender {_said(theirs.get('from'))}, the replay "
-                f"{_said(mine.get('from'))}"
+                f"{_what(kind)} names sender {_field('from', theirs.get('from'))}, the replay "
+                f"{_field('from', mine.get('from'))}"
             )
         try:
             if parse_unsigned(theirs.get("message")) == parse_unsigned(mine.get("message")):
@@ -531,9 +574,10 @@ def _difference(kind: str, theirs: dict[str, Any], mine: dict[str, Any]) -> str:
         except (ValueError, TypeError):
             pass
         if kind == RecordKind.SENT.value:
-            return "this seat's own message differs from the one the protocol core sends"
+            return "this seat's own message differs from the one the replay sends"
     differ = sorted(k for k in set(theirs) | set(mine) if theirs.get(k) != mine.get(k))
-    return f"the {kind} record differs from the replay in {_said(differ)}"
+    fields = [_GENERIC_FIELDS.get(k, k) for k in differ]
+    return f"{_what(kind)} differs from the replay in {_said(fields)}"
 
 
 def _throw_lines(state: _Replay) -> None:
@@ -559,11 +603,18 @@ def verify_text(text: str, relay_key: bytes | None = None) -> Report:
     """Re-check a transcript given as its file's text; the report holds OK or the first
     discrepancy.
 
-    Never raises for any content: whatever goes wrong is a FAIL report. Without
+    A solo session saved by Stats (one JSON object, ``net.protocol._solo``) is recognised and
+    checked through the kernel instead. Never raises for any content: whatever goes wrong is a
+    FAIL report. Without
     ``relay_key`` (the relay's Ed25519 public key) the report cannot say who played: the names
     and keys of the header are only what this text claims. Reading a file is the caller's
     (``pointline.net.client.verify_transcript``): this core opens none.
     """
+    from pointline.net.protocol._solo import solo_report  # it builds on this module's Report
+
+    solo = solo_report(text)
+    if solo is not None:  # a solo session saved by Stats: no signatures, one seat
+        return solo
     try:
         return _verify(text, relay_key)
     except (NetError, PointlineError) as error:  # a TypeError or KeyError here is a bug
@@ -613,10 +664,10 @@ def _verify(text: str, relay_key: bytes | None = None) -> Report:
                 pending.extend(state.peer.records())
                 _throw_lines(state)
             if not pending:
-                raise _Discrepancy(index, f"the protocol core ignores this {kind} record here")
+                raise _Discrepancy(index, _NOT_HERE.format(what=_what(kind)))
             _compare(state, index, doc, pending.popleft())
         if not state.has_outcome:
-            raise _Discrepancy(None, "no outcome record: the transcript was cut off")
+            raise _Discrepancy(None, CUT_OFF)
     except _Discrepancy as d:
         return Report(False, "", d.problem, d.record)
     seen = any(doc["kind"] == RecordKind.RECEIPTS.value for doc in records)

@@ -113,6 +113,34 @@ def test_the_headless_client_follows_a_redirect_with_no_new_step(backends: Backe
         assert "redirect" not in joiner.stdout.lower()  # nothing of the cluster is shown
 
 
+def test_a_redirect_to_a_dead_relay_shows_the_player_nothing_of_it(backends: Backends) -> None:
+    """D1 (issue 37): the room's relay in the directory is dead; the headless joiner tries it,
+    stays where it asked and says so with its own prefix, and no unprefixed line (Python's
+    last-resort log handler) reaches its standard error."""
+    import redis
+
+    with relay_processes(backends, 1) as (a,):
+        directory = redis.Redis.from_url(backends.presence, decode_responses=True)
+        directory.set("pointline:room:GHOST3", GHOST)
+        argv = ["--url", a.url, "--name", f"ghost_{next(names)}", "--password", "headless-pass"]
+        argv += ["--signup", "--join", "GHOST3"]
+        try:
+            joiner = subprocess.run(
+                [sys.executable, "-m", "pointline.net.client", *argv],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                timeout=60,
+            )
+        finally:
+            directory.delete("pointline:room:GHOST3")
+            directory.close()
+    lines = joiner.stderr.splitlines()
+    assert joiner.returncode == 2 and lines, joiner.stderr
+    assert all(line.startswith("pointline-client: ") for line in lines), joiner.stderr
+    assert "127.0.0.1:9" not in joiner.stderr  # the redirect's address is the relay's business
+
+
 def test_a_relay_that_stops_cleanly_leaves_the_directory_at_once(
     tmp_path: Path, backends: Backends
 ) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -22,6 +24,7 @@ from pointline.net.protocol._keys import SigningKey, verification_words
 from pointline.net.protocol._messages import encode, parse, sign
 from pointline.net.protocol._peer import Peer, roster_signing_bytes
 from pointline.net.protocol._transcript import record_hash
+from pointline.net.protocol._verify import verify_text
 from tests.net.memnet import Net, in_point_phase_with_contracts, random_choice
 
 
@@ -539,3 +542,205 @@ def test_names_and_the_table_id_from_the_file_cannot_forge_verifys_lines(
     out = capsys.readouterr().out
     assert out.startswith("FAIL: ") and out.count("\n") == 1, repr(out)
     assert all(line.isprintable() for line in out.split("\n")), repr(out)
+
+
+# ---- verify's words: what a player reads (issue 37, "verify's words") -----------------------
+VECTORS = Path(__file__).resolve().parents[2] / "conformance" / "online" / "vectors"
+ZERO_BASED = re.compile(r"\bseat \d|\bSeat 0\b|\b(?:sender|reporter|accused|named) \d")
+"""A seat said by its 0-based index: people read "Seat 1" for index 0 (``seat_label``)."""
+JARGON = re.compile(
+    r"\b(?:header|sent|received|rejected|throw|outcome|receipts) records?\b|protocol core"
+)
+"""A record kind named as such ("not a received record"): verify says what the record holds."""
+PYTHON = re.compile(r"(?<!\w)'[^']*'|\bNone\b|\bTrue\b|\bFalse\b|Error\b|errno|\\x|[\[\]{}<>]")
+"""A Python repr or error text: quotes around a value, ``None``, a class name, brackets."""
+MEMBER_TWICE = re.compile(r"the member '[^']*' appears twice")
+"""The strict JSON reader's words for a repeated member, quoted as spec/ONLINE.md §12 ("A
+payload that names a member twice") writes them: a member name, not a Python value."""
+
+
+@functools.cache
+def _fail_reports() -> list[tuple[str, str, str | None]]:
+    """verify's report on every FAIL vector (read once per test process)."""
+    cases = json.loads((VECTORS / "transcripts.json").read_text("utf-8"))["cases"]
+    out = []
+    for case in cases:
+        given = case["input"]
+        key = bytes.fromhex(given["relay_key"]) if given.get("relay_key") else None
+        report = verify_text(given["transcript"], key)
+        if case["expect"]["verdict"] == "FAIL":
+            assert not report.ok, case["name"]
+            out.append((case["name"], report.text(), report.problem))
+    return out
+
+
+def test_no_fail_report_of_the_vectors_leaks_an_index_jargon_or_python_text() -> None:
+    reports = _fail_reports()
+    assert len(reports) > 80  # every FAIL vector is read, not a sample
+    for name, text, _ in reports:
+        assert text.startswith("FAIL: "), name
+        assert not ZERO_BASED.search(text), (name, text)
+        assert not JARGON.search(text), (name, text)
+        assert not PYTHON.search(MEMBER_TWICE.sub("", text)), (name, text)
+
+
+def test_a_bad_signature_names_the_seat_as_people_count_it() -> None:
+    # the player's report: Seat 2's message, so Seat 2's key, never "seat 1"
+    problems = {name: problem for name, _, problem in _fail_reports()}
+    assert problems["tampered.received.sig_flipped"] == (
+        "message from Seat 2 fails (bad signature): the signature does not verify with "
+        "Seat 2's key; the transcript has a message received there"
+    )
+    assert problems["tampered.ended.reporter_changed"] == (
+        "the outcome says reporter Seat 2; the replay gives Seat 1"
+    )
+
+
+def test_the_replays_banner_shows_verifys_words(tmp_path: Path) -> None:
+    from pointline.gui.replay.model import open_transcript
+
+    cases = json.loads((VECTORS / "transcripts.json").read_text("utf-8"))["cases"]
+    case = next(c for c in cases if c["name"] == "tampered.received.sig_flipped")
+    path = tmp_path / "flipped.jsonl"
+    path.write_text(case["input"]["transcript"], encoding="utf-8")
+    verdict = open_transcript(path).verdict
+    assert verdict.word == "FAIL"
+    assert verdict.sentence == verify_transcript(path).problem
+    assert not ZERO_BASED.search(verdict.sentence) and not JARGON.search(verdict.sentence)
+
+
+# ---- verify on a solo session saved by Stats (issue 37, "verify's words") -------------------
+def _solo_file(tmp_path: Path, throws: int = 12) -> tuple[Any, Path]:
+    """A solo session played by the app's own ``SoloSession`` and saved by Stats' own store."""
+    from pointline.gui.session import SoloSession
+    from pointline.gui.stats import StatsStore, record_of
+    from pointline.kernel import Allocate, Confirm, Line, Roll
+
+    counter = iter(range(1, 10_000))
+    session = SoloSession(lambda: next(counter).to_bytes(32, "big"))
+    while session.table.throws < throws and not session.table.is_over:
+        if session.table.point is None:
+            session.submit(Allocate(0, Line.PASS))
+            session.submit(Allocate(0, Line.DONT_PASS))
+            session.submit(Confirm(0))
+        else:
+            session.submit(Roll(0))
+    store = StatsStore(tmp_path / "stats")
+    assert store.add(record_of(session.table, "abc", reveals=session.reveals))
+    (path,) = (tmp_path / "stats").glob("*.json")
+    return session, path
+
+
+def _edited(path: Path, change: Any) -> Path:
+    doc = json.loads(path.read_text("utf-8"))
+    change(doc)
+    out = path.with_name("edited-" + path.name)
+    out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return out
+
+
+def test_verify_checks_a_solo_session_saved_by_stats(tmp_path: Path, capsys: Any) -> None:
+    session, path = _solo_file(tmp_path)
+    report = verify_transcript(path)
+    assert report.ok and report.complete, report.text()
+    assert report.throws == session.table.throws and report.seats == 1
+    assert report.final == (session.table.balance(0),)
+    assert main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"OK: solo session abc, table solo: {session.table.throws} throws, ")
+    assert "dice derived again from its saved nonce" in out and "no signatures to check" in out
+    assert main([str(path), "--show"]) == 0
+    shown = capsys.readouterr().out.splitlines()
+    first = session.reveals[0].dice
+    assert shown[0] == f"throw 1: {first[0]} + {first[1]} = {sum(first)}, derived from its nonce"
+    assert len(shown) == session.table.throws + 2  # every throw, then the verdict's two lines
+
+
+def test_a_solo_session_left_mid_hand_verifies_with_its_voided_points(tmp_path: Path) -> None:
+    session, path = _solo_file(tmp_path, throws=3)
+    assert not session.table.is_over  # the person left: the hand in flight is voided
+    report = verify_transcript(path)
+    assert report.ok and report.complete, report.text()
+    assert report.status == "ended" and "ended without a result" in report.summary
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda d: d["replay"][2].update(dice=[d["replay"][2]["dice"][0] % 6 + 1, 1]),
+            "solo session abc: throw 3: the record says dice ",
+        ),
+        (
+            lambda d: d["replay"][1].update(nonce="00" * 32),
+            "solo session abc: throw 2: its nonce and choices do not give the commitment",
+        ),
+        (
+            lambda d: d["replay"][0].update(choices='{"dont_pass":0,"pass":90}'),
+            "solo session abc: throw 1: its nonce and choices do not give the commitment",
+        ),
+        (
+            lambda d: d.update(final_points=d["final_points"] + 10),
+            "the record says final points ",
+        ),
+        (lambda d: d.update(throws=d["throws"] + 1), "the record says 13 throws; the replayed"),
+        (lambda d: d["replay"].pop(), "the record says 12 throws; the replayed throws give 11"),
+        (lambda d: d.update(hands="three"), "damaged: its hands is not a whole number"),
+    ],
+)
+def test_a_damaged_solo_record_fails_in_plain_words(
+    tmp_path: Path, capsys: Any, change: Any, words: str
+) -> None:
+    _, path = _solo_file(tmp_path)
+    edited = _edited(path, change)
+    assert main([str(edited)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("FAIL: ") and words in out, out
+    assert not ZERO_BASED.search(out) and not JARGON.search(out) and not PYTHON.search(out)
+
+
+def test_a_cut_off_solo_record_says_so_not_that_a_transcript_line_is_bad(
+    tmp_path: Path, capsys: Any
+) -> None:
+    _, path = _solo_file(tmp_path)
+    text = path.read_text("utf-8")
+    cut = path.with_name("cut.json")
+    cut.write_text(text[: len(text) // 2], encoding="utf-8")
+    assert main([str(cut)]) == 1
+    out = capsys.readouterr().out.strip()
+    assert out == (
+        "FAIL: a solo session saved by Stats, but damaged: it is not whole JSON "
+        "(cut off or damaged)"
+    )
+
+
+def test_a_solo_record_saved_before_replays_were_kept_is_incomplete(
+    tmp_path: Path, capsys: Any
+) -> None:
+    _, path = _solo_file(tmp_path, throws=4)
+    older = _edited(path, lambda d: d.pop("replay"))
+    assert main([str(older)]) == 2
+    assert capsys.readouterr().out.startswith(
+        "INCOMPLETE: solo session abc: saved before replays were kept"
+    )
+
+
+def test_a_refused_reveal_is_recorded_with_the_seat_as_people_count_it(tmp_path: Path) -> None:
+    """The words a refused frame is recorded with (a ``rejected`` record's ``detail``) are the
+    ones verify and the replay quote: Seat 3 for index 2."""
+    net = Net(3, seed=11)
+    net.run_until(in_point_phase_with_contracts)
+    keys = {m.seat: m.public_key for m in net.roster}
+
+    def lie(frame: dict[str, Any]) -> list[Any]:
+        if frame["kind"] != "reveal":
+            return [frame]
+        message = parse(frame, net.table_id, keys)
+        return [net.signed(2, replace(message, choice=Choice(0, 0).to_bytes()))]
+
+    net.filters[2] = lie
+    net.run()
+    path = save_transcript(net.peers[0].transcript, tmp_path / "s0.jsonl")
+    (rejected,) = [d for d in load(path) if d["kind"] == "rejected"]
+    assert rejected["body"]["detail"] == "Seat 3's reveal does not match its commit"
+    assert verify_transcript(path).ok

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +82,20 @@ def test_a_solo_replay_loads_no_net_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_the_replay_and_verify_give_a_damaged_record_the_same_verdict(tmp_path: Path) -> None:
+    """One check (``kernel.check_solo``) for the replay's banner and ``pointline verify``: an
+    edited final point, which every throw still agrees with, fails both in the same words."""
+    from pointline.net.client import verify_transcript
+
+    _, record = _played(6)
+    edited = replace(record, final_points=record.final_points + 10)
+    watched = open_solo(edited)
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(edited.to_json(), indent=1) + "\n", encoding="utf-8")
+    report = verify_transcript(path)
+    assert watched.verdict.word == "FAIL" and not report.ok
+    assert watched.verdict.sentence.startswith("the record says final points ")
+    assert report.problem == f"solo session abc: {watched.verdict.sentence}"
+    assert len(watched.throws) == 6  # every throw agrees: all are shown
