@@ -204,9 +204,10 @@ def _ill_formed() -> list[object]:
 
 
 def test_push_refuses_exactly_as_rejection_says_and_changes_nothing() -> None:
-    """``push`` looks a throw's and a seat action's row up itself (the hot path), the other
-    readers through ``Table._resolve``: for every action, legal, illegal or ill formed, in every
-    phase, ``push`` raises the very code ``rejection`` gives, or applies when it gives None."""
+    """``push`` and the readers (``rejection`` through ``Table._resolve``) find the deciding step
+    by the one lookup of ``kernel._steps.LOOKUPS``: for every action, legal, illegal or ill
+    formed, in every phase, ``push`` raises the very code ``rejection`` gives, or applies when it
+    gives None."""
     from pointline.kernel import RulesError, state_bytes
 
     sealed = _tables()
