@@ -352,8 +352,8 @@ class Table:
         The deciding step is looked up as ``_resolve`` does (one lookup of the action's class in
         the phase's ``LOOKUPS``, which checks the action's form), its guards are checked in
         order, and then its effect applies; a row without an effect rejects with its own code.
-        The lookup is written out here rather than called through ``_resolve``: a push is
-        nearly all of play's time, and that call was a fifth of it."""
+        The one-line lookup is made here rather than through ``_resolve``, which would add a
+        call to every push (a push is nearly all of play's time)."""
         step, seat = self._lookups.get(type(action), _not_an_action)(self, action)
         for guard, code in step.checks:
             if not guard(self, seat, action):
