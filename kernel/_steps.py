@@ -6,6 +6,11 @@ a plain function that changes the table; each ``Then`` the step to the row's nex
 ``THROW_STEPS`` index one ``Step`` per phase and action class (and per point and total for the
 throws of a live phase); the index fails at import if two rows ever apply at once or one is
 missing.
+
+``LOOKUPS`` is the one path from an action to its step: per phase and action class, a function
+that checks the action's form (its dice, seat, line, amount or reason, refusing with
+``MalformedAction``) and returns the step that decides it with the seat it names. ``Table``
+looks an action's class up there once, for ``push`` and for every reader alike.
 """
 
 from __future__ import annotations
@@ -28,10 +33,12 @@ from pointline.kernel.actions import (
     Throw,
 )
 from pointline.kernel.codes import Code
+from pointline.kernel.errors import MalformedAction
 from pointline.kernel.ledger import ContractChanged, Contracted, Refunded, Settled, ThrowSeen
 from pointline.kernel.rules import TRANSITIONS, Effect, Guard, Then, Transition, When
 from pointline.kernel.snapshots import Ending
 from pointline.kernel.values import (
+    ABORT_REASONS,
     HAND_LIMIT,
     HANDS_PER_SESSION,
     NET_MULTIPLE,
@@ -48,11 +55,13 @@ __all__ = [
     "CLASS_OF_KIND",
     "EFFECTS",
     "GUARDS",
+    "LOOKUPS",
     "STEPS",
     "THENS",
     "THROW_STEPS",
     "EffectFn",
     "GuardFn",
+    "LookupFn",
     "Step",
     "ThenFn",
     "see_throw",
@@ -359,3 +368,128 @@ def _index() -> tuple[dict[str, dict[type, Step]], dict[str, dict[int | None, li
 
 _NO_STEP = object.__new__(Step)
 STEPS, THROW_STEPS = _index()
+
+
+# ---------------------------------------------------------------------- one lookup path
+LookupFn = Callable[[TableState, Action], tuple[Step, SeatSlots | None]]
+"""How a phase finds the step that decides an action of one class: it checks the action's form
+(``MalformedAction`` when it could never be legal) and returns the step with the seat the action
+names (None for throws and aborts). The table calls it without knowing the class."""
+
+# Codes and words bound once (an enum member's attribute goes through the enum's descriptors).
+_BAD_DIE, _BAD_DIE_TEXT = Code.BAD_DIE, Code.BAD_DIE.text
+_BAD_SEAT, _BAD_SEAT_TEXT = Code.BAD_SEAT, Code.BAD_SEAT.text
+_BAD_LINE, _BAD_LINE_TEXT = Code.BAD_LINE, Code.BAD_LINE.text
+_BAD_AMOUNT, _BAD_AMOUNT_TEXT = Code.BAD_AMOUNT, Code.BAD_AMOUNT.text
+_BAD_REASON, _BAD_REASON_TEXT = Code.BAD_REASON, Code.BAD_REASON.text
+_BAD_ACTION, _BAD_ACTION_TEXT = Code.BAD_ACTION, Code.BAD_ACTION.text
+
+
+def not_an_action(t: TableState, a: object) -> tuple[Step, SeatSlots | None]:
+    """What the table does with a value of a class no phase has a row for: refuses it."""
+    raise MalformedAction(_BAD_ACTION, _BAD_ACTION_TEXT)
+
+
+def _throw_by_total(by_point: dict[int | None, list[Step]]) -> LookupFn:
+    """A live phase's throws: the faces checked, the step found by the point and the total
+    (each answer a ready pair, so a throw builds nothing to find its step)."""
+    pairs = {point: [(step, None) for step in slots] for point, slots in by_point.items()}
+
+    def lookup(t: TableState, a: Throw) -> tuple[Step, None]:
+        d1, d2 = a.die1, a.die2
+        if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise MalformedAction(_BAD_DIE, _BAD_DIE_TEXT)
+        return pairs[t._point][d1 + d2]
+
+    return cast(LookupFn, lookup)
+
+
+def _throw_any_total(step: Step) -> LookupFn:
+    """A throw in a phase whose one row takes every total (a session that is over)."""
+    pair = (step, None)
+
+    def lookup(t: TableState, a: Throw) -> tuple[Step, None]:
+        d1, d2 = a.die1, a.die2
+        if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise MalformedAction(_BAD_DIE, _BAD_DIE_TEXT)
+        return pair
+
+    return cast(LookupFn, lookup)
+
+
+def _seat_choice(step: Step) -> LookupFn:
+    """A seat action that names only its seat: the seat checked and handed to the step."""
+
+    def lookup(t: TableState, a: SeatAction) -> tuple[Step, SeatSlots]:
+        index = a.seat
+        seats = t._seats
+        if type(index) is not int or not 0 <= index < len(seats):
+            raise MalformedAction(_BAD_SEAT, _BAD_SEAT_TEXT)
+        return step, seats[index]
+
+    return cast(LookupFn, lookup)
+
+
+def _allocation(step: Step) -> LookupFn:
+    """Allocate: its seat, then its line, then its amount (a positive multiple of 10)."""
+
+    def lookup(t: TableState, a: Allocate) -> tuple[Step, SeatSlots]:
+        index = a.seat
+        seats = t._seats
+        if type(index) is not int or not 0 <= index < len(seats):
+            raise MalformedAction(_BAD_SEAT, _BAD_SEAT_TEXT)
+        if type(a.line) is not Line:
+            raise MalformedAction(_BAD_LINE, _BAD_LINE_TEXT)
+        amount = a.amount
+        if type(amount) is not int or amount <= 0 or amount % UNIT:
+            raise MalformedAction(_BAD_AMOUNT, _BAD_AMOUNT_TEXT)
+        return step, seats[index]
+
+    return cast(LookupFn, lookup)
+
+
+def _abort(step: Step) -> LookupFn:
+    """Abort: its reason (never the throw cap, which only the 128th throw brings), then the seat
+    it may name; the step gets no seat."""
+    pair = (step, None)
+
+    def lookup(t: TableState, a: Abort) -> tuple[Step, None]:
+        reason = a.reason
+        if type(reason) is not EndReason or reason not in ABORT_REASONS:
+            raise MalformedAction(_BAD_REASON, _BAD_REASON_TEXT)
+        seat = a.seat
+        if seat is not None and (type(seat) is not int or not 0 <= seat < len(t._seats)):
+            raise MalformedAction(_BAD_SEAT, _BAD_SEAT_TEXT)
+        return pair
+
+    return cast(LookupFn, lookup)
+
+
+_FORM: dict[type, Callable[[Step], LookupFn]] = {
+    Allocate: _allocation,
+    Reset: _seat_choice,
+    Confirm: _seat_choice,
+    ReduceDontPass: _seat_choice,
+    RemoveDontPass: _seat_choice,
+    Roll: _seat_choice,
+    Throw: _throw_any_total,
+    Abort: _abort,
+}
+"""Each action class's form check, wrapped around the step a phase decides it with."""
+
+
+def _lookups() -> dict[str, dict[type, LookupFn]]:
+    lookups: dict[str, dict[type, LookupFn]] = {}
+    for phase in Phase:
+        key = phase.value
+        by_class = {cls: _FORM[cls](step) for cls, step in STEPS[key].items()}
+        if key in THROW_STEPS:
+            by_class[Throw] = _throw_by_total(THROW_STEPS[key])
+        if set(by_class) != set(CLASS_OF_KIND.values()):
+            raise AssertionError(f"no lookup for some action in {phase}")
+        lookups[key] = by_class
+    return lookups
+
+
+LOOKUPS = _lookups()
+"""Per phase (its value) and action class, the function that finds the deciding step."""

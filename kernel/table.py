@@ -14,16 +14,15 @@ from pointline.kernel._steps import (
     CLASS_OF_KIND,
     EFFECTS,
     GUARDS,
-    STEPS,
-    THROW_STEPS,
+    LOOKUPS,
     EffectFn,
     GuardFn,
     Step,
+    not_an_action,
     see_throw,
 )
 from pointline.kernel.actions import (
     SEAT_KINDS,
-    Abort,
     Action,
     Allocate,
     Confirm,
@@ -47,13 +46,10 @@ from pointline.kernel.snapshots import (
     competition_ranks,
 )
 from pointline.kernel.values import (
-    ABORT_REASONS,
     HANDS_PER_SESSION,
     MAX_SEATS,
     MIN_SEATS,
     STARTING_POINTS,
-    UNIT,
-    EndReason,
     Line,
     Phase,
 )
@@ -75,8 +71,8 @@ __all__ = [
 
 _see_throw = see_throw
 """The older, private name of ``see_throw`` (kept for existing callers)."""
-_THROW_STEPS = THROW_STEPS
-_STEPS = STEPS
+_LOOKUPS = LOOKUPS
+_not_an_action = not_an_action
 
 # Enum members bound once: looking one up on its class (``Phase.COMPLETE``) goes through the
 # enum metaclass and costs several times a plain global on the hot path.
@@ -128,12 +124,11 @@ class Table:
 
     __slots__ = (
         "_ending",
+        "_lookups",
         "_phase",
-        "_phase_key",
         "_point",
         "_resolved",
         "_seats",
-        "_steps",
         "_throws",
         "table_id",
     )
@@ -300,37 +295,11 @@ class Table:
 
     # ----------------------------------------------------------------- legality
     def _resolve(self, action: Action) -> tuple[Step, SeatSlots | None]:
-        """The step that decides ``action`` now, and the seat it names; raises if ill formed."""
-        cls = type(action)
-        if cls is Throw:
-            d1, d2 = action.die1, action.die2  # type: ignore[union-attr]
-            if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-                raise MalformedAction(Code.BAD_DIE, Code.BAD_DIE.text)
-            by_point = _THROW_STEPS.get(self._phase_key)
-            if by_point is None:
-                return self._steps[Throw], None
-            return by_point[self._point][d1 + d2], None
-        step = self._steps.get(cls)
-        if step is None:
-            raise MalformedAction(Code.BAD_ACTION, Code.BAD_ACTION.text)
-        if cls is Abort:
-            reason = action.reason  # type: ignore[union-attr]
-            if type(reason) is not EndReason or reason not in ABORT_REASONS:
-                raise MalformedAction(Code.BAD_REASON, Code.BAD_REASON.text)
-            seat = action.seat  # type: ignore[union-attr]
-            if seat is not None and (type(seat) is not int or not 0 <= seat < len(self._seats)):
-                raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
-            return step, None
-        seat = action.seat  # type: ignore[union-attr]
-        if type(seat) is not int or not 0 <= seat < len(self._seats):
-            raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
-        if cls is Allocate:
-            if type(action.line) is not Line:  # type: ignore[union-attr]
-                raise MalformedAction(Code.BAD_LINE, Code.BAD_LINE.text)
-            amount = action.amount  # type: ignore[union-attr]
-            if type(amount) is not int or amount <= 0 or amount % UNIT:
-                raise MalformedAction(Code.BAD_AMOUNT, Code.BAD_AMOUNT.text)
-        return step, self._seats[seat]
+        """The step that decides ``action`` now, and the seat it names; raises if ill formed.
+
+        The phase's lookup for the action's class checks the action's form and finds the step
+        (``kernel._steps.LOOKUPS``); ``push`` makes the very same lookup."""
+        return self._lookups.get(type(action), _not_an_action)(self, action)
 
     def row(self, action: Action) -> Transition:
         """The row of the transition table that decides ``action`` now.
@@ -380,37 +349,12 @@ class Table:
     def push(self, action: Action) -> None:
         """Apply ``action``, or raise ``MalformedAction``/``IllegalAction`` and change nothing.
 
-        The deciding row is looked up (``_resolve``), its guards are checked in order, and then
-        its effect applies; a row without an effect rejects with its own code.
-
-        The lookups play makes on every throw, a throw's and a seat action's, are written out
-        here as ``_resolve`` makes them (the same checks in the same order; aborts and what is
-        not an action go through ``_resolve`` itself), without its call and its returned pair:
-        they are nearly every push of a session, and that call was a fifth of a push's time
-        (tests/kernel/test_kernel_table.py checks that both refuse alike)."""
-        cls = type(action)
-        if cls is Throw:
-            d1, d2 = action.die1, action.die2  # type: ignore[union-attr]
-            if type(d1) is not int or type(d2) is not int or not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-                raise MalformedAction(Code.BAD_DIE, Code.BAD_DIE.text)
-            by_point = _THROW_STEPS.get(self._phase_key)
-            step = self._steps[Throw] if by_point is None else by_point[self._point][d1 + d2]
-            seat = None
-        elif cls in _SEAT_ACTIONS:
-            index = action.seat  # type: ignore[union-attr]
-            seats = self._seats
-            if type(index) is not int or not 0 <= index < len(seats):
-                raise MalformedAction(Code.BAD_SEAT, Code.BAD_SEAT.text)
-            if cls is Allocate:
-                if type(action.line) is not Line:  # type: ignore[union-attr]
-                    raise MalformedAction(Code.BAD_LINE, Code.BAD_LINE.text)
-                amount = action.amount  # type: ignore[union-attr]
-                if type(amount) is not int or amount <= 0 or amount % UNIT:
-                    raise MalformedAction(Code.BAD_AMOUNT, Code.BAD_AMOUNT.text)
-            step = self._steps[cls]
-            seat = seats[index]
-        else:
-            step, seat = self._resolve(action)
+        The deciding step is looked up as ``_resolve`` does (one lookup of the action's class in
+        the phase's ``LOOKUPS``, which checks the action's form), its guards are checked in
+        order, and then its effect applies; a row without an effect rejects with its own code.
+        The one-line lookup is made here rather than through ``_resolve``, which would add a
+        call to every push (a push is nearly all of play's time)."""
+        step, seat = self._lookups.get(type(action), _not_an_action)(self, action)
         for guard, code in step.checks:
             if not guard(self, seat, action):
                 raise IllegalAction(code, code.text)
@@ -427,8 +371,7 @@ class Table:
     def _enter(self, phase: Phase) -> None:
         self._phase = phase
         key = phase._value_
-        self._phase_key = key
-        self._steps = _STEPS[key]
+        self._lookups = _LOOKUPS[key]
 
     def _void(self, ending: Ending) -> None:
         """Return every contract in play with no profit (recorded as void) and take the ending;

@@ -34,6 +34,13 @@ Every error carries a stable ``code`` (a ``StrEnum`` member, so it also equals i
             ├── AnnouncementMismatch    ClientCode.ANNOUNCEMENT_MISMATCH (net.client._trust)
             └── SignInNeeded            ErrorCode.BAD_TOKEN (net.joining: sign in once more)
 
+Every class of the tree is reachable here: those defined in this module, and the ones defined
+beside the code that raises them (named in brackets above) re-exported by name
+(``from pointline.net.errors import AccountError``). The re-exports are lazy (PEP 562: the
+module's ``__getattr__`` imports the defining module on first use, ``_ELSEWHERE`` names it), so
+importing this leaf loads no socket library and no part of net above it, and those modules,
+which import this one, make no cycle.
+
 Errors raised and caught inside one module never leave it and are private by name
 (``net.protocol._peer._Fault``, ``net.protocol._verify._Discrepancy``,
 ``net.protocol._relay_json._Repeated``).
@@ -45,6 +52,7 @@ delivered it from.
 
 from __future__ import annotations
 
+import importlib
 from enum import StrEnum
 from typing import ClassVar
 
@@ -196,3 +204,39 @@ class ClientError(NetError):
 
 
 _CLIENT_CODES = frozenset(c.value for c in ClientCode)
+
+
+_ELSEWHERE: dict[str, str] = {
+    # the tree's classes defined beside the code that raises them: name -> defining module
+    "TranscriptWriteError": "pointline.net.client._transcript_file",
+    "WireError": "pointline.net.protocol._wire",
+    "AccountError": "pointline.net.relay._accounts",
+    "RoomError": "pointline.net.relay._rooms",
+    "Unavailable": "pointline.net.relay._store",
+    "StoreUnavailable": "pointline.net.relay._store",
+    "PresenceUnavailable": "pointline.net.relay._cluster",
+    "BadAnnouncement": "pointline.net.discovery",
+    "HostCertificateError": "pointline.net.hostcert",
+    "HostingError": "pointline.net.hosting",
+    "RelayKeyChanged": "pointline.net.client._trust",
+    "CertificateNotTrusted": "pointline.net.client._trust",
+    "TableCertificateChanged": "pointline.net.client._trust",
+    "AnnouncementMismatch": "pointline.net.client._trust",
+    "SignInNeeded": "pointline.net.joining",
+}
+"""Where each error of the tree not defined in this module lives (``__getattr__`` loads it)."""
+__all__ += sorted(_ELSEWHERE)  # public here too (a star import loads their modules)
+
+
+def __getattr__(name: str) -> type[NetError]:
+    """PEP 562: an error of the tree defined in another module of net, loaded on first use."""
+    module = _ELSEWHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    cls: type[NetError] = getattr(importlib.import_module(module), name)
+    globals()[name] = cls  # found once: the next use is a plain global
+    return cls
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_ELSEWHERE})

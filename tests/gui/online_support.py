@@ -447,3 +447,7 @@ async def scene(
             yield played
         finally:
             await played.close()
+            # online-nearby's hosted tables, closed in this loop: left to be dropped, their
+            # relays' servers were freed after the loop had closed ("Event loop is closed",
+            # "coroutine 'Server._close' was never awaited")
+            await close_held()

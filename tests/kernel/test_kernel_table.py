@@ -203,10 +203,64 @@ def _ill_formed() -> list[object]:
     ]
 
 
+def test_each_ill_formed_action_gets_its_own_code_in_every_phase() -> None:
+    """The form checks are the phase's lookup (``kernel._steps.LOOKUPS``), which ``push`` and
+    the readers share, so their agreement alone cannot catch a wrong one: every phase refuses
+    each ill-formed action with the code of what is wrong with it, before any rule of the phase
+    (a die of 7 after the session is over is ``bad_die``, not ``session_over``)."""
+    from pointline.kernel import Code, MalformedAction, state_bytes
+
+    expected = dict(zip(map(id, ill := _ill_formed()), _ILL_FORMED_CODES, strict=True))
+    sealed = _tables()
+    for table in sealed:
+        if not table.is_over:
+            seal_all(table)
+    phases = set()
+    for table in [*_tables(), *sealed]:
+        phases.add(table.phase)
+        before = state_bytes(table)
+        for action in ill:
+            code = Code(expected[id(action)])
+            try:
+                table.push(action)  # type: ignore[arg-type]
+            except MalformedAction as error:
+                assert error.code is code, (table.phase, action, error.code)
+            else:
+                raise AssertionError(f"{action!r} was taken in {table.phase}")
+            assert table.rejection(action) is code  # type: ignore[arg-type]
+            assert not table.would_throw(action)  # type: ignore[arg-type]
+        assert state_bytes(table) == before
+    assert phases == set(Phase)
+
+
+_ILL_FORMED_CODES = (
+    "bad_line",
+    "bad_amount",
+    "bad_amount",
+    "bad_amount",
+    "bad_seat",
+    "bad_seat",
+    "bad_seat",
+    "bad_seat",
+    "bad_seat",
+    "bad_seat",
+    "bad_seat",
+    "bad_die",
+    "bad_die",
+    "bad_die",
+    "bad_reason",
+    "bad_seat",
+    "bad_action",
+    "bad_action",
+)
+"""The code of each action of ``_ill_formed``, in its order (tables of 2 seats)."""
+
+
 def test_push_refuses_exactly_as_rejection_says_and_changes_nothing() -> None:
-    """``push`` looks a throw's and a seat action's row up itself (the hot path), the other
-    readers through ``Table._resolve``: for every action, legal, illegal or ill formed, in every
-    phase, ``push`` raises the very code ``rejection`` gives, or applies when it gives None."""
+    """``push`` and the readers (``rejection`` through ``Table._resolve``) find the deciding step
+    by the one lookup of ``kernel._steps.LOOKUPS``: for every action, legal, illegal or ill
+    formed, in every phase, ``push`` raises the very code ``rejection`` gives, or applies when it
+    gives None."""
     from pointline.kernel import RulesError, state_bytes
 
     sealed = _tables()

@@ -62,8 +62,10 @@ def _build(kind: str, out: Path) -> Path:
     if kind == "wheel":
         # From the sdist, as pip installs a release: never from the checkout's stale build/.
         sdist = next(out.glob("*.tar.gz"))
-        cmd = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(sdist)]
-        subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
+        # -v: pip shows the build backend's output, kept for the warnings test below.
+        cmd = [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(out), str(sdist)]
+        run = subprocess.run(cmd, capture_output=True, text=True, check=True, timeout=600)
+        (out / "wheel-build.log").write_text(run.stdout + run.stderr, encoding="utf-8")
         return next(out.glob("*.whl"))
     from setuptools import build_meta  # the backend pyproject names
 
@@ -111,6 +113,16 @@ def test_the_sdist_carries_the_whole_project(dists: dict[str, Path]) -> None:
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 
+def test_building_the_wheel_prints_no_package_would_be_ignored(dists: dict[str, Path]) -> None:
+    """Every data file of the wheel is named in pyproject's package-data: setuptools finds no
+    data folder inside a package it was not told about (it said "Package would be ignored" for
+    the conformance fixtures, the online vectors and the two QML modules)."""
+    log = (dists["wheel"].parent / "wheel-build.log").read_text(encoding="utf-8")
+    assert "pointline_table" in log  # the backend's own output is there to read
+    ignored = [line.strip() for line in log.splitlines() if "is absent from the `packages`" in line]
+    assert "Package would be ignored" not in log, ignored
+
+
 def test_the_wheel_holds_one_top_level_name_and_no_fixtures(dists: dict[str, Path]) -> None:
     with zipfile.ZipFile(dists["wheel"]) as archive:
         names = archive.namelist()
@@ -124,6 +136,10 @@ def test_the_wheel_holds_one_top_level_name_and_no_fixtures(dists: dict[str, Pat
         if p.suffix == ".qml" or p.name == "qmldir"
     }
     assert "pointline/spec/RULES.md" in names
+    vectors = ROOT / "conformance" / "online" / "vectors"
+    assert {n for n in names if "/online/vectors/" in n} == {
+        "pointline/" + p.relative_to(ROOT).as_posix() for p in vectors.glob("*.json")
+    }
     assert not [n for n in names if "/fixtures/" in n]
     assert not [n for n in names if n.startswith("pointline/__init__")]
 
