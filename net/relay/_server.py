@@ -408,8 +408,11 @@ async def serve_forever(
     config: RelayConfig | None = None,
     cluster: ClusterConfig | None = None,
     around: Callable[[RunningRelay], contextlib.AbstractAsyncContextManager[None]] | None = None,
+    key_first: bool = False,
 ) -> None:
-    """Serve until SIGTERM; ``around(running)`` wraps the serving (``--announce``'s mDNS)."""
+    """Serve until SIGTERM; ``around(running)`` wraps the serving (``--announce``'s mDNS).
+    ``key_first``: the relay's public key (64 hex digits) is standard output's first line, once
+    it listens (HARNESS.md's relay command line)."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
 
@@ -424,6 +427,8 @@ async def serve_forever(
         more = ""
         if running.relay.router is not None:
             more = f", room directory in Redis as {running.relay.router.presence.public_url}"
+        if key_first:
+            print(running.relay.key.public_hex, flush=True)
         print(f"pointline-relay listening on {running.url} (accounts in {where}{more})", flush=True)
         async with around(running) if around is not None else contextlib.nullcontext():
             await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed
