@@ -16,6 +16,7 @@ import secrets
 import socket
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
@@ -77,8 +78,15 @@ async def _one(case: RelayCase, setting: Setting, slots: asyncio.Semaphore) -> s
     return None
 
 
-async def run_relay(command: list[str], only: str | None, fail_fast: bool) -> tuple[int, int]:
-    """Start the relay ``command`` and run the relay cases against it: (passed, failed)."""
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+async def run_relay(
+    command: list[str], only: str | None, fail_fast: bool, say: Callable[[str], None] = _print
+) -> tuple[int, int]:
+    """Start the relay ``command`` and run the relay cases against it: (passed, failed); one
+    line per case to ``say``."""
     cases = [c for c in RELAY_CASES if only is None or only in c.name]
     if not cases:
         return 0, 0
@@ -86,7 +94,9 @@ async def run_relay(command: list[str], only: str | None, fail_fast: bool) -> tu
         port = _free_port()
         peers = Path(tmp) / "peers"
         env_before = os.environ.get("POINTLINE_DATA_DIR")
-        os.environ["POINTLINE_DATA_DIR"] = str(peers)  # the reference peers' transcripts
+        sessions = any(c.name.startswith("relay.session.") for c in cases)
+        if sessions:  # the reference peers' transcripts
+            os.environ["POINTLINE_DATA_DIR"] = str(peers)
         log = (Path(tmp) / "relay.log").open("wb")
         proc = await asyncio.create_subprocess_exec(
             *relay_command(command, port, Path(tmp) / "data"),
@@ -107,7 +117,7 @@ async def run_relay(command: list[str], only: str | None, fail_fast: bool) -> tu
             elif not await _listening(port, STARTUP):
                 problem = f"the relay does not accept connections on port {port}"
             if problem is not None:
-                print(f"FAIL relay start: {problem}", flush=True)
+                say(f"FAIL relay start: {problem}")
                 return 0, len(cases)
             drain = asyncio.create_task(proc.stdout.read())
             run = secrets.token_hex(2)
@@ -122,10 +132,10 @@ async def run_relay(command: list[str], only: str | None, fail_fast: bool) -> tu
                 found = await task
                 if found is None:
                     passed += 1
-                    print(f"ok relay {case.name}", flush=True)
+                    say(f"ok relay {case.name}")
                     continue
                 failed += 1
-                print(f"FAIL relay {case.name}: {found}", flush=True)
+                say(f"FAIL relay {case.name}: {found}")
                 if fail_fast:
                     for rest in tasks:
                         rest.cancel()
@@ -142,7 +152,9 @@ async def run_relay(command: list[str], only: str | None, fail_fast: bool) -> tu
                     proc.kill()
                     await proc.wait()
             log.close()
-            if env_before is None:
+            if not sessions:
+                pass
+            elif env_before is None:
                 os.environ.pop("POINTLINE_DATA_DIR", None)
             else:
                 os.environ["POINTLINE_DATA_DIR"] = env_before
