@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from pointline.conformance.online.registry import set_attr
 from pointline.conformance.online.relay_harness import run_relay
 
 __all__ = ["RELAY_MUTANTS", "RelayMutant", "run_relay_mutants", "serve"]
@@ -43,6 +44,10 @@ def _mutant(name: str, text: str, cases: str) -> Callable[[Callable[[], None]], 
     return register
 
 
+def _with(action: Any, **changes: Any) -> Any:
+    return replace(action, **changes)
+
+
 @_mutant(
     "forward_before_start",
     "a send from a seated member is forwarded before the room has started",
@@ -63,7 +68,7 @@ def _forward_before_start() -> None:
                 room.table_id = None
         return original(self, conn, payload, raw)
 
-    _core.RelayCore._forward = forward  # type: ignore[method-assign]
+    set_attr(_core.RelayCore, "_forward", forward)
 
 
 @_mutant(
@@ -77,10 +82,10 @@ def _forward_to_sender() -> None:
     original = _core.RelayCore._forward
 
     def forward(self: Any, conn: int, payload: Any, raw: Any) -> Any:
-        actions = original(self, conn, payload, raw)
-        return [replace(a, conns=(*a.conns, conn)) for a in actions]
+        actions: list[Any] = original(self, conn, payload, raw)
+        return [_with(a, conns=(*a.conns, conn)) for a in actions]
 
-    _core.RelayCore._forward = forward  # type: ignore[method-assign]
+    set_attr(_core.RelayCore, "_forward", forward)
 
 
 @_mutant(
@@ -95,10 +100,10 @@ def _deliver_wrong_seat() -> None:
 
     def forward(self: Any, conn: int, payload: Any, raw: Any) -> Any:
         wrong = b'"from_seat":1'  # seat s becomes 1s (seat 1: 11)
-        actions = original(self, conn, payload, raw)
-        return [replace(a, data=a.data.replace(b'"from_seat":', wrong, 1)) for a in actions]
+        actions: list[Any] = original(self, conn, payload, raw)
+        return [_with(a, data=a.data.replace(b'"from_seat":', wrong, 1)) for a in actions]
 
-    _core.RelayCore._forward = forward  # type: ignore[method-assign]
+    set_attr(_core.RelayCore, "_forward", forward)
 
 
 @_mutant(
@@ -109,7 +114,7 @@ def _deliver_wrong_seat() -> None:
 def _signin_deadline_missed() -> None:
     from pointline.net.relay import _conn
 
-    _conn.RelayConnection._deadline_passed = lambda self: None  # type: ignore[method-assign]
+    set_attr(_conn.RelayConnection, "_deadline_passed", lambda self: None)
 
 
 @_mutant(
@@ -120,7 +125,7 @@ def _signin_deadline_missed() -> None:
 def _room_cap_nine() -> None:
     from pointline.net.relay import _rooms
 
-    _rooms.MAX_MEMBERS = 9
+    set_attr(_rooms, "MAX_MEMBERS", 9)
 
 
 @_mutant(
@@ -136,7 +141,7 @@ def _burst_counts_wrong() -> None:
     def init(self: Any, rate: float, burst: float, now: float) -> None:
         original(self, rate, rate, now)
 
-    _core.TokenBucket.__init__ = init  # type: ignore[method-assign]
+    set_attr(_core.TokenBucket, "__init__", init)
 
 
 @_mutant(
@@ -147,12 +152,12 @@ def _burst_counts_wrong() -> None:
 def _roster_wrong_bytes() -> None:
     from pointline.net.relay import _core
 
-    original = _core.roster_signing_bytes
+    original = vars(_core)["roster_signing_bytes"]
 
     def signing_bytes(table_id: str, members: Any, host: str | None) -> bytes:
-        return original("", members, host)
+        return bytes(original("", members, host))
 
-    _core.roster_signing_bytes = signing_bytes
+    set_attr(_core, "roster_signing_bytes", signing_bytes)
 
 
 @_mutant(
@@ -163,13 +168,13 @@ def _roster_wrong_bytes() -> None:
 def _started_id_to_everyone() -> None:
     from pointline.net.relay import _core
 
-    original = _core.Started
+    original = vars(_core)["Started"]
 
     def started(*args: Any) -> Any:
         code, table_id, seat, roster, sig, answer, host = args
         return original(code, table_id, seat, roster, sig, answer if answer else 1, host)
 
-    _core.Started = started  # type: ignore[misc, assignment]
+    set_attr(_core, "Started", started)
 
 
 @_mutant(
@@ -187,7 +192,7 @@ def _departure_unannounced() -> None:
         actions = original(self, conn)
         return [] if room is not None and room.started else actions
 
-    _core.RelayCore.leave = leave  # type: ignore[method-assign]
+    set_attr(_core.RelayCore, "leave", leave)
 
 
 @_mutant(
@@ -198,7 +203,7 @@ def _departure_unannounced() -> None:
 def _signout_keeps_token() -> None:
     from pointline.net.relay import _accounts
 
-    _accounts.Accounts.signout = lambda self, token: self.lookup(token) is not None  # type: ignore[method-assign]
+    set_attr(_accounts.Accounts, "signout", lambda self, token: self.lookup(token) is not None)
 
 
 # ------------------------------------------------------------------------------ running
