@@ -188,3 +188,12 @@ def test_the_per_connection_sign_in_count_runs_in_the_core_time(tmp_path: Path) 
     d.now += 61.0  # the window has passed, in the time fed in
     d.frame(conn, {"op": "signin", "name": "nobody", "password": PASSWORD, "id": 99})
     assert d.last(conn)["code"] == "bad_credentials"
+
+
+def test_a_join_to_no_room_names_the_code_in_plain_words(tmp_path: Path) -> None:
+    d = Driver(tmp_path)
+    conn, token = d.signed_up("alice")
+    d.frame(conn, {"op": "join_room", "token": token, "code": " m8hhfe", "session_key": KEY_A})
+    assert d.last(conn)["message"] == "no room with code M8HHFE"  # no Python quotes
+    d.frame(conn, {"op": "join_room", "token": token, "code": "'\n", "session_key": KEY_A})
+    assert d.last(conn)["message"] == "no room with code (empty)"
