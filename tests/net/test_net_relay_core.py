@@ -3,6 +3,7 @@ times in, the actions it returns checked; its store and hashing calls answered a
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 from pointline.net.protocol._keys import public_key_from_hex, verify_signature
 from pointline.net.protocol._roster import roster_from_wire, roster_signing_bytes
 from pointline.net.relay import FAST_HASH, Accounts, RelayConfig, RelayCore
+from pointline.net.relay._cluster import Router
 from pointline.net.relay._core import (
     Action,
     Authenticated,
@@ -197,3 +199,55 @@ def test_a_join_to_no_room_names_the_code_in_plain_words(tmp_path: Path) -> None
     assert d.last(conn)["message"] == "no room with code M8HHFE"  # no Python quotes
     d.frame(conn, {"op": "join_room", "token": token, "code": "'\n", "session_key": KEY_A})
     assert d.last(conn)["message"] == "no room with code (empty)"
+
+
+class _Directory:
+    """A cluster directory in memory: room codes -> the relay that holds them."""
+
+    public_url = "ws://here.example:1"
+
+    def __init__(self) -> None:
+        self.rooms = {"ELSWHR": "ws://there.example:1"}
+        self.released: list[str] = []
+
+    async def claim(self, code: str) -> bool:
+        return self.rooms.setdefault(code, self.public_url) == self.public_url
+
+    async def release(self, code: str) -> None:
+        self.released.append(code)
+
+    async def owner(self, code: str) -> str | None:
+        return self.rooms.get(code)
+
+    def least_loaded(self, own_load: int) -> str | None:
+        return None
+
+
+def test_directory_requests_go_out_as_calls_and_a_join_elsewhere_is_redirected(
+    tmp_path: Path,
+) -> None:
+    directory = _Directory()
+    d = Driver(tmp_path)
+    d.core.router = Router(directory)
+    kinds: list[str] = []
+
+    def answer_all(call: Call) -> Any:
+        kinds.append(call.kind)
+        result = call.fn(*call.args)
+        return asyncio.run(result) if call.kind == "presence" else result
+
+    conn, token = d.signed_up("alice")
+    join = {"op": "join_room", "token": token, "code": "elswhr", "session_key": KEY_A, "id": 5}
+    for action in d.core.receive(conn, json.dumps(join), d.now):
+        assert isinstance(action, Dispatch)
+        d.apply(d.core.run(conn, action.frame, answer_all))
+    assert d.last(conn) == {"op": "redirect", "url": "ws://there.example:1", "id": 5}
+    assert kinds == ["store", "presence"] and len(d.core.rooms) == 0
+    create = {"op": "create_room", "token": token, "session_key": KEY_A, "id": 6}
+    for action in d.core.receive(conn, json.dumps(create), d.now):
+        assert isinstance(action, Dispatch)
+        d.apply(d.core.run(conn, action.frame, answer_all))
+    code = d.last(conn)["code"]
+    assert directory.rooms[code] == directory.public_url  # claimed through a presence call
+    leave = d.core.closed(conn)  # the room closes: its release is a background call
+    assert [(a.kind, a.args) for a in leave if isinstance(a, Call)] == [("background", (code,))]
