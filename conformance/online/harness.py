@@ -5,6 +5,7 @@ vectors. Prints one line per case and ``N passed, N failed``; exit 0 when none f
     python -m pointline.conformance.online.harness                  # both reference adapters
     python -m pointline.conformance.online.harness --client "CMD"   # a port's client
     python -m pointline.conformance.online.harness --verifier "CMD" # a port's verifier
+    python -m pointline.conformance.online.harness --relay "CMD"    # a port's relay
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from websockets.asyncio.client import connect
 
 from pointline.conformance.online import stdio
 from pointline.conformance.online.check import load
+from pointline.conformance.online.relay_harness import REFERENCE_RELAY, run_relay
 from pointline.conformance.online.sim import legal_choice, random_choice
 from pointline.kernel import UNIT, Choice, EndReason
 from pointline.net.client._relay_client import RelayClient
@@ -602,18 +604,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="COMMAND",
         help="a verifier: one transcript line in, one verdict line out",
     )
+    parser.add_argument(
+        "--relay",
+        metavar="COMMAND",
+        help="a relay, started as COMMAND --port PORT --data FOLDER --test-profile (HARNESS.md)",
+    )
     parser.add_argument("--case", help="only the cases whose name holds this text")
     parser.add_argument("--fail-fast", action="store_true", help="stop at the first failure")
     args = parser.parse_args(argv)
     verifier: list[str] | None = REFERENCE_VERIFIER
-    if args.client is None and args.verifier is None:
+    relay: list[str] | None = REFERENCE_RELAY
+    if args.client is None and args.verifier is None and args.relay is None:
         clients = dict(REFERENCE_CLIENTS)
     else:
         clients = {f"client{i + 1}": shlex.split(c) for i, c in enumerate(args.client or [])}
         verifier = shlex.split(args.verifier) if args.verifier else None
+        relay = shlex.split(args.relay) if args.relay else None
     passed = failed = 0
-    if clients:
-        passed, failed = asyncio.run(run_clients(clients, args.case, args.fail_fast))
+    if relay is not None:
+        passed, failed = asyncio.run(run_relay(relay, args.case, args.fail_fast))
+    if clients and not (args.fail_fast and failed):
+        p, f = asyncio.run(run_clients(clients, args.case, args.fail_fast))
+        passed, failed = passed + p, failed + f
     if verifier is not None and not (args.fail_fast and failed):
         p, f = run_verifier(verifier, args.fail_fast)
         passed, failed = passed + p, failed + f

@@ -1,8 +1,10 @@
 """The relay side: accounts, rooms and forwarding over websockets; it deals nothing.
 
 The public face: the GUI (a hosted table), the benchmarks and the commands import from here;
-the modules behind it are private. ``_server`` (the relay: rooms, forwarding, the signed
-roster), ``_conn`` (limits, each connection's sender and budgets), ``_frames`` (a ``send``
+the modules behind it are private. ``_core`` (``RelayCore``, the sans-IO core: accounts
+requests, rooms, seats, limits, dispatch and the signed roster; frames and time in, frames and
+store/presence calls out), ``_server`` (``Relay``, its thin websockets driver), ``_conn``
+(limits, each connection's sender and budgets), ``_frames`` (a ``send``
 frame's payload cut out as received), ``_rooms`` (join codes and seats), ``_accounts``
 (sign-in, tokens, the relay key) over ``_store`` (the storage interface, SQLite) or
 ``_store_pg`` (PostgreSQL), ``_cluster`` (routing between relays) over ``_presence`` (the Redis
@@ -21,6 +23,7 @@ from pointline.net.relay._accounts import (
     HashParams,
 )
 from pointline.net.relay._cluster import ClusterConfig
+from pointline.net.relay._core import RelayCore
 from pointline.net.relay._server import (
     LOOPBACK_TESTS,
     Relay,
@@ -43,6 +46,7 @@ __all__ = [
     "HashParams",
     "Relay",
     "RelayConfig",
+    "RelayCore",
     "RunningRelay",
     "running_relay",
     "serve_forever",

@@ -9,13 +9,14 @@ import asyncio
 import logging
 import sqlite3
 import sys
-from dataclasses import fields
-from typing import Final
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any, Final
 
 from pointline.net.protocol._wire import WireError
-from pointline.net.relay._accounts import Accounts, HashParams
+from pointline.net.relay._accounts import FAST_HASH, Accounts, HashParams
 from pointline.net.relay._cluster import DEFAULT_TTL, ClusterConfig
-from pointline.net.relay._conn import RelayConfig, tls_context
+from pointline.net.relay._conn import LOOPBACK_TESTS, RelayConfig, tls_context
 
 __all__ = [
     "DEFAULT_DB",
@@ -28,6 +29,16 @@ __all__ = [
 ]
 
 DEFAULT_DB: Final = "pointline-relay.sqlite3"
+TEST_PROFILE: Final[dict[str, Any]] = {
+    "signin_deadline": 2.0,
+    "hash_params": FAST_HASH,
+    **LOOPBACK_TESTS,
+}
+"""``--test-profile``: what HARNESS.md's relay command line fixes (short deadlines, cheap
+password hashing, loopback-friendly per-address limits); every other limit keeps its default."""
+TEST_PROFILE_TEXT: Final = (
+    "sign-in deadline 2 s, cheap password hashing, per-address limits raised for loopback"
+)
 CLUSTER_EXTRA: Final = "a relay cluster needs pip install 'pointline-table[cluster]'"
 
 
@@ -62,6 +73,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         default=DEFAULT_DB,
         help=f"accounts database file, created if missing ({DEFAULT_DB} in the current folder)",
+    )
+    parser.add_argument(
+        "--data",
+        metavar="FOLDER",
+        help="keep the accounts database in this folder (created if missing), instead of --db",
+    )
+    parser.add_argument(
+        "--test-profile",
+        action="store_true",
+        help="the conformance harness's relay (HARNESS.md, 'The relay cases'): "
+        f"{TEST_PROFILE_TEXT}; prints the relay's public key as the first line",
     )
     parser.add_argument("--cert", help="TLS certificate chain (PEM); serves wss://")
     parser.add_argument("--key", help="TLS private key (PEM), with --cert")
@@ -269,6 +291,8 @@ _NOT_FLAGS: Final = frozenset({"hash_params", "auth_attempts", "message_burst"})
 
 def config_from_args(args: argparse.Namespace) -> RelayConfig:
     same = {f.name: getattr(args, f.name) for f in fields(RelayConfig) if f.name not in _NOT_FLAGS}
+    if getattr(args, "test_profile", False):
+        return replace(RelayConfig(**same, auth_attempts=args.auth_per_connection), **TEST_PROFILE)
     return RelayConfig(
         **same,
         auth_attempts=args.auth_per_connection,
@@ -337,6 +361,13 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["migrate"]:
         return migrate_main(argv[1:])
     args = build_parser().parse_args(argv)
+    if args.data is not None:
+        try:
+            Path(args.data).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"pointline-relay: cannot use {args.data}: {exc.strerror}", file=sys.stderr)
+            return 2
+        args.db = str(Path(args.data) / DEFAULT_DB)
     if args.print_key:
         return print_key(args.db, args.store)
     if bool(args.cert) != bool(args.key):
@@ -374,7 +405,18 @@ def main(argv: list[str] | None = None) -> int:
     config = config_from_args(args)
     cluster = cluster_from_args(args)
     try:
-        asyncio.run(serve_forever(args.db, args.host, args.port, context, config, cluster, around))
+        asyncio.run(
+            serve_forever(
+                args.db,
+                args.host,
+                args.port,
+                context,
+                config,
+                cluster,
+                around,
+                key_first=args.test_profile,
+            )
+        )
     except KeyboardInterrupt:
         return 0
     except ImportError as exc:

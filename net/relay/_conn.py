@@ -10,7 +10,7 @@ import socket
 import ssl
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from websockets.asyncio.server import ServerConnection
@@ -19,8 +19,7 @@ from websockets.protocol import State
 
 from pointline.net._ws import frame_now
 from pointline.net.protocol._wire import ErrorCode, WireError
-from pointline.net.relay._accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, HashParams
-from pointline.net.relay._cluster import Redirects
+from pointline.net.relay._core import RelayConfig, TokenBucket
 
 __all__ = [
     "ACCEPT_EXHAUSTED",
@@ -39,33 +38,6 @@ __all__ = [
 
 log = logging.getLogger("pointline.relay")
 T = TypeVar("T")
-
-
-@dataclass(frozen=True, slots=True)
-class RelayConfig:
-    """Limits; the defaults suit a public relay, tests make them smaller or faster.
-
-    Every limit is also a ``pointline-relay`` flag (``build_parser``)."""
-
-    max_size: int = 64 * 1024  # bytes per frame
-    message_rate: float = 100.0  # frames per second per connection (sustained)
-    message_burst: float = 200.0  # frames a connection may send at once
-    auth_attempts: int = 10  # sign-up/sign-in attempts per connection per auth_window
-    auth_window: float = 60.0
-    failures_per_name: int = 5  # failed sign-ins per (name, address) per auth_window
-    hash_params: HashParams = field(default_factory=HashParams)
-    max_connections: int = 4096  # open sockets in total (handshake included)
-    connections_per_address: int = 16  # open sockets per source address
-    signin_deadline: float = 30.0  # seconds from connect to a sign-in (or a valid token)
-    tls_handshake_deadline: float = 10.0  # seconds from connect to a finished TLS handshake
-    auth_per_address: int = 30  # sign-ups/sign-ins per source address per auth_window
-    hash_workers: int = 2  # argon2 hashes computed at once
-    hash_queue: int = 16  # requests waiting for a hashing slot; more get "busy"
-    accept_log_interval: float = 60.0  # seconds between two "out of descriptors" log lines
-    outbox_frames: int = 256  # frames waiting for one reader; more and it is cut
-    send_timeout: float = 10.0  # seconds one frame may wait for a reader; longer and it is cut
-    token_ttl: float = TOKEN_TTL  # seconds a sign-in token lives
-    tokens_per_account: int = TOKENS_PER_ACCOUNT  # live tokens; a new sign-in revokes the oldest
 
 
 LOOPBACK_TESTS: Final[dict[str, Any]] = {
@@ -214,31 +186,14 @@ class Sender:
         self._task.cancel()
 
 
-class TokenBucket:
-    """``rate`` tokens per second up to ``burst``; one token per frame."""
-
-    def __init__(self, rate: float, burst: float, now: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, now
-
-    def take(self, now: float) -> bool:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
-
-
 @dataclass(slots=True)
 class Connection:
+    """One open websocket as the driver holds it: its id in the core, its socket and sender."""
+
     id: int
     ws: ServerConnection
-    bucket: TokenBucket
     sender: Sender
     address: str = ""
-    name: str | None = None  # account bound by the last create/join
-    redirects: Redirects = field(default_factory=Redirects)  # where a cluster sent it
 
 
 class RelayConnection(ServerConnection):

@@ -10,9 +10,9 @@ A relay writes both in one pipelined round trip per heartbeat (every ``ttl / 3``
 reads the other relays' entries in the same beat; a relay that dies stops heart-beating, so
 its entries vanish within ``ttl`` and new rooms go to the relays that are left at once (the
 client of a dead relay's redirect falls back to the relay it asked). A room's code is claimed
-with ``SET NX`` so two relays never hand out the same code. After Redis comes back, the next
-heartbeat writes everything again. Uses the ``redis`` package's asyncio client (Redis or
-Valkey).
+with ``SET NX`` so two relays never hand out the same code. After Redis comes back (perhaps
+empty), the heartbeat writes everything again at once (``heartbeat``). Uses the ``redis``
+package's asyncio client (Redis or Valkey).
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import urlsplit
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from pointline.net.relay._cluster import DEFAULT_TTL, PresenceUnavailable
+from pointline.net.relay._store import Outage
 
 __all__ = ["REDIRECT_MARGIN", "Peer", "Presence", "heartbeat"]
 
@@ -39,6 +41,8 @@ REDIRECT_MARGIN: Final = 8
 """A new room goes to another relay only when that one holds at least a full table fewer
 seats: loads that differ less are not worth the client's reconnect (and two relays with
 slightly stale views never send a request back and forth)."""
+RETRY: Final = 0.5
+"""Seconds between two heartbeats while Redis cannot be reached."""
 MAX_REQUESTS: Final = 32
 """Requests to Redis one relay has in flight at once (redis-py's pool holds 100)."""
 
@@ -50,6 +54,12 @@ class Peer:
     relay_id: str
     url: str
     load: int
+
+
+def _where(url: str) -> str:
+    """``host:port`` of a ``redis://`` URL (never its password)."""
+    parts = urlsplit(url)
+    return f"{parts.hostname or 'localhost'}:{parts.port or 6379}"
 
 
 class Presence:
@@ -77,7 +87,10 @@ class Presence:
         self.heartbeat_round_trips = 0
         """Round trips of the heartbeats (write, scan, read): every ``ttl / 3`` s, whatever
         the traffic."""
-        self.available = True
+        self.outage = Outage(f"the room directory (Redis at {_where(url)})")
+        self.wake = asyncio.Event()
+        """Set when an outage starts or ends: the heartbeat beats at once (and then every
+        ``RETRY`` seconds while Redis is away)."""
         self._slots = asyncio.Semaphore(MAX_REQUESTS)
         """Requests at once: more wait their turn (many rooms closing together would
         otherwise exhaust redis-py's pool of 100 connections and fail)."""
@@ -98,14 +111,17 @@ class Presence:
             async with self._slots:
                 result = await fn()
         except (RedisError, OSError) as exc:
-            if self.available:
-                log.warning("the room directory (Redis) is unreachable: %s", exc)
-            self.available = False
+            if self.outage.failed(exc):
+                self.wake.set()
             raise PresenceUnavailable(f"{what}: {exc}") from None
-        if not self.available:
-            log.warning("the room directory (Redis) is back")
-        self.available = True
+        if self.outage.answered():
+            self.wake.set()
         return result
+
+    @property
+    def available(self) -> bool:
+        """Whether Redis answered the last request."""
+        return not self.outage.down
 
     async def beat(self, load: int, codes: Iterable[str]) -> None:
         """Write this relay's entry and its rooms' entries, and read every other relay's."""
@@ -183,9 +199,16 @@ class Presence:
 async def heartbeat(
     presence: Presence, load: Callable[[], int], codes: Callable[[], list[str]]
 ) -> None:
-    """Beat every ``ttl / 3`` seconds until cancelled; a failed beat is retried next time."""
+    """Beat every ``ttl / 3`` seconds until cancelled. Once any request finds Redis away, a beat
+    is tried every ``RETRY`` seconds, and a request that finds it back wakes the heartbeat at
+    once: after an outage (a Redis that comes back empty) this relay's rooms are listed again
+    as soon as Redis answers, not a whole period later."""
     period = presence.ttl / 3
     while True:
+        presence.wake.clear()
         with contextlib.suppress(PresenceUnavailable):
             await presence.beat(load(), codes())
-        await asyncio.sleep(period)
+        presence.wake.clear()  # a change seen by this beat itself: it acted on it
+        wait = period if presence.available else min(period, RETRY)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(presence.wake.wait(), wait)

@@ -85,6 +85,12 @@ class Departure:
     closed: bool
 
 
+def _shown(code: str) -> str:
+    """A code as a player typed it, for a message: upper case, at most 16 characters, nothing
+    but letters and digits (no quotes, no control characters)."""
+    return "".join(c for c in normalize_code(code)[:16] if c.isalnum()) or "(empty)"
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -138,7 +144,7 @@ class Rooms:
             raise RoomError(ErrorCode.IN_ROOM, "leave your current room first")
         room = self.get(code)
         if room is None:
-            raise RoomError(ErrorCode.NO_ROOM, f"no room with code {code[:16]!r}")
+            raise RoomError(ErrorCode.NO_ROOM, f"no room with code {_shown(code)}")
         if room.started:
             raise RoomError(ErrorCode.ROOM_STARTED, "this room has started; nobody joins now")
         if len(room.members) >= MAX_MEMBERS:

@@ -20,9 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import itertools
 import logging
-import secrets
 import signal
 import ssl
 from collections.abc import AsyncIterator, Callable
@@ -36,35 +34,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from pointline.net.protocol._keys import SigningKey
-from pointline.net.protocol._roster import roster_from_wire, roster_signing_bytes
-from pointline.net.protocol._wire import (
-    ChangePassword,
-    ClientFrame,
-    CreateRoom,
-    Deliver,
-    Departed,
-    ErrorCode,
-    JoinRoom,
-    Leave,
-    Redirect,
-    RelayFrame,
-    RoomJoined,
-    Roster,
-    RosterEntry,
-    Send,
-    SignedIn,
-    SignedOut,
-    Signin,
-    Signout,
-    Signup,
-    Start,
-    Started,
-    WireError,
-    encode,
-    error,
-    parse_client,
-)
-from pointline.net.relay._accounts import Accounts, RateLimiter
+from pointline.net.protocol._wire import ClientFrame, Start, WireError
+from pointline.net.relay._accounts import Accounts
 from pointline.net.relay._cluster import ClusterConfig, PresenceUnavailable, Router
 from pointline.net.relay._conn import (
     ACCEPT_EXHAUSTED,
@@ -74,11 +45,22 @@ from pointline.net.relay._conn import (
     Connection,
     ConnectionGate,
     HashGate,
-    RelayConfig,
     RelayConnection,
     Sender,
-    TokenBucket,
     tls_context,
+)
+from pointline.net.relay._core import (
+    Action,
+    Authenticated,
+    Call,
+    Close,
+    Dispatch,
+    Left,
+    RelayConfig,
+    RelayCore,
+    TokenBucket,
+    Transmit,
+    sign_roster,
 )
 from pointline.net.relay._frames import received_payload, send_payload
 from pointline.net.relay._rooms import Room, Rooms
@@ -110,21 +92,10 @@ log = logging.getLogger("pointline.relay")
 T = TypeVar("T")
 
 
-def sign_roster(
-    key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...], host: str | None = None
-) -> str:
-    """The relay's signature (hex) of a started room's roster: over exactly the bytes
-    ``pointline verify --relay-key`` checks (``net.protocol._peer.roster_signing_bytes`` of the
-    roster as the transcript header holds it), so it binds each session key to its account name;
-    a hosted table's relay signs its host's name with it."""
-    members = roster_from_wire(
-        [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
-    )
-    return key.sign(roster_signing_bytes(table_id, members, host)).hex()
-
-
 class Relay:
-    """The relay's logic for one server: call ``handler`` for each websocket connection."""
+    """The websockets driver of one relay's ``RelayCore``: ``handler`` for each connection feeds
+    it frames and times, sends what it returns through each connection's ``Sender``, and runs
+    its store, hashing and directory calls. It decides nothing itself."""
 
     def __init__(
         self,
@@ -133,21 +104,37 @@ class Relay:
         router: Router | None = None,
     ) -> None:
         self.accounts = accounts
-        self.router = router
-        """The cluster's routing (None: a single relay, every room is here)."""
         self.config = config or RelayConfig()
-        self.rooms = Rooms()
+        self.core = RelayCore(accounts, accounts.relay_key(), self.config, router, self.host_of)
         self.connections: dict[int, Connection] = {}
-        self._ids = itertools.count(1)
-        self.key = accounts.relay_key()
-        """The relay's Ed25519 key (kept in its database): it signs every started roster."""
-        self._auth = RateLimiter(self.config.auth_attempts, self.config.auth_window)
-        self._auth_by_address = accounts.limiter(
-            "address", self.config.auth_per_address, self.config.auth_window
-        )
         self.gate = ConnectionGate(self.config)
         self._hashing: HashGate | None = None
-        self.frames_forwarded = 0
+
+    @property
+    def rooms(self) -> Rooms:
+        return self.core.rooms
+
+    @property
+    def router(self) -> Router | None:
+        """The cluster's routing (None: a single relay, every room is here)."""
+        return self.core.router
+
+    @router.setter
+    def router(self, router: Router | None) -> None:
+        self.core.router = router
+
+    @property
+    def key(self) -> SigningKey:
+        """The relay's Ed25519 key (kept in its database): it signs every started roster."""
+        return self.core.key
+
+    @key.setter
+    def key(self, key: SigningKey) -> None:
+        self.core.key = key
+
+    @property
+    def frames_forwarded(self) -> int:
+        return self.core.frames_forwarded
 
     def host_of(self, room: Room) -> str | None:
         """Who vouches for a started room's names besides this relay: None here (a relay that
@@ -172,52 +159,94 @@ class Relay:
 
     async def handler(self, ws: ServerConnection) -> None:
         loop = asyncio.get_running_loop()
-        conn_id = next(self._ids)
+        address = getattr(ws, "address", "")
+        conn_id = self.core.opened(address, loop.time())
         conn = Connection(
             conn_id,
             ws,
-            TokenBucket(self.config.message_rate, self.config.message_burst, loop.time()),
             Sender(
                 ws,
                 self.config.outbox_frames,
                 self.config.send_timeout,
                 lambda: self._cut(conn_id),
             ),
-            getattr(ws, "address", ""),
+            address,
         )
         self.connections[conn.id] = conn
         try:
             async for message in ws:
-                allowed = conn.bucket.take(loop.time())
-                frame: ClientFrame | None = None
-                try:
-                    raw = send_payload(message)
-                    if raw is not None and allowed:  # the hot path: no await, bytes kept
-                        self._forward(conn, None, raw)
-                        continue
-                    frame = parse_client(message)
-                    if not allowed:
-                        raise WireError(ErrorCode.RATE_LIMITED, "slow down")
-                    if isinstance(frame, Send):
-                        self._forward(conn, frame.payload, received_payload(message, frame))
+                for action in self.core.receive(conn_id, message, loop.time()):
+                    if isinstance(action, Dispatch):
+                        try:
+                            await self.dispatch(conn, action.frame)
+                        except WireError as exc:
+                            self._apply(self.core.refusal(conn_id, action.frame, exc))
                     else:
-                        await self.dispatch(conn, frame)
-                except WireError as exc:
-                    # the answer names the request it refuses (its id), when it had one
-                    request_id = exc.request_id if frame is None else frame.id
-                    code, text = (
-                        (exc.code, exc.message)
-                        if allowed
-                        else (ErrorCode.RATE_LIMITED, "slow down")
-                    )
-                    await self._reply(conn, error(code, text, request_id))
+                        self._apply([action])
         except ConnectionClosed:
             pass
         finally:
             conn.sender.stop()
             self._leave(conn)
-            self._auth.clear(str(conn.id))
+            self._apply(self.core.closed(conn_id))
             del self.connections[conn.id]
+
+    async def dispatch(self, conn: Connection, frame: ClientFrame) -> None:
+        """Run one request through the core, doing its calls; a ``WireError`` that leaves here
+        is its refusal (``handler`` answers it)."""
+        steps = self.core.request(conn.id, frame)
+        value: Any = None
+        failure: WireError | None = None
+        while True:
+            try:
+                action = steps.throw(failure) if failure is not None else steps.send(value)
+            except StopIteration:
+                room = self.rooms.room_of(conn.id)
+                if isinstance(frame, Start) and room is not None:
+                    log.info("room %s started with %d seats", room.code, len(room.members))
+                return
+            value, failure = None, None
+            if isinstance(action, Call):
+                try:
+                    value = await self._call(action)
+                except WireError as exc:
+                    failure = exc
+            elif isinstance(action, Left):
+                self._leave(conn)
+            else:
+                self._apply([action])
+
+    async def _call(self, call: Call) -> Any:
+        if call.kind == "hash":
+            return await self.hashing.run(call.fn, *call.args)
+        if call.kind == "presence":
+            return await call.fn(*call.args)
+        return await self._store(call.fn, *call.args)
+
+    def _apply(self, actions: list[Action]) -> None:
+        """Do what the core asked, in order."""
+        for action in actions:
+            if isinstance(action, Transmit):
+                for c in action.conns:
+                    conn = self.connections.get(c)
+                    if conn is not None:
+                        conn.sender.put(action.data)
+            elif isinstance(action, Authenticated):
+                conn = self.connections.get(action.conn)
+                if conn is not None and isinstance(conn.ws, RelayConnection):
+                    conn.ws.mark_signed_in()
+            elif isinstance(action, Close):
+                conn = self.connections.get(action.conn)
+                if conn is not None:
+                    task = asyncio.get_running_loop().create_task(
+                        conn.ws.close(action.code, action.reason)
+                    )
+                    self.gate.tasks.add(task)
+                    task.add_done_callback(self.gate.tasks.discard)
+            elif isinstance(action, Call):  # a background directory update
+                task = asyncio.get_running_loop().create_task(action.fn(*action.args))
+                self.gate.tasks.add(task)
+                task.add_done_callback(self.gate.tasks.discard)
 
     async def watch_senders(self) -> None:
         """Cut every reader whose send has waited longer than ``send_timeout`` (checked a few
@@ -230,6 +259,7 @@ class Relay:
             now = loop.time()
             if now >= next_purge:  # forget addresses and names that went quiet
                 next_purge = now + self.config.auth_window
+                self.core.now = now
                 with contextlib.suppress(WireError):  # a shared store may be away
                     await self._store(self.purge_limits)
             for conn in list(self.connections.values()):
@@ -239,27 +269,14 @@ class Relay:
                     )
 
     def purge_limits(self) -> int:
-        """Drop the sign-in counts that have left their window (all three limiters) and the
-        expired tokens."""
-        limiters = (self._auth, self._auth_by_address, self.accounts.failures)
-        return sum(limiter.purge() for limiter in limiters) + self.accounts.purge_expired()
+        """Drop the sign-in counts that have left their window and the expired tokens."""
+        return self.core.purge_limits()
 
     def _cut(self, conn_id: int) -> None:
         """A too-slow consumer was cut: its seat is gone now (announced to the others)."""
         conn = self.connections.get(conn_id)
         if conn is not None:
             self._leave(conn)
-
-    async def _reply(self, conn: Connection, frame: RelayFrame) -> None:
-        """Answer ``conn`` (through its sender, in order with everything else it gets)."""
-        conn.sender.put(encode(frame))
-
-    def _broadcast(self, conns: list[int], frame: RelayFrame) -> None:
-        data = encode(frame).encode("utf-8")
-        for c in conns:
-            conn = self.connections.get(c)
-            if conn is not None:
-                conn.sender.put(data)
 
     async def _store(self, fn: Callable[..., T], *args: Any) -> T:
         """Call the account store: at once for the relay's own SQLite file (as a single relay
@@ -268,159 +285,9 @@ class Relay:
             return await asyncio.to_thread(fn, *args)
         return fn(*args)
 
-    async def _account(self, conn: Connection, token: str) -> str:
-        name = await self._store(self.accounts.lookup, token)
-        if name is None:
-            raise WireError(ErrorCode.BAD_TOKEN, "sign in again: this token is not valid")
-        self._signed_in(conn)
-        return name
-
-    @staticmethod
-    def _signed_in(conn: Connection) -> None:
-        if isinstance(conn.ws, RelayConnection):
-            conn.ws.mark_signed_in()
-
-    async def _count_auth(self, conn: Connection) -> None:
-        """One sign-up/sign-in/password check: limited per connection and per address (the
-        address's count is the cluster's when the store is shared)."""
-        key = str(conn.id)
-        if not self._auth.allowed(key):
-            raise WireError(ErrorCode.SIGNIN_LIMITED, "too many sign-in attempts; wait")
-        if not await self._store(self._auth_by_address.take, conn.address):
-            raise WireError(
-                ErrorCode.SIGNIN_LIMITED,
-                "too many sign-ins from your address; wait a minute and try again",
-            )
-        self._auth.record(key)
-
-    async def dispatch(self, conn: Connection, frame: ClientFrame) -> None:
-        match frame:
-            case Send(payload):
-                self._forward(conn, payload)
-            case Signup(name, password) | Signin(name, password):
-                await self._count_auth(conn)
-                if isinstance(frame, Signup):
-                    token = await self.hashing.run(self.accounts.signup, name, password)
-                else:
-                    name, token = await self.hashing.run(
-                        self.accounts.signin, name, password, conn.address
-                    )
-                self._signed_in(conn)
-                await self._reply(
-                    conn, SignedIn(name, token, frame.id, relay_key=self.key.public_hex)
-                )
-            case CreateRoom(token, key):
-                name = await self._account(conn, token)
-                if self.rooms.room_of(conn.id) is not None:
-                    raise WireError(ErrorCode.IN_ROOM, "leave your current room first")
-                code = None
-                if self.router is not None:
-                    elsewhere = self.router.for_create(conn.redirects, self.rooms.seats())
-                    if elsewhere is not None:
-                        await self._reply(conn, Redirect(elsewhere, frame.id))
-                        return
-                    code = await self.router.claim_code(self.rooms.free_code)
-                room = self.rooms.create(conn.id, name, key, code)
-                conn.name = name
-                await self._reply(
-                    conn, RoomJoined(room.code, 0, room.creator, room.roster(), frame.id)
-                )
-            case JoinRoom(token, code, key):
-                name = await self._account(conn, token)
-                if self.router is not None and self.rooms.get(code) is None:
-                    elsewhere = await self.router.for_join(conn.redirects, code)
-                    if elsewhere is not None:
-                        await self._reply(conn, Redirect(elsewhere, frame.id))
-                        return
-                room = self.rooms.join(conn.id, name, key, code)
-                conn.name = name
-                seat = room.seat_of(conn.id)
-                assert seat is not None
-                await self._reply(
-                    conn, RoomJoined(room.code, seat, room.creator, room.roster(), frame.id)
-                )
-                self._roster(room, exclude=conn.id)
-            case Start(token):
-                name = await self._account(conn, token)
-                room = self.rooms.start(conn.id, name, secrets.token_hex(8))
-                assert room.table_id is not None
-                roster = room.roster()
-                host = self.host_of(room)
-                signature = sign_roster(self.key, room.table_id, roster, host)
-                for seat, member in enumerate(room.members):
-                    answer = frame.id if member.conn == conn.id else None  # the creator asked
-                    started = Started(
-                        room.code, room.table_id, seat, roster, signature, answer, host
-                    )
-                    self._broadcast([member.conn], started)
-                log.info("room %s started with %d seats", room.code, len(roster))
-            case Signout(token):
-                if not await asyncio.to_thread(self.accounts.signout, token):
-                    raise WireError(ErrorCode.BAD_TOKEN, "that token was not signed in")
-                await self._reply(conn, SignedOut(frame.id))
-            case ChangePassword(token, old, new):
-                await self._count_auth(conn)
-                fresh = await self.hashing.run(
-                    self.accounts.change_password, token, old, new, conn.address
-                )
-                self._signed_in(conn)
-                account = await self._store(self.accounts.lookup, fresh)
-                assert account is not None
-                await self._reply(
-                    conn, SignedIn(account, fresh, frame.id, relay_key=self.key.public_hex)
-                )
-            case Leave():
-                if self.rooms.room_of(conn.id) is None:
-                    raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
-                self._leave(conn)
-
-    def _forward(
-        self, conn: Connection, payload: dict[str, Any] | None, raw: str | None = None
-    ) -> None:
-        """Deliver ``payload`` to the room's other present members: as the bytes received
-        (``raw``, the payload's text cut out of the strictly parsed frame) when given, so the
-        peers get exactly what the sender wrote and the relay encodes nothing twice."""
-        room = self.rooms.room_of(conn.id)
-        if room is None:
-            raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
-        if not room.started:
-            raise WireError(ErrorCode.NOT_STARTED, "the room has not started")
-        seat = room.seat_of(conn.id)
-        assert seat is not None
-        others = [m.conn for m in room.present() if m.conn != conn.id]
-        if raw is None:
-            assert payload is not None
-            self._broadcast(others, Deliver(seat, payload))
-        else:
-            data = f'{{"op":"deliver","from_seat":{seat},"payload":{raw}}}'.encode()
-            for c in others:
-                other = self.connections.get(c)
-                if other is not None:
-                    other.sender.put(data)
-        self.frames_forwarded += 1
-
-    def _roster(self, room: Room, exclude: int | None = None) -> None:
-        frame = Roster(room.code, room.creator, room.roster())
-        self._broadcast([m.conn for m in room.members if m.conn != exclude], frame)
-
     def _leave(self, conn: Connection) -> None:
-        gone = self.rooms.leave(conn.id)
-        if gone is None:
-            return
-        room = gone.room
-        if gone.closed and self.router is not None:
-            task = asyncio.get_running_loop().create_task(self.router.presence.release(room.code))
-            self.gate.tasks.add(task)
-            task.add_done_callback(self.gate.tasks.discard)
-        if room.started:
-            self._broadcast([m.conn for m in room.present()], Departed(gone.seat, gone.name))
-        elif gone.closed:
-            self._broadcast(
-                [m.conn for m in room.members[1:]],
-                error(ErrorCode.ROOM_CLOSED, "the room's creator left; the room is closed"),
-            )
-        else:
-            self._roster(room)
+        """``conn`` leaves its room (asked, cut or gone): the core announces it."""
+        self._apply(self.core.leave(conn.id))
 
 
 @dataclass(slots=True)
@@ -541,8 +408,11 @@ async def serve_forever(
     config: RelayConfig | None = None,
     cluster: ClusterConfig | None = None,
     around: Callable[[RunningRelay], contextlib.AbstractAsyncContextManager[None]] | None = None,
+    key_first: bool = False,
 ) -> None:
-    """Serve until SIGTERM; ``around(running)`` wraps the serving (``--announce``'s mDNS)."""
+    """Serve until SIGTERM; ``around(running)`` wraps the serving (``--announce``'s mDNS).
+    ``key_first``: the relay's public key (64 hex digits) is standard output's first line, once
+    it listens (HARNESS.md's relay command line)."""
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
 
@@ -557,6 +427,8 @@ async def serve_forever(
         more = ""
         if running.relay.router is not None:
             more = f", room directory in Redis as {running.relay.router.presence.public_url}"
+        if key_first:
+            print(running.relay.key.public_hex, flush=True)
         print(f"pointline-relay listening on {running.url} (accounts in {where}{more})", flush=True)
         async with around(running) if around is not None else contextlib.nullcontext():
             await stop  # until SIGTERM (or cancelled, e.g. Ctrl+C); then every socket is closed

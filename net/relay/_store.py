@@ -19,6 +19,7 @@ answers "try again" and keeps running); the engine reconnects on the next call.
 from __future__ import annotations
 
 import contextlib
+import logging
 import sqlite3
 import threading
 import time
@@ -29,9 +30,12 @@ from typing import Any, ClassVar, Final
 
 from pointline.net.protocol._wire import ErrorCode, WireError
 
+_log = logging.getLogger("pointline.relay")
+
 __all__ = [
     "SCHEMA_VERSION",
     "Database",
+    "Outage",
     "SharedLimiter",
     "SqliteDatabase",
     "StoreUnavailable",
@@ -56,6 +60,36 @@ class Unavailable(WireError):
             ErrorCode.BUSY, f"The relay cannot reach {self.what} right now; try again in a moment."
         )
         self.detail = detail
+
+
+class Outage:
+    """One server's outages as the relay logs them: once when it stops answering, once when it
+    answers again, in plain words naming the server (``what``, never a password); the driver's
+    own text (errno, "Connect call failed") goes only to the debug log."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.down = False
+
+    def failed(self, detail: object = "") -> bool:
+        """The server did not answer: True when that starts an outage (logged once)."""
+        _log.debug("%s: %s", self.what, detail)
+        if self.down:
+            return False
+        self.down = True
+        _log.warning(
+            "%s cannot be reached; the relay keeps running and asks players to try again",
+            self.what,
+        )
+        return True
+
+    def answered(self) -> bool:
+        """The server answered: True when that ends an outage (logged once)."""
+        if not self.down:
+            return False
+        self.down = False
+        _log.warning("%s answers again", self.what)
+        return True
 
 
 class StoreUnavailable(Unavailable):

@@ -27,6 +27,7 @@ from pointline.net.relay._store import (
     SCHEMA_VERSION,
     TOKEN_TTL_V1,
     Database,
+    Outage,
     Row,
     StoreUnavailable,
     migrate,
@@ -95,6 +96,7 @@ class PostgresDatabase(Database):
         """Statements sent (BEGIN and COMMIT included): the bench prints them per request."""
         self._conn: psycopg.Connection[Any] | None = None
         self._depth = 0
+        self.outage = Outage(f"the accounts database ({self.label})")
         self._connection()  # a wrong URL or a server that is down is said at once
 
     def _connection(self) -> psycopg.Connection[Any]:
@@ -105,6 +107,7 @@ class PostgresDatabase(Database):
                 )
             except psycopg.OperationalError as exc:
                 self._conn = None
+                self.outage.failed(exc)
                 raise StoreUnavailable(f"{self.label}: {exc}") from None
         return self._conn
 
@@ -113,17 +116,20 @@ class PostgresDatabase(Database):
             with contextlib.suppress(Exception):
                 self._conn.close()
         self._conn = None
+        self.outage.failed(exc)
         return StoreUnavailable(f"{self.label}: {exc}")
 
     def _execute(self, sql: str, params: Sequence[Any]) -> psycopg.Cursor[Any]:
         conn = self._connection()
         self.round_trips += 1
         try:
-            return conn.execute(sql.replace("?", "%s"), tuple(params))
+            cursor = conn.execute(sql.replace("?", "%s"), tuple(params))
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             raise self._lost(exc) from None
         except psycopg.DataError as exc:  # e.g. a NUL in a name asked for: nothing matches
             raise StoreUnavailable(f"{self.label}: {exc}") from None
+        self.outage.answered()
+        return cursor
 
     def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         row = self._execute(sql, params).fetchone()

@@ -23,7 +23,7 @@ from pointline.net.client._trust import (
 from pointline.net.errors import ClientCode, ClientError
 from pointline.net.protocol import _wire as wire
 from pointline.net.protocol._keys import SigningKey
-from pointline.net.relay import _server as relay_module
+from pointline.net.relay import _core as relay_module
 from tests.net.support import PASSWORD, relay, run, self_signed, tls_relay
 
 _said_key: dict[str, str] = {}

@@ -11,6 +11,7 @@ import pytest
 
 from pointline.conformance.online.check import load
 from pointline.conformance.online.harness import CASES, _views
+from pointline.conformance.online.relay_cases import RELAY_CASES
 
 HARNESS = [sys.executable, "-m", "pointline.conformance.online.harness"]
 
@@ -31,7 +32,9 @@ def test_both_reference_adapters_and_the_verifier_pass(
     # a lying roster needs the harness to carry the client's frames: the sans-IO adapter only
     for_sockets = [case for case in CASES if not case.lying_roster]
     played = len(CASES) + len(for_sockets)
-    assert lines[-1] == f"{played + transcripts} passed, 0 failed", lines
+    relay = len(RELAY_CASES)  # the reference relay, checked by the relay cases
+    assert lines[-1] == f"{played + transcripts + relay} passed, 0 failed", lines
+    assert {f"ok relay {case.name}" for case in RELAY_CASES} <= set(lines)
     assert code == 0
     assert {f"ok client {case.name}" for case in for_sockets} <= set(lines)
     assert {f"ok sans-io {case.name}" for case in CASES} <= set(lines)

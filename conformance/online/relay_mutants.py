@@ -1,0 +1,256 @@
+"""Deliberately wrong reference relays, each made at run time by monkeypatching (never by editing
+a file) in the relay's own process, and each killed by a small subset of the relay cases.
+
+    python -m pointline.conformance.online.relay_mutants            # every relay mutant, kills
+    python -m pointline.conformance.online.relay_mutants NAME ...   # only these
+    python -m pointline.conformance.online.relay_mutants --serve NAME RELAY-ARGS...
+                                                # (internal) the reference relay as mutant NAME
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from pointline.conformance.online.registry import set_attr
+from pointline.conformance.online.relay_harness import run_relay
+
+__all__ = ["RELAY_MUTANTS", "RelayMutant", "run_relay_mutants", "serve"]
+
+AT_ONCE: Final = 10
+"""Mutant relays checked at once (each a relay process; the cases mostly wait)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RelayMutant:
+    text: str
+    cases: str
+    """The relay cases that must catch it: those whose name holds this text."""
+    patch: Callable[[], None]
+
+
+RELAY_MUTANTS: dict[str, RelayMutant] = {}
+
+
+def _mutant(name: str, text: str, cases: str) -> Callable[[Callable[[], None]], Callable[[], None]]:
+    def register(patch: Callable[[], None]) -> Callable[[], None]:
+        RELAY_MUTANTS[name] = RelayMutant(text, cases, patch)
+        return patch
+
+    return register
+
+
+def _with(action: Any, **changes: Any) -> Any:
+    return replace(action, **changes)
+
+
+@_mutant(
+    "forward_before_start",
+    "a send from a seated member is forwarded before the room has started",
+    "relay.forward.not_started",
+)
+def _forward_before_start() -> None:
+    from pointline.net.relay import _core
+
+    original = _core.RelayCore._forward
+
+    def forward(self: Any, conn: int, payload: Any, raw: Any) -> Any:
+        room = self.rooms.room_of(conn)
+        if room is not None and not room.started:
+            room.table_id = "unstarted"  # forwarded as if started
+            try:
+                return original(self, conn, payload, raw)
+            finally:
+                room.table_id = None
+        return original(self, conn, payload, raw)
+
+    set_attr(_core.RelayCore, "_forward", forward)
+
+
+@_mutant(
+    "forward_to_sender",
+    "a send is delivered to its sender as well",
+    "relay.forward.unchanged",
+)
+def _forward_to_sender() -> None:
+    from pointline.net.relay import _core
+
+    original = _core.RelayCore._forward
+
+    def forward(self: Any, conn: int, payload: Any, raw: Any) -> Any:
+        actions: list[Any] = original(self, conn, payload, raw)
+        return [_with(a, conns=(*a.conns, conn)) for a in actions]
+
+    set_attr(_core.RelayCore, "_forward", forward)
+
+
+@_mutant(
+    "deliver_wrong_seat",
+    "deliver names the seat after the sender's as from_seat",
+    "relay.forward.unchanged",
+)
+def _deliver_wrong_seat() -> None:
+    from pointline.net.relay import _core
+
+    original = _core.RelayCore._forward
+
+    def forward(self: Any, conn: int, payload: Any, raw: Any) -> Any:
+        wrong = b'"from_seat":1'  # seat s becomes 1s (seat 1: 11)
+        actions: list[Any] = original(self, conn, payload, raw)
+        return [_with(a, data=a.data.replace(b'"from_seat":', wrong, 1)) for a in actions]
+
+    set_attr(_core.RelayCore, "_forward", forward)
+
+
+@_mutant(
+    "signin_deadline_missed",
+    "a socket that never signs in is never closed (the sign-in deadline is missed)",
+    "relay.limits.signin_deadline",
+)
+def _signin_deadline_missed() -> None:
+    from pointline.net.relay import _conn
+
+    set_attr(_conn.RelayConnection, "_deadline_passed", lambda self: None)
+
+
+@_mutant(
+    "room_cap_nine",
+    "the room cap counts one too many: a ninth member is seated",
+    "relay.rooms.cap_eight",
+)
+def _room_cap_nine() -> None:
+    from pointline.net.relay import _rooms
+
+    set_attr(_rooms, "MAX_MEMBERS", 9)
+
+
+@_mutant(
+    "burst_counts_wrong",
+    "the frame budget's burst is the sustained rate (100), not twice it",
+    "relay.limits.rate",
+)
+def _burst_counts_wrong() -> None:
+    from pointline.net.relay import _core
+
+    original = _core.TokenBucket.__init__
+
+    def init(self: Any, rate: float, burst: float, now: float) -> None:
+        original(self, rate, rate, now)
+
+    set_attr(_core.TokenBucket, "__init__", init)
+
+
+@_mutant(
+    "roster_wrong_bytes",
+    "the roster is signed over the wrong bytes (without the table id)",
+    "relay.start.roster_sig",
+)
+def _roster_wrong_bytes() -> None:
+    from pointline.net.relay import _core
+
+    original = vars(_core)["roster_signing_bytes"]
+
+    def signing_bytes(table_id: str, members: Any, host: str | None) -> bytes:
+        return bytes(original("", members, host))
+
+    set_attr(_core, "roster_signing_bytes", signing_bytes)
+
+
+@_mutant(
+    "started_id_to_everyone",
+    "every member's started carries the creator's request id",
+    "relay.start.roster_sig",
+)
+def _started_id_to_everyone() -> None:
+    from pointline.net.relay import _core
+
+    original = vars(_core)["Started"]
+
+    def started(*args: Any) -> Any:
+        code, table_id, seat, roster, sig, answer, host = args
+        return original(code, table_id, seat, roster, sig, answer if answer else 1, host)
+
+    set_attr(_core, "Started", started)
+
+
+@_mutant(
+    "departure_unannounced",
+    "a member leaving a started room is not announced to the others",
+    "relay.leave.departed",
+)
+def _departure_unannounced() -> None:
+    from pointline.net.relay import _core
+
+    original = _core.RelayCore.leave
+
+    def leave(self: Any, conn: int) -> list[Any]:
+        room = self.rooms.room_of(conn)
+        actions = original(self, conn)
+        return [] if room is not None and room.started else actions
+
+    set_attr(_core.RelayCore, "leave", leave)
+
+
+@_mutant(
+    "signout_keeps_token",
+    "signout answers signed_out but the token stays live",
+    "relay.tokens.signout",
+)
+def _signout_keeps_token() -> None:
+    from pointline.net.relay import _accounts
+
+    set_attr(_accounts.Accounts, "signout", lambda self, token: self.lookup(token) is not None)
+
+
+# ------------------------------------------------------------------------------ running
+
+
+def serve(name: str, relay_args: list[str]) -> int:
+    """The reference relay, as mutant ``name``, with the relay command line ``relay_args``."""
+    RELAY_MUTANTS[name].patch()
+    from pointline.net.relay._cli import main
+
+    return main(relay_args)
+
+
+async def run_relay_mutants(names: Sequence[str]) -> dict[str, tuple[bool, str]]:
+    """Each mutant relay against its case subset (at most ``AT_ONCE`` at a time): name ->
+    (killed, what the harness printed)."""
+    slots = asyncio.Semaphore(AT_ONCE)
+
+    async def one(name: str) -> tuple[str, tuple[bool, str]]:
+        command = [sys.executable, "-m", "pointline.conformance.online.relay_mutants"]
+        lines: list[str] = []
+        async with slots:
+            _, failed = await run_relay(
+                [*command, "--serve", name], RELAY_MUTANTS[name].cases, True, lines.append
+            )
+        return name, (failed > 0, "\n".join(lines))
+
+    return dict(await asyncio.gather(*(one(n) for n in names)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--serve"] and len(argv) >= 2:
+        return serve(argv[1], argv[2:])
+    parser = argparse.ArgumentParser(prog="python -m pointline.conformance.online.relay_mutants")
+    parser.add_argument("names", nargs="*", help="only these mutants")
+    args = parser.parse_args(argv)
+    names = args.names or list(RELAY_MUTANTS)
+    results = asyncio.run(run_relay_mutants(names))
+    for name in names:
+        killed, _ = results[name]
+        m = RELAY_MUTANTS[name]
+        print(f"{'killed' if killed else 'SURVIVED'} {name} ({m.cases}): {m.text}")
+    survivors = [n for n in names if not results[n][0]]
+    print(f"{len(names) - len(survivors)}/{len(names)} killed")
+    return 1 if survivors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

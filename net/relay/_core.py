@@ -1,0 +1,509 @@
+"""The relay's sans-IO core: frames and time in; frames, closes and store/presence requests out.
+
+As ``net.protocol._peer.Peer`` is for a client (and as the websockets library's and h11's
+protocol objects are for theirs), ``RelayCore`` holds everything the relay decides — accounts
+requests, rooms, seats, the per-connection frame budget and sign-in count, dispatch, the signed
+roster and departures — and does no I/O: no socket, no clock, no thread, no event loop.
+``net.relay._server.Relay`` is the thin websockets driver around it.
+
+The conversation (ONLINE.md §9, "The relay core"):
+
+- ``opened(address, now)`` -> a connection id, when a websocket is up;
+- ``receive(conn, message, now)`` -> actions, for each text frame it sends. A ``send`` is
+  forwarded at once (``Transmit``); a refused frame is answered (``Transmit`` of an ``error``);
+  a request (every other op) comes back as ``Dispatch``, which the driver hands to
+  ``request(conn, frame)``;
+- ``request(conn, frame)`` -> a generator of actions. A ``Call`` in it is a request the core
+  cannot answer itself (the account store, a password hash, the cluster's directory): the
+  driver runs it and sends its result back into the generator (``gen.send(result)``), or the
+  ``WireError`` it raised (``gen.throw(exc)``). A ``WireError`` that leaves the generator is
+  the refusal of the request: the driver answers it with ``refusal(frame, exc)``;
+- ``leave(conn)`` / ``closed(conn)`` -> actions, when a connection leaves its room (asked,
+  cut for reading too slowly) or is gone;
+- ``Authenticated(conn)`` tells the driver the connection has signed in (it stops the sign-in
+  deadline, which the transport keeps because it runs from ``accept()``, before any frame).
+
+Nothing here awaits: a driver that feeds the same frames and times in gets the same actions out,
+which is what the unit tests do (tests/net/test_net_relay_core.py) without a socket.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+
+from pointline.net.protocol._keys import SigningKey
+from pointline.net.protocol._roster import roster_from_wire, roster_signing_bytes
+from pointline.net.protocol._wire import (
+    ChangePassword,
+    ClientFrame,
+    CreateRoom,
+    Deliver,
+    Departed,
+    ErrorCode,
+    JoinRoom,
+    Leave,
+    Redirect,
+    RelayFrame,
+    RoomJoined,
+    Roster,
+    RosterEntry,
+    Send,
+    SignedIn,
+    SignedOut,
+    Signin,
+    Signout,
+    Signup,
+    Start,
+    Started,
+    WireError,
+    encode,
+    error,
+    parse_client,
+)
+from pointline.net.relay._accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, Accounts, HashParams
+from pointline.net.relay._accounts import RateLimiter as RateLimiter
+from pointline.net.relay._cluster import Redirects, Router
+from pointline.net.relay._frames import received_payload, send_payload
+from pointline.net.relay._rooms import Room, Rooms
+
+__all__ = [
+    "ROOM_CLOSED_TEXT",
+    "Action",
+    "Authenticated",
+    "Call",
+    "Close",
+    "Dispatch",
+    "Left",
+    "RelayConfig",
+    "RelayCore",
+    "Session",
+    "TokenBucket",
+    "Transmit",
+    "sign_roster",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RelayConfig:
+    """Limits; the defaults suit a public relay, tests make them smaller or faster.
+
+    Every limit is also a ``pointline-relay`` flag (``build_parser``)."""
+
+    max_size: int = 64 * 1024  # bytes per frame
+    message_rate: float = 100.0  # frames per second per connection (sustained)
+    message_burst: float = 200.0  # frames a connection may send at once
+    auth_attempts: int = 10  # sign-up/sign-in attempts per connection per auth_window
+    auth_window: float = 60.0
+    failures_per_name: int = 5  # failed sign-ins per (name, address) per auth_window
+    hash_params: HashParams = field(default_factory=HashParams)
+    max_connections: int = 4096  # open sockets in total (handshake included)
+    connections_per_address: int = 16  # open sockets per source address
+    signin_deadline: float = 30.0  # seconds from connect to a sign-in (or a valid token)
+    tls_handshake_deadline: float = 10.0  # seconds from connect to a finished TLS handshake
+    auth_per_address: int = 30  # sign-ups/sign-ins per source address per auth_window
+    hash_workers: int = 2  # argon2 hashes computed at once
+    hash_queue: int = 16  # requests waiting for a hashing slot; more get "busy"
+    accept_log_interval: float = 60.0  # seconds between two "out of descriptors" log lines
+    outbox_frames: int = 256  # frames waiting for one reader; more and it is cut
+    send_timeout: float = 10.0  # seconds one frame may wait for a reader; longer and it is cut
+    token_ttl: float = TOKEN_TTL  # seconds a sign-in token lives
+    tokens_per_account: int = TOKENS_PER_ACCOUNT  # live tokens; a new sign-in revokes the oldest
+
+
+ROOM_CLOSED_TEXT: Final = "the room's creator left; the room is closed"
+
+
+class TokenBucket:
+    """``rate`` tokens per second up to ``burst``; one token per frame."""
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@dataclass(frozen=True, slots=True)
+class Transmit:
+    """Send ``data`` (one text frame, UTF-8) to each connection of ``conns``, in order after
+    everything sent to it before."""
+
+    conns: tuple[int, ...]
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close connection ``conn`` with WebSocket code ``code`` and ``reason``."""
+
+    conn: int
+    code: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Authenticated:
+    """``conn`` signed in (or showed a live token): its sign-in deadline no longer runs."""
+
+    conn: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatch:
+    """A request frame for the driver to run through ``RelayCore.request``."""
+
+    conn: int
+    frame: ClientFrame
+
+
+@dataclass(frozen=True, slots=True)
+class Left:
+    """``conn`` left its room on request (the core has seated the rest already): a driver with
+    its own bookkeeping of departures hears of it here."""
+
+    conn: int
+
+
+CallKind = Literal["store", "hash", "presence", "background"]
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A request the core cannot answer itself: ``fn(*args)``. ``store``: the account store (a
+    blocking call; a shared database's in a worker thread); ``hash``: a password hash (under the
+    bound on hashing work, refused with ``busy`` beyond it); ``presence``: the cluster's
+    directory (``fn`` returns an awaitable); ``background``: a directory update nobody waits for
+    (nothing is sent back)."""
+
+    kind: CallKind
+    fn: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+
+
+Action = Transmit | Close | Authenticated | Dispatch | Left | Call
+Steps = Generator[Action, Any, None]
+
+
+def sign_roster(
+    key: SigningKey, table_id: str, roster: tuple[RosterEntry, ...], host: str | None = None
+) -> str:
+    """The relay's signature (hex) of a started room's roster: over exactly the bytes
+    ``pointline verify --relay-key`` checks (``net.protocol._roster.roster_signing_bytes`` of the
+    roster as the transcript header holds it), so it binds each session key to its account name;
+    a hosted table's relay signs its host's name with it."""
+    members = roster_from_wire(
+        [{"seat": e.seat, "name": e.name, "session_key": e.session_key} for e in roster]
+    )
+    return key.sign(roster_signing_bytes(table_id, members, host)).hex()
+
+
+@dataclass(slots=True)
+class Session:
+    """What the core knows of one open connection."""
+
+    id: int
+    address: str
+    bucket: TokenBucket
+    name: str | None = None  # account bound by the last create/join
+    signed_in: bool = False
+    redirects: Redirects = field(default_factory=Redirects)  # where a cluster sent it
+
+
+def _data(frame: RelayFrame) -> bytes:
+    return encode(frame).encode("utf-8")
+
+
+class RelayCore:
+    """Every decision of one relay, driven by frames and times (see the module's text)."""
+
+    def __init__(
+        self,
+        accounts: Accounts,
+        key: SigningKey,
+        config: RelayConfig | None = None,
+        router: Router | None = None,
+        host_of: Callable[[Room], str | None] | None = None,
+        new_table_id: Callable[[], str] | None = None,
+    ) -> None:
+        self.accounts = accounts
+        self.key = key
+        """The relay's Ed25519 key: it signs every started roster."""
+        self.config = config or RelayConfig()
+        self.router = router
+        """The cluster's routing (None: a single relay, every room is here)."""
+        self.host_of = host_of or (lambda room: None)
+        """Who vouches for a started room's names besides the relay (a hosted table's host)."""
+        self.new_table_id = new_table_id or (lambda: secrets.token_hex(8))
+        self.rooms = Rooms()
+        self.sessions: dict[int, Session] = {}
+        self.now = 0.0
+        """The time of the last frame in (the driver's monotonic clock, seconds)."""
+        self._ids = itertools.count(1)
+        self.auth = RateLimiter(self.config.auth_attempts, self.config.auth_window, self._clock)
+        """Sign-up/sign-in/password checks per connection (its id), in the core's time."""
+        self.auth_by_address = accounts.limiter(
+            "address", self.config.auth_per_address, self.config.auth_window
+        )
+        self.frames_forwarded = 0
+
+    def _clock(self) -> float:
+        return self.now
+
+    # ---------------------------------------------------------------- connections
+
+    def opened(self, address: str, now: float) -> int:
+        """A websocket from ``address`` is open: its id."""
+        self.now = now
+        conn = next(self._ids)
+        burst = self.config.message_burst
+        self.sessions[conn] = Session(
+            conn, address, TokenBucket(self.config.message_rate, burst, now)
+        )
+        return conn
+
+    def closed(self, conn: int) -> list[Action]:
+        """The connection is gone: it leaves its room (announced), its counts are dropped."""
+        actions = self.leave(conn)
+        self.auth.clear(str(conn))
+        self.sessions.pop(conn, None)
+        return actions
+
+    # ---------------------------------------------------------------- frames in
+
+    def receive(self, conn: int, message: str | bytes, now: float) -> list[Action]:
+        """One frame from ``conn`` at ``now``: forwarded, refused, or a ``Dispatch``."""
+        self.now = now
+        session = self.sessions[conn]
+        allowed = session.bucket.take(now)
+        frame: ClientFrame | None = None
+        try:
+            raw = send_payload(message)
+            if raw is not None and allowed:  # the hot path: the payload's bytes are kept
+                return self._forward(conn, None, raw)
+            frame = parse_client(message)
+            if not allowed:
+                raise WireError(ErrorCode.RATE_LIMITED, "slow down")
+            if isinstance(frame, Send):
+                return self._forward(conn, frame.payload, received_payload(message, frame))
+        except WireError as exc:
+            # the answer names the request it refuses (its id), when it had one
+            request_id = exc.request_id if frame is None else frame.id
+            if not allowed:
+                exc = WireError(ErrorCode.RATE_LIMITED, "slow down")
+            return [Transmit((conn,), _data(error(exc.code, exc.message, request_id)))]
+        return [Dispatch(conn, frame)]
+
+    def refusal(self, conn: int, frame: ClientFrame, exc: WireError) -> list[Action]:
+        """The answer to request ``frame`` that ended in ``exc``."""
+        return [Transmit((conn,), _data(error(exc.code, exc.message, frame.id)))]
+
+    def _forward(self, conn: int, payload: dict[str, Any] | None, raw: str | None) -> list[Action]:
+        """``deliver`` to the room's other present members: as the bytes received (``raw``,
+        the payload's text cut out of the strictly parsed frame) when given, so the peers get
+        exactly what the sender wrote."""
+        room = self.rooms.room_of(conn)
+        if room is None:
+            raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
+        if not room.started:
+            raise WireError(ErrorCode.NOT_STARTED, "the room has not started")
+        seat = room.seat_of(conn)
+        assert seat is not None
+        others = tuple(m.conn for m in room.present() if m.conn != conn)
+        if raw is None:
+            assert payload is not None
+            data = _data(Deliver(seat, payload))
+        else:
+            data = f'{{"op":"deliver","from_seat":{seat},"payload":{raw}}}'.encode()
+        self.frames_forwarded += 1
+        return [Transmit(others, data)] if others else []
+
+    # ---------------------------------------------------------------- requests
+
+    def _reply(self, conn: int, frame: RelayFrame) -> Transmit:
+        return Transmit((conn,), _data(frame))
+
+    def _account(self, conn: int, token: str) -> Generator[Action, Any, str]:
+        name = yield Call("store", self.accounts.lookup, (token,))
+        if name is None:
+            raise WireError(ErrorCode.BAD_TOKEN, "sign in again: this token is not valid")
+        yield from self._authenticated(conn)
+        return str(name)
+
+    def _authenticated(self, conn: int) -> Steps:
+        session = self.sessions.get(conn)
+        if session is not None and not session.signed_in:
+            session.signed_in = True
+            yield Authenticated(conn)
+
+    def _count_auth(self, conn: int) -> Steps:
+        """One sign-up/sign-in/password check: limited per connection and per address (the
+        address's count is the cluster's when the store is shared)."""
+        key = str(conn)
+        if not self.auth.allowed(key):
+            raise WireError(ErrorCode.SIGNIN_LIMITED, "too many sign-in attempts; wait")
+        address = self.sessions[conn].address
+        if not (yield Call("store", self.auth_by_address.take, (address,))):
+            raise WireError(
+                ErrorCode.SIGNIN_LIMITED,
+                "too many sign-ins from your address; wait a minute and try again",
+            )
+        self.auth.record(key)
+
+    def request(self, conn: int, frame: ClientFrame) -> Steps:
+        """Run request ``frame`` of ``conn`` (see the module's text for the conversation)."""
+        session = self.sessions[conn]
+        match frame:
+            case Send(payload):
+                yield from self._forward(conn, payload, None)
+            case Signup(name, password) | Signin(name, password):
+                yield from self._count_auth(conn)
+                if isinstance(frame, Signup):
+                    token = yield Call("hash", self.accounts.signup, (name, password))
+                else:
+                    name, token = yield Call(
+                        "hash", self.accounts.signin, (name, password, session.address)
+                    )
+                yield from self._authenticated(conn)
+                yield self._reply(
+                    conn, SignedIn(name, token, frame.id, relay_key=self.key.public_hex)
+                )
+            case CreateRoom(token, key):
+                name = yield from self._account(conn, token)
+                if self.rooms.room_of(conn) is not None:
+                    raise WireError(ErrorCode.IN_ROOM, "leave your current room first")
+                code = None
+                if self.router is not None:
+                    elsewhere = self.router.for_create(session.redirects, self.rooms.seats())
+                    if elsewhere is not None:
+                        yield self._reply(conn, Redirect(elsewhere, frame.id))
+                        return
+                    code = yield Call("presence", self.router.claim_code, (self.rooms.free_code,))
+                room = self.rooms.create(conn, name, key, code)
+                session.name = name
+                yield self._reply(
+                    conn, RoomJoined(room.code, 0, room.creator, room.roster(), frame.id)
+                )
+            case JoinRoom(token, code, key):
+                name = yield from self._account(conn, token)
+                if self.router is not None and self.rooms.get(code) is None:
+                    elsewhere = yield Call(
+                        "presence", self.router.for_join, (session.redirects, code)
+                    )
+                    if elsewhere is not None:
+                        yield self._reply(conn, Redirect(elsewhere, frame.id))
+                        return
+                room = self.rooms.join(conn, name, key, code)
+                session.name = name
+                seat = room.seat_of(conn)
+                assert seat is not None
+                yield self._reply(
+                    conn, RoomJoined(room.code, seat, room.creator, room.roster(), frame.id)
+                )
+                yield from self._roster(room, exclude=conn)
+            case Start(token):
+                name = yield from self._account(conn, token)
+                room = self.rooms.start(conn, name, self.new_table_id())
+                assert room.table_id is not None
+                roster = room.roster()
+                host = self.host_of(room)
+                signature = sign_roster(self.key, room.table_id, roster, host)
+                for seat, member in enumerate(room.members):
+                    answer = frame.id if member.conn == conn else None  # the creator asked
+                    started = Started(
+                        room.code, room.table_id, seat, roster, signature, answer, host
+                    )
+                    yield self._reply(member.conn, started)
+            case Signout(token):
+                if not (yield Call("store", self.accounts.signout, (token,))):
+                    raise WireError(ErrorCode.BAD_TOKEN, "that token was not signed in")
+                yield self._reply(conn, SignedOut(frame.id))
+            case ChangePassword(token, old, new):
+                yield from self._count_auth(conn)
+                fresh = yield Call(
+                    "hash", self.accounts.change_password, (token, old, new, session.address)
+                )
+                yield from self._authenticated(conn)
+                account = yield Call("store", self.accounts.lookup, (fresh,))
+                assert account is not None
+                yield self._reply(
+                    conn, SignedIn(account, fresh, frame.id, relay_key=self.key.public_hex)
+                )
+            case Leave():
+                if self.rooms.room_of(conn) is None:
+                    raise WireError(ErrorCode.NOT_IN_ROOM, "you are in no room")
+                yield from self.leave(conn)
+                yield Left(conn)
+
+    def run(self, conn: int, frame: ClientFrame, answer: Callable[[Call], Any]) -> list[Action]:
+        """Run request ``frame`` to its end with ``answer`` for every ``Call`` (a driver whose
+        calls are synchronous, the unit tests'): the other actions, in order, its refusal
+        included."""
+        out: list[Action] = []
+        steps = self.request(conn, frame)
+        value: Any = None
+        failure: WireError | None = None
+        try:
+            while True:
+                action = steps.throw(failure) if failure is not None else steps.send(value)
+                value, failure = None, None
+                if isinstance(action, Call):
+                    try:
+                        value = answer(action)
+                    except WireError as exc:
+                        failure = exc
+                else:
+                    out.append(action)
+        except StopIteration:
+            pass
+        except WireError as exc:
+            out.extend(self.refusal(conn, frame, exc))
+        return out
+
+    # ---------------------------------------------------------------- rooms
+
+    def _roster(self, room: Room, exclude: int | None = None) -> Steps:
+        conns = tuple(m.conn for m in room.members if m.conn != exclude)
+        if conns:
+            yield Transmit(conns, _data(Roster(room.code, room.creator, room.roster())))
+
+    def leave(self, conn: int) -> list[Action]:
+        """``conn`` leaves its room (asked, cut or gone); nothing if it sat in none."""
+        gone = self.rooms.leave(conn)
+        if gone is None:
+            return []
+        room = gone.room
+        out: list[Action] = []
+        if gone.closed and self.router is not None:
+            out.append(Call("background", self.router.presence.release, (room.code,)))
+        if room.started:
+            conns = tuple(m.conn for m in room.present())
+            if conns:
+                out.append(Transmit(conns, _data(Departed(gone.seat, gone.name))))
+        elif gone.closed:
+            conns = tuple(m.conn for m in room.members[1:])
+            if conns:
+                out.append(Transmit(conns, _data(error(ErrorCode.ROOM_CLOSED, ROOM_CLOSED_TEXT))))
+        else:
+            out.extend(self._roster(room))
+        return out
+
+    # ---------------------------------------------------------------- housekeeping
+
+    def purge_limits(self) -> int:
+        """Drop the sign-in counts that have left their window (all three limiters) and the
+        expired tokens (a store call: the driver runs it as one)."""
+        limiters = (self.auth, self.auth_by_address, self.accounts.failures)
+        return sum(limiter.purge() for limiter in limiters) + self.accounts.purge_expired()
