@@ -672,6 +672,26 @@ def _small_order() -> None:
 
 
 @mutant(
+    "sig_small_order_keys_accepted",
+    "signatures are checked cofactorless, refusing only the identity key (§12 lists 14)",
+    "vectors",
+)
+def _small_order_keys() -> None:
+    from pointline.conformance.online.smallorder import SMALL_ORDER_KEYS, cofactorless_verify
+    from pointline.net.protocol import _keys as keys
+
+    listed = {bytes.fromhex(k) for k in SMALL_ORDER_KEYS[1:]}
+    original = keys.verify_signature
+
+    def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
+        if public_key in listed:
+            return cofactorless_verify(public_key, signature, data)  # as OpenSSL would
+        return original(public_key, signature, data)
+
+    replace_everywhere(original, verify)
+
+
+@mutant(
     "peer_final_length_open",
     "a receipt's final may be shorter than the roster (§3: one per roster seat)",
     "vectors",
