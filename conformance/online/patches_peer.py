@@ -769,3 +769,58 @@ def _early_reveal() -> None:
         original(self, frame, from_seat, now)
 
     _set(protocol.Peer, "receive", receive)
+
+
+# ---------------------------------------------------------------------------- issue 37
+
+
+@mutant(
+    "peer_digest_counts_unplayed",
+    "the receipt's digest also covers a commit queued for a throw never played (§6)",
+    "vectors",
+)
+def _digest_unplayed() -> None:
+    from pointline.net.protocol import _peer as protocol
+
+    original = protocol.Peer._complete
+
+    def complete(self: Any, now: float) -> None:
+        for queue in self._inbox.values():
+            self._history.extend(m for m in queue if m[0].kind in ("commit", "reveal"))
+        original(self, now)
+
+    _set(protocol.Peer, "_complete", complete)
+
+
+@mutant(
+    "peer_early_receipt_refused_at_once",
+    "a receipt that comes while reveals are awaited ends the session at once (§8: it waits)",
+    "vectors",
+)
+def _early_receipt() -> None:
+    from pointline.net.protocol import _peer as protocol
+
+    original = protocol.Peer._take
+
+    def take(self: Any, s: int, now: float) -> bool:
+        inbox = self._inbox[s]
+        if self.state.value == "reveal" and inbox and inbox[0][0].kind == "receipt":
+            raise protocol._Fault(protocol.EndReason.REPLAY, s)
+        return bool(original(self, s, now))
+
+    _set(protocol.Peer, "_take", take)
+
+
+@mutant(
+    "peer_frame_cut_utf16",
+    "a rejected frame is cut at 4,096 UTF-16 units, not code points (§8 `frame`)",
+    "vectors",
+)
+def _cut_utf16() -> None:
+    from pointline.net.protocol import _peer as protocol
+
+    def cut(text: str) -> str:
+        units = text.encode("utf-16-le")[: 2 * protocol.FRAME_CHARS]
+        return units.decode("utf-16-le", "ignore")
+
+    _set(protocol, "cut_frame", cut)
