@@ -824,3 +824,24 @@ def _cut_utf16() -> None:
         return units.decode("utf-16-le", "ignore")
 
     _set(protocol, "cut_frame", cut)
+
+
+@mutant(
+    "verify_exchange_leave_ok",
+    "verify calls a leave during the receipt exchange OK, as a leave before the end (§7)",
+    "vectors",
+)
+def _exchange_leave_ok() -> None:
+    from pointline.net.protocol import _verify as verify
+
+    original = verify._report
+
+    def report(state: Any, players: str, receipts_recorded: bool) -> Any:
+        got = original(state, players, receipts_recorded)
+        last = state.peer.transcript.records[-1].body
+        mine = last.get("reason") == "departure" and last.get("seat") == state.me
+        if got.receipts == "incomplete" and mine:
+            return replace(got, complete=True)
+        return got
+
+    _set(verify, "_report", report)

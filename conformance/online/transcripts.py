@@ -368,6 +368,12 @@ def _decisions_37(add: Callable[[str, Session, int], None]) -> None:
     s = Session(2, seed=34)
     s.rewrite[1] = _first("commit", _repeat_seq)
     add("ended.malformed.repeated_member", s, 0)
+    # §7: a leave during the receipt exchange (seat 0's receipt withheld, so seat 1 waits):
+    # its notice, then the exchange `incomplete`; the leaver's file reads INCOMPLETE (§8
+    # step 6: a completed session whose receipts did not all come), as a lost connection's does
+    s = Session(2, seed=18, leave_in_receipts={1})
+    s.rewrite[0] = withhold("receipt")
+    add("receipts.leave_in_exchange.leaver", s, 1)
 
 
 def _first(kind: str, change: Callable[[Doc], Any]) -> Callable[[Doc], list[Any]]:
