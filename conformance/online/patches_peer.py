@@ -845,3 +845,49 @@ def _exchange_leave_ok() -> None:
         return got
 
     _set(verify, "_report", report)
+
+
+def _adapter() -> Any:
+    """The sans-IO adapter's class: the one in ``__main__`` when the adapter runs as a script
+    (``python -m ...adapters.peer --mutant NAME``), else the imported module's."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if main is not None and hasattr(main, "Adapter"):
+        return main.Adapter
+    from pointline.conformance.online.adapters import peer
+
+    return peer.Adapter
+
+
+@mutant(
+    "adapter_closed_as_leave",
+    "a lost relay connection (HARNESS.md `closed`) is taken as a leave: a notice is written",
+    "client:self.lost_connection",
+)
+def _closed_as_leave() -> None:
+    adapter = _adapter()
+    original = adapter.on_line
+
+    def on_line(self: Any, doc: dict[str, Any]) -> None:
+        if doc.get("op") == "closed" and self.peer is not None:
+            doc = {"op": "leave"}
+        original(self, doc)
+
+    _set(adapter, "on_line", on_line)
+
+
+@mutant(
+    "adapter_redirect_ignored",
+    "a `redirect` (ONLINE.md §9, Relay cluster) is not followed by the same request again",
+    "client:join.redirect",
+)
+def _redirect_ignored() -> None:
+    adapter = _adapter()
+    original = adapter.on_frame
+
+    def on_frame(self: Any, frame: dict[str, Any]) -> None:
+        if frame.get("op") != "redirect":
+            original(self, frame)
+
+    _set(adapter, "on_frame", on_frame)
