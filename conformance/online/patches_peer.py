@@ -798,6 +798,7 @@ def _digest_unplayed() -> None:
     "vectors",
 )
 def _early_receipt() -> None:
+    from pointline.kernel import EndReason
     from pointline.net.protocol import _peer as protocol
 
     original = protocol.Peer._take
@@ -805,7 +806,7 @@ def _early_receipt() -> None:
     def take(self: Any, s: int, now: float) -> bool:
         inbox = self._inbox[s]
         if self.state.value == "reveal" and inbox and inbox[0][0].kind == "receipt":
-            raise protocol._Fault(protocol.EndReason.REPLAY, s)
+            raise protocol._Fault(EndReason.REPLAY, s)
         return bool(original(self, s, now))
 
     _set(protocol.Peer, "_take", take)
