@@ -100,6 +100,10 @@ class Case:
     lose_at: int | None = None
     """The throw whose ``round`` line makes the harness drop the client's relay connection
     (HARNESS.md: a stdio client is told ``closed``; a socket client's socket is closed)."""
+    repeat_member: bool = False
+    """The harness delivers seat 2's first commit to the client with its ``seq`` named twice
+    (an earlier 9, then the real one), as a relay that forwards bytes unchanged may (ONLINE.md
+    "Peer-side trust"): the client refuses it, and its ``rejected`` record keeps both."""
     redirect: bool = False
     """The harness answers the client's first ``join_room`` with ``redirect`` (ONLINE.md §9,
     "Relay cluster"): the client must send the same request again over the new connection."""
@@ -108,7 +112,7 @@ class Case:
     def carried(self) -> bool:
         """Whether the harness must sit between the client and the relay (a socket client
         then connects to the harness's own loopback relay address, which forwards)."""
-        return self.lying_roster or self.lose_at is not None or self.redirect
+        return self.lying_roster or self.lose_at is not None or self.redirect or self.repeat_member
 
 
 CASES = (
@@ -167,6 +171,9 @@ CASES = (
     ),
     # the roster failure line (HARNESS.md): a roster that fails its check starts no session
     Case("roster.not_my_key", 2, {}, ("bad_roster", None), lying_roster=True),
+    # a payload naming a member twice (ONLINE.md §8 `frame`): malformed, and the rejected
+    # record keeps both members, so the client's transcript verifies OK
+    Case("rejected.repeated_member", 3, {}, ("malformed", 2), FOREIGN, True, repeat_member=True),
     # the client's own relay connection is lost (ONLINE.md §7): its departure, no notice; its
     # transcript reads INCOMPLETE, "the relay was lost"
     Case("self.lost_connection", 2, {}, ("departure", 1), FOREIGN, False, lose_at=2),
@@ -289,8 +296,11 @@ class Foreign:
         self.lines.put_nowait(None)
 
     def send(self, doc: dict[str, Any]) -> None:
+        self.send_text(json.dumps(doc))
+
+    def send_text(self, line: str) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps(doc) + "\n").encode())
+        self.proc.stdin.write((line + "\n").encode())
 
     async def next(self) -> dict[str, Any]:
         doc = await self.lines.get()
@@ -361,7 +371,7 @@ class _Carrier:
 
     def __init__(self, case: Case, url: str, foreign: Foreign | None) -> None:
         self.case, self.url, self.foreign = case, url, foreign
-        self.redirected = self.asked_again = False
+        self.redirected = self.asked_again = self.repeated = False
         self.links: list[tuple[Any, Any, list[asyncio.Task[None]]]] = []
         """(the client's socket or None for stdio, the relay socket, the pumping tasks)."""
         self.server: Any = None
@@ -382,11 +392,12 @@ class _Carrier:
             with contextlib.suppress(ConnectionClosed):
                 async for message in relay:
                     frame = _lie(self.case, json.loads(message))
+                    text = self._repeat(frame) or json.dumps(frame)
                     if client is None:
                         assert self.foreign is not None
-                        self.foreign.send({"op": "wire", "frame": frame})
+                        self.foreign.send_text(f'{{"op":"wire","frame":{text}}}')
                     else:
-                        await client.send(json.dumps(frame))
+                        await client.send(text)
             if client is not None:
                 await client.close()
 
@@ -405,6 +416,22 @@ class _Carrier:
                     continue
                 await relay.send(message)
         await relay.close()
+
+    def _repeat(self, frame: dict[str, Any]) -> str | None:
+        """For ``repeat_member``: seat 2's first commit as text naming ``seq`` twice."""
+        payload = frame.get("payload")
+        if (
+            not self.case.repeat_member
+            or self.repeated
+            or frame.get("op") != "deliver"
+            or frame.get("from_seat") != 2
+            or not isinstance(payload, dict)
+            or payload.get("kind") != "commit"
+        ):
+            return None
+        self.repeated = True
+        twice = '{"seq":9,' + json.dumps(payload)[1:]
+        return f'{{"op":"deliver","from_seat":2,"payload":{twice}}}'
 
     def _redirects(self, frame: dict[str, Any]) -> bool:
         if not self.case.redirect or frame.get("op") != "join_room":

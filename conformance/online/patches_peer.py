@@ -892,3 +892,14 @@ def _redirect_ignored() -> None:
             original(self, frame)
 
     _set(adapter, "on_frame", on_frame)
+
+
+@mutant(
+    "peer_repeated_frame_later_value",
+    "a rejected frame that named a member twice is written with the later value only (§8)",
+    "client:rejected.repeated_member",
+)
+def _repeated_later_value() -> None:
+    from pointline.net.protocol import _messages as messages
+
+    _set(messages.RepeatedMembers, "text", lambda self: messages.canonical_json(self).decode())

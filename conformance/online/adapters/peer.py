@@ -9,7 +9,6 @@ only waiting is on stdin, until the peer's next deadline.
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import sys
@@ -24,6 +23,7 @@ from pointline.net.client._transcript_file import save_transcript
 from pointline.net.errors import RosterError
 from pointline.net.protocol._keys import SigningKey
 from pointline.net.protocol._peer import Peer, Timeouts, roster_from_wire
+from pointline.net.protocol._relay_json import decode_relay
 
 __all__ = ["Adapter", "main"]
 
@@ -154,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
             if line.strip():
-                adapter.on_line(json.loads(line))
+                # a wire line's frame is a relay frame: a payload that names a member twice
+                # is kept as such (ONLINE.md "Peer-side trust"), never silently one value
+                adapter.on_line(decode_relay(line.decode("utf-8"))[0])
 
 
 if __name__ == "__main__":
