@@ -7,11 +7,13 @@ Each builder returns a list of cases ``{"name", "input", "expect"}``; ``check.py
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from typing import Any
 
 from pointline.conformance.online.sim import seat_key
+from pointline.conformance.online.smallorder import SMALL_ORDER_KEYS, cofactorless_verify, forge
 from pointline.kernel import Choice, EndReason, PointlineError
 from pointline.net.errors import MessageError
 from pointline.net.protocol import _keys as nkeys
@@ -279,7 +281,34 @@ def signatures() -> list[Case]:
             }
         )
     assert [c["expect"]["valid"] for c in cases[-len(variants) :]] == [True] + [False] * 7
+    for number, hex_key in enumerate(SMALL_ORDER_KEYS):
+        # each key of §12's list, with a signature a cofactorless check that decodes the key
+        # leniently and skips the small-order refusal takes as valid (OpenSSL's does)
+        small = bytes.fromhex(hex_key)
+        signed, forged = _forged(small, data)
+        assert cofactorless_verify(small, forged, signed)
+        assert not nkeys.verify_signature(small, forged, signed)
+        cases.append(
+            {
+                "name": f"verify.small_order_key.{number:02d}_{hex_key[:8]}_{hex_key[-2:]}",
+                "input": {
+                    "op": "verify",
+                    "public_key": hex_key,
+                    "sig": forged.hex(),
+                    "message": signed.hex(),
+                },
+                "expect": {"valid": False},
+            }
+        )
     return cases
+
+
+def _forged(key: bytes, data: bytes) -> tuple[bytes, bytes]:
+    """The first of ``data``, ``data`` + "0", "1", ... that a small-order ``key`` can forge."""
+    for suffix in ["", *map(str, range(64))]:
+        with contextlib.suppress(ValueError):
+            return data + suffix.encode(), forge(key, data + suffix.encode())
+    raise ValueError("no message")
 
 
 # ---------------------------------------------------------------------------- parsing

@@ -132,6 +132,8 @@ def run(
                 failed.append(
                     f"{topic}.{case['name']}: expected {case['expect']!r:.200}, got {got!r:.200}"
                 )
+                if fail_fast:
+                    return passed, failed
     return passed, failed
 
 

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import connect
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
 
 from pointline.conformance.online import stdio
 from pointline.conformance.online.check import load
@@ -42,7 +44,6 @@ from pointline.net.relay._server import LOOPBACK_TESTS, RelayConfig, running_rel
 __all__ = [
     "CASES",
     "FOREIGN",
-    "NOT_APPLICABLE",
     "PASSWORD",
     "PYTHON",
     "REFERENCE_CLIENTS",
@@ -96,8 +97,24 @@ class Case:
     receipts cases: its receipts deadline and a margin), so that a client that never ends
     fails then, not at ``limit``."""
     lying_roster: bool = False
-    """The harness (carrying a stdio client's frames) shows another key at the client's seat
-    in ``started``: the client must not start, and says ``error`` ``bad_roster``."""
+    """The harness (carrying the client's frames) shows another key at the client's seat in
+    ``started``: the client must not start, and says ``error`` ``bad_roster``."""
+    lose_at: int | None = None
+    """The throw whose ``round`` line makes the harness drop the client's relay connection
+    (HARNESS.md: a stdio client is told ``closed``; a socket client's socket is closed)."""
+    repeat_member: bool = False
+    """The harness delivers seat 2's first commit to the client with its ``seq`` named twice
+    (an earlier 9, then the real one), as a relay that forwards bytes unchanged may (ONLINE.md
+    "Peer-side trust"): the client refuses it, and its ``rejected`` record keeps both."""
+    redirect: bool = False
+    """The harness answers the client's first ``join_room`` with ``redirect`` (ONLINE.md §9,
+    "Relay cluster"): the client must send the same request again over the new connection."""
+
+    @property
+    def carried(self) -> bool:
+        """Whether the harness must sit between the client and the relay (a socket client
+        then connects to the harness's own loopback relay address, which forwards)."""
+        return self.lying_roster or self.lose_at is not None or self.redirect or self.repeat_member
 
 
 CASES = (
@@ -156,10 +173,15 @@ CASES = (
     ),
     # the roster failure line (HARNESS.md): a roster that fails its check starts no session
     Case("roster.not_my_key", 2, {}, ("bad_roster", None), lying_roster=True),
+    # a payload naming a member twice (ONLINE.md §8 `frame`): malformed, and the rejected
+    # record keeps both members, so the client's transcript verifies OK
+    Case("rejected.repeated_member", 3, {}, ("malformed", 2), FOREIGN, True, repeat_member=True),
+    # the client's own relay connection is lost (ONLINE.md §7): its departure, no notice; its
+    # transcript reads INCOMPLETE, "the relay was lost"
+    Case("self.lost_connection", 2, {}, ("departure", 1), FOREIGN, False, lose_at=2),
+    # a cluster's redirect (ONLINE.md §9): the client asks again where it was sent, then plays
+    Case("join.redirect", 2, {0: "leave"}, ("departure", 0), None, False, limit=5.0, redirect=True),
 )
-NOT_APPLICABLE = "not applicable"
-"""What ``run_case`` says of a case the harness cannot play with this client (a lying roster
-needs the harness to carry the client's frames: a ``stdio`` client)."""
 TARGET = {
     "bad_reveal": "reveal",
     "lie_receipt": "receipt",
@@ -276,8 +298,11 @@ class Foreign:
         self.lines.put_nowait(None)
 
     def send(self, doc: dict[str, Any]) -> None:
+        self.send_text(json.dumps(doc))
+
+    def send_text(self, line: str) -> None:
         assert self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps(doc) + "\n").encode())
+        self.proc.stdin.write((line + "\n").encode())
 
     async def next(self) -> dict[str, Any]:
         doc = await self.lines.get()
@@ -326,25 +351,131 @@ async def _next(foreign: Foreign, refs_done: asyncio.Event, grace: float | None)
     raise _Failure(f"the client said nothing within {grace:g} s of the other seats finishing")
 
 
-async def _bridge(
-    foreign: Foreign, url: str, lying_roster: bool = False
-) -> tuple[asyncio.Task[None], Any]:
-    """For a ``stdio`` client: the harness holds its relay socket and carries the frames (and,
-    for ``lying_roster``, shows a fresh key at the client's seat in ``started``)."""
-    ws = await connect(url, compression=None)
+def _lie(case: Case, frame: dict[str, Any]) -> dict[str, Any]:
+    """A relay frame on its way to the client; for ``lying_roster``, ``started`` shows a fresh
+    key at the client's seat."""
+    if case.lying_roster and frame.get("op") == "started":
+        fake = SigningKey.generate().public_hex
+        frame["roster"] = [
+            {**m, "session_key": fake} if m.get("seat") == frame.get("seat") else m
+            for m in frame["roster"]
+        ]
+    return frame
 
-    async def downstream() -> None:
-        async for message in ws:
-            frame = json.loads(message)
-            if lying_roster and frame.get("op") == "started":
-                fake = SigningKey.generate().public_hex
-                frame["roster"] = [
-                    {**m, "session_key": fake} if m.get("seat") == frame.get("seat") else m
-                    for m in frame["roster"]
-                ]
-            foreign.send({"op": "wire", "frame": frame})
 
-    return asyncio.create_task(downstream()), ws
+class _Carrier:
+    """The harness between the client and the relay. For a ``stdio`` client it holds the relay
+    socket and carries every frame as a ``wire`` line; for a socket client (only in the cases
+    that need it, ``Case.carried``) it is a loopback relay address that forwards each
+    connection to the relay. Either way it can change ``started`` (``lying_roster``), answer
+    the first ``join_room`` with ``redirect`` to a fresh connection, and drop the client's
+    connection (``drop``)."""
+
+    def __init__(self, case: Case, url: str, foreign: Foreign | None) -> None:
+        self.case, self.url, self.foreign = case, url, foreign
+        self.redirected = self.asked_again = self.repeated = False
+        self.links: list[tuple[Any, Any, list[asyncio.Task[None]]]] = []
+        """(the client's socket or None for stdio, the relay socket, the pumping tasks)."""
+        self.server: Any = None
+        self.address = url
+
+    async def start(self) -> None:
+        if self.foreign is not None:
+            await self._link(None)
+            return
+        self.server = await serve(self._accept, "127.0.0.1", 0, compression=None)
+        port = next(iter(self.server.sockets)).getsockname()[1]
+        self.address = f"ws://127.0.0.1:{port}"
+
+    async def _link(self, client: Any) -> Any:
+        relay = await connect(self.url, compression=None)
+
+        async def down() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for message in relay:
+                    frame = _lie(self.case, json.loads(message))
+                    text = self._repeat(frame) or json.dumps(frame)
+                    if client is None:
+                        assert self.foreign is not None
+                        self.foreign.send_text(f'{{"op":"wire","frame":{text}}}')
+                    else:
+                        await client.send(text)
+            if client is not None:
+                await client.close()
+
+        tasks = [asyncio.create_task(down())]
+        self.links.append((client, relay, tasks))
+        return relay
+
+    async def _accept(self, client: Any) -> None:
+        relay = await self._link(client)
+        with contextlib.suppress(ConnectionClosed):
+            async for message in client:
+                frame = json.loads(message)
+                if self._redirects(frame):
+                    moved = {"op": "redirect", "url": f"{self.address}/moved", "id": frame["id"]}
+                    await client.send(json.dumps(moved))
+                    continue
+                await relay.send(message)
+        await relay.close()
+
+    def _repeat(self, frame: dict[str, Any]) -> str | None:
+        """For ``repeat_member``: seat 2's first commit as text naming ``seq`` twice."""
+        payload = frame.get("payload")
+        if (
+            not self.case.repeat_member
+            or self.repeated
+            or frame.get("op") != "deliver"
+            or frame.get("from_seat") != 2
+            or not isinstance(payload, dict)
+            or payload.get("kind") != "commit"
+        ):
+            return None
+        self.repeated = True
+        twice = '{"seq":9,' + json.dumps(payload)[1:]
+        return f'{{"op":"deliver","from_seat":2,"payload":{twice}}}'
+
+    def _redirects(self, frame: dict[str, Any]) -> bool:
+        if not self.case.redirect or frame.get("op") != "join_room":
+            return False
+        if self.redirected:
+            self.asked_again = True  # the same request, where the redirect sent it
+            return False
+        self.redirected = True
+        return "id" in frame
+
+    async def from_stdio(self, frame: dict[str, Any]) -> None:
+        """A ``wire`` line of a stdio client: to the relay, or answered with ``redirect``
+        once the harness has connected afresh (the client sends the request again)."""
+        if self._redirects(frame):
+            await self.drop(tell=False)
+            await self._link(None)
+            assert self.foreign is not None
+            redirect = {"op": "redirect", "url": self.url, "id": frame["id"]}
+            self.foreign.send({"op": "wire", "frame": redirect})
+            return
+        if self.links:
+            with contextlib.suppress(ConnectionClosed):
+                await self.links[-1][1].send(json.dumps(frame))
+
+    async def drop(self, tell: bool = True) -> None:
+        """Lose the client's relay connection: the relay sees it close (the others get
+        ``departed``); a stdio client is told ``closed``, a socket client's socket closes."""
+        links, self.links = self.links, []
+        for client, relay, tasks in links:
+            for task in tasks:
+                task.cancel()
+            await relay.close()
+            if client is not None:
+                await client.close()
+        if tell and self.foreign is not None:
+            self.foreign.send({"op": "closed"})
+
+    async def close(self) -> None:
+        await self.drop(tell=False)
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
 
 
 async def run_case(case: Case, command: list[str], url: str, tag: str, folder: Path) -> str | None:
@@ -358,7 +489,7 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
     )
     foreign = Foreign(proc)
     refs_done = asyncio.Event()
-    bridge: tuple[asyncio.Task[None], Any] | None = None
+    carrier: _Carrier | None = None
     tasks: list[asyncio.Task[None]] = []
     try:
         async with asyncio.timeout(case.limit):
@@ -369,14 +500,14 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             hello = await foreign.next()
             if hello.get("op") != "hello" or hello.get("transport") not in ("socket", "stdio"):
                 return f"the client's hello is {hello!r}"
-            if hello["transport"] == "stdio":
-                bridge = await _bridge(foreign, url, case.lying_roster)
-            elif case.lying_roster:
-                return NOT_APPLICABLE
+            if hello["transport"] == "stdio" or case.carried:
+                stdio_client = hello["transport"] == "stdio"
+                carrier = _Carrier(case, url, foreign if stdio_client else None)
+                await carrier.start()
             foreign.send(
                 {
                     "op": "play",
-                    "relay": url,
+                    "relay": url if carrier is None else carrier.address,
                     "name": f"{tag}f",
                     "password": PASSWORD,
                     "code": room.code,
@@ -391,8 +522,8 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             while final is None:
                 line = await _next(foreign, refs_done, case.grace)
                 op = line.get("op")
-                if op == "wire" and bridge is not None:
-                    await bridge[1].send(json.dumps(line["frame"]))
+                if op == "wire" and carrier is not None and carrier.foreign is not None:
+                    await carrier.from_stdio(line["frame"])
                 elif op == "joined":
                     if line.get("seat") != FOREIGN:
                         return f"the client joined as seat {line.get('seat')!r}, not {FOREIGN}"
@@ -422,6 +553,12 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                     started = True
                 elif op == "round" and line.get("throw") == case.leave_at:
                     foreign.send({"op": "leave"})
+                elif op == "round" and line.get("throw") == case.lose_at and carrier:
+                    await carrier.drop()  # then the usual answer, which an ended client ignores
+                    c = choose(line, rng)
+                    foreign.send(
+                        {"op": "choose", "pass": c.pass_amount, "dont_pass": c.dont_pass_amount}
+                    )
                 elif op == "round":
                     rounds.append(line)
                     c = choose(line, rng)
@@ -442,6 +579,8 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                     return f"unexpected line {line!r:.200}"
             if not started:
                 return "the client never said the session started"
+            if case.redirect and not (carrier is not None and carrier.asked_again):
+                return "the client did not send its join_room again after the redirect"
             for client in refs.values():
                 await client.wait_finished(case.limit)
     except _Failure as failure:
@@ -453,9 +592,8 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
             task.cancel()
         for client in refs.values():
             await client.close()
-        if bridge is not None:
-            bridge[0].cancel()
-            await bridge[1].close()
+        if carrier is not None:
+            await carrier.close()
         await foreign.close()
     return _judge(case, final, dice, refs, thrown) or _views(case, rounds, views)
 
@@ -512,8 +650,9 @@ def _judge(
     path = final.get("transcript")
     if path:
         report = verify_transcript(path)
-        # a completed session whose receipts did not match reads INCOMPLETE (ONLINE.md §8)
-        complete = case.ending is not None or case.receipts == "matched"
+        # a completed session whose receipts did not match reads INCOMPLETE (ONLINE.md §8), and
+        # so does a session that stopped where the client's own connection was lost
+        complete = (case.ending is not None or case.receipts == "matched") and not case.lose_at
         if not (report.ok and report.complete == complete):
             want = "OK" if complete else "INCOMPLETE"
             return f"the client's transcript should verify {want}: {report.text()[:300]}"
@@ -535,9 +674,7 @@ async def run_clients(
                     folder.mkdir()
                     tag = f"{label[:3]}{number}"
                     problem = await run_case(case, command, relay.url, tag, folder)
-                    if problem == NOT_APPLICABLE:
-                        print(f"skip {label} {case.name}: needs a stdio client", flush=True)
-                    elif problem is None:
+                    if problem is None:
                         passed += 1
                         print(f"ok {label} {case.name}", flush=True)
                     else:

@@ -672,6 +672,26 @@ def _small_order() -> None:
 
 
 @mutant(
+    "sig_small_order_keys_accepted",
+    "signatures are checked cofactorless, refusing only the identity key (§12 lists 14)",
+    "vectors",
+)
+def _small_order_keys() -> None:
+    from pointline.conformance.online.smallorder import SMALL_ORDER_KEYS, cofactorless_verify
+    from pointline.net.protocol import _keys as keys
+
+    listed = {bytes.fromhex(k) for k in SMALL_ORDER_KEYS[1:]}
+    original = keys.verify_signature
+
+    def verify(public_key: bytes, signature: bytes, data: bytes) -> bool:
+        if public_key in listed:
+            return cofactorless_verify(public_key, signature, data)  # as OpenSSL would
+        return original(public_key, signature, data)
+
+    replace_everywhere(original, verify)
+
+
+@mutant(
     "peer_final_length_open",
     "a receipt's final may be shorter than the roster (§3: one per roster seat)",
     "vectors",
@@ -749,3 +769,137 @@ def _early_reveal() -> None:
         original(self, frame, from_seat, now)
 
     _set(protocol.Peer, "receive", receive)
+
+
+# ---------------------------------------------------------------------------- issue 37
+
+
+@mutant(
+    "peer_digest_counts_unplayed",
+    "the receipt's digest also covers a commit queued for a throw never played (§6)",
+    "vectors",
+)
+def _digest_unplayed() -> None:
+    from pointline.net.protocol import _peer as protocol
+
+    original = protocol.Peer._complete
+
+    def complete(self: Any, now: float) -> None:
+        for queue in self._inbox.values():
+            self._history.extend(m for m in queue if m[0].kind in ("commit", "reveal"))
+        original(self, now)
+
+    _set(protocol.Peer, "_complete", complete)
+
+
+@mutant(
+    "peer_early_receipt_refused_at_once",
+    "a receipt that comes while reveals are awaited ends the session at once (§8: it waits)",
+    "vectors",
+)
+def _early_receipt() -> None:
+    from pointline.kernel import EndReason
+    from pointline.net.protocol import _peer as protocol
+
+    original = protocol.Peer._take
+
+    def take(self: Any, s: int, now: float) -> bool:
+        inbox = self._inbox[s]
+        if self.state.value == "reveal" and inbox and inbox[0][0].kind == "receipt":
+            raise protocol._Fault(EndReason.REPLAY, s)
+        return bool(original(self, s, now))
+
+    _set(protocol.Peer, "_take", take)
+
+
+@mutant(
+    "peer_frame_cut_utf16",
+    "a rejected frame is cut at 4,096 UTF-16 units, not code points (§8 `frame`)",
+    "vectors",
+)
+def _cut_utf16() -> None:
+    from pointline.net.protocol import _peer as protocol
+
+    def cut(text: str) -> str:
+        units = text.encode("utf-16-le")[: 2 * protocol.FRAME_CHARS]
+        return units.decode("utf-16-le", "ignore")
+
+    _set(protocol, "cut_frame", cut)
+
+
+@mutant(
+    "verify_exchange_leave_ok",
+    "verify calls a leave during the receipt exchange OK, as a leave before the end (§7)",
+    "vectors",
+)
+def _exchange_leave_ok() -> None:
+    from pointline.net.protocol import _verify as verify
+
+    original = verify._report
+
+    def report(state: Any, players: str, receipts_recorded: bool) -> Any:
+        got = original(state, players, receipts_recorded)
+        last = state.peer.transcript.records[-1].body
+        mine = last.get("reason") == "departure" and last.get("seat") == state.me
+        if got.receipts == "incomplete" and mine:
+            return replace(got, complete=True)
+        return got
+
+    _set(verify, "_report", report)
+
+
+def _adapter() -> Any:
+    """The sans-IO adapter's class: the one in ``__main__`` when the adapter runs as a script
+    (``python -m ...adapters.peer --mutant NAME``), else the imported module's."""
+    import sys
+
+    main = sys.modules.get("__main__")
+    if main is not None and hasattr(main, "Adapter"):
+        return main.Adapter
+    from pointline.conformance.online.adapters import peer
+
+    return peer.Adapter
+
+
+@mutant(
+    "adapter_closed_as_leave",
+    "a lost relay connection (HARNESS.md `closed`) is taken as a leave: a notice is written",
+    "client:self.lost_connection",
+)
+def _closed_as_leave() -> None:
+    adapter = _adapter()
+    original = adapter.on_line
+
+    def on_line(self: Any, doc: dict[str, Any]) -> None:
+        if doc.get("op") == "closed" and self.peer is not None:
+            doc = {"op": "leave"}
+        original(self, doc)
+
+    _set(adapter, "on_line", on_line)
+
+
+@mutant(
+    "adapter_redirect_ignored",
+    "a `redirect` (ONLINE.md §9, Relay cluster) is not followed by the same request again",
+    "client:join.redirect",
+)
+def _redirect_ignored() -> None:
+    adapter = _adapter()
+    original = adapter.on_frame
+
+    def on_frame(self: Any, frame: dict[str, Any]) -> None:
+        if frame.get("op") != "redirect":
+            original(self, frame)
+
+    _set(adapter, "on_frame", on_frame)
+
+
+@mutant(
+    "peer_repeated_frame_later_value",
+    "a rejected frame that named a member twice is written with the later value only (§8)",
+    "client:rejected.repeated_member",
+)
+def _repeated_later_value() -> None:
+    from pointline.net.protocol import _messages as messages
+
+    _set(messages.RepeatedMembers, "text", lambda self: messages.canonical_json(self).decode())

@@ -116,6 +116,9 @@ class Session:
     """seat -> throw: that seat leaves when the round of that throw opens (the relay tells
     the others)."""
     background_at: dict[int, int] = field(default_factory=dict)
+    leave_in_receipts: set[int] = field(default_factory=set)
+    """Seats that leave once they have sent their receipt, during the receipt exchange (the
+    relay tells the others)."""
     relay_lost_at: int | None = None
     """throw: the relay is lost when the round of that throw opens (every seat's connection
     ends at once: each peer records its own departure with no notice, and nothing more reaches
@@ -167,6 +170,13 @@ class Session:
         moved = False
         for p in self.peers:
             s = p.seat
+            if s in self.leave_in_receipts and p.state.value == "receipts":
+                self.leave_in_receipts.discard(s)
+                p.depart(s, self.now)  # its notice, then the exchange ends incomplete
+                for q in self.peers:
+                    if q.seat != s:
+                        q.depart(s, self.now)
+                return True
             if p.is_finished or not p.is_live or p.has_committed or s in self.silent:
                 continue
             if p.state.value != "commit":

@@ -319,6 +319,82 @@ def _decisions(add: Callable[[str, Session, int], None]) -> None:
     # §5: a reveal that comes after this peer's commit but before every commit is in is
     # checked and queued (a relay that holds seat 2's frames for seat 0 past seat 1's reveal)
     add("complete.early_reveal_queued", Session(3, seed=24, hold={0: (2, "commit")}), 0)
+    _decisions_37(add)
+
+
+def _signed(s: Session, message: Any) -> Doc:
+    frame: Doc = nmsg.to_frame(nmsg.sign(message, s.keys[message.seat]))
+    return frame
+
+
+def _decisions_37(add: Callable[[str, Session, int], None]) -> None:
+    """Sessions that pin issue 37's decisions (ONLINE.md §6, §8), seen by seat 0."""
+    # §6: the digest covers the commits and reveals of the throws played. Seat 2 sends a
+    # commit for a throw after the last (in its own order) before seat 1's last reveal
+    # reaches seat 0: it is received and queued, left out of seat 0's receipt, and the
+    # exchange ends `replay` (the receipt step cannot take it)
+    last = Session(3, seed=30).run().peers[0].table.throws
+    s = Session(3, seed=30)
+
+    def commit_after_last(frame: Doc, s: Session = s) -> list[Any]:
+        if frame["kind"] != "reveal" or frame["throw"] != last:
+            return [frame]
+        return [
+            frame,
+            _signed(s, nmsg.Commit(s.table_id, 2, frame["seq"] + 1, last + 1, b"\x07" * 32)),
+        ]
+
+    s.rewrite[2] = commit_after_last
+    add("receipts.commit_for_unplayed_throw", s, 0)
+    # §8: a receipt that comes while throws remain and this peer still waits for reveals
+    # waits; the throw does not complete the session, so it ends as the next round opens
+    s = Session(3, seed=32)
+
+    def early_receipt(frame: Doc, s: Session = s) -> list[Any]:
+        if frame["kind"] != "reveal" or frame["throw"] != 1:
+            return [frame]
+        receipt = nmsg.Receipt(s.table_id, 2, frame["seq"] + 1, 1, (1000,) * 3, bytes(32))
+        return [frame, _signed(s, receipt)]
+
+    s.rewrite[2] = early_receipt
+    add("ended.early_receipt_waits.victim", s, 0)
+    # §8 `frame`: 4,096 code points kept of a payload's text (here 5,000 dice outside the BMP:
+    # 4,096 UTF-16 units or bytes would cut elsewhere)
+    s = Session(2, seed=33)
+    s.rewrite[1] = _first("commit", lambda f: {**f, "pad": "\U0001f3b2" * 5000})
+    add("ended.malformed.long_frame", s, 0)
+    # §8 `frame`: a payload naming a member twice keeps both in its text, which verify's
+    # replay refuses again (`malformed`)
+    s = Session(2, seed=34)
+    s.rewrite[1] = _first("commit", _repeat_seq)
+    add("ended.malformed.repeated_member", s, 0)
+    # §7: a leave during the receipt exchange (seat 0's receipt withheld, so seat 1 waits):
+    # its notice, then the exchange `incomplete`; the leaver's file reads INCOMPLETE (§8
+    # step 6: a completed session whose receipts did not all come), as a lost connection's does
+    s = Session(2, seed=18, leave_in_receipts={1})
+    s.rewrite[0] = withhold("receipt")
+    add("receipts.leave_in_exchange.leaver", s, 1)
+
+
+def _first(kind: str, change: Callable[[Doc], Any]) -> Callable[[Doc], list[Any]]:
+    """A rewrite: the seat's first frame of ``kind`` changed by ``change``."""
+    done = [False]
+
+    def rewrite(frame: Doc) -> list[Any]:
+        if frame["kind"] != kind or done[0]:
+            return [frame]
+        done[0] = True
+        return [change(frame)]
+
+    return rewrite
+
+
+def _repeat_seq(frame: Doc) -> Any:
+    """The payload as a relay delivers ``{..., "seq": 9, ..., "seq": <the real seq>}``."""
+    pairs = [("seq", 9), *frame.items()]
+    marked = nmsg.RepeatedMembers(dict(pairs))
+    marked.repeated, marked.pairs = "seq", tuple(pairs)
+    return marked
 
 
 # ---------------------------------------------------------------------------- tampering
@@ -600,7 +676,21 @@ def _ended_edits() -> dict[str, tuple[str, Edit, str]]:
         # before a bad reveal was refused as it arrived, it was written as received (§8)
         "bad_reveal.older_received": (bad, _older_received, "OK"),
         "bad_reveal.older_received_other_seat": (bad, _older_received_from(None), "FAIL"),
+        # a frame that named a member twice, written with the later value only: replaying it
+        # no longer refuses it, so the record is not what the core writes (§8 `frame`)
+        "repeated_member.later_value": (
+            "ended.malformed.repeated_member",
+            _later_value,
+            "FAIL",
+        ),
     }
+
+
+def _later_value(records: list[Doc]) -> str:
+    i = first(records, "rejected")
+    frame = json.loads(records[i]["body"]["frame"])  # json keeps the later value
+    records[i]["body"]["frame"] = nmsg.canonical_json(frame).decode("utf-8")
+    return rechain(records)
 
 
 def _older_received_from(seat: int | None) -> Edit:

@@ -475,6 +475,9 @@ class RelayClient(RelayConnection):
             peer = self.peer
             if peer is not None and not peer.is_finished:
                 peer.depart(peer.seat, self.loop.time())  # ends it: my seat leaves
+                for payload in peer.outgoing():  # its notice first, then the leave (§7)
+                    for frame in self.outbound(payload):
+                        self.send_text(encode(Send(frame)))
                 self.send_text(encode(Leave()))
                 self.room = None
                 return True

@@ -309,9 +309,32 @@ def session_digest_encoded(messages: Iterable[tuple[Commit | Reveal, str]]) -> b
 
 class RepeatedMembers(dict[str, Any]):
     """A JSON object that named one member twice (``repeated``; the later value kept): what
-    ``net.protocol._wire`` delivers for such a payload, so that the peer refuses it as malformed."""
+    ``net.protocol._wire`` delivers for such a payload, so that the peer refuses it as malformed.
+    ``pairs`` holds every member as delivered, the repeat included, in order."""
 
     repeated: str = ""
+    pairs: tuple[tuple[str, Any], ...] = ()
+
+    def text(self) -> str:
+        """Its canonical JSON with every member as delivered (spec/ONLINE.md §8, "`frame`"):
+        members sorted by name, a repeated name's members in the order they came, so the text
+        still names the member twice and a strict parser refuses it again. Without ``pairs``
+        (made from a plain dict) the repeated member's kept value is written twice."""
+        pairs = self.pairs or (*self.items(), (self.repeated, self[self.repeated]))
+        ordered = sorted(pairs, key=lambda pair: pair[0])  # stable: repeats keep their order
+        members = (_member_text(name) + ":" + _member_text(value) for name, value in ordered)
+        return "{" + ",".join(members) + "}"
+
+
+def _member_text(value: Any) -> str:
+    if isinstance(value, RepeatedMembers):
+        return value.text()
+    if isinstance(value, list):
+        return "[" + ",".join(_member_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        members = sorted(value.items(), key=lambda pair: pair[0])
+        return "{" + ",".join(f"{_member_text(k)}:{_member_text(v)}" for k, v in members) + "}"
+    return canonical_bytes(value).decode("utf-8")
 
 
 MAX_DEPTH = 8

@@ -101,6 +101,7 @@ from pointline.net.protocol._messages import (
     Commit,
     Message,
     Receipt,
+    RepeatedMembers,
     Reveal,
     canonical_json,
     parse_encoded,
@@ -177,6 +178,33 @@ class _Fault(Exception):
 def encode_any(frame: Mapping[str, Any]) -> str:
     """A received dict frame as canonical JSON text (for the transcript's rejected records)."""
     return canonical_json(frame).decode("utf-8")
+
+
+FRAME_CHARS = 4096
+"""A ``rejected`` record keeps the first 4,096 characters of the frame's text, counted as
+Unicode code points (spec/ONLINE.md §8, "`frame`")."""
+
+
+def cut_frame(text: str) -> str:
+    """``text``'s first ``FRAME_CHARS`` code points (never UTF-16 units, never bytes)."""
+    return text[:FRAME_CHARS]
+
+
+def rejected_frame(frame: object) -> str:
+    """The ``frame`` of a ``rejected`` record: a payload object's canonical JSON (a payload
+    naming a member twice keeps both, ``RepeatedMembers.text``, so replaying the text refuses
+    it again), text as it came, cut to ``FRAME_CHARS`` code points."""
+    try:
+        text = frame if isinstance(frame, str) else None
+        if isinstance(frame, (bytes, bytearray)):
+            text = bytes(frame[:MAX_FRAME_BYTES]).decode("utf-8", "replace")
+        elif isinstance(frame, RepeatedMembers):
+            text = frame.text()
+        elif isinstance(frame, dict):
+            text = encode_any(frame)
+    except (TypeError, ValueError, UnicodeError, RecursionError):
+        text = None
+    return cut_frame(text or repr(type(frame))).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @functools.lru_cache(maxsize=256)
@@ -618,14 +646,6 @@ class Peer:
     def _reject(
         self, frame: object, from_seat: int | None, error: MessageError, now: float
     ) -> None:
-        try:
-            text = frame if isinstance(frame, str) else None
-            if isinstance(frame, (bytes, bytearray)):
-                text = bytes(frame[:MAX_FRAME_BYTES]).decode("utf-8", "replace")
-            elif isinstance(frame, dict):
-                text = encode_any(frame)
-        except (TypeError, ValueError, UnicodeError, RecursionError):
-            text = None
         self.transcript.append(
             RecordKind.REJECTED,
             {
@@ -633,9 +653,7 @@ class Peer:
                 "at": now,
                 "error": error.code,
                 "detail": error.message,
-                "frame": (text or repr(type(frame)))[:4096]
-                .encode("utf-8", "backslashreplace")
-                .decode("utf-8"),
+                "frame": rejected_frame(frame),
             },
         )
         reason = error.reason or EndReason.MALFORMED

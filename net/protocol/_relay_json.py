@@ -65,6 +65,7 @@ def decode_relay(text: str) -> tuple[Any, list[RepeatedMembers]]:
         if len(doc) == len(items):
             return doc
         marked = RepeatedMembers(doc)
+        marked.pairs = tuple(items)
         names = [k for k, _ in items]
         marked.repeated = next(k for i, k in enumerate(names) if k in names[:i])
         repeated.append(marked)

@@ -16,7 +16,12 @@ from typing import Any
 from pointline.conformance.online import stdio
 from pointline.conformance.online.adapters.options import adapter_options
 from pointline.kernel import Choice
-from pointline.net.client._relay_client import RelayClient, TranscriptSaved
+from pointline.net.client._relay_client import (
+    RelayClient,
+    RelayError,
+    SessionStarted,
+    TranscriptSaved,
+)
 from pointline.net.errors import ClientError
 from pointline.net.protocol._peer import Timeouts
 
@@ -54,12 +59,18 @@ async def run() -> int:
             stdio.emit({"op": "error", "code": error.code, "message": error.text})
             return 1
         stdio.emit({"op": "joined", "seat": room.seat})
-        started = await client.wait_started(60.0)
-        stdio.emit({"op": "started", "table_id": started.table_id, "seat": started.seat})
         final: list[dict[str, Any]] = []
         async for event in client.events():
             peer = client.peer
-            assert peer is not None
+            if isinstance(event, SessionStarted):
+                stdio.emit({"op": "started", "table_id": event.table_id, "seat": event.seat})
+                continue
+            if peer is None:
+                if isinstance(event, RelayError) and event.code == "bad_roster":
+                    # the roster fails ONLINE.md §2's check: no session, the room is left
+                    stdio.emit({"op": "error", "code": event.code, "message": event.message})
+                    return 0
+                continue
             if isinstance(event, TranscriptSaved):
                 for line in final:
                     line["transcript"] = str(event.path)

@@ -9,7 +9,6 @@ only waiting is on stdin, until the peer's next deadline.
 
 from __future__ import annotations
 
-import json
 import os
 import select
 import sys
@@ -24,6 +23,7 @@ from pointline.net.client._transcript_file import save_transcript
 from pointline.net.errors import RosterError
 from pointline.net.protocol._keys import SigningKey
 from pointline.net.protocol._peer import Peer, Timeouts, roster_from_wire
+from pointline.net.protocol._relay_json import decode_relay
 
 __all__ = ["Adapter", "main"]
 
@@ -36,8 +36,11 @@ class Adapter:
         self.token = ""
         self.path: Path | None = None
         self.done = False
+        self.requests: dict[int, dict[str, Any]] = {}
 
     def wire(self, frame: dict[str, Any]) -> None:
+        if "id" in frame:
+            self.requests[frame["id"]] = frame  # sent again after a redirect
         stdio.emit({"op": "wire", "frame": frame})
 
     def on_line(self, doc: dict[str, Any]) -> None:
@@ -57,6 +60,10 @@ class Adapter:
             self.wire({"op": "leave"})
         elif op == "wire":
             self.on_frame(doc["frame"])
+        elif op == "closed" and self.peer is not None:
+            # the harness lost this client's relay connection: my own departure, no notice
+            self.peer.lose_connection(time.monotonic())
+            self.after()
 
     def on_frame(self, frame: dict[str, Any]) -> None:
         op, now = frame.get("op"), time.monotonic()
@@ -71,6 +78,10 @@ class Adapter:
                     "id": 2,
                 }
             )
+        elif op == "redirect" and frame.get("id") in self.requests:
+            # the harness, our connection, now reaches the relay at `url`: the same request
+            # again (ONLINE.md §9, "Relay cluster"; HARNESS.md)
+            self.wire(self.requests[frame["id"]])
         elif op == "room":
             stdio.emit({"op": "joined", "seat": frame["seat"]})
         elif op == "error":
@@ -143,7 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
             if line.strip():
-                adapter.on_line(json.loads(line))
+                # a wire line's frame is a relay frame: a payload that names a member twice
+                # is kept as such (ONLINE.md "Peer-side trust"), never silently one value
+                adapter.on_line(decode_relay(line.decode("utf-8"))[0])
 
 
 if __name__ == "__main__":
