@@ -8,7 +8,10 @@
         ├── ProtocolError               code: ConformanceCode.BAD_REQUEST: not a request
         ├── ImplFailure                 code: ConformanceCode.IMPL_FAILURE: the port crashed,
         │                               hung or wrote something that is not a response
-        └── FixturesMissing             code: ConformanceCode.NO_FIXTURES: no fixture files
+        ├── FixturesMissing             code: ConformanceCode.NO_FIXTURES: no fixture files
+        └── Refused                     code: ConformanceCode.RELAY_REFUSED: a relay case's
+                                        finding, the relay broke a sentence of ONLINE.md §9
+                                        (conformance.online.relay_cases)
 
 Each carries ``code`` (a ``StrEnum`` member, equal to its string) and ``text`` (plain words);
 ``str(error)`` is ``"code: text"`` for logs. The codes ``bad_action`` and ``bad_request`` are
@@ -38,6 +41,7 @@ class ConformanceCode(StrEnum):
     BAD_REQUEST = "bad_request"
     IMPL_FAILURE = "impl_failure"
     NO_FIXTURES = "no_fixtures"
+    RELAY_REFUSED = "relay_refused"
 
 
 class ConformanceError(PointlineError):

@@ -806,7 +806,8 @@ def _early_receipt() -> None:
     def take(self: Any, s: int, now: float) -> bool:
         inbox = self._inbox[s]
         if self.state.value == "reveal" and inbox and inbox[0][0].kind == "receipt":
-            raise protocol._Fault(EndReason.REPLAY, s)
+            self._fault(EndReason.REPLAY, s, now)  # ends the session as the commit step does
+            return False
         return bool(original(self, s, now))
 
     _set(protocol.Peer, "_take", take)
@@ -856,8 +857,11 @@ def _adapter() -> Any:
     main = sys.modules.get("__main__")
     if main is not None and hasattr(main, "Adapter"):
         return main.Adapter
-    from pointline.conformance.online.adapters import peer
-
+    # the adapter applies its mutant as it starts, so its module is loaded by now (importing it
+    # here would close an import cycle: the adapter imports the mutants)
+    peer = sys.modules.get("pointline.conformance.online.adapters.peer")
+    if peer is None:
+        raise RuntimeError("the adapter mutants patch the sans-IO adapter, which is not loaded")
     return peer.Adapter
 
 

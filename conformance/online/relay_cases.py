@@ -22,6 +22,7 @@ from typing import Any, Final
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from pointline.conformance.errors import ConformanceCode, ConformanceError
 from pointline.kernel import ONLINE_SEATS_MAX
 from pointline.net.client._relay_client import RelayClient
 from pointline.net.client._verify_command import verify_transcript
@@ -54,8 +55,10 @@ class Setting:
     folder: Path  # for the reference peers' transcripts
 
 
-class Refused(Exception):
+class Refused(ConformanceError):
     """A case's finding: the relay broke a sentence of §9 (the text says which)."""
+
+    default_code = ConformanceCode.RELAY_REFUSED
 
 
 class Raw:

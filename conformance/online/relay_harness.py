@@ -68,7 +68,7 @@ async def _one(case: RelayCase, setting: Setting, slots: asyncio.Semaphore) -> s
             async with asyncio.timeout(case.limit):
                 await case.run(scene)
         except Refused as exc:
-            return str(exc)
+            return exc.text
         except TimeoutError:
             return f"the case did not finish within {case.limit:g} s"
         except Exception as exc:  # a relay's frame no case foresaw: the case fails

@@ -11,7 +11,7 @@ from pointline.kernel import (
     counted,
     read_solo_record,
 )
-from pointline.net.protocol._verify import Report
+from pointline.net.protocol._report import Report
 
 __all__ = ["SOLO_PLAYERS", "looks_solo", "solo_report"]
 

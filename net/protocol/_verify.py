@@ -64,6 +64,8 @@ from pointline.net.protocol._peer import (
     roster_signing_bytes,
     seat_label,
 )
+from pointline.net.protocol._report import NO_RELAY_KEY, Report, printable
+from pointline.net.protocol._solo import solo_report
 from pointline.net.protocol._transcript import Record, RecordKind, check_chain, parse_records
 
 __all__ = [
@@ -77,7 +79,6 @@ __all__ = [
     "verify_text",
 ]
 
-NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
 HOST_VOUCHES = "the names are vouched for by the table's host, "
 """A hosted table (its header's ``host``, signed with the roster): verify's players line
 begins so, then names the host, "whose relay signed the roster", and the seats."""
@@ -85,73 +86,6 @@ NO_NOTICE = "the outcome says ended, but no abort notice or fault before it ends
 CUT_OFF = "the transcript was cut off before its outcome"
 ORDER_ERRORS = frozenset({"replay", "wrong_throw"})
 """Rejection codes of the ordering checker: reported as "out of order"."""
-
-
-@dataclass(frozen=True, slots=True)
-class Report:
-    """What ``verify_transcript`` found: ``ok``, the first ``problem`` (and its record index)."""
-
-    ok: bool
-    summary: str
-    problem: str | None = None
-    record: int | None = None
-    table_id: str | None = None
-    seats: int = 0
-    throws: int = 0
-    messages: int = 0
-    status: str | None = None
-    final: tuple[int, ...] | None = None
-    ranks: tuple[int, ...] | None = None
-    reason: EndReason | None = None
-    seat: int | None = None
-    receipts: str | None = None
-    complete: bool = False
-    """OK proves consistency; complete also means nothing is missing: the session ended without
-    a result seen through to its end (not by this seat's own lost connection), or it completed
-    and every seat's receipt is recorded and matches."""
-    players: str = NO_RELAY_KEY
-    """Who played: checked against the relay's roster signature, or why it cannot be."""
-    roster: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
-    """Seat, name and verification words of each roster key, to compare with the players."""
-    throw_lines: tuple[str, ...] = ()
-    """One line per replayed throw: dice, phase, hands resolved, every seat's balance."""
-
-    def text(self) -> str:
-        """The report as lines for people. Names and the table id are only what the file
-        claims: each line is ``printable`` (no control character), so none can forge a line."""
-        if self.ok:
-            lines = [f"{'OK' if self.complete else 'INCOMPLETE'}: {self.summary}", self.players]
-            lines.extend(
-                f"  {seat_label(seat)} {name}: {' '.join(words)}"
-                for seat, name, words in self.roster
-            )
-            return "\n".join(printable(line) for line in lines)
-        where = f"record {self.record}: " if self.record is not None else ""
-        return printable(f"FAIL: {where}{self.problem}")
-
-
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-"""Marks that reorder how a terminal shows the text around them."""
-
-
-def printable(text: str) -> str:
-    """``text`` with every control character (newline, carriage return, ESC, DEL, C1, the
-    line and paragraph separators, bidirectional marks) written as a visible escape such as
-    ``\\n`` or ``\\x1b``: text from a file stays on its own line and cannot move the cursor,
-    clear the screen or reorder what verify prints."""
-    if text.isprintable():
-        return text
-    out = []
-    for ch in text:
-        if ch.isprintable() and ch not in _BIDI:
-            out.append(ch)
-        elif ch in "\n\r\t":
-            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t"}[ch])
-        elif ord(ch) < 0x100:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
-    return "".join(out)
 
 
 class _Discrepancy(Exception):
@@ -610,8 +544,6 @@ def verify_text(text: str, relay_key: bytes | None = None) -> Report:
     and keys of the header are only what this text claims. Reading a file is the caller's
     (``pointline.net.client.verify_transcript``): this core opens none.
     """
-    from pointline.net.protocol._solo import solo_report  # it builds on this module's Report
-
     solo = solo_report(text)
     if solo is not None:  # a solo session saved by Stats: no signatures, one seat
         return solo
