@@ -12,7 +12,7 @@ import pytest
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.net.client._trust import spaced
 from pointline.net.protocol import _wire as wire
-from pointline.net.relay import _server as relay_module
+from pointline.net.relay import _core as relay_module
 from pointline.net.relay._accounts import FAST_HASH
 from pointline.net.relay._server import LOOPBACK_TESTS, RelayConfig, running_relay
 from tests.gui.online_support import (
