@@ -112,9 +112,16 @@ def _deliver_wrong_seat() -> None:
     "relay.limits.signin_deadline",
 )
 def _signin_deadline_missed() -> None:
-    from pointline.net.relay import _conn
+    from pointline.net.relay import _core
 
-    set_attr(_conn.RelayConnection, "_deadline_passed", lambda self: None)
+    original = _core.RelayCore.opened
+
+    def opened(self: Any, address: str, now: float, accepted: float | None = None) -> int:
+        conn: int = original(self, address, now, accepted)
+        self.sessions[conn].signin_by = float("inf")  # its deadline never comes
+        return conn
+
+    set_attr(_core.RelayCore, "opened", opened)
 
 
 @_mutant(
