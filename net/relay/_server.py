@@ -205,7 +205,7 @@ class Relay:
                     log.info("room %s started with %d seats", room.code, len(room.members))
                 return
             value, failure = None, None
-            if isinstance(action, Call):
+            if isinstance(action, Call) and action.kind != "background":
                 try:
                     value = await self._call(action)
                 except WireError as exc:
