@@ -2,13 +2,14 @@
 
 As ``net.protocol._peer.Peer`` is for a client (and as the websockets library's and h11's
 protocol objects are for theirs), ``RelayCore`` holds everything the relay decides — accounts
-requests, rooms, seats, the per-connection frame budget and sign-in count, dispatch, the signed
-roster and departures — and does no I/O: no socket, no clock, no thread, no event loop.
+requests, rooms, seats, the per-connection frame budget and sign-in count, the sign-in and
+send-timeout deadlines and the outbox limit, dispatch, the signed roster and departures — and
+does no I/O: no socket, no clock, no thread, no event loop.
 ``net.relay._server.Relay`` is the thin websockets driver around it.
 
-The conversation (ONLINE.md §9, "The relay core"):
+The conversation (ONLINE.md §9 "What a relay must do" says what it decides; R9 its deadlines):
 
-- ``opened(address, now)`` -> a connection id, when a websocket is up;
+- ``opened(address, now, accepted)`` -> a connection id, when a websocket is up;
 - ``receive(conn, message, now)`` -> actions, for each text frame it sends. A ``send`` is
   forwarded at once (``Transmit``); a refused frame is answered (``Transmit`` of an ``error``);
   a request (every other op) comes back as ``Dispatch``, which the driver hands to
