@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from pointline.conformance.errors import ConformanceCode, ConformanceError
 from pointline.kernel import ONLINE_SEATS_MAX
@@ -31,12 +31,27 @@ from pointline.net.protocol._peer import Timeouts
 from pointline.net.protocol._roster import roster_from_wire, roster_signing_bytes
 from pointline.net.protocol._wire import CODE_ALPHABET, CODE_LENGTH
 
-__all__ = ["RELAY_CASES", "SIGNIN_DEADLINE", "RelayCase", "Setting"]
+__all__ = [
+    "MAX_CONNECTIONS",
+    "RELAY_CASES",
+    "SEND_TIMEOUT",
+    "SIGNIN_DEADLINE",
+    "RelayCase",
+    "Setting",
+]
 
 PASSWORD: Final = "relay-harness-password"
 SIGNIN_DEADLINE: Final = 2.0
 """The test profile's sign-in deadline (HARNESS.md): a relay started with ``--test-profile``
 closes a socket that has not signed in 2 s after it connected."""
+SEND_TIMEOUT: Final = 1.0
+"""The test profile's send timeout: a reader whose socket has not taken a frame for 1 s is cut."""
+MAX_CONNECTIONS: Final = 64
+"""The test profile's cap on open sockets in total (counted from accept)."""
+AUTH_PER_CONNECTION: Final = 10
+"""Sign-up/sign-in/password checks per connection per window (the default)."""
+FAILURES_PER_NAME: Final = 5
+"""Failed sign-ins per (name, address) per window (the default)."""
 WAIT: Final = 5.0
 """How long a case waits for one frame it is owed (the test profile's relay answers at once)."""
 BURST: Final = 200
@@ -53,6 +68,9 @@ class Setting:
     relay_key: str  # the first line of its standard output
     tag: str  # unique per case and run: account names are built from it
     folder: Path  # for the reference peers' transcripts
+    restart: Callable[[], Awaitable[str]] | None = None
+    """Stop the relay and start it again on the same port and data folder: the key it prints
+    (only for a case that runs alone)."""
 
 
 class Refused(ConformanceError):
@@ -475,6 +493,119 @@ async def reference_peers_play_a_session_through_the_relay(scene: Scene) -> None
             raise Refused(f"a transcript does not verify OK: {report.text()[:200]}")
 
 
+async def sign_ins_are_limited_per_connection_and_per_name(scene: Scene) -> None:
+    """§9 R3 and "Limits": sign-up/sign-in/password checks are counted before any hash; the
+    eleventh on one connection within the window is `signin_limited`, and after five failed
+    sign-ins for a name from one address even the right password is `signin_limited`."""
+    _, _, name = await scene.member()
+    guesser = await scene.raw()
+    for n in range(FAILURES_PER_NAME):
+        wrong = {"op": "signin", "name": name, "password": f"wrong-{n}-password"}
+        expect(await guesser.request(wrong), "error", code="bad_credentials")
+    right = {"op": "signin", "name": name, "password": PASSWORD}
+    expect(await guesser.request(right), "error", code="signin_limited")
+    counter = await scene.raw()
+    for n in range(AUTH_PER_CONNECTION):
+        nobody = {"op": "signin", "name": f"{scene.setting.tag}z{n}", "password": PASSWORD}
+        expect(await counter.request(nobody), "error", code="bad_credentials")
+    fresh = {"op": "signup", "name": f"{scene.setting.tag}late", "password": PASSWORD}
+    expect(await counter.request(fresh), "error", code="signin_limited")
+    expect(await counter.request({"op": "fly"}), "error", code="bad_frame")  # still open
+
+
+async def a_reader_that_stops_reading_is_cut_and_announced(scene: Scene) -> None:
+    """§9 R8, R9 and "Limits": a member whose socket takes no frame for the send timeout (the
+    test profile's 1 s; or with more than 256 frames waiting) is cut, and the others get
+    `departed` for it at once; the sender is still served."""
+    members = await scene.room(2, start=True)
+    talker, sleeper = members[0][0], members[1][0]
+    transport = sleeper.ws.transport
+    transport.pause_reading()  # it never reads again
+    chunk = json.dumps({"op": "send", "payload": {"pad": "x" * 60_000}})
+    loop = asyncio.get_running_loop()
+    until = loop.time() + 4.0
+    try:
+        for _ in range(150):  # within the burst: ~9 MB, enough to fill the socket buffers
+            await talker.send(chunk)
+        while loop.time() < until:
+            await talker.send(chunk)  # at most ~100 a second: within the frame budget
+            try:
+                doc = json.loads(await asyncio.wait_for(talker.ws.recv(), 0.01))
+            except TimeoutError:
+                continue
+            if doc.get("op") == "departed":
+                expect(doc, "departed", seat=1, name=members[1][2])
+                break
+            if doc.get("op") != "error" or doc.get("code") != "rate_limited":
+                raise Refused(f"the sender got {_short(doc)} while the reader slept")
+        else:
+            raise Refused("a member that read nothing for 4 s was never cut")
+    finally:
+        transport.abort()
+    expect(await talker.request({"op": "fly"}), "error", code="bad_frame")
+
+
+async def sockets_over_the_cap_get_http_503(scene: Scene) -> None:
+    """§9 R9 and "Limits": open sockets are counted from accept (before the handshake); with
+    the test profile's 64 open, the next handshake is answered HTTP 503 "The relay is full; …",
+    and once one closes a new socket is served. (Runs alone.)"""
+    url = scene.setting.url
+    host, port = url.removeprefix("ws://").rsplit(":", 1)
+    plain: list[asyncio.StreamWriter] = []
+    try:
+        for _ in range(MAX_CONNECTIONS - 1):
+            plain.append((await asyncio.open_connection(host, int(port)))[1])
+        last = await _connect_when_served(scene)  # the 64th: sockets of earlier cases drained
+        try:
+            extra = await Raw.open(url)
+        except InvalidStatus as exc:
+            response = exc.response
+            if response.status_code != 503 or b"The relay is full" not in response.body:
+                raise Refused(
+                    f"over the cap: HTTP {response.status_code} {response.body[:80]!r}"
+                ) from None
+        else:
+            await extra.ws.close()
+            raise Refused(f"a socket over the cap of {MAX_CONNECTIONS} was served")
+        plain.pop().close()
+        await _connect_when_served(scene)
+        await last.close()
+    finally:
+        for writer in plain:
+            writer.close()
+
+
+async def _connect_when_served(scene: Scene) -> Raw:
+    """A websocket as soon as the relay has a place for it (HTTP 503 until then, up to WAIT)."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + WAIT
+    while True:
+        try:
+            return await scene.raw()
+        except InvalidStatus:
+            if loop.time() > until:
+                raise Refused(f"no place under the cap within {WAIT:g} s") from None
+            await asyncio.sleep(0.05)
+
+
+async def the_key_and_accounts_survive_a_restart(scene: Scene) -> None:
+    """§9 R10 and "Tokens and the database": stopped and started again on the same data folder,
+    the relay prints the same key, and its accounts and live tokens are kept. (Runs alone.)"""
+    restart = scene.setting.restart
+    assert restart is not None
+    _, token, name = await scene.member()
+    await scene.close()
+    scene.sockets.clear()
+    key = await restart()
+    if key != scene.setting.relay_key:
+        raise Refused("after a restart on the same data folder the relay printed another key")
+    sock = await scene.raw()
+    again = await sock.request({"op": "signin", "name": name, "password": PASSWORD})
+    expect(again, "signed_in", name=name, relay_key=key)
+    made = await sock.request({"op": "create_room", "token": token, "session_key": _key(0)})
+    expect(made, "room", seat=0)
+
+
 async def _play(client: RelayClient) -> Any:
     from pointline.net.client._relay_client import play
 
@@ -486,6 +617,8 @@ class RelayCase:
     name: str
     run: Callable[[Scene], Awaitable[None]]
     limit: float = 20.0
+    alone: bool = False
+    """Run after every other case, by itself (it counts the relay's sockets or restarts it)."""
 
 
 RELAY_CASES: Final = (
@@ -508,7 +641,11 @@ RELAY_CASES: Final = (
     ),
     RelayCase("relay.limits.rate", the_frame_budget_allows_a_burst_and_no_more),
     RelayCase("relay.limits.max_size", a_frame_over_the_cap_closes_the_connection),
+    RelayCase("relay.limits.signin_limited", sign_ins_are_limited_per_connection_and_per_name),
+    RelayCase("relay.limits.slow_reader", a_reader_that_stops_reading_is_cut_and_announced),
+    RelayCase("relay.limits.connection_cap", sockets_over_the_cap_get_http_503, alone=True),
     RelayCase("relay.tokens.signout", signout_revokes_the_token),
+    RelayCase("relay.key.restart", the_key_and_accounts_survive_a_restart, alone=True),
     RelayCase(
         "relay.session.reference_peers", reference_peers_play_a_session_through_the_relay, 60.0
     ),

@@ -82,12 +82,68 @@ def _print(line: str) -> None:
     print(line, flush=True)
 
 
+class _Process:
+    """The relay under test: started, read for its key, stopped, started again."""
+
+    def __init__(self, command: list[str], port: int, data: Path, log: Path) -> None:
+        self.args = relay_command(command, port, data)
+        self.port = port
+        self.log = log
+        self.proc: asyncio.subprocess.Process | None = None
+        self.drain: asyncio.Task[bytes] | None = None
+
+    async def start(self) -> tuple[str, str | None]:
+        """(its key, what is wrong with its start or None)."""
+        with self.log.open("ab") as log:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.args,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=log,
+                stdin=asyncio.subprocess.DEVNULL,
+            )
+        assert self.proc.stdout is not None
+        try:
+            first = await asyncio.wait_for(self.proc.stdout.readline(), STARTUP)
+        except TimeoutError:
+            first = b""
+        key = first.decode("utf-8", "replace").strip()
+        if not _KEY.fullmatch(key):
+            return key, f"the relay's first line is not its public key: {key[:80]!r}"
+        if not await _listening(self.port, STARTUP):
+            return key, f"the relay does not accept connections on port {self.port}"
+        self.drain = asyncio.create_task(self.proc.stdout.read())
+        return key, None
+
+    async def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 5 s."""
+        if self.drain is not None:
+            self.drain.cancel()
+            self.drain = None
+        proc, self.proc = self.proc, None
+        if proc is None or proc.returncode is not None:
+            return
+        proc.terminate()
+        try:
+            await asyncio.wait_for(proc.wait(), 5.0)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+    async def restart(self) -> str:
+        await self.stop()
+        key, problem = await self.start()
+        if problem is not None:
+            raise Refused(f"after a restart {problem}")
+        return key
+
+
 async def run_relay(
     command: list[str], only: str | None, fail_fast: bool, say: Callable[[str], None] = _print
 ) -> tuple[int, int]:
     """Start the relay ``command`` and run the relay cases against it: (passed, failed); one
-    line per case to ``say``."""
+    line per case to ``say``. The cases that run alone come last, one at a time."""
     cases = [c for c in RELAY_CASES if only is None or only in c.name]
+    cases.sort(key=lambda c: c.alone)  # stable: the others first, in their order
     if not cases:
         return 0, 0
     with tempfile.TemporaryDirectory(prefix="relay-harness-") as tmp:
@@ -97,39 +153,30 @@ async def run_relay(
         sessions = any(c.name.startswith("relay.session.") for c in cases)
         if sessions:  # the reference peers' transcripts
             os.environ["POINTLINE_DATA_DIR"] = str(peers)
-        log = (Path(tmp) / "relay.log").open("wb")
-        proc = await asyncio.create_subprocess_exec(
-            *relay_command(command, port, Path(tmp) / "data"),
-            stdout=asyncio.subprocess.PIPE,
-            stderr=log,
-            stdin=asyncio.subprocess.DEVNULL,
-        )
-        assert proc.stdout is not None
+        relay = _Process(command, port, Path(tmp) / "data", Path(tmp) / "relay.log")
         try:
-            try:
-                first = await asyncio.wait_for(proc.stdout.readline(), STARTUP)
-            except TimeoutError:
-                first = b""
-            key = first.decode("utf-8", "replace").strip()
-            problem = None
-            if not _KEY.fullmatch(key):
-                problem = f"the relay's first line is not its public key: {key[:80]!r}"
-            elif not await _listening(port, STARTUP):
-                problem = f"the relay does not accept connections on port {port}"
+            key, problem = await relay.start()
             if problem is not None:
                 say(f"FAIL relay start: {problem}")
                 return 0, len(cases)
-            drain = asyncio.create_task(proc.stdout.read())
             run = secrets.token_hex(2)
             slots = asyncio.Semaphore(1 if fail_fast else AT_ONCE)
             url = f"ws://127.0.0.1:{port}"
-            settings = [Setting(url, key, f"r{run}c{n:02d}", peers) for n, _ in enumerate(cases)]
+            settings = [
+                Setting(url, key, f"r{run}c{n:02d}", peers, relay.restart if c.alone else None)
+                for n, c in enumerate(cases)
+            ]
+            together = [c for c in cases if not c.alone]
             tasks = [
-                asyncio.create_task(_one(c, s, slots)) for c, s in zip(cases, settings, strict=True)
+                asyncio.create_task(_one(c, s, slots))
+                for c, s in zip(together, settings, strict=False)
             ]
             passed = failed = 0
-            for case, task in zip(cases, tasks, strict=True):
-                found = await task
+            for n, case in enumerate(cases):
+                if case.alone:
+                    found = await _one(case, settings[n], asyncio.Semaphore(1))
+                else:
+                    found = await tasks[n]
                 if found is None:
                     passed += 1
                     say(f"ok relay {case.name}")
@@ -141,17 +188,9 @@ async def run_relay(
                         rest.cancel()
                     break
             await asyncio.gather(*tasks, return_exceptions=True)
-            drain.cancel()
             return passed, failed
         finally:
-            if proc.returncode is None:
-                proc.terminate()
-                try:
-                    await asyncio.wait_for(proc.wait(), 5.0)
-                except TimeoutError:
-                    proc.kill()
-                    await proc.wait()
-            log.close()
+            await relay.stop()
             if not sessions:
                 pass
             elif env_before is None:

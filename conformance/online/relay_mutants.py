@@ -21,7 +21,7 @@ from pointline.conformance.online.relay_harness import run_relay
 
 __all__ = ["RELAY_MUTANTS", "RelayMutant", "run_relay_mutants", "serve"]
 
-AT_ONCE: Final = 10
+AT_ONCE: Final = 16
 """Mutant relays checked at once (each a relay process; the cases mostly wait)."""
 
 
@@ -112,9 +112,16 @@ def _deliver_wrong_seat() -> None:
     "relay.limits.signin_deadline",
 )
 def _signin_deadline_missed() -> None:
-    from pointline.net.relay import _conn
+    from pointline.net.relay import _core
 
-    set_attr(_conn.RelayConnection, "_deadline_passed", lambda self: None)
+    original = _core.RelayCore.opened
+
+    def opened(self: Any, address: str, now: float, accepted: float | None = None) -> int:
+        conn: int = original(self, address, now, accepted)
+        self.sessions[conn].signin_by = float("inf")  # its deadline never comes
+        return conn
+
+    set_attr(_core.RelayCore, "opened", opened)
 
 
 @_mutant(
@@ -204,6 +211,68 @@ def _signout_keeps_token() -> None:
     from pointline.net.relay import _accounts
 
     set_attr(_accounts.Accounts, "signout", lambda self, token: self.lookup(token) is not None)
+
+
+@_mutant(
+    "signin_count_one_more",
+    "the per-connection sign-in count lets an eleventh attempt through",
+    "relay.limits.signin_limited",
+)
+def _signin_count_one_more() -> None:
+    from pointline.net.relay import _core
+
+    original = _core.RelayCore.__init__
+
+    def init(self: Any, *args: Any, **kw: Any) -> None:
+        original(self, *args, **kw)
+        self.auth.limit += 1
+
+    set_attr(_core.RelayCore, "__init__", init)
+
+
+@_mutant(
+    "slow_reader_kept",
+    "a reader that stops reading is never cut (its frames pile up)",
+    "relay.limits.slow_reader",
+)
+def _slow_reader_kept() -> None:
+    from pointline.net.relay import _core
+
+    set_attr(_core.RelayCore, "outbox", lambda self, conn, frames, since, now: [])
+
+
+@_mutant(
+    "connection_cap_one_more",
+    "the cap on open sockets counts one too few: a 65th socket is served",
+    "relay.limits.connection_cap",
+)
+def _connection_cap_one_more() -> None:
+    from pointline.net.relay import _conn
+
+    original = _conn.ConnectionGate.admit
+
+    def admit(self: Any, address: str) -> str | None:
+        self.total -= 1
+        try:
+            refusal: str | None = original(self, address)
+            return refusal
+        finally:
+            self.total += 1
+
+    set_attr(_conn.ConnectionGate, "admit", admit)
+
+
+@_mutant(
+    "key_new_each_start",
+    "the relay makes a new key each time it starts (not kept in its data folder)",
+    "relay.key.restart",
+)
+def _key_new_each_start() -> None:
+    from pointline.net.protocol._keys import SigningKey
+    from pointline.net.relay import _accounts
+
+    key = SigningKey.generate()
+    set_attr(_accounts.Accounts, "relay_key", lambda self: key)
 
 
 # ------------------------------------------------------------------------------ running

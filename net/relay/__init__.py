@@ -2,9 +2,10 @@
 
 The public face: the GUI (a hosted table), the benchmarks and the commands import from here;
 the modules behind it are private. ``_core`` (``RelayCore``, the sans-IO core: accounts
-requests, rooms, seats, limits, dispatch and the signed roster; frames and time in, frames and
-store/presence calls out), ``_server`` (``Relay``, its thin websockets driver), ``_conn``
-(limits, each connection's sender and budgets), ``_frames`` (a ``send``
+requests, rooms, seats, limits, deadlines, dispatch and the signed roster; frames and time in,
+frames, closes and store/presence calls out), ``_server`` (``Relay``, its thin websockets
+driver: one timer for the core's next deadline), ``_conn`` (the connection caps and each
+connection's sender, which reports its backlog to the core), ``_frames`` (a ``send``
 frame's payload cut out as received), ``_rooms`` (join codes and seats), ``_accounts``
 (sign-in, tokens, the relay key) over ``_store`` (the storage interface, SQLite) or
 ``_store_pg`` (PostgreSQL), ``_cluster`` (routing between relays) over ``_presence`` (the Redis

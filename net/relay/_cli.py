@@ -31,13 +31,16 @@ __all__ = [
 DEFAULT_DB: Final = "pointline-relay.sqlite3"
 TEST_PROFILE: Final[dict[str, Any]] = {
     "signin_deadline": 2.0,
+    "send_timeout": 1.0,
+    "max_connections": 64,
     "hash_params": FAST_HASH,
     **LOOPBACK_TESTS,
 }
 """``--test-profile``: what HARNESS.md's relay command line fixes (short deadlines, cheap
 password hashing, loopback-friendly per-address limits); every other limit keeps its default."""
 TEST_PROFILE_TEXT: Final = (
-    "sign-in deadline 2 s, cheap password hashing, per-address limits raised for loopback"
+    "sign-in deadline 2 s, send timeout 1 s, at most 64 sockets, cheap password hashing, "
+    "per-address limits raised for loopback"
 )
 CLUSTER_EXTRA: Final = "a relay cluster needs pip install 'pointline-table[cluster]'"
 

@@ -57,23 +57,19 @@ class Sender:
     holds up nobody but itself.
 
     The task sends everything queued before it sleeps again (``ws.send`` returns at once while
-    the socket keeps up, so a burst costs one wake-up). A consumer is too slow when more than
-    ``limit`` frames wait for it, or when one send has waited more than ``timeout`` seconds for
-    its socket to drain (``Relay.watch_senders`` checks): then ``on_cut`` runs (the relay
-    announces the departure at once), the queue is dropped and the connection is closed.
+    the socket keeps up, so a burst costs one wake-up). It decides nothing about slow readers:
+    whenever its backlog changes on the slow path it calls ``report(frames, sending_since)``
+    (frames waiting; when the send in progress began, or None), and the relay's core says
+    when to cut it (``RelayCore.outbox``, ``RelayCore.tick``); ``drop`` then empties it.
     """
 
     def __init__(
         self,
         ws: ServerConnection,
-        limit: int,
-        timeout: float,
-        on_cut: Callable[[], None],
+        report: Callable[[int, float | None], None],
     ) -> None:
         self.ws = ws
-        self.limit = limit
-        self.timeout = timeout
-        self._on_cut = on_cut
+        self._report = report
         self._queue: deque[str | bytes] = deque()
         self._pending: list[bytes] = []  # framed by _write_now, written by _flush
         self._held = 0  # their size
@@ -83,7 +79,6 @@ class Sender:
         self.cut: str | None = None
         self.sent = 0
         self._task = self._loop.create_task(self._run())
-        self._closing: asyncio.Task[None] | None = None
 
     def put(self, data: str | bytes) -> None:
         """Send one text frame (``bytes``: already UTF-8 encoded): at once when nothing waits
@@ -92,13 +87,11 @@ class Sender:
             return
         if not self._queue and self.sending_since is None and self._write_now(data):
             return
-        if len(self._queue) >= self.limit:
-            self.cut_off(f"more than {self.limit} frames waiting")
-            return
         self._queue.append(data)
         wake = self._wake
         if wake is not None and not wake.done():
             wake.set_result(None)
+        self._report(len(self._queue), self.sending_since)
 
     def _write_now(self, data: str | bytes) -> bool:
         """The common case, without a wake-up of the task (``net._ws.frame_now``): the
@@ -135,6 +128,7 @@ class Sender:
                     self._wake = loop.create_future()
                     await self._wake
                 self.sending_since = loop.time()
+                self._report(len(queue), self.sending_since)
                 corked = len(queue) > 1 and self._cork(True)
                 try:
                     while queue:
@@ -144,6 +138,7 @@ class Sender:
                     if corked:
                         self._cork(False)
                 self.sending_since = None
+                self._report(0, None)
         except ConnectionClosed:
             pass
 
@@ -163,23 +158,15 @@ class Sender:
             return False
         return True
 
-    def stalled(self, now: float) -> bool:
-        """Whether the send in progress has waited longer than ``timeout``."""
-        return self.sending_since is not None and now - self.sending_since > self.timeout
-
-    def cut_off(self, why: str) -> None:
+    def drop(self, why: str) -> None:
+        """The core closed the connection: nothing more is sent (``why``: for the log)."""
         if self.cut is not None:
             return
         self.cut = why
-        log.warning("closing a connection that stopped reading (%s)", why)
         self._queue.clear()
         self._pending.clear()
         self._held = 0
         self._task.cancel()
-        self._on_cut()
-        self._closing = self._loop.create_task(
-            self.ws.close(1008, "too slow: frames were not read")
-        )
 
     def stop(self) -> None:
         """The connection is gone: stop sending."""
@@ -199,7 +186,9 @@ class Connection:
 class RelayConnection(ServerConnection):
     """A server connection that counts itself against the relay's connection limits from
     the moment the socket is accepted (before any TLS or websocket handshake) until it is gone,
-    and that is closed when nobody signs in on it within ``signin_deadline``.
+    and that notes when that was (``accepted_at``): the relay's core runs the sign-in deadline
+    from it and says when to close (``shut``). A socket that never finishes its websocket
+    handshake is dropped by websockets' ``open_timeout`` (the sign-in deadline).
 
     With ``tls`` set, the TLS handshake is done here (asyncio's public ``loop.start_tls``) on
     the counted socket, under its own deadline (``tls_handshake_deadline``): a client that opens
@@ -212,12 +201,13 @@ class RelayConnection(ServerConnection):
     tls: ssl.SSLContext | None = None
     address: str = ""
     refusal: str | None = None  # why this connection is refused (answered with HTTP 503)
-    signed_in: bool = False
+    accepted_at: float | None = None
     _counted: bool = False
     _opened: bool = False
     _deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.accepted_at = self.loop.time()
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if peer else ""
         self.refusal = self.gate.admit(self.address)
@@ -257,10 +247,8 @@ class RelayConnection(ServerConnection):
     def _open(self, transport: asyncio.BaseTransport) -> None:
         self._opened = True
         super().connection_made(transport)
-        deadline = self.gate.config.signin_deadline
-        if self.refusal is not None:
-            deadline = min(deadline, REFUSED_GRACE)
-        self._deadline = self.loop.call_later(deadline, self._deadline_passed)
+        if self.refusal is not None:  # refused with HTTP 503: it may read that, then it is cut
+            self._deadline = self.loop.call_later(REFUSED_GRACE, self._cut)
 
     def _release(self) -> None:
         if self._counted:
@@ -275,32 +263,22 @@ class RelayConnection(ServerConnection):
             self._deadline = None
         self._release()
 
-    def mark_signed_in(self) -> None:
-        self.signed_in = True
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-
-    def _deadline_passed(self) -> None:
-        self._deadline = None
-        if self.signed_in:
-            return
-        if self.protocol.state is State.OPEN and self.refusal is None:
-            self.gate.idle_closed += 1
-            # its places against the caps end now, not when the close handshake does (up to
-            # close_timeout later): the 1008 close goes out, and the socket gets
-            # REFUSED_GRACE to read it before it is cut
-            self._release()
-            seconds = f"{self.gate.config.signin_deadline:g}"
-            task = self.loop.create_task(self.close(1008, f"sign in within {seconds} s"))
-            self.gate.tasks.add(task)
-            task.add_done_callback(self.gate.tasks.discard)
-            self.loop.call_later(REFUSED_GRACE, self._cut)
-        else:  # still in the handshake (or refused and lingering): no more waiting
+    def shut(self, code: int, reason: str) -> None:
+        """Close as the core said: its places against the caps end now, not when the close
+        handshake does (up to close_timeout later); the close frame goes out, and the socket
+        gets REFUSED_GRACE to read it before it is cut."""
+        self._release()
+        if self.protocol.state is not State.OPEN:
             self.transport.abort()
+            return
+        task = self.loop.create_task(self.close(code, reason))
+        self.gate.tasks.add(task)
+        task.add_done_callback(self.gate.tasks.discard)
+        self._deadline = self.loop.call_later(REFUSED_GRACE, self._cut)
 
     def _cut(self) -> None:
-        """Drop a socket that had its close frame and did not close (no handshake wait)."""
+        """Drop a socket that had its close frame (or its 503) and did not close."""
+        self._deadline = None
         if not self.transport.is_closing():
             self.transport.abort()
 

@@ -2,13 +2,14 @@
 
 As ``net.protocol._peer.Peer`` is for a client (and as the websockets library's and h11's
 protocol objects are for theirs), ``RelayCore`` holds everything the relay decides — accounts
-requests, rooms, seats, the per-connection frame budget and sign-in count, dispatch, the signed
-roster and departures — and does no I/O: no socket, no clock, no thread, no event loop.
+requests, rooms, seats, the per-connection frame budget and sign-in count, the sign-in and
+send-timeout deadlines and the outbox limit, dispatch, the signed roster and departures — and
+does no I/O: no socket, no clock, no thread, no event loop.
 ``net.relay._server.Relay`` is the thin websockets driver around it.
 
-The conversation (ONLINE.md §9, "The relay core"):
+The conversation (ONLINE.md §9 "What a relay must do" says what it decides; R9 its deadlines):
 
-- ``opened(address, now)`` -> a connection id, when a websocket is up;
+- ``opened(address, now, accepted)`` -> a connection id, when a websocket is up;
 - ``receive(conn, message, now)`` -> actions, for each text frame it sends. A ``send`` is
   forwarded at once (``Transmit``); a refused frame is answered (``Transmit`` of an ``error``);
   a request (every other op) comes back as ``Dispatch``, which the driver hands to
@@ -18,10 +19,20 @@ The conversation (ONLINE.md §9, "The relay core"):
   driver runs it and sends its result back into the generator (``gen.send(result)``), or the
   ``WireError`` it raised (``gen.throw(exc)``). A ``WireError`` that leaves the generator is
   the refusal of the request: the driver answers it with ``refusal(frame, exc)``;
-- ``leave(conn)`` / ``closed(conn)`` -> actions, when a connection leaves its room (asked,
-  cut for reading too slowly) or is gone;
-- ``Authenticated(conn)`` tells the driver the connection has signed in (it stops the sign-in
-  deadline, which the transport keeps because it runs from ``accept()``, before any frame).
+- ``leave(conn)`` / ``closed(conn)`` -> actions, when a connection leaves its room (asked)
+  or is gone;
+- ``outbox(conn, frames, sending_since, now)`` -> actions: the driver's report of what waits
+  for a reader (frames queued behind the socket, and since when the send in progress has
+  waited), made whenever that changes on its slow path; the core cuts a reader with more than
+  ``outbox_frames`` waiting at once, and names the send-timeout deadline otherwise;
+- time: ``opened(address, now, accepted)`` starts the sign-in deadline at ``accepted`` (when
+  the socket was accepted, before any handshake); ``next_deadline()`` is the earliest time
+  the core must hear from the clock, and ``tick(now)`` -> the ``Close`` (and departures) of
+  every deadline passed by ``now``: a socket not signed in within ``signin_deadline``, a
+  reader whose send has waited more than ``send_timeout``. The driver arms one timer for
+  ``next_deadline()`` and closes what the core says to close;
+- ``Authenticated(conn)`` tells the driver the connection has signed in (its sign-in deadline
+  no longer runs: the core has dropped it).
 
 Nothing here awaits: a driver that feeds the same frames and times in gets the same actions out,
 which is what the unit tests do (tests/net/test_net_relay_core.py) without a socket.
@@ -29,6 +40,7 @@ which is what the unit tests do (tests/net/test_net_relay_core.py) without a soc
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import secrets
 from collections.abc import Callable, Generator
@@ -72,6 +84,7 @@ from pointline.net.relay._rooms import Room, Rooms
 
 __all__ = [
     "ROOM_CLOSED_TEXT",
+    "SLOW_READER_REASON",
     "Action",
     "Authenticated",
     "Call",
@@ -145,13 +158,23 @@ class Transmit:
     data: bytes
 
 
+CloseCause = Literal["signin", "slow"]
+
+
 @dataclass(frozen=True, slots=True)
 class Close:
-    """Close connection ``conn`` with WebSocket code ``code`` and ``reason``."""
+    """Close connection ``conn`` with WebSocket code ``code`` and ``reason`` (the driver drops
+    what still waits to be sent to it, lets it read the close frame for a short grace, then
+    cuts it). ``cause``: which deadline or limit; ``why``: for the relay's log."""
 
     conn: int
     code: int
     reason: str
+    cause: CloseCause
+    why: str = ""
+
+
+SLOW_READER_REASON: Final = "too slow: frames were not read"
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +243,9 @@ class Session:
     name: str | None = None  # account bound by the last create/join
     signed_in: bool = False
     redirects: Redirects = field(default_factory=Redirects)  # where a cluster sent it
+    signin_by: float = 0.0  # the sign-in deadline (while not signed_in)
+    send_by: float | None = None  # the send-timeout deadline of the send in progress
+    closing: bool = False  # the core has closed it: no more deadlines
 
 
 def _data(frame: RelayFrame) -> bytes:
@@ -258,20 +284,26 @@ class RelayCore:
             "address", self.config.auth_per_address, self.config.auth_window
         )
         self.frames_forwarded = 0
+        self._deadlines: list[tuple[float, int]] = []  # (when, conn), a heap; stale ones skipped
+        self.signin_closed = 0
+        self.slow_cut = 0
 
     def _clock(self) -> float:
         return self.now
 
     # ---------------------------------------------------------------- connections
 
-    def opened(self, address: str, now: float) -> int:
-        """A websocket from ``address`` is open: its id."""
+    def opened(self, address: str, now: float, accepted: float | None = None) -> int:
+        """A websocket from ``address`` is open at ``now``: its id. Its sign-in deadline runs
+        from ``accepted`` (when its socket was accepted; ``now`` when not given)."""
         self.now = now
         conn = next(self._ids)
         burst = self.config.message_burst
-        self.sessions[conn] = Session(
-            conn, address, TokenBucket(self.config.message_rate, burst, now)
-        )
+        start = now if accepted is None else accepted
+        session = Session(conn, address, TokenBucket(self.config.message_rate, burst, now))
+        session.signin_by = start + self.config.signin_deadline
+        self.sessions[conn] = session
+        heapq.heappush(self._deadlines, (session.signin_by, conn))
         return conn
 
     def closed(self, conn: int) -> list[Action]:
@@ -280,6 +312,69 @@ class RelayCore:
         self.auth.clear(str(conn))
         self.sessions.pop(conn, None)
         return actions
+
+    # ---------------------------------------------------------------- time and outboxes
+
+    def _due(self, when: float, conn: int) -> bool:
+        """Whether heap entry (``when``, ``conn``) is still a deadline of a live connection."""
+        s = self.sessions.get(conn)
+        if s is None or s.closing:
+            return False
+        return (not s.signed_in and s.signin_by == when) or s.send_by == when
+
+    def next_deadline(self) -> float | None:
+        """The earliest time at which ``tick`` has something to do (None: nothing waits)."""
+        heap = self._deadlines
+        while heap and not self._due(*heap[0]):
+            heapq.heappop(heap)
+        return heap[0][0] if heap else None
+
+    def tick(self, now: float) -> list[Action]:
+        """The clock reads ``now``: close every connection whose deadline has passed."""
+        self.now = now
+        heap = self._deadlines
+        out: list[Action] = []
+        while heap and heap[0][0] <= now:
+            when, conn = heapq.heappop(heap)
+            if not self._due(when, conn):
+                continue
+            session = self.sessions[conn]
+            if not session.signed_in and session.signin_by == when:
+                session.closing = True
+                self.signin_closed += 1
+                seconds = f"{self.config.signin_deadline:g}"
+                out.append(Close(conn, 1008, f"sign in within {seconds} s", "signin"))
+            else:
+                why = f"one frame waited more than {self.config.send_timeout:g} s"
+                out.extend(self._cut(conn, why))
+        return out
+
+    def outbox(
+        self, conn: int, frames: int, sending_since: float | None, now: float
+    ) -> list[Action]:
+        """The driver's report on ``conn``'s outbox: ``frames`` wait to be sent, and the send in
+        progress began at ``sending_since`` (None: none is). More than ``outbox_frames``
+        waiting cuts the reader at once; otherwise its send-timeout deadline is named."""
+        self.now = now
+        session = self.sessions.get(conn)
+        if session is None or session.closing:
+            return []
+        if frames > self.config.outbox_frames:
+            return self._cut(conn, f"more than {self.config.outbox_frames} frames waiting")
+        if sending_since is None:
+            session.send_by = None
+        else:
+            by = sending_since + self.config.send_timeout
+            if session.send_by != by:
+                session.send_by = by
+                heapq.heappush(self._deadlines, (by, conn))
+        return []
+
+    def _cut(self, conn: int, why: str) -> list[Action]:
+        """A reader too slow for its frames: closed, and its seat is gone (announced)."""
+        self.sessions[conn].closing = True
+        self.slow_cut += 1
+        return [Close(conn, 1008, SLOW_READER_REASON, "slow", why), *self.leave(conn)]
 
     # ---------------------------------------------------------------- frames in
 

@@ -109,6 +109,8 @@ class Relay:
         self.connections: dict[int, Connection] = {}
         self.gate = ConnectionGate(self.config)
         self._hashing: HashGate | None = None
+        self._timer: asyncio.TimerHandle | None = None  # armed for the core's next deadline
+        self._timer_at = 0.0
 
     @property
     def rooms(self) -> Rooms:
@@ -160,19 +162,16 @@ class Relay:
     async def handler(self, ws: ServerConnection) -> None:
         loop = asyncio.get_running_loop()
         address = getattr(ws, "address", "")
-        conn_id = self.core.opened(address, loop.time())
-        conn = Connection(
-            conn_id,
-            ws,
-            Sender(
-                ws,
-                self.config.outbox_frames,
-                self.config.send_timeout,
-                lambda: self._cut(conn_id),
-            ),
-            address,
-        )
+        accepted = getattr(ws, "accepted_at", None)
+        conn_id = self.core.opened(address, loop.time(), accepted)
+
+        def report(frames: int, sending_since: float | None) -> None:
+            self._apply(self.core.outbox(conn_id, frames, sending_since, loop.time()))
+            self._arm()
+
+        conn = Connection(conn_id, ws, Sender(ws, report), address)
         self.connections[conn.id] = conn
+        self._arm()
         try:
             async for message in ws:
                 for action in self.core.receive(conn_id, message, loop.time()):
@@ -206,7 +205,7 @@ class Relay:
                     log.info("room %s started with %d seats", room.code, len(room.members))
                 return
             value, failure = None, None
-            if isinstance(action, Call):
+            if isinstance(action, Call) and action.kind != "background":
                 try:
                     value = await self._call(action)
                 except WireError as exc:
@@ -232,51 +231,64 @@ class Relay:
                     if conn is not None:
                         conn.sender.put(action.data)
             elif isinstance(action, Authenticated):
-                conn = self.connections.get(action.conn)
-                if conn is not None and isinstance(conn.ws, RelayConnection):
-                    conn.ws.mark_signed_in()
+                pass  # the core has dropped its sign-in deadline
             elif isinstance(action, Close):
-                conn = self.connections.get(action.conn)
-                if conn is not None:
-                    task = asyncio.get_running_loop().create_task(
-                        conn.ws.close(action.code, action.reason)
-                    )
-                    self.gate.tasks.add(task)
-                    task.add_done_callback(self.gate.tasks.discard)
+                self._close(action)
             elif isinstance(action, Call):  # a background directory update
                 task = asyncio.get_running_loop().create_task(action.fn(*action.args))
                 self.gate.tasks.add(task)
                 task.add_done_callback(self.gate.tasks.discard)
 
+    def _close(self, action: Close) -> None:
+        """Close a connection as the core said (a deadline passed, or a reader too slow)."""
+        conn = self.connections.get(action.conn)
+        if conn is None:
+            return
+        conn.sender.drop(action.why or action.reason)
+        if action.cause == "signin":
+            self.gate.idle_closed += 1
+        else:
+            log.warning("closing a connection that stopped reading (%s)", action.why)
+        if isinstance(conn.ws, RelayConnection):
+            conn.ws.shut(action.code, action.reason)
+        else:
+            task = asyncio.get_running_loop().create_task(conn.ws.close(action.code, action.reason))
+            self.gate.tasks.add(task)
+            task.add_done_callback(self.gate.tasks.discard)
+
+    def _arm(self) -> None:
+        """One timer, for the earliest deadline the core names."""
+        at = self.core.next_deadline()
+        if at is None or (self._timer is not None and self._timer_at <= at):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer_at = at
+        self._timer = asyncio.get_running_loop().call_at(at, self._deadline)
+
+    def _deadline(self) -> None:
+        self._timer = None
+        now = max(asyncio.get_running_loop().time(), self._timer_at)
+        self._apply(self.core.tick(now))
+        self._arm()
+
+    def stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
     async def watch_senders(self) -> None:
-        """Cut every reader whose send has waited longer than ``send_timeout`` (checked a few
-        times per timeout, at most once a second)."""
-        period = min(1.0, self.config.send_timeout / 4)
+        """Forget the sign-in counts and tokens that have left their window, once a window."""
         loop = asyncio.get_running_loop()
-        next_purge = loop.time() + self.config.auth_window
         while True:
-            await asyncio.sleep(period)
-            now = loop.time()
-            if now >= next_purge:  # forget addresses and names that went quiet
-                next_purge = now + self.config.auth_window
-                self.core.now = now
-                with contextlib.suppress(WireError):  # a shared store may be away
-                    await self._store(self.purge_limits)
-            for conn in list(self.connections.values()):
-                if conn.sender.stalled(now):
-                    conn.sender.cut_off(
-                        f"one frame waited more than {self.config.send_timeout:g} s"
-                    )
+            await asyncio.sleep(self.config.auth_window)
+            self.core.now = loop.time()
+            with contextlib.suppress(WireError):  # a shared store may be away
+                await self._store(self.purge_limits)
 
     def purge_limits(self) -> int:
         """Drop the sign-in counts that have left their window and the expired tokens."""
         return self.core.purge_limits()
-
-    def _cut(self, conn_id: int) -> None:
-        """A too-slow consumer was cut: its seat is gone now (announced to the others)."""
-        conn = self.connections.get(conn_id)
-        if conn is not None:
-            self._leave(conn)
 
     async def _store(self, fn: Callable[..., T], *args: Any) -> T:
         """Call the account store: at once for the relay's own SQLite file (as a single relay
@@ -370,6 +382,7 @@ async def running_relay(
                     yield RunningRelay(relay, server, url, host, bound_port)
                 finally:
                     watchdog.cancel()
+                    relay.stop_timer()
                     for task in list(relay.gate.tasks):
                         task.cancel()
     finally:

@@ -375,3 +375,32 @@ def test_a_store_that_cannot_be_reached_is_said_in_plain_words(tmp_path: Path) -
     assert done.returncode == 2
     assert "cannot reach its accounts database" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_room_closed_by_its_creators_leave_is_released_from_the_directory(
+    tmp_path: Path, backends: Backends
+) -> None:
+    """A ``leave`` that closes a room frees its code in Redis at once (the release is a
+    background call of the core inside a request: the driver starts it, it does not treat it as
+    a store call whose coroutine nobody awaits), not when the heartbeat's TTL runs out."""
+
+    async def scenario() -> None:
+        async with relays(tmp_path, backends, 1) as (a,):
+            creator = await signed_in(a.url)
+            room = await creator.create_room()
+            router = a.relay.router
+            assert router is not None
+            assert await router.presence.owner(room.code) == router.presence.public_url
+            await creator.leave()
+            owners: list[str | None] = []
+
+            async def released() -> bool:
+                owners.append(await router.presence.owner(room.code))
+                return owners[-1] is None
+
+            async with asyncio.timeout(TTL / 2):
+                while not await released():
+                    await asyncio.sleep(0.05)
+            await creator.close()
+
+    run(scenario(), 60)

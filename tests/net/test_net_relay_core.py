@@ -16,6 +16,7 @@ from pointline.net.relay._core import (
     Action,
     Authenticated,
     Call,
+    Close,
     Dispatch,
     TokenBucket,
     Transmit,
@@ -251,3 +252,54 @@ def test_directory_requests_go_out_as_calls_and_a_join_elsewhere_is_redirected(
     assert directory.rooms[code] == directory.public_url  # claimed through a presence call
     leave = d.core.closed(conn)  # the room closes: its release is a background call
     assert [(a.kind, a.args) for a in leave if isinstance(a, Call)] == [("background", (code,))]
+
+
+# ------------------------------------------------------------------------------ deadlines
+
+
+def test_the_sign_in_deadline_runs_from_the_accept_time_fed_in(tmp_path: Path) -> None:
+    d = Driver(tmp_path, signin_deadline=2.0)
+    conn = d.core.opened("192.0.2.7", 101.0, accepted=100.5)  # the handshake took 0.5 s
+    assert d.core.next_deadline() == 102.5
+    assert d.core.tick(102.4) == []
+    assert d.core.tick(102.5) == [Close(conn, 1008, "sign in within 2 s", "signin")]
+    assert d.core.tick(200.0) == [] and d.core.next_deadline() is None  # closed once
+
+
+def test_signing_in_drops_the_deadline(tmp_path: Path) -> None:
+    d = Driver(tmp_path, signin_deadline=2.0)
+    conn, _ = d.signed_up("alice")
+    idle = d.open()
+    assert d.core.next_deadline() == d.now + 2.0  # the idle one's
+    assert d.core.tick(d.now + 5.0) == [Close(idle, 1008, "sign in within 2 s", "signin")]
+    assert conn != idle and d.core.next_deadline() is None
+
+
+def test_a_reader_with_too_many_frames_waiting_is_cut_and_its_departure_announced(
+    tmp_path: Path,
+) -> None:
+    d, a, b, _ = seated(tmp_path, outbox_frames=4)
+    assert d.core.outbox(b, 4, d.now, d.now) == []  # at the limit: still served
+    actions = d.core.outbox(b, 5, d.now, d.now)
+    assert actions[0] == Close(b, 1008, "too slow: frames were not read", "slow", actions[0].why)
+    assert "more than 4 frames waiting" in actions[0].why
+    d.apply(actions[1:])
+    assert d.last(a) == {"op": "departed", "seat": 1, "name": "bobby"}
+    assert d.core.outbox(b, 9, d.now, d.now) == []  # cut once
+    assert d.core.next_deadline() is None
+
+
+def test_a_send_that_waits_past_the_send_timeout_cuts_the_reader(tmp_path: Path) -> None:
+    d, a, b, _ = seated(tmp_path, send_timeout=0.5)
+    t0 = d.now
+    assert d.core.outbox(b, 2, t0, t0) == []
+    assert d.core.next_deadline() == t0 + 0.5
+    assert d.core.outbox(b, 0, None, t0 + 0.4) == []  # drained in time: no deadline
+    assert d.core.next_deadline() is None and d.core.tick(t0 + 1.0) == []
+    assert d.core.outbox(b, 1, t0 + 1.0, t0 + 1.0) == []
+    assert d.core.tick(t0 + 1.4) == []
+    actions = d.core.tick(t0 + 1.5)
+    assert isinstance(actions[0], Close) and actions[0].cause == "slow"
+    assert "waited more than 0.5 s" in actions[0].why
+    d.apply(actions[1:])
+    assert d.last(a) == {"op": "departed", "seat": 1, "name": "bobby"}
