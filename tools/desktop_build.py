@@ -156,7 +156,7 @@ MUST_KEEP_FAMILIES = {
 }
 MUST_SHIP = {
     "libQt6Multimedia.so.6": "QSoundEffect plays the table sounds through it",
-    "PySide6/QtMultimedia.abi3.so": "QSoundEffect reaches Python through it",
+    "PySide6/QtMultimedia.so": "QSoundEffect reaches Python through it",
     "libQt6Quick.so.6": "every window is Qt Quick",
     "libQt6QuickDialogs2QuickImpl.so.6": "the replay's file dialog is Qt Quick's own",
     "libQt6LabsFolderListModel.so.6": "the replay's file dialog lists files with it",
@@ -340,6 +340,13 @@ def dry_run_command() -> list[str]:
     return shlex.split(lines[0])
 
 
+DEPLOY_IGNORES = frozenset(
+    {"site-packages", "deployment", ".git", ".qtcreator", "build", "dist", "tests", "doc", "docs"}
+    | {"examples", ".vscode", "__pycache__"}
+)
+"""The folders pyside6-deploy 6.11.3 never adds as data (its DEFAULT_IGNORE_DIRS)."""
+
+
 def spec_command(parser: configparser.ConfigParser | None = None) -> list[str]:
     """The Nuitka words the committed spec gives, without running pyside6-deploy: its
     ``extra_args``, the folders it adds and its plugins with ``qml``, as the dry run passes them
@@ -355,13 +362,12 @@ def spec_command(parser: configparser.ConfigParser | None = None) -> list[str]:
         "--enable-plugin=pyside6",
         "--standalone",
         *shlex.split(spec_value(parser, "nuitka", "extra_args")),
-        # with QML present, pyside6-deploy adds the top-level folders as data (6.11.3: all but
-        # docs and tests)
+        # with QML present, pyside6-deploy adds the top-level folders as data, all but its
+        # DEFAULT_IGNORE_DIRS (deploy_lib/__init__.py)
         *(
             f"--include-data-dir={folder}=./{folder.name}"
             for folder in sorted(ROOT.iterdir())
-            if folder.is_dir()
-            and folder.name not in (".git", "dist", "deployment", "docs", "tests")
+            if folder.is_dir() and folder.name not in DEPLOY_IGNORES
         ),
         "--include-qt-plugins=" + ",".join(plugins),
     ]
@@ -538,7 +544,13 @@ def check_trim(result: Plan) -> list[str]:
     """Issue 42: what the build drops (Widgets, FFmpeg, unused plugins) and what must stay."""
     problems = []
     plugins = set(words_of(result, "--include-qt-plugins"))
-    dropped_families = set(words_of(result, "--noinclude-qt-plugins"))
+    # Nuitka splits --include-qt-plugins at commas, but not --noinclude-qt-plugins: one each
+    dropped_families = set(result.values("--noinclude-qt-plugins"))
+    for value in sorted(dropped_families):
+        if "," in value:
+            problems.append(
+                f"--noinclude-qt-plugins={value} drops nothing: Nuitka takes one family each"
+            )
     dll_patterns = result.values("--noinclude-dlls")
     nofollow = set(words_of(result, "--nofollow-import-to"))
     # what must stay: the families, libraries and bindings the app loads
@@ -669,6 +681,10 @@ MUTANTS: dict[str, tuple[Callable[[list[str]], list[str]], str]] = {
     "QtWidgets ships": (
         _dropping(lambda word: word == "--nofollow-import-to=PySide6.QtWidgets"),
         "QtWidgets",
+    ),
+    "the dropped plugin families are one comma list": (
+        _adding("--noinclude-qt-plugins=imageformats,tls"),
+        "drops nothing",
     ),
     "docstrings ship": (
         _dropping(lambda word: word == "--python-flag=no_docstrings"),
@@ -1229,6 +1245,9 @@ def check_dist(dist: Path) -> list[str]:
     for dest, why in MUST_NOT_SHIP.items():
         if dest.rsplit("/", 1)[-1] in names:
             problems.append(f"{dest} shipped: {why}")
+    for family, why in DROPPED_FAMILIES.items():
+        if any(path.startswith(f"PySide6/qt-plugins/{family}/") for path in files):
+            problems.append(f"Qt plugin family {family} shipped: {why}")
     if any(name.startswith("QtWidgets.") for name in names):
         problems.append("the QtWidgets binding shipped: only qasync names it")
     for dest, why in MUST_SHIP.items():
