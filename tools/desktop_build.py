@@ -190,6 +190,9 @@ MUST_NOT_SHIP = {
     "libswresample.so.5": "FFmpeg: QSoundEffect plays without it",
     "PySide6/qt-plugins/multimedia/libffmpegmediaplugin.so": "the FFmpeg media backend",
     "libQt6Widgets.so.6": "only qasync names QtWidgets (gui/_qasync_core.py)",
+    "PySide6/qt-plugins/platforminputcontexts/libqtvirtualkeyboardplugin.so": (
+        "Qt's virtual keyboard: its libraries are left out, so the plugin could not load"
+    ),
     **{
         f"PySide6/qt-plugins/platforms/{name}": "a platform the build is not for"
         for name in (
