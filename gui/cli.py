@@ -122,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(verify_main(args_list[1:]) or 0)
     if args_list[:1] == ["replay"]:
         return _replay(args_list[1:])
+    if args_list[:1] == ["buildcheck"]:  # the desktop build's smoke test (tools/desktop_build.py)
+        from pointline.gui.tools.buildcheck import main as buildcheck
+
+        return buildcheck(args_list[1:])
     p = parser()
     args = p.parse_args(args_list)
     if args.check_layout:

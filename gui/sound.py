@@ -3,6 +3,12 @@
 Each sound is a few hundred milliseconds of 16-bit mono PCM generated here, written as a WAV
 file in a temporary folder and played with QSoundEffect. QtMultimedia is imported only when
 the first sound plays, so start-up does not pay for it.
+
+QSoundEffect reads the WAV and writes it to QtMultimedia's own audio output (PulseAudio on
+Linux): it needs no media backend, so the desktop build ships neither Qt's FFmpeg plugin nor
+FFmpeg (20.4 MB; pysidedeploy.spec), and its smoke test hears the throw sound from the built
+app in a PulseAudio null sink (tools/desktop_build.py, issue 42). Keep to QSoundEffect and WAV:
+QMediaPlayer or a compressed format would need the backend back.
 """
 
 from __future__ import annotations
