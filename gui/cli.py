@@ -30,8 +30,8 @@ def parser() -> argparse.ArgumentParser:
         prog="pointline",
         description="Pointline Table: a pass-line dice table with free fictional points "
         "(no money, no prizes). With no arguments, opens the solo table.",
-        epilog="pointline verify FILE checks an online session transcript; "
-        "pointline replay FILE watches it (or a solo session) again.",
+        epilog="pointline verify FILE checks a saved session (an online transcript, or a solo "
+        "session from Stats); pointline replay FILE watches it again.",
     )
     p.add_argument("--screenshot", metavar="FILE", help="render a scene offscreen to a PNG")
     p.add_argument(
