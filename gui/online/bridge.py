@@ -361,7 +361,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             case RoundOpened():
                 table.fresh_draft()
                 if self._moment.running:  # said when the throw's result is shown
-                    table.next_words = f"{table.next_words} {table.round_words()}"
+                    table.add_words(table.round_words())
                 else:
                     self.announce(table.round_words())
             case ThrowCommitted():
