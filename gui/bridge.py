@@ -23,7 +23,7 @@ from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the clo
 from pointline.gui.history import draft_words, history_rows, reason_words, throw_words
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.presenter import TablePresenter
-from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, state_property
+from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, declare
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
@@ -54,30 +54,23 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     DEFAULTS: ClassVar[dict[str, Any]] = {
         **SeatTable.DEFAULTS,
-        "paused": False,
-        "askingNewSession": False,
-        "muted": False,
-        "windowMode": "standard",
-        "helpOpen": False,
-        "whyNow": "",
+        **declare(
+            vars(),
+            {
+                "paused": (bool, False),
+                "askingNewSession": (bool, False),
+                "muted": (bool, False),
+                "windowMode": (str, "standard"),
+                "helpOpen": (bool, False),
+                "whyNow": (str, ""),
+            },
+        ),
     }
-    pausedChanged = Signal()
-    askingNewSessionChanged = Signal()
-    mutedChanged = Signal()
-    windowModeChanged = Signal()
-    helpOpenChanged = Signal()
-    whyNowChanged = Signal()
     soundPlayed = Signal(str)
     onlineRequested = Signal()
     """The person chose Play online: the app opens the online window (gui/app.py)."""
 
-    paused = state_property(bool, "paused", pausedChanged)
-    askingNewSession = state_property(bool, "askingNewSession", askingNewSessionChanged)
-    muted = state_property(bool, "muted", mutedChanged)
-    windowMode = state_property(str, "windowMode", windowModeChanged)
-    helpOpen = state_property(bool, "helpOpen", helpOpenChanged)
-    whyNow = state_property(str, "whyNow", whyNowChanged)
-    """Why each dimmed control is off now, one sentence a line (Help shows it: F1)."""
+    # whyNow: why each dimmed control is off now, one sentence a line (Help shows it: F1).
     insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
 
@@ -150,14 +143,6 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         ``blocking=False`` the kernel's reason even while paused, under Help or revealing."""
         return self.presenter.reason(self.table, SEAT, name, self._blocked() if blocking else "")
 
-    @property
-    def _notice(self) -> str:
-        return self.presenter.notice
-
-    @_notice.setter
-    def _notice(self, text: str) -> None:
-        self.presenter.notice = text
-
     def refresh(self) -> None:
         """Publish again after something outside the table changed what is legal (a card)."""
         self._sync()
@@ -201,7 +186,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     # ------------------------------------------------------------------ submitting
     def _refuse(self, text: str) -> bool:
-        self._notice = text
+        self.presenter.notice = text
         self._announce(text)
         self._sync()
         return False
@@ -239,7 +224,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             return self._refuse(reason)
         if name == "confirm" and self.presenter.arm_sit_out(self.table, SEAT):
             # An empty Confirm sits out: it needs a second, deliberate press.
-            self._notice = ""
+            self.presenter.notice = ""
             self._sync()
             self.announced.emit(sit_out_ask(self._mobile))
             return False
@@ -294,7 +279,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     def explain(self, action: str) -> None:
         """A tap, hover or key on a control that is off: say why in the status line."""
         if self.presenter.explain(self.reason(action), action):
-            self._announce(self._notice)
+            self._announce(self.presenter.notice)
         self._sync()
 
     # ------------------------------------------------------------------ the result moment
@@ -317,10 +302,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             self._play(beat.sound)
         if beat.say:  # the pay-out: the live table shows, the result is announced
             self._announce(beat.say, beat.status)
-        elif self._moment.beat in ("", "rolling") and self._notice.endswith(
+        elif self._moment.beat in ("", "rolling") and self.presenter.notice.endswith(
             SOLO_WORDS["revealing"]
         ):
-            self._notice = ""  # a refusal said while the dice rolled is stale now
+            self.presenter.notice = ""  # a refusal said while the dice rolled is stale now
         self._sync()
 
     def _freeze_if_blocked(self) -> None:
@@ -346,7 +331,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     # ------------------------------------------------------------------ solo slots
     def _set_blockers(self, *, paused: bool, help_open: bool, asking: bool) -> None:
         self._paused, self._help, self._asking = paused, help_open, asking
-        self._notice = ""
+        self.presenter.notice = ""
         self._need_release = False  # a card took the keys: the next press is a fresh one
         self._freeze_if_blocked()
         self._sync()

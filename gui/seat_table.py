@@ -34,7 +34,14 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.presenter import PROPERTIES
 
-__all__ = ["QVARIANT_LIST", "QVARIANT_MAP", "HistoryModel", "SeatTable", "state_property"]
+__all__ = [
+    "QVARIANT_LIST",
+    "QVARIANT_MAP",
+    "HistoryModel",
+    "SeatTable",
+    "declare",
+    "state_property",
+]
 
 # Qt's own type names for map and list properties. PySide6's stubs accept only a Python type
 # here, and ``dict`` would do the same, but PySide6 6.12 then converts a dict of bools with a
@@ -118,18 +125,23 @@ def _qt_kind(kind: type) -> Any:
     return QVARIANT_LIST if kind is list else kind
 
 
+def declare(namespace: dict[str, Any], table: dict[str, tuple[type, Any]]) -> dict[str, Any]:
+    """Declare, in a class body (``DEFAULTS = declare(vars(), {...})``), one notify signal
+    ``<name>Changed`` and one read-only property per row of ``table`` (name: its Python type
+    and default; dict and list become Qt's maps and lists); returns the defaults."""
+    for name, (kind, _) in table.items():
+        signal = namespace[f"{name}Changed"] = Signal()
+        namespace[name] = state_property(_qt_kind(kind), name, signal)
+    return {name: default for name, (_, default) in table.items()}
+
+
 @QmlElement
 @QmlUncreatable("From Python.")
 class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     """One seat's table as the view shows it. See the module docstring for the contract."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = {name: v for name, (_, v) in PROPERTIES.items()}
-
-    # One notify signal and one read-only property per row of the presenter's table.
-    for _name, (_kind, _default) in PROPERTIES.items():
-        vars()[f"{_name}Changed"] = Signal()
-        vars()[_name] = state_property(_qt_kind(_kind), _name, vars()[f"{_name}Changed"])
-    del _name, _kind, _default
+    DEFAULTS: ClassVar[dict[str, Any]] = declare(vars(), PROPERTIES)
+    """One notify signal and one read-only property per row of the presenter's table."""
 
     announced = Signal(str)
     """Said to screen readers (the view calls Accessible.announce)."""

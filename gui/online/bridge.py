@@ -651,8 +651,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         if self._leaving:
             return
         if self.session_running():
-            self._table.notice = "Leave the table first: the session is still running."
-            self.announce(self._table.notice)
+            self._table.presenter.notice = "Leave the table first: the session is still running."
+            self.announce(self._table.presenter.notice)
             self.show()
             return
         self._leaving = True

@@ -100,15 +100,6 @@ class OnlineTable(Part):
         """The table the screen shows: my pre-throw table while a result moment runs."""
         return self.presenter.shown(self.view)
 
-    @property
-    def notice(self) -> str:
-        """A refusal or a reason shown on demand (the presenter's)."""
-        return self.presenter.notice
-
-    @notice.setter
-    def notice(self, text: str) -> None:
-        self.presenter.notice = text
-
     def refresh_view(self, screen: str) -> None:
         """Read the peer's table again (the results keep the last table in sight)."""
         peer = self.shell.peer
@@ -136,7 +127,7 @@ class OnlineTable(Part):
         self._draft = None if table is None else table.copy()
         self._committed = False
         self.presenter.sit_out_armed = False
-        self.notice = ""
+        self.presenter.notice = ""
 
     def add_words(self, words: str) -> None:
         """Said at the pay-out of the throw whose result is showing (the next round's words)."""
@@ -232,7 +223,7 @@ class OnlineTable(Part):
     def _submit(self, name: str) -> bool:
         why = self.reason(name)
         if why:
-            self.notice = why
+            self.presenter.notice = why
             self.shell.announce(why)
             return False
         draft, client, seat = self._draft, self.shell.client, self._lobby.seat
@@ -240,7 +231,7 @@ class OnlineTable(Part):
         action = self._plan(name)[-1] if name in ("confirm", "roll") else None
         if name == "confirm" and self.presenter.arm_sit_out(draft, seat):
             # An empty Confirm sits the hand out: only a second, deliberate press does it.
-            self.notice = SIT_OUT_ASK
+            self.presenter.notice = SIT_OUT_ASK
             self.shell.announce(SIT_OUT_ASK)
             return False
         self.presenter.sit_out_armed = False
@@ -249,14 +240,14 @@ class OnlineTable(Part):
             try:
                 client.commit(choice)
             except (PointlineError, NetError, ClientError) as exc:
-                self.notice = exc.text
-                self.shell.announce(self.notice)
+                self.presenter.notice = exc.text
+                self.shell.announce(self.presenter.notice)
                 return False
             assert action is not None
             draft.push(action)
             self.submitted.emit(name)
             self._committed = True
-            self.notice = ""
+            self.presenter.notice = ""
             self.shell.announce(
                 f"Committed Pass {choice.pass_amount}, Don't Pass {choice.dont_pass_amount} "
                 "for this throw; waiting for the others."
@@ -264,7 +255,7 @@ class OnlineTable(Part):
             return True
         for step in self._plan(name):
             draft.push(step)
-        self.notice = ""
+        self.presenter.notice = ""
         self.presenter.outcomes = {}
         self.shell.announce(draft_words(draft, seat))
         return True
@@ -374,7 +365,7 @@ class OnlineTable(Part):
             self.shell.result_moment.finish()
             return
         if self.presenter.explain(self.reason(action), action):
-            self.shell.announce(self.notice)
+            self.shell.announce(self.presenter.notice)
         self.shell.show()
 
     # ------------------------------------------------------------------ slots

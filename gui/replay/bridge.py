@@ -30,7 +30,7 @@ from pointline.gui.replay.words import (
     seat_name,
     throw_title,
 )
-from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP, SeatTable, state_property
+from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, declare
 from pointline.gui.texts import TEXTS
 from pointline.kernel import Phase
 
@@ -105,57 +105,37 @@ class ReplaySeat(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decorat
         self._bridge.refuse()
 
 
-_DEFAULTS: dict[str, Any] = {
-    "title": "",
-    "problem": "",
-    "verdictWord": "",
-    "verdictSentence": "",
-    "verdictRecord": "",
-    "verdictNote": "",
-    "vouchText": "",
-    "seats": [],
-    "step": 0,
-    "steps": 0,
-    "playing": False,
-    "hand": 0,
-    "hands": [],
-    "timeline": [],
-    "throwTitle": "",
-    "derivation": [],
-    "players": [],
-    "keysHint": "",
-    "reduceMotion": False,
-    "muted": False,
-}
-
-
 @QmlElement
 @QmlUncreatable("Opened from Python.")
 class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     """One watched session (see the module docstring)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = _DEFAULTS
-
-    titleChanged = Signal()
-    problemChanged = Signal()
-    verdictWordChanged = Signal()
-    verdictSentenceChanged = Signal()
-    verdictRecordChanged = Signal()
-    verdictNoteChanged = Signal()
-    vouchTextChanged = Signal()
-    seatsChanged = Signal()
-    stepChanged = Signal()
-    stepsChanged = Signal()
-    playingChanged = Signal()
-    handChanged = Signal()
-    handsChanged = Signal()
-    timelineChanged = Signal()
-    throwTitleChanged = Signal()
-    derivationChanged = Signal()
-    playersChanged = Signal()
-    keysHintChanged = Signal()
-    reduceMotionChanged = Signal()
-    mutedChanged = Signal()
+    DEFAULTS: ClassVar[dict[str, Any]] = declare(
+        vars(),
+        {
+            "title": (str, ""),
+            "problem": (str, ""),
+            "verdictWord": (str, ""),
+            "verdictSentence": (str, ""),
+            "verdictRecord": (str, ""),
+            "verdictNote": (str, ""),
+            "vouchText": (str, ""),
+            "seats": (list, []),
+            "step": (int, 0),
+            "steps": (int, 0),
+            "playing": (bool, False),
+            "hand": (int, 0),
+            "hands": (list, []),
+            "timeline": (list, []),
+            "throwTitle": (str, ""),
+            "derivation": (list, []),
+            "players": (list, []),
+            "keysHint": (str, ""),
+            "reduceMotion": (bool, False),
+            "muted": (bool, False),
+        },
+    )
+    """problem: why the file cannot be watched ("" when it can), plain words shown as text."""
     leaveRequested = Signal()
     """Escape or Leave replay: the app closes the replay window."""
     helpRequested = Signal()
@@ -171,7 +151,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._values: dict[str, Any] = dict(_DEFAULTS)
+        self._values: dict[str, Any] = dict(self.DEFAULTS)
         self._sounds = sounds
         """The app's ``gui.sound.Sounds`` (None: silent); a step forward plays the dice."""
         self._session = session
@@ -306,27 +286,6 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         self._show(self._values["step"] + 1)
 
     # ------------------------------------------------------------------ properties
-    title = state_property(str, "title", titleChanged)
-    problem = state_property(str, "problem", problemChanged)
-    """Why the file cannot be watched ("" when it can): plain words, shown as plain text."""
-    verdictWord = state_property(str, "verdictWord", verdictWordChanged)
-    verdictSentence = state_property(str, "verdictSentence", verdictSentenceChanged)
-    verdictRecord = state_property(str, "verdictRecord", verdictRecordChanged)
-    verdictNote = state_property(str, "verdictNote", verdictNoteChanged)
-    vouchText = state_property(str, "vouchText", vouchTextChanged)
-    seats = state_property(QVARIANT_LIST, "seats", seatsChanged)
-    step = state_property(int, "step", stepChanged)
-    steps = state_property(int, "steps", stepsChanged)
-    playing = state_property(bool, "playing", playingChanged)
-    hand = state_property(int, "hand", handChanged)
-    hands = state_property(QVARIANT_LIST, "hands", handsChanged)
-    timeline = state_property(QVARIANT_LIST, "timeline", timelineChanged)
-    throwTitle = state_property(str, "throwTitle", throwTitleChanged)
-    derivation = state_property(QVARIANT_LIST, "derivation", derivationChanged)
-    players = state_property(QVARIANT_LIST, "players", playersChanged)
-    keysHint = state_property(str, "keysHint", keysHintChanged)
-    reduceMotion = state_property(bool, "reduceMotion", reduceMotionChanged)
-    muted = state_property(bool, "muted", mutedChanged)
     table = Property(QObject, lambda self: self._seat, constant=True)
     texts = Property(QVARIANT_MAP, lambda self: dict(REPLAY_TEXTS), constant=True)
 
