@@ -251,7 +251,6 @@ class Account(Part):
         shell.set_screen("signin")
         shell.set_busy(False)
         shell.set_error(error)
-        shell.show()
 
     # ------------------------------------------------------------------ the next room
     async def reconnect(self) -> None:
@@ -262,7 +261,6 @@ class Account(Part):
         shell.client = None
         self._lobby.clear()
         shell.set_busy(True)
-        shell.show()
         try:
             if old is not None:
                 await old.close()

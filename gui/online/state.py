@@ -10,9 +10,12 @@ per property: ``account`` (sign-in and the relay's trust questions, gui/online/a
 
 How a property notifies: a small object keeps its published values in a dict and, after its
 state changed, publishes them again (``Part.put``): only a property whose value changed emits
-its own ``<name>Changed`` signal. The bridge's ``show`` republishes every object after an
-event or a choice, so a value that follows from another object's state (a reason that depends
-on Help) is never stale, and nothing is emitted that did not change.
+its own ``<name>Changed`` signal.
+
+Events flow one way (``Events``): each object subscribes to the relay events it owns and, after
+one reached it, publishes its own changes; an object whose values read the window's shared state
+(the screen, Help, the leave question) also subscribes to ``Events.shared``. Nothing
+re-publishes every object.
 
 This module imports nothing of the others: each object receives what it calls (the ``Shell``,
 the objects it reads) when the bridge makes it.
@@ -26,7 +29,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 
 from pointline.gui.moment import ResultMoment
 from pointline.gui.online.from_net import NetError, RelayClient, Report, verification_words
@@ -43,6 +46,7 @@ __all__ = [
     "SIT_OUT_ASK",
     "STANDING_KEYS",
     "Connect",
+    "Events",
     "Part",
     "Shell",
     "Verify",
@@ -122,6 +126,8 @@ class Shell(Protocol):
     def relay_trust(self) -> RelayTrust: ...
     @property
     def peer(self) -> Any: ...
+    @property
+    def events(self) -> Events: ...
     def requesting(self) -> bool: ...
     def spawn(
         self, coro: Coroutine[Any, Any, Any], *, request: bool = True
@@ -134,10 +140,39 @@ class Shell(Protocol):
     def announce(self, text: str) -> None: ...
     def set_hosted(self, host: str, me_host: bool) -> None: ...
     def signed_in(self, name: str, url: str) -> None: ...
-    def show(self) -> None: ...
     def play(self, name: str) -> None: ...
     def session_running(self) -> bool: ...
     def refresh_countdown(self) -> None: ...
+
+
+class Events(QObject):
+    """What routes the online window's events, and all it does.
+
+    ``route(event)`` hands a relay event to every handler subscribed to its type (``subscribe``;
+    ``object`` for every event), in the order they subscribed, then each small object one of
+    them belongs to publishes itself once. ``shared`` says that the window's shared state (the
+    screen, Help, the leave question) changed: the objects whose values read it subscribe.
+    """
+
+    shared = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._routes: list[tuple[type, Callable[[Any], None]]] = []
+
+    def subscribe(self, kind: type, handler: Callable[[Any], None]) -> None:
+        self._routes.append((kind, handler))
+
+    def route(self, event: object) -> None:
+        touched: dict[int, Part] = {}
+        for kind, handler in list(self._routes):
+            if isinstance(event, kind):
+                handler(event)
+                owner = getattr(handler, "__self__", None)
+                if isinstance(owner, Part):
+                    touched.setdefault(id(owner), owner)
+        for part in touched.values():
+            part.publish()
 
 
 class Part(QObject):
@@ -162,6 +197,10 @@ class Part(QObject):
         if shell is None:
             raise RuntimeError("the online bridge is gone")
         return shell
+
+    def publish(self) -> None:
+        """Publish the values that follow from more than this object's own state (a subclass
+        that has them overrides it); ``put`` publishes the rest as they change."""
 
     def put(self, **values: Any) -> None:
         """Store each value; a property whose value changed emits its own ``<name>Changed``."""

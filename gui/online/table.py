@@ -20,7 +20,15 @@ from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 
 from pointline.gui.betting import chip_actions, kernel_action, repeat_actions
 from pointline.gui.history import draft_words, history_rows, settlement_words
-from pointline.gui.online.from_net import ClientError, NetError, Step, Thrown
+from pointline.gui.online.from_net import (
+    ClientError,
+    NetError,
+    RoundOpened,
+    SessionComplete,
+    SessionStarted,
+    Step,
+    Thrown,
+)
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.seat import OnlineSeat
@@ -84,6 +92,13 @@ class OnlineTable(Part):
         self.seat_table = OnlineSeat(self, self)
         self.seat_table.publish(**TablePresenter.constants(ONLINE_TEXTS, shell.on_mobile))
         self._seats = RowsModel(SEAT_KEYS, self)
+        events = shell.events  # the events this table owns; it publishes after each
+        events.subscribe(object, self.on_event)  # any event may move the peer's table
+        events.subscribe(SessionStarted, self.on_started)
+        events.subscribe(RoundOpened, self.on_round)
+        events.subscribe(Thrown, self.on_thrown)
+        events.subscribe(SessionComplete, self.on_complete)
+        events.shared.connect(self.publish)
 
     nextThrow = state_property(int, "nextThrow", nextThrowChanged)
     """The number of the throw being chosen for, as people count throws."""
@@ -108,6 +123,27 @@ class OnlineTable(Part):
                 self.view = None
             return
         self.view = peer.table
+
+    def on_event(self, _event: object) -> None:
+        """Any relay event: read the peer's table again (it may have moved)."""
+        self.refresh_view(self.shell.screen_name)
+
+    def on_started(self, _event: SessionStarted) -> None:
+        self.start()
+
+    def on_round(self, _event: RoundOpened) -> None:
+        """A round opened: a fresh draft; its words are said now, or at the pay-out of the
+        throw whose result is still showing."""
+        self.fresh_draft()
+        if self.shell.result_moment.running:
+            self.add_words(self.round_words())
+        else:
+            self.shell.announce(self.round_words())
+
+    def on_complete(self, _event: SessionComplete) -> None:
+        """The session completed: the results show once the last throw's result has shown."""
+        if self.shell.result_moment.running:
+            self.after_moment = "results"
 
     def start(self) -> None:
         """A session started: nothing committed, no ledger seen yet."""
@@ -183,7 +219,7 @@ class OnlineTable(Part):
             self.after_moment, screen = "", self.after_moment
             self.shell.set_screen(screen)
         self.shell.refresh_countdown()
-        self.shell.show()
+        self.publish()
 
     # ------------------------------------------------------------------ the draft
     def _blocked(self) -> str:
@@ -335,7 +371,7 @@ class OnlineTable(Part):
         if name not in SEAT_ACTIONS:
             raise ValueError(f"an action is one of {SEAT_ACTIONS}, not {name!r}")
         done = self._submit(name)
-        self.shell.show()
+        self.publish()
         return done
 
     def seat_key(self, key: str) -> bool:
@@ -352,11 +388,11 @@ class OnlineTable(Part):
 
     def seat_select_line(self, line: str) -> None:
         self.presenter.line = Line(line)
-        self.shell.show()
+        self.publish()
 
     def seat_select_chip(self, amount: int) -> None:
         self.presenter.select(chip=amount)
-        self.shell.show()
+        self.publish()
 
     def seat_explain(self, action: str) -> None:
         """A tap, hover or key on a control that is off: say why (a tap during the result
@@ -366,7 +402,7 @@ class OnlineTable(Part):
             return
         if self.presenter.explain(self.reason(action), action):
             self.shell.announce(self.presenter.notice)
-        self.shell.show()
+        self.publish()
 
     # ------------------------------------------------------------------ slots
     @Slot(str, result=bool)
@@ -420,4 +456,4 @@ class OnlineTable(Part):
         settings.sync()
         self.shell.result_moment.set_reduce_motion(bool(on))
         self.shell.announce("Reduce motion on" if on else "Reduce motion off")
-        self.shell.show()
+        self.publish()
