@@ -2,10 +2,12 @@
 
 Screens: ``signin`` -> ``lobby`` -> ``table`` -> ``results``. Every request to the relay runs as
 an asyncio task on the loop qasync runs inside Qt; the relay's answers and the protocol's
-events arrive through ``RelayClient.next_event`` (``_pump``) and ``_on_event`` hands each to the
-small object it concerns. Help stays live and pauses nothing; going to the background
-(application state Suspended or Hidden; losing focus alone is not that) ends the session for
-everyone without a result.
+events arrive through ``RelayClient.next_event`` (``_pump``) and ``Events.route`` (state.py)
+hands each to the small objects subscribed to its type; each then publishes its own changes.
+The small objects never call the bridge: they read it through a ``Link`` and ask for a change
+by the link's signals, connected here once (``_connect_link``). Help stays live and pauses
+nothing; going to the background (application state Suspended or Hidden; losing focus alone
+is not that) ends the session for everyone without a result.
 
 ``OnlineBridge`` is thin: it holds the connection, the screen, the busy flag, the error line,
 Help, the leave question, the window and the app's constants, and exposes the window's small
@@ -24,11 +26,11 @@ property (gui/online/state.py says how they notify):
 
 One online throw, from the relay to the die: ``RelayClient._handle`` (net/client.py) hands each
 relay frame to its ``Peer.receive`` (net/protocol.py), which appends a ``Thrown`` event when the
-last reveal is in; ``_pump`` below reads it from ``RelayClient.next_event`` and ``_on_event``
+last reveal is in; ``_pump`` below reads it from ``RelayClient.next_event`` and ``Events.route``
 passes it to ``OnlineTable.on_thrown`` (table.py: the dice, one more ``rollSerial``, the result
-moment starts); ``OnlineTable.publish`` writes them into ``seatTable``; in ``DiceThrow.qml`` the
-new ``rollSerial`` starts the flight and its two ``Die.qml`` show ``die1`` and ``die2`` when the
-rolling beat ends.
+moment starts); ``OnlineTable.publish`` writes the presenter's values into ``seatTable``; in
+``DiceThrow.qml`` the new ``rollSerial`` starts the flight and its two ``Die.qml`` show ``die1``
+and ``die2`` when the rolling beat ends.
 """
 
 from __future__ import annotations
@@ -68,7 +70,14 @@ from pointline.gui.online.host import Host
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.nearby import Nearby
 from pointline.gui.online.results import Results
-from pointline.gui.online.state import BACKGROUND_STATES, Connect, Events, Verify, loop_time
+from pointline.gui.online.state import (
+    BACKGROUND_STATES,
+    Connect,
+    Events,
+    Link,
+    Verify,
+    loop_time,
+)
 from pointline.gui.online.table import OnlineTable
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
@@ -160,23 +169,42 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
         self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
         self._events = Events(self)
-        self._lobby = Lobby(self, self)
-        self._table = OnlineTable(self, self._lobby, self)
-        self._results = Results(self, self._lobby, self._table, verify, self)
-        self._account = Account(self, self._lobby, url, connect, nonce_source, ca, self)
+        link = self._link = Link(self, self._events, self)
+        self._connect_link(link)
+        self._lobby = Lobby(link, self)
+        self._table = OnlineTable(link, self._lobby, self)
+        self._results = Results(link, self._lobby, self._table, verify, self)
+        self._account = Account(link, self._lobby, url, connect, nonce_source, ca, self)
         self._hosted_note = ""
         self.host_config: Any = None
         """The hosted relay's ``RelayConfig`` (None: the relay's defaults; tests and the bench
         pass their own)."""
-        self._host = Host(self, self._lobby, self)
-        self._nearby = Nearby(self, self._lobby, self)
+        self._host = Host(link, self._lobby, self)
+        self._nearby = Nearby(link, self._lobby, self)
         if not discover:
             self._nearby.addresses = []
         self._moment.stageChanged.connect(self._table.on_beat)
         self._subscribe()
         self._events.shared.emit()
 
-    # ------------------------------------------------------------------ for the small objects
+    def _connect_link(self, link: Link) -> None:
+        """What the small objects ask of the window arrives here, and only here."""
+        link.said.connect(self.announce)
+        link.failed.connect(self.set_error)
+        link.screenWanted.connect(self.set_screen)
+        link.busyWanted.connect(self.set_busy)
+        link.askingLeaveWanted.connect(self.set_asking_leave)
+        link.hostedChanged.connect(self.set_hosted)
+        link.signedIn.connect(self.signed_in)
+        link.sounded.connect(self.play)
+        link.countdownStale.connect(self.refresh_countdown)
+        link.connected.connect(self._set_client)
+        link.pumpWanted.connect(self.pump)
+
+    def _set_client(self, client: RelayClient | None) -> None:
+        self.client = client
+
+    # ------------------------------------------------------------------ what the small objects read
     @property
     def screen_name(self) -> str:
         return self._screen
@@ -287,11 +315,6 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def announce(self, text: str) -> None:
         """Say ``text`` to screen readers (and on the status line)."""
         self._table.announce(text)
-
-    @property
-    def events(self) -> Events:
-        """What routes the relay's events to the objects that own them (state.py)."""
-        return self._events
 
     def play(self, name: str) -> None:
         if self.sounds is not None and not self._muted:

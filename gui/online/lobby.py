@@ -2,7 +2,7 @@
 
 ``Lobby`` is ``OnlineBridge.lobby``. Its properties follow from the roster the relay sent
 (``set_room``); ``createRoom``, ``joinRoom``, ``startRoom`` and ``leaveRoom`` are requests to
-the relay, run on the bridge's loop (``Shell.spawn``), which keep ``busy`` true until answered.
+the relay, run on the bridge's loop (``Link.spawn``), which keep ``busy`` true until answered.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pointline.gui.online.from_net import (
     SessionStarted,
 )
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.state import CREATOR_SEAT, ROSTER_KEYS, Part, Shell, words_for
+from pointline.gui.online.state import CREATOR_SEAT, ROSTER_KEYS, Link, Part, words_for
 from pointline.gui.online.texts import MAX_PEOPLE, MIN_PEOPLE, refusal, seat_label
 from pointline.gui.seat_table import state_property
 from pointline.kernel import is_online_seat_count
@@ -40,7 +40,7 @@ class Lobby(Part):
     canStartChanged = Signal()
     startReasonChanged = Signal()
 
-    def __init__(self, shell: Shell, parent: QObject | None = None) -> None:
+    def __init__(self, shell: Link, parent: QObject | None = None) -> None:
         super().__init__(shell, parent)
         self.code = ""
         self.creator_name = ""

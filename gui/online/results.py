@@ -26,7 +26,7 @@ from pointline.gui.online.from_net import (
 )
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.state import STANDING_KEYS, Part, Shell, Verify, verdict_words
+from pointline.gui.online.state import STANDING_KEYS, Link, Part, Verify, verdict_words
 from pointline.gui.online.table import OnlineTable
 from pointline.gui.online.texts import RELAY_LOST, people, seat_label, seconds
 from pointline.gui.seat_table import state_property
@@ -48,7 +48,7 @@ class Results(Part):
 
     def __init__(
         self,
-        shell: Shell,
+        shell: Link,
         lobby: Lobby,
         table: OnlineTable,
         verify: Verify,

@@ -32,7 +32,7 @@ from pointline.gui.online.from_net import (
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.seat import OnlineSeat
-from pointline.gui.online.state import HELP_LIVE, SEAT_KEYS, SIT_OUT_ASK, Part, Shell
+from pointline.gui.online.state import HELP_LIVE, SEAT_KEYS, SIT_OUT_ASK, Link, Part
 from pointline.gui.online.texts import people, seat_label
 from pointline.gui.presenter import TABLE_ACTIONS, TablePresenter
 from pointline.gui.seat_table import state_property
@@ -76,7 +76,7 @@ class OnlineTable(Part):
     submitted = Signal(str)
     """A choice of mine reached the client (``confirm`` or ``roll``): one per commitment."""
 
-    def __init__(self, shell: Shell, lobby: Lobby, parent: QObject | None = None) -> None:
+    def __init__(self, shell: Link, lobby: Lobby, parent: QObject | None = None) -> None:
         super().__init__(shell, parent)
         self._lobby = lobby
         self.view: Table | None = None
