@@ -175,10 +175,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._history.set_rows(history_rows(t.seat(SEAT).ledger))
 
     def _announce(self, text: str, short: str = "") -> None:
-        """Say ``text`` to screen readers; the status line shows ``short`` (else ``text``)."""
+        """Say ``text`` to screen readers; the status line shows ``short`` (else ``text``).
+        Every caller publishes afterwards (``_sync``)."""
         self._said = short or text
-        self._announcement = text
-        self._sync()
+        self._announcement = text  # published by the caller's _sync, with the rest
 
     def _play(self, name: str) -> None:
         if self.sounds.play(name):
