@@ -28,7 +28,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from pointline.gui.online.from_net import ClientError, NetError, data_dir
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.state import Part, Shell
+from pointline.gui.online.state import Link, Part
 from pointline.gui.online.texts import (
     CERTIFICATE_CHANGED,
     FIRST_VISIT,
@@ -54,7 +54,7 @@ class Nearby(Part):
     wordsChanged = Signal()
     chosenNameChanged = Signal()
 
-    def __init__(self, shell: Shell, lobby: Lobby, parent: QObject | None = None) -> None:
+    def __init__(self, shell: Link, lobby: Lobby, parent: QObject | None = None) -> None:
         super().__init__(shell, parent)
         self._lobby = lobby
         self._tables = RowsModel(NEARBY_KEYS, self)

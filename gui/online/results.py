@@ -15,12 +15,20 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.history import chart_samples
-from pointline.gui.online.from_net import SessionEnded
+from pointline.gui.online.from_net import (
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    SessionComplete,
+    SessionEnded,
+    TranscriptSaved,
+    ending_text,
+)
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.state import STANDING_KEYS, Part, Shell, Verify, verdict_words
+from pointline.gui.online.state import STANDING_KEYS, Link, Part, Verify, verdict_words
 from pointline.gui.online.table import OnlineTable
-from pointline.gui.online.texts import RELAY_LOST, seat_label
+from pointline.gui.online.texts import RELAY_LOST, people, seat_label, seconds
 from pointline.gui.seat_table import state_property
 from pointline.kernel import EndReason, Standing, Voided
 
@@ -40,7 +48,7 @@ class Results(Part):
 
     def __init__(
         self,
-        shell: Shell,
+        shell: Link,
         lobby: Lobby,
         table: OnlineTable,
         verify: Verify,
@@ -54,6 +62,12 @@ class Results(Part):
         self.replays: list[Any] = []
         """The replay windows opened by Watch again (kept while they are open)."""
         self.clear()
+        events = shell.events  # the events the results own; the standings read the screen
+        events.subscribe(SessionComplete, self.on_complete)
+        for receipts in (ReceiptsMatched, ReceiptsMismatch, ReceiptsIncomplete):
+            events.subscribe(receipts, self.on_receipts)
+        events.subscribe(TranscriptSaved, self.on_saved)
+        events.shared.connect(self.publish)
 
     outcome = state_property(str, "outcome", outcomeChanged)
     endText = state_property(str, "endText", endTextChanged)
@@ -108,6 +122,27 @@ class Results(Part):
         )
 
     # ------------------------------------------------------------------ endings
+    def on_complete(self, _event: SessionComplete) -> None:
+        self.complete()
+
+    def on_receipts(self, event: ReceiptsMatched | ReceiptsMismatch | ReceiptsIncomplete) -> None:
+        """What the signed receipts showed, in words."""
+        match event:
+            case ReceiptsMatched(count):
+                self.receipts(
+                    f"{count} of {count} signed receipts matched within "
+                    f"{seconds(self.shell.timeouts.receipts)}."
+                )
+            case ReceiptsMismatch(seats):
+                names = people([self._lobby.who(s) for s in seats])
+                self.receipts(f"Receipts differ from yours: {names}.")
+            case ReceiptsIncomplete(reason, seat):
+                words = ending_text(reason, seat, None, proven=False)
+                self.receipts(f"Receipts incomplete: {words}.")
+
+    def on_saved(self, event: TranscriptSaved) -> None:
+        self.saved(event.path)
+
     def complete(self) -> None:
         self.put(outcome="complete")
 
