@@ -6,6 +6,7 @@ test_net_lan.py; these build the ``NearbyTable`` a browser would have found.)"""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import os
 import ssl
@@ -409,3 +410,56 @@ def test_the_live_list_follows_the_table_on_loopback(tmp_path: Path, data_dir: P
         assert "TableUpdated" in kinds
 
     run(scenario(), timeout=60)
+
+
+def _tls_half_close(port: int, request: bytes) -> bytes:
+    """Open TLS to the hosted relay (no certificate check: only the close matters), send
+    ``request`` with the TLS close_notify right after the handshake, then half-close the TCP
+    socket; returns what the relay wrote back before closing."""
+    import socket
+
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    with context.wrap_socket(raw) as tls:
+        if request:
+            tls.sendall(request)
+        tls.setblocking(False)
+        with contextlib.suppress(ssl.SSLError, OSError):
+            tls.unwrap()  # sends close_notify without waiting for the relay's
+        tls.setblocking(True)
+        tls.shutdown(socket.SHUT_WR)  # then the TCP half-close
+        got = b""
+        with contextlib.suppress(OSError):
+            while chunk := tls.recv(4096):
+                got += chunk
+        return got
+
+
+def test_a_tls_peer_half_closing_leaves_the_hosts_stderr_clean(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Finding 10 (issue 41): a guest that closes TLS right after the handshake (with or without
+    a request in flight) made the host print "Error calling eof_received() … 'BoundRelayConnection'
+    object has no attribute 'transport'". The relay drops such a socket quietly, frees its place,
+    and still serves the next guest."""
+
+    async def scenario() -> None:
+        async with hosted(tmp_path / "host") as table:
+            assert table.running is not None
+            port, gate = table.running.port, table.relay.gate
+            upgrade = (
+                b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            for request in (b"", upgrade, b""):
+                await asyncio.to_thread(_tls_half_close, port, request)
+            await until(lambda: gate.total == table.seats, what="the places freed")
+            guest = await connect_table(nearby(table), KnownTables(tmp_path / "g"))
+            await guest.close()
+
+    with caplog.at_level("DEBUG", logger="asyncio"):
+        run(scenario(), timeout=60)
+    err = capfd.readouterr().err + caplog.text
+    assert "Error calling" not in err and "Traceback" not in err and "transport" not in err, err
