@@ -19,6 +19,11 @@ people come and go), the room's join code and the certificate's fingerprint.
     ... play through table.client (a RelayClient), as any online seat ...
     await table.close()         # the host's signed departure first, then the relay stops
 
+A guest's sign-in at a hosted table lasts (``HOSTED_TOKEN_TTL``, 90 days) and slides: each use
+extends it on the relay's side, so a guest of weekly or monthly game nights comes back with one
+tap for as long as they keep coming, and a sign-in unused for 90 days lapses (the guest types the
+password once). A club relay (``pointline-relay``) keeps its operator's ``--token-ttl``.
+
 This module imports the relay (and argon2): the app loads it only when a player hosts.
 """
 
@@ -53,6 +58,7 @@ from pointline.net.relay._server import Connection, Relay, RelayConfig, RunningR
 
 __all__ = [
     "ACCOUNT_FILE",
+    "HOSTED_TOKEN_TTL",
     "RELAY_DB",
     "HostRelay",
     "HostedTable",
@@ -64,6 +70,10 @@ log = logging.getLogger("pointline.hosting")
 
 RELAY_DB: Final = "relay.sqlite3"
 ACCOUNT_FILE: Final = "host-account.json"
+HOSTED_TOKEN_TTL: Final = 90 * 86400.0
+"""Seconds a guest's sign-in at a hosted table lives after its last use: game nights are
+weekly or monthly, so three months covers a missed one or two; longer keeps a lost phone's
+sign-in alive for no gain."""
 LEAVE_WAIT: Final = 5.0
 """Seconds the relay is given to pass the host's departure on before it stops."""
 
@@ -154,7 +164,9 @@ class HostedTable:
         )  # checks the table's name at once (BadAnnouncement); the real values come at open
         self.table_name, self.host_name, self.port = table_name, host_name, port
         self.folder = folder
-        self.config = config or RelayConfig()
+        self.config = replace(
+            config or RelayConfig(), token_ttl=HOSTED_TOKEN_TTL, token_slides=True
+        )  # the hosted relay's sign-ins always slide (a test sets a short life after this)
         self.announce = announce
         self.on_seats = on_seats
         self.certificate: HostCertificate | None = None

@@ -463,3 +463,41 @@ def test_a_tls_peer_half_closing_leaves_the_hosts_stderr_clean(
         run(scenario(), timeout=60)
     err = capfd.readouterr().err + caplog.text
     assert "Error calling" not in err and "Traceback" not in err and "transport" not in err, err
+
+
+def test_forget_this_table_deletes_the_token_only_and_an_expired_sign_in_says_so(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """Issue 41: only "Forget this table" cancels a kept sign-in; it keeps the certificate pin
+    and the relay's key (old sessions still verify). With no sign-in kept the guest is asked to
+    sign in, not told it expired; a sign-in the relay let lapse is called expired."""
+    from pointline.net.client._trust import KnownRelays, table_relay_address
+    from pointline.net.joining import forget_table
+
+    async def scenario() -> None:
+        async with hosted(tmp_path / "host") as table:
+            known, tokens = KnownTables(data_dir), GuestTokens(data_dir)
+            guest = await connect_table(nearby(table), known)
+            await enter_table(guest, nearby(table), tokens, "bob", "password-123", signup=True)
+            address = table_relay_address("alice")
+            key = KnownRelays(data_dir).relay_key(address)
+            assert key == table.relay.key.public_hex
+            await forget_table(guest, "alice", tokens)
+            await guest.close()
+            assert tokens.get("alice", table.fingerprint) is None
+            assert known.check("alice", table.fingerprint).outcome is TableTrust.KNOWN
+            assert KnownRelays(data_dir).relay_key(address) == key
+            again = await connect_table(nearby(table), known)
+            with pytest.raises(SignInNeeded) as forgotten:
+                await enter_table(again, nearby(table), tokens)
+            assert not forgotten.value.expired and "expired" not in forgotten.value.text
+            await enter_table(again, nearby(table), tokens, "bob", "password-123", signup=True)
+            await again.close()
+            table.relay.accounts.database.run("UPDATE sessions SET expires = 0")  # lapsed
+            late = await connect_table(nearby(table), known)
+            with pytest.raises(SignInNeeded) as lapsed:
+                await enter_table(late, nearby(table), tokens)
+            assert lapsed.value.expired and "has expired" in lapsed.value.text
+            await late.close()
+
+    run(scenario(), timeout=60)

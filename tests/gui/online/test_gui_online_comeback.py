@@ -1,0 +1,44 @@
+"""Coming back to a hosted table is one tap after a normal leave (issue 41, finding 1): going
+back to the solo table keeps the guest's sign-in (it used to sign out, emptying
+guest-tokens.json, so the next game night asked for the password and called it "expired")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pointline.net.joining import GUEST_TOKENS_FILE
+from tests.gui.online.test_gui_online_hosted import (
+    guest_bridge,
+    host_a_table,
+    host_bridge,
+    join_nearby,
+)
+from tests.gui.online_support import Window, on_qt_loop, until
+
+
+@on_qt_loop(timeout=60)
+async def test_a_guest_who_went_back_to_solo_returns_with_two_taps(tmp_path: Path) -> None:
+    host = Window(host_bridge(tmp_path / "host"), (844, 390))
+    guest = Window(guest_bridge("leaver"), (390, 844))
+    folder = tmp_path / "guest"
+    guest.bridge.nearby.folder = folder
+    returning: Window | None = None
+    try:
+        await host_a_table(host, "hoster")
+        table = host.bridge.host.table
+        await join_nearby(guest, table, "leaver")
+        kept = json.loads((folder / GUEST_TOKENS_FILE).read_text())["tokens"]
+        left: list[bool] = []
+        guest.bridge.left.connect(lambda: left.append(True))
+        guest.bridge.leave()  # "Back to solo table", the normal way out
+        await until(lambda: left, what="back at the solo table")
+        assert json.loads((folder / GUEST_TOKENS_FILE).read_text())["tokens"] == kept
+        returning = Window(guest_bridge("back"), (390, 844))  # the app relaunched
+        returning.bridge.nearby.folder = folder
+        assert await join_nearby(returning, table) == 2  # Play online, the table
+        assert returning.bridge.account.name == "leaver"
+    finally:
+        for ui in (guest, returning, host):
+            if ui is not None:
+                await ui.bridge.shutdown()
