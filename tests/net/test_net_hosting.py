@@ -212,6 +212,8 @@ def test_host_and_guest_play_a_session_then_the_guest_returns_with_one_tap(
                     f"{HOST_VOUCHES}alice, whose relay signed the roster: Seat 1 alice, Seat 2 bob"
                 )
             await guest.close()
+            assert guest.transcript_path is not None
+            _verify_names_the_pinned_table(guest.transcript_path, data_dir, table)
             # next game night: the same guest, no password, straight back in
             await until(lambda: table.seats == 0 or table.seats == 1, what="guest gone")
         async with hosted(tmp_path / "host") as again:
@@ -222,6 +224,49 @@ def test_host_and_guest_play_a_session_then_the_guest_returns_with_one_tap(
             await back.close()
 
     run(scenario(), timeout=120)
+
+
+def _verify_names_the_pinned_table(path: Path, data_dir: Path, table: HostedTable) -> None:
+    """Finding 9 (issue 41): ``pointline verify`` without ``--relay-key`` tries the keys this app
+    pinned and names the table whose key signed the roster, and the day it was pinned; a key
+    from a file kept before days were, and a retired key, still verify; an unknown one does not.
+    """
+    import contextlib
+    import io
+    import json
+
+    from pointline.net.client._verify_command import main
+    from pointline.net.protocol._report import NO_PINNED_KEY_SIGNED
+
+    today = datetime.datetime.now(datetime.UTC).date().isoformat()
+    names = "Seat 1 alice, Seat 2 bob"
+    report = verify_transcript(path, known=data_dir)
+    assert report.ok and report.players == (
+        f"the names are vouched for by alice's table, whose key this app pinned on {today}: {names}"
+    )
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main([str(path)]) == 0  # the app's data folder (POINTLINE_DATA_DIR)
+    assert f"vouched for by alice's table, whose key this app pinned on {today}" in out.getvalue()
+    # a known-relays.json written before days were kept: migrated as read, never reset
+    old = data_dir.parent / "old"
+    old.mkdir()
+    key = table.relay.key.public_hex
+    (old / "known-relays.json").write_text(
+        json.dumps({"relays": {"table:alice": {"relay_key": key}}})
+    )
+    assert verify_transcript(path, known=old).players.endswith(
+        f"alice's table, whose key this app pinned earlier: {names}"
+    )
+    KnownTables(old).trust("alice", "ab" * 32)  # alice reinstalled: her old key is retired
+    assert "reinstalled" in verify_transcript(path, known=old).players
+    assert "former_keys" in (old / "known-relays.json").read_text()
+    stranger = data_dir.parent / "stranger"
+    stranger.mkdir()
+    (stranger / "known-relays.json").write_text(
+        json.dumps({"relays": {"wss://club:443": {"relay_key": "cd" * 32}}})
+    )
+    assert verify_transcript(path, known=stranger).players == NO_PINNED_KEY_SIGNED
 
 
 def test_host_closing_mid_session_sends_the_host_departure_first(
