@@ -61,6 +61,7 @@ from pointline.net.client._trust import (
     relay_address,
 )
 from pointline.net.errors import ClientCode, ClientError, NetError
+from pointline.net.protocol._events import SessionEnded, named_host
 from pointline.net.protocol._keys import SigningKey
 from pointline.net.protocol._peer import (
     Peer,
@@ -141,6 +142,7 @@ class RelayClient(RelayConnection):
         self.signing_key: SigningKey | None = None
         self.peer: Peer | None = None
         self.started: SessionStarted | None = None
+        self._host: tuple[str, int] | None = None  # a hosted table's host and its seat
         self.transcript_path: Path | None = None
         self.finished = asyncio.Event()
         self._timer: asyncio.Handle | None = None  # (qasync's call_at gives a plain Handle)
@@ -413,6 +415,8 @@ class RelayClient(RelayConnection):
         self.transcript_path = path
         self._writer_file = TranscriptWriter(path)
         self.peer = peer
+        seats = [m.seat for m in roster if frame.host is not None and m.name == frame.host]
+        self._host = (frame.host, seats[0]) if frame.host is not None and seats else None
         self.started = SessionStarted(frame.code, frame.table_id, frame.seat, frame.roster, path)
         self._queue.put_nowait(self.started)
         self._wake.set()
@@ -429,6 +433,8 @@ class RelayClient(RelayConnection):
             for frame in self.outbound(payload):
                 self.send_text(encode(Send(frame)))
         for event in peer.events():
+            if isinstance(event, SessionEnded) and self._host is not None:
+                event = named_host(event, *self._host)  # "hostana closed the table"
             self._queue.put_nowait(event)
         deadline = None if peer.is_finished else peer.next_deadline()
         if self._timer is not None:

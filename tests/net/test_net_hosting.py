@@ -289,10 +289,12 @@ def test_host_closing_mid_session_sends_the_host_departure_first(
                 events.append(event)
         endings = [e for e in events if isinstance(e, SessionEnded)]
         assert [(e.reason, e.seat) for e in endings] == [(EndReason.DEPARTURE, 0)], events
+        assert endings[0].text == "alice closed the table"  # finding 5 (issue 41)
         await guest.close()
         assert guest.transcript_path is not None
         report = verify_transcript(guest.transcript_path)  # the guest's reads as the host's leave
         assert report.ok and (report.reason, report.seat) == (EndReason.DEPARTURE, 0), report
+        assert report.summary.endswith("ended without a result: alice closed the table")
 
     run(scenario(), timeout=60)
 
@@ -546,3 +548,17 @@ def test_forget_this_table_deletes_the_token_only_and_an_expired_sign_in_says_so
             await late.close()
 
     run(scenario(), timeout=60)
+
+
+def test_only_the_hosts_own_departure_reads_as_the_host_closing() -> None:
+    from pointline.net.protocol._events import named_host
+
+    guest_left = SessionEnded(EndReason.DEPARTURE, 1, reporter=1)
+    assert named_host(guest_left, "alice", 0) is guest_left  # a guest leaving: as before
+    assert "closed the table" not in named_host(guest_left, "alice", 0).text
+    deadline = SessionEnded(EndReason.DEADLINE, 0, reporter=1)
+    assert named_host(deadline, "alice", 0) is deadline  # the host's deadline is not a close
+    assert named_host(SessionEnded(EndReason.DEPARTURE, 0), None, None).host is None  # a club
+    assert named_host(SessionEnded(EndReason.DEPARTURE, 0), "alice", 0).text == (
+        "alice closed the table"
+    )
