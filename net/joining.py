@@ -162,6 +162,7 @@ async def connect_table(table: NearbyTable, known: KnownTables, **options: Any) 
         raise AnnouncementMismatch(ann.host, ann.fingerprint, shown)
     client.known_relays = KnownRelays(known.folder)
     client.address = table_relay_address(ann.host)
+    client.host = ann.host
     return client
 
 

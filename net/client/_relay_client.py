@@ -41,12 +41,14 @@ from pointline.net.client._connection import (
     tls_client_context,
 )
 from pointline.net.client._events import (
+    GOING_AWAY,
     ClientEvent,
     Disconnected,
     MemberDeparted,
     RelayError,
     RosterChanged,
     SessionStarted,
+    TableClosed,
     TranscriptFailed,
     TranscriptSaved,
 )
@@ -105,6 +107,7 @@ __all__ = [
     "RelayError",
     "RosterChanged",
     "SessionStarted",
+    "TableClosed",
     "TranscriptFailed",
     "TranscriptSaved",
     "connect_trusted",
@@ -143,6 +146,9 @@ class RelayClient(RelayConnection):
         self.peer: Peer | None = None
         self.started: SessionStarted | None = None
         self._host: tuple[str, int] | None = None  # a hosted table's host and its seat
+        self.host: str | None = None
+        """A hosted table's host (``net.joining.connect_table`` sets it): a relay going away
+        (close code 1001) then reads "hostana closed the table" (``TableClosed``)."""
         self.transcript_path: Path | None = None
         self.finished = asyncio.Event()
         self._timer: asyncio.Handle | None = None  # (qasync's call_at gives a plain Handle)
@@ -500,11 +506,15 @@ class RelayClient(RelayConnection):
         ends here as this seat's departure with no notice, since none can be sent
         (``Peer.lose_connection``); closed by this client: as a leave (``_end_own_seat``)."""
         peer = self.peer
+        rcvd = self.ws.protocol.close_rcvd
+        going_away = self.connection_lost and rcvd is not None and rcvd.code == GOING_AWAY
         if self.connection_lost and peer is not None and not peer.is_finished:
             peer.lose_connection(self.loop.time())
             self._after()
-            return
-        self._end_own_seat()
+        else:
+            self._end_own_seat()
+        if going_away:  # the relay is stopping: said as such, before ``Disconnected``
+            self._queue.put_nowait(TableClosed(self.host))
 
     def _end_own_seat(self) -> None:
         peer = self.peer

@@ -562,3 +562,34 @@ def test_only_the_hosts_own_departure_reads_as_the_host_closing() -> None:
     assert named_host(SessionEnded(EndReason.DEPARTURE, 0), "alice", 0).text == (
         "alice closed the table"
     )
+
+
+def test_a_guest_in_the_lobby_reads_that_the_host_closed_the_table(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """Finding 5 (issue 41): the hosted relay stops with 1001 (going away, ONLINE.md §9 R11)
+    and the guest's client says it as a typed event, "alice closed the table", not as a lost
+    connection."""
+    from pointline.net.client import Disconnected, TableClosed
+
+    async def scenario() -> None:
+        table = hosted(tmp_path / "host")
+        await table.open()
+        try:
+            guest = await connect_table(nearby(table), KnownTables(data_dir), timeouts=RELAXED)
+            await enter_table(guest, nearby(table), GuestTokens(data_dir), "bob", "pw-12345", True)
+            await until(lambda: table.seats == 2)
+        finally:
+            await table.close()
+        events = []
+        async with asyncio.timeout(10):
+            async for event in guest.events():
+                events.append(event)
+        kinds = [type(e) for e in events]
+        assert TableClosed in kinds and Disconnected in kinds, events
+        assert kinds.index(TableClosed) < kinds.index(Disconnected)
+        closed = events[kinds.index(TableClosed)]
+        assert isinstance(closed, TableClosed) and closed.text == "alice closed the table."
+        await guest.close()
+
+    run(scenario(), timeout=60)
