@@ -20,6 +20,13 @@ The TXT record (every value ASCII or UTF-8, checked strictly on the way in)::
                    only; absent for a ws:// relay)
 
 A malformed announcement is dropped (and counted in ``TableBrowser.dropped``), never raised.
+
+Every record is announced with a short TTL (``RECORD_TTL``, 20 s; zeroconf's defaults are 2 min
+for addresses and 75 min for the rest): browsers re-ask before it runs out (python-zeroconf
+queries at 80 % of a record's life), and a table whose host vanished without a goodbye (a
+killed app, a phone off the Wi-Fi) leaves every list within ``RECORD_TTL`` plus zeroconf's
+10 s cache sweep. A closing table says goodbye and leaves at once. ``TableBrowser.running``
+counts the browsers alive in this process (the app keeps one, while a list is shown).
 """
 
 from __future__ import annotations
@@ -69,6 +76,9 @@ PROTOCOL_VERSION: Final = 1
 MAX_TABLE_NAME: Final = 40
 """Characters in a table's name (it is also the DNS-SD instance label: at most 63 bytes)."""
 MAX_ROOMS: Final = 100_000
+RECORD_TTL: Final = 20
+"""Seconds every announced record lives (see the module's text): a vanished host is gone from
+a list within 30 s."""
 RESOLVE_MS: Final = 3000
 """How long one announcement's details are asked for before it is given up (milliseconds)."""
 
@@ -297,6 +307,8 @@ class Announcer:
             port=self.port,
             properties=announcement.txt(),
             server=self._server,
+            host_ttl=RECORD_TTL,
+            other_ttl=RECORD_TTL,
         )
 
     @property
@@ -377,6 +389,9 @@ class TableBrowser:
     An announcement that does not check out is dropped (``dropped`` counts them) and a table
     that turns bad is gone."""
 
+    running: int = 0
+    """How many browsers are started and not yet stopped in this process (all instances)."""
+
     def __init__(
         self, addresses: list[str], on_event: Callable[[NearbyEvent], None] | None = None
     ) -> None:
@@ -399,14 +414,17 @@ class TableBrowser:
         self._browser = AsyncServiceBrowser(
             self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
         )
+        TableBrowser.running += 1
 
     async def stop(self) -> None:
         browser, zc, self._browser, self._zc = self._browser, self._zc, None, None
+        self.on_event = None  # nothing more reaches the listener, even a late resolve
         for task in list(self._tasks):
             task.cancel()
         if browser is not None:
             await browser.async_cancel()
         if zc is not None:
+            TableBrowser.running -= 1
             await zc.async_close()
             multicast_lock.give_back()
 
