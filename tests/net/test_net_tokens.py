@@ -310,3 +310,8 @@ def test_a_hosted_table_always_runs_sliding_tokens(tmp_path: Path) -> None:
     table = HostedTable("Kitchen", "alice", "127.0.0.1", folder=tmp_path, config=Config())
     assert (table.config.token_ttl, table.config.token_slides) == (HOSTED_TOKEN_TTL, True)
     assert not RelayConfig().token_slides  # club relays: the operator's --token-ttl, fixed
+    from pointline.net.hosting import HOSTED_HASH
+
+    phone = HostedTable("Kitchen", "alice", "127.0.0.1", folder=tmp_path)
+    assert phone.config.hash_params == HOSTED_HASH  # a phone's argon2 cost (bench host)
+    assert HOSTED_HASH.memory_cost < RelayConfig().hash_params.memory_cost
