@@ -243,6 +243,19 @@ class Nearby(Part):
             return
         self.put(asking="first", question=FIRST_VISIT)
 
+    @Slot(str)
+    def forgetTable(self, key: str) -> None:
+        """The player's explicit "Forget this table" (issue 41): the kept sign-in is deleted
+        (only it: the certificate pin and the relay's key stay, so old sessions still verify);
+        the next tap asks for the password once, and does not call it expired. Leaving never
+        does this."""
+        table = self.found.get(key)
+        if table is None or table.announcement.kind != "table":
+            return
+        from pointline.net.joining import forget_table
+
+        self.shell.spawn(forget_table(None, table.announcement.host, self._tokens()))
+
     @Slot()
     def decline(self) -> None:
         self.chosen = None

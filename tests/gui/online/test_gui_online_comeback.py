@@ -13,6 +13,7 @@ from tests.gui.online.test_gui_online_hosted import (
     host_a_table,
     host_bridge,
     join_nearby,
+    listed,
 )
 from tests.gui.online_support import Window, on_qt_loop, until
 
@@ -42,3 +43,32 @@ async def test_a_guest_who_went_back_to_solo_returns_with_two_taps(tmp_path: Pat
         for ui in (guest, returning, host):
             if ui is not None:
                 await ui.bridge.shutdown()
+
+
+@on_qt_loop(timeout=60)
+async def test_forget_this_table_deletes_the_sign_in_only(tmp_path: Path) -> None:
+    """Only "Forget this table" drops the kept sign-in; the pin stays, so the next tap is not
+    a first visit's certificate question but a plain sign-in, never called expired."""
+    from pointline.net.client._trust import KnownTables
+
+    host = Window(host_bridge(tmp_path / "host"), (844, 390))
+    guest = Window(guest_bridge("forgetter"), (390, 844))
+    folder = tmp_path / "guest"
+    guest.bridge.nearby.folder = folder
+    try:
+        await host_a_table(host, "hoster")
+        table = host.bridge.host.table
+        await join_nearby(guest, table, "forgetter")
+        nearby = guest.bridge.nearby
+        nearby.show_tables(listed(table))  # back on the list
+        (key,) = nearby.found
+        pinned = KnownTables(folder).pinned("hoster")
+        nearby.forgetTable(key)
+        await until(
+            lambda: json.loads((folder / GUEST_TOKENS_FILE).read_text())["tokens"] == {},
+            what="the sign-in forgotten",
+        )
+        assert KnownTables(folder).pinned("hoster") == pinned  # the pin stays
+    finally:
+        await guest.bridge.shutdown()
+        await host.bridge.shutdown()
