@@ -39,7 +39,7 @@ from pointline.gui.online.texts import (
     nearby_relay_label,
     refusal,
     sign_in_problem,
-    unreachable,
+    table_gone,
 )
 from pointline.gui.seat_table import state_property
 
@@ -291,11 +291,14 @@ class Nearby(Part):
             await self._drop(client)
             return
         except ClientError as exc:
-            shell.set_error(refusal(exc.code, exc.text))
+            if exc.code in _GONE:  # its room is gone: the host closed it
+                self._gone(table)
+            else:
+                shell.set_error(refusal(exc.code, exc.text))
             await self._drop(client)
             return
-        except (NetError, OSError, TimeoutError):
-            shell.set_error(unreachable(table.url))
+        except (NetError, OSError, TimeoutError):  # nobody answers there: it closed
+            self._gone(table)
             await self._drop(client)
             return
         finally:
@@ -309,10 +312,23 @@ class Nearby(Part):
         shell.signed_in(client.name or name or "", table.url)
         await self.stop()
 
+    def _gone(self, table: Any) -> None:
+        """A tapped table that has gone: say it closed, and take it off the list."""
+        words = table_gone(table.announcement.host or table.announcement.name)
+        self.put(asking="", question="")
+        self.chosen = None
+        self.shell.set_error(words)
+        self.shell.announce(words)
+        self.show_tables({k: v for k, v in self.found.items() if v is not table})
+
     async def _drop(self, client: Any) -> None:
         if client is not None:
             with contextlib.suppress(ClientError, NetError, OSError):
                 await client.close()
+
+
+_GONE = frozenset({"no_room", "room_closed", "unreachable"})
+"""Refusals that mean the tapped table is gone (its host closed it)."""
 
 
 def _abandon(holder: list[Any]) -> Any:

@@ -58,6 +58,7 @@ __all__ = [
     "seat_label",
     "seconds",
     "sign_in_problem",
+    "table_gone",
     "unreachable",
 ]
 
@@ -287,6 +288,11 @@ table)."""
 NEARBY_NONE = "No tables nearby yet: a friend on this Wi-Fi taps Host a table."
 RELAY_NEARBY = "A club's relay: sign in to it, then type the code of a room there."
 """Said when a club relay found nearby (``pointline-relay --announce``) is tapped (issue 41)."""
+
+
+def table_gone(host: str) -> str:
+    """A tapped table that no longer answers, or whose room is gone (issue 41)."""
+    return f"{host} closed that table: it is no longer on this Wi-Fi's list."
 
 
 def nearby_relay_label(name: str, rooms: int) -> str:

@@ -72,3 +72,29 @@ async def test_forget_this_table_deletes_the_sign_in_only(tmp_path: Path) -> Non
     finally:
         await guest.bridge.shutdown()
         await host.bridge.shutdown()
+
+
+@on_qt_loop(timeout=60)
+async def test_a_tapped_table_that_has_closed_says_so_and_leaves_the_list(tmp_path: Path) -> None:
+    """Finding 3: a table still listed after its host closed it said "The relay refused that
+    request: try again in a moment."; now the tap says the host closed it."""
+    from pointline.gui.online.texts import table_gone
+
+    host = Window(host_bridge(tmp_path / "host"), (844, 390))
+    guest = Window(guest_bridge("late"), (390, 844))
+    guest.bridge.nearby.folder = tmp_path / "guest"
+    try:
+        await host_a_table(host, "hoster")
+        stale = listed(host.bridge.host.table)
+        await host.bridge.host.table.close()  # the host closes; the guest's list is stale
+        nearby = guest.bridge.nearby
+        nearby.show_tables(stale)
+        (key,) = nearby.found
+        nearby.choose(key)
+        nearby.join("late", "password-123")  # a first visit's Join
+        await until(lambda: guest.bridge.error != "", what="the tap's answer")
+        assert guest.bridge.error == table_gone("hoster")
+        assert nearby.tables.rowCount() == 0
+    finally:
+        await guest.bridge.shutdown()
+        await host.bridge.shutdown()
