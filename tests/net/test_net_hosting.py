@@ -593,3 +593,52 @@ def test_a_guest_in_the_lobby_reads_that_the_host_closed_the_table(
         await guest.close()
 
     run(scenario(), timeout=60)
+
+
+_KILLED_HOST = """
+import asyncio, sys
+from pointline.net.discovery import Announcement, Announcer
+async def main():
+    name = sys.argv[1]
+    await Announcer(["127.0.0.1"], 8765, Announcement("relay", name, None), record_ttl=1).start()
+    print("up", flush=True)
+    await asyncio.sleep(600)
+asyncio.run(main())
+"""
+
+
+def test_a_host_that_vanishes_without_a_goodbye_leaves_the_list() -> None:
+    """Findings 3 (issue 41): python-zeroconf keeps a PTR record at least 1125 s whatever TTL it
+    was sent with, so a killed host stayed listed for minutes. The browser now checks that each
+    listed table still answers; a host killed with SIGKILL (no goodbye) leaves within its
+    records' life plus one check, and one still running stays. (Records live 1 s here, 20 s in
+    the app: a vanished table is gone within about 35 s there.)"""
+    import time
+
+    async def scenario() -> None:
+        killed = subprocess.Popen(
+            [sys.executable, "-c", _KILLED_HOST, "Killed club"], stdout=subprocess.PIPE, text=True
+        )
+        living = Announcer(["127.0.0.1"], 8766, Announcement("relay", "Living club", None), 1)
+        await living.start()  # while the other host starts
+        assert killed.stdout is not None
+        assert (await asyncio.to_thread(killed.stdout.readline)).strip() == "up"
+        try:
+            checking = TableBrowser(["127.0.0.1"], check_every=0.5, answer_ms=800)
+            async with checking as browser:
+                await browser.wait_for(lambda t: len(t) == 2, 15)
+                killed.kill()
+                killed.wait()
+                began = time.monotonic()
+                await browser.wait_for(lambda t: len(t) == 1, 15)
+                took = time.monotonic() - began
+                (left,) = browser.tables.values()
+                assert left.announcement.name == "Living club" and took < 10.0, took
+                await asyncio.sleep(2.0)  # two more records' lives and checks: the living stays
+                assert [t.announcement.name for t in browser.tables.values()] == ["Living club"]
+        finally:
+            killed.kill()
+            killed.wait()
+            await living.stop()
+
+    run(scenario(), timeout=60)
