@@ -608,6 +608,27 @@ async def the_key_and_accounts_survive_a_restart(scene: Scene) -> None:
     expect(made, "room", seat=0)
 
 
+GOING_AWAY: Final = 1001
+"""The close code of a relay that stops (ONLINE.md §9 R11)."""
+
+
+async def a_stopping_relay_closes_every_socket_with_going_away(scene: Scene) -> None:
+    """§9 R11: on SIGTERM the relay closes each open websocket with 1001 (going away): a member
+    waiting in a room, its other member, and a socket only signed in. (Runs alone.)"""
+    restart = scene.setting.restart
+    assert restart is not None
+    sockets = [sock for sock, _, _ in await scene.room(2, start=False)]
+    sockets.append((await scene.member())[0])
+    await restart()
+    for n, sock in enumerate(sockets):
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(sock.ws.wait_closed(), WAIT)
+        rcvd = sock.ws.protocol.close_rcvd
+        if rcvd is None or rcvd.code != GOING_AWAY:
+            said = "no close frame" if rcvd is None else f"close code {rcvd.code}"
+            raise Refused(f"the relay stopped with {said} on socket {n + 1}, not 1001 (going away)")
+
+
 async def _play(client: RelayClient) -> Any:
     from pointline.net.client._relay_client import play
 
@@ -651,6 +672,9 @@ RELAY_CASES: Final = (
     RelayCase("relay.limits.connection_cap", sockets_over_the_cap_get_http_503, alone=True),
     RelayCase("relay.tokens.signout", signout_revokes_the_token),
     RelayCase("relay.key.restart", the_key_and_accounts_survive_a_restart, alone=True),
+    RelayCase(
+        "relay.stop.going_away", a_stopping_relay_closes_every_socket_with_going_away, alone=True
+    ),
     RelayCase(
         "relay.session.reference_peers", reference_peers_play_a_session_through_the_relay, 60.0
     ),

@@ -649,7 +649,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     # ------------------------------------------------------------------ leaving online play
     @Slot()
     def leave(self) -> None:
-        """Back to the solo table: sign out, close the connection, then call ``on_leave``.
+        """Back to the solo table: leave the room (never sign out), close, then ``on_leave``.
 
         Offered on the sign-in and lobby screens (and after the results); at a running table
         it is refused (Leave table ends the session first), so it never ends a session itself.
@@ -684,10 +684,11 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             and client.token is not None
             and not self.session_running()
         ):
+            # leave the room, never sign out: coming back is one tap (issue 41); only the
+            # player's "Forget this table" / "Sign out" cancels a kept sign-in
             with contextlib.suppress(ClientError, TimeoutError):
                 if self._lobby.code:
                     await client.leave()
-                await asyncio.wait_for(client.signout(), 3.0)
         await self.shutdown()
         self._account.reset()
         self.left.emit()
