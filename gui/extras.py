@@ -163,7 +163,7 @@ class Extras(QObject):
         self._records: list[SessionRecord] = []
         """The records behind ``_rows``, in the same order (a replay is opened from one)."""
         self.replays: list[Any] = []
-        """The replay windows opened from Stats (kept while they are open)."""
+        """The replays opened from Stats, screens of the one window (kept while open)."""
         self._save_problem = ""
         self._load_problem = ""
         self._stats_open = False
@@ -380,10 +380,18 @@ class Extras(QObject):
         from pointline.gui.replay.app import open_replay
 
         sounds = getattr(self._bridge, "sounds", None)
-        self._keep_replay(lambda closed: open_replay(path, on_leave=closed, sounds=sounds))
+        self._keep_replay(
+            lambda closed: open_replay(path, frame=self._frame(), on_leave=closed, sounds=sounds)
+        )
+
+    def _frame(self) -> Any:
+        """The one window the table is shown in (a replay opens as a screen of it)."""
+        from pointline.gui.windows import frame_of
+
+        return frame_of(self._bridge)
 
     def _keep_replay(self, opening: Any) -> None:
-        """Keep the replay window ``opening(closed)`` opens until it has gone."""
+        """Keep the replay ``opening(closed)`` opens (its bridge) until it has gone."""
         replays, loaded = self.replays, list[Any]()  # the closure holds no reference to self
 
         def closed() -> None:
@@ -414,7 +422,11 @@ class Extras(QObject):
         sounds = getattr(self._bridge, "sounds", None)
         self._keep_replay(
             lambda closed: open_replay(
-                session=session, problem=problem, on_leave=closed, sounds=sounds
+                frame=self._frame(),
+                session=session,
+                problem=problem,
+                on_leave=closed,
+                sounds=sounds,
             )
         )
 

@@ -92,7 +92,10 @@ class Results(Part):
                     replays.remove(item)
             opened.clear()  # no cycle is left for the garbage collector
 
-        opened.append(open_replay(path, relay_key=self._relay_key(), on_leave=closed))
+        from pointline.gui.windows import frame_of
+
+        frame = frame_of(self)  # the replay covers the results; leaving it shows them again
+        opened.append(open_replay(path, frame=frame, relay_key=self._relay_key(), on_leave=closed))
         replays.extend(opened)
 
     def clear(self) -> None:

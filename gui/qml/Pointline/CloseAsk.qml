@@ -17,12 +17,13 @@ TablePopup {
     width: Math.min(Overlay.overlay.width - gap * 2, fs * 30)
 
     Connections {
-        target: closeOverlay.Overlay.overlay.Window.window
-        function onClosing(close) { if (bridge.extras.askClose()) close.accepted = false; }
+        target: closeOverlay.parent ? closeOverlay.parent.Window.window : null  // the one window
+        // only the screen on top asks (its card shows there); a covered screen never does
+        function onClosing(close) { if (closeOverlay.parent.visible && bridge.extras.askClose()) close.accepted = false; }
     }
     Connections {
         target: bridge.extras
-        function onCloseApproved() { closeOverlay.Overlay.overlay.Window.window.close(); }
+        function onCloseApproved() { closeOverlay.parent.Window.window.close(); }
     }
     onOpened: closeCancel.forceActiveFocus()
     onEscaped: bridge.escape()
