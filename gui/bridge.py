@@ -491,6 +491,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     @Slot()
     def resume(self) -> None:
+        """Resume (the button, or Enter on it): says so, as Escape does (issue 38, finding 3:
+        "Paused." stayed on the status line)."""
+        if self._paused:
+            self._announce(SOLO_WORDS["resumed"])
         self._set_blockers(paused=False, help_open=self._help, asking=self._asking)
 
     @Slot()

@@ -352,6 +352,22 @@ class Extras(QObject):
     openLabel = Property(str, lambda self: OPEN_LABEL, constant=True)
     openFilters = Property(QVARIANT_LIST, lambda self: list(OPEN_FILTERS), constant=True)
 
+    def _saved_folder(self) -> str:
+        """The folder the file dialog opens in: where online transcripts are saved (else the
+        app's data folder; else the home folder), as a file URL."""
+        from PySide6.QtCore import QUrl
+
+        from pointline.net.paths import data_dir, transcripts_dir
+
+        for folder in (transcripts_dir(create=False), data_dir(create=False), Path.home()):
+            if folder.is_dir():
+                return str(QUrl.fromLocalFile(str(folder)).toString())
+        return ""
+
+    savedFolder = Property(str, _saved_folder, constant=True)
+    """Where "Open a saved session…" starts (issue 38, finding 7: it opened in the working
+    folder)."""
+
     @Slot(result=QVARIANT_LIST)
     def savedTranscripts(self) -> list[dict[str, str]]:
         """The online transcripts in the app's transcripts folder, newest first (at most

@@ -114,6 +114,14 @@ TEXTS: dict[str, str] = {
     "allocate": "Allocate",
     # The footer while a button has the focus: Space and Enter press it ({button}: its name).
     "focusKeys": "Space or Enter presses {button} · Tab moves on · Esc pauses · F1 help",
+    # The footer while a card is open (issue 38, finding 6): what the keys do there, F1 is off.
+    "keysGuide": "Space or Enter presses {button} · Tab moves on · Esc skips the guide",
+    "keysPaused": "Space or Enter presses {button} · Esc resumes",
+    "keysHelp": "Space or Enter presses {button} · Tab moves on · Esc closes Help",
+    "keysAsk": "Space or Enter presses {button} · Tab moves on · Esc cancels",
+    "keysStats": "Space or Enter presses {button} · Tab moves on · Esc closes Stats",
+    "keysClose": "Space or Enter presses {button} · Tab moves on · Esc keeps playing",
+    "keysNoButton": "the focused button",
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",

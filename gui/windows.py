@@ -25,6 +25,7 @@ __all__ = [
     "load_window",
     "open_screen",
     "prepare_environment",
+    "readable_locale",
     "take_keyboard_back",
     "take_keyboard_focus",
 ]
@@ -52,7 +53,9 @@ def gui_application() -> Any:
 
     app = QGuiApplication.instance()
     if app is None:
-        return QGuiApplication(sys.argv)
+        app = QGuiApplication(sys.argv)
+        readable_locale()
+        return app
     if not isinstance(app, QGuiApplication):
         raise RuntimeError("a QCoreApplication without a GUI is already running")
     return app
@@ -169,3 +172,18 @@ def take_keyboard_back(window: Any) -> None:
     from PySide6.QtCore import QMetaObject
 
     QMetaObject.invokeMethod(window, "takeKeyboard")
+
+
+READABLE_LOCALE = "en_US"
+"""The locale used when the system names none ("C", "POSIX"): the dates in the file dialog and
+the numbers read as the rest of the app writes them (1,000; 12/6/26 9:27 AM)."""
+
+
+def readable_locale() -> str:
+    """Keep the person's locale; with none (the C locale of a bare X server or a container,
+    where Qt wrote dates as "6 12 2026 09:27") use READABLE_LOCALE. Returns the locale used."""
+    from PySide6.QtCore import QLocale
+
+    if QLocale().name() in ("C", "POSIX"):
+        QLocale.setDefault(QLocale(READABLE_LOCALE))
+    return str(QLocale().name())

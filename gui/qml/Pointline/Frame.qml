@@ -40,8 +40,7 @@ ApplicationWindow {
         frame.requestActivate();
         var f = frame.activeFocusItem;
         if (!f || f === frame.contentItem) {
-            var top = frame.screen === "replay" ? replayScreen.item
-                    : frame.screen === "online" ? onlineScreen.item : soloScreen.item;
+            var top = frame.topScreen();
             if (top && top.focusFirst) top.focusFirst();
         }
     }
@@ -67,6 +66,16 @@ ApplicationWindow {
         place(onlineScreen, "Online/OnlineMain.qml", "online", online);
         place(replayScreen, "Replay/ReplayScreen.qml", "replay", replay);
     }
+    function topScreen() {
+        return frame.screen === "replay" ? replayScreen.item
+             : frame.screen === "online" ? onlineScreen.item : soloScreen.item;
+    }
+    // A button was clicked or tapped (GameButton): it never keeps the focus, the screen on top
+    // puts it where its keys belong (the focus policy, one place).
+    function pointerUsed(button) {
+        var top = frame.topScreen();
+        if (top && typeof top.pointerUsed === "function") top.pointerUsed(button);
+    }
     Loader {
         id: soloScreen
         objectName: "soloScreen"
@@ -90,8 +99,7 @@ ApplicationWindow {
     }
     // A screen shown again (after a replay or online) takes the focus back to its first control.
     onScreenChanged: Qt.callLater(function() {
-        var top = frame.screen === "replay" ? replayScreen.item
-                : frame.screen === "online" ? onlineScreen.item : soloScreen.item;
+        var top = frame.topScreen();
         if (top && top.focusFirst) top.focusFirst();
     })
 }

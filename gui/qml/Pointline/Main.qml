@@ -54,6 +54,22 @@ FocusScope {
     // The frame shows this screen again (after a replay or online): the table takes the keys,
     // unless a card is open (it keeps its own focus).
     function focusFirst() { root.settleFocus(); }
+    // The focus policy: a click, Escape or a table key gives the keys back to the table (a
+    // card that is open keeps them); the last Tab-chosen button is forgotten.
+    function tableTakesKeys() {
+        table.lastControl = null;
+        Qt.callLater(function() {
+            if (!root.onTop) return;
+            for (var card of [helpCard, pauseCard, askCard, statsCard, guideCard, closeCard])
+                if (card.visible) return;
+            table.focusTable();
+        });
+    }
+    function pointerUsed(button) { root.tableTakesKeys(); }
+    function escapeKey() {
+        root.tableTakesKeys();
+        bridge.escape();
+    }
     // The guide on first launch keeps the focus its card took when it opened.
     Component.onCompleted: if (!guideCard.visible) table.focusTable()
 
@@ -68,9 +84,9 @@ FocusScope {
     Shortcut { sequence: "F1"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.openHelp() }
     // Android's Back: closes Help or the question, else pauses or resumes (never quits mid-session).
     Shortcut { sequence: "Back"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.back() }
-    Shortcut { sequence: "Escape"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.escape() }
+    Shortcut { sequence: "Escape"; autoRepeat: false; enabled: root.onTop; onActivated: root.escapeKey() }
     Shortcut { sequence: "M"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.onTop && !root.blocked; onActivated: bridge.act("reset") }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.onTop && !root.blocked; onActivated: { bridge.act("reset"); table.focusTable(); } }
     Shortcut {
         sequences: ["Up", "Left"]; enabled: root.onTop && !root.blocked
         onActivated: { bridge.selectLine("pass"); table.focusTable(); }
@@ -168,7 +184,14 @@ FocusScope {
                 var f = root.window ? root.window.activeFocusItem : null;
                 return f && f.tableControl === true && f !== table.tableArea && !bridge.mobile ? f : null;
             }
-            readonly property string keys: button
+            // the card that is open has its own keys (Esc closes or resumes it, F1 is off)
+            readonly property string card: bridge.mobile ? ""
+                : guideCard.visible ? "keysGuide" : closeCard.visible ? "keysClose"
+                : askCard.visible ? "keysAsk" : helpCard.visible ? "keysHelp"
+                : pauseCard.visible ? "keysPaused" : statsCard.visible ? "keysStats" : ""
+            readonly property string keys: card.length > 0
+                ? bridge.texts[card].replace("{button}", button ? (button.Accessible.name || button.text) : bridge.texts.keysNoButton)
+                : button
                 ? bridge.texts.focusKeys.replace("{button}", button.Accessible.name || button.text)
                 : bridge.keysHint
             text: "<b><font color='#f2c14e'>" + bridge.texts.freeText + "</font></b> · " + keys
@@ -198,7 +221,7 @@ FocusScope {
         width: Math.min(root.width - root.gap * 2, root.fs * 46)
         height: root.height - root.gap * 2
         onOpened: helpClose.forceActiveFocus()
-        onEscaped: bridge.escape()
+        onEscaped: root.escapeKey()
         onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
@@ -281,7 +304,7 @@ FocusScope {
         visible: root.onTop && bridge.paused && !bridge.helpOpen && !bridge.askingNewSession
         width: Math.min(root.width - root.gap * 2, root.fs * 22)
         onOpened: resumeButton.forceActiveFocus()
-        onEscaped: bridge.escape()
+        onEscaped: root.escapeKey()
         onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
@@ -338,7 +361,7 @@ FocusScope {
         visible: root.onTop && bridge.askingNewSession
         width: Math.min(root.width - root.gap * 2, root.fs * 28)
         onOpened: askCancel.forceActiveFocus()
-        onEscaped: bridge.escape()
+        onEscaped: root.escapeKey()
         onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {

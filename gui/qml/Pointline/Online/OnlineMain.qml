@@ -76,6 +76,14 @@ FocusScope {
     Component.onCompleted: Qt.callLater(function() { current().focusFirst(); })
     // The frame shows these screens again (after a replay): the screen's first control.
     function focusFirst() { root.restoreFocus(); }
+    // The focus policy: a click at the table gives the keys back to the table (Enter confirms
+    // or rolls); elsewhere the screen's fields keep theirs.
+    function pointerUsed(button) {
+        Qt.callLater(function() {
+            if (root.onTop && root.atTable && !online.helpOpen && !online.askingLeave)
+                table.tableArea.forceActiveFocus();
+        });
+    }
 
     readonly property string announcement: online.seatTable.announcement
     onAnnouncementChanged: root.window.announce(announcement)
