@@ -102,11 +102,11 @@ TEXTS: dict[str, str] = {
     "helpHtml": HELP_HTML,
     "passMotto": (
         f"COME-OUT {' · '.join(map(str, PASS_WINS))} WIN · POINT BEFORE "
-        f"{' · '.join(map(str, SEVEN_OUT))} · PAYS 1 : 1"
+        f"{' · '.join(map(str, SEVEN_OUT))} · PAYS\u00a01\u00a0:\u00a01"
     ),
     "dontPassMotto": (
         f"COME-OUT {' · '.join(map(str, DP_WINS))} WIN · BAR {' · '.join(map(str, DP_PUSHES))} · "
-        f"{' · '.join(map(str, SEVEN_OUT))} BEFORE POINT · PAYS 1 : 1"
+        f"{' · '.join(map(str, SEVEN_OUT))} BEFORE POINT · PAYS\u00a01\u00a0:\u00a01"
     ),
     "reduce": f"Don't Pass −{UNIT}",
     "repeat": "Repeat last bet",

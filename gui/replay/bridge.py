@@ -228,6 +228,9 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
                 if s.words
             ],
             steps=len(session.throws),
+            keysHint=REPLAY_TEXTS[
+                "keysMobile" if self._mobile else "keys" if session.throws else "keysNoThrows"
+            ],
             hands=list(session.hands()),
             timeline=[
                 {

@@ -24,7 +24,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pointline.gui.replay.errors import ReplayCode, ReplayError
+from pointline.gui.replay.errors import ReplayCode, ReplayError, unreadable_words
 from pointline.gui.seat_view import SeatView, seat_view
 from pointline.kernel import (
     MAX_SEATS,
@@ -229,8 +229,8 @@ def _classify(path: Path) -> list[dict[str, Any]] | ReplayError:
 
     try:
         raw = path.read_bytes()
-    except OSError:
-        return ReplayError(ReplayCode.UNREADABLE, "This file cannot be opened.")
+    except OSError as error:
+        return ReplayError(ReplayCode.UNREADABLE, unreadable_words(error))
     first = raw.split(b"\n", 1)[0]
     header_like = b'"kind":"header"' in first
     try:

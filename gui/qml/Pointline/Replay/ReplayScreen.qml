@@ -37,6 +37,9 @@ FocusScope {
     Shortcut { sequence: "F1"; enabled: root.onTop; onActivated: helpPopup.open() }
     Shortcut { sequence: "M"; enabled: root.onTop; onActivated: root.replay.toggleMute() }
     Component.onCompleted: Qt.callLater(root.focusFirst)
+    // the step shown is said through the frame's one announcement call
+    readonly property string announcement: root.replay.table.announcement
+    onAnnouncementChanged: if (root.Window.window) root.Window.window.announce(announcement)
 
     // ---------------------------------------------------------------- a file that cannot be watched
     ColumnLayout {
@@ -50,6 +53,7 @@ FocusScope {
             text: root.replay.problem
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
+            horizontalAlignment: Text.AlignHCenter
             color: "#fdf6e3"
             font.pixelSize: root.fs * 1.1
             Accessible.role: Accessible.AlertMessage
@@ -58,6 +62,9 @@ FocusScope {
         GameButton {
             id: problemLeave
             objectName: "replayProblemLeave"
+            // centred under the words, wide enough for its label on one line (finding 8)
+            Layout.alignment: Qt.AlignHCenter
+            Layout.preferredWidth: Math.max(implicitContentWidth + 2 * root.fs, root.fs * 10)
             fs: root.fs
             text: root.replay.texts.leave
             onActivated: root.replay.leave()
