@@ -400,6 +400,16 @@ class Extras(QObject):
             lambda closed: open_replay(path, frame=self._frame(), on_leave=closed, sounds=sounds)
         )
 
+    @Slot()
+    def dialogClosed(self) -> None:
+        """The file dialog closed (chosen or cancelled): the one window takes the keyboard
+        back (under X with no window manager the focus was left on the root window)."""
+        from pointline.gui.windows import take_keyboard_back
+
+        frame = self._frame()
+        if frame is not None:
+            take_keyboard_back(frame)
+
     def _frame(self) -> Any:
         """The one window the table is shown in (a replay opens as a screen of it)."""
         from pointline.gui.windows import frame_of

@@ -15,8 +15,7 @@ FileDialog {
     // Closed either way, the one window takes the keyboard back: under X with no window manager
     // the focus was left on the root window, and no key worked until a click (finding 5).
     function giveKeysBack() {
-        var w = picker.parentWindow;
-        if (w && typeof w.takeKeyboard === "function") Qt.callLater(w.takeKeyboard);
+        if (extras) extras.dialogClosed();
     }
     onAccepted: {
         if (extras) extras.watchFile(selectedFile.toString());
