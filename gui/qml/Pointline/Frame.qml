@@ -98,8 +98,10 @@ ApplicationWindow {
         visible: frame.screen === "replay"
     }
     // A screen shown again (after a replay or online) takes the focus back to its first control.
+    // It is said too (the window's title names the screen), through the one announcement call.
     onScreenChanged: Qt.callLater(function() {
         var top = frame.topScreen();
         if (top && top.focusFirst) top.focusFirst();
+        frame.announce(frame.title);
     })
 }
