@@ -121,3 +121,20 @@ async def test_play_online_and_hosting_stay_in_the_one_window(qapp: Any, tmp_pat
         await opened.bridge.shutdown()
         solo.window.close()
         solo.engine.deleteLater()
+
+
+def test_closing_the_window_from_a_replay_asks_the_solo_question_first(make_ui: Any) -> None:
+    ui = make_ui()
+    ui.key(Qt.Key.Key_Space)
+    ui.key(Qt.Key.Key_Return)  # a session in play: closing asks first
+    ui.qtbot.waitUntil(lambda: ui.bridge.throws == 1, timeout=WAIT_MS)
+    extras = extras_of(ui.bridge)
+    extras.ask_before_closing = True  # as the app's start turns it on
+    extras._memory.append(_solo_record())
+    extras._reload()
+    extras.watch(0)
+    assert ui.window.property("screen") == "replay"
+    ui.window.close()  # refused: the replay leaves and the solo table asks
+    ui.qtbot.waitUntil(lambda: ui.window.property("screen") == "solo", timeout=WAIT_MS)
+    assert ui.window.isVisible() and extras.closeAsked
+    ui.qtbot.waitUntil(lambda: ui.item("closeOverlay").property("opened"), timeout=WAIT_MS)

@@ -18,8 +18,15 @@ TablePopup {
 
     Connections {
         target: closeOverlay.parent ? closeOverlay.parent.Window.window : null  // the one window
-        // only the screen on top asks (its card shows there); a covered screen never does
-        function onClosing(close) { if (closeOverlay.parent.visible && bridge.extras.askClose()) close.accepted = false; }
+        // only the screen that counts asks (Frame.asking): under a replay, the replay leaves
+        function onClosing(close) {
+            var frame = closeOverlay.parent.Window.window;
+            var mine = frame.asking === undefined || frame.asking === (bridge === frame.online ? "online" : "solo");
+            if (mine && bridge.extras.askClose()) {
+                close.accepted = false;
+                if (frame.replay) frame.replay.leave();
+            }
+        }
     }
     Connections {
         target: bridge.extras

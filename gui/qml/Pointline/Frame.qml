@@ -18,6 +18,9 @@ ApplicationWindow {
     color: "#0b2e20"
     // the screen on top: a replay covers what opened it (solo's Stats or the online results)
     readonly property string screen: replay ? "replay" : online ? "online" : "solo"
+    // whose close question counts when the window closes: the screen on top, or under a
+    // replay the screen that opened it (the replay then leaves, so the question shows)
+    readonly property string asking: online ? "online" : bridge ? "solo" : ""
     title: screen === "replay" ? "Pointline Table — " + replay.texts.title
          : screen === "online" ? "Pointline Table — online" : "Pointline Table"
     // the solo table's type size (tests and the layout check read it on the window)

@@ -17,7 +17,11 @@ FocusScope {
     Connections {
         target: root.window
         function onClosing(close) {
-            if (root.onTop && (online.host.closeAsked || online.extras.askClose())) { close.accepted = false; return; }
+            if (online.host.closeAsked || online.extras.askClose()) {
+                close.accepted = false;
+                if (root.window.replay) root.window.replay.leave();  // the question shows
+                return;
+            }
             online.windowClosed();
         }
     }
