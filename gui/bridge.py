@@ -93,7 +93,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     whyNowChanged = Signal()
     soundPlayed = Signal(str)
     onlineRequested = Signal()
-    """The person chose Play online: the app opens the online window (gui/app.py)."""
+    """The person chose Play online: the online screens open in the one window (gui/app.py)."""
 
     paused = state_property(bool, "paused", pausedChanged)
     askingNewSession = state_property(bool, "askingNewSession", askingNewSessionChanged)

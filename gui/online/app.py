@@ -68,10 +68,9 @@ def open_online(
 
     ``on_leave`` is called when the person chooses "Back to solo table" (offered on the sign-in
     and lobby screens and after the results, never while a session runs): by then the bridge
-    has signed out and closed its connection. It is called before the online window closes,
-    so the solo window can show first and the application never sees its last window close;
-    then the online window and its engine are deleted (the bridge lives on in the returned
-    ``LoadedOnline``: keep it until then, drop it after).
+    has signed out and closed its connection. In ``frame`` the online screens then leave it
+    and the solo table shows again; in a frame of their own, that window and its engine are
+    deleted (the bridge lives on in the returned ``LoadedOnline``: keep it until then).
     """
     from pointline.gui.online.bridge import OnlineBridge
 

@@ -52,7 +52,7 @@ class Results(Part):
         self._verify = verify
         self._standings = RowsModel(STANDING_KEYS, self)
         self.replays: list[Any] = []
-        """The replay windows opened by Watch again (kept while they are open)."""
+        """The replays opened by Watch again, screens of the one window (kept while open)."""
         self.clear()
 
     outcome = state_property(str, "outcome", outcomeChanged)
@@ -77,8 +77,8 @@ class Results(Part):
 
     @Slot()
     def watchAgain(self) -> None:
-        """Open the saved transcript in a replay window (gui/replay): verify's verdict first,
-        then throw by throw. It reads the file only: nothing is sent."""
+        """Open the saved transcript as a replay screen over the results (gui/replay): verify's
+        verdict first, then throw by throw. It reads the file only: nothing is sent."""
         path = self._values["transcriptPath"]
         if not path:
             return

@@ -148,7 +148,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
     reduceMotionChanged = Signal()
     mutedChanged = Signal()
     leaveRequested = Signal()
-    """Escape or Leave replay: the app closes the replay window."""
+    """Escape or Leave replay: the replay screen leaves the one window (gui.windows)."""
     helpRequested = Signal()
 
     def __init__(
