@@ -96,9 +96,13 @@ def throw_title(session: Session, step: int) -> str:
     if step <= 0:
         return REPLAY_TEXTS["beforeFirst"]
     throw = session.throws[step - 1]
-    return f"Throw {throw.throw} of {len(session.throws)} · hand {throw.hand} · " + sum_words(
+    title = f"Throw {throw.throw} of {len(session.throws)} · hand {throw.hand} · " + sum_words(
         throw.trace.die1, throw.trace.die2
     )
+    if throw.recorded is not None:  # a FAIL's throw: the file's dice beside the derived ones
+        first, second = throw.recorded
+        title += f" derived · the file says {first} and {second}"
+    return title
 
 
 NBSP = "\u00a0"

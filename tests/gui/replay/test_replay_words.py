@@ -55,13 +55,26 @@ def test_numbers_have_their_thousands_separator_and_sums_hold_together(tmp_path:
 
 
 def test_no_left_right_offered_with_no_throw_to_step_through(tmp_path: Path) -> None:
-    # a session that ended before its first throw, and one failing at throw 1
-    names = ("genuine.ended.deadline_confirm.victim", "tampered.throw.dice_changed")
+    # a session that ended before its first throw, and one whose chain breaks at once
+    names = ("genuine.ended.deadline_confirm.victim", "tampered.unchained.header_edited")
     for case in (c for c in CASES if c["name"] in names):
         bridge = bridge_for(_write(tmp_path, case, f"{case['name']}.jsonl"))
         assert not bridge.value("problem") and bridge.value("steps") == 0, case["name"]
         assert bridge.value("keysHint") == REPLAY_TEXTS["keysNoThrows"], case["name"]
         assert "Left/Right" not in bridge.value("keysHint")
+
+
+def test_a_failing_throw_shows_the_recorded_dice_beside_the_derived(tmp_path: Path) -> None:
+    """On 7617d3d a transcript failing at throw 1 showed "No throw to show." although its
+    verdict spoke of recorded and derived dice."""
+    (case,) = [c for c in CASES if c["name"] == "tampered.throw.dice_changed"]
+    bridge = bridge_for(_write(tmp_path, case))
+    assert bridge.value("verdictWord") == "FAIL" and bridge.value("steps") == 1
+    assert "Left/Right" in bridge.value("keysHint")
+    bridge.forward()
+    title = bridge.value("throwTitle")
+    assert f"1{NBSP}+{NBSP}5{NBSP}={NBSP}6 derived · the file says 2 and 5" in title, title
+    assert "dice 2 and 5" in bridge.value("verdictSentence")  # the verdict's own words agree
 
 
 def test_leave_replay_is_centred_at_its_own_width(qapp: Any, qtbot: Any, tmp_path: Path) -> None:
