@@ -68,7 +68,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     }
     soundPlayed = Signal(str)
     onlineRequested = Signal()
-    """The person chose Play online: the app opens the online window (gui/app.py)."""
+    """The person chose Play online: the online screens open in the one window (gui/app.py)."""
 
     # whyNow: why each dimmed control is off now, one sentence a line (Help shows it: F1).
     insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
@@ -387,6 +387,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     @Slot()
     def resume(self) -> None:
+        """Resume (the button, or Enter on it): says so, as Escape does (issue 38, finding 3:
+        "Paused." stayed on the status line)."""
+        if self._paused:
+            self._announce(SOLO_WORDS["resumed"])
         self._set_blockers(paused=False, help_open=self._help, asking=self._asking)
 
     @Slot()

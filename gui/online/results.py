@@ -60,7 +60,7 @@ class Results(Part):
         self._verify = verify
         self._standings = RowsModel(STANDING_KEYS, self)
         self.replays: list[Any] = []
-        """The replay windows opened by Watch again (kept while they are open)."""
+        """The replays opened by Watch again, screens of the one window (kept while open)."""
         self.clear()
         events = shell.events  # the events the results own; the standings read the screen
         events.subscribe(SessionComplete, self.on_complete)
@@ -91,8 +91,8 @@ class Results(Part):
 
     @Slot()
     def watchAgain(self) -> None:
-        """Open the saved transcript in a replay window (gui/replay): verify's verdict first,
-        then throw by throw. It reads the file only: nothing is sent."""
+        """Open the saved transcript as a replay screen over the results (gui/replay): verify's
+        verdict first, then throw by throw. It reads the file only: nothing is sent."""
         path = self._values["transcriptPath"]
         if not path:
             return
@@ -106,7 +106,10 @@ class Results(Part):
                     replays.remove(item)
             opened.clear()  # no cycle is left for the garbage collector
 
-        opened.append(open_replay(path, relay_key=self._relay_key(), on_leave=closed))
+        from pointline.gui.windows import frame_of
+
+        frame = frame_of(self)  # the replay covers the results; leaving it shows them again
+        opened.append(open_replay(path, frame=frame, relay_key=self._relay_key(), on_leave=closed))
         replays.extend(opened)
 
     def clear(self) -> None:

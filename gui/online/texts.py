@@ -247,7 +247,9 @@ HELP_KEYS = (
     "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons and the chips · "
     "Space allocates the selected chip, R repeats the last bet, Enter confirms at come-out; "
     "Enter or Space roll at the point · "
-    "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute."
+    "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute. "
+    "Buttons take the keyboard by Tab, never by a click: at the table a click gives the keys "
+    "back to the table, so Enter keeps its meaning."
 )
 HELP_TOUCH = (
     "<b>Touch:</b> pick a chip, then tap a line to place it; Back closes Help, and at the "

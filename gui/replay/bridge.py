@@ -137,7 +137,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
     )
     """problem: why the file cannot be watched ("" when it can), plain words shown as text."""
     leaveRequested = Signal()
-    """Escape or Leave replay: the app closes the replay window."""
+    """Escape or Leave replay: the replay screen leaves the one window (gui.windows)."""
     helpRequested = Signal()
 
     def __init__(
@@ -209,6 +209,9 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
                 if s.words
             ],
             steps=len(session.throws),
+            keysHint=REPLAY_TEXTS[
+                "keysMobile" if self._mobile else "keys" if session.throws else "keysNoThrows"
+            ],
             hands=list(session.hands()),
             timeline=[
                 {
