@@ -46,7 +46,6 @@ from pointline.net.protocol._peer import (
     SessionComplete,
     SessionEnded,
     Thrown,
-    ending_text,
     seat_label,
 )
 
@@ -106,9 +105,8 @@ def describe(event: ClientEvent, lost: bool = False) -> str | None:
             return f"receipts matched: all {count} signed receipts agree"
         case ReceiptsMismatch(seats):
             return f"receipts differ from yours: {_seats(seats)}"
-        case ReceiptsIncomplete(reason, seat):
-            words = ending_text(reason, seat, None, False)
-            return f"the receipt exchange stopped ({words}); the result stands"
+        case ReceiptsIncomplete():
+            return f"the receipt exchange stopped ({event.text}); the result stands"
         case MemberDeparted(seat, name):
             return f"{name} ({seat_label(seat)}) left"
         case RelayError(_code, message):

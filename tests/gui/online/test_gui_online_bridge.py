@@ -200,7 +200,7 @@ async def test_an_expiring_deadline_ends_the_session_even_with_help_open(tmp_pat
         assert 0 < first <= quick.confirm
         await until(lambda: bridge.screen == "results", timeout=quick.confirm + 3)
         assert bridge.results.outcome == "ended" and not bridge.helpOpen
-        assert "a missed deadline from Seat 1" in bridge.results.endText
+        assert "Seat 1's move did not arrive in time" in bridge.results.endText
         assert bridge.results.endText.endswith("You are Seat 1.")
         assert await ended_event(other) == SessionEnded(EndReason.DEADLINE, 0)
         assert played.sent == 0
