@@ -21,7 +21,8 @@ from websockets.exceptions import ConnectionClosed
 
 from pointline.kernel import EndReason, Phase
 from pointline.net import paths
-from pointline.net.client._connection import RELAY_LOST
+from pointline.net.client._connection import RECONNECTING, RELAY_LOST
+from pointline.net.client._events import Reconnecting
 from pointline.net.client._relay_client import (
     REQUEST_TIMEOUT,
     ClientEvent,
@@ -111,6 +112,8 @@ def describe(event: ClientEvent, lost: bool = False) -> str | None:
             return f"{name} ({seat_label(seat)}) left"
         case RelayError(_code, message):
             return f"the relay says: {message}"
+        case Reconnecting():
+            return RECONNECTING
         case Disconnected():
             return RELAY_LOST if lost else "the connection to the relay is closed"
         case TranscriptSaved(path):
@@ -171,6 +174,7 @@ async def _connect(args: argparse.Namespace) -> RelayClient:
 
 
 async def _sign_in(client: RelayClient, args: argparse.Namespace) -> None:
+    client.busy_patience = min(client.busy_patience, args.wait)  # within the room's wait
     try:
         try:
             await client.signin(args.name, args.password)
