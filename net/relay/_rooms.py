@@ -10,6 +10,7 @@ and a departure is only announced.
 from __future__ import annotations
 
 import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -40,6 +41,9 @@ MAX_MEMBERS: Final = ONLINE_SEATS_MAX
 LOG_FRAMES: Final = 4096
 """``deliver`` frames a room keeps for a resume: a whole session of eight seats sends about
 2,100 (128 throws, a commit and a reveal from each seat, then the receipts)."""
+LOG_BYTES: Final = 4 * 1024 * 1024
+"""And at most this many bytes of them (a whole eight-seat session is about 1 MiB): frames as
+large as the 64 KiB cap cannot make a room hold more."""
 
 
 class RoomError(WireError):
@@ -68,9 +72,10 @@ class Room:
     creator: str
     members: list[Member] = field(default_factory=list)
     table_id: str | None = None
-    log: list[tuple[int, bytes]] = field(default_factory=list)
-    """The ``deliver`` frames of the session, (sender's seat, frame), the last ``LOG_FRAMES``:
-    a resumed seat gets the ones it missed again."""
+    log: deque[tuple[int, bytes]] = field(default_factory=deque)
+    """The ``deliver`` frames of the session, (sender's seat, frame), the last ``LOG_FRAMES``
+    (at most ``LOG_BYTES``): a resumed seat gets the ones it missed again."""
+    log_bytes: int = 0
 
     @property
     def started(self) -> bool:
@@ -96,9 +101,11 @@ class Room:
     def record(self, seat: int, data: bytes) -> None:
         """Keep the ``deliver`` ``data`` from ``seat`` for a resume, and count it for each
         other member."""
-        self.log.append((seat, data))
-        if len(self.log) > LOG_FRAMES:
-            del self.log[: len(self.log) - LOG_FRAMES]
+        log = self.log
+        log.append((seat, data))
+        self.log_bytes += len(data)
+        while len(log) > LOG_FRAMES or self.log_bytes > LOG_BYTES:
+            self.log_bytes -= len(log.popleft()[1])
         for other, member in enumerate(self.members):
             if other != seat:
                 member.got += 1

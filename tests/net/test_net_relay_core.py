@@ -365,3 +365,20 @@ def test_a_resume_on_a_live_connection_replaces_it(tmp_path: Path) -> None:
     c = d.open()
     d.frame(c, {**resume, "received": 9, "id": 5})
     assert d.last(c)["code"] == "no_seat"
+
+
+def test_a_room_keeps_a_bounded_log_for_resumes() -> None:
+    """What a room keeps for resumes is bounded in frames and bytes; a resume that needs a
+    frame no longer kept gets nothing (the relay answers ``no_seat``)."""
+    from pointline.net.relay._rooms import LOG_BYTES, Member, Room
+
+    room = Room("ABCDEF", "alice", [Member(1, "alice", KEY_A), Member(2, "bobby", KEY_B)], "t")
+    big = b"x" * 60_000
+    for _ in range(100):
+        room.record(0, big)
+    kept = LOG_BYTES // len(big)
+    assert len(room.log) == kept and room.log_bytes == kept * len(big) <= LOG_BYTES
+    assert room.missed(1, 100 - kept) == [big] * kept
+    assert room.missed(1, 100 - kept - 1) is None
+    assert room.missed(1, 101) is None
+    assert room.missed(0, 0) == []  # nothing was addressed to the sender
