@@ -16,6 +16,7 @@ from pointline.net.client._verify_command import verify_transcript
 from pointline.net.protocol._peer import ReceiptsIncomplete, ReceiptStatus, Step
 from pointline.net.protocol._split import MAY_HAVE_COMPLETED, MAY_HAVE_ENDED
 from tests.net.memnet import Net
+from tests.player_words import faults
 
 
 def split(tmp_path: Path) -> tuple[Net, Path, Path]:
@@ -64,6 +65,7 @@ def test_a_split_is_said_by_each_seat_and_explained_by_verify_a_b(
     assert "Both files check" in paragraph and "trusted party" in paragraph
     for machine in ("EndReason", "None", "Report(", "{", "\\n"):
         assert machine not in paragraph
+    assert faults(paragraph) == [] and faults(a.summary) == faults(b.summary) == []
 
 
 def test_two_seats_that_agree_say_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
