@@ -9,9 +9,17 @@ Ten sessions run at once. A session completes when both seats have its result an
 receipts. The extra wait is a session's time beyond the median of five sessions played first
 without a stall.
 
-Prints one line per ten sessions and last "stalls: N of 50 sessions completed; longest extra
-wait S s" (goal: 50 of 50, S below the card's 10 s reveal deadline).
+First, for 2 and 8 seats, one session each with the stall placed as seat 0's commit of throw
+3, its reveal of throw 3 and its receipt leave (the extra wait against the median of three
+unstalled sessions of that size). Then the 50 random ones: one line per ten sessions and last
+"stalls: N of 50 sessions completed; longest extra wait S s" (goal: 50 of 50, S below the
+card's 10 s reveal deadline).
 Run: ``python -m bench stalls``.
+
+Measured 2026-12-06 on the 2-core machine shared with other jobs (load average about 6): a 5 s
+stall at the commit of throw 3, its reveal and the receipt exchange, 2 and 8 seats: all six
+completed, 4.9-5.1 s extra wait each; the random ones: "stalls: 50 of 50 sessions completed;
+longest extra wait 6.2 s" (an earlier run: 6.4 s).
 """
 
 from __future__ import annotations
@@ -38,31 +46,38 @@ PASSWORD = "stall-bench-password"
 _names = iter(range(10**6))
 
 
-async def _session(url: str, rng: random.Random | None) -> tuple[bool, float]:
-    """One two-seat session through its own proxy, stalled once at a random moment when
-    ``rng`` is given: (completed, seconds from the start to the last seat's end)."""
+async def _session(
+    url: str, rng: random.Random | None, seats: int = 2, kind: str | None = None
+) -> tuple[bool, float]:
+    """One session through its own proxy, stalled once at a random moment when ``rng`` is
+    given, or as seat 0's first frame of ``kind`` for throw 3 leaves (its receipt for
+    ``"receipt"``): (completed, seconds from the start to the last seat's end)."""
     proxy = await StallProxy.to(url)
-    clients = [await RelayClient.connect(proxy.url, timeouts=Timeouts()) for _ in range(2)]
+    clients = [await RelayClient.connect(proxy.url, timeouts=Timeouts()) for _ in range(seats)]
     try:
         tag = next(_names)
         for i, c in enumerate(clients):
             await c.signup(f"stall{tag}_{i}", PASSWORD)
         room = await clients[0].create_room()
-        await clients[1].join_room(room.code)
-        if rng is not None:
-            seat, nth = rng.randrange(2), rng.randint(1, 12)
+        for c in clients[1:]:
+            await c.join_room(room.code)
+        if rng is not None or kind is not None:
+            seat, nth = (rng.randrange(seats), rng.randint(1, 12)) if rng else (0, 10**6)
             sent = [0]
 
             def hook(payload: dict[str, Any]) -> list[dict[str, Any]]:
                 sent[0] += 1
-                if not proxy.stalls and (sent[0] >= nth or payload.get("kind") == "receipt"):
+                chosen = payload.get("kind") == kind and payload.get("throw") in (3, None)
+                due = sent[0] >= nth or payload.get("kind") == "receipt" or chosen
+                if not proxy.stalls and due:
                     proxy.stall(STALL)
                 return [payload]
 
             clients[seat].outbound = hook  # type: ignore[method-assign]
         started = time.monotonic()
         await clients[0].start()
-        await clients[1].wait_started(30.0)
+        for c in clients[1:]:
+            await c.wait_started(30.0)
 
         async def play(c: RelayClient) -> bool:
             async for event in c.events():
@@ -93,6 +108,18 @@ async def _run() -> tuple[int, float, float]:
             base = [await _session(running.url, None) for _ in range(BASELINE)]
             baseline = statistics.median(seconds for _, seconds in base)
             print(f"baseline: {BASELINE} sessions without a stall, median {baseline:.2f} s")
+            for seats in (2, 8):
+                plain = statistics.median(
+                    [(await _session(running.url, None, seats))[1] for _ in range(3)]
+                )
+                for kind in ("commit", "reveal", "receipt"):
+                    ok, seconds = await _session(running.url, None, seats, kind)
+                    print(
+                        f"{seats} seats, {STALL:g} s stall at the {kind} "
+                        f"{'of throw 3' if kind != 'receipt' else 'exchange'}: "
+                        f"{'completed' if ok else 'NOT completed'}, extra wait "
+                        f"{seconds - plain:.1f} s"
+                    )
             rng = random.Random(43)
             completed, longest = 0, 0.0
             for batch in range(0, SESSIONS, AT_ONCE):
