@@ -49,6 +49,7 @@ from pointline.net.protocol._peer import (
     Thrown,
     seat_label,
 )
+from pointline.net.protocol._split import MAY_HAVE_COMPLETED, MAY_HAVE_ENDED
 
 __all__ = ["NOBODY_JOINED", "NOT_STARTED", "describe", "main"]
 
@@ -101,13 +102,18 @@ def describe(event: ClientEvent, lost: bool = False) -> str | None:
         case SessionEnded() if lost:
             return f"session ended without a result: {RELAY_LOST}"
         case SessionEnded():
-            return f"session ended without a result: {event.text}"
+            late = event.reason is EndReason.DEADLINE  # a late message may have reached others
+            return f"session ended without a result: {event.text}" + (
+                f"; {MAY_HAVE_COMPLETED}" if late else ""
+            )
         case ReceiptsMatched(count):
             return f"receipts matched: all {count} signed receipts agree"
         case ReceiptsMismatch(seats):
             return f"receipts differ from yours: {_seats(seats)}"
         case ReceiptsIncomplete():
-            return f"the receipt exchange stopped ({event.text}); the result stands"
+            return (
+                f"the receipt exchange stopped ({event.text}); the result stands; {MAY_HAVE_ENDED}"
+            )
         case MemberDeparted(seat, name):
             return f"{name} ({seat_label(seat)}) left"
         case RelayError(_code, message):

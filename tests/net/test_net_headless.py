@@ -70,10 +70,11 @@ def test_every_event_reads_as_words_with_seats_from_1() -> None:
     )
     assert said["deadline"] == (
         "session ended without a result: Seat 2 reported that Seat 1's move did not arrive in "
-        "time (its connection or the seat)"
+        "time (its connection or the seat); another seat may have seen the session complete"
     )
     assert said["incomplete"] == (
-        "the receipt exchange stopped (a departure from Seat 2 (reported)); the result stands"
+        "the receipt exchange stopped (a departure from Seat 2 (reported)); the result stands; "
+        "another seat may have seen the session end without a result"
     )
     assert said["mismatch"] == "receipts differ from yours: Seat 1"
     assert said["left"] == "alice (Seat 1) left"
