@@ -138,8 +138,6 @@ RESUME_PAUSE = 0.25
 RESUME_PAUSE_MAX = 2.0
 RESUME_ANSWER = 5.0
 """Seconds a ``resume`` waits for its answer before the attempt counts as failed."""
-BUSY_RETRY = 2
-"""Seconds before asking again when a ``busy`` refusal names no ``retry_after``."""
 
 _FORGED = (
     "The room's list of players is not signed by the relay key this device pinned, so the "
@@ -249,18 +247,17 @@ class RelayClient(RelayConnection):
         return self._signed(await self._patient(Signin(name, password)))
 
     async def _patient(self, frame: Signup | Signin) -> RelayFrame:
-        """``frame``'s answer, asking again by itself while the relay answers ``busy``: after
-        the ``retry_after`` it names (``BUSY_RETRY`` s when it names none), for as long as
-        ``busy_patience`` allows; then the last ``busy`` refusal stands."""
+        """``frame``'s answer, asking again by itself while the relay answers ``busy`` with a
+        ``retry_after`` (its sign-in queue is full): after that many seconds, for as long as
+        ``busy_patience`` allows; then the last refusal stands. A ``busy`` that names no time
+        (a cluster relay whose accounts database is down) is said at once."""
         give_up = self.loop.time() + self.busy_patience
         while True:
             try:
                 return await self._request(frame)
             except ClientError as refusal:
-                if refusal.code != "busy":
-                    raise
-                wait = BUSY_RETRY if refusal.retry_after is None else refusal.retry_after
-                if self.loop.time() + wait > give_up:
+                wait = refusal.retry_after
+                if refusal.code != "busy" or wait is None or self.loop.time() + wait > give_up:
                     raise
                 self.busy_retries += 1
                 await asyncio.sleep(wait)  # the relay's own word for when to ask again
