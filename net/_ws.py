@@ -9,7 +9,13 @@ from typing import Final
 from websockets.asyncio.connection import Connection
 from websockets.protocol import State
 
-__all__ = ["WRITE_NOW_LIMIT", "frame_now"]
+__all__ = ["PING_INTERVAL", "PING_TIMEOUT", "WRITE_NOW_LIMIT", "frame_now"]
+
+PING_INTERVAL: Final = 2.0
+"""Seconds between two websocket pings, from the client and from the relay alike."""
+PING_TIMEOUT: Final = 3.0
+"""Seconds a ping may wait for its pong: a connection silent longer is closed, so either side
+notices a stall within ``PING_INTERVAL + PING_TIMEOUT`` (5 s; spec/ONLINE.md §9 "Limits")."""
 
 WRITE_NOW_LIMIT: Final = 64 * 1024
 """Bytes a connection's transport may hold unsent and still take a frame at once."""

@@ -201,6 +201,8 @@ class ClientError(NetError):
         if code in _CLIENT_CODES:
             code = ClientCode(code)  # a StrEnum whether a caller wrote the member or its value
         PointlineError.__init__(self, code, text)
+        self.retry_after: int | None = None
+        """A ``busy`` refusal's ``retry_after``: the seconds the relay said to wait."""
 
 
 _CLIENT_CODES = frozenset(c.value for c in ClientCode)

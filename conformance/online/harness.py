@@ -109,12 +109,23 @@ class Case:
     redirect: bool = False
     """The harness answers the client's first ``join_room`` with ``redirect`` (ONLINE.md §9,
     "Relay cluster"): the client must send the same request again over the new connection."""
+    cut_at: int | None = None
+    """The throw whose ``round`` line makes the harness cut the client's relay connection with
+    no close frame either way, the relay holding the seat (ONLINE.md "A blip is not a
+    departure"): a stdio client is told ``dropped`` and gets a fresh connection, a socket
+    client's socket dies and it reconnects; it must take its seat back with ``resume``."""
 
     @property
     def carried(self) -> bool:
         """Whether the harness must sit between the client and the relay (a socket client
         then connects to the harness's own loopback relay address, which forwards)."""
-        return self.lying_roster or self.lose_at is not None or self.redirect or self.repeat_member
+        return (
+            self.lying_roster
+            or self.lose_at is not None
+            or self.redirect
+            or self.repeat_member
+            or self.cut_at is not None
+        )
 
 
 CASES = (
@@ -181,6 +192,10 @@ CASES = (
     Case("self.lost_connection", 2, {}, ("departure", 1), FOREIGN, False, lose_at=2),
     # a cluster's redirect (ONLINE.md §9): the client asks again where it was sent, then plays
     Case("join.redirect", 2, {0: "leave"}, ("departure", 0), None, False, redirect=True),
+    # a blip (ONLINE.md "A blip is not a departure"): the connection dies with no close frame,
+    # the client takes its seat back with resume, sends again what the relay had not taken,
+    # and the session completes with matched receipts
+    Case("resume.cut_mid_session", 2, limit=30.0, timeouts=RELAXED, cut_at=2),
 )
 TARGET = {
     "bad_reveal": "reveal",
@@ -458,6 +473,21 @@ class _Carrier:
             with contextlib.suppress(ConnectionClosed):
                 await self.links[-1][1].send(json.dumps(frame))
 
+    async def cut(self) -> None:
+        """Kill the client's relay connection with no close frame either way (the relay holds
+        the seat): a stdio client is told ``dropped`` and its next lines go over a fresh
+        connection; a socket client's socket dies and it connects again."""
+        links, self.links = self.links, []
+        for client, relay, tasks in links:
+            for task in tasks:
+                task.cancel()
+            relay.transport.abort()
+            if client is not None:
+                client.transport.abort()
+        if self.foreign is not None:
+            await self._link(None)
+            self.foreign.send({"op": "dropped"})
+
     async def drop(self, tell: bool = True) -> None:
         """Lose the client's relay connection: the relay sees it close (the others get
         ``departed``); a stdio client is told ``closed``, a socket client's socket closes."""
@@ -553,6 +583,13 @@ async def run_case(case: Case, command: list[str], url: str, tag: str, folder: P
                     started = True
                 elif op == "round" and line.get("throw") == case.leave_at:
                     foreign.send({"op": "leave"})
+                elif op == "round" and line.get("throw") == case.cut_at and carrier:
+                    await carrier.cut()
+                    rounds.append(line)
+                    c = choose(line, rng)
+                    foreign.send(
+                        {"op": "choose", "pass": c.pass_amount, "dont_pass": c.dont_pass_amount}
+                    )
                 elif op == "round" and line.get("throw") == case.lose_at and carrier:
                     await carrier.drop()  # then the usual answer, which an ended client ignores
                     c = choose(line, rng)

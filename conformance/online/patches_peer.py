@@ -907,3 +907,21 @@ def _repeated_later_value() -> None:
     from pointline.net.protocol import _messages as messages
 
     _set(messages.RepeatedMembers, "text", lambda self: messages.canonical_json(self).decode())
+
+
+@mutant(
+    "adapter_resume_resends_all",
+    "after `resumed` every send of the room goes again, not only those after its count "
+    '(ONLINE.md "A blip is not a departure")',
+    "client:resume.cut_mid_session",
+)
+def _resume_resends_all() -> None:
+    adapter = _adapter()
+    original = adapter.on_frame
+
+    def on_frame(self: Any, frame: dict[str, Any]) -> None:
+        if frame.get("op") == "resumed":
+            frame = {**frame, "received": 0}
+        original(self, frame)
+
+    _set(adapter, "on_frame", on_frame)

@@ -397,6 +397,36 @@ async def departures_are_announced(scene: Scene) -> None:
         raise Refused("room_closed carries an id")
 
 
+async def a_dropped_seat_is_held_and_taken_back_with_what_it_missed(scene: Scene) -> None:
+    """§9 "A blip is not a departure" R12-R14: a member of a started room whose socket drops
+    without a close frame is not announced; `resume` on a new socket takes its seat back,
+    answered `resumed` with the number of its sends the relay took, then the deliveries it
+    missed, in order; the seat is the new socket's; a resume for a seat not held is
+    `no_seat` and changes nothing."""
+    (a, _, _), (b, token, _) = await scene.room(2, start=True)
+    await b.send({"op": "send", "payload": {"n": 1}})
+    expect(await a.recv(), "deliver", from_seat=1, payload={"n": 1})
+    await a.send({"op": "send", "payload": {"n": 1}})
+    expect(await b.recv(), "deliver", from_seat=0, payload={"n": 1})
+    b.ws.transport.abort()  # dropped: no close frame, no leave
+    scene.sockets.remove(b)  # nothing left to close (closing an aborted socket raises)
+    for n in (2, 3):
+        await a.send({"op": "send", "payload": {"n": n}})
+    back = await scene.raw()
+    resume = {"op": "resume", "token": token, "code": scene.code, "session_key": _key(1)}
+    got = await back.request({**resume, "received": 1})
+    expect(got, "resumed", code=scene.code, seat=1, received=1)
+    for n in (2, 3):
+        expect(await back.recv(), "deliver", from_seat=0, payload={"n": n})
+    await back.send({"op": "send", "payload": {"n": 2}})
+    # the first frame Seat 1 gets after the drop: no departure was announced
+    expect(await a.recv(), "deliver", from_seat=1, payload={"n": 2})
+    stranger, other_token, _ = await scene.member()
+    refused = await stranger.request({**resume, "token": other_token, "received": 0})
+    expect(refused, "error", code="no_seat")
+    await a.quiet()
+
+
 async def a_connection_that_does_not_sign_in_is_closed_at_the_deadline(scene: Scene) -> None:
     """§9 "Limits", `--signin-deadline`: a socket that has not signed in by the deadline (the
     test profile's 2 s) is closed with 1008; one that signed in stays."""
@@ -659,6 +689,7 @@ RELAY_CASES: Final = (
         a_send_before_the_start_or_outside_a_room_is_forwarded_to_nobody,
     ),
     RelayCase("relay.leave.departed", departures_are_announced),
+    RelayCase("relay.resume.held", a_dropped_seat_is_held_and_taken_back_with_what_it_missed),
     RelayCase(
         "relay.limits.signin_deadline",
         a_connection_that_does_not_sign_in_is_closed_at_the_deadline,

@@ -203,6 +203,17 @@ def _departure_unannounced() -> None:
 
 
 @_mutant(
+    "resume_forgets_missed",
+    "a seat taken back with resume is not sent the deliveries it missed",
+    "relay.resume.held",
+)
+def _resume_forgets_missed() -> None:
+    from pointline.net.relay import _rooms
+
+    set_attr(_rooms.Room, "missed", lambda self, seat, received: [])
+
+
+@_mutant(
     "signout_keeps_token",
     "signout answers signed_out but the token stays live",
     "relay.tokens.signout",

@@ -11,11 +11,14 @@ session's transcript on disk: written as it happens, saved, read back), ``_verif
 It imports ``net.protocol`` and the kernel; never ``net.relay``.
 """
 
+from pointline.net.client._connection import RECONNECTING
 from pointline.net.client._relay_client import (
     REQUEST_TIMEOUT,
     ClientEvent,
     Disconnected,
     MemberDeparted,
+    Reconnected,
+    Reconnecting,
     RelayClient,
     RelayError,
     RosterChanged,
@@ -63,6 +66,7 @@ from pointline.net.client._verify_command import verify_transcript
 __all__ = [
     "KNOWN_RELAYS_FILE",
     "KNOWN_TABLES_FILE",
+    "RECONNECTING",
     "REQUEST_TIMEOUT",
     "UNENCRYPTED",
     "AnnouncementMismatch",
@@ -72,6 +76,8 @@ __all__ = [
     "KnownRelays",
     "KnownTables",
     "MemberDeparted",
+    "Reconnected",
+    "Reconnecting",
     "RelayClient",
     "RelayError",
     "RelayKeyChanged",

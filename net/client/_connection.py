@@ -19,7 +19,7 @@ from typing import Any, TypeAlias
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-from pointline.net._ws import frame_now
+from pointline.net._ws import PING_INTERVAL, PING_TIMEOUT, frame_now
 from pointline.net.client._events import ClientEvent, Disconnected
 from pointline.net.errors import ClientError
 from pointline.net.protocol._wire import (
@@ -29,6 +29,7 @@ from pointline.net.protocol._wire import (
     ErrorCode,
     JoinRoom,
     RelayFrame,
+    Resume,
     Signin,
     Signout,
     Signup,
@@ -41,6 +42,9 @@ from pointline.net.protocol._wire import (
 __all__ = [
     "DEFAULT_MAX_SIZE",
     "MAX_REDIRECTS",
+    "PING_INTERVAL",
+    "PING_TIMEOUT",
+    "RECONNECTING",
     "RELAY_LOST",
     "REQUEST_TIMEOUT",
     "RelayConnection",
@@ -60,7 +64,18 @@ RELAY_LOST = "the relay connection was lost"
 """The words for a connection to the relay that dropped under the client (the relay died, the
 network went): the README's, for the headless player and the results alike."""
 
-Request: TypeAlias = Signup | Signin | CreateRoom | JoinRoom | Start | Signout | ChangePassword
+CLOSE_TIMEOUT = 2.0
+"""Seconds the client waits for the relay's answer to its close frame before it cuts the
+socket (also after a ping went unanswered)."""
+
+RECONNECTING = "reconnecting…"
+"""What a player reads while the client takes its seat back after a stall (``Reconnecting``);
+nothing more is said when it comes back (``Reconnected``) unless the seat is lost."""
+
+
+Request: TypeAlias = (
+    Signup | Signin | CreateRoom | JoinRoom | Start | Signout | ChangePassword | Resume
+)
 """A client frame that gets an answer (it carries a request id)."""
 
 
@@ -107,7 +122,9 @@ async def open_ws(
             open_timeout=open_timeout,
             max_size=max_size,
             compression=None,
-            close_timeout=2.0,
+            close_timeout=CLOSE_TIMEOUT,
+            ping_interval=PING_INTERVAL,
+            ping_timeout=PING_TIMEOUT,
             **options,
         )
     except ssl.SSLCertVerificationError as exc:
@@ -173,6 +190,9 @@ class RelayConnection:
         """The relay this client is connected to (a cluster's redirect changes it)."""
         self._reconnect: Callable[[str], Awaitable[ClientConnection]] | None = None
         self._moving = False
+        self._resume_task: asyncio.Task[None] | None = None
+        self._resuming = False
+        """The connection dropped and a resume runs: frames to send wait for it."""
         self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
         self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
 
@@ -208,7 +228,9 @@ class RelayConnection:
         finally:
             self._pending.pop(request_id, None)
         if isinstance(reply, Error):
-            raise ClientError(_relay_code(reply.code), reply.message)
+            refusal = ClientError(_relay_code(reply.code), reply.message)
+            refusal.retry_after = reply.retry_after
+            raise refusal
         return reply
 
     def _closed_words(self) -> str:
@@ -274,8 +296,8 @@ class RelayConnection:
     async def _close_socket(self) -> None:
         """Send what is queued, close the socket and stop both tasks."""
         self._out.put_nowait(None)
-        with contextlib.suppress(asyncio.TimeoutError, ConnectionClosed):
-            await asyncio.wait_for(self._writer, 2.0)
+        # waited, never awaited: a writer a resume stopped is cancelled, not failed
+        await asyncio.wait({self._writer}, timeout=2.0)
         await self.ws.close()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
@@ -327,15 +349,44 @@ class RelayConnection:
         finally:
             if self._moving:  # a redirect: the new connection's reader takes over
                 return  # noqa: B012
-            self.closed.set()
-            self._wake.set()
-            self.connection_lost = not self._closing
-            words = self._closed_words()
-            for future in self._pending.values():
-                if not future.done():
-                    future.set_result(Error("closed", words))
-            self._lost()  # the session's ending comes first, then the disconnection
-            self._queue.put_nowait(Disconnected(reason))
+            if self._resuming:  # the new connection of a resume dropped too: try again
+                self._fail_pending()
+                return  # noqa: B012
+            # resumed only when it dropped: no close frame came from the relay (a relay that
+            # closes says why, and holds no seat for it)
+            dropped = self.ws.protocol.close_rcvd is None
+            if not self._closing and dropped and self._resumable():
+                self._resuming = True
+                self._resume_task = asyncio.create_task(
+                    self._resume(reason), name="pointline-client-resume"
+                )
+                return  # noqa: B012
+            self._gone(reason)
+
+    def _resumable(self) -> bool:
+        """Whether a connection that dropped under this client is taken up again
+        (``RelayClient``: while it holds a seat in a room or a live session)."""
+        return False
+
+    async def _resume(self, reason: str) -> None:
+        raise NotImplementedError  # net.client._relay_client.RelayClient
+
+    def _gone(self, reason: str) -> None:
+        """The connection is gone for good: pending requests fail, the session ends, and
+        ``Disconnected`` is the last event."""
+        self._resuming = False
+        self.closed.set()
+        self._wake.set()
+        self.connection_lost = not self._closing
+        self._fail_pending()
+        self._lost()  # the session's ending comes first, then the disconnection
+        self._queue.put_nowait(Disconnected(reason))
+
+    def _fail_pending(self) -> None:
+        words = self._closed_words()
+        for future in self._pending.values():
+            if not future.done():
+                future.set_result(Error("closed", words))
 
     def _on_text(self, message: str | bytes) -> None:
         """One frame as the relay sent it: parsed strictly, then handled. A payload that names

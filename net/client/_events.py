@@ -16,6 +16,8 @@ __all__ = [
     "ClientEvent",
     "Disconnected",
     "MemberDeparted",
+    "Reconnected",
+    "Reconnecting",
     "RelayError",
     "RosterChanged",
     "SessionStarted",
@@ -82,6 +84,24 @@ class TableClosed:
 
 
 @dataclass(frozen=True, slots=True)
+class Reconnecting:
+    """The connection to the relay went silent or dropped during a room or a session: the
+    client is reconnecting to the same relay to take its seat back (``reason`` is for logs;
+    the player's words are ``net.client._connection.RECONNECTING``). A ``Reconnected`` or, when
+    the seat cannot be taken back, the session's ending and ``Disconnected`` follow."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reconnected:
+    """The seat is this client's again on a new connection; what either side missed is sent
+    again (``resent``: this client's frames the relay had not taken)."""
+
+    resent: int
+
+
+@dataclass(frozen=True, slots=True)
 class TranscriptSaved:
     """The session is over and its transcript is complete at ``path``."""
 
@@ -100,6 +120,8 @@ class TranscriptFailed:
 ClientEvent: TypeAlias = (
     (Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected)
     | TableClosed
+    | Reconnecting
+    | Reconnected
     | TranscriptSaved
     | TranscriptFailed
 )

@@ -21,7 +21,8 @@ from websockets.exceptions import ConnectionClosed
 
 from pointline.kernel import EndReason, Phase
 from pointline.net import paths
-from pointline.net.client._connection import RELAY_LOST
+from pointline.net.client._connection import RECONNECTING, RELAY_LOST
+from pointline.net.client._events import Reconnecting
 from pointline.net.client._relay_client import (
     REQUEST_TIMEOUT,
     ClientEvent,
@@ -46,9 +47,9 @@ from pointline.net.protocol._peer import (
     SessionComplete,
     SessionEnded,
     Thrown,
-    ending_text,
     seat_label,
 )
+from pointline.net.protocol._split import MAY_HAVE_COMPLETED, MAY_HAVE_ENDED
 
 __all__ = ["NOBODY_JOINED", "NOT_STARTED", "describe", "main"]
 
@@ -101,18 +102,24 @@ def describe(event: ClientEvent, lost: bool = False) -> str | None:
         case SessionEnded() if lost:
             return f"session ended without a result: {RELAY_LOST}"
         case SessionEnded():
-            return f"session ended without a result: {event.text}"
+            late = event.reason is EndReason.DEADLINE  # a late message may have reached others
+            return f"session ended without a result: {event.text}" + (
+                f"; {MAY_HAVE_COMPLETED}" if late else ""
+            )
         case ReceiptsMatched(count):
             return f"receipts matched: all {count} signed receipts agree"
         case ReceiptsMismatch(seats):
             return f"receipts differ from yours: {_seats(seats)}"
-        case ReceiptsIncomplete(reason, seat):
-            words = ending_text(reason, seat, None, False)
-            return f"the receipt exchange stopped ({words}); the result stands"
+        case ReceiptsIncomplete():
+            return (
+                f"the receipt exchange stopped ({event.text}); the result stands; {MAY_HAVE_ENDED}"
+            )
         case MemberDeparted(seat, name):
             return f"{name} ({seat_label(seat)}) left"
         case RelayError(_code, message):
             return f"the relay says: {message}"
+        case Reconnecting():
+            return RECONNECTING
         case Disconnected():
             return RELAY_LOST if lost else "the connection to the relay is closed"
         case TranscriptSaved(path):
@@ -173,6 +180,7 @@ async def _connect(args: argparse.Namespace) -> RelayClient:
 
 
 async def _sign_in(client: RelayClient, args: argparse.Namespace) -> None:
+    client.busy_patience = min(client.busy_patience, args.wait)  # within the room's wait
     try:
         try:
             await client.signin(args.name, args.password)

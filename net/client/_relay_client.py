@@ -21,6 +21,7 @@ completion, a fault, socket loss, cancellation or an exception. A disk error end
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import ssl
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
 
 from pointline.kernel import Choice, Phase, Table
 from pointline.net import paths
@@ -45,6 +47,8 @@ from pointline.net.client._events import (
     ClientEvent,
     Disconnected,
     MemberDeparted,
+    Reconnected,
+    Reconnecting,
     RelayError,
     RosterChanged,
     SessionStarted,
@@ -83,6 +87,8 @@ from pointline.net.protocol._wire import (
     Leave,
     Redirect,
     RelayFrame,
+    Resume,
+    Resumed,
     RoomJoined,
     Roster,
     RosterEntry,
@@ -103,6 +109,8 @@ __all__ = [
     "ClientEvent",
     "Disconnected",
     "MemberDeparted",
+    "Reconnected",
+    "Reconnecting",
     "RelayClient",
     "RelayError",
     "RosterChanged",
@@ -117,6 +125,20 @@ __all__ = [
 ]
 
 log = logging.getLogger("pointline.client")
+BUSY_PATIENCE = 60.0
+"""Seconds a sign-in refused ``busy`` keeps being asked again: half a room's usual wait
+(``pointline-client --wait``, 120 s), so a crowd signing up at once still meets in the room."""
+RESUME_PATIENCE = 55.0
+"""Seconds a client keeps reconnecting to take its seat back: within the relay's hold of the
+seat (``net.relay._core.RESUME_GRACE``, 60 s), longer than the card's longest step deadline.
+A session that ends meanwhile (a deadline passed here) stops it sooner."""
+RESUME_PAUSE = 0.25
+"""Seconds before the second attempt to reconnect; each later pause doubles, up to
+``RESUME_PAUSE_MAX``."""
+RESUME_PAUSE_MAX = 2.0
+RESUME_ANSWER = 5.0
+"""Seconds a ``resume`` waits for its answer before the attempt counts as failed."""
+
 _FORGED = (
     "The room's list of players is not signed by the relay key this device pinned, so the "
     "session was not started. Leave and check which relay you are connected to."
@@ -166,6 +188,19 @@ class RelayClient(RelayConnection):
         self.relay_key: str | None = None
         """The key the relay said it signs with, at sign-in (None: it did not say)."""
         self._key_change: RelayKeyChanged | None = None
+        self.busy_patience = BUSY_PATIENCE
+        """How long a sign-in or sign-up refused ``busy`` is asked again (seconds)."""
+        self.busy_retries = 0
+        """Requests asked again after a ``busy`` refusal."""
+        self.resume_patience = RESUME_PATIENCE
+        """How long a dropped connection is taken up again before the seat is given up."""
+        self.reconnects = 0
+        """Times the connection dropped and a resume began."""
+        self._received = 0
+        """``deliver`` frames of this session received (``resume``'s ``received``)."""
+        self._sends: list[str] = []
+        """Every ``send`` frame of this session, in order: a resume sends again the ones after
+        the relay's count."""
         super().__init__(ws)
 
     @classmethod
@@ -205,11 +240,27 @@ class RelayClient(RelayConnection):
 
     async def signup(self, name: str, password: str) -> str:
         """Create an account; returns (and keeps) the session token."""
-        return self._signed(await self._request(Signup(name, password)))
+        return self._signed(await self._patient(Signup(name, password)))
 
     async def signin(self, name: str, password: str) -> str:
         """Sign in; returns (and keeps) the session token."""
-        return self._signed(await self._request(Signin(name, password)))
+        return self._signed(await self._patient(Signin(name, password)))
+
+    async def _patient(self, frame: Signup | Signin) -> RelayFrame:
+        """``frame``'s answer, asking again by itself while the relay answers ``busy`` with a
+        ``retry_after`` (its sign-in queue is full): after that many seconds, for as long as
+        ``busy_patience`` allows; then the last refusal stands. A ``busy`` that names no time
+        (a cluster relay whose accounts database is down) is said at once."""
+        give_up = self.loop.time() + self.busy_patience
+        while True:
+            try:
+                return await self._request(frame)
+            except ClientError as refusal:
+                wait = refusal.retry_after
+                if refusal.code != "busy" or wait is None or self.loop.time() + wait > give_up:
+                    raise
+                self.busy_retries += 1
+                await asyncio.sleep(wait)  # the relay's own word for when to ask again
 
     async def signout(self) -> None:
         """Revoke this client's token at the relay (then sign in again to play)."""
@@ -334,9 +385,97 @@ class RelayClient(RelayConnection):
     async def close(self) -> None:
         """Close the connection; the transcript is finished and closed."""
         self._closing = True
+        task = self._resume_task
+        if task is not None and not task.done():  # closed while reconnecting
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            for running in (self._reader, self._writer):
+                running.cancel()
+            self._end_own_seat()
+            self._gone("closed while reconnecting")
+            with contextlib.suppress(ConnectionClosed, OSError):
+                await self.ws.close()
+            self._finish_transcript()
+            return
         self._end_own_seat()
         await self._close_socket()
         self._finish_transcript()
+
+    # ---- resume (spec/ONLINE.md "A blip is not a departure") ----------------------------------
+
+    def _send_payload(self, frame: dict[str, Any]) -> None:
+        """Send one of the peer's frames, kept for a resume; while one runs it waits."""
+        text = encode(Send(frame))
+        self._sends.append(text)
+        if not self._resuming:
+            self.send_text(text)
+
+    def _resumable(self) -> bool:
+        if self._reconnect is None or self.token is None or self.signing_key is None:
+            return False
+        if self.room is None:
+            return False
+        peer = self.peer
+        return peer is None or not peer.is_finished
+
+    async def _resume(self, reason: str) -> None:
+        """Reconnect to the same relay and take the seat back with ``resume``, again and again
+        until it works, the session ends here, or ``resume_patience`` runs out (then the
+        connection is gone: ``Disconnected``)."""
+        log.info("the relay connection dropped (%s); reconnecting", reason)
+        self.reconnects += 1
+        self._queue.put_nowait(Reconnecting(reason))
+        self._writer.cancel()
+        give_up = self.loop.time() + self.resume_patience
+        pause = RESUME_PAUSE
+        while self.loop.time() < give_up and self._resumable():
+            taken = await self._take_seat_back()
+            if taken is not None:
+                if taken:
+                    return
+                break  # refused: no seat is held any more
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RESUME_PAUSE_MAX)
+        self._gone(reason)
+
+    async def _take_seat_back(self) -> bool | None:
+        """One attempt: True when the seat is back, False when the relay refused it, None when
+        the relay could not be reached or the new connection dropped too."""
+        reconnect, room, key, token = self._reconnect, self.room, self.signing_key, self.token
+        assert reconnect is not None and room is not None and key is not None and token
+        try:
+            ws = await reconnect(self.url)
+        except ClientError as exc:
+            log.info("reconnecting: %s", exc.text)
+            if isinstance(exc.__cause__, ConnectionRefusedError):
+                return False  # nothing listens there: no relay holds the seat any more
+            return None
+        old, self.ws = self.ws, ws
+        with contextlib.suppress(ConnectionClosed, OSError):
+            old.transport.abort()
+        while not self._out.empty():  # written to a dead socket, or waiting: sent from the log
+            self._out.get_nowait()
+        self._reader = asyncio.create_task(self._read(), name="pointline-client-reader")
+        self._writer = asyncio.create_task(self._write(), name="pointline-client-writer")
+        try:
+            resume = Resume(token, room.code, key.public_hex, self._received)
+            reply = await self._request(resume, RESUME_ANSWER)
+        except ClientError as exc:
+            if exc.code in ("closed", "timeout"):
+                self._reader.cancel()
+                self._writer.cancel()
+                return None
+            log.warning("the relay did not give the seat back: %s", exc.text)
+            return False
+        if not isinstance(reply, Resumed) or reply.received > len(self._sends):
+            return False
+        again = self._sends[reply.received :]
+        self._resuming = False
+        for text in again:
+            self.send_text(text)
+        self._queue.put_nowait(Reconnected(len(again)))
+        return True
 
     def outbound(self, payload: dict[str, Any]) -> list[dict[str, Any]]:
         """The payloads to send for one of the peer's frames: itself.
@@ -362,6 +501,7 @@ class RelayClient(RelayConnection):
         now = self.loop.time()
         match frame:
             case Deliver(from_seat, payload):
+                self._received += 1
                 if self.peer is not None:
                     self.peer.receive(payload, from_seat, now)
                     self._after()
@@ -384,7 +524,7 @@ class RelayClient(RelayConnection):
                     self._answer(request_id, frame)
                 if code == "room_closed":
                     self.room = None
-            case SignedIn() | RoomJoined() | SignedOut() | Redirect():
+            case SignedIn() | RoomJoined() | SignedOut() | Redirect() | Resumed():
                 if frame.id is None:
                     log.warning("dropped an answer without a request id: %r", frame)
                 else:
@@ -437,7 +577,7 @@ class RelayClient(RelayConnection):
         self._write_records(peer)
         for payload in peer.outgoing():
             for frame in self.outbound(payload):
-                self.send_text(encode(Send(frame)))
+                self._send_payload(frame)
         for event in peer.events():
             if isinstance(event, SessionEnded) and self._host is not None:
                 event = named_host(event, *self._host)  # "hostana closed the table"
@@ -489,7 +629,7 @@ class RelayClient(RelayConnection):
                 peer.depart(peer.seat, self.loop.time())  # ends it: my seat leaves
                 for payload in peer.outgoing():  # its notice first, then the leave (§7)
                     for frame in self.outbound(payload):
-                        self.send_text(encode(Send(frame)))
+                        self._send_payload(frame)
                 self.send_text(encode(Leave()))
                 self.room = None
                 return True

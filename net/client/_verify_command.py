@@ -25,6 +25,7 @@ from pointline.net.errors import ClientError, NetError, RosterError
 from pointline.net.protocol._keys import public_key_from_hex
 from pointline.net.protocol._peer import seat_label
 from pointline.net.protocol._report import NO_PINNED_KEY_SIGNED, NO_RELAY_KEY, pinned_players
+from pointline.net.protocol._split import explain_pair
 from pointline.net.protocol._verify import Report, printable, verify_text
 
 __all__ = ["main", "verify_transcript"]
@@ -80,6 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a transcript (.jsonl) saved by an online session, or a solo session from Stats",
     )
     parser.add_argument(
+        "other",
+        type=Path,
+        nargs="?",
+        help="another seat's transcript of the same session: both are checked, then how they "
+        "differ is explained",
+    )
+    parser.add_argument(
         "--show", action="store_true", help="also print every replayed throw and the points"
     )
     parser.add_argument(
@@ -97,7 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except RosterError as error:
             print(f"FAIL: --relay-key: {error.message}")
             return 1
-    report = verify_transcript(args.file, relay_key, known=paths.data_dir(create=False))
+    known = paths.data_dir(create=False)
+    if args.other is not None:
+        return _compare(args.file, args.other, relay_key, known)
+    report = verify_transcript(args.file, relay_key, known=known)
     if args.show and report.ok:
         for line in report.throw_lines:
             print(printable(line))
@@ -105,6 +116,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not report.ok:
         return 1
     return 0 if report.complete else 2
+
+
+def _compare(
+    first: Path, second: Path, relay_key: bytes | None, known: str | os.PathLike[str] | None
+) -> int:
+    """``pointline verify A B``: each file's report, then one paragraph on how they differ
+    (``net.protocol._split.explain_pair``). Exit 0 when both check and agree, 2 when both
+    check and differ or one is incomplete, 1 when either fails."""
+    reports = [verify_transcript(path, relay_key, known) for path in (first, second)]
+    for path, report in zip((first, second), reports, strict=True):
+        print(printable(f"{path}:"))
+        print(report.text())
+    print()
+    print(printable(explain_pair(*reports)))
+    if not all(r.ok for r in reports):
+        return 1
+    a, b = reports
+    agree = (a.status, a.final, a.reason) == (b.status, b.final, b.reason)
+    return 0 if agree and a.complete and b.complete else 2
 
 
 if __name__ == "__main__":

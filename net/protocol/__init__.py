@@ -6,7 +6,8 @@ here; the modules behind it are private.
 ``_keys`` (Ed25519 session keys, verification words), ``_messages`` (signed canonical messages
 and their strict parsing), ``_roster`` (who sits where), ``_ordering`` (each seat's sequence and
 kinds in order), ``_events`` (what a peer reports), ``_peer`` (the ``Peer``: one seat's session,
-its round, endings and receipts), ``_transcript`` (the hash-chained log, its records and text)
+its round, endings and receipts), ``_split`` (the words for two seats that ended differently),
+``_transcript`` (the hash-chained log, its records and text)
 and ``_verify`` (``verify_text``: a transcript's text replayed through ``Peer``). ``_wire`` is
 the relay frame codec the client and the relay both speak (its strict JSON reading in
 ``_relay_json`` and ``_strictjson``).
@@ -17,6 +18,7 @@ the ``pointline verify`` command; the websockets framing both sides use is ``net
 It imports the kernel and ``net.errors``; never ``net.client`` or ``net.relay``.
 """
 
+from pointline.net.protocol._events import late_move_text
 from pointline.net.protocol._keys import (
     PUBLIC_KEY_BYTES,
     SIGNATURE_BYTES,
@@ -49,6 +51,12 @@ from pointline.net.protocol._peer import (
     roster_signing_bytes,
     seat_label,
 )
+from pointline.net.protocol._split import (
+    MAY_HAVE_COMPLETED,
+    MAY_HAVE_ENDED,
+    explain_pair,
+    note_for,
+)
 from pointline.net.protocol._transcript import (
     Record,
     RecordKind,
@@ -70,6 +78,8 @@ from pointline.net.protocol._wire import MAX_PASSWORD, NAME_RULE, RosterEntry
 __all__ = [
     "HOST_VOUCHES",
     "MAX_PASSWORD",
+    "MAY_HAVE_COMPLETED",
+    "MAY_HAVE_ENDED",
     "NAME_RULE",
     "NO_RELAY_KEY",
     "PUBLIC_KEY_BYTES",
@@ -101,7 +111,10 @@ __all__ = [
     "canonical_json",
     "check_chain",
     "ending_text",
+    "explain_pair",
+    "late_move_text",
     "lines_text",
+    "note_for",
     "parse_records",
     "parse_unsigned",
     "printable",

@@ -34,6 +34,7 @@ __all__ = [
     "Timeouts",
     "ending_text",
     "host_closed_text",
+    "late_move_text",
     "named_host",
     "seat_label",
 ]
@@ -212,6 +213,8 @@ def ending_text(
     what = ENDING_WORDS[reason].cause
     if reason is EndReason.THROW_CAP:
         return what
+    if reason is EndReason.DEADLINE and (accused if accused is not None else seat) is not None:
+        return _late_text(seat, reporter, accused)
     if accused is not None and reporter is not None:
         return f"{seat_label(reporter)} reported {what} from {seat_label(accused)}; not proven"
     source = f" from {seat_label(seat)}" if seat is not None else ""
@@ -222,6 +225,35 @@ def ending_text(
     if reporter is not None:
         return f"{seat_label(reporter)} reported {what}{source}"
     return f"{what}{source} (reported)"
+
+
+LATE_MOVE = "{seat}'s move did not arrive in time (its connection or the seat)"
+"""A seat's message that did not come within its deadline. A deadline names who was awaited,
+never why: the move may be lost on the seat's own network, the relay's or the reader's, so the
+words blame neither the player nor the network (issue 43)."""
+
+SAW_OTHERWISE = "this seat saw otherwise"
+"""Added when another seat's report of a late move is not what this seat saw: its move was in
+here (a split view of one session: spec/ONLINE.md "A blip is not a departure")."""
+
+
+def late_move_text(seat: int) -> str:
+    """ "Seat 1's move did not arrive in time (its connection or the seat)"."""
+    return LATE_MOVE.format(seat=seat_label(seat))
+
+
+def _late_text(seat: int | None, reporter: int | None, accused: int | None) -> str:
+    """A missed deadline naming a seat, in ``LATE_MOVE``'s words (see ``ending_text``)."""
+    if accused is not None and reporter is not None:
+        late = late_move_text(accused)
+        return f"{seat_label(reporter)} reported that {late}; {SAW_OTHERWISE}"
+    assert seat is not None
+    late = late_move_text(seat)
+    if seat == reporter:
+        return f"{late}, reported by that seat itself"
+    if reporter is not None:
+        return f"{seat_label(reporter)} reported that {late}"
+    return late
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,10 +270,24 @@ class ReceiptsMismatch:
 
 @dataclass(frozen=True, slots=True)
 class ReceiptsIncomplete:
-    """The receipt exchange stopped (deadline, departure, bad message); the result stands."""
+    """The receipt exchange stopped (deadline, departure, bad message); the result stands.
+
+    ``reason``, ``seat``, ``reporter``, ``proven`` and ``accused`` mean what they mean in
+    ``SessionEnded``: ``reporter`` is the seat that found the fault (this peer's own, or the
+    sender of the notice it received) and ``accused`` the seat another seat's notice accused
+    when this peer cannot check it (``seat`` is then the reporter, as in the ``receipts``
+    record). ``text`` names each in its place."""
 
     reason: EndReason
     seat: int | None
+    reporter: int | None = field(default=None, compare=False)
+    proven: bool = field(default=False, compare=False)
+    accused: int | None = field(default=None, compare=False)
+
+    @property
+    def text(self) -> str:
+        """Plain words for people, seats counted from 1 (``ending_text``)."""
+        return ending_text(self.reason, self.seat, self.reporter, self.proven, self.accused)
 
 
 Event = Union[  # noqa: UP007 - a runtime alias

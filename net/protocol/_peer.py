@@ -674,7 +674,8 @@ class Peer:
         if notify:
             self._send(AbortNotice(self.table_id, self.seat, self._my_seq, reason, seat), now)
         if self._step is _RECEIPTS:
-            self._events.append(ReceiptsIncomplete(reason, seat))
+            who = self.seat if reporter is None else reporter
+            self._events.append(ReceiptsIncomplete(reason, seat, who, proven, accused))
             self._finish_receipts(ReceiptStatus.INCOMPLETE, {"reason": reason.value, "seat": seat})
             return
         self._table.push(Abort(reason, seat))

@@ -59,6 +59,10 @@ class Report:
     """Seat, name and verification words of each roster key, to compare with the players."""
     throw_lines: tuple[str, ...] = ()
     """One line per replayed throw: dice, phase, hands resolved, every seat's balance."""
+    me: int | None = None
+    """The seat whose transcript this is (0-based)."""
+    ending_words: str | None = None
+    """An ended session's ending in words (``SessionEnded.text``, or the lost relay)."""
 
     def text(self) -> str:
         """The report as lines for people. Names and the table id are only what the file

@@ -67,6 +67,7 @@ from pointline.net.protocol._peer import (
 )
 from pointline.net.protocol._report import NO_RELAY_KEY, Report, printable
 from pointline.net.protocol._solo import solo_report
+from pointline.net.protocol._split import MAY_HAVE_COMPLETED, MAY_HAVE_ENDED
 from pointline.net.protocol._transcript import Record, RecordKind, check_chain, parse_records
 
 __all__ = [
@@ -627,6 +628,7 @@ def _report(
         "messages": state.messages,
         "roster": roster,
         "throw_lines": tuple(state.lines),
+        "me": state.me,
     }
     result = peer.result
     if result is not None:
@@ -637,6 +639,8 @@ def _report(
             f"{_by_seat(result.ranks, ranks=True)}; "
             f"{_RECEIPT_WORDS.get(receipts or '', _NO_RECEIPTS)}"
         )
+        if receipts == "incomplete":
+            summary = f"{summary}; {MAY_HAVE_ENDED}"
         return Report(
             True,
             summary,
@@ -654,9 +658,11 @@ def _report(
     ending = named_host(ending, host, host_seats[0] if host_seats else None)
     lost = state.lost
     words = _lost_text(table.throws) if lost else ending.text  # the core's own words
+    open_end = f"; {MAY_HAVE_COMPLETED}" if ending.reason is EndReason.DEADLINE else ""
     return Report(
         True,
-        f"{base}; ended without a result: {words}",
+        f"{base}; ended without a result: {words}{open_end}",
+        ending_words=words,
         status="ended",
         complete=not lost,
         reason=ending.reason,

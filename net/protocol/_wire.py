@@ -48,6 +48,8 @@ __all__ = [
     "Leave",
     "Redirect",
     "RelayFrame",
+    "Resume",
+    "Resumed",
     "RoomJoined",
     "Roster",
     "RosterEntry",
@@ -102,6 +104,7 @@ class ErrorCode(StrEnum):
     NOT_IN_ROOM = "not_in_room"
     NOT_STARTED = "not_started"
     BUSY = "busy"
+    NO_SEAT = "no_seat"  # a resume for a seat that is not (or no longer) held for it
 
 
 class WireError(NetError):
@@ -112,6 +115,9 @@ class WireError(NetError):
     def __init__(self, code: ErrorCode, message: str, request_id: int | None = None) -> None:
         PointlineError.__init__(self, code, message)
         self.request_id = request_id  # the id of the request it answers, when known
+        self.retry_after: int | None = None
+        """``busy``: the seconds after which the request may succeed (the ``error`` frame's
+        ``retry_after``)."""
 
 
 # ---- client -> relay -------------------------------------------------------------------------
@@ -184,8 +190,30 @@ class ChangePassword:
     id: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Resume:
+    """Take my seat back on a new connection (spec/ONLINE.md "A blip is not a departure"):
+    the room's ``code``, my ``session_key`` and how many ``deliver`` frames of this session I
+    have ``received``; the relay answers ``resumed`` and sends the ones after them."""
+
+    token: str
+    code: str
+    session_key: str
+    received: int
+    id: int | None = None
+
+
 ClientFrame: TypeAlias = (
-    Signup | Signin | CreateRoom | JoinRoom | Start | Send | Leave | Signout | ChangePassword
+    Signup
+    | Signin
+    | CreateRoom
+    | JoinRoom
+    | Start
+    | Send
+    | Leave
+    | Signout
+    | ChangePassword
+    | Resume
 )
 
 # ---- relay -> client -------------------------------------------------------------------------
@@ -260,6 +288,20 @@ class Error:
     code: str
     message: str
     id: int | None = None
+    retry_after: int | None = None
+    """``busy`` only: the seconds after which the request may succeed (absent on the wire when
+    None)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """Answer to ``resume``: the seat is this connection's again; ``received`` is how many of
+    this seat's ``send`` frames the relay has taken (the client sends the ones after them)."""
+
+    code: str
+    seat: int
+    received: int
+    id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +319,16 @@ class Redirect:
 
 
 RelayFrame: TypeAlias = (
-    SignedIn | RoomJoined | Roster | Started | Deliver | Departed | Error | SignedOut | Redirect
+    SignedIn
+    | RoomJoined
+    | Roster
+    | Started
+    | Deliver
+    | Departed
+    | Error
+    | SignedOut
+    | Redirect
+    | Resumed
 )
 Frame: TypeAlias = ClientFrame | RelayFrame
 
@@ -351,8 +402,19 @@ def _document(frame: Frame) -> dict[str, Any]:
             return {"op": "deliver", "from_seat": from_seat, "payload": payload}
         case Departed(seat, name):
             return {"op": "departed", "seat": seat, "name": name}
-        case Error(code, message, _):
-            return {"op": "error", "code": code, "message": message}
+        case Error(code, message, _, retry_after):
+            doc = {"op": "error", "code": code, "message": message}
+            return doc if retry_after is None else {**doc, "retry_after": retry_after}
+        case Resume(token, code, key, received):
+            return {
+                "op": "resume",
+                "token": token,
+                "code": code,
+                "session_key": key,
+                "received": received,
+            }
+        case Resumed(code, seat, received):
+            return {"op": "resumed", "code": code, "seat": seat, "received": received}
         case Redirect(url, _):
             return {"op": "redirect", "url": url}
     raise TypeError(f"not a frame: {frame!r}")  # pragma: no cover
@@ -367,8 +429,10 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 """``json.dumps(..., separators=(",", ":"), ensure_ascii=False)``, built once, not per frame."""
 
 
-def error(code: ErrorCode, message: str, request_id: int | None = None) -> Error:
-    return Error(code.value, message, request_id)
+def error(
+    code: ErrorCode, message: str, request_id: int | None = None, retry_after: int | None = None
+) -> Error:
+    return Error(code.value, message, request_id, retry_after)
 
 
 # ---- parsing ---------------------------------------------------------------------------------
@@ -517,6 +581,14 @@ def _parse_client(doc: dict[str, Any]) -> ClientFrame:
     if op == "signout":
         _fields(doc, "token")
         return Signout(_text(doc, "token"))
+    if op == "resume":
+        _fields(doc, "token", "code", "session_key", "received")
+        return Resume(
+            _text(doc, "token"),
+            _text(doc, "code"),
+            check_key(_text(doc, "session_key")),
+            _int(doc, "received"),
+        )
     if op == "change_password":
         _fields(doc, "token", "old_password", "new_password")
         return ChangePassword(
@@ -595,6 +667,13 @@ def _parse_relay(doc: dict[str, Any]) -> RelayFrame:
             raise WireError(ErrorCode.BAD_FRAME, "redirect: url is a ws:// or wss:// address")
         return Redirect(url)
     if op == "error":
+        if "retry_after" in doc:
+            _fields(doc, "code", "message", "retry_after")
+            wait = _int(doc, "retry_after")
+            return Error(_text(doc, "code"), _text(doc, "message", 4096), retry_after=wait)
         _fields(doc, "code", "message")
         return Error(_text(doc, "code"), _text(doc, "message", 4096))
+    if op == "resumed":
+        _fields(doc, "code", "seat", "received")
+        return Resumed(_text(doc, "code"), _int(doc, "seat"), _int(doc, "received"))
     raise WireError(ErrorCode.BAD_FRAME, f"unknown op {op[:40]!r}")

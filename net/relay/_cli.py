@@ -175,6 +175,30 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"seconds one frame may wait for a reader before it is cut ({d.send_timeout:g})",
     )
     limits.add_argument(
+        "--resume-grace",
+        type=_positive_float,
+        default=d.resume_grace,
+        help=(
+            "seconds a seat whose connection dropped is held for its resume before its "
+            f"departure is announced ({d.resume_grace:g})"
+        ),
+    )
+    limits.add_argument(
+        "--ping-interval",
+        type=_positive_float,
+        default=d.ping_interval,
+        help=f"seconds between two websocket pings to each client ({d.ping_interval:g})",
+    )
+    limits.add_argument(
+        "--ping-timeout",
+        type=_positive_float,
+        default=d.ping_timeout,
+        help=(
+            "seconds a ping waits for its pong; a connection silent longer is dropped and its "
+            f"seat held for a resume ({d.ping_timeout:g})"
+        ),
+    )
+    limits.add_argument(
         "--token-ttl",
         type=_positive_float,
         default=d.token_ttl,

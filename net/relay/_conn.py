@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import socket
 import ssl
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -358,21 +360,36 @@ class HashGate:
         self.waiting = 0
         self.refused = 0
 
+    hash_seconds = 0.5
+    """A running mean of one computation's time (seeded with a typical Argon2id's)."""
+
+    def retry_after(self) -> int:
+        """Whole seconds until the queue ahead of a refused request has drained: every
+        computation waiting or running, ``workers`` at a time, at ``hash_seconds`` each (at
+        least 1 s)."""
+        rounds = (self.active + self.waiting + self.workers - 1) // self.workers
+        return max(1, math.ceil(rounds * self.hash_seconds))
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         if self.active + self.waiting >= self.workers + self.queue:
             self.refused += 1
-            raise WireError(
+            busy = WireError(
                 ErrorCode.BUSY, "The relay is busy signing people in; try again in a few seconds."
             )
+            busy.retry_after = self.retry_after()
+            raise busy
         self.waiting += 1
         try:
             await self._slots.acquire()
         finally:
             self.waiting -= 1
         self.active += 1
+        started = time.monotonic()
         try:
             return await asyncio.to_thread(fn, *args)
         finally:
+            took = time.monotonic() - started
+            self.hash_seconds = 0.8 * self.hash_seconds + 0.2 * took
             self.active -= 1
             self._slots.release()
 

@@ -47,6 +47,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from pointline.net._ws import PING_INTERVAL, PING_TIMEOUT
 from pointline.net.protocol._keys import SigningKey
 from pointline.net.protocol._roster import roster_from_wire, roster_signing_bytes
 from pointline.net.protocol._wire import (
@@ -60,6 +61,8 @@ from pointline.net.protocol._wire import (
     Leave,
     Redirect,
     RelayFrame,
+    Resume,
+    Resumed,
     RoomJoined,
     Roster,
     RosterEntry,
@@ -80,7 +83,7 @@ from pointline.net.relay._accounts import TOKEN_TTL, TOKENS_PER_ACCOUNT, Account
 from pointline.net.relay._accounts import RateLimiter as RateLimiter
 from pointline.net.relay._cluster import Redirects, Router
 from pointline.net.relay._frames import received_payload, send_payload
-from pointline.net.relay._rooms import Room, Rooms
+from pointline.net.relay._rooms import Departure, Member, Room, Rooms
 
 __all__ = [
     "ROOM_CLOSED_TEXT",
@@ -98,6 +101,13 @@ __all__ = [
     "Transmit",
     "sign_roster",
 ]
+
+
+RESUME_GRACE: Final = 60.0
+"""Seconds a seat whose connection dropped (no ``leave``, no close frame) is held for a
+``resume`` before its departure is announced: longer than the card's longest step deadline
+(45 s to confirm), so a seat is only declared missing by its peers' own deadlines while it may
+still come back (spec/ONLINE.md "A blip is not a departure")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +136,9 @@ class RelayConfig:
     token_ttl: float = TOKEN_TTL  # seconds a sign-in token lives
     token_slides: bool = False  # each use of a token extends its life by token_ttl (hosted tables)
     tokens_per_account: int = TOKENS_PER_ACCOUNT  # live tokens; a new sign-in revokes the oldest
+    resume_grace: float = RESUME_GRACE  # seconds a dropped member's seat waits for its resume
+    ping_interval: float = PING_INTERVAL  # seconds between two websocket pings to a client
+    ping_timeout: float = PING_TIMEOUT  # seconds a ping waits for its pong; then it is dropped
 
 
 ROOM_CLOSED_TEXT: Final = "the room's creator left; the room is closed"
@@ -159,7 +172,7 @@ class Transmit:
     data: bytes
 
 
-CloseCause = Literal["signin", "slow"]
+CloseCause = Literal["signin", "slow", "resumed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +299,10 @@ class RelayCore:
         )
         self.frames_forwarded = 0
         self._deadlines: list[tuple[float, int]] = []  # (when, conn), a heap; stale ones skipped
+        self._held: list[tuple[float, int, str, Member]] = []
+        """(until, order, room code, member): seats held for a resume, a heap; stale skipped."""
+        self._held_order = itertools.count()
+        self.resumed = 0
         self.signin_closed = 0
         self.slow_cut = 0
 
@@ -307,9 +324,20 @@ class RelayCore:
         heapq.heappush(self._deadlines, (session.signin_by, conn))
         return conn
 
-    def closed(self, conn: int) -> list[Action]:
-        """The connection is gone: it leaves its room (announced), its counts are dropped."""
-        actions = self.leave(conn)
+    def closed(self, conn: int, hold: bool = False, now: float | None = None) -> list[Action]:
+        """The connection is gone: it leaves its room (announced), its counts are dropped.
+        ``hold``: it dropped without a close frame (a lost network, a ping unanswered): its
+        seat is held for a ``resume`` for ``resume_grace`` seconds, announced only then."""
+        if now is not None:
+            self.now = now
+        held = self.rooms.hold(conn, self.now + self.config.resume_grace) if hold else None
+        actions: list[Action] = []
+        if held is not None:
+            room, member = held
+            entry = (member.held_until or 0.0, next(self._held_order), room.code, member)
+            heapq.heappush(self._held, entry)
+        else:
+            actions = self.leave(conn)
         self.auth.clear(str(conn))
         self.sessions.pop(conn, None)
         return actions
@@ -328,13 +356,22 @@ class RelayCore:
         heap = self._deadlines
         while heap and not self._due(*heap[0]):
             heapq.heappop(heap)
-        return heap[0][0] if heap else None
+        held = self._held
+        while held and held[0][3].held_until != held[0][0]:
+            heapq.heappop(held)
+        times = [h[0][0] for h in (heap, held) if h]
+        return min(times) if times else None
 
     def tick(self, now: float) -> list[Action]:
         """The clock reads ``now``: close every connection whose deadline has passed."""
         self.now = now
         heap = self._deadlines
         out: list[Action] = []
+        while self._held and self._held[0][0] <= now:
+            until, _, code, member = heapq.heappop(self._held)
+            gone = self.rooms.expire(code, member, until)
+            if gone is not None:
+                out.extend(self._announce(gone))
         while heap and heap[0][0] <= now:
             when, conn = heapq.heappop(heap)
             if not self._due(when, conn):
@@ -404,7 +441,8 @@ class RelayCore:
 
     def refusal(self, conn: int, frame: ClientFrame, exc: WireError) -> list[Action]:
         """The answer to request ``frame`` that ended in ``exc``."""
-        return [Transmit((conn,), _data(error(exc.code, exc.message, frame.id)))]
+        answer = error(exc.code, exc.message, frame.id, exc.retry_after)
+        return [Transmit((conn,), _data(answer))]
 
     def _forward(self, conn: int, payload: dict[str, Any] | None, raw: str | None) -> list[Action]:
         """``deliver`` to the room's other present members: as the bytes received (``raw``,
@@ -423,6 +461,8 @@ class RelayCore:
             data = _data(Deliver(seat, payload))
         else:
             data = f'{{"op":"deliver","from_seat":{seat},"payload":{raw}}}'.encode()
+        room.members[seat].sent += 1
+        room.record(seat, data)
         self.frames_forwarded += 1
         return [Transmit(others, data)] if others else []
 
@@ -521,7 +561,31 @@ class RelayCore:
                     started = Started(
                         room.code, room.table_id, seat, roster, signature, answer, host
                     )
-                    yield self._reply(member.conn, started)
+                    if member.present:
+                        yield self._reply(member.conn, started)
+                    else:  # away: it gets its start when it resumes
+                        member.owed = _data(started)
+            case Resume(token, code, key, received):
+                name = yield from self._account(conn, token)
+                room, seat = self.rooms.held_seat(name, key, code)
+                missed = room.missed(seat, received)
+                if missed is None:  # nothing changes: the seat stays held (or where it is)
+                    raise WireError(ErrorCode.NO_SEAT, "what you missed is no longer kept")
+                old = self.rooms.resume(conn, room, seat)
+                session.name = name
+                member = room.members[seat]
+                if old is not None:  # its own older connection, silent: replaced
+                    old_session = self.sessions.get(old)
+                    if old_session is not None:
+                        old_session.closing = True
+                    yield Close(old, 1000, "resumed on a new connection", "resumed")
+                self.resumed += 1
+                yield self._reply(conn, Resumed(room.code, seat, member.sent, frame.id))
+                if member.owed is not None:
+                    owed, member.owed = member.owed, None
+                    yield Transmit((conn,), owed)
+                for data in missed:
+                    yield Transmit((conn,), data)
             case Signout(token):
                 if not (yield Call("store", self.accounts.signout, (token,))):
                     raise WireError(ErrorCode.BAD_TOKEN, "that token was not signed in")
@@ -571,7 +635,7 @@ class RelayCore:
     # ---------------------------------------------------------------- rooms
 
     def _roster(self, room: Room, exclude: int | None = None) -> Steps:
-        conns = tuple(m.conn for m in room.members if m.conn != exclude)
+        conns = tuple(m.conn for m in room.members if m.conn != exclude and m.present)
         if conns:
             yield Transmit(conns, _data(Roster(room.code, room.creator, room.roster())))
 
@@ -580,6 +644,10 @@ class RelayCore:
         gone = self.rooms.leave(conn)
         if gone is None:
             return []
+        return self._announce(gone)
+
+    def _announce(self, gone: Departure) -> list[Action]:
+        """Tell a departure to the room's present members."""
         room = gone.room
         out: list[Action] = []
         if gone.closed and self.router is not None:
@@ -589,7 +657,7 @@ class RelayCore:
             if conns:
                 out.append(Transmit(conns, _data(Departed(gone.seat, gone.name))))
         elif gone.closed:
-            conns = tuple(m.conn for m in room.members[1:])
+            conns = tuple(m.conn for m in room.members[1:] if m.present)
             if conns:
                 out.append(Transmit(conns, _data(error(ErrorCode.ROOM_CLOSED, ROOM_CLOSED_TEXT))))
         else:

@@ -10,6 +10,7 @@ and a departure is only announced.
 from __future__ import annotations
 
 import secrets
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -37,6 +38,12 @@ __all__ = [
 MIN_MEMBERS: Final = ONLINE_SEATS_MIN
 """The card's room size, decided once in the kernel: exactly 2-8 people."""
 MAX_MEMBERS: Final = ONLINE_SEATS_MAX
+LOG_FRAMES: Final = 4096
+"""``deliver`` frames a room keeps for a resume: a whole session of eight seats sends about
+2,100 (128 throws, a commit and a reveal from each seat, then the receipts)."""
+LOG_BYTES: Final = 4 * 1024 * 1024
+"""And at most this many bytes of them (a whole eight-seat session is about 1 MiB): frames as
+large as the 64 KiB cap cannot make a room hold more."""
 
 
 class RoomError(WireError):
@@ -49,6 +56,14 @@ class Member:
     name: str
     session_key: str
     present: bool = True
+    held_until: float | None = None
+    """Its connection dropped without a leave: the seat is kept for a ``resume`` until then."""
+    sent: int = 0
+    """``send`` frames the relay has taken from this seat (``resumed``'s ``received``)."""
+    got: int = 0
+    """``deliver`` frames addressed to this seat, sent or held while it was away."""
+    owed: bytes | None = None
+    """Its ``started`` frame, when the room started while it was away."""
 
 
 @dataclass(slots=True)
@@ -57,6 +72,10 @@ class Room:
     creator: str
     members: list[Member] = field(default_factory=list)
     table_id: str | None = None
+    log: deque[tuple[int, bytes]] = field(default_factory=deque)
+    """The ``deliver`` frames of the session, (sender's seat, frame), the last ``LOG_FRAMES``
+    (at most ``LOG_BYTES``): a resumed seat gets the ones it missed again."""
+    log_bytes: int = 0
 
     @property
     def started(self) -> bool:
@@ -73,6 +92,40 @@ class Room:
 
     def present(self) -> list[Member]:
         return [m for m in self.members if m.present]
+
+    @property
+    def deserted(self) -> bool:
+        """Nobody is here and no seat is held: the room ends."""
+        return not any(m.present or m.held_until is not None for m in self.members)
+
+    def record(self, seat: int, data: bytes) -> None:
+        """Keep the ``deliver`` ``data`` from ``seat`` for a resume, and count it for each
+        other member."""
+        log = self.log
+        log.append((seat, data))
+        self.log_bytes += len(data)
+        while len(log) > LOG_FRAMES or self.log_bytes > LOG_BYTES:
+            self.log_bytes -= len(log.popleft()[1])
+        for other, member in enumerate(self.members):
+            if other != seat:
+                member.got += 1
+
+    def missed(self, seat: int, received: int) -> list[bytes] | None:
+        """The frames addressed to ``seat`` after the first ``received`` of them, oldest first;
+        None when some of them are no longer kept (or ``received`` counts more than were sent)."""
+        member = self.members[seat]
+        count = member.got - received
+        if count < 0:
+            return None
+        if count == 0:
+            return []
+        out: list[bytes] = []
+        for sender, data in reversed(self.log):
+            if sender != seat:
+                out.append(data)
+                if len(out) == count:
+                    return out[::-1]
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,11 +234,70 @@ class Rooms:
             return None
         seat = room.seat_of(conn)
         assert seat is not None
+        return self._remove(room, seat)
+
+    def hold(self, conn: int, until: float) -> tuple[Room, Member] | None:
+        """``conn`` dropped without a leave: its seat stays its own until ``until`` (a
+        ``resume`` takes it back; ``expire`` gives it up). None if it sat in no room."""
+        room = self._by_conn.pop(conn, None)
+        if room is None:
+            return None
+        seat = room.seat_of(conn)
+        assert seat is not None
+        member = room.members[seat]
+        member.present, member.held_until = False, until
+        return room, member
+
+    def expire(self, code: str, member: Member, until: float) -> Departure | None:
+        """The seat held for ``member`` until ``until`` was not taken back: it leaves as a
+        ``leave`` would (None when it came back or its room is gone)."""
+        room = self._rooms.get(code)
+        if room is None or member.held_until != until:
+            return None
+        for seat, other in enumerate(room.members):
+            if other is member:
+                member.held_until = None
+                return self._remove(room, seat)
+        return None
+
+    def held_seat(self, name: str, session_key: str, code: str) -> tuple[Room, int]:
+        """The seat of ``name`` with ``session_key`` in room ``code`` that a ``resume`` may take
+        back: held for it, or still on an older connection of its own. Refused ``no_seat``."""
+        room = self.get(code)
+        seat = next(
+            (
+                i
+                for i, m in enumerate(room.members if room is not None else ())
+                if m.session_key == session_key and m.name.casefold() == name.casefold()
+            ),
+            None,
+        )
+        if room is None or seat is None:
+            raise RoomError(ErrorCode.NO_SEAT, "no seat of yours is held in that room")
+        member = room.members[seat]
+        if not member.present and member.held_until is None:
+            raise RoomError(ErrorCode.NO_SEAT, "your seat was given up: you were away too long")
+        return room, seat
+
+    def resume(self, conn: int, room: Room, seat: int) -> int | None:
+        """``conn`` takes back ``seat`` of ``room`` (``held_seat``); the older connection that
+        still held it, which the relay then closes, or None."""
+        if conn in self._by_conn:
+            raise RoomError(ErrorCode.IN_ROOM, "leave your current room first")
+        member = room.members[seat]
+        old = member.conn if member.present else None
+        if old is not None:
+            self._by_conn.pop(old, None)
+        member.conn, member.present, member.held_until = conn, True, None
+        self._by_conn[conn] = room
+        return old
+
+    def _remove(self, room: Room, seat: int) -> Departure:
         member = room.members[seat]
         closed = False
         if room.started:
             member.present = False
-            closed = not room.present()
+            closed = room.deserted
         elif seat == CREATOR_SEAT:
             closed = True
             for other in room.members[1:]:

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from pointline.net.protocol._keys import SigningKey
@@ -186,8 +187,13 @@ class Relay:
             pass
         finally:
             conn.sender.stop()
-            self._leave(conn)
-            self._apply(self.core.closed(conn_id))
+            # dropped without a close frame (the network went, a ping went unanswered): the
+            # seat is held for a resume (spec/ONLINE.md "A blip is not a departure")
+            hold = _dropped(ws)
+            if not hold:
+                self._leave(conn)
+            self._apply(self.core.closed(conn_id, hold=hold, now=loop.time()))
+            self._arm()
             del self.connections[conn.id]
 
     async def dispatch(self, conn: Connection, frame: ClientFrame) -> None:
@@ -302,6 +308,15 @@ class Relay:
         self._apply(self.core.leave(conn.id))
 
 
+def _dropped(ws: ServerConnection) -> bool:
+    """Whether ``ws`` ended without either side closing it on purpose: no close frame came from
+    the client, and the relay sent none of its own (a frame too large, a deadline, a slow
+    reader) except websockets' own for a ping left unanswered (1011)."""
+    protocol = ws.protocol
+    sent = protocol.close_sent
+    return protocol.close_rcvd is None and (sent is None or sent.code == CloseCode.INTERNAL_ERROR)
+
+
 @dataclass(slots=True)
 class RunningRelay:
     """A relay serving on a socket: ``url`` to connect, ``relay`` to inspect."""
@@ -364,6 +379,8 @@ async def running_relay(
             max_size=config.max_size,
             ssl=None,  # TLS is RelayConnection's: counted, under its own deadline
             compression=None,
+            ping_interval=config.ping_interval,
+            ping_timeout=config.ping_timeout,
             open_timeout=config.signin_deadline,
             process_request=relay.process_request,
             create_connection=connection_class,

@@ -183,11 +183,14 @@ def test_hashing_is_bounded_and_the_overflow_is_told_busy(tmp_path: Path) -> Non
                     await asyncio.wait_for(asyncio.to_thread(entered.wait, WAIT), WAIT)
             await until(lambda: relay.relay.hashing.waiting == 1)
             client = RelayClient(sockets[2])
+            client.busy_patience = 0.0  # no asking again here (see the test below)
             with pytest.raises(ClientError) as busy:
                 await client.signup("hash2", PASSWORD)
             assert busy.value.code == ErrorCode.BUSY
             text = busy.value.text
             assert text.startswith("The relay is busy") and "try again" in text
+            # when to try again: the two computations ahead, one at a time (at least 1 s)
+            assert busy.value.retry_after is not None and busy.value.retry_after >= 1
             release.set()
             for ws in sockets[:2]:
                 reply = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
@@ -198,6 +201,43 @@ def test_hashing_is_bounded_and_the_overflow_is_told_busy(tmp_path: Path) -> Non
             assert await client.signup("hash2", PASSWORD)
             await client.close()
             for ws in sockets[:2]:
+                await ws.close()
+
+    run(go())
+
+
+def test_a_busy_refusal_says_when_and_the_client_asks_again_by_itself(tmp_path: Path) -> None:
+    """Issue 43: a crowd signing up at once. The refusal carries ``retry_after`` and the client
+    asks again after it, by itself, and gets in once the queue has drained."""
+
+    async def go() -> None:
+        async with serving(tmp_path, hash_workers=1, hash_queue=0) as relay:
+            release = threading.Event()
+            entered = threading.Event()
+            real = relay.relay.accounts.signup
+
+            def slow_signup(name: str, password: str) -> str:
+                entered.set()
+                release.wait(WAIT)
+                return real(name, password)
+
+            relay.relay.accounts.signup = slow_signup  # type: ignore[method-assign]
+            first = await connect(relay.url)
+            await first.send(json.dumps({"op": "signup", "name": "crowd0", "password": PASSWORD}))
+            await asyncio.wait_for(asyncio.to_thread(entered.wait, WAIT), WAIT)
+            raw = await connect(relay.url)
+            refusal = await ask(raw, {"op": "signup", "name": "crowd1", "password": PASSWORD})
+            assert refusal["code"] == "busy" and type(refusal["retry_after"]) is int
+            assert refusal["retry_after"] >= 1
+            client = await RelayClient.connect(relay.url)
+            signing_up = asyncio.ensure_future(client.signup("crowd2", PASSWORD))
+            await until(lambda: relay.relay.hashing.refused == 2)  # refused once, waiting
+            assert not signing_up.done()
+            release.set()
+            assert await asyncio.wait_for(signing_up, WAIT)
+            assert client.busy_retries >= 1 and client.name == "crowd2"
+            await client.close()
+            for ws in (first, raw):
                 await ws.close()
 
     run(go())

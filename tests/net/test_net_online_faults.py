@@ -72,6 +72,9 @@ silent_reveal = _silent_from("reveal")
 
 def socket_loss(c: RelayClient, p: Payload) -> list[Payload]:
     if _at("commit", p):
+        c.resume_patience = (
+            0.0  # this device does not come back (a blip that heals: test_net_stalls)
+        )
         c.ws.transport.abort()  # the socket dies mid-hand, no close handshake
         return []
     return [p]
@@ -142,7 +145,8 @@ FAULTS = [
     Fault(
         "stop answering (no reveal)", EndReason.DEADLINE, TIMEOUTS.response, silent_reveal, "reveal"
     ),
-    Fault("socket closed mid-hand", EndReason.DEPARTURE, TIMEOUTS.response, socket_loss),
+    # the relay holds a dropped seat for its resume: the others end at the commit's deadline
+    Fault("socket closed mid-hand", EndReason.DEADLINE, TIMEOUTS.confirm, socket_loss),
     Fault("reveal another nonce", EndReason.BAD_REVEAL, TIMEOUTS.response, other_nonce, "reveal"),
     Fault("reveal another choice", EndReason.BAD_REVEAL, TIMEOUTS.response, other_choice, "reveal"),
     Fault("forged signature", EndReason.BAD_SIGNATURE, TIMEOUTS.response, forged_signature),

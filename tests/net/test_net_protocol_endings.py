@@ -18,6 +18,7 @@ from pointline.net.protocol._peer import (
     ReceiptsMismatch,
     ReceiptStatus,
     SessionEnded,
+    Step,
     ending_text,
 )
 from pointline.net.protocol._transcript import record_hash
@@ -40,6 +41,45 @@ def test_a_missing_receipt_leaves_the_result_but_reports_incomplete() -> None:
         assert p.result is not None
         assert p.receipt_status is ReceiptStatus.INCOMPLETE
         assert ReceiptsIncomplete(EndReason.DEADLINE, 2) in net.log[p.seat]
+
+
+def test_an_accusation_during_the_receipts_names_reporter_and_accused_each_in_its_place() -> None:
+    """Issue 43: Seat 2's unconfirmed accusation of Seat 1 during the receipt exchange read "a
+    missed deadline from Seat 2" (the reporter as the accused). It names both now."""
+    net = Net(3, seed=5)
+    net.filters[1] = lambda f: [] if f["kind"] == "receipt" else [f]
+    net.run_until(lambda n: n.peers[0].state is n.peers[2].state is Step.RECEIPTS)
+    reader = net.peers[2]
+    assert reader.awaiting == (1,)  # Seat 1's receipt is in here; Seat 2 held its own
+    notice = net.signed(
+        1, AbortNotice(net.table_id, 1, net.peers[1]._my_seq - 1, EndReason.DEADLINE, 0)
+    )
+    reader.receive(notice, 1, net.now)
+    stopped = [e for e in reader.events() if isinstance(e, ReceiptsIncomplete)]
+    assert stopped == [ReceiptsIncomplete(EndReason.DEADLINE, 1)]  # the record's (reason, seat)
+    assert (stopped[0].reporter, stopped[0].accused) == (1, 0)
+    assert stopped[0].text == (
+        "Seat 2 reported that Seat 1's move did not arrive in time (its connection or the seat); "
+        "this seat saw otherwise"
+    )
+
+
+def test_a_believed_late_receipt_names_the_late_seat_and_its_reporter() -> None:
+    net = Net(3, seed=5)
+    net.filters[2] = lambda f: [] if f["kind"] == "receipt" else [f]
+    net.filters[1] = lambda f: [] if f["kind"] == "receipt" else [f]
+    net.run_until(lambda n: n.peers[0].state is n.peers[2].state is Step.RECEIPTS)
+    reader = net.peers[0]
+    assert reader.awaiting == (1, 2)
+    notice = net.signed(
+        1, AbortNotice(net.table_id, 1, net.peers[1]._my_seq - 1, EndReason.DEADLINE, 2)
+    )
+    reader.receive(notice, 1, net.now)
+    stopped = [e for e in reader.events() if isinstance(e, ReceiptsIncomplete)]
+    assert stopped == [ReceiptsIncomplete(EndReason.DEADLINE, 2)]
+    assert stopped[0].text == (
+        "Seat 2 reported that Seat 3's move did not arrive in time (its connection or the seat)"
+    )
 
 
 def test_a_lying_receipt_is_a_mismatch() -> None:

@@ -303,3 +303,82 @@ def test_a_send_that_waits_past_the_send_timeout_cuts_the_reader(tmp_path: Path)
     assert "waited more than 0.5 s" in actions[0].why
     d.apply(actions[1:])
     assert d.last(a) == {"op": "departed", "seat": 1, "name": "bobby"}
+
+
+def test_a_dropped_seat_is_held_for_its_resume_and_gets_what_it_missed(tmp_path: Path) -> None:
+    """Issue 43: a connection that drops (no close frame) keeps its seat for ``resume_grace``;
+    ``resume`` takes it back on a new connection, answers how many of its sends the relay took
+    and sends the deliveries it missed; only a hold that runs out is a departure."""
+    d = Driver(tmp_path, resume_grace=30.0)
+    a, ta = d.signed_up("alice")
+    b, tb = d.signed_up("bobby")
+    d.frame(a, {"op": "create_room", "token": ta, "session_key": KEY_A, "id": 2})
+    code = d.last(a)["code"]
+    d.frame(b, {"op": "join_room", "token": tb, "code": code, "session_key": KEY_B, "id": 2})
+    d.frame(a, {"op": "start", "token": ta, "id": 3})
+    d.frame(b, {"op": "send", "payload": {"n": 1}})
+    d.frame(a, {"op": "send", "payload": {"n": 1}})
+    before = len(d.inbox[a])
+    d.apply(d.core.closed(b, hold=True, now=d.now))
+    assert len(d.inbox[a]) == before  # no departure announced
+    d.frame(a, {"op": "send", "payload": {"n": 2}})
+    d.frame(a, {"op": "send", "payload": {"n": 3}})
+    b2 = d.open()
+    resume = {"op": "resume", "token": tb, "code": code, "session_key": KEY_B, "received": 1}
+    d.frame(b2, {**resume, "id": 5})
+    assert d.inbox[b2][0] == {"op": "resumed", "code": code, "seat": 1, "received": 1, "id": 5}
+    assert [f["payload"] for f in d.inbox[b2][1:]] == [{"n": 2}, {"n": 3}]
+    d.frame(b2, {"op": "send", "payload": {"n": 2}})  # the seat is b2's now
+    assert d.last(a) == {"op": "deliver", "from_seat": 1, "payload": {"n": 2}}
+    # a hold that runs out is a departure, and then the seat cannot be taken back
+    d.apply(d.core.closed(b2, hold=True, now=d.now))
+    assert d.core.next_deadline() == d.now + 30.0
+    d.apply(d.core.tick(d.now + 29.0))
+    assert d.last(a)["op"] == "deliver"
+    d.apply(d.core.tick(d.now + 30.0))
+    assert d.last(a) == {"op": "departed", "seat": 1, "name": "bobby"}
+    b3 = d.open()
+    d.frame(b3, {**resume, "received": 3, "id": 6})
+    assert d.last(b3)["code"] == "no_seat" and d.last(b3)["id"] == 6
+
+
+def test_a_resume_on_a_live_connection_replaces_it(tmp_path: Path) -> None:
+    """The client noticed the silence first (its pings): the relay still has the old
+    connection; the resume closes it, and a resume that counts more than was sent is refused."""
+    d = Driver(tmp_path)
+    a, ta = d.signed_up("alice")
+    b, tb = d.signed_up("bobby")
+    d.frame(a, {"op": "create_room", "token": ta, "session_key": KEY_A, "id": 2})
+    code = d.last(a)["code"]
+    d.frame(b, {"op": "join_room", "token": tb, "code": code, "session_key": KEY_B, "id": 2})
+    d.frame(a, {"op": "start", "token": ta, "id": 3})
+    b2 = d.open()
+    resume = {"op": "resume", "token": tb, "code": code, "session_key": KEY_B, "received": 0}
+    actions = []
+    for action in d.core.receive(b2, json.dumps({**resume, "id": 4}), d.now):
+        assert isinstance(action, Dispatch)
+        actions = d.core.run(b2, action.frame, answer)
+    closes = [x for x in actions if isinstance(x, Close)]
+    assert [(c.conn, c.cause) for c in closes] == [(b, "resumed")]
+    d.apply(actions)
+    assert d.last(b2)["op"] == "resumed"
+    c = d.open()
+    d.frame(c, {**resume, "received": 9, "id": 5})
+    assert d.last(c)["code"] == "no_seat"
+
+
+def test_a_room_keeps_a_bounded_log_for_resumes() -> None:
+    """What a room keeps for resumes is bounded in frames and bytes; a resume that needs a
+    frame no longer kept gets nothing (the relay answers ``no_seat``)."""
+    from pointline.net.relay._rooms import LOG_BYTES, Member, Room
+
+    room = Room("ABCDEF", "alice", [Member(1, "alice", KEY_A), Member(2, "bobby", KEY_B)], "t")
+    big = b"x" * 60_000
+    for _ in range(100):
+        room.record(0, big)
+    kept = LOG_BYTES // len(big)
+    assert len(room.log) == kept and room.log_bytes == kept * len(big) <= LOG_BYTES
+    assert room.missed(1, 100 - kept) == [big] * kept
+    assert room.missed(1, 100 - kept - 1) is None
+    assert room.missed(1, 101) is None
+    assert room.missed(0, 0) == []  # nothing was addressed to the sender

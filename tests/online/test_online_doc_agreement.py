@@ -124,6 +124,8 @@ SAMPLE: dict[str, Any] = {
     "host": "alice",
     "message": "plain words",
     "url": "wss://relay.example.org:8765",
+    "received": 3,
+    "retry_after": 2,
 }
 
 

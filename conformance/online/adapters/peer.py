@@ -37,10 +37,17 @@ class Adapter:
         self.path: Path | None = None
         self.done = False
         self.requests: dict[int, dict[str, Any]] = {}
+        self.received = 0  # deliver frames of the room (resume's count)
+        self.sends: list[dict[str, Any]] = []  # every send of the room, for a resume
+        self.resuming = False
 
     def wire(self, frame: dict[str, Any]) -> None:
         if "id" in frame:
             self.requests[frame["id"]] = frame  # sent again after a redirect
+        if frame.get("op") == "send":
+            self.sends.append(frame)
+            if self.resuming:
+                return  # sent after resumed, by the relay's count
         stdio.emit({"op": "wire", "frame": frame})
 
     def on_line(self, doc: dict[str, Any]) -> None:
@@ -60,6 +67,19 @@ class Adapter:
             self.wire({"op": "leave"})
         elif op == "wire":
             self.on_frame(doc["frame"])
+        elif op == "dropped":
+            # the connection died with no close frame; the harness carries a fresh one: take
+            # the seat back (ONLINE.md "A blip is not a departure")
+            self.resuming = True
+            resume = {
+                "op": "resume",
+                "token": self.token,
+                "code": self.play["code"],
+                "session_key": self.key.public_hex,
+                "received": self.received,
+                "id": 3,
+            }
+            stdio.emit({"op": "wire", "frame": resume})
         elif op == "closed" and self.peer is not None:
             # the harness lost this client's relay connection: my own departure, no notice
             self.peer.lose_connection(time.monotonic())
@@ -109,7 +129,12 @@ class Adapter:
                 self.path = Path(folder) / f"{frame['table_id']}-seat{frame['seat']}.jsonl"
             stdio.emit({"op": "started", "table_id": frame["table_id"], "seat": frame["seat"]})
             self.after()
+        elif op == "resumed":
+            self.resuming = False
+            for again in self.sends[frame["received"] :]:
+                stdio.emit({"op": "wire", "frame": again})
         elif op == "deliver" and self.peer is not None:
+            self.received += 1
             self.peer.receive(frame["payload"], frame["from_seat"], now)
             self.after()
         elif op == "departed" and self.peer is not None:

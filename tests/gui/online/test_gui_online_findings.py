@@ -113,7 +113,7 @@ async def test_people_read_one_seat_numbering_the_verifier_also_uses(tmp_path: P
         assert commits.count == 0
         # the protocol's own words for the ending (net/protocol/_events.py), seats counted from 1
         assert bridge.results.endText.startswith("No result: ")
-        assert "a missed deadline from Seat 2" in bridge.results.endText
+        assert "Seat 2's move did not arrive in time" in bridge.results.endText
         assert bridge.results.endText.endswith("You are Seat 2.")
         await until(lambda: bridge.results.transcriptPath, what="the transcript")
         report = verify_transcript(Path(bridge.results.transcriptPath))
