@@ -187,8 +187,8 @@ ApplicationWindow {
         title: "Help"
         fs: root.fs
         visible: bridge.helpOpen
-        width: Math.min(root.width - root.gap * 2, root.fs * 46)
-        height: root.height - root.gap * 2
+        width: Math.min(root.width - root.insetLeft - root.insetRight - root.gap * 2, root.fs * 46)
+        height: root.height - root.insetTop - root.insetBottom - root.gap * 2
         onOpened: helpClose.forceActiveFocus()
         onEscaped: bridge.escape()
         onMuteToggled: bridge.toggleMute()
