@@ -223,6 +223,8 @@ def test_a_phone_sideways_gives_the_thumbs_the_chips_and_one_large_main_action(
     for name in ("btnAllocate", "btnRepeat", "btnReset", "btnHistory", "btnMenu"):
         other = _rect(ui.item(name))
         assert other.width() * other.height() < confirm.width() * confirm.height(), name
+    # the dice are at least 64 px
+    assert ui.item("dice").property("size") >= 64
     # the felt takes at least half of the safe area
     felt = _rect(ui.item("felt"))
     assert felt.width() * felt.height() >= 0.5 * safe_w * (390 - insets["bottom"])

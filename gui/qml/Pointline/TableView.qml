@@ -223,7 +223,8 @@ Item {
                             id: dice
                             objectName: view.named("dice")
                             table: view.table
-                            size: puck.size * 0.92
+                            // a phone: the dice at least 64 px (the throw is the star)
+                            size: view.phone ? Math.max(64, puck.size * 0.92) : puck.size * 0.92
                             spacing: view.gap
                             travel: felt.width * 0.6
                             drop: Math.max(0, passArea.height + dpArea.height) * 0.6
