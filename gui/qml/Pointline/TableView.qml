@@ -50,6 +50,8 @@ Item {
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
     readonly property bool motion: !table.reduceMotion
+    // the screen has side parts of its own (online: the seats)
+    readonly property bool hasSide: view.side.length > 0
     // a phone's main action: the largest control
     readonly property real mainHeight: Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
@@ -350,7 +352,7 @@ Item {
                 columnSpacing: view.gap * 0.6
                 GameButton {
                     objectName: "btnHistory"; Layout.fillWidth: true; fs: Math.min(view.tfs, 13)
-                    text: "History"
+                    text: view.hasSide ? "Seats and history" : "History"
                     hint: "Every throw, contract and refund of this session"
                     onActivated: historyDrawer.open()
                 }
@@ -561,7 +563,7 @@ Item {
         // ---------------- the screen's side parts (online: the seats), then the history
         ColumnLayout {
             id: sideColumn
-            visible: !view.phone || sideSlot.children.length > 0
+            visible: !view.phone  // a phone: the side parts and the history are in the drawer
             Layout.fillWidth: view.portrait
             Layout.fillHeight: true
             Layout.preferredWidth: view.portrait ? -1 : Math.max(190, view.tfs * 15)
@@ -573,6 +575,7 @@ Item {
             // with side parts, they and the history share the column evenly
             ColumnLayout {
                 id: sideSlot
+                parent: view.phone ? drawerSide : sideColumn
                 Layout.fillWidth: true
                 Layout.fillHeight: view.sideMinimumHeight <= 0
                 Layout.preferredHeight: view.sideMinimumHeight > 0 ? view.sideMinimumHeight : 0
@@ -612,6 +615,13 @@ Item {
         ColumnLayout {
             anchors.fill: parent
             spacing: view.gap
+            // the screen's side parts (online: the seats), above the history
+            ColumnLayout {
+                id: drawerSide
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                visible: view.hasSide
+            }
             HistoryPanel {
                 objectName: view.named("historyInDrawer")
                 Layout.fillWidth: true
