@@ -71,8 +71,15 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     """The person chose Play online: the online screens open in the one window (gui/app.py)."""
 
     # whyNow: why each dimmed control is off now, one sentence a line (Help shows it: F1).
-    insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
+    insetsChanged = Signal()
+    insets = Property(QVARIANT_MAP, lambda self: self._insets, notify=insetsChanged)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
+
+    def set_insets(self, insets: dict[str, int]) -> None:
+        """Fake safe-area insets (the layout check and the screenshots: each phone size its
+        own, portrait and sideways in one run)."""
+        self._insets = dict(insets)
+        self.insetsChanged.emit()
 
     def __init__(
         self,

@@ -46,8 +46,12 @@ def parser() -> argparse.ArgumentParser:
         "--check-layout",
         action="store_true",
         help="render every scene offscreen at each --size (default: nine phone to 1440p "
-        "sizes) in every window mode and list overlaps, cut text, small touch targets, low "
-        "contrast, lines through labels, uneven sibling boxes and line boxes that jump",
+        "sizes; a phone size as a phone: touch, its own safe-area insets, one window mode; "
+        "the others in every window mode), print each one's design figures (felt share, main "
+        "action, smallest text, lowest contrast) and list overlaps, cut text, small touch "
+        "targets, low contrast, lines through labels, uneven sibling boxes, line boxes that "
+        "jump and, on a phone, what lies under a bar, text under 11 pt, a felt under half "
+        "the screen sideways and a main action out of the thumb's reach",
     )
     p.add_argument(
         "--scene",

@@ -15,7 +15,23 @@ import sys
 
 from pointline.net.paths import MOBILE_PLATFORMS
 
-__all__ = ["MOBILE_PLATFORMS", "fake_insets", "is_mobile"]
+__all__ = ["MOBILE_PLATFORMS", "PHONE_INSETS", "fake_insets", "is_mobile", "phone_insets"]
+
+PHONE_INSETS: dict[tuple[int, int], tuple[int, int, int, int]] = {
+    # iPhone 12-15 (1 px = 1 pt): the notch and the home indicator; sideways the notch may be
+    # on either side, so both sides keep it clear, and the home indicator stays at the bottom.
+    (390, 844): (47, 0, 34, 0),
+    (844, 390): (0, 47, 21, 47),
+    # Android (dp at font scale 1.0): the status bar on top and the 3-button navigation bar at
+    # the bottom; sideways the status bar stays on top and the navigation bar may be on either
+    # side, so both sides keep its 48 clear.
+    (360, 640): (24, 0, 48, 0),
+    (640, 360): (24, 48, 0, 48),
+    (412, 915): (24, 0, 48, 0),
+    (915, 412): (24, 48, 0, 48),
+}
+"""Each phone size's own safe-area insets (top, right, bottom, left), portrait and sideways:
+the layout check and the screenshots run phones with these (``phone_insets``)."""
 
 
 def is_mobile() -> bool:
@@ -37,4 +53,17 @@ def fake_insets() -> dict[str, int]:
         values = []
     if len(values) != 4 or any(v < 0 or v > 400 for v in values):
         values = [0, 0, 0, 0]
+    return dict(zip(names, values, strict=True))
+
+
+def phone_insets(size: tuple[int, int]) -> dict[str, int]:
+    """The safe-area insets of a phone of ``size`` held that way (``PHONE_INSETS``); a size
+    not in the table takes the insets of the listed phone nearest to it in the same
+    orientation."""
+    names = ("top", "right", "bottom", "left")
+    values = PHONE_INSETS.get(size)
+    if values is None:
+        same_way = [s for s in PHONE_INSETS if (s[0] > s[1]) == (size[0] > size[1])]
+        nearest = min(same_way, key=lambda s: abs(s[0] - size[0]) + abs(s[1] - size[1]))
+        values = PHONE_INSETS[nearest]
     return dict(zip(names, values, strict=True))

@@ -2,8 +2,8 @@
 its transition table (``TRANSITIONS``), as ``spec/RULES.md`` is rendered from it.
 
 QML keeps no copy of a rule or a number: it reads these through ``bridge.texts``. Change a
-constant or a row in ``pointline.kernel`` and Help, the mottos on the felt and the button labels
-follow.
+constant or a row in ``pointline.kernel`` and Help, the lines' rules on the felt and the button
+labels follow.
 """
 
 from __future__ import annotations
@@ -24,9 +24,12 @@ from pointline.kernel import (
 __all__ = [
     "ACTION_LABELS",
     "HELP_HTML",
+    "LINE_RULES",
+    "PAYS",
     "SOLO_WORDS",
     "TEXTS",
     "keys_hint",
+    "line_rule",
     "sit_out_ask",
     "words_for_number",
 ]
@@ -101,16 +104,39 @@ HELP_HTML = (
     "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
 )
 
+
+def _list(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers))
+
+
+PAYS = "pays\u00a01:1"
+"""What a winning line pays, said on each line (the kernel's win returns the contract plus
+the same amount as net); a no-break space keeps it on one line."""
+LINE_RULES: dict[str, str] = {
+    "passComeOut": f"Wins on {_list(PASS_WINS)} · loses on {_list(PASS_LOSES)}",
+    "dontPassComeOut": (
+        f"Wins on {_list(DP_WINS)} · loses on {_list(DP_LOSES)} · {_list(DP_PUSHES)} pushes"
+    ),
+    "passPoint": f"Wins on {{point}} before {_list(SEVEN_OUT)}",
+    "dontPassPoint": f"Wins on {_list(SEVEN_OUT)} before {{point}}",
+}
+"""Each line's rule for the current phase, in words a player reads on the felt ({point}: the
+point's number), from the kernel's transition table."""
+
+
+def line_rule(line: str, phase: Phase, point: int = 0) -> str:
+    """The rule the ``line`` ("pass" or "dont_pass") plays by now, with what it pays: "Wins on
+    7, 11 · loses on 2, 3, 12 · pays 1:1"; on a point of 6, "Wins on 6 before 7 · pays 1:1"."""
+    name = "pass" if line == "pass" else "dontPass"
+    key = name + ("Point" if phase is Phase.POINT else "ComeOut")
+    return LINE_RULES[key].replace("{point}", str(point)) + " · " + PAYS
+
+
 TEXTS: dict[str, str] = {
     "helpHtml": HELP_HTML,
-    "passMotto": (
-        f"COME-OUT {' · '.join(map(str, PASS_WINS))} WIN · POINT BEFORE "
-        f"{' · '.join(map(str, SEVEN_OUT))} · PAYS\u00a01\u00a0:\u00a01"
-    ),
-    "dontPassMotto": (
-        f"COME-OUT {' · '.join(map(str, DP_WINS))} WIN · BAR {' · '.join(map(str, DP_PUSHES))} · "
-        f"{' · '.join(map(str, SEVEN_OUT))} BEFORE POINT · PAYS\u00a01\u00a0:\u00a01"
-    ),
+    # each line's rule now, with what it pays (QML puts the point's number for {point})
+    **{"rule" + k[0].upper() + k[1:]: f"{v} · {PAYS}" for k, v in LINE_RULES.items()},
+    "playAgain": "Play again",
     "reduce": f"Don't Pass −{UNIT}",
     "repeat": "Repeat last bet",
     # The card's word for placing a chip: the button says "Allocate 10", the guide "Allocate".
@@ -175,7 +201,9 @@ def sit_out_ask(mobile: bool) -> str:
 def keys_hint(phase: Phase, mobile: bool, chip: int) -> str:
     """The footer's key hint for what the keys do now."""
     if mobile:
-        return "Pick a chip, tap a line" if phase is Phase.COME_OUT else "Tap Roll"
+        if phase is Phase.COME_OUT:
+            return "Pick a chip, tap a line"
+        return "Tap Roll" if phase is Phase.POINT else f"Tap {TEXTS['playAgain']} to start again"
     if phase is Phase.COME_OUT:
         return (
             f"Arrows pick a line · Space allocates {chip} · R repeats · Enter confirms · "

@@ -501,8 +501,15 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)
     """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
-    insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
+    insetsChanged = Signal()
+    insets = Property(QVARIANT_MAP, lambda self: self._insets, notify=insetsChanged)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
+
+    def set_insets(self, insets: dict[str, int]) -> None:
+        """Fake safe-area insets (the layout check and the screenshots: each phone size its
+        own, portrait and sideways in one run)."""
+        self._insets = dict(insets)
+        self.insetsChanged.emit()
 
     # ------------------------------------------------------------------ Help and the window
     @Slot()

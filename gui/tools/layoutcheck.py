@@ -51,15 +51,27 @@ from pathlib import Path
 from typing import Any
 
 from pointline.gui.layoutmath import contrast_ratio, crosses, inside, intersection, overlap
+from pointline.gui.tools.phone import (
+    NO_INSETS,
+    PHONE_MODE,
+    PHONE_SIDE,
+    insets_of,
+    is_phone,
+    profile_env,
+    safe_rect,
+)
 from pointline.kernel.words import counted
 
 __all__ = [
     "PHONE_SIDE",
     "SIZES",
+    "Design",
     "Problem",
     "check_window",
     "contrast_ratio",
+    "in_thumb_zone",
     "main",
+    "measure_window",
     "moved_controls",
     "run_check",
     "steady_areas",
@@ -78,10 +90,47 @@ SIZES: tuple[tuple[int, int], ...] = (
 )
 """The sizes the project keeps clean: phones both ways, a tablet, desktops to 1440p."""
 
-PHONE_SIDE = 500
-"""A window whose shorter side is under this is a phone: touch targets must be 48x48."""
 
 MIN_TARGET = 48
+MIN_TEXT_PT = 11
+"""No text on a phone under this many points (logical pixels at device pixel ratio 1)."""
+MIN_FELT_SHARE = 0.5
+"""A phone held sideways gives the felt at least this share of its safe area."""
+DESIGN_ROLE = "designRole"
+"""The QML property naming an item's part in the design: "felt" (the felt's share is
+measured) or "main" (the one main action of the state: it must be under a thumb)."""
+THUMB_ZONE_LANDSCAPE = "the outer 25% of the width, the lower 60% of the height"
+THUMB_ZONE_PORTRAIT = "the bottom third"
+
+
+@dataclass
+class Design:
+    """What a scene measures as a design (``--check-layout`` prints it per scene, size and
+    mode): the felt's share of the safe area, where the main action's centre is (fractions of
+    the safe area) and whether a thumb reaches it, the smallest text in points and the lowest
+    text contrast. None: the scene has no such part (a card is open, or no felt)."""
+
+    felt_share: float | None = None
+    main_where: str = ""
+    main_at: tuple[float, float] | None = None
+    main_in_zone: bool | None = None
+    smallest_pt: float | None = None
+    smallest_where: str = ""
+    lowest_contrast: float | None = None
+    contrast_where: str = ""
+
+    def line(self) -> str:
+        felt = "-" if self.felt_share is None else f"{self.felt_share:.0%}"
+        if self.main_at is None:
+            main = "-"
+        else:
+            zone = "in the thumb zone" if self.main_in_zone else "OUT of the thumb zone"
+            main = f"{self.main_where} at {self.main_at[0]:.0%}, {self.main_at[1]:.0%}, {zone}"
+        small = "-" if self.smallest_pt is None else f"{self.smallest_pt:.1f} pt"
+        low = "-" if self.lowest_contrast is None else f"{self.lowest_contrast:.2f}:1"
+        return f"felt {felt} · main action {main} · smallest text {small} · lowest contrast {low}"
+
+
 STEADY_TYPES = ("LineArea",)
 """QML types whose geometry holds at one size whatever the phase or the felt's title says."""
 _INTERACTIVE = ("QQuickAbstractButton", "QQuickMouseArea", "QQuickTextInput")
@@ -231,6 +280,18 @@ def _alignment(item: Any) -> tuple[int, int]:
         value, failed = QQmlExpression(context, item, f"{name} + 0").evaluate()
         out.append(int(value) if not failed and isinstance(value, (int, float)) else 0)
     return out[0] or 1, out[1] or 32
+
+
+def _qml_number(item: Any, name: str) -> int:
+    """An enum property of ``item`` as a number (PySide6 cannot convert QML's enums, so QML
+    evaluates them); 0 when the item has no QML context."""
+    from PySide6.QtQml import QQmlEngine, QQmlExpression
+
+    context = QQmlEngine.contextForObject(item)
+    if context is None:
+        return 0
+    value, failed = QQmlExpression(context, item, f"{name} + 0").evaluate()
+    return int(value) if not failed and isinstance(value, (int, float)) else 0
 
 
 def _drawn_rect(item: Any) -> tuple[float, float, float, float]:
@@ -428,15 +489,38 @@ def moved_controls(
     return problems
 
 
-def check_window(window: Any, image: Any | None = None) -> list[Problem]:
-    """Every layout problem of ``window`` as it is laid out now (``image``: its grab)."""
+def check_window(
+    window: Any,
+    image: Any | None = None,
+    insets: dict[str, int] | None = None,
+    goals: bool | None = None,
+) -> list[Problem]:
+    """Every layout problem of ``window`` as it is laid out now (``image``: its grab;
+    ``insets``: a phone's safe-area insets; ``goals``: see ``measure_window``)."""
+    return measure_window(window, image, insets, goals)[0]
+
+
+def measure_window(
+    window: Any,
+    image: Any | None = None,
+    insets: dict[str, int] | None = None,
+    goals: bool | None = None,
+) -> tuple[list[Problem], Design]:
+    """Every layout problem of ``window`` as it is laid out now, and its design figures
+    (``Design``). At a phone's size (shorter side under ``PHONE_SIDE``) targets are 48x48, and
+    with ``goals`` (by default at a phone's size) the design goals hold: the felt's share
+    sideways, the main action under a thumb, no text under 11 pt; nothing may lie under the
+    ``insets`` (the notch, the bars)."""
     if image is None:
         image = window.grabWindow()
     w, h = window.width(), window.height()
     phone = min(w, h) < PHONE_SIDE
+    goals = phone if goals is None else goals
     win = (0.0, 0.0, float(w), float(h))
+    safe = safe_rect((w, h), insets or NO_INSETS)
     layer = _active_layer(window.contentItem())
     problems: list[Problem] = []
+    design = Design()
     tree = _Tree(window.contentItem())
     under = _Tree(layer)
     shown = [i for i in under.items if _effectively_shown(tree, i) and not _in_flight(tree, i)]
@@ -451,12 +535,17 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
             )
         if not inside(ra, win):
             problems.append(Problem("clipped", _name(a), "partly outside the window"))
+        elif not inside(ra, safe):
+            problems.append(Problem("under a bar", _name(a), "partly outside the safe area"))
         for b in targets[n + 1 :]:
             if a in tree.ancestors(b) or b in tree.ancestors(a):
                 continue
             if overlap(ra, rects[id(b)]) > 1.0:
                 problems.append(Problem("overlap", _name(a), f"overlaps {_name(b)}"))
 
+    # dice in flight (an item whose ``flying`` is true) are motion: what they pass over is
+    # not read for contrast while they do
+    flying = [_scene_rect(i) for i in shown if i.property("flying") is True]
     written = [
         i
         for i in shown
@@ -492,11 +581,18 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
                 )
             elif not inside(rect, win):
                 problems.append(Problem("clipped", where, "partly outside the window"))
+            elif not inside(intersection(_drawn_rect(item), rect), safe):
+                problems.append(Problem("under a bar", where, "partly outside the safe area"))
             else:
                 for a in tree.ancestors(item):
                     if a.clip() and not inside(rect, _scene_rect(a)):
                         problems.append(Problem("clipped", where, f"cut by {_name(a)}"))
                         break
+        pt = _smallest_px(item)
+        if design.smallest_pt is None or pt < design.smallest_pt:
+            design.smallest_pt, design.smallest_where = pt, where
+        if goals and pt < MIN_TEXT_PT - 0.005:
+            problems.append(Problem("small text", where, f"{pt:.1f} pt, under {MIN_TEXT_PT} pt"))
         if not item.isEnabled():
             continue  # WCAG exempts inactive controls
         for a in tree.ancestors(item):
@@ -505,6 +601,8 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
         rect = intersection(rect, win)
         if rect[2] < 2 or rect[3] < 2:
             continue  # scrolled out of sight
+        if any(overlap(rect, f) > 0 for f in flying):
+            continue  # under the dice in flight
         colour = item.property("color")
         fg = (colour.red(), colour.green(), colour.blue())
         background = _background(image, rect, fg)
@@ -515,6 +613,8 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
         large = px >= 24 or (font.bold() and px >= 18.66)
         need = 3.0 if large else 4.5
         ratio = contrast_ratio(fg, background)
+        if design.lowest_contrast is None or ratio < design.lowest_contrast:
+            design.lowest_contrast, design.contrast_where = ratio, where
         if ratio < need - 0.005:
             problems.append(
                 Problem(
@@ -524,7 +624,67 @@ def check_window(window: Any, image: Any | None = None) -> list[Problem]:
                     f"on #{background[0]:02x}{background[1]:02x}{background[2]:02x}",
                 )
             )
+    if layer is window.contentItem():  # a card open: the table behind it is not measured
+        problems.extend(_design_goals(shown, safe, goals, design))
+    return problems, design
+
+
+def _smallest_px(text: Any) -> float:
+    """A text's size in points (logical pixels at device pixel ratio 1: an iOS point, an
+    Android dp), the smallest it may shrink to when it fits itself to its box."""
+    font = text.property("font")
+    px = float(font.pixelSize()) if font.pixelSize() > 0 else float(font.pointSizeF()) * 4 / 3
+    if _qml_number(text, "fontSizeMode") != 0:  # Text.FixedSize is 0
+        px = min(px, float(text.property("minimumPixelSize") or px))
+    return px
+
+
+def _design_goals(
+    shown: list[Any], safe: tuple[float, float, float, float], phone: bool, design: Design
+) -> list[Problem]:
+    """The felt's share of the safe area and the main action's place (``DESIGN_ROLE``),
+    recorded in ``design``; on a phone, a problem for each goal missed."""
+    problems = []
+    landscape = safe[2] > safe[3]
+    area = safe[2] * safe[3]
+    felts = [i for i in shown if i.property(DESIGN_ROLE) == "felt"]
+    if felts and area > 0:
+        design.felt_share = (
+            sum((lambda r: r[2] * r[3])(intersection(_scene_rect(f), safe)) for f in felts) / area
+        )
+        if phone and landscape and design.felt_share < MIN_FELT_SHARE - 0.0005:
+            problems.append(
+                Problem(
+                    "felt",
+                    _name(felts[0]),
+                    f"{design.felt_share:.0%} of the safe area, under {MIN_FELT_SHARE:.0%}",
+                )
+            )
+    mains = [i for i in shown if i.property(DESIGN_ROLE) == "main"]
+    if mains:
+        x, y, w, h = _scene_rect(mains[0])
+        fx = (x + w / 2 - safe[0]) / safe[2]
+        fy = (y + h / 2 - safe[1]) / safe[3]
+        design.main_where, design.main_at = _name(mains[0]), (fx, fy)
+        design.main_in_zone = in_thumb_zone(fx, fy, landscape)
+        if phone and not design.main_in_zone:
+            zone = THUMB_ZONE_LANDSCAPE if landscape else THUMB_ZONE_PORTRAIT
+            problems.append(
+                Problem("thumb", _name(mains[0]), f"centre at {fx:.0%}, {fy:.0%}: outside {zone}")
+            )
+        if len(mains) > 1:
+            others = ", ".join(_name(m) for m in mains[1:])
+            problems.append(Problem("two main actions", _name(mains[0]), f"and {others}"))
     return problems
+
+
+def in_thumb_zone(fx: float, fy: float, landscape: bool) -> bool:
+    """Whether a control centred at (``fx``, ``fy``), fractions of the safe area's width and
+    height from its top left, is under a thumb: sideways in the outer 25% of the width and
+    the lower 60% of the height, in portrait in the bottom third."""
+    if landscape:
+        return (fx <= 0.25 or fx >= 0.75) and fy >= 0.4
+    return fy >= 2 / 3
 
 
 # ---------------------------------------------------------------------- driving scenes
@@ -539,12 +699,14 @@ def _settle(window: Any, ms: int = 60) -> Any:
     return window.grabWindow()
 
 
-Report = Callable[[str, tuple[int, int], str, list[Problem]], None]
+Report = Callable[[str, tuple[int, int], str, list[Problem], "Design | None"], None]
 LONG_STATUS = "A status three lines long: " + "the buttons below it stay where they are. " * 3
 
 
 def _set_mode(bridge: Any, mode: str) -> bool:
-    """The bridge's window mode (it decides the words and buttons); whether it changed."""
+    """The bridge's window mode (it decides the words and buttons); whether it changed (a
+    phone's one mode is the bridge's standard one)."""
+    mode = "standard" if mode == PHONE_MODE else mode
     if bridge is None or bridge.windowMode == mode:
         return False
     bridge.setWindowMode(mode)
@@ -612,14 +774,18 @@ def _check_sizes(
     report: Report,
     bridge: Any = None,
     steady: _Steady | None = None,
+    phone: bool = False,
 ) -> None:
     window.show()
     for size in sizes:
+        insets = insets_of(size) if phone else dict(NO_INSETS)
+        if phone and bridge is not None:
+            bridge.set_insets(insets)
         for mode in modes:
             _show_in(window, bridge, mode, size)
             _settle(window)
             image = _settle(window, 30)
-            problems = check_window(window, image)
+            problems, design = measure_window(window, image, insets, goals=phone)
             # what changes under the player (the status, the felt's title, the phase) is
             # checked in the first mode; every mode's own layout is compared across scenes
             if bridge is not None and not bridge.isOver and mode == modes[0]:
@@ -632,11 +798,58 @@ def _check_sizes(
                 problems += steady_areas(window, _felt_changes(bridge))
             if steady is not None:
                 problems += steady.compare(scene, size, mode, window)
-            report(scene, size, mode, problems)
+            report(scene, size, mode, problems, design)
 
 
-def _solo(
-    scenes: Sequence[str], sizes: Sequence[tuple[int, int]], modes: Sequence[str], report: Report
+Profile = tuple[list[tuple[int, int]], tuple[str, ...], bool]
+"""Sizes, their window modes, and whether they are checked as a phone."""
+
+
+def _profiles(
+    sizes: Sequence[tuple[int, int]], modes: Sequence[str], phone_mode: bool = True
+) -> list[Profile]:
+    """The sizes in their profiles: the phones (one mode, ``PHONE_MODE``) and the desktops
+    (``modes``); without ``phone_mode`` every size is checked as a desktop window."""
+    if not phone_mode:
+        return [(list(sizes), tuple(modes), False)] if sizes else []
+    phones = [s for s in sizes if is_phone(s)]
+    desktops = [s for s in sizes if not is_phone(s)]
+    plan = [(phones, (PHONE_MODE,), True), (desktops, tuple(modes), False)]
+    return [p for p in plan if p[0]]
+
+
+def _solo(scenes: Sequence[str], profiles: list[Profile], report: Report) -> None:
+    for group, group_modes, phone in profiles:
+        with profile_env(group[0], phone):
+            _solo_profile(scenes, group, group_modes, report, phone)
+
+
+def _solo_profile(
+    scenes: Sequence[str],
+    sizes: Sequence[tuple[int, int]],
+    modes: Sequence[str],
+    report: Report,
+    phone: bool,
+) -> None:
+    steady = _Steady()
+    with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
+        previous = os.environ.get("POINTLINE_DATA_DIR")
+        os.environ["POINTLINE_DATA_DIR"] = str(Path(folder) / "data")  # a private data folder
+        try:
+            _solo_scenes(scenes, sizes, modes, report, steady, folder, phone)
+        finally:
+            os.environ.pop("POINTLINE_DATA_DIR", None)
+            os.environ.update({} if previous is None else {"POINTLINE_DATA_DIR": previous})
+
+
+def _solo_scenes(
+    scenes: Sequence[str],
+    sizes: Sequence[tuple[int, int]],
+    modes: Sequence[str],
+    report: Report,
+    steady: _Steady,
+    folder: str,
+    phone: bool,
 ) -> None:
     from PySide6.QtCore import QSettings
 
@@ -645,28 +858,24 @@ def _solo(
     from pointline.gui.sound import Sounds
     from pointline.gui.tools.scenes import MOTION_SCENES, counter_nonces, pose, prepare
 
-    steady = _Steady()
-    with tempfile.TemporaryDirectory(prefix="pointline-layout-") as folder:
-        for scene in scenes:
-            settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
-            settings.setValue("reduceMotion", scene not in MOTION_SCENES)
-            sounds = Sounds()
-            sounds.muted = True
-            bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
-            prepare(bridge, scene)
-            loaded = load(bridge, sizes[0])
-            loaded.window.show()
-            _settle(loaded.window)
-            pose(loaded.window, bridge, scene)
-            _check_sizes(scene, loaded.window, sizes, modes, report, bridge, steady)
-            loaded.window.close()
-            loaded.engine.deleteLater()
-            del loaded
+    for scene in scenes:
+        settings = QSettings(str(Path(folder) / "s.ini"), QSettings.Format.IniFormat)
+        settings.setValue("reduceMotion", scene not in MOTION_SCENES)
+        sounds = Sounds()
+        sounds.muted = True
+        bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
+        prepare(bridge, scene)
+        loaded = load(bridge, sizes[0])
+        loaded.window.show()
+        _settle(loaded.window)
+        pose(loaded.window, bridge, scene)
+        _check_sizes(scene, loaded.window, sizes, modes, report, bridge, steady, phone)
+        loaded.window.close()
+        loaded.engine.deleteLater()
+        del loaded
 
 
-def _online(
-    scenes: Sequence[str], sizes: Sequence[tuple[int, int]], modes: Sequence[str], report: Report
-) -> None:
+def _online(scenes: Sequence[str], profiles: list[Profile], report: Report) -> None:
     import qasync
 
     from pointline.gui.online.app import load_online
@@ -690,13 +899,16 @@ def _online(
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 
-    async def one(scene: str, n: int) -> None:
+    async def one(
+        scene: str, n: int, sizes: Sequence[tuple[int, int]], modes: Sequence[str], phone: bool
+    ) -> None:
         config = RelayConfig(hash_params=FAST_HASH)
         db = Path(folder.name) / f"relay-{n}.sqlite3"
         async with running_relay(db, config=config) as relay:
-            bridge = OnlineBridge(
-                relay.url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice")
-            )
+            with profile_env(sizes[0], phone):  # a phone's bridge (touch) or a desktop's
+                bridge = OnlineBridge(
+                    relay.url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice")
+                )
             loaded = load_online(bridge, sizes[0])
             loaded.window.show()
             peers = await prepare_online(bridge, relay.url, scene)
@@ -705,13 +917,16 @@ def _online(
                     break
                 await asyncio.sleep(0.02)
             for size in sizes:
+                insets = insets_of(size) if phone else dict(NO_INSETS)
+                bridge.set_insets(insets)
                 for mode in modes:
                     if _set_mode(bridge, mode):
                         await held_still(loaded.window)  # the loop runs Qt's events (qasync)
                     _keep_size(loaded.window, size)
                     await held_still(loaded.window)
                     image = loaded.window.grabWindow()
-                    report(scene, size, mode, check_window(loaded.window, image))
+                    problems, design = measure_window(loaded.window, image, insets, phone)
+                    report(scene, size, mode, problems, design)
             for c in peers:
                 await c.close()
             await bridge.shutdown()
@@ -719,11 +934,14 @@ def _online(
             loaded.window.close()
 
     async def everything() -> None:
-        for n, scene in enumerate(scenes):
-            try:
-                await asyncio.wait_for(one(scene, n), 90)
-            finally:
-                await close_held()  # a scene that failed leaves no hosted table running
+        n = 0
+        for group, group_modes, phone in profiles:
+            for scene in scenes:
+                n += 1
+                try:
+                    await asyncio.wait_for(one(scene, n, group, group_modes, phone), 90)
+                finally:
+                    await close_held()  # a scene that failed leaves no hosted table running
 
     with loop:
         try:
@@ -738,20 +956,24 @@ def _online(
     folder.cleanup()
 
 
-def _replay(scenes: Sequence[str], sizes: Sequence[tuple[int, int]], report: Report) -> None:
+def _replay(scenes: Sequence[str], profiles: list[Profile], report: Report) -> None:
     from pointline.gui.tools.replay_scenes import load_scene
 
     with tempfile.TemporaryDirectory(prefix="pointline-layout-replay-") as folder:
-        for scene in scenes:
-            loaded = load_scene(scene, sizes[0], Path(folder))
-            for size in sizes:
-                loaded.window.resize(*size)
-                _settle(loaded.window, 120)
-                report(
-                    scene, size, "standard", check_window(loaded.window, _settle(loaded.window, 30))
-                )
-            loaded.window.close()
-            loaded.engine.deleteLater()
+        for group, _, phone in profiles:
+            mode = PHONE_MODE if phone else "standard"
+            for scene in scenes:
+                loaded = load_scene(scene, group[0], Path(folder), mobile=phone)
+                for size in group:
+                    loaded.window.resize(*size)
+                    _settle(loaded.window, 120)
+                    # the replay screen keeps no safe-area insets of its own yet: it is
+                    # checked at its phone sizes without them
+                    image = _settle(loaded.window, 30)
+                    problems, design = measure_window(loaded.window, image, goals=phone)
+                    report(scene, size, mode, problems, design)
+                loaded.window.close()
+                loaded.engine.deleteLater()
 
 
 def run_check(
@@ -761,9 +983,12 @@ def run_check(
     out: Callable[[str], None] = print,
     modes: Sequence[str] | None = None,
     replay_scenes: Sequence[str] = (),
+    phone_mode: bool = True,
 ) -> int:
-    """Check the scenes at the sizes in the window modes (all three unless ``modes``), print
-    one line per problem and a summary; P."""
+    """Check the scenes at the sizes: a phone's size in phone mode (``gui.tools.phone``: touch,
+    its own insets, one window mode; ``phone_mode=False``: as a desktop window), the others in
+    the window modes (all three unless ``modes``); print each check's design figures, one line
+    per problem and a summary; P."""
     from pointline.gui.windows import prepare_environment
 
     prepare_environment(offscreen=True)
@@ -780,24 +1005,50 @@ def run_check(
 
     every_mode = WINDOW_MODES if modes is None else modes
 
-    def report(scene: str, size: tuple[int, int], mode: str, problems: list[Problem]) -> None:
+    def report(
+        scene: str,
+        size: tuple[int, int],
+        mode: str,
+        problems: list[Problem],
+        design: Design | None = None,
+    ) -> None:
         nonlocal total
+        if design is not None:
+            out(f"{scene} {size[0]}x{size[1]} {mode}: design: {design.line()}")
         for problem in problems:
             out(problem.line(scene, size, mode))
         total += len(problems)
 
     if solo:
-        _solo(solo, sizes, every_mode, report)
+        _solo(solo, _profiles(sizes, every_mode, phone_mode), report)
     if online:
-        _online(online, sizes, every_mode, report)
+        _online(online, _profiles(sizes, every_mode, phone_mode), report)
     if replay_scenes:
-        _replay(replay_scenes, sizes, report)
-    count = len(solo) + len(online) + len(replay_scenes)
-    out(
-        f"layout: {counted(count, 'scene')} × {counted(len(sizes), 'size')} × "
-        f"{counted(len(every_mode), 'window mode')}, {counted(total, 'problem')}"
-    )
+        _replay(replay_scenes, _profiles(sizes, ("standard",), phone_mode), report)
+    out(summary(len(solo) + len(online) + len(replay_scenes), sizes, every_mode, total, phone_mode))
     return total
+
+
+def summary(
+    scenes: int,
+    sizes: Sequence[tuple[int, int]],
+    modes: Sequence[str],
+    problems: int,
+    phone_mode: bool = True,
+) -> str:
+    """The check's last line: what was checked, in which profiles, and how many problems."""
+    phones = sum(1 for s in sizes if is_phone(s)) if phone_mode else 0
+    parts = []
+    if phones:
+        parts.append(f"{counted(phones, 'phone size')} in phone mode")
+    if len(sizes) - phones:
+        parts.append(
+            f"{counted(len(sizes) - phones, 'desktop size')} × {counted(len(modes), 'window mode')}"
+        )
+    return (
+        f"layout: {counted(scenes, 'scene')} × ({' + '.join(parts)}), "
+        f"{counted(problems, 'problem')}"
+    )
 
 
 def main(sizes: Sequence[tuple[int, int]]) -> int:

@@ -23,6 +23,7 @@ from typing import Any
 from pointline.gui.online.bridge import OnlineBridge
 from pointline.gui.online.texts import ONLINE_SCENES
 from pointline.gui.tools.moves import counter_nonces
+from pointline.gui.tools.phone import black_bars, insets_of, profile_env
 from pointline.kernel import Phase
 from pointline.net.client import Disconnected, RelayClient, steady_choice
 from pointline.net.protocol import RoundOpened, Timeouts
@@ -379,13 +380,16 @@ def screenshot_online(path: str, size: tuple[int, int], scene: str) -> int:
 
     async def main() -> bool:
         async with relay_process(Path(folder.name)) as url:
-            bridge = OnlineBridge(url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice"))
+            with profile_env(size):  # a phone size is pictured as a phone shows it
+                bridge = OnlineBridge(
+                    url, timeouts=Timeouts(), nonce_source=counter_nonces(b"alice")
+                )
             loaded = load_online(bridge, size)
             loaded.window.show()
             peers = await prepare_online(bridge, url, scene)
             await _until(lambda: not in_motion(loaded.window.contentItem()), 10.0)
             await held_still(loaded.window)
-            image = loaded.window.grabWindow()
+            image = black_bars(loaded.window.grabWindow(), insets_of(size))
             saved = bool(image.save(path))
             for c in peers:
                 await c.close()

@@ -43,15 +43,16 @@ def _transcript(name: str, folder: Path) -> Path:
     return path
 
 
-def load_scene(scene: str, size: tuple[int, int], folder: Path) -> Any:
-    """The replay window posed as ``scene`` (motion reduced: nothing moves)."""
+def load_scene(scene: str, size: tuple[int, int], folder: Path, mobile: bool = False) -> Any:
+    """The replay window posed as ``scene`` (motion reduced: nothing moves; ``mobile``: as a
+    phone shows it)."""
     from PySide6.QtCore import QObject
 
     from pointline.gui.replay.app import load_replay
     from pointline.gui.replay.bridge import bridge_for
 
     name, step, panel = _CASES[scene]
-    bridge = bridge_for(_transcript(name, folder), reduce_motion=True)
+    bridge = bridge_for(_transcript(name, folder), reduce_motion=True, mobile=mobile)
     loaded = load_replay(bridge, size)
     loaded.window.show()
     bridge.goTo(step)
@@ -79,9 +80,12 @@ def screenshot_replay(path: str, size: tuple[int, int], scene: str) -> int:
 
     prepare_environment(offscreen=True)
     gui_application()
+    from pointline.gui.tools.phone import is_phone
+
     with tempfile.TemporaryDirectory(prefix="pointline-replay-shot-") as folder:
-        loaded = load_scene(scene, size, Path(folder))
+        loaded = load_scene(scene, size, Path(folder), mobile=is_phone(size))
         _settle(loaded.window)
+        # the replay screen keeps no safe-area insets yet: pictured without the phone's bars
         saved = bool(_settle(loaded.window, 60).save(path))
         loaded.window.close()
         loaded.engine.deleteLater()

@@ -12,6 +12,7 @@ from typing import Any
 from pointline.gui.bridge import TableBridge
 from pointline.gui.tools.extras_scenes import EXTRA_SCENES, prepare_extra  # gui-extras
 from pointline.gui.tools.moves import counter_nonces, draft
+from pointline.gui.tools.phone import black_bars, insets_of, profile_env
 from pointline.kernel import EndReason, Phase
 
 __all__ = [
@@ -153,7 +154,8 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
     settings.setValue("reduceMotion", scene not in MOTION_SCENES)
     sounds = Sounds()
     sounds.muted = True
-    bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
+    with profile_env(size):  # a phone size is pictured as a phone shows it
+        bridge = TableBridge(counter_nonces(scene.encode()), settings=settings, sounds=sounds)
     bridge.sounds.muted = True
     prepare(bridge, scene)
     loaded = load(bridge, size)
@@ -165,7 +167,7 @@ def screenshot(path: str, size: tuple[int, int], scene: str) -> int:
     QTimer.singleShot(300, wait.quit)
     wait.exec()
     app.processEvents()
-    image = loaded.window.grabWindow()
+    image = black_bars(loaded.window.grabWindow(), insets_of(size))
     ok = image.save(path)
     del loaded
     if not ok:

@@ -55,10 +55,14 @@ def test_an_online_screenshot_is_laid_out_at_its_size(tmp_path) -> None:
     """The picture waits for the window's layout to hold still at the size asked for: on a phone
     the sign-in screen's relay field runs across the narrow window (a picture once showed the
     layout of the first 1280x720 frame, cut off at the right)."""
+    from pointline.gui.device import phone_insets
+
     image = _screenshot(tmp_path, "online-signin")
     assert (image.width(), image.height()) == (390, 844)
     # the relay address field, above its text: light from the left margin to the right one
-    across = [QColor(image.pixel(x, 135)).lightness() for x in range(30, 350, 20)]
+    # (pictured as a phone shows it: below the notch's inset)
+    y = 135 + phone_insets((390, 844))["top"]
+    across = [QColor(image.pixel(x, y)).lightness() for x in range(30, 350, 20)]
     assert min(across) > 200, across
 
 

@@ -185,3 +185,107 @@ def test_a_reduction_is_one_stack_with_its_refund(make_ui) -> None:
     assert not ui.item("draftChip_dont_pass").isVisible()
     texts = " ".join(_texts(ui.window))
     assert "refund 10 when you roll" in texts and "10 back" in texts
+
+
+# ---------------------------------------------------------------- issue 39: made for a phone
+def _centre(ui, name: str) -> tuple[float, float]:
+    r = _rect(ui.item(name))
+    return r.center().x(), r.center().y()
+
+
+def _phone(monkeypatch, size: tuple[int, int]) -> dict[str, int]:
+    from pointline.gui.device import phone_insets
+
+    insets = phone_insets(size)
+    monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
+    monkeypatch.setenv(
+        "POINTLINE_FAKE_INSETS",
+        ",".join(str(insets[k]) for k in ("top", "right", "bottom", "left")),
+    )
+    return insets
+
+
+def test_a_phone_sideways_gives_the_thumbs_the_chips_and_one_large_main_action(
+    make_ui, monkeypatch
+) -> None:
+    insets = _phone(monkeypatch, (844, 390))
+    ui = make_ui(size=(844, 390))
+    ui.frames()
+    safe_w = 844 - insets["left"] - insets["right"]
+    # the chips at the left edge, Confirm at the right edge, both low enough for a thumb
+    for chip in ("chip10", "chip50", "chip100"):
+        x, y = _centre(ui, chip)
+        assert x - insets["left"] < safe_w * 0.25 and y > 390 * 0.4, chip
+    x, y = _centre(ui, "btnConfirm")
+    assert x - insets["left"] > safe_w * 0.75 and y > 390 * 0.4
+    # the main action is the largest control; the others beside it are smaller
+    confirm = _rect(ui.item("btnConfirm"))
+    for name in ("btnAllocate", "btnRepeat", "btnReset", "btnHistory", "btnMenu"):
+        other = _rect(ui.item(name))
+        assert other.width() * other.height() < confirm.width() * confirm.height(), name
+    # the dice are at least 64 px
+    assert ui.item("dice").property("size") >= 64
+    # the felt takes at least half of the safe area
+    felt = _rect(ui.item("felt"))
+    assert felt.width() * felt.height() >= 0.5 * safe_w * (390 - insets["bottom"])
+    # Help, sound and New session wait in the menu; the history in its drawer
+    assert not ui.item("btnNew").isVisible() and not ui.item("btnHelp").isVisible()
+    ui.click("btnMenu")
+    ui.qtbot.waitUntil(lambda: ui.item("menu").property("opened"), timeout=WAIT_MS)
+    assert ui.item("btnNew").isVisible() and ui.item("btnHelp").isVisible()
+    ui.click("btnMenuClose")
+    ui.qtbot.waitUntil(lambda: not ui.item("menu").property("visible"), timeout=WAIT_MS)
+    ui.click("btnHistory")
+    ui.qtbot.waitUntil(lambda: ui.item("historyDrawer").property("opened"), timeout=WAIT_MS)
+    assert ui.item("historyInDrawer").isVisible()
+    assert ui.bridge.submissions == 0  # opening them plays nothing
+
+
+def test_roll_takes_confirms_place_and_play_again_follows_a_session(make_ui, monkeypatch) -> None:
+    _phone(monkeypatch, (390, 844))
+    come_out = make_ui(size=(390, 844))
+    come_out.frames()
+    confirm = _rect(come_out.item("btnConfirm"))
+    assert confirm.center().y() > 844 * 2 / 3 and confirm.width() > 390 * 0.8  # full width, low
+    point = make_ui(size=(390, 844), scene="point-reduction")
+    point.frames()
+    assert _rect(point.item("btnRoll")) == confirm  # the main action keeps its place
+    over = make_ui(size=(390, 844), scene="result")
+    over.frames()
+    assert not over.item("btnRoll").isVisible() and not over.item("btnConfirm").isVisible()
+    again = over.item("btnPlayAgain")
+    assert again.isVisible() and again.isEnabled() and again.property("text") == "Play again"
+    assert _rect(again) == confirm
+    over.click("btnPlayAgain")
+    # nothing in play: a new session at once, as New session does
+    assert over.bridge.throws == 0 and over.bridge.balance == 1000 and not over.bridge.isOver
+
+
+def test_portrait_and_sideways_get_their_own_insets_in_one_run(make_ui, monkeypatch) -> None:
+    from pointline.gui.device import phone_insets
+
+    monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
+    ui = make_ui(size=(390, 844))
+    ui.bridge.set_insets(phone_insets((390, 844)))
+    ui.frames()
+    assert _rect(ui.item("header")).top() >= 47
+    ui.resize(844, 390)
+    ui.bridge.set_insets(phone_insets((844, 390)))
+    ui.frames()
+    header = _rect(ui.item("header"))
+    assert header.top() < 47 and header.left() >= 47 and header.right() <= 844 - 47
+
+
+def test_a_phone_screenshot_paints_the_insets_black() -> None:
+    from PySide6.QtGui import QColor, QImage
+
+    from pointline.gui.tools.phone import black_bars
+
+    image = QImage(100, 60, QImage.Format.Format_RGB32)
+    image.fill(QColor("#ffffff"))
+    out = black_bars(image, {"top": 5, "right": 10, "bottom": 7, "left": 3})
+    assert QColor(out.pixel(50, 2)).name() == "#000000"
+    assert QColor(out.pixel(95, 30)).name() == "#000000"
+    assert QColor(out.pixel(50, 56)).name() == "#000000"
+    assert QColor(out.pixel(1, 30)).name() == "#000000"
+    assert QColor(out.pixel(50, 30)).name() == "#ffffff"  # the safe area itself untouched

@@ -4,7 +4,16 @@ words of an ending come from the one table the net layer keeps."""
 from __future__ import annotations
 
 from pointline.gui.history import entry_text, reason_words
-from pointline.gui.texts import DP_LOSES, DP_PUSHES, DP_WINS, PASS_LOSES, PASS_WINS, TEXTS
+from pointline.gui.texts import (
+    DP_LOSES,
+    DP_PUSHES,
+    DP_WINS,
+    PASS_LOSES,
+    PASS_WINS,
+    TEXTS,
+    keys_hint,
+    line_rule,
+)
 from pointline.kernel import (
     ENDING_WORDS,
     Allocate,
@@ -12,6 +21,7 @@ from pointline.kernel import (
     EndReason,
     Line,
     Outcome,
+    Phase,
     Settled,
     Table,
     Throw,
@@ -40,10 +50,23 @@ def test_the_come_out_words_say_what_the_kernel_does() -> None:
         assert (got.get(Line.DONT_PASS) is Outcome.PUSH) == (total in DP_PUSHES), total
 
 
-def test_help_and_mottos_name_those_totals() -> None:
+def test_help_and_the_lines_rules_name_those_totals() -> None:
     assert "Pass wins on 7 or 11 and loses on 2, 3 or 12" in TEXTS["helpHtml"]
-    assert TEXTS["passMotto"].startswith("COME-OUT 7 · 11 WIN")
-    assert "BAR 12" in TEXTS["dontPassMotto"]
+    assert line_rule("pass", Phase.COME_OUT) == "Wins on 7, 11 · loses on 2, 3, 12 · pays\u00a01:1"
+    assert line_rule("dont_pass", Phase.COME_OUT) == (
+        "Wins on 2, 3 · loses on 7, 11 · 12 pushes · pays\u00a01:1"
+    )
+    assert line_rule("pass", Phase.POINT, 6) == "Wins on 6 before 7 · pays\u00a01:1"
+    assert line_rule("dont_pass", Phase.POINT, 4) == "Wins on 7 before 4 · pays\u00a01:1"
+    # QML reads the same words (it puts the point's number for {point})
+    assert TEXTS["rulePassPoint"].replace("{point}", "6") == line_rule("pass", Phase.POINT, 6)
+    assert TEXTS["ruleDontPassComeOut"] == line_rule("dont_pass", Phase.COME_OUT)
+
+
+def test_a_phone_after_a_session_is_told_the_main_action() -> None:
+    assert keys_hint(Phase.COMPLETE, mobile=True, chip=10) == "Tap Play again to start again"
+    assert keys_hint(Phase.ENDED, mobile=True, chip=10) == "Tap Play again to start again"
+    assert keys_hint(Phase.POINT, mobile=True, chip=10) == "Tap Roll"
 
 
 def test_every_ending_is_worded_in_the_one_table_the_app_and_the_protocol_share() -> None:

@@ -44,7 +44,7 @@ Canvas {
         anchors { left: parent.left; leftMargin: 4 }
         y: chart.labelY(chart.start)
         text: "start " + chart.fmt(chart.start)
-        color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
+        color: "#fdf6e3"; font.pixelSize: Math.max(11, chart.fs * 0.8)
     }
     // the last value's label (off where the final points are written beside the chart)
     property bool showLast: true
@@ -55,7 +55,7 @@ Canvas {
         y: chart.labelY(chart.hi)
         visible: chart.hi !== chart.start && chart.apart(y, startLabel.y)
         text: chart.fmt(chart.hi)
-        color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
+        color: "#fdf6e3"; font.pixelSize: Math.max(11, chart.fs * 0.8)
     }
     Text {
         id: lowLabel
@@ -64,7 +64,7 @@ Canvas {
         y: chart.labelY(chart.lo)
         visible: chart.lo !== chart.start && chart.apart(y, startLabel.y)
         text: chart.fmt(chart.lo)
-        color: "#fdf6e3"; font.pixelSize: chart.fs * 0.8
+        color: "#fdf6e3"; font.pixelSize: Math.max(11, chart.fs * 0.8)
     }
     Text {
         objectName: "chartLast"
@@ -73,7 +73,7 @@ Canvas {
         y: 2
         visible: chart.showLast && chart.samples.length > 0
         text: "after throw " + (chart.samples.length - 1) + ": " + chart.fmt(last)
-        color: "#f2c14e"; font.pixelSize: chart.fs * 0.8; font.bold: true
+        color: "#f2c14e"; font.pixelSize: Math.max(11, chart.fs * 0.8); font.bold: true
     }
     onDrawnLineChanged: requestPaint()
     onPaint: {

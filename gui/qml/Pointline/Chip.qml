@@ -26,7 +26,7 @@ Item {
             anchors.centerIn: parent
             text: chip.amount
             color: "#ffffff"
-            font.pixelSize: chip.size * 0.3
+            font.pixelSize: Math.max(11, chip.size * 0.3)
             font.bold: true
         }
     }

@@ -3,14 +3,19 @@ import QtQuick.Layouts
 
 // The chip selector: one button per chip value the table publishes. Tab reaches each chip, Enter/Space/tap selects it; Space
 // on the table and a tap on a line then place the selected chip (all of it, or nothing).
-RowLayout {
+// ``vertical``: one above the other (a phone on its side: the rail at the left edge).
+GridLayout {
     id: selector
     property var table: null
     property real fs: 13
-    spacing: fs * 0.4
+    property bool vertical: false
+    columns: vertical ? 1 : 4
+    rowSpacing: fs * 0.4
+    columnSpacing: fs * 0.4
     Accessible.role: Accessible.Grouping
     Accessible.name: "Chip value"
     Text {
+        Layout.alignment: Qt.AlignHCenter
         text: "Chip"
         font.pixelSize: selector.fs * 0.9
         color: "#e8f3ec"

@@ -33,10 +33,14 @@ Rectangle {
     Accessible.checked: selected
     Accessible.name: title.charAt(0) + title.slice(1).toLowerCase()
     readonly property bool reducing: refund > 0
-    Accessible.description: "Contract " + contractAmount + ", " + (reducing ? "prepared " + draftAmount + ", refund " + refund + " when you roll" : "draft " + draftAmount) + (outcome ? ". Last throw: " + outcome : "") + (reason ? ". " + reason : "")
+    Accessible.description: rule + ". Contract " + contractAmount + ", " + (reducing ? "prepared " + draftAmount + ", refund " + refund + " when you roll" : "draft " + draftAmount) + (outcome ? ". Last throw: " + outcome : "") + (reason ? ". " + reason : "")
     Accessible.onPressAction: tapped()
 
-    property string motto: ""
+    // The line's rule now, with what it pays ("Wins on 7, 11 · loses on 2, 3, 12 · pays 1:1";
+    // on a point of 6 "Wins on 6 before 7 · pays 1:1"): the words module's (gui/texts.py).
+    readonly property string rule: !table || !table.texts ? ""
+        : (table.texts["rule" + (line === "pass" ? "Pass" : "DontPass") + (pointPhase ? "Point" : "ComeOut")] || "")
+          .replace("{point}", table.point)
     MouseArea { anchors.fill: parent; onClicked: area.tapped() }
     Rectangle {
         // The keyboard focus ring on the selected line: 3 px white with a dark rim.
@@ -52,27 +56,6 @@ Rectangle {
             color: "transparent"; border.width: 2; border.color: "#06130d"
         }
     }
-    // The line's rules in one line, or two where the box is narrow (both boxes show theirs).
-    Text {
-        anchors { horizontalCenter: parent.horizontalCenter; bottom: parent.bottom; bottomMargin: area.fs * 0.5 }
-        visible: area.height > area.fs * 9 && !truncated
-        width: area.width - area.fs * 2
-        height: Math.ceil(area.fs * 0.9 * 2.6)
-        horizontalAlignment: Text.AlignHCenter
-        verticalAlignment: Text.AlignBottom
-        text: area.motto
-        font.family: "DejaVu Serif"
-        font.pixelSize: area.fs * 0.9
-        wrapMode: Text.WordWrap
-        maximumLineCount: 2
-        fontSizeMode: Text.Fit
-        minimumPixelSize: Math.max(10, area.fs * 0.6)
-        font.letterSpacing: 1
-        color: "#fdf6e3"
-        opacity: 0.45
-        Accessible.ignored: true
-    }
-
     readonly property bool compact: height < fs * 5.2
     readonly property real textWidth: width - chips.width - (outcome.length > 0 ? outcomeBadge.width + fs * 0.6 : 0) - fs * 2
     Text {
@@ -87,7 +70,7 @@ Rectangle {
         color: "#fdf6e3"
         // a narrow box (a refund badge beside it) shrinks the title before it would cut it
         fontSizeMode: Text.HorizontalFit
-        minimumPixelSize: Math.max(10, area.fs * 0.7)
+        minimumPixelSize: Math.max(11, area.fs * 0.7)
         elide: Text.ElideRight
     }
     Text {
@@ -99,18 +82,39 @@ Rectangle {
         width: area.compact ? area.textWidth - label.width - area.fs * 0.6 : label.width
         font.pixelSize: area.fs * 0.9
         color: "#e8f3ec"
-        wrapMode: area.compact ? Text.NoWrap : Text.WordWrap
-        fontSizeMode: area.compact ? Text.HorizontalFit : Text.FixedSize
-        minimumPixelSize: Math.max(10, area.fs * 0.6)
+        // one line in both boxes (what follows it, the rule, starts at the same height)
+        wrapMode: Text.NoWrap
+        fontSizeMode: Text.HorizontalFit
+        minimumPixelSize: Math.max(11, area.fs * 0.6)
         elide: Text.ElideRight
-        text: area.pointPhase
+        // compact with the throw's outcome beside it: the badge and the chip say it all
+        text: area.compact && area.outcome.length > 0 && area.textWidth - label.width < area.fs * 6 ? ""
+              : area.pointPhase
               ? (area.reducing
-                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount + ", refund " + area.refund
+                 // compact: the badge beside the chips says the refund ("10 back")
+                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount
                                  : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + area.refund + (area.textWidth > area.fs * 22 ? " when you roll" : ""))
                  : "Contract " + area.contractAmount)
               // a sealed contract is said once (a throw in flight: "Contract 30", no "Draft 30")
               : area.contractAmount > 0 && area.draftAmount === area.contractAmount ? "Contract " + area.contractAmount
               : (area.contractAmount > 0 ? "Contract " + area.contractAmount + " · " : "") + "Draft " + area.draftAmount
+    }
+    Text {
+        id: ruleText
+        objectName: "rule_" + area.line
+        anchors { left: label.left; top: area.compact ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 4 }
+        width: area.textWidth
+        // shown where two lines of it fit (so both boxes decide alike): at least 12 pt, on
+        // the line's own colour (over 4.5:1)
+        height: Math.ceil(ruleMetrics.lineSpacing * 2)
+        visible: !(area.reasonShown && area.reason.length > 0) && y + height <= area.height - 2
+        FontMetrics { id: ruleMetrics; font: ruleText.font }
+        text: area.rule
+        font.pixelSize: Math.max(12, area.fs * 0.85)
+        color: "#fdf6e3"
+        wrapMode: Text.WordWrap
+        maximumLineCount: 2
+        Accessible.ignored: true  // the line's description says its rule
     }
     Text {
         anchors { left: label.left; top: area.compact ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 2; bottom: parent.bottom; bottomMargin: 2 }
@@ -122,7 +126,7 @@ Rectangle {
         color: "#fff0c2"
         wrapMode: Text.WordWrap
         fontSizeMode: Text.Fit
-        minimumPixelSize: Math.max(10, area.fs * 0.6)
+        minimumPixelSize: Math.max(11, area.fs * 0.6)
         elide: Text.ElideRight
         maximumLineCount: 2
     }
@@ -130,7 +134,7 @@ Rectangle {
         id: chips
         anchors { right: parent.right; verticalCenter: parent.verticalCenter; rightMargin: area.fs * 0.8 }
         spacing: area.fs * 0.4
-        readonly property real chipSize: Math.min(area.height * 0.62, area.fs * 4.2)
+        readonly property real chipSize: Math.min(area.height - 6, Math.max(36, Math.min(area.height * 0.62, area.fs * 4.2)))
         // One stack per line. A Don't Pass reduction is the same stack with its prepared value:
         // the chip shows what stays, a badge what comes back ("−10 back").
         // A Don't Pass reduction: what comes back, beside the stack of what stays.

@@ -218,8 +218,8 @@ FocusScope {
         title: "Help"
         fs: root.fs
         visible: root.onTop && bridge.helpOpen
-        width: Math.min(root.width - root.gap * 2, root.fs * 46)
-        height: root.height - root.gap * 2
+        width: Math.min(root.width - root.insetLeft - root.insetRight - root.gap * 2, root.fs * 46)
+        height: root.height - root.insetTop - root.insetBottom - root.gap * 2
         onOpened: helpClose.forceActiveFocus()
         onEscaped: root.escapeKey()
         onMuteToggled: bridge.toggleMute()

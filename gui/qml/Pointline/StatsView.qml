@@ -18,8 +18,8 @@ TablePopup {
     title: "Stats"
     description: rows.length + " finished sessions"
     shade: "#e0061a10"
-    width: Math.min(Overlay.overlay.width - gap * 2, fs * 60)
-    height: Overlay.overlay.height - gap * 2
+    width: Math.min(Overlay.overlay.width - leftMargin - rightMargin - gap * 2, fs * 60)
+    height: Overlay.overlay.height - topMargin - bottomMargin - gap * 2
 
     function buttons() {
         var out = [];
@@ -76,7 +76,7 @@ TablePopup {
             objectName: "btnOpenReplay"
             visible: !bridge.mobile
             Layout.preferredWidth: Math.max(200, statsOverlay.fs * 16)
-            fs: statsOverlay.fs * 0.85
+            fs: Math.max(11, statsOverlay.fs * 0.85)
             text: bridge.extras.openLabel
             hint: bridge.extras.openLabel
             onActivated: {
@@ -95,7 +95,7 @@ TablePopup {
                 model: statsOverlay.opened && bridge.mobile ? bridge.extras.savedTranscripts() : []
                 GameButton {
                     required property var modelData
-                    fs: statsOverlay.fs * 0.75
+                    fs: Math.max(11, statsOverlay.fs * 0.75)
                     text: bridge.extras.watchLabel + ": " + modelData.label
                     hint: modelData.path
                     onActivated: bridge.extras.watchFile(modelData.path)
@@ -116,7 +116,7 @@ TablePopup {
             Layout.fillWidth: true
             text: bridge.extras.statsSummary
             color: "#fdf6e3"
-            font.pixelSize: statsOverlay.fs * 0.9
+            font.pixelSize: Math.max(11, statsOverlay.fs * 0.9)
             wrapMode: Text.WordWrap
             Accessible.role: Accessible.StaticText
             Accessible.name: text
@@ -127,7 +127,7 @@ TablePopup {
             Layout.fillWidth: true
             text: bridge.extras.statsProblem
             color: "#ffd98a"
-            font.pixelSize: statsOverlay.fs * 0.85
+            font.pixelSize: Math.max(11, statsOverlay.fs * 0.85)
             wrapMode: Text.WordWrap
             Accessible.role: Accessible.StaticText
             Accessible.name: text
@@ -177,7 +177,7 @@ TablePopup {
                             required property int index
                             objectName: "btnSession" + index
                             width: listColumn.width
-                            fs: statsOverlay.fs * 0.85
+                            fs: Math.max(11, statsOverlay.fs * 0.85)
                             primary: index === statsOverlay.chosen
                             text: modelData.label
                             hint: modelData.summary
@@ -216,7 +216,7 @@ TablePopup {
                     objectName: "statsFigures"
                     Layout.fillWidth: true
                     text: !statsOverlay.row ? "" : statsOverlay.row.figures
-                    font.pixelSize: statsOverlay.fs * 0.85
+                    font.pixelSize: Math.max(11, statsOverlay.fs * 0.85)
                     color: "#fdf6e3"
                     wrapMode: Text.WordWrap
                     Accessible.role: Accessible.StaticText
@@ -227,7 +227,7 @@ TablePopup {
                     objectName: "btnWatch"
                     visible: statsOverlay.row !== null
                     Layout.preferredWidth: Math.max(120, statsOverlay.fs * 10)
-                    fs: statsOverlay.fs * 0.85
+                    fs: Math.max(11, statsOverlay.fs * 0.85)
                     text: bridge.extras.watchLabel
                     hint: statsOverlay.row ? statsOverlay.row.summary : ""
                     onActivated: bridge.extras.watch(Math.min(statsOverlay.chosen, statsOverlay.rows.length - 1))

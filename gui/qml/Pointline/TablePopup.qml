@@ -23,7 +23,15 @@ Popup {
     modal: true
     focus: true
     closePolicy: Popup.NoAutoClose
-    anchors.centerIn: Overlay.overlay
+    // centred in the window's safe area (its screen's insetTop... : a phone's notch and bars),
+    // and kept inside it: a card taller than the safe area is shrunk to fit (Popup's margins)
+    readonly property var screen: ApplicationWindow.window
+    topMargin: screen && screen.insetTop !== undefined ? screen.insetTop : 0
+    bottomMargin: screen && screen.insetBottom !== undefined ? screen.insetBottom : 0
+    leftMargin: screen && screen.insetLeft !== undefined ? screen.insetLeft : 0
+    rightMargin: screen && screen.insetRight !== undefined ? screen.insetRight : 0
+    x: leftMargin + (Overlay.overlay.width - leftMargin - rightMargin - width) / 2
+    y: topMargin + (Overlay.overlay.height - topMargin - bottomMargin - height) / 2
     padding: Math.max(6, fs * 0.5)
     Overlay.modal: Rectangle { color: card.shade }
     background: Rectangle {

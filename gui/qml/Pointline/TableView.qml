@@ -12,6 +12,13 @@ Item {
     id: view
     required property SeatTable table
     property real fs: 14
+    // A phone (touch; bridge.mobile): the felt first, one main action under the thumb, the
+    // history in a drawer and the screen's own buttons in a menu, and no text under 11 pt
+    // (its base size is raised; the texts of the table scale from ``tfs``).
+    // (a screen where nothing can be played, a replay, keeps its own layout)
+    readonly property bool phone: view.table.mobile === true && view.actionsShown
+    readonly property bool phoneLandscape: phone && !portrait
+    readonly property real tfs: phone ? Math.max(fs, 15) : fs
     property real gap: Math.max(6, fs * 0.5)
     property bool portrait: height > width
     property bool shortLandscape: false
@@ -37,12 +44,18 @@ Item {
     property bool historyShown: true
     // the height the side parts need at least (online, portrait: four seats in sight)
     property real sideMinimumHeight: 0
-    property int extraColumns: view.portrait || view.shortLandscape ? 3 : 2
+    property int extraColumns: view.phone ? 1 : view.portrait || view.shortLandscape ? 3 : 2
     // a screen where nothing can be played (a replay) leaves out the chips and the actions
     property bool actionsShown: true
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
     readonly property bool motion: !table.reduceMotion
+    // the screen has side parts of its own (online: the seats)
+    readonly property bool hasSide: view.side.length > 0
+    // a phone's main action: the largest control
+    readonly property real mainHeight: Math.max(64, view.tfs * 4.2)
+    // after a session, the main action starts the next (as the screen's New session does)
+    readonly property bool playAgainOffered: typeof view.table.askNewSession === "function"
 
     // Focus stays on what the player chose: when the focused control turns off, focus returns
     // to the table (the selected line), never to a neighbouring action.
@@ -86,17 +99,28 @@ Item {
         rowSpacing: view.gap
         columnSpacing: view.gap
 
+        // ---------------- the rail (a phone on its side): the drawer and menu buttons at the
+        // top, the chips at the left thumb
+        Item {
+            id: rail
+            objectName: "rail"
+            visible: view.phoneLandscape
+            Layout.fillHeight: true
+            Layout.preferredWidth: Math.max(64, view.tfs * 4.4)
+        }
+
         // ---------------- felt
         Rectangle {
             id: felt
             objectName: view.named("felt")
+            property string designRole: "felt"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            Layout.minimumHeight: view.portrait ? Math.max(200, view.fs * 16) : 0
+            Layout.minimumHeight: view.portrait ? (view.phone ? Math.max(150, view.tfs * 10) : Math.max(200, view.tfs * 16)) : 0
             Layout.verticalStretchFactor: 3
             Layout.horizontalStretchFactor: 3
-            radius: view.fs * 1.2
-            border.width: Math.max(5, view.fs * 0.5)
+            radius: view.tfs * 1.2
+            border.width: Math.max(5, view.tfs * 0.5)
             border.color: "#5a3a1e"
             gradient: Gradient {
                 GradientStop { position: 0.0; color: "#1c7a4d" }
@@ -138,7 +162,7 @@ Item {
                         Puck {
                             id: puck
                             objectName: view.named("puck")
-                            size: Math.max(44, view.fs * 3.2)
+                            size: Math.max(44, view.tfs * 3.2)
                             point: view.table.point
                         }
                         ColumnLayout {
@@ -153,13 +177,13 @@ Item {
                                 readonly property bool message: view.table.feltMessage.length > 0 && !view.table.isOver
                                 text: message ? view.table.feltMessage : view.table.feltTitle
                                 font.family: "DejaVu Serif"
-                                font.pixelSize: view.fs * 1.2
+                                font.pixelSize: view.tfs * 1.2
                                 font.bold: true
                                 color: message ? "#ffe08a" : "#fdf6e3"
                                 wrapMode: Text.WordWrap
                                 maximumLineCount: 2
                                 fontSizeMode: Text.HorizontalFit
-                                minimumPixelSize: Math.max(11, view.fs * 0.8)
+                                minimumPixelSize: Math.max(11, view.tfs * 0.8)
                                 // Two lines are always kept for it: a message after a hand
                                 // never moves the lines below.
                                 Layout.preferredHeight: Math.ceil(titleMetrics.lineSpacing * 2) + 1
@@ -179,8 +203,8 @@ Item {
                                         readonly property bool on: view.table.point === modelData
                                         objectName: "pointBox" + modelData
                                         Layout.fillWidth: true
-                                        Layout.maximumWidth: view.fs * 3.2
-                                        Layout.preferredHeight: Math.max(18, view.fs * 1.5)
+                                        Layout.maximumWidth: view.tfs * 3.2
+                                        Layout.preferredHeight: Math.max(18, view.tfs * 1.5)
                                         radius: 3
                                         color: on ? "#fdfdfd" : "transparent"
                                         border.color: "#e8e2cf"
@@ -189,7 +213,7 @@ Item {
                                         Text {
                                             anchors.centerIn: parent
                                             text: parent.modelData
-                                            font.pixelSize: view.fs * 0.95
+                                            font.pixelSize: view.tfs * 0.95
                                             font.bold: true
                                             color: parent.on ? "#8b1a1a" : "#fdf6e3"
                                         }
@@ -201,7 +225,8 @@ Item {
                             id: dice
                             objectName: view.named("dice")
                             table: view.table
-                            size: puck.size * 0.92
+                            // a phone: the dice at least 64 px (the throw is the star)
+                            size: view.phone ? Math.max(64, puck.size * 0.92) : puck.size * 0.92
                             spacing: view.gap
                             travel: felt.width * 0.6
                             drop: Math.max(0, passArea.height + dpArea.height) * 0.6
@@ -216,9 +241,8 @@ Item {
                         Layout.fillWidth: true
                         Layout.fillHeight: true
                         title: "PASS LINE"
-                        motto: view.table.texts.passMotto || ""
                         line: "pass"
-                        fs: view.fs
+                        fs: view.tfs
                         tone: "#c0392b"
                         table: view.table
                         reasonShown: false
@@ -232,9 +256,8 @@ Item {
                         Layout.fillWidth: true
                         Layout.fillHeight: true
                         title: "DON'T PASS BAR"
-                        motto: view.table.texts.dontPassMotto || ""
                         line: "dont_pass"
-                        fs: view.fs
+                        fs: view.tfs
                         tone: "#2c3e50"
                         table: view.table
                         reasonShown: false
@@ -253,7 +276,7 @@ Item {
                         Text {
                             Layout.fillWidth: true
                             text: view.table.endTitle
-                            font.pixelSize: view.fs * 1.3
+                            font.pixelSize: view.tfs * 1.3
                             font.bold: true
                             color: "#fff0c2"
                             wrapMode: Text.WordWrap
@@ -263,7 +286,7 @@ Item {
                         Text {
                             Layout.fillWidth: true
                             text: view.table.endNote
-                            font.pixelSize: view.fs * 0.9
+                            font.pixelSize: view.tfs * 0.9
                             color: "#fdf6e3"
                             wrapMode: Text.WordWrap
                         }
@@ -274,13 +297,13 @@ Item {
                             Layout.minimumHeight: 40
                             samples: view.table.chart
                             start: view.table.startingPoints
-                            fs: view.fs
+                            fs: view.tfs
                         }
                         GameButton {
                             objectName: "btnStats"
                             visible: view.statsOffered
                             Layout.fillWidth: true
-                            fs: view.fs
+                            fs: view.tfs
                             text: "Stats: all your sessions"
                             hint: "Your finished sessions and their balance charts"
                             onActivated: view.statsRequested()
@@ -303,9 +326,43 @@ Item {
         ColumnLayout {
             id: controls
             Layout.fillWidth: view.portrait
-            Layout.preferredWidth: view.portrait ? -1 : view.shortLandscape ? Math.max(300, view.fs * 22) : Math.max(236, view.fs * 15)
+            Layout.preferredWidth: view.portrait ? -1 : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
+                : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
+
+            // a phone: the history drawer and the menu, away from the main action (sideways:
+            // at the top of the rail)
+            Item {
+                id: phoneBarHolder
+                Layout.fillWidth: true
+                visible: view.phone && !view.phoneLandscape
+                implicitHeight: phoneBar.implicitHeight
+            }
+            GridLayout {
+                id: phoneBar
+                objectName: "phoneBar"
+                visible: view.phone
+                parent: view.phoneLandscape ? rail : phoneBarHolder
+                anchors.left: parent.left
+                anchors.right: parent.right
+                anchors.top: parent.top
+                columns: view.phoneLandscape ? 1 : 2
+                rowSpacing: view.gap * 0.6
+                columnSpacing: view.gap * 0.6
+                GameButton {
+                    objectName: "btnHistory"; Layout.fillWidth: true; fs: Math.min(view.tfs, 13)
+                    text: view.hasSide ? "Seats and history" : "History"
+                    hint: "Every throw, contract and refund of this session"
+                    onActivated: historyDrawer.open()
+                }
+                GameButton {
+                    objectName: "btnMenu"; Layout.fillWidth: true; fs: Math.min(view.tfs, 13)
+                    text: "Menu"
+                    hint: "Help, sound, playing online and a new session"
+                    onActivated: menuCard.open()
+                }
+            }
 
             // the screen's own parts above the status line (online: the countdown)
             ColumnLayout {
@@ -320,44 +377,54 @@ Item {
                 objectName: view.named("liveText")
                 Layout.fillWidth: true
                 // Its lines are always reserved: a longer or shorter status never moves the buttons.
-                readonly property int lines: 3
+                readonly property int lines: view.phone && view.portrait ? 2 : 3
                 Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
                 text: view.table.status
                 color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
-                font.pixelSize: view.fs * 0.95
+                font.pixelSize: view.tfs * 0.95
                 wrapMode: Text.WordWrap
                 maximumLineCount: lines
                 // A long status (a throw's result and the next round's words) shrinks a little
                 // to be read whole in its reserved lines, rather than cut.
                 fontSizeMode: Text.Fit
-                minimumPixelSize: Math.max(10, view.fs * 0.7)
+                minimumPixelSize: Math.max(11, view.tfs * 0.7)
                 elide: Text.ElideRight
                 verticalAlignment: Text.AlignVCenter
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
-                FontMetrics { id: fontMetrics; font.pixelSize: view.fs * 0.95 }
+                FontMetrics { id: fontMetrics; font.pixelSize: view.tfs * 0.95 }
             }
 
-            // The chips take their row at the come-out; the row keeps its place after it.
+            // The chips take their row at the come-out; the row keeps its place after it
+            // (a phone on its side: the rail at the left edge, at thumb height).
             Item {
+                id: chipHolder
                 Layout.fillWidth: true
-                visible: view.actionsShown
+                // a phone after a session: nothing to bet, the row collapses
+                visible: view.actionsShown && !view.phoneLandscape && !(view.phone && view.table.isOver)
                 implicitHeight: chipRow.implicitHeight
                 ChipSelector {
                     id: chipRow
                     objectName: "chips"
+                    parent: view.phoneLandscape ? rail : chipHolder
                     anchors.left: parent.left
                     anchors.right: parent.right
-                    visible: view.table.comeOut
+                    anchors.bottom: view.phoneLandscape ? parent.bottom : undefined
+                    anchors.top: view.phoneLandscape ? undefined : parent.top
+                    vertical: view.phoneLandscape
+                    visible: view.table.comeOut && view.actionsShown
                     table: view.table
-                    fs: view.fs
+                    fs: view.tfs
                 }
             }
 
             Item {
+                id: extrasHolder
                 Layout.fillWidth: true
-                visible: view.actionsShown
-                implicitHeight: buttons.implicitHeight + extras.implicitHeight + view.gap
+                // a phone after a session: nothing can be played, the secondary row collapses
+                // (the main action, Play again, keeps its place)
+                visible: view.actionsShown && !(view.phone && view.table.isOver)
+                implicitHeight: buttons.implicitHeight + (view.phone ? 0 : extras.implicitHeight + view.gap)
                 // A tap or hover on a control that is off says why (touch has no hover): the
                 // dimmed buttons let the pointer through to this area behind them.
                 MouseArea {
@@ -397,13 +464,13 @@ Item {
                     anchors.left: parent.left
                     anchors.right: parent.right
                     // Four in a row on phones: the actions of a phase take one row there.
-                    columns: view.portrait || view.shortLandscape ? 4 : 2
+                    columns: view.phoneLandscape ? 2 : view.portrait ? (view.phone ? 3 : 4) : view.shortLandscape ? 4 : 2
                     rowSpacing: view.gap * 0.6
                     columnSpacing: view.gap * 0.6
                     readonly property bool comeOut: !view.table.pointPhase
 
                     GameButton {
-                        objectName: "btnAllocate"; Layout.fillWidth: true; fs: view.fs
+                        objectName: "btnAllocate"; Layout.fillWidth: true; fs: view.tfs
                         visible: buttons.comeOut
                         actionName: "allocate"; table: view.table; primary: true
                         text: (view.table.texts.allocate || "") + " " + view.table.chip
@@ -411,8 +478,11 @@ Item {
                         onActivated: view.table.act("allocate")
                     }
                     GameButton {
-                        objectName: "btnConfirm"; Layout.fillWidth: true; fs: view.fs
-                        visible: buttons.comeOut
+                        objectName: "btnConfirm"; Layout.fillWidth: true; fs: view.phone ? view.tfs * 1.2 : view.tfs
+                        property string designRole: "main"
+                        parent: view.phone ? mainSlot : buttons
+                        Layout.fillHeight: view.phone
+                        visible: buttons.comeOut && !(view.phone && view.table.isOver)
                         actionName: "confirm"; table: view.table; primary: true
                         text: view.table.confirmLabel
                         hint: view.table.confirmLabel === "Confirm" ? "Seal the draft as this hand's contracts and throw"
@@ -420,7 +490,7 @@ Item {
                         onActivated: view.table.act("confirm")
                     }
                     GameButton {
-                        objectName: "btnRepeat"; Layout.fillWidth: true; fs: view.fs
+                        objectName: "btnRepeat"; Layout.fillWidth: true; fs: view.tfs
                         visible: buttons.comeOut
                         actionName: "repeat"; table: view.table
                         text: view.table.texts.repeat || ""
@@ -428,7 +498,7 @@ Item {
                         onActivated: view.table.repeatLastBet()
                     }
                     GameButton {
-                        objectName: "btnReduce"; Layout.fillWidth: true; fs: view.fs
+                        objectName: "btnReduce"; Layout.fillWidth: true; fs: view.tfs
                         visible: !buttons.comeOut
                         actionName: "reduce"; table: view.table
                         text: view.table.texts.reduce || ""
@@ -436,7 +506,7 @@ Item {
                         onActivated: view.table.act("reduce")
                     }
                     GameButton {
-                        objectName: "btnRemove"; Layout.fillWidth: true; fs: view.fs
+                        objectName: "btnRemove"; Layout.fillWidth: true; fs: view.tfs
                         visible: !buttons.comeOut
                         actionName: "remove"; table: view.table
                         text: "Remove Don't Pass"
@@ -444,15 +514,18 @@ Item {
                         onActivated: view.table.act("remove")
                     }
                     GameButton {
-                        objectName: "btnRoll"; Layout.fillWidth: true; fs: view.fs
-                        visible: !buttons.comeOut
+                        objectName: "btnRoll"; Layout.fillWidth: true; fs: view.phone ? view.tfs * 1.2 : view.tfs
+                        property string designRole: "main"
+                        parent: view.phone ? mainSlot : buttons
+                        Layout.fillHeight: view.phone
+                        visible: !buttons.comeOut && !(view.phone && view.table.isOver)
                         actionName: "roll"; table: view.table; primary: true
                         text: "Roll"
                         hint: "Seal the remaining contracts and throw the dice"
                         onActivated: view.table.act("roll")
                     }
                     GameButton {
-                        objectName: "btnReset"; Layout.fillWidth: true; fs: view.fs
+                        objectName: "btnReset"; Layout.fillWidth: true; fs: view.tfs
                         actionName: "reset"; table: view.table
                         text: "Reset"
                         hint: "Restore the draft to what was last sealed"
@@ -463,31 +536,56 @@ Item {
                 GridLayout {
                     id: extras
                     objectName: "extraButtons"
+                    parent: view.phone ? menuBox : extrasHolder
                     anchors.left: parent.left
                     anchors.right: parent.right
-                    y: buttons.height + view.gap
+                    y: view.phone ? 0 : buttons.height + view.gap
                     columns: view.extraColumns
                     rowSpacing: view.gap * 0.6
                     columnSpacing: view.gap * 0.6
                 }
             }
             Item { Layout.fillHeight: !view.portrait; Layout.preferredHeight: 0 }
+            // a phone: the one main action of the state, the largest control, at the bottom
+            // (under the thumb; its place is the same in every state)
+            ColumnLayout {
+                id: mainSlot
+                objectName: "mainSlot"
+                visible: view.phone && view.actionsShown
+                Layout.fillWidth: true
+                Layout.preferredHeight: view.mainHeight
+                Layout.maximumHeight: view.mainHeight
+                GameButton {
+                    objectName: "btnPlayAgain"
+                    property string designRole: "main"
+                    visible: view.table.isOver && view.playAgainOffered
+                    Layout.fillWidth: true
+                    Layout.fillHeight: true
+                    fs: view.tfs * 1.2
+                    primary: true
+                    text: view.table.texts.playAgain || "Play again"
+                    hint: "Start a new session with 1,000 points"
+                    onActivated: view.table.askNewSession()
+                }
+            }
         }
 
         // ---------------- the screen's side parts (online: the seats), then the history
         ColumnLayout {
             id: sideColumn
+            visible: !view.phone  // a phone: the side parts and the history are in the drawer
             Layout.fillWidth: view.portrait
             Layout.fillHeight: true
-            Layout.preferredWidth: view.portrait ? -1 : Math.max(190, view.fs * 15)
+            Layout.preferredWidth: view.portrait ? -1 : Math.max(190, view.tfs * 15)
             Layout.minimumHeight: view.portrait
-                ? Math.max(view.fs * 4, view.sideMinimumHeight + (view.historyShown ? view.fs * 4 : 0))
+                ? Math.max(view.tfs * 4, view.sideMinimumHeight + (view.historyShown ? view.tfs * 4 : 0))
                 : 0
             Layout.verticalStretchFactor: 2
             spacing: view.gap
             // with side parts, they and the history share the column evenly
             ColumnLayout {
                 id: sideSlot
+                parent: view.phone ? drawerSide : sideColumn
                 Layout.fillWidth: true
                 Layout.fillHeight: view.sideMinimumHeight <= 0
                 Layout.preferredHeight: view.sideMinimumHeight > 0 ? view.sideMinimumHeight : 0
@@ -497,15 +595,86 @@ Item {
             }
             HistoryPanel {
                 objectName: view.named("history")
-                visible: view.historyShown
+                visible: view.historyShown && !view.phone
                 Layout.fillWidth: true
                 Layout.fillHeight: true
                 Layout.preferredHeight: sideSlot.visible ? 0 : -1
                 title: view.historyTitle
                 headingName: view.named("historyHeading")
                 table: view.table
-                fs: view.fs
+                fs: view.tfs
                 gap: view.gap
+            }
+        }
+    }
+
+    // ---------------- a phone: the history in a drawer, the screen's buttons in a menu
+    Popup {
+        id: historyDrawer
+        objectName: view.named("historyDrawer")
+        parent: view  // inside the table's safe area
+        modal: true
+        readonly property Item win: view
+        width: Math.min(win.width - view.gap * 2, view.tfs * 26)
+        height: win.height
+        x: win.width - width
+        y: 0
+        padding: view.gap
+        background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        onClosed: Qt.callLater(view.restoreFocus)
+        ColumnLayout {
+            anchors.fill: parent
+            spacing: view.gap
+            // the screen's side parts (online: the seats), above the history
+            ColumnLayout {
+                id: drawerSide
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                visible: view.hasSide
+            }
+            HistoryPanel {
+                objectName: view.named("historyInDrawer")
+                Layout.fillWidth: true
+                Layout.fillHeight: true
+                title: view.historyTitle
+                headingName: view.named("historyDrawerHeading")
+                table: view.table
+                fs: view.tfs
+                gap: view.gap
+            }
+            GameButton {
+                objectName: "btnHistoryClose"; Layout.fillWidth: true; fs: view.tfs
+                text: "Close"
+                onActivated: historyDrawer.close()
+            }
+        }
+    }
+    Popup {
+        id: menuCard
+        objectName: view.named("menu")
+        parent: view  // inside the table's safe area
+        modal: true
+        readonly property Item win: view
+        width: Math.min(win.width - view.gap * 2, view.tfs * 18)
+        height: Math.min(win.height - view.gap * 2, menuColumn.implicitHeight + view.gap * 2)
+        x: 0
+        y: 0
+        padding: view.gap
+        background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        onClosed: Qt.callLater(view.restoreFocus)
+        ColumnLayout {
+            id: menuColumn
+            anchors.fill: parent
+            spacing: view.gap
+            Item {
+                id: menuBox
+                Layout.fillWidth: true
+                implicitHeight: extras.implicitHeight
+            }
+            GameButton {
+                objectName: "btnMenuClose"; Layout.fillWidth: true; fs: view.tfs
+                text: "Close"
+                onActivated: menuCard.close()
             }
         }
     }

@@ -51,7 +51,7 @@ def test_numbers_have_their_thousands_separator_and_sums_hold_together(tmp_path:
     assert any("+" in text for text in texts)
     for text in texts:
         assert " + " not in text and " = " not in text and " → " not in text, text
-    assert TEXTS["passMotto"].endswith(f"PAYS{NBSP}1{NBSP}:{NBSP}1")
+    assert TEXTS["rulePassComeOut"].endswith(f"pays{NBSP}1:1")  # the felt's rule never wraps
 
 
 def test_no_left_right_offered_with_no_throw_to_step_through(tmp_path: Path) -> None:
