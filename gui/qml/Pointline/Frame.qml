@@ -26,6 +26,14 @@ ApplicationWindow {
     // the solo table's type size (tests and the layout check read it on the window)
     readonly property real fs: Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
     readonly property string windowMode: online ? online.windowMode : bridge ? bridge.windowMode : "standard"
+    // the safe area (a phone's notch and bars, or faked ones in tests) of whichever bridge
+    // owns the screens: cards (TablePopup) and the replay keep inside it
+    readonly property var insetOwner: online ? online : bridge
+    readonly property var fakeInsets: insetOwner && insetOwner.insets ? insetOwner.insets : ({})
+    readonly property real insetTop: Math.max(SafeArea.margins.top, fakeInsets.top || 0)
+    readonly property real insetBottom: Math.max(SafeArea.margins.bottom, fakeInsets.bottom || 0)
+    readonly property real insetLeft: Math.max(SafeArea.margins.left, fakeInsets.left || 0)
+    readonly property real insetRight: Math.max(SafeArea.margins.right, fakeInsets.right || 0)
 
     // Window modes follow the screen's owner (the session and the focus are kept).
     WindowMode { window: frame; mode: frame.windowMode }
