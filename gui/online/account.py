@@ -79,6 +79,11 @@ class Account(Part):
         """Plain words when the typed address is not encrypted (``ws://``), else ""."""
         return connection_warning(url) or ""
 
+    @Slot(str)
+    def use_relay(self, url: str) -> None:
+        """A club's relay chosen from the tables nearby: its address in the typed field."""
+        self.put(relayUrl=url)
+
     @property
     def url(self) -> str:
         return str(self._values["relayUrl"])
@@ -267,10 +272,11 @@ class Account(Part):
             if old is None or old.token is None:
                 self.reset()
                 return
+            url = old.url or self.url  # the relay it was on: a hosted table's, or the typed one
             try:
-                client = await asyncio.wait_for(self.open_connection(self.url), 12.0)
+                client = await asyncio.wait_for(self.open_connection(url), 12.0)
             except Exception:  # unreachable now: back to sign-in with the reason
-                self.reset(error=unreachable(self.url))
+                self.reset(error=unreachable(url))
                 return
             client.name, client.token = old.name, old.token
             shell.client = client

@@ -51,16 +51,20 @@ from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.account import Account
 from pointline.gui.online.countdown import Clock, Countdown
 from pointline.gui.online.from_net import (
+    RECONNECTING,
     ClientError,
     DeadlineKind,
     Disconnected,
     MemberDeparted,
+    Reconnected,
+    Reconnecting,
     RelayClient,
     RelayError,
     RosterChanged,
     SessionComplete,
     SessionEnded,
     SessionStarted,
+    TableClosed,
     Timeouts,
     TranscriptFailed,
     TranscriptSaved,
@@ -153,6 +157,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._busy = False
         self._busy_shown = False
         self._error = ""
+        self._closed = ""
+        """What the relay going away said ("hostana closed the table."; ``TableClosed``)."""
         self.sounds = sounds
         """A ``gui.sound.Sounds`` (the app passes one; tests and screenshots play nothing)."""
         self._muted = bool(getattr(sounds, "muted", False))
@@ -181,6 +187,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         pass their own)."""
         self._host = Host(link, self._lobby, self)
         self._nearby = Nearby(link, self._lobby, self)
+        self._nearby.relayChosen.connect(self._account.use_relay)
         if not discover:
             self._nearby.addresses = []
         self._moment.stageChanged.connect(self._table.on_beat)
@@ -307,7 +314,9 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
 
     def signed_in(self, name: str, url: str) -> None:
         """Seated at a hosted table (the host's or a guest's): the lobby shows its room."""
-        self._account.put(name=name, relayUrl=url)
+        # the typed address keeps what the player typed: a hosted table's wss://…:port dies
+        # with the table (issue 41, finding 8); the client knows where it is connected
+        self._account.put(name=name)
         self.set_error("")
         self.set_screen("lobby")
         self.announce(f"Signed in as {name}. You are in the room: the host starts.")
@@ -413,10 +422,31 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def _on_relay_error(self, event: RelayError) -> None:
         self.set_error(refusal(event.code, event.message))
 
+    def _on_reconnecting(self, _event: Reconnecting) -> None:
+        # a blip is not a departure (issue 43): the seat is being taken back; nothing more is
+        # said when it is, unless the seat is lost (then the ending says so)
+        self.set_error(f"{RECONNECTING[0].upper()}{RECONNECTING[1:]}")
+        self.announce(self._error)
+
+    def _on_reconnected(self, _event: Reconnected) -> None:
+        if self._error == f"{RECONNECTING[0].upper()}{RECONNECTING[1:]}":
+            self.set_error("")
+
+    def _on_table_closed(self, event: TableClosed) -> None:
+        # the relay stops: a hosted table's host closed it (issue 41); it comes after the
+        # session's ending (which could only say the connection was lost) and before
+        # ``Disconnected``
+        self._closed = event.text
+        self._results.table_closed(event.text)
+        self.announce(event.text)
+
     def _on_disconnected(self, _event: Disconnected) -> None:
         self._countdown.run_to(None)
         self.client = None
-        lost = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
+        lost = self._closed or (
+            f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
+        )
+        self._closed = ""
         if self._screen == "lobby":
             self._account.reset(error=lost)
         elif self._screen != "results":
@@ -434,6 +464,9 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         events.subscribe(TranscriptFailed, self._on_transcript_failed)
         events.subscribe(MemberDeparted, self._on_departed)
         events.subscribe(RelayError, self._on_relay_error)
+        events.subscribe(Reconnecting, self._on_reconnecting)
+        events.subscribe(Reconnected, self._on_reconnected)
+        events.subscribe(TableClosed, self._on_table_closed)
         events.subscribe(Disconnected, self._on_disconnected)
 
     # ------------------------------------------------------------------ properties

@@ -7,15 +7,19 @@ module only, so where net keeps them (its client, its protocol core) is written 
 from __future__ import annotations
 
 from pointline.net.client import (
+    RECONNECTING,
     CertificateNotTrusted,
     Disconnected,
     KnownRelays,
     MemberDeparted,
+    Reconnected,
+    Reconnecting,
     RelayClient,
     RelayError,
     RelayKeyChanged,
     RosterChanged,
     SessionStarted,
+    TableClosed,
     TranscriptFailed,
     TranscriptSaved,
     connect_trusted,
@@ -43,6 +47,7 @@ from pointline.net.protocol import (
 )
 
 __all__ = [
+    "RECONNECTING",
     "CertificateNotTrusted",
     "ClientError",
     "DeadlineKind",
@@ -53,6 +58,8 @@ __all__ = [
     "ReceiptsIncomplete",
     "ReceiptsMatched",
     "ReceiptsMismatch",
+    "Reconnected",
+    "Reconnecting",
     "RelayClient",
     "RelayError",
     "RelayKeyChanged",
@@ -64,6 +71,7 @@ __all__ = [
     "SessionEnded",
     "SessionStarted",
     "Step",
+    "TableClosed",
     "ThrowCommitted",
     "Thrown",
     "Timeouts",

@@ -71,6 +71,8 @@ class Nearby(Part):
         self.found: dict[str, Any] = {}
         """The ``NearbyTable``s by service name, as the browser last said."""
         self.chosen: Any = None
+        self._relay_url = ""
+        """A club relay tapped in the list (``useRelay`` puts it in the typed field)."""
         self._new_fingerprint = ""
         self.put(browsing=False, asking="", question="", words="", chosenName="")
         # No lambda over self: when this object goes (its window closed without a stop), the
@@ -195,9 +197,9 @@ class Nearby(Part):
         ann = table.announcement
         if ann.kind == "relay":  # sign in to the club's relay, then type a room's code
             self.chosen = None
+            self._relay_url = table.url
             self.put(asking="relay", question=RELAY_NEARBY, words="", chosenName=ann.name)
             shell.announce(RELAY_NEARBY)
-            self.relayChosen.emit(table.url)
             return
         self.chosen = table
         words = " ".join(certificate_words(ann.fingerprint or "0" * 64))
@@ -228,6 +230,15 @@ class Nearby(Part):
             self.shell.announce(problem)
             return
         self.shell.spawn(self._join(name, password, True))
+
+    @Slot()
+    def useRelay(self) -> None:
+        """The player chose to sign in to the club relay tapped in the list: its address goes
+        into the typed field (``relayChosen``) and the sign-in form shows."""
+        if self.asking != "relay" or not self._relay_url:
+            return
+        self.relayChosen.emit(self._relay_url)
+        self.put(asking="", question="", chosenName="")
 
     @Slot()
     def trustNew(self) -> None:

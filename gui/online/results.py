@@ -22,7 +22,6 @@ from pointline.gui.online.from_net import (
     SessionComplete,
     SessionEnded,
     TranscriptSaved,
-    ending_text,
 )
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
@@ -139,9 +138,9 @@ class Results(Part):
             case ReceiptsMismatch(seats):
                 names = people([self._lobby.who(s) for s in seats])
                 self.receipts(f"Receipts differ from yours: {names}.")
-            case ReceiptsIncomplete(reason, seat):
-                words = ending_text(reason, seat, None, proven=False)
-                self.receipts(f"Receipts incomplete: {words}.")
+            case ReceiptsIncomplete():
+                # reporter and accused each in their place (issue 43: they were swapped)
+                self.receipts(f"Receipts incomplete: {event.text}.")
 
     def on_saved(self, event: TranscriptSaved) -> None:
         self.saved(event.path)
@@ -151,6 +150,12 @@ class Results(Part):
 
     def ended(self, text: str) -> None:
         self.put(outcome="ended", endText=text)
+
+    def table_closed(self, text: str) -> None:
+        """The relay went away as its host closed the table (``TableClosed``, after the
+        session's ending): an ending that blamed a lost connection names the host instead."""
+        if self._values.get("endText") == f"No result: {RELAY_LOST}.":
+            self.put(endText=f"No result: {text}")
 
     def receipts(self, text: str) -> None:
         self.put(receiptsText=text)

@@ -220,7 +220,7 @@ FocusScope {
                     Layout.fillWidth: true
                     fs: screen.fs
                     text: "Back to solo table"
-                    hint: "Sign out and return to the solo table"
+                    hint: "Return to the solo table; you stay signed in, so coming back is one tap"
                     enabled: !online.busy
                     reason: "Waiting for the relay"
                     onActivated: online.leave()

@@ -19,6 +19,9 @@ FocusScope {
     // a trust question takes focus on its safe answer: a stray Enter never trusts anything
     function focusFirst() {
         if (screen.asking !== "") declineButton.forceActiveFocus();
+        // a table's first visit: the first empty field (Enter there joins); else the safe answer
+        else if (screen.nearbyAsking === "first" && nameField.text.length === 0) nameField.input.forceActiveFocus();
+        else if (screen.nearbyAsking === "first" && passwordField.text.length === 0) passwordField.input.forceActiveFocus();
         else if (screen.nearbyAsking !== "") nearbyDecline.forceActiveFocus();
         else if (online.host.keptName.length > 0) hostButton.forceActiveFocus();
         else nameField.input.forceActiveFocus();
@@ -239,13 +242,16 @@ FocusScope {
                                 Layout.fillWidth: true
                                 fs: screen.fs
                                 primary: true
-                                text: screen.nearbyAsking === "changed" ? "Trust the new certificate" : "Join"
+                                text: screen.nearbyAsking === "changed" ? "Trust the new certificate"
+                                    : screen.nearbyAsking === "relay" ? "Use this relay" : "Join"
                                 hint: screen.nearbyAsking === "changed" ? "The host's screen shows the same words: trust the new certificate"
-                                                                         : "Sign up (or sign in) on this table and take a seat"
+                                    : screen.nearbyAsking === "relay" ? "Put its address in the sign-in form, then sign in"
+                                    : "Sign up (or sign in) on this table and take a seat"
                                 enabled: !online.busy
                                 reason: "Waiting for the table"
                                 onActivated: screen.nearbyAsking === "changed" ? online.nearby.trustNew()
-                                                                               : online.nearby.join(nameField.text, passwordField.text)
+                                    : screen.nearbyAsking === "relay" ? online.nearby.useRelay()
+                                    : online.nearby.join(nameField.text, passwordField.text)
                             }
                         }
                     }

@@ -1,0 +1,103 @@
+"""A game night's seams in the online screens (issue 41): a new guest types a name and a
+password where the focus already is and Enter joins; the typed address never takes a hosted
+table's address; a host closing the table is said as such, not as a lost connection; a club's
+relay tapped in the list goes into the sign-in form."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from pointline.gui.online.texts import DEFAULT_RELAY, RELAY_NEARBY
+from pointline.net.discovery import Announcement, NearbyTable
+from tests.gui.online.test_gui_online_hosted import (
+    PLAY_ONLINE,
+    guest_bridge,
+    host_a_table,
+    host_bridge,
+    listed,
+)
+from tests.gui.online_support import PASSWORD, Window, on_qt_loop, until
+
+
+@on_qt_loop(timeout=90)
+async def test_a_new_guest_types_where_the_focus_is_and_enter_joins(tmp_path: Path) -> None:
+    """Finding 2: tapping a table put the focus on "Don't join" (the Name field needed its own
+    tap) and Enter cancelled the join; now: tap the table, type, Tab, type, Enter — seated."""
+    host = Window(host_bridge(tmp_path / "host"), (844, 390))
+    guest = Window(guest_bridge("newcomer"), (390, 844))
+    guest.bridge.nearby.folder = tmp_path / "guest"
+    try:
+        await host_a_table(host, "hoster")
+        table = host.bridge.host.table
+        bridge = guest.bridge
+        bridge.nearby.show_tables(listed(table))
+        await until(lambda: bridge.nearby.tables.rowCount() == 1, what="the table in the list")
+        await guest.frame()
+        await guest.activate()
+        await guest.click("nearbyTable0")
+        taps = PLAY_ONLINE + 1
+        await until(lambda: bridge.nearby.asking == "first", what="the first visit's words")
+        await until(lambda: guest.focus() == "fieldNameInput", what="the focus in the Name field")
+        await guest.type("newcomer")
+        await guest.key(Qt.Key.Key_Tab)
+        await until(lambda: guest.focus() == "fieldPasswordInput", what="the password field")
+        await guest.type(PASSWORD)
+        await guest.key(Qt.Key.Key_Return)
+        await until(lambda: bridge.screen == "lobby" and bridge.lobby.roomCode != "", what="seated")
+        assert taps <= 4  # the issue's goal for a new guest, from the solo table
+        # finding 8: the typed address is not the hosted table's wss://…:port, dead once it
+        # closes; it still holds what it held before
+        assert bridge.account.relayUrl == DEFAULT_RELAY
+        assert str(table.running.port) not in bridge.account.relayUrl
+    finally:
+        await guest.bridge.shutdown()
+        await host.bridge.shutdown()
+
+
+@on_qt_loop(timeout=90)
+async def test_the_host_closing_the_table_is_said_in_the_guests_lobby(tmp_path: Path) -> None:
+    """Finding 5: from the lobby the guest read "The relay connection was lost: sign in again
+    when it is back"; the host's relay now closes with "going away" and the guest reads that
+    the host closed the table."""
+    from tests.gui.online.test_gui_online_hosted import join_nearby
+
+    host = Window(host_bridge(tmp_path / "host"), (844, 390))
+    guest = Window(guest_bridge("stayer"), (390, 844))
+    guest.bridge.nearby.folder = tmp_path / "guest"
+    try:
+        await host_a_table(host, "hoster")
+        await join_nearby(guest, host.bridge.host.table, "stayer")
+        await host.bridge.shutdown()  # the host closes up: its relay stops
+        bridge = guest.bridge
+        await until(lambda: bridge.screen == "signin", what="the guest back at sign-in")
+        assert bridge.error == "hoster closed the table."
+        assert "lost" not in bridge.error
+    finally:
+        await guest.bridge.shutdown()
+
+
+@on_qt_loop(timeout=30)
+async def test_a_club_relay_tapped_in_the_list_goes_into_the_sign_in_form() -> None:
+    """Finding 12: a relay announced with ``pointline-relay --announce`` is listed; tapping it
+    asks once, and "Use this relay" puts its address in the typed field."""
+    guest = Window(guest_bridge("clubber"), (390, 844))
+    bridge = guest.bridge
+    try:
+        club = Announcement(kind="relay", name="Chess club", fingerprint="ab" * 32, rooms=3)
+        service = "club._pointline._tcp.local."
+        url = "wss://127.0.0.1:47000"
+        bridge.nearby.show_tables({service: NearbyTable(service, "127.0.0.1", 47000, club)})
+        await until(lambda: bridge.nearby.tables.rowCount() == 1, what="the club in the list")
+        await guest.frame()
+        await guest.click("nearbyTable0")
+        await until(lambda: bridge.nearby.asking == "relay", what="the club's question")
+        assert bridge.nearby.question == RELAY_NEARBY
+        await guest.frame()
+        assert guest.item("btnNearbyGo").property("text") == "Use this relay"
+        await guest.click("btnNearbyGo")
+        await until(lambda: bridge.nearby.asking == "", what="the sign-in form")
+        assert bridge.account.relayUrl == url
+    finally:
+        await guest.bridge.shutdown()
