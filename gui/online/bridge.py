@@ -437,7 +437,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         # session's ending (which could only say the connection was lost) and before
         # ``Disconnected``
         self._closed = event.text
-        self._results.table_closed(event.text)
+        if event.host is not None:  # a club relay stopping: the results keep "connection lost"
+            self._results.table_closed(event.text)
         self.announce(event.text)
 
     def _on_disconnected(self, _event: Disconnected) -> None:

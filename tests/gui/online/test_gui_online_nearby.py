@@ -96,7 +96,10 @@ async def test_a_club_relay_announced_nearby_is_listed_and_leaves_on_its_goodbye
         assert (row["label"], row["kind"]) == ("Chess club · 3 open rooms", "relay")
         nearby.choose(str(row["key"]))
         assert nearby.asking == "relay" and nearby.question == RELAY_NEARBY
-        assert chosen == ["ws://127.0.0.1:8765"]
+        assert chosen == []  # asked first: "Use this relay" puts it in the sign-in form
+        nearby.useRelay()
+        assert chosen == ["ws://127.0.0.1:8765"] and nearby.asking == ""
+        assert bridge.account.relayUrl == "ws://127.0.0.1:8765"
         await announcer.stop()  # its goodbye
         await until(lambda: nearby.tables.rowCount() == 0, timeout=15, what="the club gone")
     finally:
