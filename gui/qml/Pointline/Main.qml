@@ -52,8 +52,9 @@ ApplicationWindow {
     // ------------------------------------------------------------ announcements
     Connections {
         target: root.bridge
-        function onAnnounced(text) { liveText.Accessible.announce(text); }
+        function onAnnounced(text) { announcer.say(text); }
     }
+    Pointline.Announcer { id: announcer }
     Text { id: liveText; visible: false; Accessible.role: Accessible.StaticText; Accessible.name: root.bridge.status }
 
     // ------------------------------------------------------------ shortcuts

@@ -71,7 +71,8 @@ ApplicationWindow {
     Component.onCompleted: Qt.callLater(function() { current().focusFirst(); })
 
     readonly property string announcement: online.seatTable.announcement
-    onAnnouncementChanged: liveRegion.Accessible.announce(announcement)
+    onAnnouncementChanged: announcer.say(announcement)
+    Announcer { id: announcer }
 
     readonly property bool atTable: screen === "table"
     Shortcut { sequence: "F1"; autoRepeat: false; onActivated: online.openHelp() }
