@@ -201,13 +201,19 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
             words.append(settlement_words(entry))
             short.append(settlement_words(entry))
             outcomes.append(entry.outcome)
+        elif isinstance(entry, Refunded):  # sealed by this roll: said before its dice
+            words.append(f"Don't Pass {entry.amount} refunded (no profit)")
+            short.append(f"refund {entry.amount}")
     felt = ""
     if table.phase is Phase.POINT and not outcomes:
         felt = f"Point {table.point} is ON"
         words.append(f"Point {table.point} is on")
         short.append(f"point {table.point} is on")
     elif table.phase is Phase.COME_OUT and outcomes:
-        words.append(f"Hand {table.hands_resolved} resolved; come-out for hand {table.hand}")
+        words.append(
+            f"Hand {table.hands_resolved} resolved; balance {table.balance(seat):,}; "
+            f"come-out for hand {table.hand}"
+        )
         felt = f"Hand {table.hands_resolved} resolved — place chips for hand {table.hand}"
     if table.phase is Phase.COMPLETE:
         words.append(f"Session complete: final points {table.balance(seat):,}")
