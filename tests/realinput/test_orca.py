@@ -6,7 +6,9 @@ espeak-ng into a PulseAudio null sink (``screen_reader.py``), the app beside it 
 dice (label ``d7``: the come-out 5 sets the point, a 6 misses it, a 5 wins Pass). A solo hand is
 played by real keys (XTEST), and after each key the test reads what Orca's debug log says it
 spoke: the refused key's reason, the draft, the dice and the point, the outcome with its amount
-and the balance, the sit-out question, Help's title, pause and resume.
+and the balance, the sit-out question, Help's title, pause and resume. Motion is on, as a player
+has it: each throw's words come when its result moment shows the result (a pause in the middle
+holds them until Resume), and the test waits for them there.
 
 Nothing twice: after each step M is pressed twice ("Sound off.", "Sound on.": speech the test
 knows), so everything the step caused has been spoken before those two, and nothing the step
@@ -71,10 +73,18 @@ class Table:
     listener: Listener
     steps: list[tuple[str, list[str]]] = field(default_factory=list)
 
-    def press(self, *keys: str) -> list[str]:
-        """Press ``keys``, then M twice; return what Orca spoke before the first M's words."""
+    def press(self, *keys: str, until: str = "") -> list[str]:
+        """Press ``keys``, wait for a Notification starting with ``until`` if given (a throw's
+        result, said when its moment shows it), then press M twice; return what Orca spoke
+        before the first M's words."""
         spoken, heard = len(self.reader.spoken()), len(self.listener.rows)
         self.app.key(*keys)
+        if until:
+            self.reader.wait_spoken(
+                f"Orca saying {until!r} after {keys}",
+                lambda s: any(u.startswith(NOTE + until) for u in s),
+                since=spoken,
+            )
         self.app.key("m")
         self.app.key("m")
         said = self.reader.wait_spoken(
@@ -105,9 +115,18 @@ class Table:
         rows = self.listener.rows[since:]
         return rows if ends_with_markers([row.get("text", "") for row in rows], "") else None
 
-    def notes(self, *keys: str) -> list[str]:
+    def ready_to(self, button: str) -> None:
+        """Wait until ``button`` is on: the last throw's result moment has ended (a key while it
+        runs is refused, and says so)."""
+        wait_for(
+            f"{button} on",
+            lambda: (b := self.app.showing("push button", button)) is not None and b["enabled"],
+        )
+
+    def notes(self, *keys: str, until: str = "") -> list[str]:
         """What Orca said of the Notifications after ``keys`` (``press``), in order."""
-        return [u.removeprefix(NOTE) for u in self.press(*keys) if u.startswith(NOTE)]
+        said = self.press(*keys, until=until)
+        return [u.removeprefix(NOTE) for u in said if u.startswith(NOTE)]
 
 
 def ends_with_markers(said: list[str], prefix: str) -> bool:
@@ -149,7 +168,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
         listener = Listener(process)
         threading.Thread(target=listener.read, daemon=True).start()
         wait_for("the listener", lambda: {"ready": True} in listener.rows)
-        app = RealApp(x, tmp_path / "app", dice="d7")
+        app = RealApp(x, tmp_path / "app", dice="d7", reduce_motion=False)
         app.ready()
         wait_for("the window active", lambda: any(w["active"] for w in app.windows() or []))
         yield Table(app, reader, listener)
@@ -169,21 +188,29 @@ def test_orca_speaks_a_solo_hand_once(table: Table) -> None:
         assert table.notes("BackSpace") == ["There is nothing to reset."]
         # The draft, per line.
         assert table.notes("space") == ["Draft: Pass 10, Don't Pass 0."]
-        # Confirm: the come-out's dice and the point.
-        assert table.notes("Return") == ["Rolled 2 and 3, total 5. Point 5 is on."]
-        # A throw that changes nothing but the dice.
-        assert table.notes("Return") == ["Rolled 3 and 3, total 6. Point 5 is on."]
+        # Confirm: the come-out's dice and the point, once the dice have landed.
+        assert table.notes("Return", until="Rolled") == ["Rolled 2 and 3, total 5. Point 5 is on."]
+        # A throw paused while its dice roll: the pause is said and the card's title on its
+        # dialog; the dice are said once, whether they landed before the pause or after Resume.
+        table.ready_to("Roll")
+        paused = table.press("Return", "Escape", until="Paused.")
+        assert "Paused dialog" in paused, paused
+        resumed = table.press("Escape", until="Rolled")
+        notes = [u.removeprefix(NOTE) for u in paused + resumed if u.startswith(NOTE)]
+        assert sorted(notes) == [
+            "Paused.",
+            "Resumed.",
+            "Rolled 3 and 3, total 6. Point 5 is on.",
+        ], notes
         # The point made: the dice, the outcome with its amount, the balance, the next hand.
-        assert table.notes("Return") == [
+        table.ready_to("Roll")
+        assert table.notes("Return", until="Rolled") == [
             "Rolled 3 and 2, total 5. Pass wins 10. "
             "Hand 1 resolved; balance 1,010; come-out for hand 2."
         ]
         # Enter with nothing placed: the question, not a throw.
+        table.ready_to("Sit out")
         assert table.notes("Return") == ["Sit out this hand? Enter again (the dice still roll)."]
-        # Pause: said, and the Paused card's title on its dialog; resume.
-        said = table.press("Escape")
-        assert said[:2] == [NOTE + "Paused.", "Paused dialog"], said
-        assert table.notes("Escape") == ["Resumed."]
         # Help's title on its dialog (Help says nothing else when it opens).
         said = table.press("F1")
         assert [u for u in said if u.startswith("Help dialog")] == [said[0]], said

@@ -36,9 +36,23 @@ Item {
         Accessible.name: announcer.last
     }
 
+    // Said after the burst of changes that came with it (the table's buttons, lines and history
+    // change in the same call): Orca 43 drops a Notification that waits behind more than 50
+    // events (its "flood"), so the words go out last, in the order they came.
+    property var pending: []
     function say(text) {
         if (!text)
             return;
+        announcer.pending.push(text);
+        Qt.callLater(announcer.flush);
+    }
+    function flush() {
+        var texts = announcer.pending;
+        announcer.pending = [];
+        for (var i = 0; i < texts.length; ++i)
+            announcer.speak(texts[i]);
+    }
+    function speak(text) {
         announcer.last = text;
         announcer.said += 1;
         if (!announcer.atspi) {
