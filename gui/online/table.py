@@ -54,6 +54,7 @@ from pointline.kernel import (
     Outcome,
     Phase,
     PointlineError,
+    Refunded,
     Settled,
     Table,
     current_choice,
@@ -189,7 +190,15 @@ class OnlineTable(Part):
         entries = table.ledger_since(seat, self.ledger_mark)
         self.ledger_mark = table.ledger_length(seat)
         settled = [e for e in entries if isinstance(e, Settled)]
+        refunds = [
+            f"Don't Pass {e.amount} refunded (no profit)"
+            for e in entries
+            if isinstance(e, Refunded)
+        ]
+        words[:0] = refunds  # sealed by this throw's commitment: said before its dice
         words.extend(settlement_words(e) for e in settled)
+        if settled:  # a line was paid or swept: the balance it left (issue 40)
+            words.append(f"Balance {table.balance(seat):,}")
         outcomes = {e.outcome for e in settled}
         first = [o for o in (Outcome.WIN, Outcome.LOSS, Outcome.PUSH) if o in outcomes]
         self._next_sound = first[0].value if first else ""

@@ -36,15 +36,22 @@ Item {
         Accessible.name: announcer.last
     }
 
-    // Said after the burst of changes that came with it (the table's buttons, lines and history
-    // change in the same call): Orca 43 drops a Notification that waits behind more than 50
-    // events (its "flood"), so the words go out last, in the order they came.
+    // Said a moment after the burst of changes that came with it (a throw's buttons, lines and
+    // history; a whole new screen online): Orca 43 drops a Notification that waits behind more
+    // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
+    // the words go out once the app has settled, all of them, in the order they came.
     property var pending: []
+    Timer {
+        id: settle
+        interval: 250
+        onTriggered: announcer.flush()
+    }
     function say(text) {
         if (!text)
             return;
         announcer.pending.push(text);
-        Qt.callLater(announcer.flush);
+        if (!settle.running)
+            settle.start();
     }
     function flush() {
         var texts = announcer.pending;
