@@ -238,14 +238,6 @@ class ScreenReader:
         except AssertionError as error:
             raise AssertionError(f"{error}; Orca spoke: {self.spoken()[since:]!r}") from None
 
-    def wait_handled(self, what: str, name: str, timeout: float = 30) -> None:
-        """Wait until Orca has taken the showing of the Notification ``name`` off its queue
-        (spoken, or dropped by its flood handling)."""
-        line = f"Dequeued object:state-changed:showing [notification | {name}]"
-        wait_for(
-            what, lambda: self._alive(self.orca, "orca") and line in self.debug_text(), timeout
-        )
-
     def close(self) -> None:
         """Orca, then speech-dispatcher, then PulseAudio (the reverse of their start)."""
         for process in reversed(self.processes):
