@@ -3,6 +3,7 @@ as the app runs, playing seat 1 of one 8-seat session, with a 16 ms QTimer whose
 recorded while the session is played.
 
     python bench/_host_app.py host DATA_DIR           # + the relay in this process (HostedTable)
+    python bench/_host_app.py host DATA_DIR hosted    # ... hashing at the hosted relay's cost
     python bench/_host_app.py peer DATA_DIR URL CERT  # seat 1 only; the relay runs elsewhere
 
 It prints ``url URL``, ``cert PATH`` and ``code CODE`` once the room is open, waits until eight
@@ -36,7 +37,10 @@ async def _seat(mode: str, data: Path, argv: list[str]) -> dict[str, Any]:
         from pointline.net.hosting import HostedTable
 
         seated = asyncio.Event()
-        config = RelayConfig(hash_params=FAST_HASH, **LOOPBACK_TESTS)  # 8 sign-ups from one address
+        from pointline.net.hosting import HOSTED_HASH
+
+        cost = HOSTED_HASH if argv[:1] == ["hosted"] else FAST_HASH
+        config = RelayConfig(hash_params=cost, **LOOPBACK_TESTS)  # 8 sign-ups from one address
         table = HostedTable(
             "Bench table",
             "benchhost",

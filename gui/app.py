@@ -5,34 +5,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pointline.gui import windows
-from pointline.gui.windows import Loaded, gui_application, load_window, prepare_environment
+from pointline.gui.windows import Loaded, gui_application, load_frame, prepare_environment
 
 __all__ = ["attach_online", "load", "run"]
 
 
 def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
-    """Load the Pointline QML module for ``bridge``; a QGuiApplication must exist."""
-    import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
-    from PySide6.QtQml import QQmlApplicationEngine
-
+    """Load the one window (Frame.qml) on the solo table of ``bridge``; a QGuiApplication must
+    exist."""
     import pointline.gui.bridge  # noqa: F401  (registers the QML types of Pointline.Seat)
 
-    engine = QQmlApplicationEngine()
-    engine.addImportPath(str(windows.QML_DIR))
-    engine.setInitialProperties({"bridge": bridge})
+    engine, window = load_frame(size, bridge=bridge)
     # The engine owns the bridge: it outlives every binding that reads it (no "of null" errors
     # when Python drops its reference first), and goes when the engine goes.
     bridge.setParent(engine)
-    return Loaded(engine, load_window(engine, "Pointline", "Main", size), bridge)
+    return Loaded(engine, window, bridge)
 
 
 def attach_online(
     app: Any, loaded: Loaded, relay: str | None, ca: str | None, discover: bool = False
 ) -> list[Any]:
-    """Wire the solo table's Play online: the online window opens in the same app and loop,
-    the solo window hides (its session paused), and Back to solo table (or closing the online
-    window) shows it again. Returns the list holding the open online window, if any.
+    """Wire the solo table's Play online: the online screens open in the same window (the one
+    frame), over the solo table (its session paused), and Back to solo table shows the solo
+    table again as it was. Returns the list holding the open online screens, if any.
     ``discover``: list tables nearby by mDNS on this device's networks (the app; tests
     never send multicast onto a real network)."""
     from PySide6.QtCore import QTimer
@@ -40,31 +35,24 @@ def attach_online(
     online: list[Any] = []
 
     def back_to_solo() -> None:
-        loaded.window.show()
-        loaded.window.requestActivate()
         QTimer.singleShot(0, online.clear)
 
     def open_online() -> None:
         if online:
-            online[0].window.raise_()
             return
         from pointline.gui.online.app import open_online as start
         from pointline.gui.online.texts import DEFAULT_RELAY
 
-        size = (loaded.window.width(), loaded.window.height())
-        sounds = loaded.bridge.sounds
         opened = start(
             app,
             relay or DEFAULT_RELAY,
             ca,
             back_to_solo,
-            sounds=sounds,
-            size=size,
+            sounds=loaded.bridge.sounds,
+            frame=loaded.window,
             discover=discover,
         )
-        opened.window.visibleChanged.connect(lambda shown: None if shown else back_to_solo())
         online.append(opened)
-        loaded.window.hide()
 
     loaded.bridge.onlineRequested.connect(open_online)
     return online

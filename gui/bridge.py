@@ -3,9 +3,10 @@
 QML never decides legality: every control's enabled state and its reason come from
 ``Table.rejection`` (chips through ``gui.betting``). The bridge also refuses every submission
 while paused, under Help, or while a throw's result is being shown, so nothing reaches the
-kernel then, whatever QML does. After every change it publishes its state (``_sync``); each
-property notifies on its own. A throw's result shows beat by beat (``gui.moment``, the same
-``ResultMoment`` as online); the bridge says what each beat shows.
+kernel then, whatever QML does. After every change it publishes its state (``_sync``): what
+the table shows is the table presenter's (``gui.presenter``, the same as online and in a
+replay), each property notifying on its own. A throw's result shows beat by beat
+(``gui.moment``, the same ``ResultMoment`` as online); the presenter says what each beat shows.
 """
 
 from __future__ import annotations
@@ -15,48 +16,23 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Property, QObject, QSettings, Qt, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.gui.betting import (
-    CHIP_VALUES,
-    action_reason,
-    chip_actions,
-    kernel_action,
-    line_reasons,
-    repeat_actions,
-    why_now,
-)
+from pointline.gui.betting import chip_actions, kernel_action, repeat_actions, why_now
 from pointline.gui.clock import Clock, QtClock
 from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
-from pointline.gui.history import (
-    ThrowWords,
-    draft_words,
-    end_reason,
-    history_rows,
-    line_flights,
-    line_outcomes,
-    reason_words,
-    repeat_text,
-    result_text,
-    throw_words,
-)
+from pointline.gui.history import draft_words, history_rows, reason_words, throw_words
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
-from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, state_property
-from pointline.gui.seat_view import seat_view
+from pointline.gui.presenter import TablePresenter
+from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, declare
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.sound import Sounds
-from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
+from pointline.gui.texts import SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
 from pointline.kernel import (
-    HANDS_PER_SESSION,
-    POINT_NUMBERS,
-    STARTING_POINTS,
-    THROW_CAP,
     Abort,
     Action,
     EndReason,
     Entry,
     Line,
-    Outcome,
-    Phase,
     PointlineError,
     Table,
     ThrowSeen,
@@ -78,30 +54,23 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     DEFAULTS: ClassVar[dict[str, Any]] = {
         **SeatTable.DEFAULTS,
-        "paused": False,
-        "askingNewSession": False,
-        "muted": False,
-        "windowMode": "standard",
-        "helpOpen": False,
-        "whyNow": "",
+        **declare(
+            vars(),
+            {
+                "paused": (bool, False),
+                "askingNewSession": (bool, False),
+                "muted": (bool, False),
+                "windowMode": (str, "standard"),
+                "helpOpen": (bool, False),
+                "whyNow": (str, ""),
+            },
+        ),
     }
-    pausedChanged = Signal()
-    askingNewSessionChanged = Signal()
-    mutedChanged = Signal()
-    windowModeChanged = Signal()
-    helpOpenChanged = Signal()
-    whyNowChanged = Signal()
     soundPlayed = Signal(str)
     onlineRequested = Signal()
-    """The person chose Play online: the app opens the online window (gui/app.py)."""
+    """The person chose Play online: the online screens open in the one window (gui/app.py)."""
 
-    paused = state_property(bool, "paused", pausedChanged)
-    askingNewSession = state_property(bool, "askingNewSession", askingNewSessionChanged)
-    muted = state_property(bool, "muted", mutedChanged)
-    windowMode = state_property(str, "windowMode", windowModeChanged)
-    helpOpen = state_property(bool, "helpOpen", helpOpenChanged)
-    whyNow = state_property(str, "whyNow", whyNowChanged)
-    """Why each dimmed control is off now, one sentence a line (Help shows it: F1)."""
+    # whyNow: why each dimmed control is off now, one sentence a line (Help shows it: F1).
     insets = Property(QVARIANT_MAP, lambda self: self._insets, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
 
@@ -118,42 +87,23 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self.sounds = sounds or Sounds()
         self.sounds.muted = self._settings.value("muted", False, type=bool) is True
         self.session = SoloSession(nonce_source)
-        self._line = Line.PASS
-        self._chip = CHIP_VALUES[0]
+        self._mobile = is_mobile()
+        self.presenter = TablePresenter(keys_hint, mobile=self._mobile)
+        """What the table screen shows (gui/presenter.py); actions go to the kernel."""
         self._paused = False
         self._help = False
         self._asking = False
         self._mode = "standard"
-        self._notice = ""
-        self._sit_out_armed = False
         self._need_release = False
         self._said = ""
-        self._dice = (0, 0)
-        self._serial = 0
+        self._announcement = ""
         self._moment = ResultMoment(
             self, reduce_motion=reduce_motion_setting(self._settings), clock=clock or QtClock(self)
         )
         self._moment.stageChanged.connect(self._on_beat)
-        self._last_beat = ""
-        self._shown: Table | None = None
-        """The table as it was before the throw being revealed (None: show the live table)."""
-        self._outcomes: dict[str, str] = {}
-        self._felt_message = ""
-        self._pending = ThrowWords((0, 0), "", "", "", [])
-        self._next_outcomes: dict[str, str] = {}
-        self._next_flights: dict[str, int] = {}
-        self._mobile = is_mobile()
         self._insets = fake_insets()
         self._extras = Extras(self)  # gui-extras: records finished sessions (gui/extras.py)
-        self.publish(
-            hands=HANDS_PER_SESSION,
-            throwCap=THROW_CAP,
-            chipValues=list(CHIP_VALUES),
-            mobile=self._mobile,
-            texts=TEXTS,
-            pointNumbers=list(POINT_NUMBERS),
-            startingPoints=STARTING_POINTS,
-        )
+        self.publish(**TablePresenter.constants(TEXTS, self._mobile))
         self._announce(SOLO_WORDS["newSession"])
         self._sync()
 
@@ -166,7 +116,9 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     @property
     def shown(self) -> Table:
         """The table the screen shows: the pre-throw table while a throw is being revealed."""
-        return self._shown if self._shown is not None else self.session.table
+        shown = self.presenter.shown(self.session.table)
+        assert shown is not None
+        return shown
 
     @property
     def submissions(self) -> int:
@@ -189,24 +141,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     def reason(self, name: str, blocking: bool = True) -> str:
         """Why a control is off now, in the kernel's words ("" when it is on); with
         ``blocking=False`` the kernel's reason even while paused, under Help or revealing."""
-        blocked = self._blocked() if blocking else ""
-        if blocked:
-            return blocked
-        return action_reason(self.table, SEAT, name, self._line, self._chip)
-
-    def _line_reasons(self) -> dict[str, str]:
-        if self._moment.beat:
-            return {"pass": "", "dont_pass": ""}
-        return line_reasons(self.table, SEAT, self._chip, self._line, self._notice)
-
-    def _status(self, reasons: dict[str, str]) -> str:
-        if self._paused and not self._help:
-            return SOLO_WORDS["pausedShort"]
-        if self._notice:
-            return self._notice
-        if self._sit_out_armed:
-            return sit_out_ask(self._mobile)
-        return self._said
+        return self.presenter.reason(self.table, SEAT, name, self._blocked() if blocking else "")
 
     def refresh(self) -> None:
         """Publish again after something outside the table changed what is legal (a card)."""
@@ -214,45 +149,36 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     def _sync(self) -> None:
         """Publish the whole state (each property notifies only when it changed)."""
-        t = self.shown
-        reasons = {n: self.reason(n) for n in (*ACTIONS, "repeat")}
-        sits_out = t.phase is Phase.COME_OUT and t.draft(SEAT).total == 0 and not reasons["confirm"]
+        t, p = self.shown, self.presenter
+        asked = sit_out_ask(self._mobile) if p.sit_out_armed else ""
+        self.present(
+            p.values(
+                self.table,
+                SEAT,
+                acting=self.table,
+                stage=self._moment.beat,
+                blocked=self._blocked(),
+                reduce_motion=self._moment.reduce_motion,
+                announcement=self._announcement,
+                status=asked or self._said,
+                held=SOLO_WORDS["pausedShort"] if self._paused and not self._help else "",
+            )
+        )
         self.publish(
-            **seat_view(t, SEAT).values(),
-            selectedLine=str(self._line.value),
-            chip=self._chip,
-            legal={n: not r for n, r in reasons.items()},
-            reasons=reasons,
-            lineReasons=self._line_reasons(),
-            lineOutcomes=dict(self._outcomes),
-            lineFlights=dict(self._next_flights) if self._outcomes else {},
-            die1=self._dice[0],
-            die2=self._dice[1],
-            rollSerial=self._serial,
-            revealStage=self._moment.beat,
-            feltMessage=self._felt_message,
-            notice=self._notice,
-            confirmLabel=ACTION_LABELS["sitOut"] if sits_out else ACTION_LABELS["confirm"],
-            reduceMotion=self._moment.reduceMotion,
-            isOver=t.is_over,
-            resultText=result_text(t, SEAT),
-            endReason=end_reason(t),
-            repeatText=repeat_text(self.table, SEAT),
-            keysHint=keys_hint(t.phase, self._mobile, self._chip),
             paused=self._paused,
             askingNewSession=self._asking,
             muted=self.sounds.muted,
             windowMode=self._mode,
             helpOpen=self._help,
-            whyNow=why_now(self.table, SEAT, self._line, self._chip),
+            whyNow=why_now(self.table, SEAT, p.line, p.chip),
         )
-        self.publish(status=self._status(reasons))
         self._history.set_rows(history_rows(t.seat(SEAT).ledger))
 
     def _announce(self, text: str, short: str = "") -> None:
-        """Say ``text`` to screen readers; the status line shows ``short`` (else ``text``)."""
+        """Say ``text`` to screen readers; the status line shows ``short`` (else ``text``).
+        Every caller publishes afterwards (``_sync``)."""
         self._said = short or text
-        self.publish(announcement=text)
+        self._announcement = text  # published by the caller's _sync, with the rest
 
     def _play(self, name: str) -> None:
         if self.sounds.play(name):
@@ -260,7 +186,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     # ------------------------------------------------------------------ submitting
     def _refuse(self, text: str) -> bool:
-        self._notice = text
+        self.presenter.notice = text
         self._announce(text)
         self._sync()
         return False
@@ -275,10 +201,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
                 entries += self.session.submit(action)
         except PointlineError as error:
             return self._refuse(error.text)
-        self._notice = ""
-        self._sit_out_armed = False
-        self._outcomes = {}
-        self._felt_message = ""
+        self.presenter.notice = ""
+        self.presenter.sit_out_armed = False
+        self.presenter.outcomes = {}
+        self.presenter.felt_message = ""
         if not any(isinstance(e, ThrowSeen) for e in entries):
             self._announce(draft_words(self.table, SEAT))
             self._sync()
@@ -292,14 +218,13 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         if name not in ACTIONS:
             raise ValueError(f"an action is one of {ACTIONS}, not {name!r}")
         if name == "allocate":
-            return self.placeChip(str(self._line.value))
+            return self.placeChip(str(self.presenter.line.value))
         reason = self.reason(name)
         if reason:
             return self._refuse(reason)
-        if name == "confirm" and self.table.draft(SEAT).total == 0 and not self._sit_out_armed:
+        if name == "confirm" and self.presenter.arm_sit_out(self.table, SEAT):
             # An empty Confirm sits out: it needs a second, deliberate press.
-            self._sit_out_armed = True
-            self._notice = ""
+            self.presenter.notice = ""
             self._sync()
             self.announced.emit(sit_out_ask(self._mobile))
             return False
@@ -309,11 +234,12 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     @Slot(str, result=bool)
     def placeChip(self, line: str) -> bool:
         """Put the selected chip on ``line``: all of it, or nothing if the kernel refuses any."""
-        self._line = Line(line)
+        self.presenter.line = Line(line)
         reason = self.reason("allocate")
         if reason:
             return self._refuse(reason)
-        return self._submit_all(list(chip_actions(SEAT, self._line, self._chip)), False)
+        p = self.presenter
+        return self._submit_all(list(chip_actions(SEAT, p.line, p.chip)), False)
 
     @Slot(result=bool)
     def repeatLastBet(self) -> bool:
@@ -330,12 +256,9 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         """
         if self._need_release:
             return False
-        before = self._serial
-        if self.table.phase is Phase.POINT:
-            done = self.act("roll")
-        else:
-            done = self.act("allocate") if key == "space" else self.act("confirm")
-        self._need_release = self._serial != before
+        before = self.presenter.serial
+        done = self.act(self.presenter.key(self.table, key))
+        self._need_release = self.presenter.serial != before
         return done
 
     @Slot()
@@ -344,73 +267,46 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     @Slot(str)
     def selectLine(self, name: str) -> None:
-        self._line = Line(name)
-        self._sit_out_armed = False
+        self.presenter.select(line=name)
         self._sync()
 
     @Slot(int)
     def selectChip(self, amount: int) -> None:
-        if amount not in CHIP_VALUES:
-            raise ValueError(f"a chip is one of {CHIP_VALUES}, not {amount!r}")
-        self._chip = amount
-        self._notice = ""
+        self.presenter.select(chip=amount)
         self._sync()
 
     @Slot(str)
     def explain(self, action: str) -> None:
         """A tap, hover or key on a control that is off: say why in the status line."""
-        reason = self.reason(action)
-        label = ACTION_LABELS.get(action, action)
-        self._notice = f"{label} is off. {reason}" if reason else ""
-        if reason:
-            self._announce(self._notice)
+        if self.presenter.explain(self.reason(action), action):
+            self._announce(self.presenter.notice)
         self._sync()
 
     # ------------------------------------------------------------------ the result moment
     def _throw(self, before: Table, entries: tuple[Entry, ...]) -> None:
         """A throw: reveal it (dice, outcomes, balance, then history), or show it at once."""
         said = throw_words(self.table, SEAT, entries)
-        self._dice = said.dice
-        self._serial += 1
-        self._pending = said
-        self._next_outcomes = line_outcomes(entries)
-        self._next_flights = line_flights(entries)
+        settles = self.presenter.start_throw(
+            before, said.dice, entries, say=said.announcement, status=said.status, felt=said.felt
+        )
         self._play("dice")
         self.rolled.emit()
-        self._shown = before
         self._said = SOLO_WORDS["rolling"]
-        self._moment.start(bool(self._next_outcomes))
+        self._moment.start(settles)
         self._freeze_if_blocked()
 
     def _on_beat(self) -> None:
         """Show the beat the result moment is at (its clock drives it; QML only draws it)."""
-        beat, before, self._last_beat = self._moment.beat, self._last_beat, self._moment.beat
-        if beat == "outcome":
-            self._outcomes = self._next_outcomes
-            self._sound_outcome()
-        elif beat == "count":
-            if before != "outcome":  # shown at once (skipped, reduce motion): sound it now
-                self._sound_outcome()
-            self._settle()
-        elif self._notice.endswith(SOLO_WORDS["revealing"]):
-            self._notice = ""  # a refusal said while the dice rolled is stale now
+        beat = self.presenter.beat(self._moment.beat)
+        if beat.sound:
+            self._play(beat.sound)
+        if beat.say:  # the pay-out: the live table shows, the result is announced
+            self._announce(beat.say, beat.status)
+        elif self._moment.beat in ("", "rolling") and self.presenter.notice.endswith(
+            SOLO_WORDS["revealing"]
+        ):
+            self.presenter.notice = ""  # a refusal said while the dice rolled is stale now
         self._sync()
-
-    def _sound_outcome(self) -> None:
-        outcomes = self._pending.outcomes
-        if Outcome.WIN in outcomes:
-            self._play("win")
-        elif Outcome.LOSS in outcomes:
-            self._play("loss")
-        elif Outcome.PUSH in outcomes:
-            self._play("push")
-
-    def _settle(self) -> None:
-        """Chips pay or are swept: the live table is shown, the result is announced."""
-        self._shown = None
-        self._outcomes = self._next_outcomes
-        self._felt_message = self._pending.felt
-        self._announce(self._pending.announcement, self._pending.status)
 
     def _freeze_if_blocked(self) -> None:
         """Pause, Help and the new-session question freeze the result moment where it is."""
@@ -435,7 +331,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     # ------------------------------------------------------------------ solo slots
     def _set_blockers(self, *, paused: bool, help_open: bool, asking: bool) -> None:
         self._paused, self._help, self._asking = paused, help_open, asking
-        self._notice = ""
+        self.presenter.notice = ""
         self._need_release = False  # a card took the keys: the next press is a fresh one
         self._freeze_if_blocked()
         self._sync()
@@ -491,6 +387,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     @Slot()
     def resume(self) -> None:
+        """Resume (the button, or Enter on it): says so, as Escape does (issue 38, finding 3:
+        "Paused." stayed on the status line)."""
+        if self._paused:
+            self._announce(SOLO_WORDS["resumed"])
         self._set_blockers(paused=False, help_open=self._help, asking=self._asking)
 
     @Slot()
@@ -534,13 +434,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     def newSession(self) -> None:
         """A new session restores the starting points; nothing carries over."""
         self._moment.cancel()
-        self._shown = None
-        self._outcomes = {}
-        self._felt_message = ""
+        self.presenter.clear()
         self.session = SoloSession(self._nonce_source)
-        self._dice = (0, 0)
-        self._serial = 0
-        self._sit_out_armed = False
         self._need_release = False
         self._announce(SOLO_WORDS["newSession"])
         self._set_blockers(paused=False, help_open=self._help, asking=False)

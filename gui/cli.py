@@ -39,8 +39,8 @@ def parser() -> argparse.ArgumentParser:
         type=_size,
         action="append",
         metavar="WxH",
-        help="window size (1280x720): the table's window, a --screenshot, or repeated for "
-        "--check-layout",
+        help="window size (1280x720): the app's one window (also before replay FILE), a "
+        "--screenshot, or repeated for --check-layout",
     )
     p.add_argument(
         "--check-layout",
@@ -95,6 +95,24 @@ def use_qt_data_dir() -> None:
     paths.set_app_data_dir(qt_app_data_dir)
 
 
+def _replay_args(args: list[str]) -> list[str] | None:
+    """The arguments of ``pointline replay`` when ``args`` asks for it: ``replay`` may come
+    after the options every screen of the one window takes (``--size``), as in ``pointline
+    --size 390x844 replay FILE``; those options go to the replay's own parser. None otherwise."""
+    at = 0
+    while at < len(args):
+        word = args[at]
+        if word == "replay":
+            return args[:at] + args[at + 1 :]
+        if word == "--size":
+            at += 2
+        elif word.startswith("--size="):
+            at += 1
+        else:
+            return None
+    return None
+
+
 def _replay(argv: list[str]) -> int:
     """``pointline replay FILE``: open the app straight on a transcript or solo session."""
     p = argparse.ArgumentParser(
@@ -102,10 +120,17 @@ def _replay(argv: list[str]) -> int:
         description="Watch a saved session again: what verify proves, then throw by throw.",
     )
     p.add_argument("file", help="an online transcript (.jsonl) or a solo session from Stats")
+    p.add_argument(
+        "--size",
+        type=_size,
+        action="append",
+        metavar="WxH",
+        help="window size (1280x720), before or after replay: e.g. a phone's 390x844",
+    )
     args = p.parse_args(argv)
     from pointline.gui.replay.app import run_replay
 
-    return run_replay(args.file)
+    return run_replay(args.file, args.size[-1] if args.size else None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -120,8 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 2
         return int(verify_main(args_list[1:]) or 0)
-    if args_list[:1] == ["replay"]:
-        return _replay(args_list[1:])
+    replay_args = _replay_args(args_list)
+    if replay_args is not None:
+        return _replay(replay_args)
     if args_list[:1] == ["buildcheck"]:  # the desktop build's smoke test (tools/desktop_build.py)
         from pointline.gui.tools.buildcheck import main as buildcheck
 

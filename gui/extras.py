@@ -164,7 +164,7 @@ class Extras(QObject):
         self._records: list[SessionRecord] = []
         """The records behind ``_rows``, in the same order (a replay is opened from one)."""
         self.replays: list[Any] = []
-        """The replay windows opened from Stats (kept while they are open)."""
+        """The replays opened from Stats, screens of the one window (kept while open)."""
         self._save_problem = ""
         self._load_problem = ""
         self._stats_open = False
@@ -353,6 +353,22 @@ class Extras(QObject):
     openLabel = Property(str, lambda self: OPEN_LABEL, constant=True)
     openFilters = Property(QVARIANT_LIST, lambda self: list(OPEN_FILTERS), constant=True)
 
+    def _saved_folder(self) -> str:
+        """The folder the file dialog opens in: where online transcripts are saved (else the
+        app's data folder; else the home folder), as a file URL."""
+        from PySide6.QtCore import QUrl
+
+        from pointline.net.paths import data_dir, transcripts_dir
+
+        for folder in (transcripts_dir(create=False), data_dir(create=False), Path.home()):
+            if folder.is_dir():
+                return str(QUrl.fromLocalFile(str(folder)).toString())
+        return ""
+
+    savedFolder = Property(str, _saved_folder, constant=True)
+    """Where "Open a saved session…" starts (issue 38, finding 7: it opened in the working
+    folder)."""
+
     @Slot(result=QVARIANT_LIST)
     def savedTranscripts(self) -> list[dict[str, str]]:
         """The online transcripts in the app's transcripts folder, newest first (at most
@@ -381,10 +397,28 @@ class Extras(QObject):
         from pointline.gui.replay.app import open_replay
 
         sounds = getattr(self._bridge, "sounds", None)
-        self._keep_replay(lambda closed: open_replay(path, on_leave=closed, sounds=sounds))
+        self._keep_replay(
+            lambda closed: open_replay(path, frame=self._frame(), on_leave=closed, sounds=sounds)
+        )
+
+    @Slot()
+    def dialogClosed(self) -> None:
+        """The file dialog closed (chosen or cancelled): the one window takes the keyboard
+        back (under X with no window manager the focus was left on the root window)."""
+        from pointline.gui.windows import take_keyboard_back
+
+        frame = self._frame()
+        if frame is not None:
+            take_keyboard_back(frame)
+
+    def _frame(self) -> Any:
+        """The one window the table is shown in (a replay opens as a screen of it)."""
+        from pointline.gui.windows import frame_of
+
+        return frame_of(self._bridge)
 
     def _keep_replay(self, opening: Any) -> None:
-        """Keep the replay window ``opening(closed)`` opens until it has gone."""
+        """Keep the replay ``opening(closed)`` opens (its bridge) until it has gone."""
         replays, loaded = self.replays, list[Any]()  # the closure holds no reference to self
 
         def closed() -> None:
@@ -415,7 +449,11 @@ class Extras(QObject):
         sounds = getattr(self._bridge, "sounds", None)
         self._keep_replay(
             lambda closed: open_replay(
-                session=session, problem=problem, on_leave=closed, sounds=sounds
+                frame=self._frame(),
+                session=session,
+                problem=problem,
+                on_leave=closed,
+                sounds=sounds,
             )
         )
 

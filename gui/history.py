@@ -87,14 +87,16 @@ def entry_text(entry: Entry) -> tuple[str, str]:
         )
     if isinstance(entry, ContractChanged):
         return "change", (
-            f"Before throw {entry.throw}: {LINE_NAMES[entry.line]} {entry.before} → {entry.after}"
+            f"Before throw {entry.throw}: {LINE_NAMES[entry.line]} "
+            f"{entry.before}\u00a0→\u00a0{entry.after}"  # no-break: never "10 → / 0"
         )
     if isinstance(entry, Refunded):
         return "refund", f"Withdrawal refund {entry.amount} (no profit)"
     if isinstance(entry, ThrowSeen):
         where = "come-out" if entry.phase is Phase.COME_OUT else f"point {entry.point}"
         return "throw", (
-            f"Throw {entry.throw}: {entry.die1} + {entry.die2} = {entry.total} ({where})"
+            f"Throw {entry.throw}: {entry.die1}\u00a0+\u00a0{entry.die2}\u00a0=\u00a0"
+            f"{entry.total} ({where})"  # no-break spaces: a sum never wraps inside itself
         )
     if isinstance(entry, Settled):
         return entry.outcome.value, (

@@ -94,6 +94,11 @@ class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         """The current beat, for Python (``stage`` is the same for QML)."""
         return self._stage
 
+    @property
+    def reduce_motion(self) -> bool:
+        """Reduce motion is on (for Python; ``reduceMotion`` is the same for QML)."""
+        return self._reduce
+
     stage = Property(str, lambda self: self._stage, notify=stageChanged)
     """"" when idle; "rolling", "outcome", "count" while a throw's result shows."""
 

@@ -5,40 +5,14 @@ Every property has its own notify signal, emitted by ``publish`` only when the v
 changed: nothing polls, and a change to the balance does not make QML re-read 30 other
 properties. The history is a ``HistoryModel`` (a ``QAbstractListModel``) updated in place.
 
-What an implementation (the solo ``TableBridge``, an online seat bridge) must provide:
-
-- call ``publish(name=value, ...)`` with every property below whenever its state changes
-  (``publish`` compares and emits per property; a key that is not a property is a bug and
-  raises ``KeyError``): the kernel's part comes from ``gui.seat_view.seat_view`` (one function,
-  solo and online), and ``set_history(rows)`` for the ledger in words;
-- define the slots ``act(name)`` for the named actions ``allocate``, ``confirm``, ``reset``,
-  ``reduce``, ``remove`` and ``roll`` (return whether the action was taken; refuse while the
-  dice are being revealed or input is locked);
-- define ``tableKey(key)`` (``"space"`` or ``"enter"`` pressed on the table itself),
-  ``keyReleased()``, ``placeChip(line)`` (put the selected chip on a line: all of it or
-  nothing), ``repeatLastBet()`` and ``explain(action)`` (say why a dimmed control is off);
-- leave ``selectLine`` and ``selectChip`` as they are, or extend them (call ``super()``).
-
-Properties the view reads (all read-only from QML):
-
-``phase`` ("come_out", "point", "complete", "ended"), ``point``, ``balance``, ``hand``,
-``hands``, ``throws``, ``throwCap``, ``draftPass``, ``draftDontPass``, ``contractPass``,
-``contractDontPass``, ``selectedLine`` ("pass"/"dont_pass"), ``legal`` and ``reasons`` (maps
-keyed by the action names above plus ``chip`` and ``repeat``), ``lineReasons`` (why the selected
-chip cannot go on each line, "" when it can), ``lineOutcomes`` (each line's outcome after a
-throw, "+20", "−10", "push", "refund 10"), ``lineFlights`` (the chips each line's outcome slides:
-back to the balance when positive, swept off when negative; ``history.line_flights``),
-``die1``, ``die2``, ``rollSerial`` (one more per throw), ``revealStage`` ("" idle, "rolling",
-"outcome", "count"), ``feltMessage``,
-``announcement`` (what screen readers hear), ``notice`` (a reason shown on demand), ``status``
-(the status line, at most two short lines), ``confirmLabel`` ("Confirm", "Sit out"),
-``reduceMotion``, ``isOver``, ``resultText``, ``endReason``, ``chart`` (balance samples),
-``chip`` (the selected chip value), ``chipValues``, ``repeatText``, ``keysHint``, ``mobile``,
-``texts`` (labels built from the kernel's constants), ``pointNumbers``, ``startingPoints``,
-``comeOut`` and ``pointPhase`` (the phase as QML uses it: it compares no phase), ``feltTitle``,
-``lineRefunds`` (what a prepared reduction gives back on each line), ``endTitle`` and
-``endNote`` (the words over a finished session's chart) and
-``history`` (a ``HistoryModel`` with the roles ``kind``, ``text`` and ``hand``).
+The properties are declared once, from the table presenter's table (``gui.presenter.
+PROPERTIES``: each property's type, default and meaning), one notify signal each; their values
+come from the presenter only (``present(TablePresenter.values(...))``, plus its ``constants``
+once), solo, online and replay alike. ``history`` (a ``HistoryModel`` with the roles ``kind``,
+``text`` and ``hand``) is set with ``set_history``. A subclass decides where actions go: it
+defines the slots ``act(name)``, ``tableKey(key)`` (``"space"`` or ``"enter"`` on the table),
+``keyReleased()``, ``placeChip(line)``, ``repeatLastBet()`` and ``explain(action)``, and may
+extend ``selectLine`` and ``selectChip``; ``publish`` is for a subclass's own extra properties.
 """
 
 from __future__ import annotations
@@ -58,7 +32,16 @@ from PySide6.QtCore import (
 )
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-__all__ = ["QVARIANT_LIST", "QVARIANT_MAP", "HistoryModel", "SeatTable", "state_property"]
+from pointline.gui.presenter import PROPERTIES
+
+__all__ = [
+    "QVARIANT_LIST",
+    "QVARIANT_MAP",
+    "HistoryModel",
+    "SeatTable",
+    "declare",
+    "state_property",
+]
 
 # Qt's own type names for map and list properties. PySide6's stubs accept only a Python type
 # here, and ``dict`` would do the same, but PySide6 6.12 then converts a dict of bools with a
@@ -135,53 +118,21 @@ def state_property(kind: Any, name: str, signal: Any) -> Any:
     return Property(kind, lambda self: self._values[name], notify=signal)
 
 
-_DEFAULTS: dict[str, Any] = {
-    "phase": "come_out",
-    "point": 0,
-    "balance": 0,
-    "hand": 1,
-    "hands": 0,
-    "throws": 0,
-    "throwCap": 0,
-    "draftPass": 0,
-    "draftDontPass": 0,
-    "contractPass": 0,
-    "contractDontPass": 0,
-    "selectedLine": "pass",
-    "legal": {},
-    "reasons": {},
-    "lineReasons": {},
-    "lineOutcomes": {},
-    "lineFlights": {},
-    "die1": 0,
-    "die2": 0,
-    "rollSerial": 0,
-    "revealStage": "",
-    "feltMessage": "",
-    "announcement": "",
-    "notice": "",
-    "status": "",
-    "confirmLabel": "Confirm",
-    "reduceMotion": False,
-    "isOver": False,
-    "resultText": "",
-    "endReason": "",
-    "chart": [],
-    "chip": 10,
-    "chipValues": [],
-    "repeatText": "",
-    "keysHint": "",
-    "mobile": False,
-    "texts": {},
-    "pointNumbers": [],
-    "startingPoints": 0,
-    "comeOut": True,
-    "pointPhase": False,
-    "feltTitle": "Come-out",
-    "lineRefunds": {},
-    "endTitle": "",
-    "endNote": "",
-}
+def _qt_kind(kind: type) -> Any:
+    """The Qt type a property of ``kind`` is declared with (maps and lists as Qt's variants)."""
+    if kind is dict:
+        return QVARIANT_MAP
+    return QVARIANT_LIST if kind is list else kind
+
+
+def declare(namespace: dict[str, Any], table: dict[str, tuple[type, Any]]) -> dict[str, Any]:
+    """Declare, in a class body (``DEFAULTS = declare(vars(), {...})``), one notify signal
+    ``<name>Changed`` and one read-only property per row of ``table`` (name: its Python type
+    and default; dict and list become Qt's maps and lists); returns the defaults."""
+    for name, (kind, _) in table.items():
+        signal = namespace[f"{name}Changed"] = Signal()
+        namespace[name] = state_property(_qt_kind(kind), name, signal)
+    return {name: default for name, (_, default) in table.items()}
 
 
 @QmlElement
@@ -189,53 +140,8 @@ _DEFAULTS: dict[str, Any] = {
 class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     """One seat's table as the view shows it. See the module docstring for the contract."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = _DEFAULTS
-
-    phaseChanged = Signal()
-    pointChanged = Signal()
-    balanceChanged = Signal()
-    handChanged = Signal()
-    handsChanged = Signal()
-    throwsChanged = Signal()
-    throwCapChanged = Signal()
-    draftPassChanged = Signal()
-    draftDontPassChanged = Signal()
-    contractPassChanged = Signal()
-    contractDontPassChanged = Signal()
-    selectedLineChanged = Signal()
-    legalChanged = Signal()
-    reasonsChanged = Signal()
-    lineReasonsChanged = Signal()
-    lineOutcomesChanged = Signal()
-    lineFlightsChanged = Signal()
-    die1Changed = Signal()
-    die2Changed = Signal()
-    rollSerialChanged = Signal()
-    revealStageChanged = Signal()
-    feltMessageChanged = Signal()
-    announcementChanged = Signal()
-    noticeChanged = Signal()
-    statusChanged = Signal()
-    confirmLabelChanged = Signal()
-    reduceMotionChanged = Signal()
-    isOverChanged = Signal()
-    resultTextChanged = Signal()
-    endReasonChanged = Signal()
-    chartChanged = Signal()
-    chipChanged = Signal()
-    chipValuesChanged = Signal()
-    repeatTextChanged = Signal()
-    keysHintChanged = Signal()
-    mobileChanged = Signal()
-    textsChanged = Signal()
-    pointNumbersChanged = Signal()
-    startingPointsChanged = Signal()
-    comeOutChanged = Signal()
-    pointPhaseChanged = Signal()
-    feltTitleChanged = Signal()
-    lineRefundsChanged = Signal()
-    endTitleChanged = Signal()
-    endNoteChanged = Signal()
+    DEFAULTS: ClassVar[dict[str, Any]] = declare(vars(), PROPERTIES)
+    """One notify signal and one read-only property per row of the presenter's table."""
 
     announced = Signal(str)
     """Said to screen readers (the view calls Accessible.announce)."""
@@ -259,6 +165,10 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
                 if name == "announcement" and value:
                     self.announced.emit(value)
 
+    def present(self, values: dict[str, Any]) -> None:
+        """Publish what the table presenter made (``TablePresenter.values``)."""
+        self.publish(**values)
+
     def set_history(self, rows: list[dict[str, str]]) -> None:
         """The ledger in words (``HistoryModel.set_rows``), for an owner that is not a subclass."""
         self._history.set_rows(rows)
@@ -268,51 +178,6 @@ class SeatTable(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
         return self._values[name]
 
     # ------------------------------------------------------------------ properties
-    phase = state_property(str, "phase", phaseChanged)
-    point = state_property(int, "point", pointChanged)
-    balance = state_property(int, "balance", balanceChanged)
-    hand = state_property(int, "hand", handChanged)
-    hands = state_property(int, "hands", handsChanged)
-    throws = state_property(int, "throws", throwsChanged)
-    throwCap = state_property(int, "throwCap", throwCapChanged)
-    draftPass = state_property(int, "draftPass", draftPassChanged)
-    draftDontPass = state_property(int, "draftDontPass", draftDontPassChanged)
-    contractPass = state_property(int, "contractPass", contractPassChanged)
-    contractDontPass = state_property(int, "contractDontPass", contractDontPassChanged)
-    selectedLine = state_property(str, "selectedLine", selectedLineChanged)
-    legal = state_property(QVARIANT_MAP, "legal", legalChanged)
-    reasons = state_property(QVARIANT_MAP, "reasons", reasonsChanged)
-    lineReasons = state_property(QVARIANT_MAP, "lineReasons", lineReasonsChanged)
-    lineOutcomes = state_property(QVARIANT_MAP, "lineOutcomes", lineOutcomesChanged)
-    lineFlights = state_property(QVARIANT_MAP, "lineFlights", lineFlightsChanged)
-    die1 = state_property(int, "die1", die1Changed)
-    die2 = state_property(int, "die2", die2Changed)
-    rollSerial = state_property(int, "rollSerial", rollSerialChanged)
-    revealStage = state_property(str, "revealStage", revealStageChanged)
-    feltMessage = state_property(str, "feltMessage", feltMessageChanged)
-    announcement = state_property(str, "announcement", announcementChanged)
-    notice = state_property(str, "notice", noticeChanged)
-    status = state_property(str, "status", statusChanged)
-    confirmLabel = state_property(str, "confirmLabel", confirmLabelChanged)
-    reduceMotion = state_property(bool, "reduceMotion", reduceMotionChanged)
-    isOver = state_property(bool, "isOver", isOverChanged)
-    resultText = state_property(str, "resultText", resultTextChanged)
-    endReason = state_property(str, "endReason", endReasonChanged)
-    chart = state_property(QVARIANT_LIST, "chart", chartChanged)
-    chip = state_property(int, "chip", chipChanged)
-    chipValues = state_property(QVARIANT_LIST, "chipValues", chipValuesChanged)
-    repeatText = state_property(str, "repeatText", repeatTextChanged)
-    keysHint = state_property(str, "keysHint", keysHintChanged)
-    mobile = state_property(bool, "mobile", mobileChanged)
-    texts = state_property(QVARIANT_MAP, "texts", textsChanged)
-    pointNumbers = state_property(QVARIANT_LIST, "pointNumbers", pointNumbersChanged)
-    startingPoints = state_property(int, "startingPoints", startingPointsChanged)
-    comeOut = state_property(bool, "comeOut", comeOutChanged)
-    pointPhase = state_property(bool, "pointPhase", pointPhaseChanged)
-    feltTitle = state_property(str, "feltTitle", feltTitleChanged)
-    lineRefunds = state_property(QVARIANT_MAP, "lineRefunds", lineRefundsChanged)
-    endTitle = state_property(str, "endTitle", endTitleChanged)
-    endNote = state_property(str, "endNote", endNoteChanged)
     history = Property(QObject, lambda self: self._history, constant=True)
 
     # ------------------------------------------------------------------ slots

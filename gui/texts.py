@@ -94,6 +94,9 @@ HELP_HTML = (
     "confirm asks again: Enter twice sits out), Enter or Space rolls at the point · R repeats "
     "the last bet · a focused button takes Enter/Space · Backspace/Delete reset · Escape closes "
     "Help, else pauses/resumes · F1 Help · M mute.<br>"
+    "<b>Focus:</b> buttons take the keyboard by Tab, never by a click or a tap, so Enter keeps "
+    "its meaning (Confirm, Roll, the question asked); a click, Escape or a table key gives the "
+    "keys back to the table; the footer says what Enter and Space do now.<br>"
     "<b>Touch:</b> pick a chip, tap a line to place it; tap or point at a dimmed button to hear "
     "why it is off.<br>"
     "<b>Screen readers:</b> each change is spoken once, in the status line's words: the bet as "
@@ -108,11 +111,11 @@ TEXTS: dict[str, str] = {
     "helpHtml": HELP_HTML,
     "passMotto": (
         f"COME-OUT {' · '.join(map(str, PASS_WINS))} WIN · POINT BEFORE "
-        f"{' · '.join(map(str, SEVEN_OUT))} · PAYS 1 : 1"
+        f"{' · '.join(map(str, SEVEN_OUT))} · PAYS\u00a01\u00a0:\u00a01"
     ),
     "dontPassMotto": (
         f"COME-OUT {' · '.join(map(str, DP_WINS))} WIN · BAR {' · '.join(map(str, DP_PUSHES))} · "
-        f"{' · '.join(map(str, SEVEN_OUT))} BEFORE POINT · PAYS 1 : 1"
+        f"{' · '.join(map(str, SEVEN_OUT))} BEFORE POINT · PAYS\u00a01\u00a0:\u00a01"
     ),
     "reduce": f"Don't Pass −{UNIT}",
     "repeat": "Repeat last bet",
@@ -120,6 +123,14 @@ TEXTS: dict[str, str] = {
     "allocate": "Allocate",
     # The footer while a button has the focus: Space and Enter press it ({button}: its name).
     "focusKeys": "Space or Enter presses {button} · Tab moves on · Esc pauses · F1 help",
+    # The footer while a card is open (issue 38, finding 6): what the keys do there, F1 is off.
+    "keysGuide": "Space or Enter presses {button} · Tab moves on · Esc skips the guide",
+    "keysPaused": "Space or Enter presses {button} · Esc resumes",
+    "keysHelp": "Space or Enter presses {button} · Tab moves on · Esc closes Help",
+    "keysAsk": "Space or Enter presses {button} · Tab moves on · Esc cancels",
+    "keysStats": "Space or Enter presses {button} · Tab moves on · Esc closes Stats",
+    "keysClose": "Space or Enter presses {button} · Tab moves on · Esc keeps playing",
+    "keysNoButton": "the focused button",
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",

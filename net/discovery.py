@@ -20,6 +20,17 @@ The TXT record (every value ASCII or UTF-8, checked strictly on the way in)::
                    only; absent for a ws:// relay)
 
 A malformed announcement is dropped (and counted in ``TableBrowser.dropped``), never raised.
+
+Every record is announced with a short TTL (``RECORD_TTL``, 20 s; zeroconf's defaults are 2 min
+for addresses and 75 min for the rest). A browser cannot rely on the PTR record's expiry
+(python-zeroconf keeps any PTR at least 1125 s, against responders that announce too short a
+TTL), so ``TableBrowser`` checks that each listed table still answers: every ``RECORD_TTL / 2``
+it resolves it again, which asks the network once the 20 s records have run out, and a table
+that does not answer within ``RESOLVE_MS`` is gone. So a table whose host vanished without a
+goodbye (a killed app, a phone off the Wi-Fi) leaves every list within about 35 s; a closing
+table says goodbye and leaves at once; a fresh browser (its own empty cache) lists only the
+tables that answer now. ``TableBrowser.running`` counts the browsers alive in this process
+(the app keeps one, while a list is shown).
 """
 
 from __future__ import annotations
@@ -69,6 +80,9 @@ PROTOCOL_VERSION: Final = 1
 MAX_TABLE_NAME: Final = 40
 """Characters in a table's name (it is also the DNS-SD instance label: at most 63 bytes)."""
 MAX_ROOMS: Final = 100_000
+RECORD_TTL: Final = 20
+"""Seconds every announced record lives (see the module's text): a vanished host is gone from
+a list within about 35 s (``RECORD_TTL`` + ``RECORD_TTL / 2`` + ``RESOLVE_MS``)."""
 RESOLVE_MS: Final = 3000
 """How long one announcement's details are asked for before it is given up (milliseconds)."""
 
@@ -279,8 +293,15 @@ class Announcer:
     """One announced service on ``addresses``: ``start``, ``update`` (e.g. seats taken),
     ``stop`` (says goodbye, so browsers drop it at once)."""
 
-    def __init__(self, addresses: list[str], port: int, announcement: Announcement) -> None:
+    def __init__(
+        self,
+        addresses: list[str],
+        port: int,
+        announcement: Announcement,
+        record_ttl: int = RECORD_TTL,
+    ) -> None:
         self.addresses = check_addresses(addresses)
+        self.record_ttl = record_ttl
         if not 0 < port < 65536:
             raise ValueError("a port is 1-65535")
         self.port = port
@@ -297,6 +318,8 @@ class Announcer:
             port=self.port,
             properties=announcement.txt(),
             server=self._server,
+            host_ttl=self.record_ttl,
+            other_ttl=self.record_ttl,
         )
 
     @property
@@ -377,11 +400,23 @@ class TableBrowser:
     An announcement that does not check out is dropped (``dropped`` counts them) and a table
     that turns bad is gone."""
 
+    running: int = 0
+    """How many browsers are started and not yet stopped in this process (all instances)."""
+
     def __init__(
-        self, addresses: list[str], on_event: Callable[[NearbyEvent], None] | None = None
+        self,
+        addresses: list[str],
+        on_event: Callable[[NearbyEvent], None] | None = None,
+        check_every: float = RECORD_TTL / 2,
+        answer_ms: int = RESOLVE_MS,
     ) -> None:
         self.addresses = check_addresses(addresses)
         self.on_event = on_event
+        self.check_every = check_every
+        """Seconds between two checks that each listed table still answers."""
+        self.answer_ms = answer_ms
+        """How long a listed table has to answer a check (milliseconds)."""
+        self._checker: asyncio.Task[None] | None = None
         self.tables: dict[str, NearbyTable] = {}
         self.dropped = 0
         self._zc: AsyncZeroconf | None = None
@@ -399,14 +434,41 @@ class TableBrowser:
         self._browser = AsyncServiceBrowser(
             self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
         )
+        TableBrowser.running += 1
+        self._checker = asyncio.get_running_loop().create_task(self._check_alive())
+
+    async def _check_alive(self) -> None:
+        """Every ``check_every`` s, resolve each listed table again (from the cache while its
+        records live, else by asking): one that does not answer is gone."""
+        while True:
+            await asyncio.sleep(self.check_every)
+            for name in list(self.tables):
+                zc = self._zc
+                if zc is None:
+                    return
+                info = AsyncServiceInfo(SERVICE_TYPE, name)
+                try:
+                    found = await info.async_request(zc.zeroconf, self.answer_ms)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # zeroconf closing, the network gone
+                    log.info("could not check %s: %s", name, exc)
+                    found = False
+                if not found:
+                    self._gone(name)
 
     async def stop(self) -> None:
         browser, zc, self._browser, self._zc = self._browser, self._zc, None, None
+        self.on_event = None  # nothing more reaches the listener, even a late resolve
+        checker, self._checker = self._checker, None
+        if checker is not None:
+            checker.cancel()
         for task in list(self._tasks):
             task.cancel()
         if browser is not None:
             await browser.async_cancel()
         if zc is not None:
+            TableBrowser.running -= 1
             await zc.async_close()
             multicast_lock.give_back()
 

@@ -19,6 +19,11 @@ people come and go), the room's join code and the certificate's fingerprint.
     ... play through table.client (a RelayClient), as any online seat ...
     await table.close()         # the host's signed departure first, then the relay stops
 
+A guest's sign-in at a hosted table lasts (``HOSTED_TOKEN_TTL``, 90 days) and slides: each use
+extends it on the relay's side, so a guest of weekly or monthly game nights comes back with one
+tap for as long as they keep coming, and a sign-in unused for 90 days lapses (the guest types the
+password once). A club relay (``pointline-relay``) keeps its operator's ``--token-ttl``.
+
 This module imports the relay (and argon2): the app loads it only when a player hosts.
 """
 
@@ -47,12 +52,14 @@ from pointline.net.hostcert import (
     write_private,
 )
 from pointline.net.protocol._wire import NAME_RULE, CreateRoom, ErrorCode, WireError
-from pointline.net.relay._accounts import Accounts
+from pointline.net.relay._accounts import Accounts, HashParams
 from pointline.net.relay._rooms import Room
 from pointline.net.relay._server import Connection, Relay, RelayConfig, RunningRelay, running_relay
 
 __all__ = [
     "ACCOUNT_FILE",
+    "HOSTED_HASH",
+    "HOSTED_TOKEN_TTL",
     "RELAY_DB",
     "HostRelay",
     "HostedTable",
@@ -64,6 +71,17 @@ log = logging.getLogger("pointline.hosting")
 
 RELAY_DB: Final = "relay.sqlite3"
 ACCOUNT_FILE: Final = "host-account.json"
+HOSTED_HASH: Final = HashParams(time_cost=2, memory_cost=19456, parallelism=1)
+"""The hosted relay's argon2id cost: OWASP's recommended minimum (19 MiB, 2 passes, 1 lane),
+not a public relay's RFC 9106 default (64 MiB, 3 passes, 4 lanes). The host is often a phone:
+a sign-up there must stay under 1 s on a quarter of a core, and a few at once must not take
+hundreds of MiB. Measured with ``python -m bench host --cpu-quota 0.25``: ~31 ms of CPU per hash
+here (the default costs ~220 ms, about a second of wall time under that quota). The accounts
+guard one table on a home network, and the sign-in limits still apply."""
+HOSTED_TOKEN_TTL: Final = 90 * 86400.0
+"""Seconds a guest's sign-in at a hosted table lives after its last use: game nights are
+weekly or monthly, so three months covers a missed one or two; longer keeps a lost phone's
+sign-in alive for no gain."""
 LEAVE_WAIT: Final = 5.0
 """Seconds the relay is given to pass the host's departure on before it stops."""
 
@@ -154,7 +172,11 @@ class HostedTable:
         )  # checks the table's name at once (BadAnnouncement); the real values come at open
         self.table_name, self.host_name, self.port = table_name, host_name, port
         self.folder = folder
-        self.config = config or RelayConfig()
+        self.config = replace(
+            config or RelayConfig(hash_params=HOSTED_HASH),
+            token_ttl=HOSTED_TOKEN_TTL,
+            token_slides=True,
+        )  # the hosted relay's sign-ins always slide (a test sets a short life after this)
         self.announce = announce
         self.on_seats = on_seats
         self.certificate: HostCertificate | None = None

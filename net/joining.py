@@ -22,6 +22,8 @@ This module loads no relay code (a guest's app never needs it).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import os
 from pathlib import Path
@@ -43,7 +45,7 @@ from pointline.net.client._trust import (
     table_relay_address,
 )
 from pointline.net.discovery import NearbyTable
-from pointline.net.errors import ClientCode, ClientError
+from pointline.net.errors import ClientCode, ClientError, NetError
 from pointline.net.hostcert import write_private
 from pointline.net.protocol._wire import ErrorCode, RoomJoined
 
@@ -55,20 +57,25 @@ __all__ = [
     "connect_table",
     "connection_warning",
     "enter_table",
+    "forget_table",
 ]
 
 GUEST_TOKENS_FILE: Final = "guest-tokens.json"
 
 
 class SignInNeeded(ClientError):
-    """The kept token was not accepted (expired or revoked): ask for the password once more."""
+    """Ask for the password once: ``expired`` when the relay no longer accepts the kept token
+    (unused for longer than the table keeps sign-ins), else no sign-in is kept for this table
+    (a first visit, or the player chose "Forget this table": never called expired)."""
 
-    def __init__(self, host: str) -> None:
+    def __init__(self, host: str, expired: bool = False) -> None:
         super().__init__(
             ErrorCode.BAD_TOKEN,
-            f"Sign in to {host}'s table again: the saved sign-in has expired.",
+            f"Your sign-in at {host}'s table has expired: type your password once to come back."
+            if expired
+            else f"Sign in to {host}'s table with your name and password.",
         )
-        self.host = host
+        self.host, self.expired = host, expired
 
 
 class GuestTokens:
@@ -155,6 +162,7 @@ async def connect_table(table: NearbyTable, known: KnownTables, **options: Any) 
         raise AnnouncementMismatch(ann.host, ann.fingerprint, shown)
     client.known_relays = KnownRelays(known.folder)
     client.address = table_relay_address(ann.host)
+    client.host = ann.host
     return client
 
 
@@ -182,7 +190,7 @@ async def enter_table(
                 raise
             client.name = client.token = None
             tokens.forget(host)
-            raise SignInNeeded(host) from None
+            raise SignInNeeded(host, expired=True) from None
     if name is None:
         raise ClientError("bad_name", "Type your name.")
     if signup:
@@ -196,3 +204,16 @@ async def enter_table(
         token = await client.signin(name, password)
     tokens.put(host, fingerprint, client.name or name, token)
     return await client.join_room(table.announcement.room)
+
+
+async def forget_table(client: RelayClient | None, host: str, tokens: GuestTokens) -> None:
+    """The player's explicit "Forget this table": the kept sign-in is cancelled at the table's
+    relay when ``client`` is connected there (best effort: a table that is gone cannot be told)
+    and deleted here. Only the token: the certificate pin and the relay's key stay (in
+    ``known-tables.json`` and ``known-relays.json``), so the sessions played there still verify
+    and the table's next announcement is not a first visit. Leaving, closing or going back to
+    the solo table never calls this."""
+    if client is not None and client.token is not None and not client.closed.is_set():
+        with contextlib.suppress(ClientError, NetError, OSError, TimeoutError):
+            await asyncio.wait_for(client.signout(), 3.0)
+    tokens.forget(host)

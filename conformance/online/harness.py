@@ -180,7 +180,7 @@ CASES = (
     # transcript reads INCOMPLETE, "the relay was lost"
     Case("self.lost_connection", 2, {}, ("departure", 1), FOREIGN, False, lose_at=2),
     # a cluster's redirect (ONLINE.md §9): the client asks again where it was sent, then plays
-    Case("join.redirect", 2, {0: "leave"}, ("departure", 0), None, False, limit=5.0, redirect=True),
+    Case("join.redirect", 2, {0: "leave"}, ("departure", 0), None, False, redirect=True),
 )
 TARGET = {
     "bad_reveal": "reveal",

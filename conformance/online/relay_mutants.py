@@ -275,6 +275,22 @@ def _key_new_each_start() -> None:
     set_attr(_accounts.Accounts, "relay_key", lambda self: key)
 
 
+@_mutant(
+    "stop_closes_normally",
+    "the relay stops with close code 1000 (normal), not 1001 (going away)",
+    "relay.stop.going_away",
+)
+def _stop_closes_normally() -> None:
+    from websockets.asyncio.server import Server
+
+    original = Server.close
+
+    def close(self: Any, close_connections: bool = True, code: int = 1000, reason: str = "") -> Any:
+        return original(self, close_connections, 1000, reason)
+
+    set_attr(Server, "close", close)
+
+
 # ------------------------------------------------------------------------------ running
 
 

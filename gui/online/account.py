@@ -25,7 +25,7 @@ from pointline.gui.online.from_net import (
     data_dir,
 )
 from pointline.gui.online.lobby import Lobby
-from pointline.gui.online.state import DECLINED_TRUST, Connect, Part, Shell
+from pointline.gui.online.state import DECLINED_TRUST, Connect, Link, Part
 from pointline.gui.online.texts import (
     DEFAULT_RELAY,
     NAME_HINT,
@@ -48,7 +48,7 @@ class Account(Part):
 
     def __init__(
         self,
-        shell: Shell,
+        shell: Link,
         lobby: Lobby,
         url: str,
         connect: Connect | None,
@@ -251,7 +251,6 @@ class Account(Part):
         shell.set_screen("signin")
         shell.set_busy(False)
         shell.set_error(error)
-        shell.show()
 
     # ------------------------------------------------------------------ the next room
     async def reconnect(self) -> None:
@@ -262,7 +261,6 @@ class Account(Part):
         shell.client = None
         self._lobby.clear()
         shell.set_busy(True)
-        shell.show()
         try:
             if old is not None:
                 await old.close()

@@ -12,9 +12,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pointline.gui import windows
 from pointline.gui.online.texts import DEFAULT_RELAY
-from pointline.gui.windows import Loaded, gui_application, load_window, prepare_environment
+from pointline.gui.windows import (
+    Loaded,
+    close_screen,
+    gui_application,
+    load_frame,
+    open_screen,
+    prepare_environment,
+)
 
 __all__ = ["MODULE", "LoadedOnline", "load_online", "main", "open_online", "run_online"]
 
@@ -22,20 +28,17 @@ MODULE = "Pointline.Online"
 
 
 LoadedOnline = Loaded
-"""The online window's engine, window and ``OnlineBridge``."""
+"""The one window's engine and window, and the ``OnlineBridge`` of its online screens."""
 
 
 def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnline:
-    """Load the online QML module for ``bridge``; a QGuiApplication must exist."""
-    import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
-    from PySide6.QtQml import QQmlApplicationEngine
-
+    """The one window (Frame.qml) opened on the online screens of ``bridge``, with no solo
+    table below them; a QGuiApplication must exist."""
     import pointline.gui.online.bridge  # noqa: F401  (registers OnlineBridge in Pointline.Online)
 
-    engine = QQmlApplicationEngine()
-    engine.addImportPath(str(windows.QML_DIR))
-    engine.setInitialProperties({"online": bridge})  # OnlineMain's required property
-    return LoadedOnline(engine, load_window(engine, MODULE, "OnlineMain", size), bridge)
+    engine, window = load_frame(size, online=bridge)
+    bridge.shown_in = window  # its replays open in this window (gui.windows.frame_of)
+    return LoadedOnline(engine, window, bridge)
 
 
 def _sounds() -> Any:
@@ -57,16 +60,17 @@ def open_online(
     *,
     sounds: Any = None,
     size: tuple[int, int] | None = None,
+    frame: Any = None,
     **bridge_options: Any,
 ) -> LoadedOnline:
-    """Open the online window inside a running QGuiApplication and qasync loop (the solo app).
+    """Open the online screens inside a running QGuiApplication and qasync loop: in ``frame``
+    (the one window, over the solo table: Play online), or in a frame of their own (tests).
 
     ``on_leave`` is called when the person chooses "Back to solo table" (offered on the sign-in
     and lobby screens and after the results, never while a session runs): by then the bridge
-    has signed out and closed its connection. It is called before the online window closes,
-    so the solo window can show first and the application never sees its last window close;
-    then the online window and its engine are deleted (the bridge lives on in the returned
-    ``LoadedOnline``: keep it until then, drop it after).
+    has signed out and closed its connection. In ``frame`` the online screens then leave it
+    and the solo table shows again; in a frame of their own, that window and its engine are
+    deleted (the bridge lives on in the returned ``LoadedOnline``: keep it until then).
     """
     from pointline.gui.online.bridge import OnlineBridge
 
@@ -75,12 +79,18 @@ def open_online(
     def leave() -> None:
         if on_leave is not None:
             on_leave()
-        if loaded is not None:
+        if frame is not None:  # the solo table shows again, as it was
+            close_screen(frame, "online")
+        elif loaded is not None:
             loaded.window.close()
             loaded.engine.deleteLater()  # the bridge outlives it: `loaded` keeps it
 
     bridge = OnlineBridge(url, sounds=sounds, ca=ca, on_leave=leave, **bridge_options)
-    loaded = load_online(bridge, size)
+    if frame is not None:
+        open_screen(frame, "online", bridge)
+        loaded = LoadedOnline(None, frame, bridge)
+    else:
+        loaded = load_online(bridge, size)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
     loaded.window.show()
     return loaded

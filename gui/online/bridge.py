@@ -2,10 +2,12 @@
 
 Screens: ``signin`` -> ``lobby`` -> ``table`` -> ``results``. Every request to the relay runs as
 an asyncio task on the loop qasync runs inside Qt; the relay's answers and the protocol's
-events arrive through ``RelayClient.next_event`` (``_pump``) and ``_on_event`` hands each to the
-small object it concerns. Help stays live and pauses nothing; going to the background
-(application state Suspended or Hidden; losing focus alone is not that) ends the session for
-everyone without a result.
+events arrive through ``RelayClient.next_event`` (``_pump``) and ``Events.route`` (state.py)
+hands each to the small objects subscribed to its type; each then publishes its own changes.
+The small objects never call the bridge: they read it through a ``Link`` and ask for a change
+by the link's signals, connected here once (``_connect_link``). Help stays live and pauses
+nothing; going to the background (application state Suspended or Hidden; losing focus alone
+is not that) ends the session for everyone without a result.
 
 ``OnlineBridge`` is thin: it holds the connection, the screen, the busy flag, the error line,
 Help, the leave question, the window and the app's constants, and exposes the window's small
@@ -24,11 +26,11 @@ property (gui/online/state.py says how they notify):
 
 One online throw, from the relay to the die: ``RelayClient._handle`` (net/client.py) hands each
 relay frame to its ``Peer.receive`` (net/protocol.py), which appends a ``Thrown`` event when the
-last reveal is in; ``_pump`` below reads it from ``RelayClient.next_event`` and ``_on_event``
+last reveal is in; ``_pump`` below reads it from ``RelayClient.next_event`` and ``Events.route``
 passes it to ``OnlineTable.on_thrown`` (table.py: the dice, one more ``rollSerial``, the result
-moment starts); ``OnlineTable.publish`` writes them into ``seatTable``; in ``DiceThrow.qml`` the
-new ``rollSerial`` starts the flight and its two ``Die.qml`` show ``die1`` and ``die2`` when the
-rolling beat ends.
+moment starts); ``OnlineTable.publish`` writes the presenter's values into ``seatTable``; in
+``DiceThrow.qml`` the new ``rollSerial`` starts the flight and its two ``Die.qml`` show ``die1``
+and ``die2`` when the rolling beat ends.
 """
 
 from __future__ import annotations
@@ -53,29 +55,29 @@ from pointline.gui.online.from_net import (
     DeadlineKind,
     Disconnected,
     MemberDeparted,
-    ReceiptsIncomplete,
-    ReceiptsMatched,
-    ReceiptsMismatch,
     RelayClient,
     RelayError,
     RosterChanged,
-    RoundOpened,
     SessionComplete,
     SessionEnded,
     SessionStarted,
-    ThrowCommitted,
-    Thrown,
     Timeouts,
     TranscriptFailed,
     TranscriptSaved,
-    ending_text,
     verify_transcript,
 )
 from pointline.gui.online.host import Host
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.nearby import Nearby
 from pointline.gui.online.results import Results
-from pointline.gui.online.state import BACKGROUND_STATES, Connect, Verify, loop_time
+from pointline.gui.online.state import (
+    BACKGROUND_STATES,
+    Connect,
+    Events,
+    Link,
+    Verify,
+    loop_time,
+)
 from pointline.gui.online.table import OnlineTable
 from pointline.gui.online.texts import (
     CASUAL_NOTICE,
@@ -89,7 +91,6 @@ from pointline.gui.online.texts import (
     RELAY_LOST,
     help_html,
     hosted_by,
-    people,
     refusal,
     seat_label,
     seconds,
@@ -167,22 +168,43 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._countdown = Countdown(clock or loop_time, self)
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
         self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
-        self._lobby = Lobby(self, self)
-        self._table = OnlineTable(self, self._lobby, self)
-        self._results = Results(self, self._lobby, self._table, verify, self)
-        self._account = Account(self, self._lobby, url, connect, nonce_source, ca, self)
+        self._events = Events(self)
+        link = self._link = Link(self, self._events, self)
+        self._connect_link(link)
+        self._lobby = Lobby(link, self)
+        self._table = OnlineTable(link, self._lobby, self)
+        self._results = Results(link, self._lobby, self._table, verify, self)
+        self._account = Account(link, self._lobby, url, connect, nonce_source, ca, self)
         self._hosted_note = ""
         self.host_config: Any = None
         """The hosted relay's ``RelayConfig`` (None: the relay's defaults; tests and the bench
         pass their own)."""
-        self._host = Host(self, self._lobby, self)
-        self._nearby = Nearby(self, self._lobby, self)
+        self._host = Host(link, self._lobby, self)
+        self._nearby = Nearby(link, self._lobby, self)
         if not discover:
             self._nearby.addresses = []
         self._moment.stageChanged.connect(self._table.on_beat)
-        self.show()
+        self._subscribe()
+        self._events.shared.emit()
 
-    # ------------------------------------------------------------------ for the small objects
+    def _connect_link(self, link: Link) -> None:
+        """What the small objects ask of the window arrives here, and only here."""
+        link.said.connect(self.announce)
+        link.failed.connect(self.set_error)
+        link.screenWanted.connect(self.set_screen)
+        link.busyWanted.connect(self.set_busy)
+        link.askingLeaveWanted.connect(self.set_asking_leave)
+        link.hostedChanged.connect(self.set_hosted)
+        link.signedIn.connect(self.signed_in)
+        link.sounded.connect(self.play)
+        link.countdownStale.connect(self.refresh_countdown)
+        link.connected.connect(self._set_client)
+        link.pumpWanted.connect(self.pump)
+
+    def _set_client(self, client: RelayClient | None) -> None:
+        self.client = client
+
+    # ------------------------------------------------------------------ what the small objects read
     @property
     def screen_name(self) -> str:
         return self._screen
@@ -253,7 +275,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             self.screenChanged.emit()
             self.keyHintsChanged.emit()
             self.keyHintsShortChanged.emit()
-            self.show()
+            self._events.shared.emit()
 
     def set_busy(self, busy: bool) -> None:
         self._busy = busy
@@ -268,13 +290,13 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         if shown != self._help:
             self._help = shown
             self.helpOpenChanged.emit()
-            self.show()
+            self._events.shared.emit()
 
     def set_asking_leave(self, asking: bool) -> None:
         if asking != self._asking_leave:
             self._asking_leave = asking
             self.askingLeaveChanged.emit()
-            self.show()
+            self._events.shared.emit()
 
     def set_hosted(self, host: str, me_host: bool) -> None:
         """The room is a hosted table (``host`` "" for a relay of a club or a server)."""
@@ -293,13 +315,6 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def announce(self, text: str) -> None:
         """Say ``text`` to screen readers (and on the status line)."""
         self._table.announce(text)
-
-    def show(self) -> None:
-        """Publish every small object again (each property notifies only when it changed)."""
-        self._lobby.publish()
-        self._table.publish()
-        self._results.publish()
-        self._host.publish()
 
     def play(self, name: str) -> None:
         if self.sounds is not None and not self._muted:
@@ -343,92 +358,83 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.set_screen("results")
 
     def _on_event(self, event: Any) -> None:
-        lobby, table, results = self._lobby, self._table, self._results
-        table.refresh_view(self._screen)
-        match event:
-            case RosterChanged(code, creator, roster):
-                seat = lobby.roster_seat(roster)  # seats close up when one leaves
-                lobby.set_room(code, creator, roster, lobby.seat if seat is None else seat)
-                self.announce(f"{len(roster)} in room {code}")
-            case SessionStarted(code, _table_id, seat, roster, _path):
-                lobby.set_room(code, lobby.creator_name, roster, seat)
-                table.start()
-                self.set_screen("table")
-                self.announce(
-                    f"The session started: {len(roster)} seats, you are {seat_label(seat)}. "
-                    f"Allocate, then confirm within {seconds(self.timeouts.confirm)}."
-                )
-            case RoundOpened():
-                table.fresh_draft()
-                if self._moment.running:  # said when the throw's result is shown
-                    table.next_words = f"{table.next_words} {table.round_words()}"
-                else:
-                    self.announce(table.round_words())
-            case ThrowCommitted():
-                pass
-            case Thrown():
-                table.on_thrown(event)
-            case SessionComplete(result):
-                me = lobby.seat
-                results.complete()
-                self.set_help(False)
-                self.set_asking_leave(False)
-                if self._moment.running:  # the last throw's result shows first
-                    table.after_moment = "results"
-                else:
-                    self.set_screen("results")
-                self.announce(
-                    f"Session complete: your final points {result.final[me]:,}, "
-                    f"rank {result.ranks[me]} of {len(result.final)}."
-                )
-            case SessionEnded():
-                self._moment.finish()  # an ending shows at once
-                text = results.ending_words(event)
-                self._end(text)
-                self._countdown.run_to(None)
-                self.announce(text)
-            case ReceiptsMatched(count):
-                results.receipts(
-                    f"{count} of {count} signed receipts matched within "
-                    f"{seconds(self.timeouts.receipts)}."
-                )
-            case ReceiptsMismatch(seats):
-                names = people([lobby.who(s) for s in seats])
-                results.receipts(f"Receipts differ from yours: {names}.")
-            case ReceiptsIncomplete(reason, seat):
-                words = ending_text(reason, seat, None, proven=False)
-                results.receipts(f"Receipts incomplete: {words}.")
-            case TranscriptSaved(path):
-                self._countdown.run_to(None)
-                results.saved(path)
-            case TranscriptFailed(path, reason):
-                # The disk refused the transcript: the session ended (as this seat leaving);
-                # say why in plain words, and where the part already written is.
-                self._countdown.run_to(None)
-                reason = re.sub(r"\[Errno \d+\]\s*", "", reason)  # people read no errno
-                text = (
-                    f"No result: your transcript could not be saved ({reason}), so you left "
-                    f"the table. What was written before the error is in {path}."
-                )
-                self._end(text)
-                self.announce(text)
-            case MemberDeparted(seat, _name):
-                if self._screen in ("table", "results"):
-                    self.announce(f"{lobby.seat_name(seat)} ({seat_label(seat)}) left.")
-            case RelayError(code, message):
-                if code == "room_closed":
-                    lobby.clear()
-                self.set_error(refusal(code, message))
-            case Disconnected():
-                self._countdown.run_to(None)
-                self.client = None
-                lost = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
-                if self._screen == "lobby":
-                    self._account.reset(error=lost)
-                elif self._screen != "results":
-                    self.set_error(lost)
+        """A relay event: every object that owns it hears it (``Events.route``)."""
+        self._events.route(event)
         self.refresh_countdown()
-        self.show()
+
+    # The window's own part of the events: the screen, the error line and what is said.
+    def _on_roster(self, event: RosterChanged) -> None:
+        self.announce(f"{len(event.roster)} in room {event.code}")
+
+    def _on_started(self, event: SessionStarted) -> None:
+        self.set_screen("table")
+        self.announce(
+            f"The session started: {len(event.roster)} seats, you are {seat_label(event.seat)}. "
+            f"Allocate, then confirm within {seconds(self.timeouts.confirm)}."
+        )
+
+    def _on_complete(self, event: SessionComplete) -> None:
+        me, result = self._lobby.seat, event.result
+        self.set_help(False)
+        self.set_asking_leave(False)
+        if not self._moment.running:  # else the last throw's result shows first
+            self.set_screen("results")
+        self.announce(
+            f"Session complete: your final points {result.final[me]:,}, "
+            f"rank {result.ranks[me]} of {len(result.final)}."
+        )
+
+    def _on_ended(self, event: SessionEnded) -> None:
+        self._moment.finish()  # an ending shows at once
+        text = self._results.ending_words(event)
+        self._end(text)
+        self._countdown.run_to(None)
+        self.announce(text)
+
+    def _on_saved(self, _event: TranscriptSaved) -> None:
+        self._countdown.run_to(None)
+
+    def _on_transcript_failed(self, event: TranscriptFailed) -> None:
+        # The disk refused the transcript: the session ended (as this seat leaving); say why
+        # in plain words, and where the part already written is.
+        self._countdown.run_to(None)
+        reason = re.sub(r"\[Errno \d+\]\s*", "", event.reason)  # people read no errno
+        text = (
+            f"No result: your transcript could not be saved ({reason}), so you left "
+            f"the table. What was written before the error is in {event.path}."
+        )
+        self._end(text)
+        self.announce(text)
+
+    def _on_departed(self, event: MemberDeparted) -> None:
+        if self._screen in ("table", "results"):
+            self.announce(f"{self._lobby.seat_name(event.seat)} ({seat_label(event.seat)}) left.")
+
+    def _on_relay_error(self, event: RelayError) -> None:
+        self.set_error(refusal(event.code, event.message))
+
+    def _on_disconnected(self, _event: Disconnected) -> None:
+        self._countdown.run_to(None)
+        self.client = None
+        lost = f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
+        if self._screen == "lobby":
+            self._account.reset(error=lost)
+        elif self._screen != "results":
+            self.set_error(lost)
+
+    def _subscribe(self) -> None:
+        """The window hears the events that change its screen, its error line or what it says
+        (after the small objects: they hold the state these words read)."""
+        events = self._events
+        events.subscribe(RosterChanged, self._on_roster)
+        events.subscribe(SessionStarted, self._on_started)
+        events.subscribe(SessionComplete, self._on_complete)
+        events.subscribe(SessionEnded, self._on_ended)
+        events.subscribe(TranscriptSaved, self._on_saved)
+        events.subscribe(TranscriptFailed, self._on_transcript_failed)
+        events.subscribe(MemberDeparted, self._on_departed)
+        events.subscribe(RelayError, self._on_relay_error)
+        events.subscribe(Disconnected, self._on_disconnected)
 
     # ------------------------------------------------------------------ properties
     screen = Property(str, lambda self: self._screen, notify=screenChanged)
@@ -603,7 +609,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             return
         with contextlib.suppress(ClientError):
             client.background()
-        self.show()
+        self._table.publish()
 
     async def _after_hosted(self) -> None:
         await self._host.close_table()
@@ -616,7 +622,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
 
     async def _host_background(self) -> None:
         await self._host.background()
-        self.show()
+        self._table.publish()
 
     # ------------------------------------------------------------------ after the results
     @Slot()
@@ -638,12 +644,12 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._results.clear()
         self.set_help(False)
         self.set_screen("lobby")
-        self.show()
+        self._table.publish()
 
     # ------------------------------------------------------------------ leaving online play
     @Slot()
     def leave(self) -> None:
-        """Back to the solo table: sign out, close the connection, then call ``on_leave``.
+        """Back to the solo table: leave the room (never sign out), close, then ``on_leave``.
 
         Offered on the sign-in and lobby screens (and after the results); at a running table
         it is refused (Leave table ends the session first), so it never ends a session itself.
@@ -651,9 +657,9 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         if self._leaving:
             return
         if self.session_running():
-            self._table.notice = "Leave the table first: the session is still running."
-            self.announce(self._table.notice)
-            self.show()
+            self._table.presenter.notice = "Leave the table first: the session is still running."
+            self.announce(self._table.presenter.notice)
+            self._table.publish()
             return
         self._leaving = True
         self.spawn(self._leave_online())
@@ -678,10 +684,11 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             and client.token is not None
             and not self.session_running()
         ):
+            # leave the room, never sign out: coming back is one tap (issue 41); only the
+            # player's "Forget this table" / "Sign out" cancels a kept sign-in
             with contextlib.suppress(ClientError, TimeoutError):
                 if self._lobby.code:
                     await client.leave()
-                await asyncio.wait_for(client.signout(), 3.0)
         await self.shutdown()
         self._account.reset()
         self.left.emit()

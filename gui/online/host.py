@@ -26,7 +26,7 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.online.from_net import ClientError, NetError, data_dir
 from pointline.gui.online.lobby import Lobby
-from pointline.gui.online.state import Part, Shell
+from pointline.gui.online.state import Link, Part
 from pointline.gui.online.texts import HOST_VOUCHES, NAME_HINT, hosted_close_text
 from pointline.gui.seat_table import QVARIANT_LIST, state_property
 
@@ -61,7 +61,7 @@ class Host(Part):
     closeApproved = Signal()
     """The host chose to close the app with players seated: the window closes (``CloseAsk``)."""
 
-    def __init__(self, shell: Shell, lobby: Lobby, parent: QObject | None = None) -> None:
+    def __init__(self, shell: Link, lobby: Lobby, parent: QObject | None = None) -> None:
         super().__init__(shell, parent)
         self._lobby = lobby
         self.table: Any = None
@@ -156,7 +156,7 @@ class Host(Part):
                 address,
                 folder=self.folder,
                 announce=self.announce,
-                config=getattr(shell, "host_config", None),
+                config=shell.host_config,
                 on_seats=lambda _n: self.publish(),
             )
             await table.open()

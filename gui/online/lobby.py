@@ -2,7 +2,7 @@
 
 ``Lobby`` is ``OnlineBridge.lobby``. Its properties follow from the roster the relay sent
 (``set_room``); ``createRoom``, ``joinRoom``, ``startRoom`` and ``leaveRoom`` are requests to
-the relay, run on the bridge's loop (``Shell.spawn``), which keep ``busy`` true until answered.
+the relay, run on the bridge's loop (``Link.spawn``), which keep ``busy`` true until answered.
 """
 
 from __future__ import annotations
@@ -12,9 +12,16 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from pointline.gui.online.from_net import ClientError, RelayClient, RosterEntry
+from pointline.gui.online.from_net import (
+    ClientError,
+    RelayClient,
+    RelayError,
+    RosterChanged,
+    RosterEntry,
+    SessionStarted,
+)
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.state import CREATOR_SEAT, ROSTER_KEYS, Part, Shell, words_for
+from pointline.gui.online.state import CREATOR_SEAT, ROSTER_KEYS, Link, Part, words_for
 from pointline.gui.online.texts import MAX_PEOPLE, MIN_PEOPLE, refusal, seat_label
 from pointline.gui.seat_table import state_property
 from pointline.kernel import is_online_seat_count
@@ -33,13 +40,17 @@ class Lobby(Part):
     canStartChanged = Signal()
     startReasonChanged = Signal()
 
-    def __init__(self, shell: Shell, parent: QObject | None = None) -> None:
+    def __init__(self, shell: Link, parent: QObject | None = None) -> None:
         super().__init__(shell, parent)
         self.code = ""
         self.creator_name = ""
         self.entries: tuple[RosterEntry, ...] = ()
         self.seat = -1
         self._members = RowsModel(ROSTER_KEYS, self)
+        events = shell.events  # the events this lobby owns: the room as the relay sends it
+        events.subscribe(RosterChanged, self.on_roster)
+        events.subscribe(SessionStarted, self.on_started)
+        events.subscribe(RelayError, self.on_relay_error)
         self.publish()
 
     roomCode = state_property(str, "roomCode", roomCodeChanged)
@@ -63,6 +74,17 @@ class Lobby(Part):
 
     def clear(self) -> None:
         self.set_room("", "", (), -1)
+
+    def on_roster(self, event: RosterChanged) -> None:
+        seat = self.roster_seat(event.roster)  # seats close up when one leaves
+        self.set_room(event.code, event.creator, event.roster, self.seat if seat is None else seat)
+
+    def on_started(self, event: SessionStarted) -> None:
+        self.set_room(event.code, self.creator_name, event.roster, event.seat)
+
+    def on_relay_error(self, event: RelayError) -> None:
+        if event.code == "room_closed":
+            self.clear()
 
     def publish(self) -> None:
         """Publish the room's properties and members (each notifies only when it changed)."""
@@ -153,7 +175,7 @@ class Lobby(Part):
         if room is None:
             return
         self.set_room(room.code, room.creator, room.roster, room.seat)
-        self.shell.show()
+        self.publish()
         self.shell.announce(f"Room {room.code}: you are {seat_label(room.seat)}. Share the code.")
 
     @Slot()
@@ -183,7 +205,7 @@ class Lobby(Part):
         if not running:  # a running session's ending names the seats: keep them till then
             self.clear()
         self.shell.set_asking_leave(False)
-        self.shell.show()
+        self.publish()
 
     @Slot()
     def leaveRoom(self) -> None:

@@ -19,6 +19,7 @@ The kept token (never the password) is ``net.joining.GuestTokens`` in the data f
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from pathlib import Path
 from typing import Any
@@ -28,21 +29,23 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from pointline.gui.online.from_net import ClientError, NetError, data_dir
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.state import Part, Shell
+from pointline.gui.online.state import Link, Part
 from pointline.gui.online.texts import (
     CERTIFICATE_CHANGED,
     FIRST_VISIT,
     FORGED,
     NEARBY_NONE,
+    RELAY_NEARBY,
+    nearby_relay_label,
     refusal,
     sign_in_problem,
-    unreachable,
+    table_gone,
 )
 from pointline.gui.seat_table import state_property
 
 __all__ = ["NEARBY_KEYS", "Nearby"]
 
-NEARBY_KEYS = ("key", "name", "host", "seats", "open", "label")
+NEARBY_KEYS = ("key", "name", "host", "seats", "open", "label", "kind")
 
 
 class Nearby(Part):
@@ -53,8 +56,10 @@ class Nearby(Part):
     questionChanged = Signal()
     wordsChanged = Signal()
     chosenNameChanged = Signal()
+    relayChosen = Signal(str)
+    """A club relay was tapped: its address, for the sign-in form (then a room's code)."""
 
-    def __init__(self, shell: Shell, lobby: Lobby, parent: QObject | None = None) -> None:
+    def __init__(self, shell: Link, lobby: Lobby, parent: QObject | None = None) -> None:
         super().__init__(shell, parent)
         self._lobby = lobby
         self._tables = RowsModel(NEARBY_KEYS, self)
@@ -68,6 +73,10 @@ class Nearby(Part):
         self.chosen: Any = None
         self._new_fingerprint = ""
         self.put(browsing=False, asking="", question="", words="", chosenName="")
+        # No lambda over self: when this object goes (its window closed without a stop), the
+        # browser is stopped through the holder, and never calls into a deleted model.
+        self._holder: list[Any] = []
+        self.destroyed.connect(_abandon(self._holder))
 
     browsing = state_property(bool, "browsing", browsingChanged)
     asking = state_property(str, "asking", askingChanged)
@@ -100,20 +109,27 @@ class Nearby(Part):
             return
         browser = TableBrowser(addresses, on_event=lambda _e: self.refresh())
         self.browser = browser
+        self._holder[:] = [browser]
+        self.show_tables({})  # a fresh list: only tables that answer now
         try:
             await browser.start()
         except (OSError, RuntimeError, ValueError):
             self.browser = None
+            self._holder.clear()
             with contextlib.suppress(OSError, RuntimeError):
                 await browser.stop()
             return
         self.put(browsing=True)
 
     async def stop(self) -> None:
+        """Stop browsing (the list is no longer shown): the browser and its sockets end, and
+        the list is emptied, so the next browse shows only the tables that answer then."""
         browser, self.browser = self.browser, None
+        self._holder.clear()
         if browser is not None:
             with contextlib.suppress(OSError, RuntimeError):
                 await browser.stop()
+        self.show_tables({})
         self.put(browsing=False)
 
     def refresh(self) -> None:
@@ -127,7 +143,19 @@ class Nearby(Part):
         rows = []
         for key, table in sorted(self.found.items(), key=lambda kv: kv[1].announcement.name):
             ann = table.announcement
-            if ann.kind != "table":
+            if ann.kind == "relay":  # a club's relay (pointline-relay --announce)
+                label = nearby_relay_label(ann.name, ann.rooms)
+                rows.append(
+                    {
+                        "key": key,
+                        "name": ann.name,
+                        "host": "",
+                        "seats": 0,
+                        "open": True,
+                        "label": label,
+                        "kind": "relay",
+                    }
+                )
                 continue
             seated = "1 seated" if ann.seats == 1 else f"{ann.seats} seated"
             rows.append(
@@ -137,6 +165,7 @@ class Nearby(Part):
                     "host": ann.host or "",
                     "seats": ann.seats or 0,
                     "open": ann.open,
+                    "kind": "table",
                     "label": f"{ann.name} · {seated}" + ("" if ann.open else " · playing"),
                 }
             )
@@ -164,6 +193,12 @@ class Nearby(Part):
         from pointline.net.hostcert import certificate_words
 
         ann = table.announcement
+        if ann.kind == "relay":  # sign in to the club's relay, then type a room's code
+            self.chosen = None
+            self.put(asking="relay", question=RELAY_NEARBY, words="", chosenName=ann.name)
+            shell.announce(RELAY_NEARBY)
+            self.relayChosen.emit(table.url)
+            return
         self.chosen = table
         words = " ".join(certificate_words(ann.fingerprint or "0" * 64))
         check = self._known().check(ann.host, ann.fingerprint)
@@ -208,6 +243,19 @@ class Nearby(Part):
             return
         self.put(asking="first", question=FIRST_VISIT)
 
+    @Slot(str)
+    def forgetTable(self, key: str) -> None:
+        """The player's explicit "Forget this table" (issue 41): the kept sign-in is deleted
+        (only it: the certificate pin and the relay's key stay, so old sessions still verify);
+        the next tap asks for the password once, and does not call it expired. Leaving never
+        does this."""
+        table = self.found.get(key)
+        if table is None or table.announcement.kind != "table":
+            return
+        from pointline.net.joining import forget_table
+
+        self.shell.spawn(forget_table(None, table.announcement.host, self._tokens()))
+
     @Slot()
     def decline(self) -> None:
         self.chosen = None
@@ -243,11 +291,14 @@ class Nearby(Part):
             await self._drop(client)
             return
         except ClientError as exc:
-            shell.set_error(refusal(exc.code, exc.text))
+            if exc.code in _GONE:  # its room is gone: the host closed it
+                self._gone(table)
+            else:
+                shell.set_error(refusal(exc.code, exc.text))
             await self._drop(client)
             return
-        except (NetError, OSError, TimeoutError):
-            shell.set_error(unreachable(table.url))
+        except (NetError, OSError, TimeoutError):  # nobody answers there: it closed
+            self._gone(table)
             await self._drop(client)
             return
         finally:
@@ -261,7 +312,40 @@ class Nearby(Part):
         shell.signed_in(client.name or name or "", table.url)
         await self.stop()
 
+    def _gone(self, table: Any) -> None:
+        """A tapped table that has gone: say it closed, and take it off the list."""
+        words = table_gone(table.announcement.host or table.announcement.name)
+        self.put(asking="", question="")
+        self.chosen = None
+        self.shell.set_error(words)
+        self.shell.announce(words)
+        self.show_tables({k: v for k, v in self.found.items() if v is not table})
+
     async def _drop(self, client: Any) -> None:
         if client is not None:
             with contextlib.suppress(ClientError, NetError, OSError):
                 await client.close()
+
+
+_GONE = frozenset({"no_room", "room_closed", "unreachable"})
+"""Refusals that mean the tapped table is gone (its host closed it)."""
+
+
+def _abandon(holder: list[Any]) -> Any:
+    """A slot for ``destroyed`` that stops the browser left in ``holder`` (a window closed
+    without a ``stop``): nothing more reaches the deleted model, and its sockets close."""
+
+    def abandon(*_: object) -> None:
+        for browser in holder:
+            browser.on_event = None
+            with contextlib.suppress(RuntimeError):  # no running loop: the app is ending
+                task = asyncio.get_running_loop().create_task(browser.stop())
+                _STOPPING.add(task)
+                task.add_done_callback(_STOPPING.discard)
+        holder.clear()
+
+    return abandon
+
+
+_STOPPING: set[Any] = set()
+"""Browser stops under way for deleted lists (kept referenced until they finish)."""

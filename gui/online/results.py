@@ -15,12 +15,20 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.history import chart_samples
-from pointline.gui.online.from_net import SessionEnded
+from pointline.gui.online.from_net import (
+    ReceiptsIncomplete,
+    ReceiptsMatched,
+    ReceiptsMismatch,
+    SessionComplete,
+    SessionEnded,
+    TranscriptSaved,
+    ending_text,
+)
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
-from pointline.gui.online.state import STANDING_KEYS, Part, Shell, Verify, verdict_words
+from pointline.gui.online.state import STANDING_KEYS, Link, Part, Verify, verdict_words
 from pointline.gui.online.table import OnlineTable
-from pointline.gui.online.texts import RELAY_LOST, seat_label
+from pointline.gui.online.texts import RELAY_LOST, people, seat_label, seconds
 from pointline.gui.seat_table import state_property
 from pointline.kernel import EndReason, Standing, Voided
 
@@ -40,7 +48,7 @@ class Results(Part):
 
     def __init__(
         self,
-        shell: Shell,
+        shell: Link,
         lobby: Lobby,
         table: OnlineTable,
         verify: Verify,
@@ -52,8 +60,14 @@ class Results(Part):
         self._verify = verify
         self._standings = RowsModel(STANDING_KEYS, self)
         self.replays: list[Any] = []
-        """The replay windows opened by Watch again (kept while they are open)."""
+        """The replays opened by Watch again, screens of the one window (kept while open)."""
         self.clear()
+        events = shell.events  # the events the results own; the standings read the screen
+        events.subscribe(SessionComplete, self.on_complete)
+        for receipts in (ReceiptsMatched, ReceiptsMismatch, ReceiptsIncomplete):
+            events.subscribe(receipts, self.on_receipts)
+        events.subscribe(TranscriptSaved, self.on_saved)
+        events.shared.connect(self.publish)
 
     outcome = state_property(str, "outcome", outcomeChanged)
     endText = state_property(str, "endText", endTextChanged)
@@ -77,8 +91,8 @@ class Results(Part):
 
     @Slot()
     def watchAgain(self) -> None:
-        """Open the saved transcript in a replay window (gui/replay): verify's verdict first,
-        then throw by throw. It reads the file only: nothing is sent."""
+        """Open the saved transcript as a replay screen over the results (gui/replay): verify's
+        verdict first, then throw by throw. It reads the file only: nothing is sent."""
         path = self._values["transcriptPath"]
         if not path:
             return
@@ -92,7 +106,10 @@ class Results(Part):
                     replays.remove(item)
             opened.clear()  # no cycle is left for the garbage collector
 
-        opened.append(open_replay(path, relay_key=self._relay_key(), on_leave=closed))
+        from pointline.gui.windows import frame_of
+
+        frame = frame_of(self)  # the replay covers the results; leaving it shows them again
+        opened.append(open_replay(path, frame=frame, relay_key=self._relay_key(), on_leave=closed))
         replays.extend(opened)
 
     def clear(self) -> None:
@@ -108,6 +125,27 @@ class Results(Part):
         )
 
     # ------------------------------------------------------------------ endings
+    def on_complete(self, _event: SessionComplete) -> None:
+        self.complete()
+
+    def on_receipts(self, event: ReceiptsMatched | ReceiptsMismatch | ReceiptsIncomplete) -> None:
+        """What the signed receipts showed, in words."""
+        match event:
+            case ReceiptsMatched(count):
+                self.receipts(
+                    f"{count} of {count} signed receipts matched within "
+                    f"{seconds(self.shell.timeouts.receipts)}."
+                )
+            case ReceiptsMismatch(seats):
+                names = people([self._lobby.who(s) for s in seats])
+                self.receipts(f"Receipts differ from yours: {names}.")
+            case ReceiptsIncomplete(reason, seat):
+                words = ending_text(reason, seat, None, proven=False)
+                self.receipts(f"Receipts incomplete: {words}.")
+
+    def on_saved(self, event: TranscriptSaved) -> None:
+        self.saved(event.path)
+
     def complete(self) -> None:
         self.put(outcome="complete")
 

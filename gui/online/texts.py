@@ -45,10 +45,12 @@ __all__ = [
     "ONLINE_SCENES",
     "REFUSALS",
     "RELAY_LOST",
+    "RELAY_NEARBY",
     "either",
     "help_html",
     "hosted_by",
     "hosted_close_text",
+    "nearby_relay_label",
     "password_advice",
     "password_hint",
     "people",
@@ -56,6 +58,7 @@ __all__ = [
     "seat_label",
     "seconds",
     "sign_in_problem",
+    "table_gone",
     "unreachable",
 ]
 
@@ -244,7 +247,9 @@ HELP_KEYS = (
     "<b>Keys:</b> Arrows select the line · Tab / Shift+Tab visit legal buttons and the chips · "
     "Space allocates the selected chip, R repeats the last bet, Enter confirms at come-out; "
     "Enter or Space roll at the point · "
-    "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute."
+    "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute. "
+    "Buttons take the keyboard by Tab, never by a click: at the table a click gives the keys "
+    "back to the table, so Enter keeps its meaning."
 )
 HELP_TOUCH = (
     "<b>Touch:</b> pick a chip, then tap a line to place it; Back closes Help, and at the "
@@ -283,6 +288,20 @@ HOST_VOUCHES = (
 """What the host can and cannot do, said honestly (the lobby and the results of a hosted
 table)."""
 NEARBY_NONE = "No tables nearby yet: a friend on this Wi-Fi taps Host a table."
+RELAY_NEARBY = "A club's relay: sign in to it, then type the code of a room there."
+"""Said when a club relay found nearby (``pointline-relay --announce``) is tapped (issue 41)."""
+
+
+def table_gone(host: str) -> str:
+    """A tapped table that no longer answers, or whose room is gone (issue 41)."""
+    return f"{host} closed that table: it is no longer on this Wi-Fi's list."
+
+
+def nearby_relay_label(name: str, rooms: int) -> str:
+    """A club relay's row in Tables nearby: its name and the open rooms it announces."""
+    return f"{name} · {'1 open room' if rooms == 1 else f'{rooms} open rooms'}"
+
+
 FIRST_VISIT = "First visit: check that the host's screen shows these four words before you join."
 CERTIFICATE_CHANGED = (
     "This table's certificate changed. Its new words are below: trust it only if the host's "

@@ -1,5 +1,5 @@
-"""Open the replay window: ``pointline replay FILE``, "Watch again" on the online results, a
-"Watch" in Stats and the desktop's file picker all come here.
+"""Open a replay, a screen of the one window: ``pointline replay FILE``, "Watch again" on the
+online results, a "Watch" in Stats and the desktop's file picker all come here.
 
 The replay's QML module is ``Pointline.Replay``; its bridge is ``gui.replay.bridge``. An online
 transcript's code (``pointline.net``) is imported only when one is opened; a solo session's
@@ -13,29 +13,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pointline.gui import windows
-from pointline.gui.windows import Loaded, gui_application, load_window, prepare_environment
+from pointline.gui.windows import (
+    Loaded,
+    close_screen,
+    gui_application,
+    load_frame,
+    open_screen,
+    prepare_environment,
+)
 
-__all__ = ["MODULE", "load_replay", "open_replay", "run_replay"]
-
-MODULE = "Pointline.Replay"
+__all__ = ["load_replay", "open_replay", "run_replay"]
 
 
 def load_replay(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
-    """Load the replay QML module for ``bridge`` (a ``ReplayBridge``); a QGuiApplication must
-    exist."""
-    import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
-    from PySide6.QtQml import QQmlApplicationEngine
-
+    """The one window (Frame.qml) opened on the replay of ``bridge`` (a ``ReplayBridge``), with
+    no screen below it; a QGuiApplication must exist."""
     import pointline.gui.replay.bridge  # noqa: F401  (registers ReplayBridge in Pointline.Replay)
 
-    engine = QQmlApplicationEngine()
-    engine.addImportPath(str(windows.QML_DIR))
-    engine.setInitialProperties({"replay": bridge})
-    window = load_window(engine, MODULE, "ReplayMain", size)
-    # the engine owns the bridge, adopted after the window: deleting the engine deletes the
-    # window (and every binding reading the bridge) first
-    bridge.setParent(engine)
+    engine, window = load_frame(size, replay=bridge)
+    # the window keeps the bridge; the engine (and every binding reading it) goes first
+    bridge.setParent(window)
     return Loaded(engine, window, bridge)
 
 
@@ -48,18 +45,18 @@ def _reduce_motion() -> bool:
 def open_replay(
     path: str | Path | None = None,
     *,
+    frame: Any,
     session: Any = None,
     problem: str = "",
     relay_key: bytes | None = None,
     on_leave: Callable[[], None] | None = None,
     sounds: Any = None,
-    size: tuple[int, int] | None = None,
     mobile: bool = False,
-) -> Loaded:
-    """Open a replay window on ``path`` (or an opened ``session``) in the running app; Escape
-    or Leave replay closes it, and ``on_leave`` is called once its engine is deleted (keep the
-    returned ``Loaded`` until then). A file that cannot be watched opens the window on its
-    plain words."""
+) -> Any:
+    """Show the replay of ``path`` (or of an opened ``session``) in ``frame``, the one window,
+    over the screen that opened it; Escape or Leave replay takes it out, that screen shows
+    again as it was, and ``on_leave`` is called once the replay has gone. A file that cannot
+    be watched opens the replay on its plain words (why). Returns the ``ReplayBridge``."""
     from pointline.gui.replay.bridge import ReplayBridge, bridge_for
 
     options: dict[str, Any] = {
@@ -71,26 +68,14 @@ def open_replay(
         bridge = ReplayBridge(session, problem=problem, **options)
     else:
         bridge = bridge_for(path or "", relay_key, **options)
-    loaded = load_replay(bridge, size)
-
-    def gone() -> None:
-        if on_leave is not None:
-            on_leave()
-
-    def leave() -> None:
-        # the engine (and the window's bindings) goes first, then the caller drops its
-        # reference: no binding ever reads a replay that is gone
-        loaded.window.close()
-        loaded.engine.destroyed.connect(gone)
-        loaded.engine.deleteLater()
-
-    bridge.leaveRequested.connect(leave)
-    loaded.window.show()
-    return loaded
+    bridge.leaveRequested.connect(lambda: close_screen(frame, "replay", on_leave))
+    open_screen(frame, "replay", bridge)
+    return bridge
 
 
-def run_replay(path: str) -> int:
-    """``pointline replay FILE``: the app opened straight on the file; returns when it closes."""
+def run_replay(path: str, size: tuple[int, int] | None = None, mobile: bool = False) -> int:
+    """``pointline replay FILE``: the one window opened straight on the file (at ``size`` if
+    given: ``--size``); returns when it closes."""
     prepare_environment()
     app = gui_application()
     app.setOrganizationName("Pointline")
@@ -101,7 +86,13 @@ def run_replay(path: str) -> int:
 
     sounds = Sounds()
     sounds.muted = bool(QSettings().value("muted", False, type=bool))
-    loaded = open_replay(path, on_leave=app.quit, sounds=sounds)
+    from pointline.gui.replay.bridge import bridge_for
+
+    loaded = load_replay(
+        bridge_for(path, reduce_motion=_reduce_motion(), sounds=sounds, mobile=mobile), size
+    )
+    # opened from the command line: leaving the replay leaves the app
+    loaded.bridge.leaveRequested.connect(app.quit)
     code = app.exec()
     del loaded
     return int(code)

@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.gui.betting import CHIP_VALUES
-from pointline.gui.history import history_rows, line_flights, line_outcomes
+from pointline.gui.history import history_rows
+from pointline.gui.presenter import TablePresenter
 from pointline.gui.replay.errors import ReplayError
 from pointline.gui.replay.model import Session
 from pointline.gui.replay.words import (
@@ -30,9 +30,9 @@ from pointline.gui.replay.words import (
     seat_name,
     throw_title,
 )
-from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP, SeatTable, state_property
-from pointline.gui.texts import ACTION_LABELS, TEXTS
-from pointline.kernel import HANDS_PER_SESSION, POINT_NUMBERS, STARTING_POINTS, THROW_CAP
+from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, declare
+from pointline.gui.texts import TEXTS
+from pointline.kernel import Phase
 
 __all__ = ["PLAY_MS", "ReplayBridge", "ReplaySeat", "bridge_for", "open_path"]
 
@@ -41,7 +41,11 @@ QML_IMPORT_MAJOR_VERSION = 1
 
 PLAY_MS = 1600
 """How long each throw shows while the replay plays."""
-_ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll", "chip", "repeat")
+
+
+def replay_hint(phase: Phase, mobile: bool, chip: int) -> str:
+    """What the keys do in a replay (they step; nothing is played)."""
+    return REPLAY_TEXTS["keysMobile" if mobile else "keys"]
 
 
 def open_path(path: str | Path, relay_key: bytes | None = None) -> Session:
@@ -66,7 +70,12 @@ def open_path(path: str | Path, relay_key: bytes | None = None) -> Session:
 @QmlElement
 @QmlUncreatable("The replay bridge owns it.")
 class ReplaySeat(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decorator
-    """The watched seat as the table view shows it; every action is refused (a replay)."""
+    """The watched seat as the table view shows it; every action is refused (a replay): its
+    actions go nowhere, and everything it shows comes from the bridge's ``TablePresenter``."""
+
+    def __init__(self, bridge: ReplayBridge) -> None:
+        super().__init__(bridge)
+        self._bridge = bridge
 
     @Slot(str, result=bool)
     def act(self, name: str) -> bool:
@@ -93,31 +102,7 @@ class ReplaySeat(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decorat
 
     @Slot(str)
     def explain(self, action: str) -> None:
-        self.publish(notice=REPLAY_TEXTS["refused"], status=REPLAY_TEXTS["refused"])
-
-
-_DEFAULTS: dict[str, Any] = {
-    "title": "",
-    "problem": "",
-    "verdictWord": "",
-    "verdictSentence": "",
-    "verdictRecord": "",
-    "verdictNote": "",
-    "vouchText": "",
-    "seats": [],
-    "step": 0,
-    "steps": 0,
-    "playing": False,
-    "hand": 0,
-    "hands": [],
-    "timeline": [],
-    "throwTitle": "",
-    "derivation": [],
-    "players": [],
-    "keysHint": "",
-    "reduceMotion": False,
-    "muted": False,
-}
+        self._bridge.refuse()
 
 
 @QmlElement
@@ -125,30 +110,34 @@ _DEFAULTS: dict[str, Any] = {
 class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorator
     """One watched session (see the module docstring)."""
 
-    DEFAULTS: ClassVar[dict[str, Any]] = _DEFAULTS
-
-    titleChanged = Signal()
-    problemChanged = Signal()
-    verdictWordChanged = Signal()
-    verdictSentenceChanged = Signal()
-    verdictRecordChanged = Signal()
-    verdictNoteChanged = Signal()
-    vouchTextChanged = Signal()
-    seatsChanged = Signal()
-    stepChanged = Signal()
-    stepsChanged = Signal()
-    playingChanged = Signal()
-    handChanged = Signal()
-    handsChanged = Signal()
-    timelineChanged = Signal()
-    throwTitleChanged = Signal()
-    derivationChanged = Signal()
-    playersChanged = Signal()
-    keysHintChanged = Signal()
-    reduceMotionChanged = Signal()
-    mutedChanged = Signal()
+    DEFAULTS: ClassVar[dict[str, Any]] = declare(
+        vars(),
+        {
+            "title": (str, ""),
+            "problem": (str, ""),
+            "verdictWord": (str, ""),
+            "verdictSentence": (str, ""),
+            "verdictRecord": (str, ""),
+            "verdictNote": (str, ""),
+            "vouchText": (str, ""),
+            "seats": (list, []),
+            "step": (int, 0),
+            "steps": (int, 0),
+            "playing": (bool, False),
+            "hand": (int, 0),
+            "hands": (list, []),
+            "timeline": (list, []),
+            "throwTitle": (str, ""),
+            "derivation": (list, []),
+            "players": (list, []),
+            "keysHint": (str, ""),
+            "reduceMotion": (bool, False),
+            "muted": (bool, False),
+        },
+    )
+    """problem: why the file cannot be watched ("" when it can), plain words shown as text."""
     leaveRequested = Signal()
-    """Escape or Leave replay: the app closes the replay window."""
+    """Escape or Leave replay: the replay screen leaves the one window (gui.windows)."""
     helpRequested = Signal()
 
     def __init__(
@@ -162,26 +151,18 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._values: dict[str, Any] = dict(_DEFAULTS)
+        self._values: dict[str, Any] = dict(self.DEFAULTS)
         self._sounds = sounds
         """The app's ``gui.sound.Sounds`` (None: silent); a step forward plays the dice."""
         self._session = session
         self._mobile = mobile
         self._seat = ReplaySeat(self)
-        self._seat.publish(
-            hands=HANDS_PER_SESSION,
-            throwCap=THROW_CAP,
-            chipValues=list(CHIP_VALUES),
-            mobile=mobile,
-            texts=TEXTS,
-            pointNumbers=sorted(POINT_NUMBERS),
-            startingPoints=STARTING_POINTS,
-            legal=dict.fromkeys(_ACTIONS, False),
-            reasons=dict.fromkeys(_ACTIONS, REPLAY_TEXTS["refused"]),
-            reduceMotion=reduce_motion,
-            keysHint=REPLAY_TEXTS["keysMobile" if mobile else "keys"],
-            confirmLabel=ACTION_LABELS["confirm"],
-        )
+        self.presenter = TablePresenter(replay_hint, mobile=mobile, shows_end=False)
+        """What the table screen shows (gui/presenter.py); actions go nowhere."""
+        self._reduce_motion = reduce_motion
+        self._said = ""
+        self._seat.publish(**TablePresenter.constants(TEXTS, mobile))
+        self._present()
         self._timer = QTimer(self)
         self._timer.setInterval(PLAY_MS)
         self._timer.timeout.connect(self._tick)
@@ -228,6 +209,9 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
                 if s.words
             ],
             steps=len(session.throws),
+            keysHint=REPLAY_TEXTS[
+                "keysMobile" if self._mobile else "keys" if session.throws else "keysNoThrows"
+            ],
             hands=list(session.hands()),
             timeline=[
                 {
@@ -247,26 +231,20 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
             return
         step = max(0, min(step, len(session.throws)))
         forward = step == self._values["step"] + 1
-        view = session.view(step, session.me)
-        seat = self._seat
-        values: dict[str, Any] = dict(view.values())
         if step > 0:
             throw = session.throws[step - 1]
             before = throw.before.ledger_length(session.me)
             entries = throw.after.ledger_since(session.me, before)
-            values.update(
-                die1=throw.trace.die1,
-                die2=throw.trace.die2,
-                lineOutcomes=line_outcomes(entries),
-                lineFlights=line_flights(entries) if forward else {},
-            )
+            self.presenter.show_throw((throw.trace.die1, throw.trace.die2), entries, moved=forward)
         else:
-            values.update(die1=0, die2=0, lineOutcomes={}, lineFlights={})
-        serial = seat.value("rollSerial") + (1 if forward else 0)
+            self.presenter.show_no_throw()
         if forward and step > 0 and self._sounds is not None:
             self._sounds.play("dice")
-        title = throw_title(session, step)
-        seat.publish(**values, rollSerial=serial, status=title, notice="", announcement=title)
+        self.presenter.notice = ""
+        self._said = throw_title(session, step)
+        self._present(step)
+        seat = self._seat
+        title = self._said
         table = session.table_at(step)
         mine = 0 <= session.me < table.seat_count  # a FAIL's header may name no such seat
         seat.set_history(history_rows(table.seat(session.me).ledger) if mine else [])
@@ -280,6 +258,29 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         if step >= len(session.throws):
             self._stop()
 
+    def _present(self, step: int = 0) -> None:
+        """Publish the watched seat at ``step`` (the presenter's values; nothing can act)."""
+        session = self._session
+        table = session.table_at(step) if session is not None else None
+        me = session.me if session is not None else -1
+        self._seat.present(
+            self.presenter.values(
+                table if table is not None and 0 <= me < table.seat_count else None,
+                me,
+                acting=None,
+                blocked=REPLAY_TEXTS["refused"],
+                reduce_motion=self._reduce_motion,
+                announcement=self._said,
+                status=self._said,
+                view=session.view(step, me) if session is not None else None,
+            )
+        )
+
+    def refuse(self) -> None:
+        """A control of the table was used: a replay refuses it, and says so."""
+        self.presenter.notice = REPLAY_TEXTS["refused"]
+        self._present(self._values["step"])
+
     def _stop(self) -> None:
         self._timer.stop()
         self._put(playing=False)
@@ -288,27 +289,6 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         self._show(self._values["step"] + 1)
 
     # ------------------------------------------------------------------ properties
-    title = state_property(str, "title", titleChanged)
-    problem = state_property(str, "problem", problemChanged)
-    """Why the file cannot be watched ("" when it can): plain words, shown as plain text."""
-    verdictWord = state_property(str, "verdictWord", verdictWordChanged)
-    verdictSentence = state_property(str, "verdictSentence", verdictSentenceChanged)
-    verdictRecord = state_property(str, "verdictRecord", verdictRecordChanged)
-    verdictNote = state_property(str, "verdictNote", verdictNoteChanged)
-    vouchText = state_property(str, "vouchText", vouchTextChanged)
-    seats = state_property(QVARIANT_LIST, "seats", seatsChanged)
-    step = state_property(int, "step", stepChanged)
-    steps = state_property(int, "steps", stepsChanged)
-    playing = state_property(bool, "playing", playingChanged)
-    hand = state_property(int, "hand", handChanged)
-    hands = state_property(QVARIANT_LIST, "hands", handsChanged)
-    timeline = state_property(QVARIANT_LIST, "timeline", timelineChanged)
-    throwTitle = state_property(str, "throwTitle", throwTitleChanged)
-    derivation = state_property(QVARIANT_LIST, "derivation", derivationChanged)
-    players = state_property(QVARIANT_LIST, "players", playersChanged)
-    keysHint = state_property(str, "keysHint", keysHintChanged)
-    reduceMotion = state_property(bool, "reduceMotion", reduceMotionChanged)
-    muted = state_property(bool, "muted", mutedChanged)
     table = Property(QObject, lambda self: self._seat, constant=True)
     texts = Property(QVARIANT_MAP, lambda self: dict(REPLAY_TEXTS), constant=True)
 

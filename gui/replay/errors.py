@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from pointline.kernel import PointlineError
 
-__all__ = ["ReplayCode", "ReplayError"]
+__all__ = ["ReplayCode", "ReplayError", "unreadable_words"]
 
 
 class ReplayCode(StrEnum):
@@ -33,3 +33,17 @@ class ReplayError(PointlineError):
 
     def __init__(self, code: ReplayCode, text: str) -> None:
         super().__init__(code, text)
+
+
+def unreadable_words(error: OSError) -> str:
+    """Why a file cannot be opened, in words a player can act on (issue 38, finding 8: it said
+    only "This file cannot be opened."); never the system's own error text."""
+    if isinstance(error, FileNotFoundError):
+        why = "there is no file there any more (moved, renamed or deleted)"
+    elif isinstance(error, IsADirectoryError):
+        why = "it is a folder, not a saved session"
+    elif isinstance(error, PermissionError):
+        why = "this app is not allowed to read it"
+    else:
+        why = "the system could not read it"
+    return f"This file cannot be opened: {why}."

@@ -10,7 +10,9 @@ commitment with ``kernel.verify_commitment``. The seat view at any throw is
 ``gui.seat_view.seat_view`` of that table, the same function play uses.
 
 A FAIL verdict shows only the throws recorded before the first broken record (none when the
-file's chain or header is broken): nothing after a break is trusted enough to show.
+file's chain or header is broken): nothing after a break is trusted enough to show. When the
+break is a throw whose recorded dice are not the ones its reveals derive, that throw is shown
+too, with the derived dice and the recorded ones beside them (``ReplayThrow.recorded``).
 
 Nothing here opens a connection or writes a file: a replay is read-only.
 """
@@ -24,7 +26,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pointline.gui.replay.errors import ReplayCode, ReplayError
+from pointline.gui.replay.errors import ReplayCode, ReplayError, unreadable_words
 from pointline.gui.seat_view import SeatView, seat_view
 from pointline.kernel import (
     MAX_SEATS,
@@ -121,6 +123,9 @@ class ReplayThrow:
     """Every seat's choice sealed: the contracts the dice decide."""
     after: Table
     """The dice applied: settled contracts, balances, the next phase."""
+    recorded: tuple[int, int] | None = None
+    """The dice the file says were thrown, when they are not the derived ones (a FAIL's
+    throw: the replay shows both)."""
 
     def refund(self, seat: int) -> int:
         """What a Don't Pass reduction sealed for this throw gave back to ``seat`` (0: none)."""
@@ -213,6 +218,13 @@ def play_throws(
         except PointlineError:
             break
         if recorded is not None and recorded != (trace.die1, trace.die2):
+            sealed = table.copy()
+            table.push(Throw(trace.die1, trace.die2))  # the rules on the derived dice
+            played.append(
+                ReplayThrow(
+                    index, before.hand, tuple(shown), trace, before, sealed, table.copy(), recorded
+                )
+            )
             break
         sealed = table.copy()
         table.push(Throw(trace.die1, trace.die2))
@@ -229,8 +241,8 @@ def _classify(path: Path) -> list[dict[str, Any]] | ReplayError:
 
     try:
         raw = path.read_bytes()
-    except OSError:
-        return ReplayError(ReplayCode.UNREADABLE, "This file cannot be opened.")
+    except OSError as error:
+        return ReplayError(ReplayCode.UNREADABLE, unreadable_words(error))
     first = raw.split(b"\n", 1)[0]
     header_like = b'"kind":"header"' in first
     try:
@@ -313,6 +325,8 @@ def open_transcript(
     upto = len(records)
     if verdict.word == "FAIL":
         upto = report.record if report.record is not None else 0
+        if 0 < upto < len(records) and records[upto].get("kind") == "throw":
+            upto += 1  # the broken throw: its recorded dice beside the derived ones
     if not names or not isinstance(table_id, str) or newer is not None:
         start = Table(seats=len(names)) if 1 <= len(names) <= MAX_SEATS else Table(seats=1)
         return Session(str(table_id or ""), int(me or 0), names, verdict, (), start=start)

@@ -19,6 +19,7 @@ __all__ = [
     "escaped",
     "player_row",
     "seat_name",
+    "sum_words",
     "throw_title",
 ]
 
@@ -43,6 +44,7 @@ REPLAY_TEXTS: dict[str, str] = {
     "beforeFirst": "Before the first throw.",
     "refused": "This is a replay: nothing can be played or sent.",
     "keys": "Left/Right step · Space plays · Home/End · Esc leaves · F1 help",
+    "keysNoThrows": "No throw to step through · Enter or Esc leaves · F1 help",
     "keysMobile": "Tap Next or a throw on the timeline",
     "help": (
         "A replay plays a saved session again, throw by throw, through the same rules as play. "
@@ -81,8 +83,8 @@ def player_row(session: Session, step: int, seat: int) -> dict[str, object]:
     return {
         "you": seat == session.me,
         "text": (
-            f"{seat_name(session, seat)}: {view.balance} · Pass {view.contractPass} · "
-            f"Don't Pass {view.contractDontPass}"
+            f"{seat_name(session, seat)}: {view.balance:,} · Pass {view.contractPass:,} · "
+            f"Don't Pass {view.contractDontPass:,}"
         ),
         "balance": view.balance,
     }
@@ -94,11 +96,22 @@ def throw_title(session: Session, step: int) -> str:
     if step <= 0:
         return REPLAY_TEXTS["beforeFirst"]
     throw = session.throws[step - 1]
-    total = throw.trace.die1 + throw.trace.die2
-    return (
-        f"Throw {throw.throw} of {len(session.throws)} · hand {throw.hand} · "
-        f"{throw.trace.die1} + {throw.trace.die2} = {total}"
+    title = f"Throw {throw.throw} of {len(session.throws)} · hand {throw.hand} · " + sum_words(
+        throw.trace.die1, throw.trace.die2
     )
+    if throw.recorded is not None:  # a FAIL's throw: the file's dice beside the derived ones
+        first, second = throw.recorded
+        title += f" derived · the file says {first} and {second}"
+    return title
+
+
+NBSP = "\u00a0"
+"""Between the parts of a sum: a sum never wraps inside itself ("4 + 4 / = 8")."""
+
+
+def sum_words(die1: int, die2: int) -> str:
+    """``4 + 4 = 8`` held together on one line (no-break spaces)."""
+    return f"{die1}{NBSP}+{NBSP}{die2}{NBSP}={NBSP}{die1 + die2}"
 
 
 def _short(data: bytes) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeAlias
 
-from pointline.net.protocol._events import Event
+from pointline.net.protocol._events import Event, host_closed_text
 from pointline.net.protocol._wire import RosterEntry
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "RelayError",
     "RosterChanged",
     "SessionStarted",
+    "TableClosed",
     "TranscriptFailed",
     "TranscriptSaved",
 ]
@@ -61,6 +62,25 @@ class Disconnected:
     reason: str
 
 
+GOING_AWAY = 1001
+"""The close code of a relay that stops (ONLINE.md §9 R11)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableClosed:
+    """The relay closed the connection with 1001 (going away): it is stopping. ``host`` is a
+    hosted table's host (its relay stops when the host closes the table), None for a club
+    relay. Comes just before ``Disconnected``."""
+
+    host: str | None
+
+    @property
+    def text(self) -> str:
+        if self.host is not None:
+            return f"{host_closed_text(self.host)}."
+        return "The relay stopped (its operator shut it down): sign in again when it is back."
+
+
 @dataclass(frozen=True, slots=True)
 class TranscriptSaved:
     """The session is over and its transcript is complete at ``path``."""
@@ -79,6 +99,7 @@ class TranscriptFailed:
 
 ClientEvent: TypeAlias = (
     (Event | RosterChanged | SessionStarted | MemberDeparted | RelayError | Disconnected)
+    | TableClosed
     | TranscriptSaved
     | TranscriptFailed
 )

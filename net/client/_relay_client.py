@@ -41,12 +41,14 @@ from pointline.net.client._connection import (
     tls_client_context,
 )
 from pointline.net.client._events import (
+    GOING_AWAY,
     ClientEvent,
     Disconnected,
     MemberDeparted,
     RelayError,
     RosterChanged,
     SessionStarted,
+    TableClosed,
     TranscriptFailed,
     TranscriptSaved,
 )
@@ -61,6 +63,7 @@ from pointline.net.client._trust import (
     relay_address,
 )
 from pointline.net.errors import ClientCode, ClientError, NetError
+from pointline.net.protocol._events import SessionEnded, named_host
 from pointline.net.protocol._keys import SigningKey
 from pointline.net.protocol._peer import (
     Peer,
@@ -104,6 +107,7 @@ __all__ = [
     "RelayError",
     "RosterChanged",
     "SessionStarted",
+    "TableClosed",
     "TranscriptFailed",
     "TranscriptSaved",
     "connect_trusted",
@@ -141,6 +145,10 @@ class RelayClient(RelayConnection):
         self.signing_key: SigningKey | None = None
         self.peer: Peer | None = None
         self.started: SessionStarted | None = None
+        self._host: tuple[str, int] | None = None  # a hosted table's host and its seat
+        self.host: str | None = None
+        """A hosted table's host (``net.joining.connect_table`` sets it): a relay going away
+        (close code 1001) then reads "hostana closed the table" (``TableClosed``)."""
         self.transcript_path: Path | None = None
         self.finished = asyncio.Event()
         self._timer: asyncio.Handle | None = None  # (qasync's call_at gives a plain Handle)
@@ -413,6 +421,8 @@ class RelayClient(RelayConnection):
         self.transcript_path = path
         self._writer_file = TranscriptWriter(path)
         self.peer = peer
+        seats = [m.seat for m in roster if frame.host is not None and m.name == frame.host]
+        self._host = (frame.host, seats[0]) if frame.host is not None and seats else None
         self.started = SessionStarted(frame.code, frame.table_id, frame.seat, frame.roster, path)
         self._queue.put_nowait(self.started)
         self._wake.set()
@@ -429,6 +439,8 @@ class RelayClient(RelayConnection):
             for frame in self.outbound(payload):
                 self.send_text(encode(Send(frame)))
         for event in peer.events():
+            if isinstance(event, SessionEnded) and self._host is not None:
+                event = named_host(event, *self._host)  # "hostana closed the table"
             self._queue.put_nowait(event)
         deadline = None if peer.is_finished else peer.next_deadline()
         if self._timer is not None:
@@ -494,11 +506,15 @@ class RelayClient(RelayConnection):
         ends here as this seat's departure with no notice, since none can be sent
         (``Peer.lose_connection``); closed by this client: as a leave (``_end_own_seat``)."""
         peer = self.peer
+        rcvd = self.ws.protocol.close_rcvd
+        going_away = self.connection_lost and rcvd is not None and rcvd.code == GOING_AWAY
         if self.connection_lost and peer is not None and not peer.is_finished:
             peer.lose_connection(self.loop.time())
             self._after()
-            return
-        self._end_own_seat()
+        else:
+            self._end_own_seat()
+        if going_away:  # the relay is stopping: said as such, before ``Disconnected``
+            self._queue.put_nowait(TableClosed(self.host))
 
     def _end_own_seat(self) -> None:
         peer = self.peer

@@ -7,6 +7,12 @@ and, for ``wss://``, its certificate (PEM, and its SHA-256 fingerprint)::
     {"relays": {"wss://192.168.1.20:8765": {"relay_key": "<64 hex>",
                                            "certificate": "-----BEGIN ...", "sha256": "<64 hex>"}}}
 
+Each relay key is kept with the day it was pinned (``relay_key_pinned``, ``YYYY-MM-DD``, UTC), and
+a key that was replaced (an accepted change, or a hosted table's new certificate) moves to
+``former_keys`` ("HEX@DAY HEX@DAY"): never deleted, so ``pointline verify`` can still name the
+relay that signed an old session's roster (``pinned_keys``). Files written before these fields
+existed are read as they are (a key without a day was pinned "before").
+
 Relay key: the first ``signed_in`` that carries the relay's key pins it; a later one with
 another key raises ``RelayKeyChanged(address, old, new)`` (and keeps raising for rooms) until
 the player accepts it (``RelayClient.accept_relay_key()``, or ``KnownRelays.pin_relay_key``).
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import enum
 import json
 import os
@@ -41,7 +48,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from pointline.net.client._connection import unreachable_words
-from pointline.net.errors import ClientCode, ClientError
+from pointline.net.errors import ClientCode, ClientError, RosterError
 from pointline.net.hostcert import certificate_fingerprint
 from pointline.net.protocol._keys import public_key_from_hex, verify_signature
 
@@ -53,6 +60,7 @@ __all__ = [
     "CertificateNotTrusted",
     "KnownRelays",
     "KnownTables",
+    "PinnedKey",
     "RelayKeyChanged",
     "TableCertificateChanged",
     "TableCheck",
@@ -60,6 +68,7 @@ __all__ = [
     "certificate_fingerprint",
     "connection_warning",
     "fetch_certificate",
+    "pinned_keys",
     "pinned_tls_context",
     "relay_address",
     "table_relay_address",
@@ -207,9 +216,27 @@ class KnownRelays:
         return self._get(address, "relay_key")
 
     def pin_relay_key(self, address: str, key_hex: str) -> None:
-        """Pin (or, once the player accepted a change, re-pin) the relay's key."""
+        """Pin (or, once the player accepted a change, re-pin) the relay's key; a key pinned
+        before for ``address`` moves to its ``former_keys`` (old sessions still verify)."""
         public_key_from_hex(key_hex)  # RosterError unless 64 lowercase hex digits
-        self._set(address, relay_key=key_hex)
+        relays = self._load()
+        entry = dict(relays.get(address, {}))
+        if entry.get("relay_key") == key_hex:
+            return
+        _retire_key(entry)
+        entry.update(relay_key=key_hex, relay_key_pinned=_today())
+        relays[address] = entry
+        self._save(relays)
+
+    def retire_relay_key(self, address: str) -> None:
+        """The relay at ``address`` was reinstalled (a hosted table's new certificate): its key
+        is no longer expected, but kept in ``former_keys`` for the sessions it signed."""
+        relays = self._load()
+        entry = dict(relays.get(address, {}))
+        if "relay_key" in entry:
+            _retire_key(entry)
+            relays[address] = entry
+            self._save(relays)
 
     def check_relay_key(self, address: str, key_hex: str) -> None:
         """Pin ``key_hex`` on first use; raise ``RelayKeyChanged`` if another one is pinned."""
@@ -241,6 +268,59 @@ class KnownRelays:
         fingerprint = certificate_fingerprint(der)
         self._set(address, certificate=pem, sha256=fingerprint)
         return fingerprint
+
+
+def _today() -> str:
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
+
+
+def _retire_key(entry: dict[str, str]) -> None:
+    """Move ``entry``'s relay key (with its day) to its ``former_keys``."""
+    key = entry.pop("relay_key", None)
+    day = entry.pop("relay_key_pinned", "")
+    if key is not None:
+        former = entry.get("former_keys", "").split()
+        entry["former_keys"] = " ".join([*former, f"{key}@{day}"])
+
+
+@dataclass(frozen=True, slots=True)
+class PinnedKey:
+    """A relay key this app has pinned: ``key`` (32 bytes), whose it is (``owner``: "hostana's
+    table" or "the relay at wss://…"), the day it was pinned (None in a file from before days
+    were kept) and whether it is still the relay's current key."""
+
+    key: bytes
+    owner: str
+    pinned_on: str | None
+    current: bool = True
+
+
+def pinned_keys(folder: str | os.PathLike[str]) -> list[PinnedKey]:
+    """Every relay key pinned in ``folder``'s ``known-relays.json``: current keys first, then
+    former ones. A damaged file is a ``ClientError``; a malformed key in it is skipped."""
+    current: list[PinnedKey] = []
+    former: list[PinnedKey] = []
+    for address, entry in sorted(KnownRelays(folder)._load().items()):
+        owner = (
+            f"{address.removeprefix('table:')}'s table"
+            if address.startswith("table:")
+            else f"the relay at {address}"
+        )
+        found: list[tuple[str | None, str | None, bool]] = [
+            (entry.get("relay_key"), entry.get("relay_key_pinned"), True)
+        ]
+        for item in entry.get("former_keys", "").split():
+            key_hex, _, day = item.partition("@")
+            found.append((key_hex, day, False))
+        for hex_text, pinned_on, now in found:
+            if hex_text is None:
+                continue
+            try:
+                raw = public_key_from_hex(hex_text)
+            except RosterError:
+                continue
+            (current if now else former).append(PinnedKey(raw, owner, pinned_on or None, now))
+    return current + former
 
 
 def pinned_tls_context(pem: str) -> ssl.SSLContext:
@@ -370,7 +450,8 @@ class KnownTables:
     def trust(self, host: str, fingerprint: str, pem: str | None = None) -> None:
         """Pin ``fingerprint`` (and the certificate ``pem`` once fetched) for ``host``: on a
         first visit, or the player's explicit "trust the new one" after a change. A new
-        certificate also forgets the relay key pinned for that table (it was reinstalled)."""
+        certificate retires the relay key pinned for that table (it was reinstalled): a new
+        key is pinned at the next sign-in; the old one stays in ``former_keys``."""
         if pem is not None:
             try:
                 der = ssl.PEM_cert_to_DER_cert(pem)
@@ -383,10 +464,7 @@ class KnownTables:
         before = tables.get(key, {})
         if before.get("sha256") != fingerprint:
             before = {}
-            relays = KnownRelays(self.folder)
-            known = relays._load()
-            if known.pop(table_relay_address(host), None) is not None:
-                relays._save(known)
+            KnownRelays(self.folder).retire_relay_key(table_relay_address(host))
         entry = {**before, "sha256": fingerprint}
         if pem is not None:
             entry["certificate"] = pem

@@ -2,33 +2,67 @@
 
 The replay itself is ``net.protocol``'s ``verify_text``, which opens no file; this module reads
 the file (every ``OSError`` in plain words, as a FAIL report) and is the command line.
+
+Without ``--relay-key`` the command tries every relay key this app has pinned (``known`` folder:
+the app's data folder, ``known-relays.json``; ``net.client._trust.pinned_keys``) and names the
+one whose signature the roster carries: "the names are vouched for by hostana's table, whose
+key this app pinned on 2026-12-06: …" (issue 41).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pointline.net import paths
 from pointline.net.client._transcript_file import read_text
-from pointline.net.errors import NetError, RosterError
+from pointline.net.client._trust import PinnedKey, pinned_keys
+from pointline.net.errors import ClientError, NetError, RosterError
 from pointline.net.protocol._keys import public_key_from_hex
+from pointline.net.protocol._peer import seat_label
+from pointline.net.protocol._report import NO_PINNED_KEY_SIGNED, NO_RELAY_KEY, pinned_players
 from pointline.net.protocol._verify import Report, printable, verify_text
 
 __all__ = ["main", "verify_transcript"]
 
 
-def verify_transcript(path: str | Path, relay_key: bytes | None = None) -> Report:
+def verify_transcript(
+    path: str | Path,
+    relay_key: bytes | None = None,
+    known: str | os.PathLike[str] | None = None,
+) -> Report:
     """Re-check the transcript at ``path``; the report holds OK or the first discrepancy.
 
-    Never raises for any file: a file that cannot be read is a FAIL report in plain words.
+    With ``known`` (a data folder) and no ``relay_key``, every relay key pinned there is tried
+    and the report's players line names the one that signed the roster. Never raises for any
+    file: a file that cannot be read is a FAIL report in plain words.
     """
     try:
         text = read_text(path)
     except NetError as error:
         return Report(False, "", error.text)
-    return verify_text(text, relay_key)
+    report = verify_text(text, relay_key)
+    if relay_key is not None or known is None or not report.ok or report.players != NO_RELAY_KEY:
+        return report
+    try:
+        keys = pinned_keys(known)
+    except ClientError:  # a damaged known-relays.json: verify as without keys
+        return report
+    for pinned in keys:
+        keyed = verify_text(text, pinned.key)
+        if keyed.ok:
+            return dataclasses.replace(keyed, players=_named(keyed, pinned))
+    return dataclasses.replace(report, players=NO_PINNED_KEY_SIGNED) if keys else report
+
+
+def _named(report: Report, pinned: PinnedKey) -> str:
+    names = ", ".join(f"{seat_label(seat)} {name}" for seat, name, _ in report.roster)
+    hosted = report.players.startswith("the names are vouched for")
+    return pinned_players(pinned.owner, pinned.pinned_on, pinned.current, hosted, names)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,7 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--relay-key",
         metavar="HEX",
-        help="the relay's public key (64 hex digits): check who played against its signature",
+        help="the relay's public key (64 hex digits): check who played against its signature "
+        "(without it, every key this app has pinned is tried: known-relays.json in the app's "
+        "data folder)",
     )
     args = parser.parse_args(list(argv) if argv is not None else None)
     relay_key = None
@@ -61,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except RosterError as error:
             print(f"FAIL: --relay-key: {error.message}")
             return 1
-    report = verify_transcript(args.file, relay_key)
+    report = verify_transcript(args.file, relay_key, known=paths.data_dir(create=False))
     if args.show and report.ok:
         for line in report.throw_lines:
             print(printable(line))

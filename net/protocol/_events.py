@@ -33,6 +33,8 @@ __all__ = [
     "Thrown",
     "Timeouts",
     "ending_text",
+    "host_closed_text",
+    "named_host",
     "seat_label",
 ]
 
@@ -153,11 +155,33 @@ class SessionEnded:
     reporter: int | None = field(default=None, compare=False)
     proven: bool = field(default=False, compare=False)
     accused: int | None = field(default=None, compare=False)
+    host: str | None = field(default=None, compare=False)
+    """A hosted table's host, set (``named_host``) only when this is the departure of the seat
+    the signed roster names as host: then the words are "hostana closed the table"."""
 
     @property
     def text(self) -> str:
         """Plain words for people, seats counted from 1 (``ending_text``)."""
+        if self.host is not None and self.reason is EndReason.DEPARTURE:
+            return host_closed_text(self.host)
         return ending_text(self.reason, self.seat, self.reporter, self.proven, self.accused)
+
+
+def host_closed_text(host: str) -> str:
+    """How a hosted table's end by its host reads: the host's departure, or the host's relay
+    going away (issue 41)."""
+    return f"{host} closed the table"
+
+
+def named_host(event: SessionEnded, host: str | None, host_seat: int | None) -> SessionEnded:
+    """``event`` saying the host closed the table when it is the departure of ``host_seat``
+    (the seat whose roster name is the signed ``host``); otherwise ``event`` unchanged. Derived
+    from records that exist (the departure, the roster, the header's ``host``): no new record."""
+    if host is None or event.reason is not EndReason.DEPARTURE or event.seat != host_seat:
+        return event
+    return SessionEnded(
+        event.reason, event.seat, event.reporter, event.proven, event.accused, host=host
+    )
 
 
 def seat_label(seat: int) -> str:

@@ -9,9 +9,26 @@ from dataclasses import dataclass
 from pointline.kernel import EndReason
 from pointline.net.protocol._peer import seat_label
 
-__all__ = ["NO_RELAY_KEY", "Report", "printable"]
+__all__ = ["NO_PINNED_KEY_SIGNED", "NO_RELAY_KEY", "Report", "pinned_players", "printable"]
 
 NO_RELAY_KEY = "who played cannot be checked without the relay's key (--relay-key)"
+NO_PINNED_KEY_SIGNED = (
+    "who played cannot be checked: no relay key this app has pinned signed this roster "
+    "(give the relay's key with --relay-key)"
+)
+
+
+def pinned_players(
+    owner: str, pinned_on: str | None, current: bool, hosted: bool, names: str
+) -> str:
+    """verify's players line when a key this app pinned signed the roster (issue 41):
+    ``owner`` is "hostana's table" or "the relay at wss://…"."""
+    when = f"pinned on {pinned_on}" if pinned_on else "pinned earlier"
+    if not current:
+        when += ", before that relay was reinstalled"
+    if hosted:
+        return f"the names are vouched for by {owner}, whose key this app {when}: {names}"
+    return f"players verified by the signature of {owner}, whose key this app {when}: {names}"
 
 
 @dataclass(frozen=True, slots=True)

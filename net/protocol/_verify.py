@@ -39,6 +39,7 @@ from pointline.kernel import (
 )
 from pointline.kernel.words import counted
 from pointline.net.errors import MessageError, NetCode, NetError, RosterError
+from pointline.net.protocol._events import named_host
 from pointline.net.protocol._keys import (
     SIGNATURE_BYTES,
     SigningKey,
@@ -603,10 +604,13 @@ def _verify(text: str, relay_key: bytes | None = None) -> Report:
     except _Discrepancy as d:
         return Report(False, "", d.problem, d.record)
     seen = any(doc["kind"] == RecordKind.RECEIPTS.value for doc in records)
-    return _report(state, players, receipts_recorded=seen)
+    host = records[0]["body"].get("host")
+    return _report(state, players, receipts_recorded=seen, host=host)
 
 
-def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
+def _report(
+    state: _Replay, players: str, receipts_recorded: bool, host: str | None = None
+) -> Report:
     peer = state.peer
     table = peer.table
     seats = len(state.roster)
@@ -645,6 +649,9 @@ def _report(state: _Replay, players: str, receipts_recorded: bool) -> Report:
         )
     ending = peer.ending
     assert isinstance(ending, SessionEnded)
+    # a hosted table: the departure of the seat the roster names as host is the host closing
+    host_seats = [m.seat for m in state.roster if host is not None and m.name == host]
+    ending = named_host(ending, host, host_seats[0] if host_seats else None)
     lost = state.lost
     words = _lost_text(table.throws) if lost else ending.text  # the core's own words
     return Report(

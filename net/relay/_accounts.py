@@ -5,8 +5,13 @@ letters, digits, ``_`` or ``-``, unique ignoring case.
 
 Tokens: sign-in returns a random token (``secrets``, 256 bits); only its SHA-256 is stored,
 with the account, its purpose (``Purpose``: a token is accepted only for the purpose it was
-issued for), when it was issued and when it expires (``token_ttl``). An account holds at most
-``tokens_per_account`` live tokens of a purpose: a new sign-in revokes the oldest.
+issued for), when it was issued and when it expires (``token_ttl``). With ``token_slides`` (a
+hosted table's relay) each accepted use moves the expiry to ``token_ttl`` after that use, so a
+token in use every game night never lapses and an unused one lapses ``token_ttl`` after its
+last use; opening such a store first gives its live tokens the life ``token_ttl`` from their
+issue (tokens kept from before, issued with a shorter life, are migrated, never cut).
+An account holds at most ``tokens_per_account`` live tokens of a purpose: a new sign-in
+revokes the oldest.
 
 Failed sign-ins are counted per (name, source address) before the password is hashed, so
 guesses from one address never lock the right password out from another.
@@ -170,6 +175,7 @@ class Accounts:
         token_ttl: float = TOKEN_TTL,
         clock: Callable[[], float] = time.time,
         tokens_per_account: int = TOKENS_PER_ACCOUNT,
+        token_slides: bool = False,
     ) -> None:
         self._db = store if isinstance(store, Database) else SqliteDatabase(store)
         self.path = Path(store) if not isinstance(store, Database) else None
@@ -177,6 +183,7 @@ class Accounts:
         self._lock = threading.Lock()
         self._clock = clock
         self._token_ttl = token_ttl
+        self._token_slides = token_slides
         self._tokens_per_account = max(1, tokens_per_account)
         self.failures: RateLimiter | SharedLimiter = self.limiter(
             "failures", failures_per_name, failure_window
@@ -184,6 +191,12 @@ class Accounts:
         try:
             with self._lock:
                 migrate(self._db)
+                if token_slides:  # live tokens get the sliding life from their issue
+                    self._db.run(
+                        "UPDATE sessions SET expires = issued + ? "
+                        "WHERE expires >= ? AND expires < issued + ?",
+                        (token_ttl, clock(), token_ttl),
+                    )
         except BaseException:
             self._db.close()
             raise
@@ -358,13 +371,20 @@ class Accounts:
             return self._db.run("DELETE FROM sessions WHERE expires < ?", (self._clock(),))
 
     def lookup(self, token: str, purpose: Purpose = Purpose.SESSION) -> str | None:
-        """The account name a live token of ``purpose`` belongs to, or None."""
+        """The account name a live token of ``purpose`` belongs to, or None. With
+        ``token_slides`` the token's expiry moves to ``token_ttl`` from now."""
+        digest, now = _token_hash(token), self._clock()
         with self._lock:
             row = self._db.one(
                 "SELECT a.name FROM sessions s JOIN accounts a ON a.folded = s.folded "
                 "WHERE s.token_hash = ? AND s.purpose = ? AND s.expires >= ?",
-                (_token_hash(token), purpose.value, self._clock()),
+                (digest, purpose.value, now),
             )
+            if row is not None and self._token_slides:
+                self._db.run(
+                    "UPDATE sessions SET expires = ? WHERE token_hash = ?",
+                    (now + self._token_ttl, digest),
+                )
         return None if row is None else str(row[0])
 
     def live_tokens(self, name: str, purpose: Purpose = Purpose.SESSION) -> int:

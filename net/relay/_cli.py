@@ -288,8 +288,10 @@ def print_key(db: str, store: str | None = None) -> int:
     return 0
 
 
-_NOT_FLAGS: Final = frozenset({"hash_params", "auth_attempts", "message_burst"})
-"""``RelayConfig`` fields not set by a flag of their own name (the rest are, one for one)."""
+_NOT_FLAGS: Final = frozenset({"hash_params", "auth_attempts", "message_burst", "token_slides"})
+"""``RelayConfig`` fields not set by a flag of their own name (the rest are, one for one).
+``token_slides`` is a hosted table's (``net.hosting``): a club relay's tokens live exactly
+``--token-ttl``, its operator's setting."""
 
 
 def config_from_args(args: argparse.Namespace) -> RelayConfig:

@@ -204,6 +204,9 @@ class RelayConnection(ServerConnection):
     accepted_at: float | None = None
     _counted: bool = False
     _opened: bool = False
+    _lost: bool = False
+    _early: bytes = b""  # TLS data that arrived before the websocket side was opened
+    _early_eof: bool = False
     _deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -239,10 +242,18 @@ class RelayConnection(ServerConnection):
             log.info("TLS handshake from %s failed: %s", self.address or "?", exc or "deadline")
             self._release()
             return
-        if wrapped is None:  # the socket closed during the handshake
+        if wrapped is None or self._lost or self._early_eof:
+            # the socket closed during the handshake, or right after it, before the websocket
+            # side was opened (a TLS close_notify in the handshake's last flight): nothing to
+            # serve, nobody to answer
+            if wrapped is not None:
+                wrapped.abort()
             self._release()
             return
         self._open(wrapped)
+        if self._early:  # what arrived between the handshake and this task's turn
+            early, self._early = self._early, b""
+            super().data_received(early)
 
     def _open(self, transport: asyncio.BaseTransport) -> None:
         self._opened = True
@@ -250,12 +261,25 @@ class RelayConnection(ServerConnection):
         if self.refusal is not None:  # refused with HTTP 503: it may read that, then it is cut
             self._deadline = self.loop.call_later(REFUSED_GRACE, self._cut)
 
+    def data_received(self, data: bytes) -> None:
+        if not self._opened:  # TLS delivers data as soon as the handshake is done
+            self._early += data
+            return
+        super().data_received(data)
+
+    def eof_received(self) -> None:
+        if not self._opened:  # a peer that closed TLS before we even opened: drop it quietly
+            self._early_eof = True
+            return
+        super().eof_received()
+
     def _release(self) -> None:
         if self._counted:
             self._counted = False
             self.gate.release(self.address)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._lost = True
         if self._opened:
             super().connection_lost(exc)
         if self._deadline is not None:

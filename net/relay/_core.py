@@ -124,6 +124,7 @@ class RelayConfig:
     outbox_frames: int = 256  # frames waiting for one reader; more and it is cut
     send_timeout: float = 10.0  # seconds one frame may wait for a reader; longer and it is cut
     token_ttl: float = TOKEN_TTL  # seconds a sign-in token lives
+    token_slides: bool = False  # each use of a token extends its life by token_ttl (hosted tables)
     tokens_per_account: int = TOKENS_PER_ACCOUNT  # live tokens; a new sign-in revokes the oldest
 
 

@@ -346,6 +346,7 @@ async def running_relay(
             config.auth_window,
             token_ttl=config.token_ttl,
             tokens_per_account=config.tokens_per_account,
+            token_slides=config.token_slides,
         )
     )
     relay = relay_class(accounts, config)

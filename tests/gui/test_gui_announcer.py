@@ -28,6 +28,7 @@ def _notices(announcer: QObject) -> list[tuple[str, bool]]:
 def test_each_change_is_one_notification_that_shows(make_ui: Any) -> None:
     ui = make_ui()
     announcer = ui.item("announcer")
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))  # the window's first words
     said = announcer.property("said")
     ui.bridge.toggleMute()
     ui.bridge.toggleMute()
@@ -45,6 +46,7 @@ def test_old_notifications_go(make_ui: Any) -> None:
     ui = make_ui()
     announcer = ui.item("announcer")
     keep = announcer.property("keep")
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))
     said = announcer.property("said")
     for _ in range(keep + 4):  # said together, in order, once the app has settled
         ui.bridge.toggleMute()

@@ -117,9 +117,19 @@ def test_the_guide_reopens_from_help(make_ui: Any) -> None:
     ui = make_ui(label=b"guide-help")
     ui.key(Qt.Key.Key_F1)
     ui.qtbot.waitUntil(lambda: ui.item("helpOverlay").property("visible"), timeout=WAIT_MS)
-    ui.click("btnHelpGuide")
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnHelpClose", timeout=WAIT_MS)
+    ui.click("btnHelpGuide")  # a click leaves the focus where it was (issue 38)
     ui.qtbot.waitUntil(lambda: ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
     ui.key(Qt.Key.Key_Escape)
     ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
     assert ui.item("helpOverlay").property("visible")  # back where it was opened
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnHelpClose", timeout=WAIT_MS)
+    for _ in range(12):  # by keys: Tab to the guide's button, Enter, Escape: back on it
+        if ui.focus_name() == "btnHelpGuide":
+            break
+        ui.key(Qt.Key.Key_Tab)
+    ui.key(Qt.Key.Key_Return)
+    ui.qtbot.waitUntil(lambda: ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
+    ui.key(Qt.Key.Key_Escape)
+    ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnHelpGuide", timeout=WAIT_MS)

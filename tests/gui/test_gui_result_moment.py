@@ -25,7 +25,7 @@ def _confirm_until_settled(ui) -> None:
             b.selectLine("pass")
             assert b.act("allocate")
             assert b.act("confirm")
-        if b._next_outcomes:  # this throw settles something: its result moment is running
+        if b.presenter.settles:  # this throw settles something: its result moment is running
             return
         ui.qtbot.waitUntil(lambda: b.revealStage == "", timeout=WAIT_MS)
     raise AssertionError("no settling throw in 60 throws")

@@ -17,7 +17,7 @@ import pytest
 import pointline.gui
 import pointline.gui.bridge as solo_bridge
 import pointline.gui.online.table as online_table
-from pointline.gui import seat_view as seat_view_module
+from pointline.gui import presenter
 from pointline.gui.betting import CHIP_VALUES
 from pointline.gui.seat_view import seat_view
 from pointline.gui.session import SEAT
@@ -123,18 +123,18 @@ def test_no_qobject_is_split_over_modules() -> None:
 def test_solo_and_online_build_the_seat_view_with_the_same_function(
     qapp: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Both build it through the one table presenter (gui/presenter.py, issue 38)."""
     from pointline.gui.bridge import TableBridge
     from pointline.gui.online.bridge import OnlineBridge
 
-    assert solo_bridge.seat_view is online_table.seat_view is seat_view_module.seat_view
+    assert solo_bridge.TablePresenter is online_table.TablePresenter is presenter.TablePresenter
     calls: list[str] = []
 
     def spy(table: Any, seat: int, drafts: Any = None) -> Any:
         calls.append("online" if seat < 0 else "solo")
         return seat_view(table, seat, drafts)
 
-    monkeypatch.setattr(solo_bridge, "seat_view", spy)
-    monkeypatch.setattr(online_table, "seat_view", spy)
+    monkeypatch.setattr(presenter, "seat_view", spy)
     solo = TableBridge()
     online = OnlineBridge()  # before a session: no seat
     assert "solo" in calls and "online" in calls

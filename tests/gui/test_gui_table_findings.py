@@ -142,7 +142,9 @@ def test_no_zero_chip_is_left_on_dont_pass_after_remove(make_ui) -> None:
     assert ui.item("refund_dont_pass").isVisible()
 
 
-def test_hover_on_a_dimmed_button_says_why_without_a_tooltip(make_ui) -> None:
+def test_hover_on_a_dimmed_button_says_why_then_a_tooltip_after_the_delay(make_ui) -> None:
+    """The status line says why at once; the button's own tool tip follows after the
+    platform's delay (issue 38, finding 4: on 7617d3d no tip ever showed)."""
     ui = make_ui(motion=True)
     b = ui.bridge
     assert not ui.item("btnReset").isEnabled()
@@ -156,13 +158,21 @@ def test_hover_on_a_dimmed_button_says_why_without_a_tooltip(make_ui) -> None:
         return bool(b.notice.startswith("Reset is off."))
 
     ui.qtbot.waitUntil(hover, timeout=WAIT_MS)
-    popups = [
-        o
-        for o in ui.window.findChildren(QObject)
-        if o.inherits("QQuickToolTip") and o.property("visible")
-    ]
-    assert popups == []
+
+    def tips() -> list[QObject]:
+        return [
+            o
+            for o in ui.window.findChildren(QObject)
+            if o.inherits("QQuickToolTip") and o.property("visible")
+        ]
+
+    assert tips() == []  # not at once: after the platform's tool-tip delay
+    ui.qtbot.waitUntil(lambda: len(tips()) == 1, timeout=WAIT_MS)
+    (tip,) = tips()
+    assert tip.property("text") == b.reasons["reset"] and tip.property("text")
+    assert ui.item("btnReset").property("reasonShown")
     QTest.mouseMove(ui.window, QPoint(2, 2))
+    ui.qtbot.waitUntil(lambda: tips() == [], timeout=WAIT_MS)
 
 
 def test_the_felt_message_never_covers_a_line(make_ui) -> None:

@@ -6,6 +6,7 @@ test_net_lan.py; these build the ``NearbyTable`` a browser would have found.)"""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime
 import os
 import ssl
@@ -211,6 +212,8 @@ def test_host_and_guest_play_a_session_then_the_guest_returns_with_one_tap(
                     f"{HOST_VOUCHES}alice, whose relay signed the roster: Seat 1 alice, Seat 2 bob"
                 )
             await guest.close()
+            assert guest.transcript_path is not None
+            _verify_names_the_pinned_table(guest.transcript_path, data_dir, table)
             # next game night: the same guest, no password, straight back in
             await until(lambda: table.seats == 0 or table.seats == 1, what="guest gone")
         async with hosted(tmp_path / "host") as again:
@@ -221,6 +224,49 @@ def test_host_and_guest_play_a_session_then_the_guest_returns_with_one_tap(
             await back.close()
 
     run(scenario(), timeout=120)
+
+
+def _verify_names_the_pinned_table(path: Path, data_dir: Path, table: HostedTable) -> None:
+    """Finding 9 (issue 41): ``pointline verify`` without ``--relay-key`` tries the keys this app
+    pinned and names the table whose key signed the roster, and the day it was pinned; a key
+    from a file kept before days were, and a retired key, still verify; an unknown one does not.
+    """
+    import contextlib
+    import io
+    import json
+
+    from pointline.net.client._verify_command import main
+    from pointline.net.protocol._report import NO_PINNED_KEY_SIGNED
+
+    today = datetime.datetime.now(datetime.UTC).date().isoformat()
+    names = "Seat 1 alice, Seat 2 bob"
+    report = verify_transcript(path, known=data_dir)
+    assert report.ok and report.players == (
+        f"the names are vouched for by alice's table, whose key this app pinned on {today}: {names}"
+    )
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main([str(path)]) == 0  # the app's data folder (POINTLINE_DATA_DIR)
+    assert f"vouched for by alice's table, whose key this app pinned on {today}" in out.getvalue()
+    # a known-relays.json written before days were kept: migrated as read, never reset
+    old = data_dir.parent / "old"
+    old.mkdir()
+    key = table.relay.key.public_hex
+    (old / "known-relays.json").write_text(
+        json.dumps({"relays": {"table:alice": {"relay_key": key}}})
+    )
+    assert verify_transcript(path, known=old).players.endswith(
+        f"alice's table, whose key this app pinned earlier: {names}"
+    )
+    KnownTables(old).trust("alice", "ab" * 32)  # alice reinstalled: her old key is retired
+    assert "reinstalled" in verify_transcript(path, known=old).players
+    assert "former_keys" in (old / "known-relays.json").read_text()
+    stranger = data_dir.parent / "stranger"
+    stranger.mkdir()
+    (stranger / "known-relays.json").write_text(
+        json.dumps({"relays": {"wss://club:443": {"relay_key": "cd" * 32}}})
+    )
+    assert verify_transcript(path, known=stranger).players == NO_PINNED_KEY_SIGNED
 
 
 def test_host_closing_mid_session_sends_the_host_departure_first(
@@ -243,10 +289,12 @@ def test_host_closing_mid_session_sends_the_host_departure_first(
                 events.append(event)
         endings = [e for e in events if isinstance(e, SessionEnded)]
         assert [(e.reason, e.seat) for e in endings] == [(EndReason.DEPARTURE, 0)], events
+        assert endings[0].text == "alice closed the table"  # finding 5 (issue 41)
         await guest.close()
         assert guest.transcript_path is not None
         report = verify_transcript(guest.transcript_path)  # the guest's reads as the host's leave
         assert report.ok and (report.reason, report.seat) == (EndReason.DEPARTURE, 0), report
+        assert report.summary.endswith("ended without a result: alice closed the table")
 
     run(scenario(), timeout=60)
 
@@ -407,5 +455,190 @@ def test_the_live_list_follows_the_table_on_loopback(tmp_path: Path, data_dir: P
         kinds = [type(e).__name__ for e in events]
         assert kinds[0] == "TableAppeared" and kinds[-1] == "TableGone"
         assert "TableUpdated" in kinds
+
+    run(scenario(), timeout=60)
+
+
+def _tls_half_close(port: int, request: bytes) -> bytes:
+    """Open TLS to the hosted relay (no certificate check: only the close matters), send
+    ``request`` with the TLS close_notify right after the handshake, then half-close the TCP
+    socket; returns what the relay wrote back before closing."""
+    import socket
+
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    raw = socket.create_connection(("127.0.0.1", port), timeout=10)
+    with context.wrap_socket(raw) as tls:
+        if request:
+            tls.sendall(request)
+        tls.setblocking(False)
+        with contextlib.suppress(ssl.SSLError, OSError):
+            tls.unwrap()  # sends close_notify without waiting for the relay's
+        tls.setblocking(True)
+        tls.shutdown(socket.SHUT_WR)  # then the TCP half-close
+        got = b""
+        with contextlib.suppress(OSError):
+            while chunk := tls.recv(4096):
+                got += chunk
+        return got
+
+
+def test_a_tls_peer_half_closing_leaves_the_hosts_stderr_clean(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Finding 10 (issue 41): a guest that closes TLS right after the handshake (with or without
+    a request in flight) made the host print "Error calling eof_received() … 'BoundRelayConnection'
+    object has no attribute 'transport'". The relay drops such a socket quietly, frees its place,
+    and still serves the next guest."""
+
+    async def scenario() -> None:
+        async with hosted(tmp_path / "host") as table:
+            assert table.running is not None
+            port, gate = table.running.port, table.relay.gate
+            upgrade = (
+                b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            for request in (b"", upgrade, b""):
+                await asyncio.to_thread(_tls_half_close, port, request)
+            await until(lambda: gate.total == table.seats, what="the places freed")
+            guest = await connect_table(nearby(table), KnownTables(tmp_path / "g"))
+            await guest.close()
+
+    with caplog.at_level("DEBUG", logger="asyncio"):
+        run(scenario(), timeout=60)
+    err = capfd.readouterr().err + caplog.text
+    assert "Error calling" not in err and "Traceback" not in err and "transport" not in err, err
+
+
+def test_forget_this_table_deletes_the_token_only_and_an_expired_sign_in_says_so(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """Issue 41: only "Forget this table" cancels a kept sign-in; it keeps the certificate pin
+    and the relay's key (old sessions still verify). With no sign-in kept the guest is asked to
+    sign in, not told it expired; a sign-in the relay let lapse is called expired."""
+    from pointline.net.client._trust import KnownRelays, table_relay_address
+    from pointline.net.joining import forget_table
+
+    async def scenario() -> None:
+        async with hosted(tmp_path / "host") as table:
+            known, tokens = KnownTables(data_dir), GuestTokens(data_dir)
+            guest = await connect_table(nearby(table), known)
+            await enter_table(guest, nearby(table), tokens, "bob", "password-123", signup=True)
+            address = table_relay_address("alice")
+            key = KnownRelays(data_dir).relay_key(address)
+            assert key == table.relay.key.public_hex
+            await forget_table(guest, "alice", tokens)
+            await guest.close()
+            assert tokens.get("alice", table.fingerprint) is None
+            assert known.check("alice", table.fingerprint).outcome is TableTrust.KNOWN
+            assert KnownRelays(data_dir).relay_key(address) == key
+            again = await connect_table(nearby(table), known)
+            with pytest.raises(SignInNeeded) as forgotten:
+                await enter_table(again, nearby(table), tokens)
+            assert not forgotten.value.expired and "expired" not in forgotten.value.text
+            await enter_table(again, nearby(table), tokens, "bob", "password-123", signup=True)
+            await again.close()
+            table.relay.accounts.database.run("UPDATE sessions SET expires = 0")  # lapsed
+            late = await connect_table(nearby(table), known)
+            with pytest.raises(SignInNeeded) as lapsed:
+                await enter_table(late, nearby(table), tokens)
+            assert lapsed.value.expired and "has expired" in lapsed.value.text
+            await late.close()
+
+    run(scenario(), timeout=60)
+
+
+def test_only_the_hosts_own_departure_reads_as_the_host_closing() -> None:
+    from pointline.net.protocol._events import named_host
+
+    guest_left = SessionEnded(EndReason.DEPARTURE, 1, reporter=1)
+    assert named_host(guest_left, "alice", 0) is guest_left  # a guest leaving: as before
+    assert "closed the table" not in named_host(guest_left, "alice", 0).text
+    deadline = SessionEnded(EndReason.DEADLINE, 0, reporter=1)
+    assert named_host(deadline, "alice", 0) is deadline  # the host's deadline is not a close
+    assert named_host(SessionEnded(EndReason.DEPARTURE, 0), None, None).host is None  # a club
+    assert named_host(SessionEnded(EndReason.DEPARTURE, 0), "alice", 0).text == (
+        "alice closed the table"
+    )
+
+
+def test_a_guest_in_the_lobby_reads_that_the_host_closed_the_table(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    """Finding 5 (issue 41): the hosted relay stops with 1001 (going away, ONLINE.md §9 R11)
+    and the guest's client says it as a typed event, "alice closed the table", not as a lost
+    connection."""
+    from pointline.net.client import Disconnected, TableClosed
+
+    async def scenario() -> None:
+        table = hosted(tmp_path / "host")
+        await table.open()
+        try:
+            guest = await connect_table(nearby(table), KnownTables(data_dir), timeouts=RELAXED)
+            await enter_table(guest, nearby(table), GuestTokens(data_dir), "bob", "pw-12345", True)
+            await until(lambda: table.seats == 2)
+        finally:
+            await table.close()
+        events = []
+        async with asyncio.timeout(10):
+            async for event in guest.events():
+                events.append(event)
+        kinds = [type(e) for e in events]
+        assert TableClosed in kinds and Disconnected in kinds, events
+        assert kinds.index(TableClosed) < kinds.index(Disconnected)
+        closed = events[kinds.index(TableClosed)]
+        assert isinstance(closed, TableClosed) and closed.text == "alice closed the table."
+        await guest.close()
+
+    run(scenario(), timeout=60)
+
+
+_KILLED_HOST = """
+import asyncio, sys
+from pointline.net.discovery import Announcement, Announcer
+async def main():
+    name = sys.argv[1]
+    await Announcer(["127.0.0.1"], 8765, Announcement("relay", name, None), record_ttl=1).start()
+    print("up", flush=True)
+    await asyncio.sleep(600)
+asyncio.run(main())
+"""
+
+
+def test_a_host_that_vanishes_without_a_goodbye_leaves_the_list() -> None:
+    """Findings 3 (issue 41): python-zeroconf keeps a PTR record at least 1125 s whatever TTL it
+    was sent with, so a killed host stayed listed for minutes. The browser now checks that each
+    listed table still answers; a host killed with SIGKILL (no goodbye) leaves within its
+    records' life plus one check, and one still running stays. (Records live 1 s here, 20 s in
+    the app: a vanished table is gone within about 35 s there.)"""
+    import time
+
+    async def scenario() -> None:
+        killed = subprocess.Popen(
+            [sys.executable, "-c", _KILLED_HOST, "Killed club"], stdout=subprocess.PIPE, text=True
+        )
+        living = Announcer(["127.0.0.1"], 8766, Announcement("relay", "Living club", None), 1)
+        await living.start()  # while the other host starts
+        assert killed.stdout is not None
+        assert (await asyncio.to_thread(killed.stdout.readline)).strip() == "up"
+        try:
+            checking = TableBrowser(["127.0.0.1"], check_every=0.5, answer_ms=800)
+            async with checking as browser:
+                await browser.wait_for(lambda t: len(t) == 2, 15)
+                killed.kill()
+                killed.wait()
+                began = time.monotonic()
+                await browser.wait_for(lambda t: len(t) == 1, 15)
+                took = time.monotonic() - began
+                (left,) = browser.tables.values()
+                assert left.announcement.name == "Living club" and took < 10.0, took
+                await asyncio.sleep(2.0)  # two more records' lives and checks: the living stays
+                assert [t.announcement.name for t in browser.tables.values()] == ["Living club"]
+        finally:
+            killed.kill()
+            killed.wait()
+            await living.stop()
 
     run(scenario(), timeout=60)

@@ -4,6 +4,7 @@ each against a real relay on loopback (#19 part 3)."""
 from __future__ import annotations
 
 import asyncio
+import datetime
 import hashlib
 import json
 import ssl
@@ -71,9 +72,9 @@ def test_the_relay_key_is_pinned_at_first_contact_and_a_change_must_be_accepted(
             first = await connect_trusted(running.url, known)
             await first.signup("pinner", PASSWORD)
             assert known.relay_key(address) == real  # pinned on first use, in the file
-            assert json.loads((tmp_path / "trust" / KNOWN_RELAYS_FILE).read_text())["relays"][
-                address
-            ] == {"relay_key": real}
+            entry = json.loads((tmp_path / "trust" / KNOWN_RELAYS_FILE).read_text())["relays"]
+            today = datetime.datetime.now(datetime.UTC).date().isoformat()
+            assert entry[address] == {"relay_key": real, "relay_key_pinned": today}  # issue 41
             await first.close()
 
             other = SigningKey.generate().public_hex

@@ -247,3 +247,71 @@ def test_pointline_relay_migrate_brings_a_sqlite_file_up_to_date(
     with pytest.raises(SystemExit):  # copying needs a PostgreSQL store to copy into
         main(["migrate", "--from-sqlite", str(path)])
     assert "--from-sqlite copies into a --store" in capsys.readouterr().err
+
+
+DAY = 86400.0
+
+
+def test_a_hosted_relays_tokens_slide_with_each_use_and_lapse_unused(tmp_path: Path) -> None:
+    """Issue 41: a hosted table keeps a guest's sign-in while the guest keeps coming (each use
+    moves its expiry to 90 days on), and lets an unused one lapse 90 days after its last use."""
+    from pointline.net.hosting import HOSTED_TOKEN_TTL
+
+    assert HOSTED_TOKEN_TTL == 90 * DAY
+    now = [1000.0]
+    accounts = Accounts(
+        tmp_path / "h.db", FAST_HASH, token_ttl=HOSTED_TOKEN_TTL, clock=lambda: now[0],
+        token_slides=True,
+    )  # fmt: skip
+    used, unused = accounts.signup("weekly", PASSWORD), accounts.signup("once", PASSWORD)
+    for _ in range(12):  # a monthly game night for a year
+        now[0] += 30 * DAY
+        assert accounts.lookup(used) == "weekly"
+    assert accounts.lookup(unused) is None  # 360 days unused
+    now[0] += HOSTED_TOKEN_TTL - 1.0
+    assert accounts.lookup(used) == "weekly"
+    now[0] += HOSTED_TOKEN_TTL + 1.0
+    assert accounts.lookup(used) is None  # unused for longer than 90 days: lapsed
+    accounts.close()
+
+
+def test_a_club_relays_tokens_keep_the_operators_life(tmp_path: Path) -> None:
+    now = [1000.0]
+    accounts = Accounts(tmp_path / "c.db", FAST_HASH, token_ttl=60.0, clock=lambda: now[0])
+    token = accounts.signup("clubber", PASSWORD)
+    now[0] += 50.0
+    assert accounts.lookup(token) == "clubber"  # a use does not extend it
+    now[0] += 11.0
+    assert accounts.lookup(token) is None
+    accounts.close()
+
+
+def test_tokens_kept_from_the_12_hour_days_are_migrated_to_the_sliding_life(
+    tmp_path: Path,
+) -> None:
+    """A host's relay.sqlite3 from before issue 41 holds tokens issued for 12 h: opening it as a
+    hosted relay gives the live ones the hosted life from their issue, never a reset."""
+    now = [1000.0]
+    path = tmp_path / "relay.sqlite3"
+    old = Accounts(path, FAST_HASH, clock=lambda: now[0])  # the 12 h default of those days
+    token = old.signup("before", PASSWORD)
+    old.close()
+    now[0] += 6 * 3600.0
+    hosted = Accounts(path, FAST_HASH, token_ttl=90 * DAY, clock=lambda: now[0], token_slides=True)
+    now[0] += 10 * DAY  # next week's game night: the 12 h token would be long gone
+    assert hosted.lookup(token) == "before"
+    hosted.close()
+
+
+def test_a_hosted_table_always_runs_sliding_tokens(tmp_path: Path) -> None:
+    from pointline.net.hosting import HOSTED_TOKEN_TTL, HostedTable
+    from pointline.net.relay._server import RelayConfig as Config
+
+    table = HostedTable("Kitchen", "alice", "127.0.0.1", folder=tmp_path, config=Config())
+    assert (table.config.token_ttl, table.config.token_slides) == (HOSTED_TOKEN_TTL, True)
+    assert not RelayConfig().token_slides  # club relays: the operator's --token-ttl, fixed
+    from pointline.net.hosting import HOSTED_HASH
+
+    phone = HostedTable("Kitchen", "alice", "127.0.0.1", folder=tmp_path)
+    assert phone.config.hash_params == HOSTED_HASH  # a phone's argon2 cost (bench host)
+    assert HOSTED_HASH.memory_cost < RelayConfig().hash_params.memory_cost

@@ -41,6 +41,7 @@ Item {
     // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
     // the words go out once the app has settled, all of them, in the order they came.
     property var pending: []
+    readonly property bool settling: settle.running  // words are waiting to go out
     Timer {
         id: settle
         interval: 250

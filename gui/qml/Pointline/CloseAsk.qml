@@ -17,12 +17,20 @@ TablePopup {
     width: Math.min(Overlay.overlay.width - gap * 2, fs * 30)
 
     Connections {
-        target: closeOverlay.Overlay.overlay.Window.window
-        function onClosing(close) { if (bridge.extras.askClose()) close.accepted = false; }
+        target: closeOverlay.parent ? closeOverlay.parent.Window.window : null  // the one window
+        // only the screen that counts asks (Frame.asking): under a replay, the replay leaves
+        function onClosing(close) {
+            var frame = closeOverlay.parent.Window.window;
+            var mine = frame.asking === undefined || frame.asking === (bridge === frame.online ? "online" : "solo");
+            if (mine && bridge.extras.askClose()) {
+                close.accepted = false;
+                if (frame.replay) frame.replay.leave();
+            }
+        }
     }
     Connections {
         target: bridge.extras
-        function onCloseApproved() { closeOverlay.Overlay.overlay.Window.window.close(); }
+        function onCloseApproved() { closeOverlay.parent.Window.window.close(); }
     }
     onOpened: closeCancel.forceActiveFocus()
     onEscaped: bridge.escape()

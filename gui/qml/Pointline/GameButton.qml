@@ -4,6 +4,10 @@ import QtQuick.Layouts
 
 // The one button type: legal now or disabled and out of the Tab chain. With ``actionName`` and
 // ``table`` set, the table's ``legal`` map decides whether it is on (the kernel's verdict).
+// The focus policy (issue 38, Help and the README): a button takes the focus by Tab, never by a
+// click or a tap, so Enter keeps its meaning (Confirm, Roll, the question asked); a Tab-focused
+// button takes Enter and Space; after a click the screen puts the focus back where its keys
+// belong (the frame's pointerUsed: the table, or the card that is open).
 Button {
     id: control
     readonly property bool tableControl: true
@@ -16,7 +20,7 @@ Button {
     signal activated()
 
     enabled: actionName && table ? table.legal[actionName] === true : true
-    focusPolicy: Qt.StrongFocus
+    focusPolicy: Qt.TabFocus
     activeFocusOnTab: enabled || activeFocus  // dropped once focus has left (Qt refuses it while focused)
     implicitHeight: Math.max(48, fs * 2.9)
     implicitWidth: 48
@@ -26,7 +30,33 @@ Button {
     padding: 4
     font.pixelSize: fs
     font.bold: true
-    onClicked: control.activated()
+    // Space on a Tab-focused button clicks it too: only a pointer's click gives the keys back
+    property bool byKey: false
+    Keys.onPressed: function(event) { if (event.key === Qt.Key_Space) control.byKey = true; event.accepted = false; }
+    onClicked: {
+        var pointer = !control.byKey;
+        control.byKey = false;
+        control.activated();
+        var frame = control.Window.window;
+        if (pointer && frame && typeof frame.pointerUsed === "function") frame.pointerUsed(control);
+    }
+    // A dimmed button's reason, shown after the platform's tool-tip delay while a pointer rests
+    // on it, or at once when tapped (the table's area behind the buttons sets ``pointed``).
+    property bool pointed: false
+    readonly property bool reasonShown: reasonTip.item !== null && reasonTip.item.visible
+    Loader {
+        id: reasonTip
+        active: control.pointed && !control.enabled && control.reason.length > 0
+        // opened once made: the platform's delay applies (a tip made visible is shown at once)
+        onLoaded: item.open()
+        sourceComponent: ToolTip {
+            objectName: "reasonTip"
+            parent: control
+            delay: Qt.styleHints.mousePressAndHoldInterval
+            text: control.reason
+            font.pixelSize: Math.max(12, control.fs * 0.8)
+        }
+    }
     // A held key's repeats never get here (gui/keys.py drops them for every window).
     Keys.onReturnPressed: if (enabled) control.activated()
     Keys.onEnterPressed: if (enabled) control.activated()

@@ -4,17 +4,16 @@ import QtQuick.Controls.Basic
 import Pointline.Seat
 import Pointline as Pointline  // Pointline.TableView, not Qt Quick's TableView
 
-// The solo window: header, the table (TableView.qml) with the solo buttons, footer, and the
-// cards as modal popups (TablePopup): Help, Paused, the new-session question, Stats, the guide
-// and the close question.
-ApplicationWindow {
+// The solo screen of the one window (Frame.qml): header, the table (TableView.qml) with the
+// solo buttons, footer, and the cards as modal popups (TablePopup): Help, Paused, the
+// new-session question, Stats, the guide and the close question. While another screen covers
+// it (a replay, online) its keys and cards are off, and everything is kept as it was.
+FocusScope {
     id: root
+    objectName: "soloRoot"
     required property TableBridge bridge
-    width: 1280
-    height: 720
-    visible: true
-    title: "Pointline Table"
-    color: "#0b2e20"
+    property bool onTop: true  // the frame's screen on top (Frame.qml binds it)
+    readonly property var window: root.Window.window
 
     readonly property bool portrait: height > width
     readonly property bool phone: Math.min(width, height) < 500
@@ -36,15 +35,40 @@ ApplicationWindow {
         NumberAnimation { duration: 550; easing.type: Easing.OutCubic; paused: running && root.blocked }
     }
 
-    // ------------------------------------------------------------ window modes and focus
-    WindowMode { window: root; mode: root.bridge.windowMode }
+    // ------------------------------------------------------------ focus
     // Focus never rests on nothing: outside a card it goes back to the table's last control.
-    onActiveFocusItemChanged: if (!activeFocusItem || activeFocusItem === contentItem) Qt.callLater(root.settleFocus)
+    Connections {
+        target: root.window
+        function onActiveFocusItemChanged() {
+            var f = root.window.activeFocusItem;
+            if (root.onTop && (!f || f === root.window.contentItem)) Qt.callLater(root.settleFocus);
+        }
+    }
     function settleFocus() {
+        if (!root.onTop) return;
         for (var card of [helpCard, pauseCard, askCard, statsCard, guideCard, closeCard])
             if (card.opened) return;
-        var f = root.activeFocusItem;
-        if (!f || f === root.contentItem) table.restoreFocus();
+        var f = root.window ? root.window.activeFocusItem : null;
+        if (!f || f === root.window.contentItem) table.restoreFocus();
+    }
+    // The frame shows this screen again (after a replay or online): the table takes the keys,
+    // unless a card is open (it keeps its own focus).
+    function focusFirst() { root.settleFocus(); }
+    // The focus policy: a click, Escape or a table key gives the keys back to the table (a
+    // card that is open keeps them); the last Tab-chosen button is forgotten.
+    function tableTakesKeys() {
+        table.lastControl = null;
+        Qt.callLater(function() {
+            if (!root.onTop) return;
+            for (var card of [helpCard, pauseCard, askCard, statsCard, guideCard, closeCard])
+                if (card.visible) return;
+            table.focusTable();
+        });
+    }
+    function pointerUsed(button) { root.tableTakesKeys(); }
+    function escapeKey() {
+        root.tableTakesKeys();
+        bridge.escape();
     }
     // The guide on first launch keeps the focus its card took when it opened.
     Component.onCompleted: if (!guideCard.visible) table.focusTable()
@@ -52,24 +76,23 @@ ApplicationWindow {
     // ------------------------------------------------------------ announcements
     Connections {
         target: root.bridge
-        function onAnnounced(text) { announcer.say(text); }
+        function onAnnounced(text) { root.window.announce(text); }
     }
-    Pointline.Announcer { id: announcer }
     Text { id: liveText; visible: false; Accessible.role: Accessible.StaticText; Accessible.name: root.bridge.status }
 
     // ------------------------------------------------------------ shortcuts
-    Shortcut { sequence: "F1"; autoRepeat: false; onActivated: bridge.openHelp() }
+    Shortcut { sequence: "F1"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.openHelp() }
     // Android's Back: closes Help or the question, else pauses or resumes (never quits mid-session).
-    Shortcut { sequence: "Back"; autoRepeat: false; onActivated: bridge.back() }
-    Shortcut { sequence: "Escape"; autoRepeat: false; onActivated: bridge.escape() }
-    Shortcut { sequence: "M"; autoRepeat: false; onActivated: bridge.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: !root.blocked; onActivated: bridge.act("reset") }
+    Shortcut { sequence: "Back"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.back() }
+    Shortcut { sequence: "Escape"; autoRepeat: false; enabled: root.onTop; onActivated: root.escapeKey() }
+    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.toggleMute() }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.onTop && !root.blocked; onActivated: { bridge.act("reset"); table.focusTable(); } }
     Shortcut {
-        sequences: ["Up", "Left"]; enabled: !root.blocked
+        sequences: ["Up", "Left"]; enabled: root.onTop && !root.blocked
         onActivated: { bridge.selectLine("pass"); table.focusTable(); }
     }
     Shortcut {
-        sequences: ["Down", "Right"]; enabled: !root.blocked
+        sequences: ["Down", "Right"]; enabled: root.onTop && !root.blocked
         onActivated: { bridge.selectLine("dont_pass"); table.focusTable(); }
     }
 
@@ -158,10 +181,17 @@ ApplicationWindow {
             // What Space and Enter do where the focus is now: on the table the phase's keys,
             // on a button (a chip, Help...) pressing that button.
             readonly property Item button: {
-                var f = root.activeFocusItem;
+                var f = root.window ? root.window.activeFocusItem : null;
                 return f && f.tableControl === true && f !== table.tableArea && !bridge.mobile ? f : null;
             }
-            readonly property string keys: button
+            // the card that is open has its own keys (Esc closes or resumes it, F1 is off)
+            readonly property string card: bridge.mobile ? ""
+                : guideCard.visible ? "keysGuide" : closeCard.visible ? "keysClose"
+                : askCard.visible ? "keysAsk" : helpCard.visible ? "keysHelp"
+                : pauseCard.visible ? "keysPaused" : statsCard.visible ? "keysStats" : ""
+            readonly property string keys: card.length > 0
+                ? bridge.texts[card].replace("{button}", button ? (button.Accessible.name || button.text) : bridge.texts.keysNoButton)
+                : button
                 ? bridge.texts.focusKeys.replace("{button}", button.Accessible.name || button.text)
                 : bridge.keysHint
             text: "<b><font color='#f2c14e'>" + bridge.texts.freeText + "</font></b> · " + keys
@@ -187,11 +217,11 @@ ApplicationWindow {
         objectName: "helpOverlay"
         title: "Help"
         fs: root.fs
-        visible: bridge.helpOpen
+        visible: root.onTop && bridge.helpOpen
         width: Math.min(root.width - root.gap * 2, root.fs * 46)
         height: root.height - root.gap * 2
         onOpened: helpClose.forceActiveFocus()
-        onEscaped: bridge.escape()
+        onEscaped: root.escapeKey()
         onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
@@ -271,10 +301,10 @@ ApplicationWindow {
         objectName: "pauseOverlay"
         title: "Paused"
         fs: root.fs
-        visible: bridge.paused && !bridge.helpOpen && !bridge.askingNewSession
+        visible: root.onTop && bridge.paused && !bridge.helpOpen && !bridge.askingNewSession
         width: Math.min(root.width - root.gap * 2, root.fs * 22)
         onOpened: resumeButton.forceActiveFocus()
-        onEscaped: bridge.escape()
+        onEscaped: root.escapeKey()
         onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
@@ -328,10 +358,10 @@ ApplicationWindow {
         objectName: "askOverlay"
         title: "Start a new session?"
         fs: root.fs
-        visible: bridge.askingNewSession
+        visible: root.onTop && bridge.askingNewSession
         width: Math.min(root.width - root.gap * 2, root.fs * 28)
         onOpened: askCancel.forceActiveFocus()
-        onEscaped: bridge.escape()
+        onEscaped: root.escapeKey()
         onMuteToggled: bridge.toggleMute()
         onClosed: Qt.callLater(table.restoreFocus)
         ColumnLayout {
@@ -369,7 +399,8 @@ ApplicationWindow {
         }
     }
     // gui-extras: Stats, the first-hand guide and the close question (on top of the rest)
-    StatsView { id: statsCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
-    Guide { id: guideCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
-    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap }
+    // (hidden, not closed, while another screen covers this one: back, they are as they were)
+    StatsView { id: statsCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.statsOpen }
+    Guide { id: guideCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.guideOpen }
+    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.closeAsked }
 }

@@ -40,6 +40,8 @@ Popup {
     // Back to where the card was opened from once the window behind is enabled again; else the
     // window's own focus rules pick (Main.qml restores the table's focus).
     function giveBackFocus() {
+        // hidden because another screen of the frame covers its own: that screen keeps the keys
+        if (card.parent && !card.parent.visible) return;
         var back = returnTo;
         var window = Overlay.overlay.Window;
         returnTo = null;

@@ -365,6 +365,15 @@ Item {
                     anchors.fill: parent
                     hoverEnabled: true
                     property Item said: null
+                    // the dimmed button pointed at shows its reason (GameButton's tool tip)
+                    onSaidChanged: pointAt(said)
+                    property Item pointedAt: null
+                    function pointAt(hit) {
+                        if (pointedAt && pointedAt !== hit) pointedAt.pointed = false;
+                        pointedAt = hit;
+                        if (hit) hit.pointed = true;
+                    }
+                    onExited: said = null
                     function offAt(x, y) {
                         var grid = y < buttons.height ? buttons : extras;
                         var hit = grid.childAt(x, y - grid.y);
@@ -373,6 +382,7 @@ Item {
                     onClicked: function(mouse) {
                         var hit = offAt(mouse.x, mouse.y);
                         if (hit) view.table.explain(hit.actionName);
+                        pointAt(hit);
                     }
                     onPositionChanged: function(mouse) {
                         var hit = offAt(mouse.x, mouse.y);

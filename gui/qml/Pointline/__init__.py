@@ -1,1 +1,2 @@
-"""The Pointline QML module (Main.qml and its components); loaded with loadFromModule."""
+"""The Pointline QML module (Frame.qml, the one window, and its screens and components);
+loaded with loadFromModule."""

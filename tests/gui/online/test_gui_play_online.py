@@ -34,13 +34,15 @@ async def test_play_online_opens_the_online_window_and_back_keeps_the_solo_sessi
             assert bridge.act("confirm")  # a session in progress
             throws = bridge.throws
             bridge.playOnline()
-            await until(lambda: bool(online) and online[0].window.isVisible(), 5, "online window")
-            assert not loaded.window.isVisible()
+            await until(lambda: bool(online), 5, "online screens")
+            # one window: the online screens cover the solo table inside it (issue 38)
+            assert online[0].window is loaded.window and loaded.window.isVisible()
+            assert loaded.window.property("screen") == "online"
             assert bridge.paused  # the solo session waits, paused
             assert online[0].bridge.screen == "signin"
             online[0].bridge.leave()
-            await until(lambda: loaded.window.isVisible(), 5, "solo window back")
-            await until(lambda: not online, 5, "online window released")
+            await until(lambda: loaded.window.property("screen") == "solo", 5, "solo back")
+            await until(lambda: not online, 5, "online screens released")
             assert bridge.throws == throws and bridge.paused  # nothing lost, nothing submitted
     finally:
         loaded.window.close()

@@ -28,7 +28,7 @@ def test_watch_again_in_stats_opens_the_solo_replay(make_ui: Any) -> None:
     extras = _stats_with(ui, _solo_record())
     ui.click("btnWatch")
     (opened,) = extras.replays
-    replay = opened.bridge
+    replay = opened
     assert replay.value("verdictWord") == "OK"
     assert "no signatures" in replay.value("vouchText")
     assert replay.value("steps") == 6
@@ -46,10 +46,10 @@ def test_an_older_session_says_it_was_saved_before_replays_were_kept(make_ui: An
     extras = _stats_with(ui, SessionRecord.from_json(doc))
     ui.click("btnWatch")
     (opened,) = extras.replays
-    problem = opened.window.findChild(QObject, "replayProblem")
+    problem = ui.window.findChild(QObject, "replayProblem")
     assert problem is not None
     assert problem.property("text").startswith("This session was saved before replays were kept")
-    opened.bridge.leave()
+    opened.leave()
     ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
 
 
@@ -67,8 +67,8 @@ def test_the_desktop_picker_watches_the_chosen_transcript(make_ui: Any, tmp_path
         out.write(GENUINE["input"]["transcript"])
     extras.watchFile(QUrl.fromLocalFile(str(path)).toString())  # what the dialog's accept calls
     (opened,) = extras.replays
-    assert opened.bridge.value("verdictWord") == "OK" and opened.bridge.value("steps") == 7
-    opened.bridge.leave()
+    assert opened.value("verdictWord") == "OK" and opened.value("steps") == 7
+    opened.leave()
     ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
 
 
@@ -89,6 +89,6 @@ def test_stats_lists_the_transcripts_folder_for_a_phone(
     assert saved["label"] == "t0-seat1-20261206T045600Z"
     extras.watchFile(saved["path"])
     (opened,) = extras.replays
-    assert opened.bridge.value("verdictWord") == "OK"
-    opened.bridge.leave()
+    assert opened.value("verdictWord") == "OK"
+    opened.leave()
     ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)

@@ -1,4 +1,4 @@
-""" "Watch again" on the online results: the saved transcript opens in a replay window whose
+""" "Watch again" on the online results: the saved transcript opens as a replay screen whose
 verdict is verify's own (a session ended before its first throw keeps the test short)."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ async def test_watch_again_opens_the_saved_transcript(tmp_path: Path) -> None:
         await verified(bridge)
         await until(lambda: ui.item("btnWatchAgain").isVisible(), what="Watch again")
         await ui.click("btnWatchAgain")
-        (opened,) = bridge.results.replays
-        replay = opened.bridge
+        (replay,) = bridge.results.replays
+        # a screen of the same window, over the results (issue 38): leaving shows them again
+        assert ui.window.property("screen") == "replay"
         key = bytes.fromhex(bridge.client.relay_key)  # the relay's key, pinned at sign-in
         report = verify_transcript(bridge.results.transcriptPath, key)
         assert replay.value("vouchText").startswith("players verified by the relay's signature")
@@ -27,4 +28,6 @@ async def test_watch_again_opens_the_saved_transcript(tmp_path: Path) -> None:
         assert replay.value("verdictSentence") == report.summary
         assert replay.value("steps") == report.throws == 0
         replay.leave()
-        await until(lambda: bridge.results.replays == [], what="the replay window gone")
+        await until(lambda: bridge.results.replays == [], what="the replay gone")
+        assert ui.window.property("screen") == "online" and bridge.screen == "results"
+        await until(lambda: ui.focus() != "", what="the results' first control focused")

@@ -4,20 +4,26 @@ import QtQuick.Controls.Basic
 import Pointline
 import Pointline.Online
 
-// The online app: sign in -> lobby -> the shared-dice table -> results. Help stays live.
-ApplicationWindow {
+// The online screens of the one window (Frame.qml): sign in -> lobby -> the shared-dice
+// table -> results. Help stays live. They cover the solo table; a replay may cover them.
+FocusScope {
     id: root
-    required property OnlineBridge online  // the app hands it over (setInitialProperties)
-    width: 1280
-    height: 720
-    visible: true
-    title: "Pointline Table — online"
-    color: "#0b2e20"
+    objectName: "onlineRoot"
+    required property OnlineBridge online  // the frame hands it over (Frame.place)
+    property bool onTop: true  // the frame's screen on top (Frame.qml binds it)
+    readonly property var window: root.Window.window
     // Closing while guests sit at my table asks first (CloseAsk below, on online.extras: the
     // Host); closing after all closes the table, the host's departure first.
-    onClosing: function(close) {
-        if (online.host.closeAsked || online.extras.askClose()) { close.accepted = false; return; }
-        online.windowClosed();
+    Connections {
+        target: root.window
+        function onClosing(close) {
+            if (online.host.closeAsked || online.extras.askClose()) {
+                close.accepted = false;
+                if (root.window.replay) root.window.replay.leave();  // the question shows
+                return;
+            }
+            online.windowClosed();
+        }
     }
 
     readonly property bool portrait: height > width
@@ -40,22 +46,22 @@ ApplicationWindow {
     readonly property var screens: ["signin", "lobby", "table", "results"]
 
     // ------------------------------------------------------------ window modes (session kept)
-    WindowMode { window: root; mode: root.online.windowMode }
 
     function current() {
         return [signin, lobby, table, results][Math.max(0, screens.indexOf(screen))];
     }
     function restoreFocus() {
         if (online.helpOpen) {
-            if (root.activeFocusItem !== helpClose && root.activeFocusItem !== motionButton) helpClose.forceActiveFocus();
+            if (root.window.activeFocusItem !== helpClose && root.window.activeFocusItem !== motionButton) helpClose.forceActiveFocus();
             return;
         }
         if (online.askingLeave) {
-            if (root.activeFocusItem !== stayButton && root.activeFocusItem !== leaveConfirm) stayButton.forceActiveFocus();
+            if (root.window.activeFocusItem !== stayButton && root.window.activeFocusItem !== leaveConfirm) stayButton.forceActiveFocus();
             return;
         }
-        var it = root.activeFocusItem;
-        if (it !== null && it !== undefined && it.visible && it.enabled && it !== root.contentItem) return;
+        if (!root.onTop || !root.window) return;
+        var it = root.window.activeFocusItem;
+        if (it !== null && it !== undefined && it.visible && it.enabled && it !== root.window.contentItem) return;
         current().focusFirst();
     }
     onScreenChanged: Qt.callLater(function() { current().focusFirst(); })
@@ -67,28 +73,40 @@ ApplicationWindow {
     onAskingLeaveChanged: Qt.callLater(function() {
         if (online.askingLeave) stayButton.forceActiveFocus(); else root.restoreFocus();
     })
-    onActiveFocusItemChanged: Qt.callLater(root.restoreFocus)
+    Connections {
+        target: root.window
+        function onActiveFocusItemChanged() { Qt.callLater(root.restoreFocus); }
+    }
     Component.onCompleted: Qt.callLater(function() { current().focusFirst(); })
+    // The frame shows these screens again (after a replay): the screen's first control.
+    function focusFirst() { root.restoreFocus(); }
+    // The focus policy: a click at the table gives the keys back to the table (Enter confirms
+    // or rolls); elsewhere the screen's fields keep theirs.
+    function pointerUsed(button) {
+        Qt.callLater(function() {
+            if (root.onTop && root.atTable && !online.helpOpen && !online.askingLeave)
+                table.tableArea.forceActiveFocus();
+        });
+    }
 
     readonly property string announcement: online.seatTable.announcement
-    onAnnouncementChanged: announcer.say(announcement)
-    Announcer { id: announcer }
+    onAnnouncementChanged: root.window.announce(announcement)
 
     readonly property bool atTable: screen === "table"
-    Shortcut { sequence: "F1"; autoRepeat: false; onActivated: online.openHelp() }
-    Shortcut { sequence: "Escape"; autoRepeat: false; onActivated: online.escape() }
+    Shortcut { sequence: "F1"; autoRepeat: false; enabled: root.onTop; onActivated: online.openHelp() }
+    Shortcut { sequence: "Escape"; autoRepeat: false; enabled: root.onTop; onActivated: online.escape() }
     // Android Back: closes Help; at the table asks before leaving; in the lobby leaves the room
-    Shortcut { sequence: "Back"; autoRepeat: false; onActivated: online.back() }
+    Shortcut { sequence: "Back"; autoRepeat: false; enabled: root.onTop; onActivated: online.back() }
     // M mutes at the table and on the results (elsewhere a name or a code may be typed)
-    readonly property bool muteKey: root.atTable || screen === "results"
+    readonly property bool muteKey: root.onTop && (root.atTable || screen === "results")
     Shortcut { sequence: "M"; autoRepeat: false; enabled: root.muteKey; onActivated: online.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.table.reset() }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.table.reset() }
     Shortcut {
-        sequences: ["Up", "Left"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
+        sequences: ["Up", "Left"]; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
         onActivated: { online.table.selectLine("pass"); table.tableArea.forceActiveFocus(); }
     }
     Shortcut {
-        sequences: ["Down", "Right"]; enabled: root.atTable && !online.helpOpen && !online.askingLeave
+        sequences: ["Down", "Right"]; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
         onActivated: { online.table.selectLine("dont_pass"); table.tableArea.forceActiveFocus(); }
     }
 
@@ -159,14 +177,14 @@ ApplicationWindow {
     }
 
     // ------------------------------------------------------------ help (never pauses online)
-    CloseAsk { id: closeCard; bridge: root.online; fs: root.fs; gap: root.gap }
+    CloseAsk { id: closeCard; bridge: root.online; fs: root.fs; gap: root.gap; visible: root.onTop && online.extras.closeAsked }
 
     TablePopup {
         id: helpOverlay
         objectName: "onlineHelp"
         title: "Help"
         fs: root.fs
-        visible: online.helpOpen
+        visible: root.onTop && online.helpOpen
         shade: "#d8061a10"
         width: Math.min(root.width - root.gap * 2, root.fs * 46)
         height: root.height - root.gap * 2
@@ -236,7 +254,7 @@ ApplicationWindow {
         objectName: "leaveDialog"
         title: "Leave the table?"
         fs: root.fs
-        visible: online.askingLeave
+        visible: root.onTop && online.askingLeave
         shade: "#d8061a10"
         width: Math.min(root.width - root.gap * 2, root.fs * 30)
         onEscaped: online.escape()

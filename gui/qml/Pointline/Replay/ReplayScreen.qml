@@ -8,34 +8,38 @@ import Pointline.Replay
 // the replay's ReplaySeat, every action refused), every seat's balance and contracts, the
 // timeline and the replay's controls. Keys: Left/Right step, Space plays or pauses, Home/End,
 // Tab visits the controls, Escape leaves, F1 Help, M mute. No connection exists here.
-ApplicationWindow {
+// A screen of the one window (Frame.qml): it covers the screen that opened it until it leaves.
+FocusScope {
     id: root
+    objectName: "replayRoot"
     required property ReplayBridge replay
-    width: 1280
-    height: 720
-    visible: true
-    title: "Pointline Table — " + replay.texts.title
-    color: "#0b2e20"
+    property bool onTop: visible
 
     readonly property bool portrait: height > width
     readonly property bool shortLandscape: !portrait && height < 480
     readonly property real fs: Math.max(12, Math.min(22, Math.min(width / 70, height / 32)))
     readonly property real gap: Math.max(6, fs * 0.5)
     readonly property bool panelOpen: dicePanel.opened || helpPopup.opened
-
-    Shortcut { sequence: "Left"; enabled: !root.panelOpen; onActivated: root.replay.back() }
-    Shortcut { sequence: "Right"; enabled: !root.panelOpen; onActivated: root.replay.forward() }
-    Shortcut { sequence: "Space"; enabled: !root.panelOpen; onActivated: root.replay.togglePlay() }
-    Shortcut { sequence: "Home"; enabled: !root.panelOpen; onActivated: root.replay.first() }
-    Shortcut { sequence: "End"; enabled: !root.panelOpen; onActivated: root.replay.last() }
-    Shortcut { sequence: "Escape"; enabled: !root.panelOpen; onActivated: root.replay.leave() }
-    Shortcut { sequence: "Back"; enabled: !root.panelOpen; onActivated: root.replay.leave() }
-    Shortcut { sequence: "F1"; onActivated: helpPopup.open() }
-    Shortcut { sequence: "M"; onActivated: root.replay.toggleMute() }
-    Component.onCompleted: Qt.callLater(function() {
+    // the keys act only while this screen is the one on top
+    readonly property bool keys: root.onTop && !root.panelOpen
+    function focusFirst() {
         if (root.replay.problem.length > 0) problemLeave.forceActiveFocus();
         else controls.focusFirst();
-    })
+    }
+
+    Shortcut { sequence: "Left"; enabled: root.keys; onActivated: root.replay.back() }
+    Shortcut { sequence: "Right"; enabled: root.keys; onActivated: root.replay.forward() }
+    Shortcut { sequence: "Space"; enabled: root.keys; onActivated: root.replay.togglePlay() }
+    Shortcut { sequence: "Home"; enabled: root.keys; onActivated: root.replay.first() }
+    Shortcut { sequence: "End"; enabled: root.keys; onActivated: root.replay.last() }
+    Shortcut { sequence: "Escape"; enabled: root.keys; onActivated: root.replay.leave() }
+    Shortcut { sequence: "Back"; enabled: root.keys; onActivated: root.replay.leave() }
+    Shortcut { sequence: "F1"; enabled: root.onTop; onActivated: helpPopup.open() }
+    Shortcut { sequence: "M"; enabled: root.onTop; onActivated: root.replay.toggleMute() }
+    Component.onCompleted: Qt.callLater(root.focusFirst)
+    // the step shown is said through the frame's one announcement call
+    readonly property string announcement: root.replay.table.announcement
+    onAnnouncementChanged: if (root.Window.window) root.Window.window.announce(announcement)
 
     // ---------------------------------------------------------------- a file that cannot be watched
     ColumnLayout {
@@ -49,6 +53,7 @@ ApplicationWindow {
             text: root.replay.problem
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
+            horizontalAlignment: Text.AlignHCenter
             color: "#fdf6e3"
             font.pixelSize: root.fs * 1.1
             Accessible.role: Accessible.AlertMessage
@@ -57,6 +62,9 @@ ApplicationWindow {
         GameButton {
             id: problemLeave
             objectName: "replayProblemLeave"
+            // centred under the words, wide enough for its label on one line (finding 8)
+            Layout.alignment: Qt.AlignHCenter
+            Layout.preferredWidth: Math.max(implicitContentWidth + 2 * root.fs, root.fs * 10)
             fs: root.fs
             text: root.replay.texts.leave
             onActivated: root.replay.leave()
