@@ -213,6 +213,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
     with under_orca(tmp_path, dice="d7", reduce_motion=False) as solo:
         solo.app.ready()
         wait_for("the window active", lambda: any(w["active"] for w in solo.app.windows() or []))
+        solo.settle()  # the window's first words (the frame says the screen's title) are out
         yield solo
 
 
