@@ -194,6 +194,11 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
     short: list[str] = []
     outcomes: list[Outcome] = []
     dice = (0, 0)
+    # The dice first (what a listener waits for), then a refund this roll sealed, the results.
+    refunded = [e for e in entries if isinstance(e, Refunded)]
+    entries = tuple(e for e in entries if not isinstance(e, Refunded))
+    throw_at = next((i for i, e in enumerate(entries) if isinstance(e, ThrowSeen)), -1)
+    entries = entries[: throw_at + 1] + tuple(refunded) + entries[throw_at + 1 :]
     for entry in entries:
         if isinstance(entry, ThrowSeen):
             dice = (entry.die1, entry.die2)
@@ -203,7 +208,7 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
             words.append(settlement_words(entry))
             short.append(settlement_words(entry))
             outcomes.append(entry.outcome)
-        elif isinstance(entry, Refunded):  # sealed by this roll: said before its dice
+        elif isinstance(entry, Refunded):  # sealed by this roll
             words.append(f"Don't Pass {entry.amount} refunded (no profit)")
             short.append(f"refund {entry.amount}")
     felt = ""

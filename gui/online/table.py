@@ -202,7 +202,7 @@ class OnlineTable(Part):
             for e in entries
             if isinstance(e, Refunded)
         ]
-        words[:0] = refunds  # sealed by this throw's commitment: said before its dice
+        words.extend(refunds)  # sealed by this throw's commitment: said after its dice
         words.extend(settlement_words(e) for e in settled)
         if settled:  # a line was paid or swept: the balance it left (issue 40)
             words.append(f"Balance {table.balance(seat):,}")
