@@ -267,12 +267,15 @@ def relay_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def host(relay_url: str) -> Iterator[tuple[str, list[str]]]:
+def host(relay_url: str, tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
     """A headless ``pointline-client`` seat that opens a room for two and starts it; its join
-    code and the lines it printed so far."""
+    code and the lines it printed so far. Its data folder is the test's own (the relay keys it
+    pins and its transcripts stay out of the home folder)."""
     process = subprocess.Popen(
         [*HOST, "--url", relay_url, "--name", "host1", "--signup", "--seats", "2", "--wait", "120"],
-        env=dict(os.environ, POINTLINE_PASSWORD=PASSWORD),
+        env=dict(
+            os.environ, POINTLINE_PASSWORD=PASSWORD, POINTLINE_DATA_DIR=str(tmp_path / "host")
+        ),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
