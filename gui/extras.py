@@ -35,6 +35,7 @@ from pointline.gui.stats import (
     record_of,
     write_atomically,
 )
+from pointline.gui.texts import guide_step_words
 from pointline.kernel import HAND_LIMIT, HANDS_PER_SESSION, STARTING_POINTS, Table
 from pointline.kernel.words import counted
 
@@ -479,6 +480,7 @@ class Extras(QObject):
         if self._guide_step + 1 < len(GUIDE_STEPS):
             self._guide_step += 1
             self._changed()
+            self._say_guide_step()
         else:
             self.skipGuide()
 
@@ -487,6 +489,15 @@ class Extras(QObject):
         if self._guide_step > 0:
             self._guide_step -= 1
             self._changed()
+            self._say_guide_step()
+
+    def _say_guide_step(self) -> None:
+        """A new step is said once (the focus stays on Next, so a reader would not read it)."""
+        step = self._step()
+        words = guide_step_words(
+            self._guide_step + 1, len(GUIDE_STEPS), step["title"], step["text"]
+        )
+        self._bridge.announced.emit(words)
 
     @Slot()
     def skipGuide(self) -> None:

@@ -194,6 +194,11 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
     short: list[str] = []
     outcomes: list[Outcome] = []
     dice = (0, 0)
+    # The dice first (what a listener waits for), then a refund this roll sealed, the results.
+    refunded = [e for e in entries if isinstance(e, Refunded)]
+    entries = tuple(e for e in entries if not isinstance(e, Refunded))
+    throw_at = next((i for i, e in enumerate(entries) if isinstance(e, ThrowSeen)), -1)
+    entries = entries[: throw_at + 1] + tuple(refunded) + entries[throw_at + 1 :]
     for entry in entries:
         if isinstance(entry, ThrowSeen):
             dice = (entry.die1, entry.die2)
@@ -203,13 +208,19 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
             words.append(settlement_words(entry))
             short.append(settlement_words(entry))
             outcomes.append(entry.outcome)
+        elif isinstance(entry, Refunded):  # sealed by this roll
+            words.append(f"Don't Pass {entry.amount} refunded (no profit)")
+            short.append(f"refund {entry.amount}")
     felt = ""
     if table.phase is Phase.POINT and not outcomes:
         felt = f"Point {table.point} is ON"
         words.append(f"Point {table.point} is on")
         short.append(f"point {table.point} is on")
     elif table.phase is Phase.COME_OUT and outcomes:
-        words.append(f"Hand {table.hands_resolved} resolved; come-out for hand {table.hand}")
+        words.append(
+            f"Hand {table.hands_resolved} resolved; balance {table.balance(seat):,}; "
+            f"come-out for hand {table.hand}"
+        )
         felt = f"Hand {table.hands_resolved} resolved — place chips for hand {table.hand}"
     if table.phase is Phase.COMPLETE:
         words.append(f"Session complete: final points {table.balance(seat):,}")

@@ -28,6 +28,7 @@ __all__ = [
     "PAYS",
     "SOLO_WORDS",
     "TEXTS",
+    "guide_step_words",
     "keys_hint",
     "line_rule",
     "sit_out_ask",
@@ -100,7 +101,12 @@ HELP_HTML = (
     "its meaning (Confirm, Roll, the question asked); a click, Escape or a table key gives the "
     "keys back to the table; the footer says what Enter and Space do now.<br>"
     "<b>Touch:</b> pick a chip, tap a line to place it; tap or point at a dimmed button to hear "
-    "why it is off.<br><br>"
+    "why it is off.<br>"
+    "<b>Screen readers:</b> each change is spoken once, in the status line's words: the bet as "
+    "you build it, each throw's dice and total, the point, each line's result and amount, "
+    "refunds, the balance after each hand, pause and sound. A key for a dimmed button says why "
+    "it is off. Tried with Orca 43 on Linux; its Where Am I (Keypad Enter, or Orca+Enter on "
+    "a laptop layout) reads the control you are on.<br><br>"
     "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
 )
 
@@ -190,6 +196,11 @@ SOLO_WORDS: dict[str, str] = {
     "freeText": "Free fictional points, no prizes",
 }
 """Solo sentences QML and the bridge show (QML keeps no literal of its own)."""
+
+
+def guide_step_words(step: int, steps: int, title: str, text: str) -> str:
+    """What a screen reader says when the guide moves to a step (``step`` counted from 1)."""
+    return f"Guide, step {step} of {steps}: {title}. {text}"
 
 
 def sit_out_ask(mobile: bool) -> str:

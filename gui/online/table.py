@@ -42,6 +42,7 @@ from pointline.kernel import (
     Line,
     Phase,
     PointlineError,
+    Refunded,
     Settled,
     Table,
     current_choice,
@@ -196,7 +197,15 @@ class OnlineTable(Part):
         entries = table.ledger_since(seat, self.ledger_mark)
         self.ledger_mark = table.ledger_length(seat)
         settled = [e for e in entries if isinstance(e, Settled)]
+        refunds = [
+            f"Don't Pass {e.amount} refunded (no profit)"
+            for e in entries
+            if isinstance(e, Refunded)
+        ]
+        words.extend(refunds)  # sealed by this throw's commitment: said after its dice
         words.extend(settlement_words(e) for e in settled)
+        if settled:  # a line was paid or swept: the balance it left (issue 40)
+            words.append(f"Balance {table.balance(seat):,}")
         if table.phase is Phase.POINT and event.phase is not Phase.POINT:
             words.append(f"Point is {table.point}")
         before = before.copy() if before is not None else None

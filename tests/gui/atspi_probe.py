@@ -79,10 +79,17 @@ def main() -> int:
     announcements: list[str] = []
 
     def heard(event: Any) -> None:
+        if event.type.startswith("object:state-changed:showing"):
+            # On Linux the app speaks through a Notification that shows (Announcer.qml, issue 40)
+            if event.detail1 and event.source.getRole() == pyatspi.ROLE_NOTIFICATION:
+                announcements.append(event.source.name)
+            return
         text = event.any_data if isinstance(event.any_data, str) else str(event.any_data)
         announcements.append(text)
 
-    pyatspi.Registry.registerEventListener(heard, "object:announcement")
+    pyatspi.Registry.registerEventListener(
+        heard, "object:announcement", "object:state-changed:showing"
+    )
     loop = GLib.MainLoop()
     pressed: list[str] = []
     nodes: list[dict[str, Any]] = []

@@ -41,8 +41,10 @@ def test_every_control_has_role_name_and_description(make_ui, scene) -> None:
     ui = make_ui(scene=scene)
     for name in BUTTON_ORDER:
         iface = _iface(ui, name)
-        chip = name.startswith("chip")  # a chip is one choice of three
-        assert iface.role() == (QAccessible.Role.RadioButton if chip else QAccessible.Role.Button)
+        assert iface.role() == QAccessible.Role.Button
+        if name.startswith("chip"):  # a toggle button: pressed when it is the table's chip
+            assert iface.state().checkable
+            assert bool(iface.state().checked) == (ui.bridge.chip == int(name[4:]))
         assert _name(ui, name)
         assert _description(ui, name)
         action = ACTION_OF.get(name)
@@ -97,3 +99,20 @@ def test_text_and_controls_meet_contrast(make_ui, scene) -> None:
     page = ui.window.property("color")
     assert _contrast(ui.item("footer").property("color"), page) >= 4.5
     assert _contrast(ui.item("liveText").property("color"), page) >= 4.5
+
+
+def test_chips_are_toggle_buttons_pressed_when_chosen(make_ui) -> None:
+    """Issue 40: a chip reports pressed or not on the Button itself; a chip pressed again (click
+    or Space on it) stays pressed, and picking another releases the first."""
+    ui = make_ui()
+
+    def pressed() -> list[int]:
+        return [v for v in (10, 50, 100) if _iface(ui, f"chip{v}").state().checked]
+
+    assert pressed() == [ui.bridge.chip] == [10]
+    ui.click("chip50")
+    assert pressed() == [50]
+    ui.click("chip50")  # the chosen chip again: still the one pressed
+    assert pressed() == [50] and ui.bridge.chip == 50
+    ui.click("chip10")
+    assert pressed() == [10]

@@ -53,7 +53,9 @@ def named(app: RealApp, pattern: str) -> list[str]:
     return [
         str(n["name"])
         for n in app.nodes() or []
-        if n["showing"] and re.fullmatch(pattern, n["name"] or "")
+        if n["showing"]
+        and n["role"] != "notification"  # said, not shown (Announcer.qml)
+        and re.fullmatch(pattern, n["name"] or "")
     ]
 
 

@@ -34,10 +34,13 @@ GridLayout {
         // A tap or click picks the chip and leaves focus on the table (Space then places it);
         // Tab still reaches each chip.
         focusPolicy: Qt.TabFocus
-        Accessible.role: Accessible.RadioButton
+        // A toggle button that reports pressed or not (issue 40): set on the Button itself, since
+        // Accessible.checked on a Button that is not checkable is ignored. Picking a chip never
+        // unpicks it; the table's chip decides which one is pressed.
+        checkable: true
+        checked: primary
+        onToggled: if (!checked) toggle()  // pressed again: stays pressed (the binding is kept)
         Accessible.name: "Chip " + value
-        Accessible.checkable: true
-        Accessible.checked: primary
         onActivated: selector.table.selectChip(value)
     }
     ChipButton { value: selector.table.chipValues[0] }

@@ -36,6 +36,6 @@ Row {
         y: dice.drop * dice.rest * dice.rest - dice.size * 0.7 * Math.abs(Math.sin(dice.flight * Math.PI * 3)) * dice.rest
     }
     spacing: 8
-    Die { size: dice.size; value: dice.rolling ? dice.f1 : dice.table.die1; rotation: -560 * dice.rest * dice.rest }
-    Die { size: dice.size; value: dice.rolling ? dice.f2 : dice.table.die2; rotation: 470 * dice.rest * dice.rest }
+    Die { size: dice.size; value: dice.rolling ? dice.f1 : dice.table.die1; landed: dice.table.die1; rotation: -560 * dice.rest * dice.rest }
+    Die { size: dice.size; value: dice.rolling ? dice.f2 : dice.table.die2; landed: dice.table.die2; rotation: 470 * dice.rest * dice.rest }
 }

@@ -38,12 +38,12 @@ ApplicationWindow {
     // Window modes follow the screen's owner (the session and the focus are kept).
     WindowMode { window: frame; mode: frame.windowMode }
 
-    // The one announcement call (Accessible.announce today; "A blind player can play" may
-    // change the channel here, in one place).
+    // The one announcement call: Announcer.qml decides the channel (on Linux a Notification
+    // that shows, which Orca 43 speaks; elsewhere Accessible.announce), one per change (issue 40).
     function announce(text) {
-        if (text && text.length > 0) liveText.Accessible.announce(text);
+        announcer.say(text);
     }
-    Text { id: liveText; objectName: "frameLive"; visible: false; Accessible.role: Accessible.StaticText }
+    Announcer { id: announcer }
 
     // The keyboard comes back to the window after any dialog (a native file dialog under X with
     // no window manager leaves X's focus on the root window): see gui/frame.py.

@@ -34,10 +34,11 @@ Popup {
     y: topMargin + (Overlay.overlay.height - topMargin - bottomMargin - height) / 2
     padding: Math.max(6, fs * 0.5)
     Overlay.modal: Rectangle { color: card.shade }
+    // The title on the dialog itself (a reader says it when the card opens), not its background.
+    Accessible.role: Accessible.Dialog
+    Accessible.name: card.title
+    Accessible.description: card.description
     background: Rectangle {
-        Accessible.role: Accessible.Dialog
-        Accessible.name: card.title
-        Accessible.description: card.description
         radius: card.fs * 0.6
         color: "#123d2b"
         border.color: "#f2c14e"

@@ -1,0 +1,81 @@
+import QtQuick
+
+// The one channel the app speaks to screen readers through (issue 40): say(text) once per change.
+// On Linux (AT-SPI) a new item of role Notification, named with the text, becomes visible: every
+// Orca speaks that (Orca 43, Debian 12's, has no listener for object:announcement). Each text gets
+// its own item, so a reader that asks for the name late still reads that change's words, never a
+// later one's. Elsewhere (macOS, Windows, Android, iOS) Accessible.announce() is the channel.
+// Exactly one of the two per change, never both.
+Item {
+    id: announcer
+    objectName: "announcer"
+    width: 1
+    height: 1
+    // The items already said stay a while (a reader may still be asking for their names), then go.
+    property int keep: 12
+    readonly property bool atspi: Qt.platform.os === "linux"
+    property int said: 0  // how many changes went out (for tests)
+    property string last: ""
+
+    Component {
+        id: notice
+        Item {
+            property string words: ""
+            visible: false
+            width: 1
+            height: 1
+            Accessible.role: Accessible.Notification
+            Accessible.name: words
+        }
+    }
+    Text {
+        id: channel  // the announce() channel: a quiet, invisible text
+        visible: false
+        text: announcer.last
+        Accessible.role: Accessible.StaticText
+        Accessible.name: announcer.last
+    }
+
+    // Said a moment after the burst of changes that came with it (a throw's buttons, lines and
+    // history; a whole new screen online): Orca 43 drops a Notification that waits behind more
+    // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
+    // the words go out once the app has settled, all of them, in the order they came.
+    property var pending: []
+    readonly property bool settling: settle.running  // words are waiting to go out
+    Timer {
+        id: settle
+        interval: 250
+        onTriggered: announcer.flush()
+    }
+    function say(text) {
+        if (!text)
+            return;
+        announcer.pending.push(text);
+        if (!settle.running)
+            settle.start();
+    }
+    function flush() {
+        var texts = announcer.pending;
+        announcer.pending = [];
+        for (var i = 0; i < texts.length; ++i)
+            announcer.speak(texts[i]);
+    }
+    function speak(text) {
+        announcer.last = text;
+        announcer.said += 1;
+        if (!announcer.atspi) {
+            channel.Accessible.announce(text);
+            return;
+        }
+        var items = [];
+        for (var i = 0; i < announcer.children.length; ++i)
+            if (announcer.children[i] !== channel) {
+                items.push(announcer.children[i]);
+                announcer.children[i].visible = false;  // hiding is not spoken
+            }
+        for (var j = 0; j < items.length - announcer.keep; ++j)
+            items[j].destroy();
+        var item = notice.createObject(announcer, { words: text });
+        item.visible = true;
+    }
+}
