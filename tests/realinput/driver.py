@@ -156,6 +156,7 @@ class RealApp:
             (data / "pointline" / "guide.json").write_text('{"seen": true}\n')
         env = x.env()
         env.pop("QT_QPA_PLATFORM", None)
+        env.pop("POINTLINE_DATA_DIR", None)  # its data folder is XDG_DATA_HOME's, set below
         env.update(
             QT_QPA_PLATFORM="xcb",
             QT_LINUX_ACCESSIBILITY_ALWAYS_ON="1",

@@ -96,7 +96,8 @@ class ScreenReader:
 
     def _env(self, x: RealX | None = None) -> dict[str, str]:
         env = x.env() if x is not None else dict(os.environ)
-        for name in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "QT_QPA_PLATFORM", "QT_API"):
+        drop = ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "QT_QPA_PLATFORM", "QT_API")
+        for name in (*drop, "POINTLINE_DATA_DIR"):  # the data folder is XDG_DATA_HOME's
             env.pop(name, None)
         env.update(
             HOME=str(self.home),
