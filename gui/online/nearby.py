@@ -34,8 +34,11 @@ from pointline.gui.online.texts import (
     CERTIFICATE_CHANGED,
     FIRST_VISIT,
     FORGED,
+    FORGET_TABLE,
     NEARBY_NONE,
     RELAY_NEARBY,
+    forget_hint,
+    forgot_table,
     nearby_relay_label,
     refusal,
     sign_in_problem,
@@ -45,7 +48,7 @@ from pointline.gui.seat_table import state_property
 
 __all__ = ["NEARBY_KEYS", "Nearby"]
 
-NEARBY_KEYS = ("key", "name", "host", "seats", "open", "label", "kind")
+NEARBY_KEYS = ("key", "name", "host", "seats", "open", "label", "kind", "kept")
 
 
 class Nearby(Part):
@@ -88,6 +91,12 @@ class Nearby(Part):
     tables = Property(QObject, lambda self: self._tables, constant=True)
     """The tables nearby (a ``RowsModel``, ``NEARBY_KEYS``), in name order."""
     emptyText = Property(str, lambda self: NEARBY_NONE, constant=True)
+    forgetText = Property(str, lambda self: FORGET_TABLE, constant=True)
+
+    @Slot(str, result=str)
+    def forgetHint(self, name: str) -> str:
+        """The hint of "Forget" beside ``name``'s table."""
+        return forget_hint(name)
 
     def data_folder(self) -> Path:
         return self.folder if self.folder is not None else data_dir()
@@ -156,6 +165,7 @@ class Nearby(Part):
                         "open": True,
                         "label": label,
                         "kind": "relay",
+                        "kept": False,
                     }
                 )
                 continue
@@ -169,9 +179,17 @@ class Nearby(Part):
                     "open": ann.open,
                     "kind": "table",
                     "label": f"{ann.name} · {seated}" + ("" if ann.open else " · playing"),
+                    "kept": self._kept(ann),
                 }
             )
         self._tables.set_rows(rows)
+
+    def _kept(self, ann: Any) -> bool:
+        """This app keeps a sign-in for the table (its row offers "Forget this table")."""
+        try:
+            return self._tokens().get(ann.host, ann.fingerprint or "") is not None
+        except ClientError:  # a damaged file: nothing to forget from the list
+            return False
 
     # ------------------------------------------------------------------ joining
     def _known(self) -> Any:
@@ -263,9 +281,14 @@ class Nearby(Part):
         table = self.found.get(key)
         if table is None or table.announcement.kind != "table":
             return
+        self.shell.spawn(self._forget(table))
+
+    async def _forget(self, table: Any) -> None:
         from pointline.net.joining import forget_table
 
-        self.shell.spawn(forget_table(None, table.announcement.host, self._tokens()))
+        await forget_table(None, table.announcement.host, self._tokens())
+        self.show_tables(self.found)  # its row no longer offers to forget
+        self.shell.announce(forgot_table(table.announcement.name))
 
     @Slot()
     def decline(self) -> None:

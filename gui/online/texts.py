@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_RELAY",
     "FIRST_VISIT",
     "FORGED",
+    "FORGET_TABLE",
     "FREE_POINTS",
     "HELP_KEYS",
     "HELP_TOUCH",
@@ -47,6 +48,8 @@ __all__ = [
     "RELAY_LOST",
     "RELAY_NEARBY",
     "either",
+    "forget_hint",
+    "forgot_table",
     "help_html",
     "hosted_by",
     "hosted_close_text",
@@ -290,6 +293,20 @@ table)."""
 NEARBY_NONE = "No tables nearby yet: a friend on this Wi-Fi taps Host a table."
 RELAY_NEARBY = "A club's relay: sign in to it, then type the code of a room there."
 """Said when a club relay found nearby (``pointline-relay --announce``) is tapped (issue 41)."""
+
+
+FORGET_TABLE = "Forget"
+"""The button beside a table whose sign-in this app keeps (issue 41: only it drops one)."""
+
+
+def forget_hint(name: str) -> str:
+    """What "Forget" beside ``name``'s table does."""
+    return f"Forget this table's sign-in: next time {name} asks for your password once"
+
+
+def forgot_table(name: str) -> str:
+    """Said once the kept sign-in of ``name``'s table is gone."""
+    return f"{name}: sign-in forgotten. Next time the table asks for your password once."
 
 
 def table_gone(host: str) -> str:

@@ -101,3 +101,49 @@ async def test_a_club_relay_tapped_in_the_list_goes_into_the_sign_in_form() -> N
         assert bridge.account.relayUrl == url
     finally:
         await guest.bridge.shutdown()
+
+
+@on_qt_loop(timeout=90)
+async def test_forget_beside_a_kept_table_is_the_one_way_to_drop_its_sign_in(
+    tmp_path: Path,
+) -> None:
+    """Issue 41: leaving keeps the sign-in, so the list offers "Forget" beside a table this app
+    keeps one for (and only there); tapping it drops the token and the offer."""
+    import json
+
+    from pointline.net.joining import GUEST_TOKENS_FILE
+    from tests.gui.online.test_gui_online_hosted import join_nearby
+
+    host = Window(host_bridge(tmp_path / "host"), (844, 390))
+    guest = Window(guest_bridge("keeper"), (390, 844))
+    folder = tmp_path / "guest"
+    guest.bridge.nearby.folder = folder
+    back: Window | None = None
+    try:
+        await host_a_table(host, "hoster")
+        table = host.bridge.host.table
+        await join_nearby(guest, table, "keeper")
+        left: list[bool] = []
+        guest.bridge.left.connect(lambda: left.append(True))
+        guest.bridge.leave()
+        await until(lambda: left, what="back at the solo table")
+        back = Window(guest_bridge("keeper"), (390, 844))  # Play online again
+        nearby = back.bridge.nearby
+        nearby.folder = folder
+        nearby.show_tables(listed(table))
+        await until(lambda: nearby.tables.rowCount() == 1, what="the table listed")
+        assert [row["kept"] for row in nearby.tables.rows] == [True]
+        await back.frame()
+        forget = back.item("nearbyForget0")
+        assert forget.property("visible") and forget.property("text") == "Forget"
+        await back.click("nearbyForget0")
+        await until(
+            lambda: json.loads((folder / GUEST_TOKENS_FILE).read_text())["tokens"] == {},
+            what="the sign-in forgotten",
+        )
+        await until(lambda: not forget.property("visible"), what="no more offer to forget")
+        assert [row["kept"] for row in nearby.tables.rows] == [False]
+    finally:
+        for ui in (back, guest, host):
+            if ui is not None:
+                await ui.bridge.shutdown()

@@ -151,19 +151,37 @@ FocusScope {
                 Repeater {
                     objectName: "nearbyList"
                     model: online.nearby.tables
-                    delegate: GameButton {
+                    delegate: RowLayout {
+                        id: nearbyRow
                         required property string key
                         required property string label
+                        required property string name
                         required property string host
+                        required property bool kept
                         required property int index
-                        objectName: "nearbyTable" + index
                         Layout.fillWidth: true
-                        fs: screen.fs
-                        text: label
-                        hint: "Hosted by " + host + ": join this table"
-                        enabled: !online.busy
-                        reason: "Waiting for the table"
-                        onActivated: online.nearby.choose(key)
+                        spacing: screen.gap * 0.5
+                        GameButton {
+                            objectName: "nearbyTable" + nearbyRow.index
+                            Layout.fillWidth: true
+                            fs: screen.fs
+                            text: nearbyRow.label
+                            hint: "Hosted by " + nearbyRow.host + ": join this table"
+                            enabled: !online.busy
+                            reason: "Waiting for the table"
+                            onActivated: online.nearby.choose(nearbyRow.key)
+                        }
+                        GameButton {
+                            // only a kept sign-in can be forgotten; leaving never forgets it
+                            objectName: "nearbyForget" + nearbyRow.index
+                            visible: nearbyRow.kept
+                            fs: screen.fs * 0.85
+                            text: online.nearby.forgetText
+                            hint: online.nearby.forgetHint(nearbyRow.name)
+                            enabled: !online.busy
+                            reason: "Waiting for the table"
+                            onActivated: online.nearby.forgetTable(nearbyRow.key)
+                        }
                     }
                 }
                 Rectangle {
