@@ -19,6 +19,12 @@ FocusScope {
     readonly property bool shortLandscape: !portrait && height < 480
     readonly property real fs: Math.max(12, Math.min(22, Math.min(width / 70, height / 32)))
     readonly property real gap: Math.max(6, fs * 0.5)
+    // the frame's safe area (a phone's notch and bars): the replay keeps inside it
+    readonly property var frameWindow: ApplicationWindow.window
+    readonly property real insetTop: frameWindow && frameWindow.insetTop !== undefined ? frameWindow.insetTop : 0
+    readonly property real insetBottom: frameWindow && frameWindow.insetBottom !== undefined ? frameWindow.insetBottom : 0
+    readonly property real insetLeft: frameWindow && frameWindow.insetLeft !== undefined ? frameWindow.insetLeft : 0
+    readonly property real insetRight: frameWindow && frameWindow.insetRight !== undefined ? frameWindow.insetRight : 0
     readonly property bool panelOpen: dicePanel.opened || helpPopup.opened
     // the keys act only while this screen is the one on top
     readonly property bool keys: root.onTop && !root.panelOpen
@@ -75,7 +81,10 @@ FocusScope {
     ColumnLayout {
         visible: root.replay.problem.length === 0
         anchors.fill: parent
-        anchors.margins: root.gap
+        anchors.topMargin: root.gap + root.insetTop
+        anchors.bottomMargin: root.gap + root.insetBottom
+        anchors.leftMargin: root.gap + root.insetLeft
+        anchors.rightMargin: root.gap + root.insetRight
         spacing: root.gap * 0.6
 
         GridLayout {
