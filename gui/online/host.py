@@ -114,7 +114,7 @@ class Host(Part):
             tableName="" if table is None else table.table_name,
             words="" if table is None else " ".join(table.words),
             players=players,
-            closeText=hosted_close_text(len(players)),
+            closeText=hosted_close_text(len(players), self.shell.session_running()),
         )
 
     # ------------------------------------------------------------------ hosting

@@ -330,10 +330,13 @@ FORGED = (
 )
 
 
-def hosted_close_text(seated: int) -> str:
-    """The question before the host closes the app (``seated`` counts the host too)."""
+def hosted_close_text(seated: int, playing: bool = True) -> str:
+    """The question before the host closes the app (``seated`` counts the host too;
+    ``playing``: a session has started, else the guests wait in the room)."""
     guests = max(0, seated - 1)
     who = "1 guest is" if guests == 1 else f"{guests} guests are"
+    if not playing:  # issue 41, finding 6: no session has started, so none ends
+        return f"{who} in your room. Closing the app closes the table: they leave the room."
     return (
         f"{who} at your table. Closing the app closes the table: the session ends for "
         "everyone without a result."
