@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
 from pointline.gui.online.app import LoadedOnline, load_online
@@ -58,9 +59,15 @@ class Window:
         return "" if focused is None else str(focused.objectName())
 
     async def activate(self) -> None:
-        if not self.window.isActive():
+        # the focus window, not only an active one: a QML Shortcut acts in the focus window, so
+        # a window an earlier test left open would take this test's Backspace
+        if QGuiApplication.focusWindow() is not self.window or not self.window.isActive():
             self.window.requestActivate()
-            await until(self.window.isActive, timeout=5.0, what="the window to be active")
+            await until(
+                lambda: QGuiApplication.focusWindow() is self.window and self.window.isActive(),
+                timeout=5.0,
+                what="the window to be the focus window",
+            )
 
     async def _from_loop(self, action: Callable[[], None]) -> None:
         """Run ``action`` from a loop callback, as Qt delivers real input: outside any asyncio
