@@ -147,3 +147,22 @@ async def test_forget_beside_a_kept_table_is_the_one_way_to_drop_its_sign_in(
         for ui in (back, guest, host):
             if ui is not None:
                 await ui.bridge.shutdown()
+
+
+@on_qt_loop(timeout=30)
+async def test_a_blip_reads_reconnecting_and_then_nothing_more() -> None:
+    """Issue 43: while the client takes its seat back the screen says "Reconnecting…" (and a
+    screen reader hears it); once it is back the line clears, with no other word."""
+    from pointline.net.client import RECONNECTING, Reconnected, Reconnecting
+
+    ui = Window(guest_bridge("blipper"), (844, 390))
+    bridge = ui.bridge
+    try:
+        await ui.frame()
+        bridge._on_event(Reconnecting("no pong within 3 s"))  # as the client's pump hands it
+        assert bridge.error.lower() == RECONNECTING
+        assert "pong" not in bridge.error  # the reason is for logs, never for people
+        bridge._on_event(Reconnected(resent=1))
+        assert bridge.error == ""
+    finally:
+        await bridge.shutdown()
