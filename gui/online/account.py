@@ -149,6 +149,9 @@ class Account(Part):
         name = (client.name if client else None) or typed  # the account's spelling
         self.put(name=name)
         self.shell.set_error("")
+        # a relay by its address (a club's, a server's) vouches for no host: an earlier hosted
+        # table's "hostana hosts this table" must not follow (issue 41, finding 7)
+        self.shell.set_hosted("", False)
         self.shell.set_screen("lobby")
         self.shell.announce(f"Signed in as {name}. Create a room or join one by its code.")
 

@@ -40,9 +40,11 @@ from pointline.gui.online.texts import (
     forget_hint,
     forgot_table,
     nearby_relay_label,
+    other_version,
     refusal,
     sign_in_problem,
     table_gone,
+    version_refusal,
 )
 from pointline.gui.seat_table import state_property
 
@@ -170,6 +172,10 @@ class Nearby(Part):
                 )
                 continue
             seated = "1 seated" if ann.seats == 1 else f"{ann.seats} seated"
+            if not ann.compatible:  # listed with plain words, never joined
+                from pointline.net.discovery import PROTOCOL_VERSION
+
+                seated += " · " + other_version(ann.version, PROTOCOL_VERSION)
             rows.append(
                 {
                     "key": key,
@@ -218,6 +224,15 @@ class Nearby(Part):
             self._relay_url = table.url
             self.put(asking="relay", question=RELAY_NEARBY, words="", chosenName=ann.name)
             shell.announce(RELAY_NEARBY)
+            return
+        if not ann.compatible:  # another protocol version: say so before any sign-in
+            from pointline.net.discovery import PROTOCOL_VERSION
+
+            refused = version_refusal(ann.host or ann.name, ann.version, PROTOCOL_VERSION)
+            self.chosen = None
+            self.put(asking="", question="")
+            shell.set_error(refused)
+            shell.announce(refused)
             return
         self.chosen = table
         words = " ".join(certificate_words(ann.fingerprint or "0" * 64))

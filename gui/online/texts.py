@@ -54,6 +54,7 @@ __all__ = [
     "hosted_by",
     "hosted_close_text",
     "nearby_relay_label",
+    "other_version",
     "password_advice",
     "password_hint",
     "people",
@@ -63,6 +64,7 @@ __all__ = [
     "sign_in_problem",
     "table_gone",
     "unreachable",
+    "version_refusal",
 ]
 
 if TYPE_CHECKING:
@@ -293,6 +295,19 @@ table)."""
 NEARBY_NONE = "No tables nearby yet: a friend on this Wi-Fi taps Host a table."
 RELAY_NEARBY = "A club's relay: sign in to it, then type the code of a room there."
 """Said when a club relay found nearby (``pointline-relay --announce``) is tapped (issue 41)."""
+
+
+def other_version(theirs: int, ours: int) -> str:
+    """A listed table of another protocol version, in plain words (issue 41: versions meet
+    before any sign-in, never as a protocol error later)."""
+    return "needs a newer app" if theirs > ours else "runs an older app"
+
+
+def version_refusal(host: str, theirs: int, ours: int) -> str:
+    """Said when such a table is tapped: nothing is sent to it."""
+    if theirs > ours:
+        return f"{host}'s table runs a newer Pointline: update this app to join it."
+    return f"{host}'s table runs an older Pointline: {host} updates the app, then you can join."
 
 
 FORGET_TABLE = "Forget"

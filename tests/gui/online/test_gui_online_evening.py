@@ -5,6 +5,7 @@ relay tapped in the list goes into the sign-in form."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -166,3 +167,55 @@ async def test_a_blip_reads_reconnecting_and_then_nothing_more() -> None:
         assert bridge.error == ""
     finally:
         await bridge.shutdown()
+
+
+@on_qt_loop(timeout=30)
+async def test_a_table_of_another_app_version_is_listed_in_words_and_never_joined() -> None:
+    """Issue 41, "Versions meet": a host of a newer (or older) app is listed with plain words,
+    and tapping it says so before any sign-in; nothing is sent to it."""
+    from pointline.net.discovery import PROTOCOL_VERSION
+
+    guest = Window(guest_bridge("updater"), (390, 844))
+    bridge = guest.bridge
+    try:
+        tables = {}
+        for host, version in (("newhost", PROTOCOL_VERSION + 1), ("oldhost", PROTOCOL_VERSION)):
+            ann = Announcement(
+                kind="table",
+                name=f"{host}'s table",
+                fingerprint="cd" * 32,
+                host=host,
+                seats=1,
+                room="ABCDEG",
+            )
+            service = f"{host}._pointline._tcp.local."
+            tables[service] = NearbyTable(
+                service, "127.0.0.1", 47001, replace(ann, version=version)
+            )
+        bridge.nearby.show_tables(tables)
+        await until(lambda: bridge.nearby.tables.rowCount() == 2, what="both listed")
+        labels = [row["label"] for row in bridge.nearby.tables.rows]
+        assert labels == [
+            "newhost's table · 1 seated · needs a newer app",
+            "oldhost's table · 1 seated",
+        ]
+        await guest.frame()
+        await guest.click("nearbyTable0")
+        assert bridge.error == "newhost's table runs a newer Pointline: update this app to join it."
+        assert bridge.nearby.asking == "" and bridge.client is None  # nothing asked, nothing sent
+    finally:
+        await bridge.shutdown()
+
+
+@on_qt_loop(timeout=60)
+async def test_a_club_relays_lobby_does_not_repeat_a_hosted_tables_words(tmp_path: Path) -> None:
+    """Finding 7: after a hosted table, a relay signed in by its address showed that table's
+    "hostana hosts this table … vouches for the names"."""
+    from tests.gui.online_support import at_sign_in, fresh_name, sign_up_and_create_by_keys
+
+    async with at_sign_in(tmp_path) as played:
+        bridge, ui = played.bridge, played.window
+        bridge.set_hosted("hostana", False)  # as seated at hostana's table earlier
+        assert "hostana" in bridge.hostedNote
+        await sign_up_and_create_by_keys(ui, fresh_name("club"))
+        assert bridge.screen == "lobby" and bridge.hostedNote == ""
