@@ -37,6 +37,7 @@ from pointline.gui.online.texts import (
     FORGET_TABLE,
     NEARBY_NONE,
     RELAY_NEARBY,
+    TRUSTED_NEW,
     forget_hint,
     forgot_table,
     nearby_relay_label,
@@ -285,7 +286,8 @@ class Nearby(Part):
         except ClientError as exc:
             self.shell.set_error(exc.text)
             return
-        self.put(asking="first", question=FIRST_VISIT)
+        self.put(asking="first", question=TRUSTED_NEW)
+        self.shell.announce(TRUSTED_NEW)
 
     @Slot(str)
     def forgetTable(self, key: str) -> None:

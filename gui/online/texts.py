@@ -47,6 +47,7 @@ __all__ = [
     "REFUSALS",
     "RELAY_LOST",
     "RELAY_NEARBY",
+    "TRUSTED_NEW",
     "either",
     "forget_hint",
     "forgot_table",
@@ -339,6 +340,12 @@ CERTIFICATE_CHANGED = (
     "This table's certificate changed. Its new words are below: trust it only if the host's "
     "screen shows the same words (a reinstalled app makes a new certificate)."
 )
+TRUSTED_NEW = (
+    "New certificate trusted. The sign-in this app kept was for the old one, so type your "
+    "password once to join."
+)
+"""Said after "Trust the new certificate" (issue 41, finding 11: it said "First visit" and asked
+for the password with no reason)."""
 FORGED = (
     "This table does not show the certificate it announces: it was not joined and nothing "
     "was trusted."

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pointline.gui.online.bridge import OnlineBridge
-from pointline.gui.online.texts import CERTIFICATE_CHANGED, FIRST_VISIT, FORGED
+from pointline.gui.online.texts import CERTIFICATE_CHANGED, FIRST_VISIT, FORGED, TRUSTED_NEW
 from pointline.gui.tools.scenes import counter_nonces
 from pointline.net.client._trust import UNENCRYPTED, KnownTables
 from pointline.net.discovery import NearbyTable
@@ -189,6 +189,7 @@ async def test_a_changed_certificate_asks_and_a_forged_announcement_is_refused(
         assert known.pinned("hoster")[0] == "cd" * 32  # nothing changed by asking
         await guest.click("btnNearbyGo")  # the explicit choice
         await until(lambda: bridge.nearby.asking == "first", what="sign in after trusting")
+        assert bridge.nearby.question == TRUSTED_NEW  # why the password is asked (finding 11)
         assert known.pinned("hoster")[0] == table.fingerprint
         await guest.click("btnNearbyGo")  # Join with the name and password typed
         await until(lambda: bridge.screen == "lobby", what="seated after trusting")
