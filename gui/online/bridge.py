@@ -101,7 +101,7 @@ from pointline.gui.online.texts import (
 )
 from pointline.gui.online.trust import RelayTrust
 from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP
-from pointline.gui.texts import TEXTS
+from pointline.gui.texts import SOLO_WORDS
 from pointline.kernel import HANDS_PER_SESSION, POINT_NUMBERS, STARTING_POINTS, THROW_CAP, UNIT
 
 __all__ = ["OnlineBridge"]
@@ -632,7 +632,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.mutedChanged.emit()
         if self.sounds is not None:
             self.sounds.muted = self._muted
-        self.announce(TEXTS["soundOff" if self._muted else "soundOn"])  # solo's words
+        self.announce(SOLO_WORDS["soundOff" if self._muted else "soundOn"])  # solo's words
 
     def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
         """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
