@@ -106,6 +106,9 @@ from pointline.kernel import HANDS_PER_SESSION, POINT_NUMBERS, STARTING_POINTS, 
 
 __all__ = ["OnlineBridge"]
 
+RECONNECTING_LINE = f"{RECONNECTING[0].upper()}{RECONNECTING[1:]}"
+"""The error line while the client takes its seat back (net's words, as a line begins)."""
+
 QML_IMPORT_NAME = "Pointline.Online"
 QML_IMPORT_MAJOR_VERSION = 1
 
@@ -426,11 +429,11 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def _on_reconnecting(self, _event: Reconnecting) -> None:
         # a blip is not a departure (issue 43): the seat is being taken back; nothing more is
         # said when it is, unless the seat is lost (then the ending says so)
-        self.set_error(f"{RECONNECTING[0].upper()}{RECONNECTING[1:]}")
+        self.set_error(RECONNECTING_LINE)
         self.announce(self._error)
 
     def _on_reconnected(self, _event: Reconnected) -> None:
-        if self._error == f"{RECONNECTING[0].upper()}{RECONNECTING[1:]}":
+        if self._error == RECONNECTING_LINE:
             self.set_error("")
 
     def _on_table_closed(self, event: TableClosed) -> None:

@@ -33,6 +33,9 @@ from pointline.kernel import EndReason, Standing, Voided
 
 __all__ = ["Results"]
 
+LOST_ENDING = f"No result: {RELAY_LOST}."
+"""The ending of a seat whose relay connection dropped (a host closing the table replaces it)."""
+
 
 class Results(Part):
     """The results page: ``outcome`` is "complete", "ended" or "" (none yet)."""
@@ -154,7 +157,7 @@ class Results(Part):
     def table_closed(self, text: str) -> None:
         """The relay went away as its host closed the table (``TableClosed``, after the
         session's ending): an ending that blamed a lost connection names the host instead."""
-        if self._values.get("endText") == f"No result: {RELAY_LOST}.":
+        if self._values.get("endText") == LOST_ENDING:
             self.put(endText=f"No result: {text}")
 
     def receipts(self, text: str) -> None:
@@ -164,7 +167,7 @@ class Results(Part):
         """The ending in the protocol's own words (``SessionEnded.text``: who reported it,
         whether it is proven, seats counted from 1), then which seat is mine."""
         if self._lost_relay(ended.reason, ended.seat):
-            text = f"No result: {RELAY_LOST}."
+            text = LOST_ENDING
         else:
             text = f"No result: {ended.text}. You are {seat_label(self._lobby.seat)}."
         ledger = self._table.ledger()
