@@ -56,6 +56,13 @@ WAIT: Final = 5.0
 """How long a case waits for one frame it is owed (the test profile's relay answers at once)."""
 BURST: Final = 200
 """Frames a connection may send at once (ONLINE.md §9: bursts of twice 100/s)."""
+RATE: Final = 100.0
+"""Frames a second a connection may send, sustained (the bucket's refill)."""
+CONCLUSIVE: Final = 0.9
+"""Seconds within which ``BURST - 1`` answered frames prove a burst above ``RATE`` (a bucket of
+``RATE`` answers at most ``RATE + RATE × 0.9`` = 190 frames in that time)."""
+FLOODS: Final = 4
+"""Floods of the rate case at most, while each takes ``CONCLUSIVE`` s or more to show."""
 MAX_FRAME: Final = 64 * 1024
 SESSION_TIMEOUTS: Final = Timeouts(confirm=10.0, response=5.0, session=60.0, receipts=5.0)
 
@@ -448,18 +455,42 @@ async def a_connection_that_does_not_sign_in_is_closed_at_the_deadline(scene: Sc
 
 async def the_frame_budget_allows_a_burst_and_no_more(scene: Scene) -> None:
     """§9: 100 frames/s sustained, bursts of 200 → `rate_limited` beyond (the connection
-    stays)."""
+    stays).
+
+    A relay allows at most ``BURST + RATE × t`` frames in ``t`` seconds, so the count shows the
+    burst only when the flood was quick: a relay whose burst is 100 also answers 199 frames when
+    they take it a second (a loaded machine: the sender starved, or the relay). The harness's
+    own time from its first send to reading the first `rate_limited` bounds the relay's; when
+    it is ``CONCLUSIVE`` s or more, the bucket is left to fill again and the flood is repeated
+    (at most ``FLOODS`` times; the same when every frame was answered, which a correct relay
+    does when they took it a second). Any flood answered `rate_limited` before 199 frames
+    fails, and so does one answered in full within a second; when every flood was too slow to
+    tell, the case passes (it cannot tell, so it does not blame the relay)."""
     sock, _, _ = await scene.member()
     count = BURST + 100
-    await asyncio.gather(*(sock.send({"op": "leave", "id": n}) for n in range(1, count + 1)))
-    codes = [expect(await sock.recv(), "error").get("code") for _ in range(count)]
-    first = codes.index("rate_limited") if "rate_limited" in codes else None
-    if first is None:
-        raise Refused(f"{count} frames at once were all answered, none rate_limited")
-    if first < BURST - 1:
-        raise Refused(f"rate_limited after {first} frames; a burst of {BURST} is allowed")
-    if set(codes) != {"not_in_room", "rate_limited"}:
-        raise Refused(f"unexpected answers: {sorted(str(c) for c in set(codes))}")
+    loop = asyncio.get_running_loop()
+    for _ in range(FLOODS):
+        began = loop.time()
+        await asyncio.gather(*(sock.send({"op": "leave", "id": n}) for n in range(1, count + 1)))
+        codes: list[Any] = []
+        took = None
+        for _ in range(count):
+            codes.append(expect(await sock.recv(), "error").get("code"))
+            if took is None and codes[-1] == "rate_limited":
+                took = loop.time() - began
+        first = codes.index("rate_limited") if "rate_limited" in codes else None
+        if first is None:
+            if loop.time() - began < (count - BURST) / RATE:  # a bucket would have run dry
+                raise Refused(f"{count} frames at once were all answered, none rate_limited")
+            await asyncio.sleep(BURST / RATE + 0.5)  # slow enough to refill: again
+            continue
+        if first < BURST - 1:
+            raise Refused(f"rate_limited after {first} frames; a burst of {BURST} is allowed")
+        if set(codes) != {"not_in_room", "rate_limited"}:
+            raise Refused(f"unexpected answers: {sorted(str(c) for c in set(codes))}")
+        if took is not None and took < CONCLUSIVE:
+            return  # a burst of 199 or more within a second: the budget's burst is there
+        await asyncio.sleep(BURST / RATE + 0.5)  # the bucket full again
 
 
 async def a_frame_over_the_cap_closes_the_connection(scene: Scene) -> None:
