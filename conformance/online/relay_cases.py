@@ -246,10 +246,16 @@ async def bad_frames_are_answered_and_keep_the_connection(scene: Scene) -> None:
 
 
 async def a_request_with_a_bad_token_changes_nothing(scene: Scene) -> None:
-    """§9: a room request with a token that is not live → `bad_token`, with the request's id."""
+    """§9 R4: a room request with a token that is not live → `bad_token`, with the request's
+    id; the token is checked after the frame's own form (R1), of which the session key's form
+    (`bad_key`) is part, and before anything else."""
     sock = await scene.raw()
     doc = {"op": "create_room", "token": "not-a-token", "session_key": _key(0)}
     expect(await sock.request(doc), "error", code="bad_token")
+    badly = {"op": "join_room", "token": "not-a-token", "code": "ZZZZZZ", "session_key": "AB" * 32}
+    expect(await sock.request(badly), "error", code="bad_key")
+    nowhere = {"op": "join_room", "token": "not-a-token", "code": "ZZZZZZ", "session_key": _key(0)}
+    expect(await sock.request(nowhere), "error", code="bad_token")  # not no_room
     member, token, _ = await scene.member()
     expect(await member.request({"op": "start", "token": token}), "error", code="not_in_room")
 
@@ -274,7 +280,8 @@ async def a_room_fills_in_join_order_and_the_creator_hears_of_each(scene: Scene)
 
 async def joins_are_refused_by_their_rules(scene: Scene) -> None:
     """§9: `no_room`, `duplicate_account`, `duplicate_key`, `not_creator`, `too_few` (a room
-    starts with 2..8 members), `room_started`."""
+    starts with 2..8 members), `room_started`; R5's order: a started room's seated account
+    joining again is `room_started`, not `duplicate_account`."""
     (creator, ctoken, _), (second, stoken, _) = await scene.room(2, start=False)
     made = await scene.member()
     third, ttoken, _ = made
@@ -304,6 +311,8 @@ async def joins_are_refused_by_their_rules(scene: Scene) -> None:
     expect(await creator.request({"op": "start", "token": ctoken}), "started", seat=0)
     late = {"op": "join_room", "token": ttoken, "code": code, "session_key": _key(3)}
     expect(await third.request(late), "error", code="room_started")
+    again = {**dup_join, "session_key": _key(8)}  # a seated account, a started room
+    expect(await dup.request(again), "error", code="room_started")
     alone, atoken, _ = await scene.member()
     expect(
         await alone.request({"op": "create_room", "token": atoken, "session_key": _key(0)}),
