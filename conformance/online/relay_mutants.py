@@ -21,7 +21,7 @@ from pointline.conformance.online.relay_harness import run_relay
 
 __all__ = ["RELAY_MUTANTS", "RelayMutant", "run_relay_mutants", "serve"]
 
-AT_ONCE: Final = 22
+AT_ONCE: Final = 24
 """Mutant relays checked at once (each a relay process; the cases mostly wait)."""
 
 
@@ -379,6 +379,17 @@ def _token_before_key() -> None:
         return (yield from original(self, conn, frame))
 
     set_attr(_core.RelayCore, "request", request)
+
+
+@_mutant(
+    "key_form_unchecked",
+    "a session key of any form is taken (no bad_key): upper-case hex makes a room",
+    "relay.rooms.create_join",
+)
+def _key_form_unchecked() -> None:
+    from pointline.net.protocol import _wire
+
+    set_attr(_wire, "check_key", lambda key: key)
 
 
 @_mutant(
