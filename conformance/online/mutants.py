@@ -14,12 +14,17 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Final
 
 from pointline.conformance.online import patches_code, patches_peer
 from pointline.conformance.online.registry import MUTANTS, Mutant
 
 __all__ = ["MUTANTS", "Mutant", "apply", "run_mutant"]
 PYTHON = [sys.executable, "-m"]
+BROKEN_PATCH: Final = re.compile(
+    r"TypeError: \S*<locals>\.\S+\(\) (?:got an unexpected|got multiple|takes|missing) [^\n]*"
+)
+"""A mutant's wrapper whose signature no longer fits what it wraps, as Python says it."""
 assert patches_code and patches_peer  # imported for their registrations
 
 
@@ -71,6 +76,11 @@ def run_mutant(name: str) -> tuple[str, bool, str]:
     count = re.fullmatch(r"(\d+) passed, (\d+) failed", lines[-1]) if lines else None
     killed = done.returncode == 1 and count is not None and int(count.group(2)) > 0
     tail = "\n".join((done.stdout + done.stderr).strip().split("\n")[-4:])
+    # the mutant's own wrapper called with arguments it no longer takes (the function it wraps
+    # changed): the client or verifier crashed, which fails a case without the other answer
+    broken = BROKEN_PATCH.search(done.stdout + done.stderr)
+    if broken:
+        return name, False, f"the mutant's own patch raised: {broken.group(0)}"
     return name, killed, tail
 
 

@@ -79,11 +79,11 @@ def _leave_lost() -> None:
 
     original = verify._report
 
-    def as_lost(state: Any, players: str, receipts_recorded: bool) -> Any:
+    def as_lost(state: Any, *args: Any, **kwargs: Any) -> Any:
         ending = state.peer.ending
         if ending is not None and ending.reason is EndReason.DEPARTURE and ending.seat == state.me:
             state.lost = True
-        return original(state, players, receipts_recorded)
+        return original(state, *args, **kwargs)  # every argument as given (``host`` came later)
 
     _set(verify, "_report", as_lost)
 
