@@ -15,7 +15,7 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     exist."""
     import pointline.gui.bridge  # noqa: F401  (registers the QML types of Pointline.Seat)
 
-    engine, window = load_frame(size, bridge=bridge)
+    engine, window = load_frame(size, shell=bridge.shell, bridge=bridge)
     # The engine owns the bridge: it outlives every binding that reads it (no "of null" errors
     # when Python drops its reference first), and goes when the engine goes.
     bridge.setParent(engine)

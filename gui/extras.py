@@ -419,16 +419,9 @@ class Extras(QObject):
 
     def _keep_replay(self, opening: Any) -> None:
         """Keep the replay ``opening(closed)`` opens (its bridge) until it has gone."""
-        replays, loaded = self.replays, list[Any]()  # the closure holds no reference to self
+        from pointline.gui.windows import keep_while_open
 
-        def closed() -> None:
-            for item in loaded:
-                if item in replays:
-                    replays.remove(item)
-            loaded.clear()  # no cycle is left for the garbage collector
-
-        loaded.append(opening(closed))
-        replays.extend(loaded)
+        keep_while_open(self.replays, opening)
 
     @Slot(int)
     def watch(self, index: int) -> None:
