@@ -114,6 +114,9 @@ def run_online(
     loaded = load_online(bridge, size)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
     closing = asyncio.Event()
+    # the window closing ends the loop once the table is left (main below), not at once: Qt
+    # quitting stopped the loop mid-shutdown ("Event loop stopped before Future completed")
+    app.setQuitOnLastWindowClosed(False)
     app.aboutToQuit.connect(closing.set)
     app.lastWindowClosed.connect(closing.set)
     stops.on_stop = closing.set  # leave the table (main below), then the loop ends

@@ -708,6 +708,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
                     await client.leave()
         await self.shutdown()
         self._account.reset()
+        self.set_help(False)  # the window's Help (its shell's) is not left open under solo
         self.left.emit()
         if self._on_leave is not None:
             self._on_leave()

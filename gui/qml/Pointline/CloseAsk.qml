@@ -3,8 +3,10 @@ import QtQuick.Layouts
 import QtQuick.Controls.Basic
 
 // Closing the window mid-session asks first: a closed session is never resumed (the card rules
-// out offline reload). Close records it in Stats as ended without a result; Cancel or Escape
-// keeps playing. A session that is over, or untouched, closes at once.
+// out offline reload). Solo, Close records it in Stats as ended without a result; online it is
+// the host's question (guests seated) or a guest's (a session running). Cancel or Escape keeps
+// playing; "Close the app" closes the window, and the app. A session that is over, or
+// untouched, closes at once. Its words are the bridge's (bridge.extras: closeText, closeHint).
 TablePopup {
     required property var bridge  // the solo table's bridge (Main.qml passes it)
     id: closeOverlay
@@ -72,7 +74,7 @@ TablePopup {
                 fs: closeOverlay.fs
                 primary: true
                 text: "Close the app"
-                hint: "End this session and close; it is kept in Stats"
+                hint: bridge.extras.closeHint
                 onActivated: bridge.extras.confirmClose()
             }
         }
