@@ -18,18 +18,7 @@ TablePopup {
     shade: "#d8061a10"
     width: Math.min(Overlay.overlay.width - gap * 2, fs * 30)
 
-    Connections {
-        target: closeOverlay.parent ? closeOverlay.parent.Window.window : null  // the one window
-        // only the screen that counts asks (Frame.asking): under a replay, the replay leaves
-        function onClosing(close) {
-            var frame = closeOverlay.parent.Window.window;
-            var mine = frame.asking === undefined || frame.asking === (bridge === frame.online ? "online" : "solo");
-            if (mine && bridge.extras.askClose()) {
-                close.accepted = false;
-                if (frame.replay) frame.replay.leave();
-            }
-        }
-    }
+    // the window asks (Frame.qml's onClosing): this card shows the question of its screen
     Connections {
         target: bridge.extras
         function onCloseApproved() { closeOverlay.parent.Window.window.close(); }

@@ -37,7 +37,22 @@ ApplicationWindow {
     readonly property real insetLeft: Math.max(SafeArea.margins.left, fakeInsets.left || 0)
     readonly property real insetRight: Math.max(SafeArea.margins.right, fakeInsets.right || 0)
 
-    // Window modes follow the screen's owner (the session and the focus are kept).
+    // The close question, in one place: the screen that counts (``asking``) asks first through
+    // its ``extras`` (solo: a session in play; online: guests at my table, or a session I sit
+    // in); a replay on top leaves so the question shows. Closing online after all leaves the
+    // table first (a departure, the host's table closed). CloseAsk.qml shows the question.
+    onClosing: function(close) {
+        var owner = frame.asking === "online" ? frame.online : frame.asking === "solo" ? frame.bridge : null;
+        if (!owner) return;
+        if (owner.extras.closeAsked || owner.extras.askClose()) {
+            close.accepted = false;
+            if (frame.replay) frame.replay.leave();
+            return;
+        }
+        if (owner === frame.online) frame.online.windowClosed();
+    }
+
+    // Window modes follow the shell (the session and the focus are kept).
     WindowMode { window: frame; mode: frame.windowMode }
 
     // The one announcement call: Announcer.qml decides the channel (on Linux a Notification
