@@ -372,7 +372,7 @@ GUEST_CLOSE = (
     "without a result."
 )
 """The question before a seat that does not host closes the app while its session runs."""
-CLOSE_HINT = "Close the app: you leave the table, and the table knows you left"
+CLOSE_HINT = "Leave the table and close the app (a table you host closes with it)"
 """What "Close the app" does online (the close question's button)."""
 
 
