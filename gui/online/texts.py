@@ -27,11 +27,13 @@ from pointline.kernel import (
 __all__ = [
     "CASUAL_NOTICE",
     "CERTIFICATE_CHANGED",
+    "CLOSE_HINT",
     "DEFAULT_RELAY",
     "FIRST_VISIT",
     "FORGED",
     "FORGET_TABLE",
     "FREE_POINTS",
+    "GUEST_CLOSE",
     "HELP_KEYS",
     "HELP_TOUCH",
     "HOST_VOUCHES",
@@ -363,6 +365,15 @@ def hosted_close_text(seated: int, playing: bool = True) -> str:
         f"{who} at your table. Closing the app closes the table: the session ends for "
         "everyone without a result."
     )
+
+
+GUEST_CLOSE = (
+    "You are at a table in a session. Closing the app leaves it: the session ends for everyone "
+    "without a result."
+)
+"""The question before a seat that does not host closes the app while its session runs."""
+CLOSE_HINT = "Leave the table and close the app (a table you host closes with it)"
+"""What "Close the app" does online (the close question's button)."""
 
 
 def hosted_by(host: str, me_host: bool) -> str:

@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -113,14 +114,40 @@ class RealX:
             self.xvfb.kill()
             raise RuntimeError("Xvfb did not start")
         self.display = f":{number}"
+        # The accessibility bus's socket is $XDG_RUNTIME_DIR/at-spi/bus, else ~/.cache/at-spi/bus:
+        # one path for every display of this user, so a test starting or ending beside this one
+        # (other checkouts run theirs at the same time) replaced it under the app ("Not connected
+        # to D-Bus server"). The session bus, and the launcher it starts, get a folder of their own.
+        self.runtime = tempfile.mkdtemp(prefix="pointline-realx-")
         self.bus = subprocess.Popen(
             ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+            env={**os.environ, "XDG_RUNTIME_DIR": self.runtime},
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
         )
         assert self.bus.stdout is not None
         self.bus_address = self.bus.stdout.readline().strip()
+        self._start_accessibility_bus()
+
+    def _start_accessibility_bus(self) -> None:
+        """Start the accessibility bus now and wait for its address: an app that asks for it
+        while its launcher is still starting (a loaded machine) is never on the bus ("Error
+        in contacting registry ... Not connected"), and every AT-SPI read then times out."""
+        self._dbus_send(
+            "--session", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"
+        )
+
+    def _dbus_send(self, *args: str) -> str:
+        done = subprocess.run(
+            ["dbus-send", "--print-reply", "--reply-timeout=20000", *args],
+            env=RealX.env(self),  # a subclass's env() may need what its __init__ sets later
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+        )
+        return done.stdout
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -135,6 +162,7 @@ class RealX:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 class RealApp:

@@ -427,10 +427,18 @@ Item {
                 implicitHeight: buttons.implicitHeight + (view.phone ? 0 : extras.implicitHeight + view.gap)
                 // A tap or hover on a control that is off says why (touch has no hover): the
                 // dimmed buttons let the pointer through to this area behind them.
+                // A pointer resting on a dimmed button: the button takes no hover, and under a
+                // real X server it hides the hover from the area below it too, so a handler on
+                // this holder (the parent of both) follows the pointer (issue 38, finding 4).
+                HoverHandler {
+                    objectName: "hoverBehindButtons"
+                    onPointChanged: if (hovered) behind.hoverAt(point.position.x, point.position.y)
+                    onHoveredChanged: if (!hovered) behind.said = null
+                }
                 MouseArea {
+                    id: behind
                     objectName: "behindButtons"
                     anchors.fill: parent
-                    hoverEnabled: true
                     property Item said: null
                     // the dimmed button pointed at shows its reason (GameButton's tool tip)
                     onSaidChanged: pointAt(said)
@@ -440,7 +448,6 @@ Item {
                         pointedAt = hit;
                         if (hit) hit.pointed = true;
                     }
-                    onExited: said = null
                     function offAt(x, y) {
                         var grid = y < buttons.height ? buttons : extras;
                         var hit = grid.childAt(x, y - grid.y);
@@ -451,8 +458,8 @@ Item {
                         if (hit) view.table.explain(hit.actionName);
                         pointAt(hit);
                     }
-                    onPositionChanged: function(mouse) {
-                        var hit = offAt(mouse.x, mouse.y);
+                    function hoverAt(x, y) {
+                        var hit = offAt(x, y);
                         if (hit && hit !== said) view.table.explain(hit.actionName);
                         said = hit;
                     }

@@ -12,19 +12,8 @@ FocusScope {
     required property OnlineBridge online  // the frame hands it over (Frame.place)
     property bool onTop: true  // the frame's screen on top (Frame.qml binds it)
     readonly property var window: root.Window.window
-    // Closing while guests sit at my table asks first (CloseAsk below, on online.extras: the
-    // Host); closing after all closes the table, the host's departure first.
-    Connections {
-        target: root.window
-        function onClosing(close) {
-            if (online.host.closeAsked || online.extras.askClose()) {
-                close.accepted = false;
-                if (root.window.replay) root.window.replay.leave();  // the question shows
-                return;
-            }
-            online.windowClosed();
-        }
-    }
+    // Closing the window: the frame asks (Frame.qml's onClosing, on online.extras: the Host)
+    // and CloseAsk below shows the question; closing after all leaves the table first.
 
     readonly property bool portrait: height > width
     // the balance counts to its new value in the result moment (at once under Reduce motion)
