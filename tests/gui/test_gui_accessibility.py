@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAccessible
 
 from tests.gui.support import BUTTON_ORDER
@@ -116,3 +116,30 @@ def test_chips_are_toggle_buttons_pressed_when_chosen(make_ui) -> None:
     assert pressed() == [50] and ui.bridge.chip == 50
     ui.click("chip10")
     assert pressed() == [10]
+
+
+def _dialog(ui, name):
+    """The accessible dialog of the card ``name``: the popup's own item (contentItem's parent)."""
+    QAccessible.setActive(True)
+    item = ui.window.findChild(QObject, name).property("contentItem").parentItem()
+    iface = QAccessible.queryAccessibleInterface(item)
+    assert iface is not None, name
+    return iface
+
+
+def test_dialog_titles_sit_on_the_dialog_and_qt_warns_of_nothing(make_ui, qtlog) -> None:
+    """Issue 40: each card's title is the name of its dialog (what a reader says when it opens),
+    its description the dialog's description, and loading the window prints no warning about
+    an Accessible attached to something that is not an Item (a Popup is none)."""
+    ui = make_ui()
+    ui.bridge.openHelp()
+    ui.qtbot.waitUntil(lambda: ui.item("helpOverlay").property("opened"), timeout=5000)
+    help_dialog = _dialog(ui, "helpOverlay")
+    assert help_dialog.role() == QAccessible.Role.Dialog
+    assert help_dialog.text(QAccessible.Text.Name) == "Help"
+    stats = ui.window.findChild(QObject, "statsOverlay")
+    assert _dialog(ui, "statsOverlay").text(QAccessible.Text.Description) == stats.property(
+        "description"
+    )
+    warned = [r.message for r in qtlog.records if "Accessible attached property" in r.message]
+    assert warned == []
