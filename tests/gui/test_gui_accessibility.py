@@ -143,3 +143,28 @@ def test_dialog_titles_sit_on_the_dialog_and_qt_warns_of_nothing(make_ui, qtlog)
     )
     warned = [r.message for r in qtlog.records if "Accessible attached property" in r.message]
     assert warned == []
+
+
+def test_the_table_says_where_you_are_when_the_focus_comes_back(make_ui) -> None:
+    """Issue 40, Where am I: the table's name is its summary (hand, phase, point, balance) as it
+    is when the focus comes (back) to it, and its description the keys then; neither follows a
+    change while the focus stays (Orca speaks a change of the focused object's name or
+    description: each change would be said twice)."""
+    ui = make_ui()
+    assert ui.focus_name() == "tableArea"
+    assert _name(ui, "tableArea") == "Table, hand 1 of 5, come-out, balance 1,000"
+    assert _description(ui, "tableArea") == ui.bridge.keysHint
+    come_out_keys = ui.bridge.keysHint
+    ui.key(Qt.Key.Key_Space)
+    ui.key(Qt.Key.Key_Return)  # reduce motion: the come-out's result shows at once
+    ui.qtbot.waitUntil(lambda: ui.bridge.throws == 1, timeout=5000)
+    assert ui.bridge.keysHint != come_out_keys  # the phase moved on (the point, or hand 2) ...
+    assert _name(ui, "tableArea") == "Table, hand 1 of 5, come-out, balance 1,000"  # ... not it
+    assert _description(ui, "tableArea") == come_out_keys
+    ui.bridge.openHelp()
+    ui.qtbot.waitUntil(lambda: ui.focus_name() != "tableArea", timeout=5000)
+    ui.key(Qt.Key.Key_Escape)
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=5000)
+    assert _name(ui, "tableArea") == "Table, " + ui.bridge.summary
+    assert ui.bridge.summary != "hand 1 of 5, come-out, balance 1,000"
+    assert _description(ui, "tableArea") == ui.bridge.keysHint
