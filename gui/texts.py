@@ -163,6 +163,8 @@ TEXTS: dict[str, str] = {
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
+    # The history as a list a screen reader walks (issue 40): its name says how long it is.
+    "historyList": "History, {count} lines",
 }
 
 ACTION_LABELS: dict[str, str] = {

@@ -168,3 +168,29 @@ def test_the_table_says_where_you_are_when_the_focus_comes_back(make_ui) -> None
     assert _name(ui, "tableArea") == "Table, " + ui.bridge.summary
     assert ui.bridge.summary != "hand 1 of 5, come-out, balance 1,000"
     assert _description(ui, "tableArea") == ui.bridge.keysHint
+
+
+def test_the_history_is_a_list_that_says_its_length(make_ui) -> None:
+    """Issue 40: the history is a list a reader can walk: role List, its name with how many
+    lines it holds, each line a ListItem named with its words."""
+    ui = make_ui()
+    history = _iface(ui, "history")
+    assert history.role() == QAccessible.Role.List
+    assert history.text(QAccessible.Text.Name) == "History, 0 lines"
+    ui.key(Qt.Key.Key_Space)
+    ui.key(Qt.Key.Key_Return)
+    ui.qtbot.waitUntil(lambda: ui.bridge.throws == 1, timeout=5000)
+    rows = ui.item("historyList")
+    ui.qtbot.waitUntil(lambda: rows.property("count") > 0, timeout=5000)
+    count = rows.property("count")
+    assert _name(ui, "history") == f"History, {count} lines"
+    items = [
+        QAccessible.queryAccessibleInterface(child)
+        for child in rows.property("contentItem").childItems()
+    ]
+    named = [
+        i.text(QAccessible.Text.Name)
+        for i in items
+        if i is not None and i.role() == QAccessible.Role.ListItem
+    ]
+    assert named and all(named), named
