@@ -41,11 +41,27 @@ Item {
     // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
     // the words go out once the app has settled, all of them, in the order they came.
     property var pending: []
-    readonly property bool settling: settle.running  // words are waiting to go out
+    readonly property bool settling: settle.running || held.running  // words are waiting to go out
     Timer {
         id: settle
         interval: 250
         onTriggered: announcer.flush()
+    }
+    // A focus move is the end of a burst (a new screen takes the focus once it is built; a card
+    // opens or closes), and in a flood Orca 43 skips a Notification's showing event unless it
+    // comes from the focused object, and prunes every one still queued when a focus event comes
+    // in. So words wait `quiet` ms after the last focus move: they are queued after the focus
+    // event, once Orca has had time to work through the burst (online the session's first
+    // words come with the whole table screen and were lost on a loaded machine).
+    property int quiet: 800
+    Timer {
+        id: held
+        interval: announcer.quiet
+        onTriggered: if (announcer.pending.length > 0 && !settle.running) announcer.flush()
+    }
+    Connections {
+        target: announcer.Window.window
+        function onActiveFocusItemChanged() { held.restart(); }
     }
     function say(text) {
         if (!text)
@@ -55,6 +71,8 @@ Item {
             settle.start();
     }
     function flush() {
+        if (held.running)
+            return;  // the held timer flushes when the focus has kept still long enough
         var texts = announcer.pending;
         announcer.pending = [];
         for (var i = 0; i < texts.length; ++i)
