@@ -41,6 +41,7 @@ __all__ = [
     "MIN_PEOPLE",
     "NAME_ADVICE",
     "NAME_HINT",
+    "NEARBY_LIST",
     "NEARBY_NONE",
     "NO_RELAY_YET",
     "ONLINE_SCENES",
@@ -316,6 +317,8 @@ def version_refusal(host: str, theirs: int, ours: int) -> str:
 
 FORGET_TABLE = "Forget"
 """The button beside a table whose sign-in this app keeps (issue 41: only it drops one)."""
+NEARBY_LIST = "Tables nearby, {count} found"
+"""The name of the tables-nearby list a screen reader walks (issue 40): how many it holds."""
 
 
 def forget_hint(name: str) -> str:
