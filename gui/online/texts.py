@@ -43,6 +43,7 @@ __all__ = [
     "MIN_PEOPLE",
     "NAME_ADVICE",
     "NAME_HINT",
+    "NEARBY_LIST",
     "NEARBY_NONE",
     "NO_RELAY_YET",
     "ONLINE_SCENES",
@@ -257,7 +258,10 @@ HELP_KEYS = (
     "Enter or Space roll at the point · "
     "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute. "
     "Buttons take the keyboard by Tab, never by a click: at the table a click gives the keys "
-    "back to the table, so Enter keeps its meaning."
+    "back to the table, so Enter keeps its meaning. "
+    "With a screen reader each change is spoken once; when the focus comes back to the table "
+    "it says the hand, the phase, the point and the balance, and Orca's Where Am I (Keypad "
+    "Enter, or Orca+Enter on a laptop layout) reads them again."
 )
 HELP_TOUCH = (
     "<b>Touch:</b> pick a chip, then tap a line to place it; Back closes Help, and at the "
@@ -315,6 +319,8 @@ def version_refusal(host: str, theirs: int, ours: int) -> str:
 
 FORGET_TABLE = "Forget"
 """The button beside a table whose sign-in this app keeps (issue 41: only it drops one)."""
+NEARBY_LIST = "Tables nearby, {count} found"
+"""The name of the tables-nearby list a screen reader walks (issue 40): how many it holds."""
 
 
 def forget_hint(name: str) -> str:

@@ -60,6 +60,9 @@ ApplicationWindow {
     function announce(text) {
         announcer.say(text);
     }
+    // A screen about to take the focus holds the words until it has (Announcer.hold).
+    function holdWords() { announcer.hold(); }
+    function releaseWords() { announcer.release(); }
     Announcer { id: announcer }
 
     // The keyboard comes back to the window after any dialog (a native file dialog under X with

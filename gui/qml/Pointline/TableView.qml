@@ -134,9 +134,34 @@ Item {
                 anchors.fill: parent
                 anchors.margins: felt.border.width + view.gap * 0.6
                 activeFocusOnTab: false
+                // Where am I (issue 40): the table's name and its summary (hand, phase, point,
+                // balance) and the keys, as they are when the focus comes (back) to the table:
+                // what a reader says then and what Orca's Where Am I reads. Not kept live: a
+                // change of the focused table's name or description is spoken, so each change
+                // would be said twice (the announcer says it already).
+                // So: they hold still while the focus is on the table, and follow it again once
+                // the focus has moved on (later: a change while the reader is still on the table
+                // is spoken), so they are right when the focus comes back, with no change then.
+                readonly property string liveName: view.table.summary ? view.tableName + ", " + view.table.summary : view.tableName
+                property string spokenName: liveName
+                property string spokenKeys: view.table.keysHint
+                function follow() {
+                    if (activeFocus)
+                        return;
+                    spokenName = Qt.binding(function() { return tableArea.liveName; });
+                    spokenKeys = Qt.binding(function() { return view.table.keysHint; });
+                }
+                onActiveFocusChanged: {
+                    if (activeFocus) {
+                        spokenName = liveName;
+                        spokenKeys = view.table.keysHint;
+                    } else {
+                        Qt.callLater(follow);
+                    }
+                }
                 Accessible.role: Accessible.Pane
-                Accessible.name: view.tableName
-                Accessible.description: view.table.keysHint
+                Accessible.name: spokenName
+                Accessible.description: spokenKeys
                 // A held key's repeats never get here (gui/keys.py drops them for every window).
                 Keys.onPressed: function(event) {
                     if (event.key === Qt.Key_Space) {

@@ -53,7 +53,14 @@ FocusScope {
         if (it !== null && it !== undefined && it.visible && it.enabled && it !== root.window.contentItem) return;
         current().focusFirst();
     }
-    onScreenChanged: Qt.callLater(function() { current().focusFirst(); })
+    // The words that come with a new screen go out after its focus event (Announcer.hold).
+    onScreenChanged: {
+        if (root.window && root.window.holdWords) root.window.holdWords();
+        Qt.callLater(function() {
+            current().focusFirst();
+            if (root.window && root.window.releaseWords) root.window.releaseWords();
+        });
+    }
     readonly property bool helpOpen: online.helpOpen
     onHelpOpenChanged: Qt.callLater(function() {
         if (online.helpOpen) helpClose.forceActiveFocus(); else current().focusFirst();
