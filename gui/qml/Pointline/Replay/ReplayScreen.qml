@@ -146,18 +146,30 @@ FocusScope {
                 spacing: root.gap * 0.6
                 GridLayout {
                     Layout.fillWidth: true
-                    columns: root.portrait || root.phone ? 1 : 2
+                    columns: root.phone ? 2 : root.portrait ? 1 : 2
                     columnSpacing: root.gap
                     rowSpacing: 0
-                    // a phone: the verdict's word first, on the title's line (its sentence below)
+                    // a phone: the verdict's word first, in its colour, on the title's line (its
+                    // sentence below)
+                    Text {
+                        objectName: "replayPhoneVerdictWord"
+                        visible: root.phone && text.length > 0
+                        text: root.replay.verdictWord
+                        textFormat: Text.PlainText
+                        color: root.replay.verdictWord === "OK" ? "#7ee2a8"
+                             : root.replay.verdictWord === "FAIL" ? "#ff9a8a" : "#ffd479"
+                        font.pixelSize: root.fs * 1.05
+                        font.bold: true
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
                     Text {
                         objectName: "replayTitle"
-                        text: root.phone && root.replay.verdictWord.length > 0
-                              ? root.replay.verdictWord + " · " + root.replay.title : root.replay.title
+                        text: root.replay.title
                         textFormat: Text.PlainText
                         wrapMode: Text.Wrap
                         Layout.fillWidth: root.portrait || root.phone
-                        Layout.maximumWidth: root.portrait || root.phone ? detailsColumn.width : root.width * 0.4
+                        Layout.maximumWidth: root.portrait ? detailsColumn.width : root.phone ? -1 : root.width * 0.4
                         color: "#d8b25a"
                         font.pixelSize: root.fs * 1.05
                         font.bold: true
@@ -165,6 +177,7 @@ FocusScope {
                     Text {
                         objectName: "replayThrowTitle"
                         Layout.fillWidth: true
+                        Layout.columnSpan: root.phone ? 2 : 1
                         text: root.replay.throwTitle
                         textFormat: Text.PlainText
                         wrapMode: Text.Wrap
