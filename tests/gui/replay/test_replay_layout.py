@@ -8,11 +8,17 @@ On the old screen (phone mode was not checked) the phones had 398 problems: 392 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+from PySide6.QtCore import QObject
+
+from pointline.gui.texts import TEXTS
 from pointline.gui.tools.layoutcheck import SIZES, run_check
-from pointline.gui.tools.phone import is_phone
-from pointline.gui.tools.replay_scenes import REPLAY_SCENES
+from pointline.gui.tools.phone import insets_of, is_phone
+from pointline.gui.tools.replay_scenes import REPLAY_SCENES, load_scene
+from tests.gui.support import WAIT_MS
 
 
 def test_every_replay_scene_is_clean_at_every_size(qapp: Any) -> None:
@@ -40,3 +46,28 @@ def test_every_replay_scene_is_clean_at_every_size(qapp: Any) -> None:
             if w > h:
                 felt = int(design.split("felt ")[1].split("%")[0])
                 assert felt >= 50, design
+
+
+@pytest.mark.parametrize("size", [(390, 844), (844, 390)])
+def test_a_phone_shows_both_lines_rules_and_opens_the_history_in_a_sheet(
+    qapp: Any, qtbot: Any, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """Issue 38, finding 8: the replay's felt left out the Pass line's rule text, and its
+    'PAYS / 1 : 1' wrapped at phone sizes. On a phone both lines say their rule now, from
+    gui/texts.py as the solo felt does, on one or two lines; the history is a sheet."""
+    loaded = load_scene("replay-mid-hand", size, tmp_path, mobile=True)
+    try:
+        loaded.bridge.set_insets(insets_of(size))
+        loaded.window.resize(*size)
+        point = loaded.bridge.table.property("point")
+        for line, key in (("pass", "rulePassPoint"), ("dont_pass", "ruleDontPassPoint")):
+            rule = loaded.window.findChild(QObject, f"rule_{line}")
+            qtbot.waitUntil(lambda rule=rule: rule.isVisible(), timeout=WAIT_MS)
+            assert rule.property("text") == TEXTS[key].replace("{point}", str(point))
+            assert not rule.property("truncated")
+        sheet = loaded.window.findChild(QObject, "replayHistorySheet")
+        loaded.window.findChild(QObject, "replayHistoryButton").activated.emit()
+        qtbot.waitUntil(lambda: bool(sheet.property("opened")), timeout=WAIT_MS)
+    finally:
+        loaded.window.close()
+        loaded.engine.deleteLater()

@@ -137,7 +137,7 @@ ColumnLayout {
             onActivated: controls.diceRequested()
         }
         GameButton {
-            objectName: "replayHistory"
+            objectName: "replayHistoryButton"
             visible: controls.phone
             Layout.fillWidth: true; fs: controls.buttonFs
             text: controls.replay.texts.history
