@@ -114,9 +114,11 @@ if which in ("all", "online"):
     texts = importlib.import_module("pointline.gui.online.texts")
     online_app = importlib.import_module("pointline.gui.online.app")
     from pointline.gui.online.bridge import OnlineBridge
-    accounts = first("pointline.net.relay._accounts", "pointline.net.accounts")
+    accounts = first("pointline.net.relay._accounts", "pointline.net.relay.accounts",
+                     "pointline.net.accounts")
     protocol = first("pointline.net.protocol._peer", "pointline.net.protocol")
-    relay = first("pointline.net.relay._server", "pointline.net.relay.relay", "pointline.net.relay")
+    relay = first("pointline.net.relay._server", "pointline.net.relay.server",
+                  "pointline.net.relay.relay", "pointline.net.relay")
     folder = tempfile.TemporaryDirectory(prefix="pointline-compare-online-")
     os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")
     loop = qasync.QEventLoop(app)

@@ -174,7 +174,9 @@ def derivation_lines(session: Session, throw: ReplayThrow) -> list[dict[str, str
         if byte.face is None:
             text = f"{where} is {ACCEPT_BELOW} or more: rejected (no face is favoured)"
         else:
-            text = f"{where} → {byte.value} mod 6 + 1 = {byte.face}: accepted"
+            # the sum held on one line, as every sum is ("15 mod 6 + 1 = 4")
+            held = NBSP.join(("→", str(byte.value), "mod", "6", "+", "1", "=", str(byte.face)))
+            text = f"{where} {held}: accepted"
         kind = "rejected" if byte.face is None else "byte"
         rows.append({"kind": kind, "text": text, "full": f"{byte.value:02x}"})
     rows.append(
