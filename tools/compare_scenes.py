@@ -116,7 +116,8 @@ if which in ("all", "online"):
     from pointline.gui.online.bridge import OnlineBridge
     accounts = first("pointline.net.relay._accounts", "pointline.net.relay.accounts",
                      "pointline.net.accounts")
-    protocol = first("pointline.net.protocol._peer", "pointline.net.protocol")
+    protocol = first("pointline.net.protocol._peer", "pointline.net.protocol.events",
+                     "pointline.net.protocol")
     relay = first("pointline.net.relay._server", "pointline.net.relay.server",
                   "pointline.net.relay.relay", "pointline.net.relay")
     folder = tempfile.TemporaryDirectory(prefix="pointline-compare-online-")
