@@ -8,9 +8,10 @@ session bus the test driver starts (tests/realinput/driver.py):
 It reads commands on stdin and writes one JSON line for each on stdout:
 
 * ``nodes``: every accessible node of the app's windows (role, name, enabled, showing, focused;
-  a showing button's centre on the screen, to click it, and its box);
-* ``shown``: the same for the showing nodes only (quicker: hidden screens are not walked);
-* ``windows``: each top-level window's name, place, size and whether it is active.
+  a showing button's centre on the screen, to click it);
+* ``windows``: each top-level window's name, size and whether it is active.
+* ``shown``: as ``nodes``, the showing nodes only (quicker: hidden screens are not walked);
+  a showing button's box (x, y, width, height) too, and each window's x and y.
 
 A command that finds no application answers ``{"error": ...}``; the driver waits and asks again.
 """

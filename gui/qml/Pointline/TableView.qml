@@ -327,12 +327,12 @@ Item {
         // ---------------- controls
         ColumnLayout {
             id: controls
-            visible: !view.feltOnly
             Layout.fillWidth: view.portrait
             Layout.preferredWidth: view.portrait ? -1 : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
                 : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
+            visible: !view.feltOnly
 
             // a phone: the history drawer and the menu, away from the main action (sideways:
             // at the top of the rail)
