@@ -118,7 +118,7 @@ FocusScope {
         rowSpacing: root.gap * 0.6
         columnSpacing: root.gap
         // the right column's width when sideways (the felt keeps the rest: over half)
-        readonly property real sideWidth: Math.max(260, width * 0.4)
+        readonly property real sideWidth: Math.max(230, width * 0.4)
 
         Flickable {
             id: details
