@@ -104,10 +104,88 @@ OPEN_FILTERS = ("Pointline sessions (*.jsonl *.json)", "All files (*)")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
+def _when(year: int, month: int, day: int, clock: str) -> str:
+    """A moment as Stats writes it: "6 Dec 2026, 09:27 UTC"."""
+    return f"{day} {MONTHS[month - 1]} {year}, {clock} UTC"
+
+
+def _place(rank: int) -> str:
+    """A rank as a place: 1st, 2nd, 3rd, 4th … 11th, 12th, 13th … 21st."""
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+SAVED_NOT_FINISHED = "not finished"
+SAVED_NO_RESULT = "ended without a result"
+SAVED_UNREADABLE = "cannot be read"
+
+
+def _transcript_ends(path: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The header's and the outcome record's bodies of the transcript at ``path`` (empty when
+    missing or not JSON objects). Not a verification: the replay verifies when it opens."""
+    header: dict[str, Any] = {}
+    outcome: dict[str, Any] = {}
+    with open(path, "rb") as file:
+        for number, line in enumerate(file):
+            if number > 0 and b'"outcome"' not in line:
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            body = record.get("body") if isinstance(record, dict) else None
+            if not isinstance(body, dict):
+                continue
+            if number == 0 and record.get("kind") == "header":
+                header = body
+            elif record.get("kind") == "outcome":
+                outcome = body
+    return header, outcome
+
+
+def saved_row(path: Path) -> dict[str, str]:
+    """One saved online session as Stats lists it on a phone: named by its date and result
+    ("6 Dec 2026, 09:27 UTC · 1st of 2, 1,030 points"), never by its file name (issue 39)."""
+    from datetime import UTC, datetime
+
+    try:
+        header, outcome = _transcript_ends(path)
+        started = header.get("started_at")
+        stamp = (
+            float(started)
+            if isinstance(started, (int, float))
+            and not isinstance(started, bool)
+            and 0 <= started < 1e11
+            else path.stat().st_mtime
+        )
+    except OSError:
+        return {"label": SAVED_UNREADABLE, "path": str(path)}
+    moment = datetime.fromtimestamp(stamp, UTC)
+    when = _when(moment.year, moment.month, moment.day, moment.strftime("%H:%M"))
+    seat, final, ranks = header.get("seat"), outcome.get("final"), outcome.get("ranks")
+    status = outcome.get("status")
+    result = SAVED_NOT_FINISHED
+    if status == "ended":
+        result = SAVED_NO_RESULT
+    elif (
+        status == "complete"
+        and type(seat) is int
+        and isinstance(final, list)
+        and isinstance(ranks, list)
+        and 0 <= seat < min(len(final), len(ranks))
+        and type(final[seat]) is int
+        and type(ranks[seat]) is int
+        and ranks[seat] > 0
+    ):
+        # the number held to its word (a narrow row never leaves "points" alone on a line)
+        result = f"{_place(ranks[seat])} of {len(ranks)}, {_points(final[seat])}\u00a0points"
+    return {"label": f"{when} · {result}", "path": str(path)}
+
+
 def record_row(record: SessionRecord, number: int) -> dict[str, Any]:
     """One session as the Stats view lists it (plain words, and the chart's samples)."""
     year, month, day = record.finished[:10].split("-")
-    when = f"{int(day)} {MONTHS[int(month) - 1]} {year}, {record.finished[11:16]} UTC"
+    when = _when(int(year), int(month), int(day), record.finished[11:16])
     change = record.final_points - STARTING_POINTS
     sign = "+" if change > 0 else "\u2212" if change < 0 else "\u00b1"
     return {
@@ -375,7 +453,8 @@ class Extras(QObject):
     @Slot(result=QVARIANT_LIST)
     def savedTranscripts(self) -> list[dict[str, str]]:
         """The online transcripts in the app's transcripts folder, newest first (at most
-        ``SAVED_SHOWN``): a phone has no file picker, so Stats lists them to watch."""
+        ``SAVED_SHOWN``): a phone has no file picker, so Stats lists them to watch, each named
+        by its date and result (``saved_row``)."""
         from pointline.net.paths import TRANSCRIPT_SUFFIX, transcripts_dir
 
         try:
@@ -388,7 +467,7 @@ class Extras(QObject):
             files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
         except OSError:
             return []
-        return [{"label": p.stem, "path": str(p)} for p in files[:SAVED_SHOWN]]
+        return [saved_row(p) for p in files[:SAVED_SHOWN]]
 
     @Slot(str)
     def watchFile(self, url: str) -> None:

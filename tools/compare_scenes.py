@@ -4,6 +4,7 @@ them pixel by pixel: behaviour unchanged by a reshape shows as no differing pixe
     git worktree add /tmp/base 88a6ff0
     python tools/compare_scenes.py /tmp/base            # base against this checkout
     python tools/compare_scenes.py /tmp/base --solo     # the solo scenes only (no relay)
+    python tools/compare_scenes.py /tmp/base --replay   # the replay scenes only
 
 Each checkout renders in its own interpreter, importing its own code: its top-level folders are
 linked as the ``pointline`` namespace (kernel/ -> pointline.kernel, ...) in a temporary folder
@@ -113,9 +114,12 @@ if which in ("all", "online"):
     texts = importlib.import_module("pointline.gui.online.texts")
     online_app = importlib.import_module("pointline.gui.online.app")
     from pointline.gui.online.bridge import OnlineBridge
-    accounts = first("pointline.net.relay._accounts", "pointline.net.accounts")
-    protocol = first("pointline.net.protocol._peer", "pointline.net.protocol")
-    relay = first("pointline.net.relay._server", "pointline.net.relay.relay", "pointline.net.relay")
+    accounts = first("pointline.net.relay._accounts", "pointline.net.relay.accounts",
+                     "pointline.net.accounts")
+    protocol = first("pointline.net.protocol._peer", "pointline.net.protocol.events",
+                     "pointline.net.protocol")
+    relay = first("pointline.net.relay._server", "pointline.net.relay.server",
+                  "pointline.net.relay.relay", "pointline.net.relay")
     folder = tempfile.TemporaryDirectory(prefix="pointline-compare-online-")
     os.environ["POINTLINE_DATA_DIR"] = str(Path(folder.name) / "data")
     loop = qasync.QEventLoop(app)
@@ -148,6 +152,18 @@ if which in ("all", "online"):
 
     with loop:
         loop.run_until_complete(everything())
+if which in ("all", "replay"):
+    replay_scenes = importlib.import_module("pointline.gui.tools.replay_scenes")
+    folder = tempfile.TemporaryDirectory(prefix="pointline-compare-replay-")
+    for scene in replay_scenes.REPLAY_SCENES:
+        loaded = replay_scenes.load_scene(scene, check.SIZES[0], Path(folder.name))
+        for size in check.SIZES:
+            loaded.window.resize(*size)
+            check._settle(loaded.window, 120)
+            save(scene, size, check._settle(loaded.window, 30))
+        loaded.window.close()
+        loaded.engine.deleteLater()
+        del loaded
 print(json.dumps(written))
 """
 
@@ -216,6 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--solo", action="store_const", const="solo", dest="which")
     group.add_argument("--online", action="store_const", const="online", dest="which")
+    group.add_argument("--replay", action="store_const", const="replay", dest="which")
     args = parser.parse_args(argv)
     which = args.which or "all"
     with tempfile.TemporaryDirectory(prefix="pointline-compare-") as temporary:

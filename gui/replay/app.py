@@ -51,17 +51,19 @@ def open_replay(
     relay_key: bytes | None = None,
     on_leave: Callable[[], None] | None = None,
     sounds: Any = None,
-    mobile: bool = False,
+    mobile: bool | None = None,
 ) -> Any:
     """Show the replay of ``path`` (or of an opened ``session``) in ``frame``, the one window,
     over the screen that opened it; Escape or Leave replay takes it out, that screen shows
     again as it was, and ``on_leave`` is called once the replay has gone. A file that cannot
-    be watched opens the replay on its plain words (why). Returns the ``ReplayBridge``."""
+    be watched opens the replay on its plain words (why); ``mobile`` (by default the device's,
+    ``gui.device.is_mobile``) lays it out for a phone. Returns the ``ReplayBridge``."""
+    from pointline.gui.device import is_mobile
     from pointline.gui.replay.bridge import ReplayBridge, bridge_for
 
     options: dict[str, Any] = {
         "reduce_motion": _reduce_motion(),
-        "mobile": mobile,
+        "mobile": is_mobile() if mobile is None else mobile,
         "sounds": sounds,
     }
     if session is not None or problem:
@@ -73,9 +75,9 @@ def open_replay(
     return bridge
 
 
-def run_replay(path: str, size: tuple[int, int] | None = None, mobile: bool = False) -> int:
+def run_replay(path: str, size: tuple[int, int] | None = None, mobile: bool | None = None) -> int:
     """``pointline replay FILE``: the one window opened straight on the file (at ``size`` if
-    given: ``--size``); returns when it closes."""
+    given: ``--size``; laid out for a phone on one, ``mobile``); returns when it closes."""
     prepare_environment()
     app = gui_application()
     app.setOrganizationName("Pointline")
@@ -86,10 +88,12 @@ def run_replay(path: str, size: tuple[int, int] | None = None, mobile: bool = Fa
 
     sounds = Sounds()
     sounds.muted = bool(QSettings().value("muted", False, type=bool))
+    from pointline.gui.device import is_mobile
     from pointline.gui.replay.bridge import bridge_for
 
+    phone = is_mobile() if mobile is None else mobile
     loaded = load_replay(
-        bridge_for(path, reduce_motion=_reduce_motion(), sounds=sounds, mobile=mobile), size
+        bridge_for(path, reduce_motion=_reduce_motion(), sounds=sounds, mobile=phone), size
     )
     # opened from the command line: leaving the replay leaves the app
     loaded.bridge.leaveRequested.connect(app.quit)

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from PySide6.QtCore import Property, QObject, QTimer, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
+from pointline.gui.device import fake_insets
 from pointline.gui.history import history_rows
 from pointline.gui.presenter import TablePresenter
 from pointline.gui.replay.errors import ReplayError
@@ -31,7 +32,7 @@ from pointline.gui.replay.words import (
     throw_title,
 )
 from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, declare
-from pointline.gui.texts import TEXTS
+from pointline.gui.texts import SOLO_WORDS, TEXTS
 from pointline.kernel import Phase
 
 __all__ = ["PLAY_MS", "ReplayBridge", "ReplaySeat", "bridge_for", "open_path"]
@@ -124,6 +125,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
             "step": (int, 0),
             "steps": (int, 0),
             "playing": (bool, False),
+            "paused": (bool, False),
             "hand": (int, 0),
             "hands": (list, []),
             "timeline": (list, []),
@@ -136,9 +138,21 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         },
     )
     """problem: why the file cannot be watched ("" when it can), plain words shown as text."""
+    announced = Signal(str)
+    """Words said through the frame's one announcement call (the pause and the resume)."""
     leaveRequested = Signal()
     """Escape or Leave replay: the replay screen leaves the one window (gui.windows)."""
     helpRequested = Signal()
+    insetsChanged = Signal()
+    insets = Property(QVARIANT_MAP, lambda self: self._insets, notify=insetsChanged)
+    """Extra safe-area insets (a phone's notch and bars faked by tests and the layout check);
+    the screen keeps inside these and the frame's own (Qt's SafeArea)."""
+
+    def set_insets(self, insets: dict[str, int]) -> None:
+        """Fake safe-area insets (the layout check and the screenshots: each phone size its
+        own, portrait and sideways in one run)."""
+        self._insets = dict(insets)
+        self.insetsChanged.emit()
 
     def __init__(
         self,
@@ -156,6 +170,9 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         """The app's ``gui.sound.Sounds`` (None: silent); a step forward plays the dice."""
         self._session = session
         self._mobile = mobile
+        self._resume_playing = False
+        """Whether the replay was playing when it paused (Resume plays on)."""
+        self._insets = fake_insets()
         self._seat = ReplaySeat(self)
         self.presenter = TablePresenter(replay_hint, mobile=mobile, shows_end=False)
         """What the table screen shows (gui/presenter.py); actions go nowhere."""
@@ -170,7 +187,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
             problem=problem,
             muted=bool(getattr(sounds, "muted", True)),
             reduceMotion=reduce_motion,
-            keysHint=REPLAY_TEXTS["keysMobile" if mobile else "keys"],
+            keysHint=self._keys_hint(),
         )
         if session is not None:
             self._load(session)
@@ -209,9 +226,7 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
                 if s.words
             ],
             steps=len(session.throws),
-            keysHint=REPLAY_TEXTS[
-                "keysMobile" if self._mobile else "keys" if session.throws else "keysNoThrows"
-            ],
+            keysHint=self._keys_hint(),
             hands=list(session.hands()),
             timeline=[
                 {
@@ -276,6 +291,16 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
             )
         )
 
+    def _keys_hint(self) -> str:
+        """What the keys do now (a phone: what to tap)."""
+        if self._mobile:
+            return REPLAY_TEXTS["keysMobile"]
+        if self._values["paused"]:
+            return REPLAY_TEXTS["keysPaused"]
+        if self._session is not None and not self._session.throws:
+            return REPLAY_TEXTS["keysNoThrows"]
+        return REPLAY_TEXTS["keys"]
+
     def refuse(self) -> None:
         """A control of the table was used: a replay refuses it, and says so."""
         self.presenter.notice = REPLAY_TEXTS["refused"]
@@ -337,8 +362,40 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         self._timer.start()
 
     @Slot()
+    def escape(self) -> None:
+        """Escape or Android's Back: the replay pauses as solo does, or resumes if paused."""
+        if self._values["paused"]:
+            self.resume()
+        else:
+            self.pause()
+
+    @Slot()
+    def pause(self) -> None:
+        """Nothing moves until ``resume`` (a playing replay stops where it is)."""
+        if self._values["paused"]:
+            return
+        self._resume_playing = bool(self._values["playing"])
+        self._stop()
+        self._put(paused=True)
+        self._put(keysHint=self._keys_hint())
+        self.announced.emit(SOLO_WORDS["pausedShort"])
+
+    @Slot()
+    def resume(self) -> None:
+        """Go on from the throw shown (playing on if it was playing); said as solo says it."""
+        if not self._values["paused"]:
+            return
+        self._put(paused=False)
+        self._put(keysHint=self._keys_hint())
+        self.announced.emit(SOLO_WORDS["resumed"])
+        if self._resume_playing:
+            self._resume_playing = False
+            self.togglePlay()
+
+    @Slot()
     def leave(self) -> None:
         self._stop()
+        self._put(paused=False)
         self.leaveRequested.emit()
 
     @Slot()

@@ -43,18 +43,29 @@ REPLAY_TEXTS: dict[str, str] = {
     "noThrows": "No throw to show.",
     "beforeFirst": "Before the first throw.",
     "refused": "This is a replay: nothing can be played or sent.",
-    "keys": "Left/Right step · Space plays · Home/End · Esc leaves · F1 help",
-    "keysNoThrows": "No throw to step through · Enter or Esc leaves · F1 help",
+    "keys": "Left/Right step · Space plays · Home/End · Esc pauses · F1 help",
+    "keysNoThrows": "No throw to step through · Enter leaves · Esc pauses · F1 help",
+    "keysPaused": "Space or Enter presses the chosen button · Tab moves on · Esc resumes",
     "keysMobile": "Tap Next or a throw on the timeline",
     "help": (
         "A replay plays a saved session again, throw by throw, through the same rules as play. "
         "Left and Right step one throw, Space plays or pauses, Home and End jump to the ends, "
-        "Tab visits the replay's controls, Escape leaves, M mutes. Nothing is sent anywhere."
+        "Tab visits the replay's controls, Escape pauses (Leave replay is on the pause card), "
+        "M mutes. Nothing is sent anywhere."
     ),
+    "pausedTitle": "Paused",
+    "pausedText": "Nothing moves until you resume (Escape or Resume).",
+    "pausedTextMobile": "Nothing moves until you resume.",
+    "resume": "Resume",
+    "resumeHint": "Go on watching from this throw",
+    "historyHint": "Every throw, contract and refund of this seat",
     "solo": "Solo session",
     "notKeptTitle": "No replay kept",
 }
 """The replay screen's labels and sentences."""
+
+NBSP = "\u00a0"
+"""Between the parts of a sum: a sum never wraps inside itself ("4 + 4 / = 8")."""
 
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -80,11 +91,13 @@ def player_row(session: Session, step: int, seat: int) -> dict[str, object]:
     """One seat at ``step`` as the players list shows it (its seat view's balance and the
     contracts that throw decided)."""
     view = session.view(step, seat)
+    # each line's name held to its amount (a narrow phone never leaves "Don't Pass" at the end
+    # of one line and its "0" alone on the next)
     return {
         "you": seat == session.me,
         "text": (
-            f"{seat_name(session, seat)}: {view.balance:,} · Pass {view.contractPass:,} · "
-            f"Don't Pass {view.contractDontPass:,}"
+            f"{seat_name(session, seat)}: {view.balance:,} · Pass{NBSP}{view.contractPass:,} · "
+            f"Don't{NBSP}Pass{NBSP}{view.contractDontPass:,}"
         ),
         "balance": view.balance,
     }
@@ -103,10 +116,6 @@ def throw_title(session: Session, step: int) -> str:
         first, second = throw.recorded
         title += f" derived · the file says {first} and {second}"
     return title
-
-
-NBSP = "\u00a0"
-"""Between the parts of a sum: a sum never wraps inside itself ("4 + 4 / = 8")."""
 
 
 def sum_words(die1: int, die2: int) -> str:
@@ -165,7 +174,9 @@ def derivation_lines(session: Session, throw: ReplayThrow) -> list[dict[str, str
         if byte.face is None:
             text = f"{where} is {ACCEPT_BELOW} or more: rejected (no face is favoured)"
         else:
-            text = f"{where} → {byte.value} mod 6 + 1 = {byte.face}: accepted"
+            # the sum held on one line, as every sum is ("15 mod 6 + 1 = 4")
+            held = NBSP.join(("→", str(byte.value), "mod", "6", "+", "1", "=", str(byte.face)))
+            text = f"{where} {held}: accepted"
         kind = "rejected" if byte.face is None else "byte"
         rows.append({"kind": kind, "text": text, "full": f"{byte.value:02x}"})
     rows.append(

@@ -965,12 +965,12 @@ def _replay(scenes: Sequence[str], profiles: list[Profile], report: Report) -> N
             for scene in scenes:
                 loaded = load_scene(scene, group[0], Path(folder), mobile=phone)
                 for size in group:
+                    insets = insets_of(size) if phone else dict(NO_INSETS)
+                    loaded.bridge.set_insets(insets)
                     loaded.window.resize(*size)
                     _settle(loaded.window, 120)
-                    # the replay screen keeps no safe-area insets of its own yet: it is
-                    # checked at its phone sizes without them
                     image = _settle(loaded.window, 30)
-                    problems, design = measure_window(loaded.window, image, goals=phone)
+                    problems, design = measure_window(loaded.window, image, insets, phone)
                     report(scene, size, mode, problems, design)
                 loaded.window.close()
                 loaded.engine.deleteLater()

@@ -6,7 +6,8 @@ never imports it).
 The session is the genuine three-seat transcript of the conformance vectors
 (``conformance/online/vectors/transcripts.json``, "genuine.complete.seats_3": Don't Pass
 reductions and refunds, three seats with their verification words), watched at a fixed step;
-"replay-fail" is the tampered throw of the same vectors (a FAIL with no throw shown).
+"replay-fail" is a throw of the same vectors whose recorded dice were changed (a FAIL shown at
+the failing throw: the derived dice, and the file's beside them).
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ _CASES = {
     "replay-verdict": ("genuine.complete.seats_3", 0, False),
     "replay-mid-hand": ("genuine.complete.seats_2", 6, False),
     "replay-dice": ("genuine.ended.throw_cap", 2, True),
-    "replay-fail": ("tampered.unchained.throw_edited", 0, False),
+    "replay-fail": ("tampered.throw.dice_changed", -1, False),
 }
-"""Each scene's vector, the step it shows, and whether the dice panel is open."""
+"""Each scene's vector, the step it shows (-1: the last one, a FAIL's failing throw), and
+whether the dice panel is open."""
 
 
 def _transcript(name: str, folder: Path) -> Path:
@@ -55,7 +57,7 @@ def load_scene(scene: str, size: tuple[int, int], folder: Path, mobile: bool = F
     bridge = bridge_for(_transcript(name, folder), reduce_motion=True, mobile=mobile)
     loaded = load_replay(bridge, size)
     loaded.window.show()
-    bridge.goTo(step)
+    bridge.goTo(bridge.value("steps") if step < 0 else step)
     if panel:
         button = loaded.window.findChild(QObject, "replayHowMade")
         assert button is not None
@@ -80,13 +82,16 @@ def screenshot_replay(path: str, size: tuple[int, int], scene: str) -> int:
 
     prepare_environment(offscreen=True)
     gui_application()
-    from pointline.gui.tools.phone import is_phone
+    from pointline.gui.tools.phone import black_bars, insets_of, is_phone
 
     with tempfile.TemporaryDirectory(prefix="pointline-replay-shot-") as folder:
-        loaded = load_scene(scene, size, Path(folder), mobile=is_phone(size))
+        phone = is_phone(size)
+        loaded = load_scene(scene, size, Path(folder), mobile=phone)
+        insets = insets_of(size)  # a phone's notch and bars (none on a desktop)
+        loaded.bridge.set_insets(insets)
         _settle(loaded.window)
-        # the replay screen keeps no safe-area insets yet: pictured without the phone's bars
-        saved = bool(_settle(loaded.window, 60).save(path))
+        image = _settle(loaded.window, 60)
+        saved = bool((black_bars(image, insets) if phone else image).save(path))
         loaded.window.close()
         loaded.engine.deleteLater()
     return 0 if saved else 1

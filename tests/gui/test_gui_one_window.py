@@ -78,7 +78,10 @@ def test_stats_watch_opens_the_replay_in_the_same_window_and_back_to_solo_as_it_
     ui.resize(844, 390)  # a phone on its side: still every control
     for name in REPLAY_CONTROLS:
         assert inside(ui.window, ui.item(name)), name
-    ui.key(Qt.Key.Key_Escape)  # leaves the replay (the solo table does not pause)
+    ui.key(Qt.Key.Key_Escape)  # pauses the replay (not the solo table below it)
+    ui.qtbot.waitUntil(lambda: replay.value("paused"), timeout=WAIT_MS)
+    ui.frames()
+    ui.click("replayPauseLeave")  # leaves the replay
     ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
     assert ui.window.property("screen") == "solo" and not ui.bridge.paused
     ui.qtbot.waitUntil(lambda: ui.item("statsOverlay").property("opened"), timeout=WAIT_MS)

@@ -95,9 +95,12 @@ TablePopup {
                 model: statsOverlay.opened && bridge.mobile ? bridge.extras.savedTranscripts() : []
                 GameButton {
                     required property var modelData
+                    // one row each, the whole width: its date and result read whole
+                    width: parent ? parent.width : implicitWidth
                     fs: Math.max(11, statsOverlay.fs * 0.75)
+                    // named by its date and result (the file's path is no player's business)
                     text: bridge.extras.watchLabel + ": " + modelData.label
-                    hint: modelData.path
+                    hint: bridge.extras.watchLabel + ": " + modelData.label
                     onActivated: bridge.extras.watchFile(modelData.path)
                 }
             }

@@ -47,6 +47,8 @@ Item {
     property int extraColumns: view.phone ? 1 : view.portrait || view.shortLandscape ? 3 : 2
     // a screen where nothing can be played (a replay) leaves out the chips and the actions
     property bool actionsShown: true
+    // a screen that lays out its own parts around the felt (a replay on a phone): the felt alone
+    property bool feltOnly: false
     readonly property alias tableArea: tableArea
     readonly property alias buttonGrid: extras
     readonly property bool motion: !table.reduceMotion
@@ -355,6 +357,7 @@ Item {
                 : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
+            visible: !view.feltOnly
 
             // a phone: the history drawer and the menu, away from the main action (sideways:
             // at the top of the rail)
@@ -605,7 +608,7 @@ Item {
         // ---------------- the screen's side parts (online: the seats), then the history
         ColumnLayout {
             id: sideColumn
-            visible: !view.phone  // a phone: the side parts and the history are in the drawer
+            visible: !view.phone && !view.feltOnly  // a phone: the side parts and the history are in the drawer
             Layout.fillWidth: view.portrait
             Layout.fillHeight: true
             Layout.preferredWidth: view.portrait ? -1 : Math.max(190, view.tfs * 15)

@@ -3,6 +3,7 @@ that says plainly it was saved before replays were kept."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -86,9 +87,30 @@ def test_stats_lists_the_transcripts_folder_for_a_phone(
     ui = make_ui()
     extras = _stats_with(ui, _solo_record())
     (saved,) = extras.savedTranscripts()
-    assert saved["label"] == "t0-seat1-20261206T045600Z"
+    # named by its date (the header's start) and result, never by its file name (issue 39;
+    # the old row read "t0-seat1-20261206T045600Z")
+    assert saved["label"] == "1 Jan 1970, 00:16 UTC · 2nd of 3, 990\u00a0points", saved
     extras.watchFile(saved["path"])
     (opened,) = extras.replays
     assert opened.value("verdictWord") == "OK"
     opened.leave()
     ui.qtbot.waitUntil(lambda: extras.replays == [], timeout=WAIT_MS)
+
+
+def test_a_saved_rows_name_says_its_result_or_why_it_has_none(tmp_path: Path) -> None:
+    from pointline.gui.extras import saved_row
+
+    def row(*records: dict[str, Any]) -> str:
+        path = tmp_path / "t.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+        return saved_row(path)["label"]
+
+    header = {"kind": "header", "body": {"seat": 1, "started_at": 1796550420.0}}
+    won = {"kind": "outcome", "body": {"status": "complete", "final": [900, 1200], "ranks": [2, 1]}}
+    ended = {"kind": "outcome", "body": {"status": "ended", "final": [1000, 1000]}}
+    assert row(header, won) == "6 Dec 2026, 09:47 UTC · 1st of 2, 1,200\u00a0points"
+    assert row(header, ended) == "6 Dec 2026, 09:47 UTC · ended without a result"
+    assert row(header) == "6 Dec 2026, 09:47 UTC · not finished"
+    forged = {"kind": "outcome", "body": {"status": "complete", "final": [9], "ranks": ["1"]}}
+    assert row(header, forged).endswith(" · not finished")  # nothing odd is shown as a result
+    assert saved_row(tmp_path / "gone.jsonl")["label"] == "cannot be read"

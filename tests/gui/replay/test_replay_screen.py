@@ -53,6 +53,10 @@ class Screen:
     def key(self, key: Qt.Key) -> None:
         QTest.keyClick(self.window, key)
 
+    def focus_name(self) -> str:
+        item = self.window.activeFocusItem()
+        return str(item.objectName()) if item is not None else ""
+
 
 @pytest.fixture
 def screen(qapp: Any, qtbot: Any, tmp_path: Path) -> Iterator[Screen]:
@@ -115,8 +119,55 @@ def test_keys_step_play_and_leave(screen: Screen, tmp_path: Path) -> None:
     assert bridge.value("playing")
     screen.key(Qt.Key.Key_Space)
     assert not bridge.value("playing")
+    screen.key(Qt.Key.Key_Escape)  # pauses (as solo's Escape does), never leaves
+    assert bridge.value("paused")
+    screen.qtbot.waitUntil(lambda: screen.focus_name() == "replayResume", timeout=WAIT_MS)
+    screen.key(Qt.Key.Key_Tab)  # the pause card's Leave replay
+    screen.qtbot.waitUntil(lambda: screen.focus_name() == "replayPauseLeave", timeout=WAIT_MS)
     with screen.qtbot.waitSignal(bridge.leaveRequested, timeout=WAIT_MS):
-        screen.key(Qt.Key.Key_Escape)
+        screen.key(Qt.Key.Key_Return)
+
+
+def test_escape_and_back_pause_the_replay_as_they_pause_solo(
+    screen: Screen, tmp_path: Path
+) -> None:
+    """Issue 38: "The shell's pause applies to solo and replay". Escape or Android's Back pause:
+    a playing replay stops where it is, the pause card (Resume, Leave replay) takes the keys,
+    the step keys do nothing, "Paused." is said through the frame; Escape again (or Resume)
+    resumes, says "Resumed." and plays on. On the old screen Escape left the replay."""
+    bridge = screen.show(bridge_for(_write(tmp_path, GENUINE, "genuine.jsonl")))
+    screen.window.requestActivate()
+    left: list[int] = []
+    bridge.leaveRequested.connect(lambda: left.append(1))
+    said: list[str] = []
+    bridge.announced.connect(said.append)
+    card = screen.window.findChild(QObject, "replayPause")
+    screen.key(Qt.Key.Key_Right)
+    screen.key(Qt.Key.Key_Space)  # plays
+    assert bridge.value("playing")
+    screen.key(Qt.Key.Key_Escape)
+    screen.qtbot.waitUntil(lambda: bool(card.property("opened")), timeout=WAIT_MS)
+    assert bridge.value("paused") and not bridge.value("playing") and left == []
+    assert said == ["Paused."]
+    assert "Esc resumes" in bridge.value("keysHint")
+    screen.qtbot.waitUntil(lambda: screen.focus_name() == "replayResume", timeout=WAIT_MS)
+    step = bridge.value("step")
+    screen.key(Qt.Key.Key_Right)  # paused: nothing moves
+    assert bridge.value("step") == step
+    screen.key(Qt.Key.Key_Escape)  # resumes, and plays on
+    screen.qtbot.waitUntil(lambda: not card.property("visible"), timeout=WAIT_MS)
+    assert not bridge.value("paused") and bridge.value("playing")
+    assert said == ["Paused.", "Resumed."]
+    assert "Esc pauses" in bridge.value("keysHint")
+    screen.key(Qt.Key.Key_Space)  # stops playing
+    QTest.keyClick(screen.window, Qt.Key.Key_Back)  # Android's Back pauses too
+    screen.qtbot.waitUntil(lambda: bool(card.property("opened")), timeout=WAIT_MS)
+    assert bridge.value("paused")
+    screen.key(Qt.Key.Key_Return)  # Enter on Resume
+    screen.qtbot.waitUntil(lambda: not bridge.value("paused"), timeout=WAIT_MS)
+    assert not bridge.value("playing") and said[-1] == "Resumed." and left == []
+    announcer = screen.window.findChild(QObject, "announcer")  # the frame's one call says it
+    screen.qtbot.waitUntil(lambda: announcer.property("last") == "Resumed.", timeout=WAIT_MS)
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,10 @@ def test_numbers_have_their_thousands_separator_and_sums_hold_together(tmp_path:
     for text in texts:
         assert " + " not in text and " = " not in text and " → " not in text, text
     assert TEXTS["rulePassComeOut"].endswith(f"pays{NBSP}1:1")  # the felt's rule never wraps
+    # the seat lines hold each line's name to its amount; the dice panel holds its sums
+    assert all(f"Don't{NBSP}Pass{NBSP}" in text for text in rows), rows
+    panel = [row["text"] for row in bridge.value("derivation") if row["kind"] == "byte"]
+    assert panel and all(" mod " not in t and f"mod{NBSP}6{NBSP}+{NBSP}1" in t for t in panel)
 
 
 def test_no_left_right_offered_with_no_throw_to_step_through(tmp_path: Path) -> None:

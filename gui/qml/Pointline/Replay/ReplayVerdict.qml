@@ -8,6 +8,10 @@ ColumnLayout {
     id: verdict
     required property var replay
     property real fs: 14
+    // every line of it (a phone: the verdict scrolls with the rest of the details)
+    property bool full: false
+    // the verdict's word beside its sentence (a phone shows it on the title's line instead)
+    property bool wordShown: true
     spacing: fs * 0.3
     readonly property color wordColor: replay.verdictWord === "OK" ? "#7ee2a8"
                                       : replay.verdictWord === "FAIL" ? "#ff9a8a" : "#ffd479"
@@ -17,6 +21,7 @@ ColumnLayout {
         spacing: verdict.fs * 0.6
         Text {
             objectName: "replayVerdictWord"
+            visible: verdict.wordShown
             text: verdict.replay.verdictWord
             textFormat: Text.PlainText
             color: verdict.wordColor
@@ -32,7 +37,7 @@ ColumnLayout {
                   + verdict.replay.verdictSentence
             textFormat: Text.PlainText
             wrapMode: Text.Wrap
-            maximumLineCount: 6
+            maximumLineCount: verdict.full ? 1000 : 6
             elide: Text.ElideRight
             color: "#fdf6e3"
             font.pixelSize: verdict.fs * 0.85
@@ -57,7 +62,7 @@ ColumnLayout {
         text: verdict.replay.vouchText
         textFormat: Text.PlainText
         wrapMode: Text.Wrap
-        maximumLineCount: 2
+        maximumLineCount: verdict.full ? 1000 : 2
         elide: Text.ElideRight
         color: "#cfe3d6"
         font.pixelSize: verdict.fs * 0.8
@@ -72,6 +77,9 @@ ColumnLayout {
             model: verdict.replay.seats
             delegate: Text {
                 required property var modelData
+                // a long name wraps inside the verdict's width, never past it
+                width: Math.min(implicitWidth, verdict.width)
+                wrapMode: Text.Wrap
                 text: modelData.text
                 textFormat: Text.PlainText
                 color: modelData.you ? "#ffd479" : "#cfe3d6"
