@@ -27,7 +27,14 @@ from PySide6.QtCore import Property, QObject, Signal, Slot
 from pointline.gui.online.from_net import ClientError, NetError, data_dir
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.state import Link, Part
-from pointline.gui.online.texts import HOST_VOUCHES, NAME_HINT, hosted_close_text
+from pointline.gui.online.texts import (
+    HOST_ROSTER_WORDS,
+    HOST_VOUCHES,
+    NAME_HINT,
+    host_share,
+    hosted_close_text,
+    who_is_in,
+)
 from pointline.gui.seat_table import QVARIANT_LIST, state_property
 
 __all__ = ["HOST_NAME_FILE", "NOT_IN_THIS_BUILD", "Host", "kept_host_name"]
@@ -98,6 +105,16 @@ class Host(Part):
     closeText = state_property(str, "closeText", closeTextChanged)
     vouches = Property(str, lambda self: HOST_VOUCHES, constant=True)
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
+    shareText = Property(
+        str, lambda self: host_share(self._values["tableName"]), notify=tableNameChanged
+    )
+    """Where guests find the table and which words they compare (the host screen's first line)."""
+    rosterWords = Property(str, lambda self: HOST_ROSTER_WORDS, constant=True)
+    """The roster's words explained, once (the host screen)."""
+
+    @Slot(int, int, result=str)
+    def whoIsIn(self, count: int, most: int) -> str:
+        return who_is_in(count, most)
 
     def host_folder(self) -> Path:
         return self.folder if self.folder is not None else data_dir() / "host"

@@ -34,6 +34,7 @@ __all__ = [
     "FREE_POINTS",
     "HELP_KEYS",
     "HELP_TOUCH",
+    "HOST_ROSTER_WORDS",
     "HOST_VOUCHES",
     "KEY_HINTS",
     "KEY_HINTS_SHORT",
@@ -52,6 +53,7 @@ __all__ = [
     "forget_hint",
     "forgot_table",
     "help_html",
+    "host_share",
     "hosted_by",
     "hosted_close_text",
     "nearby_relay_label",
@@ -66,6 +68,7 @@ __all__ = [
     "table_gone",
     "unreachable",
     "version_refusal",
+    "who_is_in",
 ]
 
 if TYPE_CHECKING:
@@ -293,6 +296,29 @@ HOST_VOUCHES = (
 )
 """What the host can and cannot do, said honestly (the lobby and the results of a hosted
 table)."""
+HOST_ROSTER_WORDS = (
+    "Beside each name are that person's own four words, from their session key (not the "
+    "table's certificate words): before you tap Start, each reads theirs out loud; if what "
+    "someone reads differs from your screen, do not start. Nobody joins after the start."
+)
+"""The host screen's one explanation of the roster's words (issue 41, finding 11): a newcomer
+sees two sets of words there, and this says which is which."""
+
+
+def host_share(table: str) -> str:
+    """The host screen's first line: where guests find the table and which words they compare
+    (the certificate's, shown below it; a hosted table needs no join code)."""
+    return (
+        f"Friends on this Wi-Fi tap {table} under Tables nearby. Before they join, their "
+        "screen shows the table's certificate words: these four, the same on every screen."
+    )
+
+
+def who_is_in(count: int, most: int) -> str:
+    """The host screen's roster heading."""
+    return f"Who is in ({count}/{most})"
+
+
 NEARBY_NONE = "No tables nearby yet: a friend on this Wi-Fi taps Host a table."
 RELAY_NEARBY = "A club's relay: sign in to it, then type the code of a room there."
 """Said when a club relay found nearby (``pointline-relay --announce``) is tapped (issue 41)."""
