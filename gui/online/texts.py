@@ -54,6 +54,7 @@ __all__ = [
     "forgot_table",
     "help_html",
     "host_share",
+    "host_vanished",
     "hosted_by",
     "hosted_close_text",
     "nearby_relay_label",
@@ -354,6 +355,15 @@ def forgot_table(name: str) -> str:
 def table_gone(host: str) -> str:
     """A tapped table that no longer answers, or whose room is gone (issue 41)."""
     return f"{host} closed that table: it is no longer on this Wi-Fi's list."
+
+
+def host_vanished(host: str) -> str:
+    """A guest's line when a hosted table's connection is lost with no word from it (the host's
+    app killed, its device off the Wi-Fi): not "sign in again", which a guest never did."""
+    return (
+        f"{host}'s table stopped answering (its app closed or left the Wi-Fi). When it is back "
+        "under Tables nearby, tap it to sit down again."
+    )
 
 
 def nearby_relay_label(name: str, rooms: int) -> str:

@@ -33,6 +33,7 @@ from typing import Any
 
 import pytest
 
+from pointline.gui.online.texts import host_vanished
 from tests.net.support import PASSWORD
 from tests.realinput.driver import STATUS, RealApp, RealX, require_packages, wait_for
 
@@ -44,7 +45,7 @@ PROMISE = 35.0
 """README: a table leaves every list "within about half a minute, at once when the host's app
 says goodbye"; discovery's bound for a host that vanished is ~35 s (net/discovery.py)."""
 PHONE = (390, 844)
-LOST = "The relay connection was lost: sign in again when it is back."
+LOST = host_vanished(HOST)
 
 
 # ---------------------------------------------------------------------- the devices
@@ -331,7 +332,7 @@ def test_a_killed_host_leaves_the_guest_told_and_the_list_true(
     # no goodbye and no close frame: the guest is told, back where the tables are listed
     said = wait_for("the guest told", lambda: guest_app.showing("alert", LOST), PROMISE)
     assert said["name"] == LOST
-    assert "closed" not in said["name"]  # nobody saw the host close anything
+    assert "closed the table" not in said["name"]  # nobody saw the host close anything
     # a fresh list: the club answers, the killed table does not (and is never listed)
     wait_for("the club in the list", lambda: listed(guest_app, CLUB), PROMISE)
     assert listed(guest_app, TABLE) is None

@@ -12,7 +12,14 @@ from typing import Any
 
 from PySide6.QtQuick import QQuickItem
 
-from pointline.gui.online.texts import HOST_ROSTER_WORDS, MAX_PEOPLE, host_share, who_is_in
+from pointline.gui.online.bridge import RECONNECTING_LINE
+from pointline.gui.online.texts import (
+    HOST_ROSTER_WORDS,
+    MAX_PEOPLE,
+    host_share,
+    host_vanished,
+    who_is_in,
+)
 from tests.gui.online.test_gui_online_hosted import (
     guest_bridge,
     host_a_table,
@@ -72,6 +79,32 @@ async def test_the_host_screen_shows_what_a_hosted_table_needs(tmp_path: Path) -
         assert host.item("rosterWordsNote").property("text") == HOST_ROSTER_WORDS
         assert "certificate words" in HOST_ROSTER_WORDS
         assert isinstance(host.item("hostPanel"), QQuickItem)
+    finally:
+        await guest.bridge.shutdown()
+        await host.bridge.shutdown()
+
+
+@on_qt_loop(timeout=90)
+async def test_a_host_gone_without_a_word_is_named_to_its_guest(tmp_path: Path) -> None:
+    """Found by the real-X game night (tests/realinput/test_game_night.py): a guest whose host's
+    app was killed read "The relay connection was lost: sign in again when it is back." — a
+    relay the guest never saw, a sign-in the guest never did. Now the host's table is named."""
+    host = Window(host_bridge(tmp_path / "host"), (1280, 720))
+    guest = Window(guest_bridge("guesty"), (390, 844))
+    try:
+        await host_a_table(host, "hoster")
+        table = host.bridge.host.table
+        await join_nearby(guest, table, "guesty")
+        # the host's process dies: its sockets close with no close frame, nothing listens
+        server = table.running.server
+        server.close(close_connections=False)
+        for connection in list(server.connections):
+            connection.transport.abort()
+        bridge = guest.bridge
+        await until(lambda: bridge.screen == "signin", what="the guest back at Play online")
+        await until(lambda: bridge.error != RECONNECTING_LINE, what="the reconnecting given up")
+        assert bridge.error == host_vanished("hoster")
+        assert "sign in again" not in bridge.error and "closed the table" not in bridge.error
     finally:
         await guest.bridge.shutdown()
         await host.bridge.shutdown()
