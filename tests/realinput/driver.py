@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -119,8 +120,14 @@ class RealX:
             self.xvfb.kill()
             raise RuntimeError("Xvfb did not start")
         self.display = f":{number}"
+        # The accessibility bus's launcher, started by this bus, puts its socket in
+        # $XDG_RUNTIME_DIR/at-spi (else ~/.cache/at-spi, one path for every display of the same
+        # user): a private one, so two displays at once (a game night's host and guest, or
+        # another test run) never take over each other's accessibility bus.
+        self.runtime = tempfile.mkdtemp(prefix="pointline-realx-")
         self.bus = subprocess.Popen(
             [*prefix, "dbus-daemon", "--session", "--nofork", "--print-address=1"],
+            env={**os.environ, "XDG_RUNTIME_DIR": self.runtime},
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
@@ -141,6 +148,7 @@ class RealX:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        shutil.rmtree(self.runtime, ignore_errors=True)
 
 
 class RealApp:
