@@ -428,9 +428,10 @@ async def a_dropped_seat_is_held_and_taken_back_with_what_it_missed(scene: Scene
 
 
 async def a_departure_during_a_hold_reaches_the_seat_when_it_resumes(scene: Scene) -> None:
-    """§9 R13: a seat that resumes gets the `departed` of a seat that left while it was held,
-    where it fell among the deliveries it missed (without it, the resumed seat would wait for
-    a seat that is gone until a deadline)."""
+    """§9 R13: a seat that resumes gets the `departed` of a seat that left while it was held
+    (or before the relay noticed its socket had gone), where it fell among the deliveries it
+    missed, and only once (without it, the resumed seat would wait for a seat that is gone
+    until a deadline)."""
     (a, _, _), (b, token, _), (c, _, c_name) = await scene.room(3, start=True)
     b.ws.transport.abort()  # dropped: no close frame, no leave; its seat is held
     scene.sockets.remove(b)

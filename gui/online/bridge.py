@@ -452,6 +452,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def _on_disconnected(self, _event: Disconnected) -> None:
         self._countdown.run_to(None)
         self.client = None
+        if self._guest_of and not self._closed:  # the results name the table, not "the relay"
+            self._results.table_closed(host_vanished(self._guest_of))
         lost = (
             self._closed
             or (

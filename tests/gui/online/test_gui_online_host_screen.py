@@ -29,6 +29,14 @@ from tests.gui.online.test_gui_online_hosted import (
 from tests.gui.online_support import Window, on_qt_loop, until
 
 
+def kill(table: Any) -> None:
+    """The host's process dies: its sockets close with no close frame, nothing listens."""
+    server = table.running.server
+    server.close(close_connections=False)
+    for connection in list(server.connections):
+        connection.transport.abort()
+
+
 def shown_texts(ui: Window) -> list[str]:
     """Every text the window shows now (visible items with a non-empty ``text``)."""
     root = ui.window.contentItem()
@@ -95,16 +103,36 @@ async def test_a_host_gone_without_a_word_is_named_to_its_guest(tmp_path: Path) 
         await host_a_table(host, "hoster")
         table = host.bridge.host.table
         await join_nearby(guest, table, "guesty")
-        # the host's process dies: its sockets close with no close frame, nothing listens
-        server = table.running.server
-        server.close(close_connections=False)
-        for connection in list(server.connections):
-            connection.transport.abort()
+        kill(table)
         bridge = guest.bridge
         await until(lambda: bridge.screen == "signin", what="the guest back at Play online")
         await until(lambda: bridge.error != RECONNECTING_LINE, what="the reconnecting given up")
         assert bridge.error == host_vanished("hoster")
         assert "sign in again" not in bridge.error and "closed the table" not in bridge.error
+    finally:
+        await guest.bridge.shutdown()
+        await host.bridge.shutdown()
+
+
+@on_qt_loop(timeout=90)
+async def test_a_host_gone_mid_session_is_named_in_the_guests_results(tmp_path: Path) -> None:
+    """The same mid-session: the guest's results said "No result: the relay connection was
+    lost."; they name the host's table."""
+    host = Window(host_bridge(tmp_path / "host"), (1280, 720))
+    guest = Window(guest_bridge("guesty"), (390, 844))
+    try:
+        await host_a_table(host, "hoster")
+        table = host.bridge.host.table
+        await join_nearby(guest, table, "guesty")
+        await until(lambda: len(host.bridge.lobby.roster) == 2, what="the guest in")
+        await host.frame()
+        await host.click("btnStart")
+        bridge = guest.bridge
+        await until(lambda: bridge.screen == "table", what="the guest at the table")
+        kill(table)
+        await until(lambda: bridge.screen == "results", what="the guest's results")
+        await until(lambda: bridge.client is None, what="the connection given up")
+        assert bridge.results.endText == f"No result: {host_vanished('hoster')}"
     finally:
         await guest.bridge.shutdown()
         await host.bridge.shutdown()
