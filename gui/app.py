@@ -15,7 +15,7 @@ def load(bridge: Any, size: tuple[int, int] | None = None) -> Loaded:
     exist."""
     import pointline.gui.bridge  # noqa: F401  (registers the QML types of Pointline.Seat)
 
-    engine, window = load_frame(size, bridge=bridge)
+    engine, window = load_frame(size, shell=bridge.shell, bridge=bridge)
     # The engine owns the bridge: it outlives every binding that reads it (no "of null" errors
     # when Python drops its reference first), and goes when the engine goes.
     bridge.setParent(engine)
@@ -114,6 +114,11 @@ def run(
         closing.set()
 
     app.aboutToQuit.connect(stop)
+    # the window closing ends the loop once the online screens have left their table (main
+    # below), not at once: Qt quitting stopped the loop mid-shutdown, and the process failed
+    # with "Event loop stopped before Future completed"
+    app.setQuitOnLastWindowClosed(False)
+    app.lastWindowClosed.connect(stop)
     # a stop signal from now on: the online window leaves its table first (main below), then
     # the loop ends, and aboutToQuit records the solo session as closing the window does
     stops.on_stop = closing.set
@@ -128,6 +133,7 @@ def run(
     with loop:
         # Tasks are created only once the loop runs; the online layer adds its own to `tasks`.
         loop.run_until_complete(main())
+    extras_of(bridge).record_if_in_play()  # as on aboutToQuit: the window closed, no quit
     stops.close()
     del loaded
     return 0

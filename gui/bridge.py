@@ -18,13 +18,13 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.betting import chip_actions, kernel_action, repeat_actions, why_now
 from pointline.gui.clock import Clock, QtClock
-from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
 from pointline.gui.history import draft_words, history_rows, reason_words, throw_words
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.presenter import TablePresenter
-from pointline.gui.seat_table import QVARIANT_MAP, SeatTable, declare
+from pointline.gui.seat_table import SeatTable, declare
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
+from pointline.gui.shell import WINDOW_MODES, Shell, link_shell, shell_face
 from pointline.gui.sound import Sounds
 from pointline.gui.texts import SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
 from pointline.kernel import (
@@ -43,7 +43,6 @@ __all__ = ["ACTIONS", "WINDOW_MODES", "TableBridge"]
 QML_IMPORT_NAME = "Pointline.Seat"
 QML_IMPORT_MAJOR_VERSION = 1
 
-WINDOW_MODES = ("standard", "theater", "fullscreen")
 ACTIONS = ("allocate", "confirm", "reset", "reduce", "remove", "roll")
 
 
@@ -57,29 +56,23 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         **declare(
             vars(),
             {
-                "paused": (bool, False),
                 "askingNewSession": (bool, False),
-                "muted": (bool, False),
-                "windowMode": (str, "standard"),
-                "helpOpen": (bool, False),
                 "whyNow": (str, ""),
             },
         ),
     }
+    SHELL = ("insets", "windowMode", "muted", "helpOpen", "paused")
+    """The window's shell (gui/shell.py) as Main.qml reads it on the bridge."""
+    shell_face(vars(), SHELL)
     soundPlayed = Signal(str)
     onlineRequested = Signal()
     """The person chose Play online: the online screens open in the one window (gui/app.py)."""
 
     # whyNow: why each dimmed control is off now, one sentence a line (Help shows it: F1).
-    insetsChanged = Signal()
-    insets = Property(QVARIANT_MAP, lambda self: self._insets, notify=insetsChanged)
-    """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
 
     def set_insets(self, insets: dict[str, int]) -> None:
-        """Fake safe-area insets (the layout check and the screenshots: each phone size its
-        own, portrait and sideways in one run)."""
-        self._insets = dict(insets)
-        self.insetsChanged.emit()
+        """Fake safe-area insets (the shell's: the layout check and the screenshots)."""
+        self.shell.set_insets(insets)
 
     def __init__(
         self,
@@ -87,20 +80,25 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         settings: QSettings | None = None,
         sounds: Sounds | None = None,
         clock: Clock | None = None,
+        shell: Shell | None = None,
     ) -> None:
+        """``shell``: the window's (gui/shell.py; default: a new one, remembering muting in
+        ``settings``)."""
         super().__init__()
         self._nonce_source = nonce_source
         self._settings = settings or QSettings("Pointline", "Pointline Table")
         self.sounds = sounds or Sounds()
         self.sounds.muted = self._settings.value("muted", False, type=bool) is True
+        self.shell = shell or Shell(self.sounds, self._settings, self)
+        """The window's shell: insets, window mode, sound, Help and the pause."""
+        link_shell(self, self.shell, self.SHELL)
+        self.shell.helpOpenChanged.connect(self._blockers_changed)
+        self.shell.pausedChanged.connect(self._blockers_changed)
         self.session = SoloSession(nonce_source)
-        self._mobile = is_mobile()
+        self._mobile = self.shell.mobile
         self.presenter = TablePresenter(keys_hint, mobile=self._mobile)
         """What the table screen shows (gui/presenter.py); actions go to the kernel."""
-        self._paused = False
-        self._help = False
         self._asking = False
-        self._mode = "standard"
         self._need_release = False
         self._said = ""
         self._announcement = ""
@@ -108,7 +106,6 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             self, reduce_motion=reduce_motion_setting(self._settings), clock=clock or QtClock(self)
         )
         self._moment.stageChanged.connect(self._on_beat)
-        self._insets = fake_insets()
         self._extras = Extras(self)  # gui-extras: records finished sessions (gui/extras.py)
         self.publish(**TablePresenter.constants(TEXTS, self._mobile))
         self._announce(SOLO_WORDS["newSession"])
@@ -139,9 +136,9 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             return SOLO_WORDS["revealing"]
         if self._asking:
             return SOLO_WORDS["asking"]
-        if self._help:
+        if self.shell.help_open:
             return SOLO_WORDS["help"]
-        if self._paused:
+        if self.shell.is_paused:
             return SOLO_WORDS["paused"]
         return ""
 
@@ -168,15 +165,13 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
                 reduce_motion=self._moment.reduce_motion,
                 announcement=self._announcement,
                 status=asked or self._said,
-                held=SOLO_WORDS["pausedShort"] if self._paused and not self._help else "",
+                held=SOLO_WORDS["pausedShort"]
+                if self.shell.is_paused and not self.shell.help_open
+                else "",
             )
         )
         self.publish(
-            paused=self._paused,
             askingNewSession=self._asking,
-            muted=self.sounds.muted,
-            windowMode=self._mode,
-            helpOpen=self._help,
             whyNow=why_now(self.table, SEAT, p.line, p.chip),
         )
         self._history.set_rows(history_rows(t.seat(SEAT).ledger))
@@ -317,7 +312,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     def _freeze_if_blocked(self) -> None:
         """Pause, Help and the new-session question freeze the result moment where it is."""
-        if self._paused or self._help or self._asking:
+        if self.shell.is_paused or self.shell.help_open or self._asking:
             self._moment.pause()
         else:
             self._moment.resume()
@@ -336,8 +331,23 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._moment.finish()
 
     # ------------------------------------------------------------------ solo slots
-    def _set_blockers(self, *, paused: bool, help_open: bool, asking: bool) -> None:
-        self._paused, self._help, self._asking = paused, help_open, asking
+    def _set_blockers(
+        self,
+        *,
+        paused: bool | None = None,
+        help_open: bool | None = None,
+        asking: bool | None = None,
+    ) -> None:
+        """Change the pause, Help (the window's shell) and the question (None: as it is)."""
+        self._asking = self._asking if asking is None else asking
+        if paused is not None:
+            self.shell.set_paused(paused)
+        if help_open is not None:
+            self.shell.set_help(help_open)
+        self._blockers_changed()
+
+    def _blockers_changed(self) -> None:
+        """The pause, Help or the question changed (here or in the window's shell)."""
         self.presenter.notice = ""
         self._need_release = False  # a card took the keys: the next press is a fresh one
         self._freeze_if_blocked()
@@ -354,11 +364,11 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         if untouched or t.is_over:
             self.newSession()
         else:
-            self._set_blockers(paused=self._paused, help_open=self._help, asking=True)
+            self._set_blockers(asking=True)
 
     @Slot()
     def cancelNewSession(self) -> None:
-        self._set_blockers(paused=self._paused, help_open=self._help, asking=False)
+        self._set_blockers(asking=False)
 
     @Slot()
     def confirmNewSession(self) -> None:
@@ -367,11 +377,11 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     @Slot()
     def openHelp(self) -> None:
-        self._set_blockers(paused=self._paused, help_open=True, asking=self._asking)
+        self._set_blockers(help_open=True)
 
     @Slot()
     def closeHelp(self) -> None:
-        self._set_blockers(paused=self._paused, help_open=False, asking=self._asking)
+        self._set_blockers(help_open=False)
 
     @Slot()
     def escape(self) -> None:
@@ -380,10 +390,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
             return
         if self._asking:
             self.cancelNewSession()
-        elif self._help:
+        elif self.shell.help_open:
             self.closeHelp()
         else:
-            paused = not self._paused
+            paused = not self.shell.is_paused
             self._announce(SOLO_WORDS["pausedShort"] if paused else SOLO_WORDS["resumed"])
             self._set_blockers(paused=paused, help_open=False, asking=False)
 
@@ -396,25 +406,22 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     def resume(self) -> None:
         """Resume (the button, or Enter on it): says so, as Escape does (issue 38, finding 3:
         "Paused." stayed on the status line)."""
-        if self._paused:
+        if self.shell.is_paused:
             self._announce(SOLO_WORDS["resumed"])
-        self._set_blockers(paused=False, help_open=self._help, asking=self._asking)
+        self._set_blockers(paused=False)
 
     @Slot()
     def playOnline(self) -> None:
         """Leave for online play: a session in progress pauses and waits for the return."""
         self.finishReveal()
         t = self.table
-        paused = self._paused or (not t.is_over and bool(t.throws or t.draft(SEAT).total))
+        paused = self.shell.is_paused or (not t.is_over and bool(t.throws or t.draft(SEAT).total))
         self._set_blockers(paused=paused, help_open=False, asking=False)
         self.onlineRequested.emit()
 
     @Slot()
     def toggleMute(self) -> None:
-        self.sounds.muted = not self.sounds.muted
-        self._settings.setValue("muted", self.sounds.muted)
-        self._settings.sync()
-        self._announce(SOLO_WORDS["soundOff"] if self.sounds.muted else SOLO_WORDS["soundOn"])
+        self._announce(self.shell.toggle_mute())
         self._sync()
 
     @Slot(bool)
@@ -426,17 +433,6 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._announce("Reduce motion on" if on else "Reduce motion off")
         self._sync()
 
-    @Slot(str)
-    def setWindowMode(self, mode: str) -> None:
-        if mode not in WINDOW_MODES:
-            raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
-        self._mode = mode
-        self._sync()
-
-    @Slot()
-    def cycleWindowMode(self) -> None:
-        self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % 3])
-
     @Slot()
     def newSession(self) -> None:
         """A new session restores the starting points; nothing carries over."""
@@ -445,7 +441,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self.session = SoloSession(self._nonce_source)
         self._need_release = False
         self._announce(SOLO_WORDS["newSession"])
-        self._set_blockers(paused=False, help_open=self._help, asking=False)
+        self._set_blockers(paused=False, asking=False)
 
     @Slot(int)
     def applicationStateChanged(self, state: int) -> None:
@@ -461,7 +457,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         if self._mobile:
             background.append(Qt.ApplicationState.ApplicationInactive.value)
         if state in background and not self.table.is_over:
-            self._set_blockers(paused=True, help_open=self._help, asking=self._asking)
+            self._set_blockers(paused=True)
 
     def end_without_result(self, reason: EndReason) -> None:
         """End the session without a result (the 'ended' scene uses it)."""

@@ -45,6 +45,8 @@ GUIDE_FILE = "guide.json"
 STATS_OPEN = "Stats is open: close it to play."
 GUIDE_OPEN = "The guide is open: finish or skip it to play."
 CLOSE_ASKED = "Answer the close question first."
+CLOSE_HINT = "End this session and close; it is kept in Stats"
+"""What the close question's "Close the app" does on the solo table."""
 
 GUIDE_STEPS: tuple[dict[str, str], ...] = (
     {
@@ -343,6 +345,7 @@ class Extras(QObject):
     guideTarget = Property(str, lambda self: self._step()["target"], notify=changed)
     closeAsked = Property(bool, lambda self: self._close_asked, notify=changed)
     closeText = Property(str, _close_text, notify=changed)
+    closeHint = Property(str, lambda self: CLOSE_HINT, constant=True)
 
     # ------------------------------------------------------------------ slots
     def _changed(self) -> None:
@@ -419,16 +422,9 @@ class Extras(QObject):
 
     def _keep_replay(self, opening: Any) -> None:
         """Keep the replay ``opening(closed)`` opens (its bridge) until it has gone."""
-        replays, loaded = self.replays, list[Any]()  # the closure holds no reference to self
+        from pointline.gui.windows import keep_while_open
 
-        def closed() -> None:
-            for item in loaded:
-                if item in replays:
-                    replays.remove(item)
-            loaded.clear()  # no cycle is left for the garbage collector
-
-        loaded.append(opening(closed))
-        replays.extend(loaded)
+        keep_while_open(self.replays, opening)
 
     @Slot(int)
     def watch(self, index: int) -> None:

@@ -104,6 +104,7 @@ PROPERTIES: dict[str, tuple[type, Any]] = {
     "lineRefunds": (dict, {}),
     "endTitle": (str, ""),
     "endNote": (str, ""),
+    "summary": (str, ""),
 }
 """Every property of the table screen: its Python type (dict and list are QML maps and lists)
 and its value before anything is presented. ``SeatTable`` declares one Qt property and one

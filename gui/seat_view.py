@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from pointline.gui.history import chart_samples, end_reason, result_text
-from pointline.gui.texts import TEXTS
+from pointline.gui.texts import TEXTS, table_summary
 from pointline.kernel import STARTING_POINTS, Phase, Table
 
 __all__ = ["SeatView", "seat_view"]
@@ -53,6 +53,9 @@ class SeatView:
     """The result's headline once the session is over ("" before)."""
     endNote: str
     """The line under it, over the balance chart ("" before)."""
+    summary: str
+    """The table in one sentence for a screen reader (``texts.table_summary``): the table's
+    accessible name when the focus comes back to it, what Where Am I reads."""
 
     def values(self) -> dict[str, Any]:
         """The view as ``SeatTable.publish`` keyword arguments."""
@@ -93,11 +96,19 @@ def seat_view(table: Table | None, seat: int, drafts: Table | None = None) -> Se
     contract_dont = contracts.dont_pass_amount if contracts else 0
     reducing = phase is Phase.POINT and draft_dont < contract_dont
     end_title, end_note = _end_words(shown, seat) if mine and shown is not None else ("", "")
+    balance = shown.balance(seat) if mine and shown is not None else STARTING_POINTS
+    hand = shown.hand if shown is not None else 1
+    point = (shown.point or 0) if shown is not None else 0
+    on_lines = " and ".join(
+        f"{name} {amount}"
+        for name, amount in (("Pass", contract_pass), ("Don't Pass", contract_dont))
+        if amount
+    )
     return SeatView(
         phase=str(phase.value),
-        point=(shown.point or 0) if shown is not None else 0,
-        balance=shown.balance(seat) if mine and shown is not None else STARTING_POINTS,
-        hand=shown.hand if shown is not None else 1,
+        point=point,
+        balance=balance,
+        hand=hand,
         throws=shown.throws if shown is not None else 0,
         draftPass=draft_pass,
         draftDontPass=draft_dont,
@@ -110,4 +121,5 @@ def seat_view(table: Table | None, seat: int, drafts: Table | None = None) -> Se
         lineRefunds={"pass": 0, "dont_pass": contract_dont - draft_dont if reducing else 0},
         endTitle=end_title,
         endNote=end_note,
+        summary=table_summary(phase, hand, point, balance, on_lines),
     )

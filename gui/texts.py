@@ -32,6 +32,7 @@ __all__ = [
     "keys_hint",
     "line_rule",
     "sit_out_ask",
+    "table_summary",
     "words_for_number",
 ]
 
@@ -105,8 +106,10 @@ HELP_HTML = (
     "<b>Screen readers:</b> each change is spoken once, in the status line's words: the bet as "
     "you build it, each throw's dice and total, the point, each line's result and amount, "
     "refunds, the balance after each hand, pause and sound. A key for a dimmed button says why "
-    "it is off. Tried with Orca 43 on Linux; its Where Am I (Keypad Enter, or Orca+Enter on "
-    "a laptop layout) reads the control you are on.<br><br>"
+    "it is off. When the focus comes back to the table it says the hand, the phase, the point "
+    "and the balance; Orca's Where Am I (Keypad Enter, or Orca+Enter on a laptop layout) reads "
+    "them again as they were then (each change since was spoken as it came). Tried with Orca "
+    "43 on Linux.<br><br>"
     "No money, purchases, paid entry, cash-out, tradable tokens or prizes."
 )
 
@@ -160,6 +163,8 @@ TEXTS: dict[str, str] = {
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
+    # The history as a list a screen reader walks (issue 40): its name says how long it is.
+    "historyList": "History, {count} lines",
 }
 
 ACTION_LABELS: dict[str, str] = {
@@ -207,6 +212,20 @@ def sit_out_ask(mobile: bool) -> str:
     """What an empty Confirm's first press says: the second, deliberate press sits out."""
     again = "Tap Sit out again" if mobile else "Enter again"
     return f"Sit out this hand? {again} (the dice still roll)."
+
+
+def table_summary(phase: Phase, hand: int, point: int, balance: int, on_lines: str = "") -> str:
+    """The table's state in one sentence, after its name: what a screen reader says when the
+    focus comes back to the table and what Orca's Where Am I reads (issue 40): "hand 2 of 5,
+    come-out, balance 1,010"; at the point "hand 1 of 5, point 6 is on, Pass 10 on the lines,
+    balance 990". ``on_lines``: the contracts in words ("" when none)."""
+    if phase is Phase.COMPLETE:
+        return f"session complete, balance {balance:,}"
+    if phase is Phase.ENDED:
+        return f"session ended without a result, balance {balance:,}"
+    where = f"point {point} is on" if phase is Phase.POINT else "come-out"
+    lines = f", {on_lines} on the lines" if on_lines else ""
+    return f"hand {hand} of {HANDS_PER_SESSION}, {where}{lines}, balance {balance:,}"
 
 
 def keys_hint(phase: Phase, mobile: bool, chip: int) -> str:

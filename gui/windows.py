@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,13 @@ __all__ = [
     "close_screen",
     "frame_of",
     "gui_application",
+    "keep_while_open",
     "load_frame",
     "load_window",
     "open_screen",
     "prepare_environment",
     "readable_locale",
+    "shell_of",
     "take_keyboard_back",
     "take_keyboard_focus",
 ]
@@ -106,20 +109,36 @@ def take_keyboard_focus(window: Any) -> None:
     shown(window.isVisible())
 
 
-def load_frame(size: tuple[int, int] | None = None, **screens: Any) -> tuple[Any, Any]:
+def load_frame(
+    size: tuple[int, int] | None = None, shell: Any = None, **screens: Any
+) -> tuple[Any, Any]:
     """Load the one window with its first screens (``bridge=``, ``online=``, ``replay=``: the
-    bridges of SCREENS); returns the engine and the window. A QGuiApplication must exist and
-    each given bridge's QML types must be registered (importing its module does it)."""
+    bridges of SCREENS) and its ``shell`` (gui/shell.py: the first screen's; None: a new one,
+    which the window owns); returns the engine and the window. A QGuiApplication must exist
+    and each given bridge's QML types must be registered (importing its module does it)."""
     import PySide6.QtQuick  # noqa: F401  (the root window reaches Python as QQuickWindow)
     from PySide6.QtQml import QQmlApplicationEngine
+
+    from pointline.gui.shell import Shell
 
     unknown = set(screens) - set(SCREENS)
     if unknown:
         raise ValueError(f"the frame's screens are {SCREENS}, not {sorted(unknown)}")
     engine = QQmlApplicationEngine()
     engine.addImportPath(str(QML_DIR))
-    engine.setInitialProperties({k: v for k, v in screens.items() if v is not None})
-    return engine, load_window(engine, "Pointline", "Frame", size)
+    own = shell is None
+    shell = Shell(parent=engine) if own else shell
+    values = {k: v for k, v in screens.items() if v is not None}
+    engine.setInitialProperties({**values, "shell": shell})
+    window = load_window(engine, "Pointline", "Frame", size)
+    if own:
+        shell.setParent(window)  # the window's own shell goes with the window
+    return engine, window
+
+
+def shell_of(window: Any) -> Any:
+    """The shell of the frame ``window`` (gui/shell.py): every screen in it shares it."""
+    return window.property("shell")
 
 
 def frame_of(obj: Any) -> Any:
@@ -163,6 +182,23 @@ def close_screen(window: Any, name: str, then: Any = None) -> None:
         QTimer.singleShot(0, bridge.deleteLater)
     elif then is not None:
         then()
+
+
+def keep_while_open(kept: list[Any], opening: Callable[[Callable[[], None]], Any]) -> None:
+    """Keep in ``kept`` what ``opening(closed)`` opens (a replay's bridge, a screen of the one
+    window) until that screen calls ``closed`` as it goes: solo's Stats and the online results
+    open their replays so. The closure holds no reference to ``kept``'s owner, and none is
+    left behind for the garbage collector."""
+    opened: list[Any] = []
+
+    def closed() -> None:
+        for item in opened:
+            if item in kept:
+                kept.remove(item)
+        opened.clear()
+
+    opened.append(opening(closed))
+    kept.extend(opened)
 
 
 def take_keyboard_back(window: Any) -> None:

@@ -14,12 +14,17 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Final
 
 from pointline.conformance.online import patches_code, patches_peer
 from pointline.conformance.online.registry import MUTANTS, Mutant
 
 __all__ = ["MUTANTS", "Mutant", "apply", "run_mutant"]
 PYTHON = [sys.executable, "-m"]
+BROKEN_PATCH: Final = re.compile(
+    r"TypeError: \S*<locals>\.\S+\(\) (?:got an unexpected|got multiple|takes|missing) [^\n]*"
+)
+"""A mutant's wrapper whose signature no longer fits what it wraps, as Python says it."""
 assert patches_code and patches_peer  # imported for their registrations
 
 
@@ -71,6 +76,11 @@ def run_mutant(name: str) -> tuple[str, bool, str]:
     count = re.fullmatch(r"(\d+) passed, (\d+) failed", lines[-1]) if lines else None
     killed = done.returncode == 1 and count is not None and int(count.group(2)) > 0
     tail = "\n".join((done.stdout + done.stderr).strip().split("\n")[-4:])
+    # the mutant's own wrapper called with arguments it no longer takes (the function it wraps
+    # changed): the client or verifier crashed, which fails a case without the other answer
+    broken = BROKEN_PATCH.search(done.stdout + done.stderr)
+    if broken:
+        return name, False, f"the mutant's own patch raised: {broken.group(0)}"
     return name, killed, tail
 
 
@@ -81,6 +91,13 @@ def _vectors(name: str) -> int:
     passed, failed = check.run(fail_fast=True)  # one failing vector kills it
     for line in failed[:3]:
         print(f"FAIL {line}")
+    # A mutant's own patch that raises (a wrapper whose signature no longer fits the function it
+    # wraps: ``TypeError: _name.<locals>.wrapper() got an unexpected keyword argument``) fails
+    # every vector without taking the other answer: that is a broken mutant, not a kill.
+    broken = [line for line in failed if "'raised'" in line and ".<locals>." in line]
+    if broken:
+        print(f"the mutant's own patch raised: {broken[0]}")
+        return 2
     print(f"{passed} passed, {len(failed)} failed")
     return 1 if failed else 0
 

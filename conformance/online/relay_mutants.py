@@ -21,7 +21,7 @@ from pointline.conformance.online.relay_harness import run_relay
 
 __all__ = ["RELAY_MUTANTS", "RelayMutant", "run_relay_mutants", "serve"]
 
-AT_ONCE: Final = 16
+AT_ONCE: Final = 24
 """Mutant relays checked at once (each a relay process; the cases mostly wait)."""
 
 
@@ -311,6 +311,133 @@ def _stop_closes_normally() -> None:
         return original(self, close_connections, 1000, reason)
 
     set_attr(Server, "close", close)
+
+
+@_mutant(
+    "bad_frame_without_id",
+    "a bad_frame never carries the refused frame's id, even when the id was valid",
+    "relay.frames.bad_frame",
+)
+def _bad_frame_without_id() -> None:
+    from pointline.net.relay import _core
+
+    original = vars(_core)["error"]
+
+    def error(code: Any, message: str, request_id: Any = None, retry_after: Any = None) -> Any:
+        if code.value == "bad_frame":
+            request_id = None
+        return original(code, message, request_id, retry_after)
+
+    set_attr(_core, "error", error)
+
+
+@_mutant(
+    "names_compare_exactly",
+    "sign-in compares account names with their case (ALICE is not alice)",
+    "relay.signin.key_printed",
+)
+def _names_compare_exactly() -> None:
+    from pointline.net.protocol._wire import ErrorCode
+    from pointline.net.relay import _accounts
+
+    original = _accounts.Accounts.signin
+
+    def signin(self: Any, name: str, password: str, address: str = "") -> tuple[str, str]:
+        stored, token = original(self, name, password, address)
+        if stored != name:
+            raise _accounts.AccountError(ErrorCode.BAD_CREDENTIALS, "wrong name or password")
+        return stored, token
+
+    set_attr(_accounts.Accounts, "signin", signin)
+
+
+@_mutant(
+    "room_before_token",
+    "join_room looks the room up before the token (a dead token to no room is no_room)",
+    "relay.frames.bad_token",
+)
+def _room_before_token() -> None:
+    from pointline.net.protocol._wire import ErrorCode, JoinRoom, WireError
+    from pointline.net.relay import _core
+
+    original = _core.RelayCore.request
+
+    def request(self: Any, conn: int, frame: Any) -> Any:
+        if isinstance(frame, JoinRoom) and self.rooms.get(frame.code) is None:
+            raise WireError(ErrorCode.NO_ROOM, "no room with that code")
+        return (yield from original(self, conn, frame))
+
+    set_attr(_core.RelayCore, "request", request)
+
+
+@_mutant(
+    "token_before_key",
+    "a room request's token is checked before its session key's form (bad_token, not bad_key)",
+    "relay.frames.bad_token",
+)
+def _token_before_key() -> None:
+    from pointline.net.protocol import _wire
+    from pointline.net.relay import _core
+
+    check_key = _wire.check_key
+    set_attr(_wire, "check_key", lambda key: key)  # parsed without its form
+    original = _core.RelayCore.request
+
+    def request(self: Any, conn: int, frame: Any) -> Any:
+        if isinstance(frame, (_wire.CreateRoom, _wire.JoinRoom, _wire.Resume)):
+            yield from self._account(conn, frame.token)
+            check_key(frame.session_key)  # then bad_key
+        return (yield from original(self, conn, frame))
+
+    set_attr(_core.RelayCore, "request", request)
+
+
+@_mutant(
+    "key_form_unchecked",
+    "a session key of any form is taken (no bad_key): upper-case hex makes a room",
+    "relay.rooms.create_join",
+)
+def _key_form_unchecked() -> None:
+    from pointline.net.protocol import _wire
+
+    set_attr(_wire, "check_key", lambda key: key)
+
+
+@_mutant(
+    "account_before_started",
+    "a join checks duplicate_account before room_started",
+    "relay.rooms.refusals",
+)
+def _account_before_started() -> None:
+    from pointline.net.protocol._wire import ErrorCode
+    from pointline.net.relay import _rooms
+
+    original = _rooms.Rooms.join
+
+    def join(self: Any, conn: int, name: str, session_key: str, code: str) -> Any:
+        room = None if self.room_of(conn) is not None else self.get(code)  # in_room first
+        if room is not None and any(m.name.casefold() == name.casefold() for m in room.members):
+            raise _rooms.RoomError(ErrorCode.DUPLICATE_ACCOUNT, "this account already has a seat")
+        return original(self, conn, name, session_key, code)
+
+    set_attr(_rooms.Rooms, "join", join)
+
+
+@_mutant(
+    "max_size_ignored",
+    "a frame over --max-size is taken (the cap is 16 MiB whatever the flag says)",
+    "relay.limits.max_size",
+)
+def _max_size_ignored() -> None:
+    from pointline.net.relay import _core
+
+    original = _core.RelayConfig.__init__
+
+    def init(self: Any, *args: Any, **kw: Any) -> None:
+        original(self, *args, **kw)
+        object.__setattr__(self, "max_size", 16 * 1024 * 1024)
+
+    set_attr(_core.RelayConfig, "__init__", init)
 
 
 # ------------------------------------------------------------------------------ running

@@ -13,14 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pointline.gui.online.texts import DEFAULT_RELAY
-from pointline.gui.windows import (
-    Loaded,
-    close_screen,
-    gui_application,
-    load_frame,
-    open_screen,
-    prepare_environment,
-)
+from pointline.gui.windows import Loaded, gui_application, load_frame, prepare_environment
 
 __all__ = ["MODULE", "LoadedOnline", "load_online", "main", "open_online", "run_online"]
 
@@ -36,7 +29,7 @@ def load_online(bridge: Any, size: tuple[int, int] | None = None) -> LoadedOnlin
     table below them; a QGuiApplication must exist."""
     import pointline.gui.online.bridge  # noqa: F401  (registers OnlineBridge in Pointline.Online)
 
-    engine, window = load_frame(size, online=bridge)
+    engine, window = load_frame(size, shell=bridge.shell, online=bridge)
     bridge.shown_in = window  # its replays open in this window (gui.windows.frame_of)
     return LoadedOnline(engine, window, bridge)
 
@@ -73,6 +66,7 @@ def open_online(
     deleted (the bridge lives on in the returned ``LoadedOnline``: keep it until then).
     """
     from pointline.gui.online.bridge import OnlineBridge
+    from pointline.gui.windows import close_screen, open_screen, shell_of
 
     loaded: LoadedOnline | None = None
 
@@ -85,6 +79,8 @@ def open_online(
             loaded.window.close()
             loaded.engine.deleteLater()  # the bridge outlives it: `loaded` keeps it
 
+    if frame is not None:  # the window's shell: its mode, sound and insets stay as they were
+        bridge_options.setdefault("shell", shell_of(frame))
     bridge = OnlineBridge(url, sounds=sounds, ca=ca, on_leave=leave, **bridge_options)
     if frame is not None:
         open_screen(frame, "online", bridge)
@@ -118,6 +114,9 @@ def run_online(
     loaded = load_online(bridge, size)
     app.applicationStateChanged.connect(bridge.applicationStateChanged_)
     closing = asyncio.Event()
+    # the window closing ends the loop once the table is left (main below), not at once: Qt
+    # quitting stopped the loop mid-shutdown ("Event loop stopped before Future completed")
+    app.setQuitOnLastWindowClosed(False)
     app.aboutToQuit.connect(closing.set)
     app.lastWindowClosed.connect(closing.set)
     stops.on_stop = closing.set  # leave the table (main below), then the loop ends

@@ -44,9 +44,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Qt, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
-from pointline.gui.bridge import WINDOW_MODES
 from pointline.gui.clock import Clock as BeatClock
-from pointline.gui.device import fake_insets, is_mobile
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.account import Account
 from pointline.gui.online.countdown import Clock, Countdown
@@ -101,8 +99,8 @@ from pointline.gui.online.texts import (
     seconds,
 )
 from pointline.gui.online.trust import RelayTrust
-from pointline.gui.seat_table import QVARIANT_LIST, QVARIANT_MAP
-from pointline.gui.texts import SOLO_WORDS
+from pointline.gui.seat_table import QVARIANT_LIST
+from pointline.gui.shell import Shell, link_shell, shell_face
 from pointline.kernel import HANDS_PER_SESSION, POINT_NUMBERS, STARTING_POINTS, THROW_CAP, UNIT
 
 __all__ = ["OnlineBridge"]
@@ -122,9 +120,6 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     screenChanged = Signal()
     busyChanged = Signal()
     errorChanged = Signal()
-    mutedChanged = Signal()
-    helpOpenChanged = Signal()
-    windowModeChanged = Signal()
     askingLeaveChanged = Signal()
     keyHintsChanged = Signal()
     keyHintsShortChanged = Signal()
@@ -146,12 +141,14 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         reduce_motion: bool | None = None,
         beats: BeatClock | None = None,
         discover: bool = False,
+        shell: Shell | None = None,
     ) -> None:
         """``discover`` lists the tables nearby by mDNS on this device's networks (the app
         turns it on; tests and screenshots never send multicast onto a real network);
         ``clock`` is what the countdown reads (default: the event loop's time, which the
         protocol's deadlines are kept in); ``reduce_motion`` defaults to the player's setting;
-        ``beats`` runs the result moment's beats (default: a ``QtClock``)."""
+        ``beats`` runs the result moment's beats (default: a ``QtClock``); ``shell`` is the
+        window's (gui/shell.py: the frame's, shared with the solo table; default: its own)."""
         super().__init__()
         self.timeouts = timeouts or Timeouts()
         self.client: RelayClient | None = None
@@ -166,12 +163,11 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         """What the relay going away said ("hostana closed the table."; ``TableClosed``)."""
         self.sounds = sounds
         """A ``gui.sound.Sounds`` (the app passes one; tests and screenshots play nothing)."""
-        self._muted = bool(getattr(sounds, "muted", False))
-        self._mode = "standard"
-        self._help = False
+        self.shell = shell or Shell(sounds, parent=self)
+        """The window's shell: insets, window mode, sound and Help (online never pauses)."""
+        link_shell(self, self.shell, self.SHELL)
         self._asking_leave = False
-        self._mobile = is_mobile()
-        self._insets = fake_insets()
+        self._mobile = self.shell.mobile
         self._on_leave = on_leave
         self._leaving = False
         self._help_html = help_html(self.timeouts)
@@ -180,6 +176,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
         self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
         self._events = Events(self)
+        self.shell.helpOpenChanged.connect(self._events.shared.emit)
         link = self._link = Link(self, self._events, self)
         self._connect_link(link)
         self._lobby = Lobby(link, self)
@@ -225,7 +222,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
 
     @property
     def help_open(self) -> bool:
-        return self._help
+        return self.shell.help_open
 
     @property
     def asking_leave(self) -> bool:
@@ -301,10 +298,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             self.errorChanged.emit()
 
     def set_help(self, shown: bool) -> None:
-        if shown != self._help:
-            self._help = shown
-            self.helpOpenChanged.emit()
-            self._events.shared.emit()
+        self.shell.set_help(shown)
 
     def set_asking_leave(self, asking: bool) -> None:
         if asking != self._asking_leave:
@@ -334,7 +328,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._table.announce(text)
 
     def play(self, name: str) -> None:
-        if self.sounds is not None and not self._muted:
+        if self.sounds is not None and not self.shell.muted_now:
             self.sounds.play(name)
 
     def refresh_countdown(self) -> None:
@@ -490,9 +484,9 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     busy = Property(bool, lambda self: self._busy_shown, notify=busyChanged)
     """A request of mine is in flight (signing in, a room, leaving): its buttons wait."""
     error = Property(str, lambda self: self._error, notify=errorChanged)
-    muted = Property(bool, lambda self: self._muted, notify=mutedChanged)
-    helpOpen = Property(bool, lambda self: self._help, notify=helpOpenChanged)
-    windowMode = Property(str, lambda self: self._mode, notify=windowModeChanged)
+    SHELL = ("insets", "windowMode", "muted", "helpOpen")
+    """The window's shell (gui/shell.py) as the online screens read it on the bridge."""
+    shell_face(vars(), SHELL)
     askingLeave = Property(bool, lambda self: self._asking_leave, notify=askingLeaveChanged)
     keyHints = Property(
         str,
@@ -550,15 +544,10 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)
     """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
-    insetsChanged = Signal()
-    insets = Property(QVARIANT_MAP, lambda self: self._insets, notify=insetsChanged)
-    """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
 
     def set_insets(self, insets: dict[str, int]) -> None:
-        """Fake safe-area insets (the layout check and the screenshots: each phone size its
-        own, portrait and sideways in one run)."""
-        self._insets = dict(insets)
-        self.insetsChanged.emit()
+        """Fake safe-area insets (the shell's: the layout check and the screenshots)."""
+        self.shell.set_insets(insets)
 
     # ------------------------------------------------------------------ Help and the window
     @Slot()
@@ -574,7 +563,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         """Escape closes Help (or the leave question); online nothing pauses."""
         if self._host.closeAsked:
             self._host.cancelClose()
-        elif self._help:
+        elif self.help_open:
             self.set_help(False)
         elif self._asking_leave:
             self.set_asking_leave(False)
@@ -585,7 +574,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def back(self) -> None:
         """Android Back: closes Help; at the table asks before leaving; in the lobby leaves the
         room (or goes back to the solo table); at sign-in only goes back to the solo table."""
-        if self._help:
+        if self.help_open:
             self.set_help(False)
         elif self._asking_leave:
             self.set_asking_leave(False)
@@ -627,26 +616,9 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
             self.set_asking_leave(False)
             self.announce("You stay at the table.")
 
-    @Slot(str)
-    def setWindowMode(self, mode: str) -> None:
-        """Standard, Theater or Fullscreen: only the window changes, the session is kept."""
-        if mode not in WINDOW_MODES:
-            raise ValueError(f"window mode is one of {WINDOW_MODES}, not {mode!r}")
-        if mode != self._mode:
-            self._mode = mode
-            self.windowModeChanged.emit()
-
-    @Slot()
-    def cycleWindowMode(self) -> None:
-        self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % 3])
-
     @Slot()
     def toggleMute(self) -> None:
-        self._muted = not self._muted
-        self.mutedChanged.emit()
-        if self.sounds is not None:
-            self.sounds.muted = self._muted
-        self.announce(SOLO_WORDS["soundOff" if self._muted else "soundOn"])  # solo's words
+        self.announce(self.shell.toggle_mute())  # the whole app's sound, said in solo's words
 
     def applicationStateChanged_(self, state: Qt.ApplicationState) -> None:
         """For ``QGuiApplication.applicationStateChanged`` (it passes the enum member)."""
@@ -747,6 +719,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
                     await client.leave()
         await self.shutdown()
         self._account.reset()
+        self.set_help(False)  # the window's Help (its shell's) is not left open under solo
         self.left.emit()
         if self._on_leave is not None:
             self._on_leave()

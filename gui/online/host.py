@@ -28,6 +28,8 @@ from pointline.gui.online.from_net import ClientError, NetError, data_dir
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.state import Link, Part
 from pointline.gui.online.texts import (
+    CLOSE_HINT,
+    GUEST_CLOSE,
     HOST_ROSTER_WORDS,
     HOST_VOUCHES,
     NAME_HINT,
@@ -105,6 +107,8 @@ class Host(Part):
     closeText = state_property(str, "closeText", closeTextChanged)
     vouches = Property(str, lambda self: HOST_VOUCHES, constant=True)
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
+    closeHint = Property(str, lambda self: CLOSE_HINT, constant=True)
+    """What the close question's "Close the app" does (CloseAsk reads it)."""
     shareText = Property(
         str, lambda self: host_share(self._values["tableName"]), notify=tableNameChanged
     )
@@ -244,12 +248,16 @@ class Host(Part):
 
     @Slot(result=bool)
     def askClose(self) -> bool:
-        """The window is closing: True (keep it open and ask) while guests sit at my table."""
-        if self._close_approved or self._close_asked or self.seated_guests() == 0:
+        """The window is closing: True (keep it open and ask) while guests sit at my table, or,
+        at a table I do not host, while its session runs (leaving ends it for everyone)."""
+        if self._close_approved or self._close_asked:
+            return False
+        guest = self.table is None and self.shell.session_running()
+        if self.seated_guests() == 0 and not guest:
             return False
         self._close_asked = True
         self.publish()
-        self.put(closeAsked=True)
+        self.put(closeAsked=True, **({"closeText": GUEST_CLOSE} if guest else {}))
         self.shell.announce(self._values["closeText"])
         return True
 

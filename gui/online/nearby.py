@@ -35,6 +35,7 @@ from pointline.gui.online.texts import (
     FIRST_VISIT,
     FORGED,
     FORGET_TABLE,
+    NEARBY_LIST,
     NEARBY_NONE,
     RELAY_NEARBY,
     TRUSTED_NEW,
@@ -95,6 +96,8 @@ class Nearby(Part):
     """The tables nearby (a ``RowsModel``, ``NEARBY_KEYS``), in name order."""
     emptyText = Property(str, lambda self: NEARBY_NONE, constant=True)
     forgetText = Property(str, lambda self: FORGET_TABLE, constant=True)
+    listName = Property(str, lambda self: NEARBY_LIST, constant=True)
+    """The list's name for a screen reader, ``{count}`` for how many tables it holds."""
 
     @Slot(str, result=str)
     def forgetHint(self, name: str) -> str:

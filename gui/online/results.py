@@ -99,20 +99,14 @@ class Results(Part):
         if not path:
             return
         from pointline.gui.replay.app import open_replay
-
-        replays, opened = self.replays, list[Any]()  # the closure holds no reference to self
-
-        def closed() -> None:
-            for item in opened:
-                if item in replays:
-                    replays.remove(item)
-            opened.clear()  # no cycle is left for the garbage collector
-
-        from pointline.gui.windows import frame_of
+        from pointline.gui.windows import frame_of, keep_while_open
 
         frame = frame_of(self)  # the replay covers the results; leaving it shows them again
-        opened.append(open_replay(path, frame=frame, relay_key=self._relay_key(), on_leave=closed))
-        replays.extend(opened)
+        key = self._relay_key()
+        keep_while_open(
+            self.replays,
+            lambda closed: open_replay(path, frame=frame, relay_key=key, on_leave=closed),
+        )
 
     def clear(self) -> None:
         """No session has ended (a fresh lobby)."""

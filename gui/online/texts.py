@@ -27,11 +27,13 @@ from pointline.kernel import (
 __all__ = [
     "CASUAL_NOTICE",
     "CERTIFICATE_CHANGED",
+    "CLOSE_HINT",
     "DEFAULT_RELAY",
     "FIRST_VISIT",
     "FORGED",
     "FORGET_TABLE",
     "FREE_POINTS",
+    "GUEST_CLOSE",
     "HELP_KEYS",
     "HELP_TOUCH",
     "HOST_ROSTER_WORDS",
@@ -42,6 +44,7 @@ __all__ = [
     "MIN_PEOPLE",
     "NAME_ADVICE",
     "NAME_HINT",
+    "NEARBY_LIST",
     "NEARBY_NONE",
     "NO_RELAY_YET",
     "ONLINE_SCENES",
@@ -259,7 +262,10 @@ HELP_KEYS = (
     "Enter or Space roll at the point · "
     "Backspace/Delete reset · Escape closes Help (online nothing pauses) · F1 Help · M mute. "
     "Buttons take the keyboard by Tab, never by a click: at the table a click gives the keys "
-    "back to the table, so Enter keeps its meaning."
+    "back to the table, so Enter keeps its meaning. "
+    "With a screen reader each change is spoken once; when the focus comes back to the table "
+    "it says the hand, the phase, the point and the balance, and Orca's Where Am I (Keypad "
+    "Enter, or Orca+Enter on a laptop layout) reads them again."
 )
 HELP_TOUCH = (
     "<b>Touch:</b> pick a chip, then tap a line to place it; Back closes Help, and at the "
@@ -340,6 +346,8 @@ def version_refusal(host: str, theirs: int, ours: int) -> str:
 
 FORGET_TABLE = "Forget"
 """The button beside a table whose sign-in this app keeps (issue 41: only it drops one)."""
+NEARBY_LIST = "Tables nearby, {count} found"
+"""The name of the tables-nearby list a screen reader walks (issue 40): how many it holds."""
 
 
 def forget_hint(name: str) -> str:
@@ -399,6 +407,15 @@ def hosted_close_text(seated: int, playing: bool = True) -> str:
         f"{who} at your table. Closing the app closes the table: the session ends for "
         "everyone without a result."
     )
+
+
+GUEST_CLOSE = (
+    "You are at a table in a session. Closing the app leaves it: the session ends for everyone "
+    "without a result."
+)
+"""The question before a seat that does not host closes the app while its session runs."""
+CLOSE_HINT = "Leave the table and close the app (a table you host closes with it)"
+"""What "Close the app" does online (the close question's button)."""
 
 
 def hosted_by(host: str, me_host: bool) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAccessible
 
 from tests.gui.support import BUTTON_ORDER
@@ -116,3 +116,81 @@ def test_chips_are_toggle_buttons_pressed_when_chosen(make_ui) -> None:
     assert pressed() == [50] and ui.bridge.chip == 50
     ui.click("chip10")
     assert pressed() == [10]
+
+
+def _dialog(ui, name):
+    """The accessible dialog of the card ``name``: the popup's own item (contentItem's parent)."""
+    QAccessible.setActive(True)
+    item = ui.window.findChild(QObject, name).property("contentItem").parentItem()
+    iface = QAccessible.queryAccessibleInterface(item)
+    assert iface is not None, name
+    return iface
+
+
+def test_dialog_titles_sit_on_the_dialog_and_qt_warns_of_nothing(make_ui, qtlog) -> None:
+    """Issue 40: each card's title is the name of its dialog (what a reader says when it opens),
+    its description the dialog's description, and loading the window prints no warning about
+    an Accessible attached to something that is not an Item (a Popup is none)."""
+    ui = make_ui()
+    ui.bridge.openHelp()
+    ui.qtbot.waitUntil(lambda: ui.item("helpOverlay").property("opened"), timeout=5000)
+    help_dialog = _dialog(ui, "helpOverlay")
+    assert help_dialog.role() == QAccessible.Role.Dialog
+    assert help_dialog.text(QAccessible.Text.Name) == "Help"
+    stats = ui.window.findChild(QObject, "statsOverlay")
+    assert _dialog(ui, "statsOverlay").text(QAccessible.Text.Description) == stats.property(
+        "description"
+    )
+    warned = [r.message for r in qtlog.records if "Accessible attached property" in r.message]
+    assert warned == []
+
+
+def test_the_table_says_where_you_are_when_the_focus_comes_back(make_ui) -> None:
+    """Issue 40, Where am I: the table's name is its summary (hand, phase, point, balance) as it
+    is when the focus comes (back) to it, and its description the keys then; neither follows a
+    change while the focus stays (Orca speaks a change of the focused object's name or
+    description: each change would be said twice)."""
+    ui = make_ui()
+    assert ui.focus_name() == "tableArea"
+    assert _name(ui, "tableArea") == "Table, hand 1 of 5, come-out, balance 1,000"
+    assert _description(ui, "tableArea") == ui.bridge.keysHint
+    come_out_keys = ui.bridge.keysHint
+    ui.key(Qt.Key.Key_Space)
+    ui.key(Qt.Key.Key_Return)  # reduce motion: the come-out's result shows at once
+    ui.qtbot.waitUntil(lambda: ui.bridge.throws == 1, timeout=5000)
+    assert ui.bridge.keysHint != come_out_keys  # the phase moved on (the point, or hand 2) ...
+    assert _name(ui, "tableArea") == "Table, hand 1 of 5, come-out, balance 1,000"  # ... not it
+    assert _description(ui, "tableArea") == come_out_keys
+    ui.bridge.openHelp()
+    ui.qtbot.waitUntil(lambda: ui.focus_name() != "tableArea", timeout=5000)
+    ui.key(Qt.Key.Key_Escape)
+    ui.qtbot.waitUntil(lambda: ui.focus_name() == "tableArea", timeout=5000)
+    assert _name(ui, "tableArea") == "Table, " + ui.bridge.summary
+    assert ui.bridge.summary != "hand 1 of 5, come-out, balance 1,000"
+    assert _description(ui, "tableArea") == ui.bridge.keysHint
+
+
+def test_the_history_is_a_list_that_says_its_length(make_ui) -> None:
+    """Issue 40: the history is a list a reader can walk: role List, its name with how many
+    lines it holds, each line a ListItem named with its words."""
+    ui = make_ui()
+    history = _iface(ui, "history")
+    assert history.role() == QAccessible.Role.List
+    assert history.text(QAccessible.Text.Name) == "History, 0 lines"
+    ui.key(Qt.Key.Key_Space)
+    ui.key(Qt.Key.Key_Return)
+    ui.qtbot.waitUntil(lambda: ui.bridge.throws == 1, timeout=5000)
+    rows = ui.item("historyList")
+    ui.qtbot.waitUntil(lambda: rows.property("count") > 0, timeout=5000)
+    count = rows.property("count")
+    assert _name(ui, "history") == f"History, {count} lines"
+    items = [
+        QAccessible.queryAccessibleInterface(child)
+        for child in rows.property("contentItem").childItems()
+    ]
+    named = [
+        i.text(QAccessible.Text.Name)
+        for i in items
+        if i is not None and i.role() == QAccessible.Role.ListItem
+    ]
+    assert named and all(named), named

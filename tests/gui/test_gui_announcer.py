@@ -55,3 +55,46 @@ def test_old_notifications_go(make_ui: Any) -> None:
     notices = _notices(announcer)
     assert notices[-1] == ("Sound on.", True)  # an even number of toggles: sound on again
     assert [name for name, _ in notices[-4:]] == ["Sound off.", "Sound on."] * 2
+
+
+def test_the_replay_says_each_throw_on_left_and_right(qapp: Any, qtbot: Any, tmp_path: Any) -> None:
+    """Issue 40: a replay stepped by Left and Right says each throw it lands on, once, in the
+    words of its throw title, through the one announcer."""
+    import json
+    from pathlib import Path
+
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtTest import QTest
+
+    from pointline.gui.replay.app import load_replay
+    from pointline.gui.replay.bridge import bridge_for
+    from tests.gui.support import WAIT_MS
+
+    vectors = Path(__file__).parents[2] / "conformance" / "online" / "vectors" / "transcripts.json"
+    cases = json.loads(vectors.read_text(encoding="utf-8"))["cases"]
+    case = next(c for c in cases if c["name"] == "genuine.complete.seats_3")
+    path = tmp_path / "genuine.jsonl"
+    path.write_text(case["input"]["transcript"], encoding="utf-8", newline="")
+    bridge = bridge_for(path)
+    loaded = load_replay(bridge, (1280, 720))
+    window = loaded.window
+    try:
+        window.show()
+        window.requestActivate()
+        qtbot.waitUntil(lambda: window.isExposed(), timeout=WAIT_MS)
+        announcer = window.findChild(QObject, "announcer")
+        qtbot.waitUntil(lambda: not announcer.property("settling"), timeout=WAIT_MS)
+        title = window.findChild(QObject, "replayThrowTitle")
+        for key, step in ((Qt.Key.Key_Right, 1), (Qt.Key.Key_Right, 2), (Qt.Key.Key_Left, 1)):
+            said = announcer.property("said")
+            QTest.keyClick(window, key)
+            assert bridge.value("step") == step
+            qtbot.waitUntil(lambda s=said: announcer.property("said") > s, timeout=WAIT_MS)
+            assert announcer.property("said") == said + 1
+            assert announcer.property("last") == title.property("text")
+            assert str(announcer.property("last")).startswith(f"Throw {step} of ")
+    finally:
+        window.close()
+        loaded.engine.deleteLater()
+        qapp.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        qapp.processEvents()

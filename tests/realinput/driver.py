@@ -120,10 +120,10 @@ class RealX:
             self.xvfb.kill()
             raise RuntimeError("Xvfb did not start")
         self.display = f":{number}"
-        # The accessibility bus's launcher, started by this bus, puts its socket in
-        # $XDG_RUNTIME_DIR/at-spi (else ~/.cache/at-spi, one path for every display of the same
-        # user): a private one, so two displays at once (a game night's host and guest, or
-        # another test run) never take over each other's accessibility bus.
+        # The accessibility bus's socket is $XDG_RUNTIME_DIR/at-spi/bus, else ~/.cache/at-spi/bus:
+        # one path for every display of this user, so a test starting or ending beside this one
+        # (other checkouts run theirs at the same time) replaced it under the app ("Not connected
+        # to D-Bus server"). The session bus, and the launcher it starts, get a folder of their own.
         self.runtime = tempfile.mkdtemp(prefix="pointline-realx-")
         self.bus = subprocess.Popen(
             [*prefix, "dbus-daemon", "--session", "--nofork", "--print-address=1"],
@@ -134,6 +134,26 @@ class RealX:
         )
         assert self.bus.stdout is not None
         self.bus_address = self.bus.stdout.readline().strip()
+        self._start_accessibility_bus()
+
+    def _start_accessibility_bus(self) -> None:
+        """Start the accessibility bus now and wait for its address: an app that asks for it
+        while its launcher is still starting (a loaded machine) is never on the bus ("Error
+        in contacting registry ... Not connected"), and every AT-SPI read then times out."""
+        self._dbus_send(
+            "--session", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"
+        )
+
+    def _dbus_send(self, *args: str) -> str:
+        done = subprocess.run(
+            ["dbus-send", "--print-reply", "--reply-timeout=20000", *args],
+            env=RealX.env(self),  # a subclass's env() may need what its __init__ sets later
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=30,
+        )
+        return done.stdout
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)

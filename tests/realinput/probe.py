@@ -8,7 +8,8 @@ session bus the test driver starts (tests/realinput/driver.py):
 It reads commands on stdin and writes one JSON line for each on stdout:
 
 * ``nodes``: every accessible node of the app's windows (role, name, enabled, showing, focused;
-  a showing button's centre on the screen, to click it);
+  a showing button's centre on the screen, to click it; a dimmed button's description, its
+  reason);
 * ``windows``: each top-level window's name, size and whether it is active.
 
 A command that finds no application answers ``{"error": ...}``; the driver waits and asks again.
@@ -39,6 +40,8 @@ def walk(node: Any, out: list[dict[str, Any]]) -> None:
         "showing": bool(states.contains(pyatspi.STATE_SHOWING)),
         "focused": bool(states.contains(pyatspi.STATE_FOCUSED)),
     }
+    if row["role"] == "push button" and not row["enabled"]:  # a dimmed button says why
+        row["description"] = node.description
     if row["role"] == "push button" and row["showing"]:  # where to click it (screen pixels)
         box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         row["center"] = [box.x + box.width // 2, box.y + box.height // 2]

@@ -224,6 +224,18 @@ class ScreenReader:
                 entries[-1] += "\n" + line[len(INDENT) :]
         return [m.group(1) for entry in entries if (m := SPOKEN.match(entry))]
 
+    def stops(self) -> list[int]:
+        """Where Orca interrupted its speech (a key press, a focus move): for each interruption,
+        how many utterances had gone to speech before it (an index into ``spoken()``)."""
+        marks: list[int] = []
+        said = 0
+        for line in self.debug_text().splitlines():
+            if " - SPEECH OUTPUT: '" in line:
+                said += 1
+            elif "DEFAULT: Interrupting presentation" in line:
+                marks.append(said)
+        return marks
+
     def wait_spoken(
         self, what: str, check: Callable[[list[str]], bool], since: int = 0, timeout: float = 30
     ) -> list[str]:

@@ -3,7 +3,8 @@ balance, once.
 
 Debian 12's Orca 43.1 runs on the test's X display with speech through speech-dispatcher and
 espeak-ng into a PulseAudio null sink (``screen_reader.py``), the app beside it with reproducible
-dice (label ``d7``: the come-out 5 sets the point, a 6 misses it, a 5 wins Pass). A solo hand is
+dice (label ``d7-260``: the come-out 9 sets the point, a 5 misses it, a 9 wins Pass, and the next
+hand's come-out 7 wins Pass). A solo hand is
 played by real keys (XTEST), and after each key the test reads what Orca's debug log says it
 spoke: the refused key's reason, the draft, the dice and the point, the outcome with its amount
 and the balance, the sit-out question, Help's title, pause and resume. Motion is on, as a player
@@ -116,7 +117,10 @@ class Table:
         self.steps.append((" ".join(keys), said))
         before = said[: said.index(NOTE + MARKERS[0])]
         # Nothing twice: no utterance of the step repeats, the markers' included.
-        assert len(set(said)) == len(said), f"said twice after {keys}: {said}"
+        # (Orca ends some with a full stop: "X" and "X." are the same words; its echo of each
+        # key, "space ", is no word of the app's.)
+        words = [sentence(u) for u in said if not u.endswith(" ")]
+        assert len(set(words)) == len(words), f"said twice after {keys}: {said}"
         # One channel: each change went out once, as a Notification, and nothing as an
         # object:announcement (a reader that hears both would say it twice).
         channels = [(str(row.get("channel")), sentence(str(row.get("text")))) for row in rows]
@@ -197,6 +201,10 @@ def under_orca(tmp_path: Path, **app: Any) -> Iterator[Table]:
         wait_for("the listener", lambda: {"ready": True} in listener.rows, timeout=60)
         started = RealApp(x, tmp_path / "app", **app)
         yield Table(started, reader, listener)
+        # The app's own output has no Qt warning of an Accessible on what is not an Item (a
+        # Popup's title went nowhere a reader looks, and it was printed at every start).
+        printed = (started.home / "app.log").read_text(errors="replace")
+        assert "Accessible attached property" not in printed, printed[-2000:]
     finally:
         if started is not None:
             started.close()
@@ -209,8 +217,8 @@ def under_orca(tmp_path: Path, **app: Any) -> Iterator[Table]:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
-    """The solo table under Orca, its dice reproducible (``d7``), motion on."""
-    with under_orca(tmp_path, dice="d7", reduce_motion=False) as solo:
+    """The solo table under Orca, its dice reproducible (``d7-260``), motion on."""
+    with under_orca(tmp_path, dice="d7-260", reduce_motion=False) as solo:
         solo.app.ready()
         wait_for("the window active", lambda: any(w["active"] for w in solo.app.windows() or []))
         solo.settle()  # the window's first words (the frame says the screen's title) are out
@@ -224,7 +232,7 @@ def test_orca_speaks_a_solo_hand_once(table: Table) -> None:
         # The draft, per line.
         assert table.notes("space") == ["Draft: Pass 10, Don't Pass 0."]
         # Confirm: the come-out's dice and the point, once the dice have landed.
-        assert table.notes("Return", until="Rolled") == ["Rolled 2 and 3, total 5. Point 5 is on."]
+        assert table.notes("Return", until="Rolled") == ["Rolled 5 and 4, total 9. Point 9 is on."]
         # A throw paused while its dice roll: the pause is said and the card's title on its
         # dialog; the dice are said once, whether they landed before the pause or after Resume.
         table.ready_to("Roll")
@@ -235,12 +243,12 @@ def test_orca_speaks_a_solo_hand_once(table: Table) -> None:
         assert sorted(notes) == [
             "Paused.",
             "Resumed.",
-            "Rolled 3 and 3, total 6. Point 5 is on.",
+            "Rolled 3 and 2, total 5. Point 9 is on.",
         ], notes
         # The point made: the dice, the outcome with its amount, the balance, the next hand.
         table.ready_to("Roll")
         assert table.notes("Return", until="Rolled") == [
-            "Rolled 3 and 2, total 5. Pass wins 10. "
+            "Rolled 4 and 5, total 9. Pass wins 10. "
             "Hand 1 resolved; balance 1,010; come-out for hand 2."
         ]
         # Enter with nothing placed: the question, not a throw.
@@ -249,7 +257,34 @@ def test_orca_speaks_a_solo_hand_once(table: Table) -> None:
         # Help's title on its dialog (Help says nothing else when it opens).
         said = table.press("F1")
         assert [u for u in said if u.startswith("Help dialog")] == [said[0]], said
-        assert table.notes("Escape") == []
+        # Back on the table its name is its summary, said once as the focus comes back.
+        back = table.press("Escape")
+        summary = "Table, hand 2 of 5, come-out, balance 1,010"
+        assert [u for u in back if summary in u] == [summary + " panel."], back
+        # Orca's Where Am I (Keypad Enter) reads the table's summary; the app never sees the key
+        # (the sit-out question is still armed: an Enter would have sat this hand out).
+        where = table.press("KP_Enter")
+        assert where[1] == summary + " panel.", where  # after Orca's echo of the key
+        assert not [u for u in where if u.startswith(NOTE)], where
+        # Quick Spaces: each says its draft (one still waiting may give way to the next), the
+        # last one said is the bet as it stands.
+        drafts = table.notes("space", "space", "space")
+        assert drafts and drafts[-1] == "Draft: Pass 30, Don't Pass 0.", drafts
+        assert all(d.startswith("Draft: Pass ") for d in drafts), drafts
+        # A key pressed into a throw's result moment (Space while the dice roll: refused, with
+        # its reason; it submits nothing): the dice, the outcome and the balance are all said
+        # still, in one piece, and only after that key's interruption (Orca stops speech at each
+        # key press), so no key of the step cut them.
+        spoken, stops = len(table.reader.spoken()), len(table.reader.stops())
+        assert table.notes("Return", "space", until="Rolled") == [
+            "The dice are rolling: wait for the result.",
+            "Rolled 3 and 4, total 7. Pass wins 30. "
+            "Hand 2 resolved; balance 1,040; come-out for hand 3.",
+        ]
+        said = table.reader.spoken()
+        result = next(i for i in range(spoken, len(said)) if said[i].startswith(NOTE + "Rolled"))
+        keys = table.reader.stops()[stops : stops + 2]  # Return's and Space's
+        assert len(keys) == 2 and keys[-1] <= result, (keys, result, said[spoken:])
     except AssertionError as error:  # every step's words so far, for the one who reads the log
         steps = "\n".join(f"{keys}: {said}" for keys, said in table.steps)
         raise AssertionError(f"{error}\nOrca spoke, step by step:\n{steps}") from error
@@ -356,11 +391,20 @@ def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, 
             tab_to(app, "Join code")
             app.xdotool("type", "--delay", "20", code)
             app.key("Return")
-            # The session's first words ("The session started: ...", "Come-out for hand 1")
-            # come with a whole new screen, and on a loaded machine Orca 43's flood handling may
-            # still drop them (see Announcer.qml): M twice marks their end, unasserted but for
+            # The room's and the session's first words come with a whole new screen. Orca 43
+            # skips a Notification's showing event while more than 50 events wait in its queue
+            # (a "flood") unless it is the focused object's, and prunes queued ones when a focus
+            # event comes in a flood. Announcer.qml holds them until the table has the focus and
+            # it has kept still (and the lobby no longer pulls the focus back to its hidden
+            # code), which keeps them on a lightly loaded machine; under a load of 10+ on two
+            # cores Orca is still working through the screen's burst when they go out, and
+            # drops them (issue 40, still open). So M twice marks their end, unasserted but for
             # nothing twice and one channel.
-            wait_for("the online table", lambda: focused_name(app) == "Online table", timeout=40)
+            wait_for(
+                "the online table",
+                lambda: focused_name(app).startswith("Online table, hand 1 of 5"),
+                timeout=40,
+            )
             online.ready_to("Allocate 10")
             online.settle()
             # Online, the table answers a key on its own loop: each step waits for its words.

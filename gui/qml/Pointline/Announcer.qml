@@ -31,9 +31,9 @@ Item {
     Text {
         id: channel  // the announce() channel: a quiet, invisible text
         visible: false
-        text: announcer.last
+        text: announcer.atspi ? "" : announcer.last
         Accessible.role: Accessible.StaticText
-        Accessible.name: announcer.last
+        Accessible.name: text  // on Linux empty: its changes would be events no reader hears
     }
 
     // Said a moment after the burst of changes that came with it (a throw's buttons, lines and
@@ -41,11 +41,41 @@ Item {
     // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
     // the words go out once the app has settled, all of them, in the order they came.
     property var pending: []
-    readonly property bool settling: settle.running  // words are waiting to go out
+    readonly property bool settling: settle.running || held.running || holding.running  // words wait
     Timer {
         id: settle
         interval: 250
         onTriggered: announcer.flush()
+    }
+    // A focus move is the end of a burst (a new screen takes the focus once it is built; a card
+    // opens or closes), and in a flood Orca 43 skips a Notification's showing event unless it
+    // comes from the focused object, and prunes every one still queued when a focus event comes
+    // in. So words wait `quiet` ms after the last focus move: they are queued after the focus
+    // event, once Orca has had time to work through the burst (online the session's first
+    // words come with the whole table screen and were lost on a loaded machine).
+    // A screen that is about to take the focus holds the words until it has (hold, release):
+    // the session's first words are said with the table screen, before its focus event.
+    property int quiet: 800
+    Timer {
+        id: held
+        interval: announcer.quiet
+        onTriggered: if (announcer.pending.length > 0 && !settle.running) announcer.flush()
+    }
+    Connections {
+        target: announcer.Window.window
+        function onActiveFocusItemChanged() { held.restart(); }
+    }
+    Timer {
+        id: holding  // a hold never keeps words for ever: a release that never comes
+        interval: 3000
+        onTriggered: held.restart()
+    }
+    function hold() {
+        holding.restart();
+    }
+    function release() {
+        holding.stop();
+        held.restart();
     }
     function say(text) {
         if (!text)
@@ -55,6 +85,8 @@ Item {
             settle.start();
     }
     function flush() {
+        if (held.running || holding.running)
+            return;  // the held timer flushes when the focus has kept still long enough
         var texts = announcer.pending;
         announcer.pending = [];
         for (var i = 0; i < texts.length; ++i)

@@ -3,8 +3,10 @@ import QtQuick.Layouts
 import QtQuick.Controls.Basic
 
 // Closing the window mid-session asks first: a closed session is never resumed (the card rules
-// out offline reload). Close records it in Stats as ended without a result; Cancel or Escape
-// keeps playing. A session that is over, or untouched, closes at once.
+// out offline reload). Solo, Close records it in Stats as ended without a result; online it is
+// the host's question (guests seated) or a guest's (a session running). Cancel or Escape keeps
+// playing; "Close the app" closes the window, and the app. A session that is over, or
+// untouched, closes at once. Its words are the bridge's (bridge.extras: closeText, closeHint).
 TablePopup {
     required property var bridge  // the solo table's bridge (Main.qml passes it)
     id: closeOverlay
@@ -16,18 +18,7 @@ TablePopup {
     shade: "#d8061a10"
     width: Math.min(Overlay.overlay.width - gap * 2, fs * 30)
 
-    Connections {
-        target: closeOverlay.parent ? closeOverlay.parent.Window.window : null  // the one window
-        // only the screen that counts asks (Frame.asking): under a replay, the replay leaves
-        function onClosing(close) {
-            var frame = closeOverlay.parent.Window.window;
-            var mine = frame.asking === undefined || frame.asking === (bridge === frame.online ? "online" : "solo");
-            if (mine && bridge.extras.askClose()) {
-                close.accepted = false;
-                if (frame.replay) frame.replay.leave();
-            }
-        }
-    }
+    // the window asks (Frame.qml's onClosing): this card shows the question of its screen
     Connections {
         target: bridge.extras
         function onCloseApproved() { closeOverlay.parent.Window.window.close(); }
@@ -72,7 +63,7 @@ TablePopup {
                 fs: closeOverlay.fs
                 primary: true
                 text: "Close the app"
-                hint: "End this session and close; it is kept in Stats"
+                hint: bridge.extras.closeHint
                 onActivated: bridge.extras.confirmClose()
             }
         }

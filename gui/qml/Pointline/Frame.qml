@@ -12,6 +12,9 @@ ApplicationWindow {
     property var bridge: null   // the solo table (TableBridge), or null (pointline replay FILE)
     property var online: null   // the online app (OnlineBridge) while its screens are shown
     property var replay: null   // the replay (ReplayBridge) being watched, on top of all
+    // the window's shell (gui/shell.py): insets, window mode, sound, Help, the pause; every
+    // screen shares it, so a mode or the sound chosen on one screen holds on every other
+    property var shell: null
     width: 1280
     height: 720
     visible: true
@@ -25,17 +28,31 @@ ApplicationWindow {
          : screen === "online" ? "Pointline Table — online" : "Pointline Table"
     // the solo table's type size (tests and the layout check read it on the window)
     readonly property real fs: Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
-    readonly property string windowMode: online ? online.windowMode : bridge ? bridge.windowMode : "standard"
-    // the safe area (a phone's notch and bars, or faked ones in tests) of whichever bridge
-    // owns the screens: cards (TablePopup) and the replay keep inside it
-    readonly property var insetOwner: online ? online : bridge
-    readonly property var fakeInsets: insetOwner && insetOwner.insets ? insetOwner.insets : ({})
+    readonly property string windowMode: shell ? shell.windowMode : "standard"
+    // the safe area (a phone's notch and bars, or faked ones in tests), the shell's: cards
+    // (TablePopup) and the replay keep inside it
+    readonly property var fakeInsets: shell && shell.insets ? shell.insets : ({})
     readonly property real insetTop: Math.max(SafeArea.margins.top, fakeInsets.top || 0)
     readonly property real insetBottom: Math.max(SafeArea.margins.bottom, fakeInsets.bottom || 0)
     readonly property real insetLeft: Math.max(SafeArea.margins.left, fakeInsets.left || 0)
     readonly property real insetRight: Math.max(SafeArea.margins.right, fakeInsets.right || 0)
 
-    // Window modes follow the screen's owner (the session and the focus are kept).
+    // The close question, in one place: the screen that counts (``asking``) asks first through
+    // its ``extras`` (solo: a session in play; online: guests at my table, or a session I sit
+    // in); a replay on top leaves so the question shows. Closing online after all leaves the
+    // table first (a departure, the host's table closed). CloseAsk.qml shows the question.
+    onClosing: function(close) {
+        var owner = frame.asking === "online" ? frame.online : frame.asking === "solo" ? frame.bridge : null;
+        if (!owner) return;
+        if (owner.extras.closeAsked || owner.extras.askClose()) {
+            close.accepted = false;
+            if (frame.replay) frame.replay.leave();
+            return;
+        }
+        if (owner === frame.online) frame.online.windowClosed();
+    }
+
+    // Window modes follow the shell (the session and the focus are kept).
     WindowMode { window: frame; mode: frame.windowMode }
 
     // The one announcement call: Announcer.qml decides the channel (on Linux a Notification
@@ -43,6 +60,9 @@ ApplicationWindow {
     function announce(text) {
         announcer.say(text);
     }
+    // A screen about to take the focus holds the words until it has (Announcer.hold).
+    function holdWords() { announcer.hold(); }
+    function releaseWords() { announcer.release(); }
     Announcer { id: announcer }
 
     // The keyboard comes back to the window after any dialog (a native file dialog under X with

@@ -17,7 +17,7 @@ Rectangle {
     color: "#10251b"
     border.color: "#2f5a45"
     Accessible.role: Accessible.List
-    Accessible.name: "History"
+    Accessible.name: (panel.table.texts.historyList || "{count}").replace("{count}", historyList.count)
     ColumnLayout {
         anchors.fill: parent
         anchors.margins: panel.gap * 0.7

@@ -35,9 +35,15 @@ Popup {
     padding: Math.max(6, fs * 0.5)
     Overlay.modal: Rectangle { color: card.shade }
     // The title on the dialog itself (a reader says it when the card opens), not its background.
-    Accessible.role: Accessible.Dialog
-    Accessible.name: card.title
-    Accessible.description: card.description
+    // The dialog a reader sees is the popup's own item (the parent of its contentItem, role
+    // Dialog): a Popup is no Item, so Accessible attached to it warns at every start and drops
+    // the description; attached to that item it is neither.
+    Component.onCompleted: {
+        var dialog = card.contentItem.parent;
+        dialog.Accessible.role = Accessible.Dialog;
+        dialog.Accessible.name = Qt.binding(function() { return card.title; });
+        dialog.Accessible.description = Qt.binding(function() { return card.description; });
+    }
     background: Rectangle {
         radius: card.fs * 0.6
         color: "#123d2b"

@@ -134,9 +134,34 @@ Item {
                 anchors.fill: parent
                 anchors.margins: felt.border.width + view.gap * 0.6
                 activeFocusOnTab: false
+                // Where am I (issue 40): the table's name and its summary (hand, phase, point,
+                // balance) and the keys, as they are when the focus comes (back) to the table:
+                // what a reader says then and what Orca's Where Am I reads. Not kept live: a
+                // change of the focused table's name or description is spoken, so each change
+                // would be said twice (the announcer says it already).
+                // So: they hold still while the focus is on the table, and follow it again once
+                // the focus has moved on (later: a change while the reader is still on the table
+                // is spoken), so they are right when the focus comes back, with no change then.
+                readonly property string liveName: view.table.summary ? view.tableName + ", " + view.table.summary : view.tableName
+                property string spokenName: liveName
+                property string spokenKeys: view.table.keysHint
+                function follow() {
+                    if (activeFocus)
+                        return;
+                    spokenName = Qt.binding(function() { return tableArea.liveName; });
+                    spokenKeys = Qt.binding(function() { return view.table.keysHint; });
+                }
+                onActiveFocusChanged: {
+                    if (activeFocus) {
+                        spokenName = liveName;
+                        spokenKeys = view.table.keysHint;
+                    } else {
+                        Qt.callLater(follow);
+                    }
+                }
                 Accessible.role: Accessible.Pane
-                Accessible.name: view.tableName
-                Accessible.description: view.table.keysHint
+                Accessible.name: spokenName
+                Accessible.description: spokenKeys
                 // A held key's repeats never get here (gui/keys.py drops them for every window).
                 Keys.onPressed: function(event) {
                     if (event.key === Qt.Key_Space) {
@@ -427,10 +452,18 @@ Item {
                 implicitHeight: buttons.implicitHeight + (view.phone ? 0 : extras.implicitHeight + view.gap)
                 // A tap or hover on a control that is off says why (touch has no hover): the
                 // dimmed buttons let the pointer through to this area behind them.
+                // A pointer resting on a dimmed button: the button takes no hover, and under a
+                // real X server it hides the hover from the area below it too, so a handler on
+                // this holder (the parent of both) follows the pointer (issue 38, finding 4).
+                HoverHandler {
+                    objectName: "hoverBehindButtons"
+                    onPointChanged: if (hovered) behind.hoverAt(point.position.x, point.position.y)
+                    onHoveredChanged: if (!hovered) behind.said = null
+                }
                 MouseArea {
+                    id: behind
                     objectName: "behindButtons"
                     anchors.fill: parent
-                    hoverEnabled: true
                     property Item said: null
                     // the dimmed button pointed at shows its reason (GameButton's tool tip)
                     onSaidChanged: pointAt(said)
@@ -440,7 +473,6 @@ Item {
                         pointedAt = hit;
                         if (hit) hit.pointed = true;
                     }
-                    onExited: said = null
                     function offAt(x, y) {
                         var grid = y < buttons.height ? buttons : extras;
                         var hit = grid.childAt(x, y - grid.y);
@@ -451,8 +483,8 @@ Item {
                         if (hit) view.table.explain(hit.actionName);
                         pointAt(hit);
                     }
-                    onPositionChanged: function(mouse) {
-                        var hit = offAt(mouse.x, mouse.y);
+                    function hoverAt(x, y) {
+                        var hit = offAt(x, y);
                         if (hit && hit !== said) view.table.explain(hit.actionName);
                         said = hit;
                     }

@@ -104,6 +104,9 @@ async def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
         solo.loaded.bridge.lobby.startRoom()
         await solo.other.wait_started(5.0)
         await until(lambda: solo.loaded.bridge.screen == "table", what="the table")
-        solo.loaded.window.close()
+        solo.loaded.window.close()  # asked first: leaving ends the session for everyone
+        asking = solo.loaded.bridge.extras
+        assert asking.closeAsked and solo.loaded.window.isVisible()
+        asking.confirmClose()  # Close the app
         assert await ended_event(solo.other) == SessionEnded(EndReason.DEPARTURE, 0)
         await until(lambda: solo.left == [True], what="on_leave")

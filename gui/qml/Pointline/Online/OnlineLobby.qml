@@ -22,7 +22,10 @@ FocusScope {
         if (screen.hosting) hostPanel.forceActiveFocus();
         else if (screen.inRoom) roomCodeBox.forceActiveFocus(); else createButton.forceActiveFocus();
     }
-    onInRoomChanged: Qt.callLater(focusFirst)
+    // Only while the lobby is the screen shown: a room that starts at once (the last seat
+    // joined) would pull the focus back from the table to this hidden code, and a reader's
+    // focus events in that flood prune the session's first words (issue 40).
+    onInRoomChanged: Qt.callLater(function() { if (online.screen === "lobby") screen.focusFirst(); })
     readonly property bool hosting: online.host.hosting
     onHostingChanged: Qt.callLater(focusFirst)
 

@@ -12,19 +12,8 @@ FocusScope {
     required property OnlineBridge online  // the frame hands it over (Frame.place)
     property bool onTop: true  // the frame's screen on top (Frame.qml binds it)
     readonly property var window: root.Window.window
-    // Closing while guests sit at my table asks first (CloseAsk below, on online.extras: the
-    // Host); closing after all closes the table, the host's departure first.
-    Connections {
-        target: root.window
-        function onClosing(close) {
-            if (online.host.closeAsked || online.extras.askClose()) {
-                close.accepted = false;
-                if (root.window.replay) root.window.replay.leave();  // the question shows
-                return;
-            }
-            online.windowClosed();
-        }
-    }
+    // Closing the window: the frame asks (Frame.qml's onClosing, on online.extras: the Host)
+    // and CloseAsk below shows the question; closing after all leaves the table first.
 
     readonly property bool portrait: height > width
     // the balance counts to its new value in the result moment (at once under Reduce motion)
@@ -64,7 +53,14 @@ FocusScope {
         if (it !== null && it !== undefined && it.visible && it.enabled && it !== root.window.contentItem) return;
         current().focusFirst();
     }
-    onScreenChanged: Qt.callLater(function() { current().focusFirst(); })
+    // The words that come with a new screen go out after its focus event (Announcer.hold).
+    onScreenChanged: {
+        if (root.window && root.window.holdWords) root.window.holdWords();
+        Qt.callLater(function() {
+            current().focusFirst();
+            if (root.window && root.window.releaseWords) root.window.releaseWords();
+        });
+    }
     readonly property bool helpOpen: online.helpOpen
     onHelpOpenChanged: Qt.callLater(function() {
         if (online.helpOpen) helpClose.forceActiveFocus(); else current().focusFirst();

@@ -130,6 +130,8 @@ FocusScope {
             }
             ColumnLayout {
                 objectName: "tablesColumn"
+                Accessible.role: Accessible.List
+                Accessible.name: online.nearby.listName.replace("{count}", online.nearby.tables.count)
                 Layout.fillWidth: true
                 Layout.preferredWidth: 1
                 Layout.alignment: Qt.AlignTop
@@ -161,6 +163,8 @@ FocusScope {
                         required property int index
                         Layout.fillWidth: true
                         spacing: screen.gap * 0.5
+                        Accessible.role: Accessible.ListItem
+                        Accessible.name: nearbyRow.label
                         GameButton {
                             objectName: "nearbyTable" + nearbyRow.index
                             Layout.fillWidth: true
