@@ -443,6 +443,28 @@ async def a_dropped_seat_is_held_and_taken_back_with_what_it_missed(scene: Scene
     await a.quiet()
 
 
+async def a_departure_during_a_hold_reaches_the_seat_when_it_resumes(scene: Scene) -> None:
+    """§9 R13: a seat that resumes gets the `departed` of a seat that left while it was held
+    (or before the relay noticed its socket had gone), where it fell among the deliveries it
+    missed, and only once (without it, the resumed seat would wait for a seat that is gone
+    until a deadline)."""
+    (a, _, _), (b, token, _), (c, _, c_name) = await scene.room(3, start=True)
+    b.ws.transport.abort()  # dropped: no close frame, no leave; its seat is held
+    scene.sockets.remove(b)
+    await a.send({"op": "send", "payload": {"n": 1}})
+    expect(await c.recv(), "deliver", from_seat=0, payload={"n": 1})
+    await c.send({"op": "leave"})
+    expect(await a.recv(), "departed", seat=2, name=c_name)
+    await a.send({"op": "send", "payload": {"n": 2}})
+    back = await scene.raw()
+    resume = {"op": "resume", "token": token, "code": scene.code, "session_key": _key(1)}
+    expect(await back.request({**resume, "received": 0}), "resumed", seat=1, received=0)
+    expect(await back.recv(), "deliver", from_seat=0, payload={"n": 1})
+    expect(await back.recv(), "departed", seat=2, name=c_name)
+    expect(await back.recv(), "deliver", from_seat=0, payload={"n": 2})
+    await back.quiet()
+
+
 async def a_connection_that_does_not_sign_in_is_closed_at_the_deadline(scene: Scene) -> None:
     """§9 "Limits", `--signin-deadline`: a socket that has not signed in by the deadline (the
     test profile's 2 s) is closed with 1008; one that signed in stays."""
@@ -730,6 +752,7 @@ RELAY_CASES: Final = (
     ),
     RelayCase("relay.leave.departed", departures_are_announced),
     RelayCase("relay.resume.held", a_dropped_seat_is_held_and_taken_back_with_what_it_missed),
+    RelayCase("relay.resume.departed", a_departure_during_a_hold_reaches_the_seat_when_it_resumes),
     RelayCase(
         "relay.limits.signin_deadline",
         a_connection_that_does_not_sign_in_is_closed_at_the_deadline,

@@ -214,6 +214,17 @@ def _resume_forgets_missed() -> None:
 
 
 @_mutant(
+    "resume_forgets_departures",
+    "a seat taken back with resume is not sent the departures announced while it was held",
+    "relay.resume.departed",
+)
+def _resume_forgets_departures() -> None:
+    from pointline.net.relay import _rooms
+
+    set_attr(_rooms.Member, "departures", property(lambda self: [], lambda self, value: None))
+
+
+@_mutant(
     "signout_keeps_token",
     "signout answers signed_out but the token stays live",
     "relay.tokens.signout",

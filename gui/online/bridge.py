@@ -92,6 +92,7 @@ from pointline.gui.online.texts import (
     KEY_HINTS_SHORT,
     RELAY_LOST,
     help_html,
+    host_vanished,
     hosted_by,
     refusal,
     seat_label,
@@ -183,6 +184,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._results = Results(link, self._lobby, self._table, verify, self)
         self._account = Account(link, self._lobby, url, connect, nonce_source, ca, self)
         self._hosted_note = ""
+        self._guest_of = ""
+        """The host whose table I sit at as a guest ("": none, or my own table)."""
         self.host_config: Any = None
         """The hosted relay's ``RelayConfig`` (None: the relay's defaults; tests and the bench
         pass their own)."""
@@ -306,6 +309,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def set_hosted(self, host: str, me_host: bool) -> None:
         """The room is a hosted table (``host`` "" for a relay of a club or a server)."""
         note = hosted_by(host, me_host) if host else ""
+        self._guest_of = "" if me_host else host
         if note != self._hosted_note:
             self._hosted_note = note
             self.hostedNoteChanged.emit()
@@ -442,8 +446,15 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def _on_disconnected(self, _event: Disconnected) -> None:
         self._countdown.run_to(None)
         self.client = None
-        lost = self._closed or (
-            f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
+        if self._guest_of and not self._closed:  # the results name the table, not "the relay"
+            self._results.table_closed(host_vanished(self._guest_of))
+        lost = (
+            self._closed
+            or (
+                host_vanished(self._guest_of)  # a hosted table gone without a word (issue 41)
+                if self._guest_of
+                else f"{RELAY_LOST[0].upper()}{RELAY_LOST[1:]}: sign in again when it is back."
+            )
         )
         self._closed = ""
         if self._screen == "lobby":

@@ -30,9 +30,12 @@ from pointline.gui.online.state import Link, Part
 from pointline.gui.online.texts import (
     CLOSE_HINT,
     GUEST_CLOSE,
+    HOST_ROSTER_WORDS,
     HOST_VOUCHES,
     NAME_HINT,
+    host_share,
     hosted_close_text,
+    who_is_in,
 )
 from pointline.gui.seat_table import QVARIANT_LIST, state_property
 
@@ -106,6 +109,16 @@ class Host(Part):
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
     closeHint = Property(str, lambda self: CLOSE_HINT, constant=True)
     """What the close question's "Close the app" does (CloseAsk reads it)."""
+    shareText = Property(
+        str, lambda self: host_share(self._values["tableName"]), notify=tableNameChanged
+    )
+    """Where guests find the table and which words they compare (the host screen's first line)."""
+    rosterWords = Property(str, lambda self: HOST_ROSTER_WORDS, constant=True)
+    """The roster's words explained, once (the host screen)."""
+
+    @Slot(int, int, result=str)
+    def whoIsIn(self, count: int, most: int) -> str:
+        return who_is_in(count, most)
 
     def host_folder(self) -> Path:
         return self.folder if self.folder is not None else data_dir() / "host"

@@ -36,6 +36,7 @@ __all__ = [
     "GUEST_CLOSE",
     "HELP_KEYS",
     "HELP_TOUCH",
+    "HOST_ROSTER_WORDS",
     "HOST_VOUCHES",
     "KEY_HINTS",
     "KEY_HINTS_SHORT",
@@ -55,6 +56,8 @@ __all__ = [
     "forget_hint",
     "forgot_table",
     "help_html",
+    "host_share",
+    "host_vanished",
     "hosted_by",
     "hosted_close_text",
     "nearby_relay_label",
@@ -69,6 +72,7 @@ __all__ = [
     "table_gone",
     "unreachable",
     "version_refusal",
+    "who_is_in",
 ]
 
 if TYPE_CHECKING:
@@ -299,6 +303,29 @@ HOST_VOUCHES = (
 )
 """What the host can and cannot do, said honestly (the lobby and the results of a hosted
 table)."""
+HOST_ROSTER_WORDS = (
+    "Beside each name are that person's own four words, from their session key (not the "
+    "table's certificate words): before you tap Start, each reads theirs out loud; if what "
+    "someone reads differs from your screen, do not start. Nobody joins after the start."
+)
+"""The host screen's one explanation of the roster's words (issue 41, finding 11): a newcomer
+sees two sets of words there, and this says which is which."""
+
+
+def host_share(table: str) -> str:
+    """The host screen's first line: where guests find the table and which words they compare
+    (the certificate's, shown below it; a hosted table needs no join code)."""
+    return (
+        f"Friends on this Wi-Fi tap {table} under Tables nearby. Before they join, their "
+        "screen shows the table's certificate words: these four, the same on every screen."
+    )
+
+
+def who_is_in(count: int, most: int) -> str:
+    """The host screen's roster heading."""
+    return f"Who is in ({count}/{most})"
+
+
 NEARBY_NONE = "No tables nearby yet: a friend on this Wi-Fi taps Host a table."
 RELAY_NEARBY = "A club's relay: sign in to it, then type the code of a room there."
 """Said when a club relay found nearby (``pointline-relay --announce``) is tapped (issue 41)."""
@@ -336,6 +363,15 @@ def forgot_table(name: str) -> str:
 def table_gone(host: str) -> str:
     """A tapped table that no longer answers, or whose room is gone (issue 41)."""
     return f"{host} closed that table: it is no longer on this Wi-Fi's list."
+
+
+def host_vanished(host: str) -> str:
+    """A guest's line when a hosted table's connection is lost with no word from it (the host's
+    app killed, its device off the Wi-Fi): not "sign in again", which a guest never did."""
+    return (
+        f"{host}'s table stopped answering (its app closed or left the Wi-Fi). When it is back "
+        "under Tables nearby, tap it to sit down again."
+    )
 
 
 def nearby_relay_label(name: str, rooms: int) -> str:

@@ -584,7 +584,18 @@ class RelayCore:
                 if member.owed is not None:
                     owed, member.owed = member.owed, None
                     yield Transmit((conn,), owed)
+                # the deliveries it missed, and where they fell among them, the departures
+                # announced while its seat was held (R13)
+                # (one it got before a delivery it says it received needs no second copy)
+                departures = [kept for kept in member.departures if kept[0] >= received]
+                member.departures = []
+                index = received
                 for data in missed:
+                    while departures and departures[0][0] <= index:
+                        yield Transmit((conn,), departures.pop(0)[1])
+                    yield Transmit((conn,), data)
+                    index += 1
+                for _, data in departures:
                     yield Transmit((conn,), data)
             case Signout(token):
                 if not (yield Call("store", self.accounts.signout, (token,))):
@@ -654,8 +665,14 @@ class RelayCore:
             out.append(Call("background", self.router.presence.release, (room.code,)))
         if room.started:
             conns = tuple(m.conn for m in room.present())
+            departed = _data(Departed(gone.seat, gone.name))
             if conns:
-                out.append(Transmit(conns, _data(Departed(gone.seat, gone.name))))
+                out.append(Transmit(conns, departed))
+            # kept for every other seat, sent again when it resumes (R13): a seat held now, or
+            # one whose socket is dead and not yet noticed, never got it
+            for seat, member in enumerate(room.members):
+                if seat != gone.seat:
+                    member.departures.append((member.got, departed))
         elif gone.closed:
             conns = tuple(m.conn for m in room.members[1:] if m.present)
             if conns:

@@ -64,6 +64,10 @@ class Member:
     """``deliver`` frames addressed to this seat, sent or held while it was away."""
     owed: bytes | None = None
     """Its ``started`` frame, when the room started while it was away."""
+    departures: list[tuple[int, bytes]] = field(default_factory=list)
+    """The ``departed`` frames of the other seats that left, each with how many ``deliver``
+    frames this seat had been addressed then (``got``): a resume sends again the ones not
+    before what it received, each right after those deliveries (issue 43)."""
 
 
 @dataclass(slots=True)

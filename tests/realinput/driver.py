@@ -87,12 +87,18 @@ class Status:
 
 
 class RealX:
-    """A private Xvfb display (no window manager) and a private D-Bus session bus."""
+    """A private Xvfb display (no window manager) and a private D-Bus session bus.
 
-    def __init__(self, width: int = 1280, height: int = 800) -> None:
+    ``prefix`` runs every process of this display (Xvfb, the bus, the app, its probe, xdotool)
+    through a command, e.g. ``("ip", "netns", "exec", NAME)``: a whole device in a network
+    namespace of its own (tests/realinput/test_game_night.py)."""
+
+    def __init__(self, width: int = 1280, height: int = 800, prefix: tuple[str, ...] = ()) -> None:
+        self.prefix = prefix
         read, write = os.pipe()
         self.xvfb = subprocess.Popen(
             [
+                *prefix,
                 "Xvfb",
                 "-displayfd",
                 str(write),
@@ -120,7 +126,7 @@ class RealX:
         # to D-Bus server"). The session bus, and the launcher it starts, get a folder of their own.
         self.runtime = tempfile.mkdtemp(prefix="pointline-realx-")
         self.bus = subprocess.Popen(
-            ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+            [*prefix, "dbus-daemon", "--session", "--nofork", "--print-address=1"],
             env={**os.environ, "XDG_RUNTIME_DIR": self.runtime},
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -200,9 +206,10 @@ class RealApp:
         if dice is not None:  # the real CLI with reproducible dice (tests/realinput/seeded.py)
             command = [sys.executable, "-m", "tests.realinput.seeded", dice, *args]
         self.log = open(home / "app.log", "w")  # noqa: SIM115 (closed in close())
+        command = [*x.prefix, *command]
         self.app = subprocess.Popen(command, env=env, cwd=ROOT, stdout=self.log, stderr=self.log)
         self.probe = subprocess.Popen(
-            [SYSTEM_PYTHON, str(PROBE), APP_NAME],
+            [*x.prefix, SYSTEM_PYTHON, str(PROBE), APP_NAME],
             env={k: v for k, v in env.items() if k != "PYTHONPATH"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -258,7 +265,7 @@ class RealApp:
 
     # ------------------------------------------------------------------ input (XTEST)
     def xdotool(self, *args: str) -> None:
-        subprocess.run(["xdotool", *args], env=self.x.env(), check=True)
+        subprocess.run([*self.x.prefix, "xdotool", *args], env=self.x.env(), check=True)
 
     def key(self, *keys: str) -> None:
         self.xdotool("key", "--delay", "60", *keys)

@@ -16,14 +16,18 @@ FocusScope {
     // In a room, focus rests on the join code: never on Leave room, which a stray Enter would
     // press, nor on Start, which a stray Space would press before the words are compared out
     // loud; the creator reaches Start by Tab, pointer or touch.
+    // A hosted table's host screen has no join code (guests tap the table nearby): the focus
+    // rests on the panel with the certificate words instead.
     function focusFirst() {
-        if (screen.inRoom) roomCodeBox.forceActiveFocus(); else createButton.forceActiveFocus();
+        if (screen.hosting) hostPanel.forceActiveFocus();
+        else if (screen.inRoom) roomCodeBox.forceActiveFocus(); else createButton.forceActiveFocus();
     }
     // Only while the lobby is the screen shown: a room that starts at once (the last seat
     // joined) would pull the focus back from the table to this hidden code, and a reader's
     // focus events in that flood prune the session's first words (issue 40).
     onInRoomChanged: Qt.callLater(function() { if (online.screen === "lobby") screen.focusFirst(); })
     readonly property bool hosting: online.host.hosting
+    onHostingChanged: Qt.callLater(focusFirst)
 
     GridLayout {
         anchors.fill: parent
@@ -58,22 +62,28 @@ FocusScope {
                 Accessible.name: text
             }
             Rectangle {
+                id: hostPanel
                 objectName: "hostPanel"
                 visible: screen.hosting
                 Layout.fillWidth: true
                 implicitHeight: hostCol.implicitHeight + screen.gap
                 radius: 6
                 color: "#12402c"
-                border.color: "#8fe3a7"
+                activeFocusOnTab: visible || activeFocus  // as the join code's box: the resting place
+                border.color: activeFocus ? "#ffffff" : "#8fe3a7"
+                border.width: activeFocus ? 3 : 1
+                Accessible.role: Accessible.StaticText
+                Accessible.name: online.host.shareText
                 ColumnLayout {
                     id: hostCol
                     anchors.fill: parent
                     anchors.margins: screen.gap * 0.5
                     spacing: 2
                     Text {
+                        objectName: "hostShare"
                         Layout.fillWidth: true
-                        text: "Friends on this Wi-Fi see <b>" + online.host.tableName + "</b> under Tables nearby. They compare these words with their screen:"
-                        textFormat: Text.StyledText
+                        text: online.host.shareText
+                        textFormat: Text.PlainText
                         wrapMode: Text.WordWrap
                         color: "#e8f3ec"
                         font.pixelSize: screen.fs * 0.85
@@ -140,7 +150,7 @@ FocusScope {
             }
             Rectangle {
                 id: roomCodeBox
-                visible: screen.inRoom
+                visible: screen.inRoom && !screen.hosting  // a hosted table needs no code
                 objectName: "roomCodeBox"
                 Layout.fillWidth: true
                 implicitHeight: codeCol.implicitHeight + screen.gap * 2
@@ -261,7 +271,9 @@ FocusScope {
                 spacing: screen.gap * 0.5
                 Text {
                     Layout.fillWidth: true
-                    text: "Roster (" + online.lobby.roster.count + "/" + online.lobby.maxSeats + ") — compare the words out loud"
+                    objectName: "rosterHeading"
+                    text: screen.hosting ? online.host.whoIsIn(online.lobby.roster.count, online.lobby.maxSeats)
+                                         : "Roster (" + online.lobby.roster.count + "/" + online.lobby.maxSeats + ") — compare the words out loud"
                     color: "#f2c14e"
                     font.bold: true
                     font.pixelSize: screen.fs
@@ -320,7 +332,9 @@ FocusScope {
                 }
                 Text {
                     Layout.fillWidth: true
-                    text: "Each word list comes from that person's session key: if what they read out differs from what you see, do not start. No spectators; nobody joins after the start."
+                    objectName: "rosterWordsNote"
+                    text: screen.hosting ? online.host.rosterWords
+                                         : "Each word list comes from that person's session key: if what they read out differs from what you see, do not start. No spectators; nobody joins after the start."
                     wrapMode: Text.WordWrap
                     color: "#cfe3d6"
                     font.pixelSize: screen.fs * 0.78

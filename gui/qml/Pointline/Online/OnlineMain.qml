@@ -139,7 +139,7 @@ FocusScope {
                 throwCap: online.throwCap
                 message: root.atTable ? ""
                     : (online.account.name.length > 0 ? "Signed in as <b>" + online.account.name + "</b>"
-                       + (online.lobby.roomCode.length > 0 ? " · room <b>" + online.lobby.roomCode + "</b> · you are " + online.lobby.mySeatLabel : "") : "Not signed in")
+                       + (online.lobby.roomCode.length > 0 ? (online.host.hosting ? "" : " · room <b>" + online.lobby.roomCode + "</b>") + " · you are " + online.lobby.mySeatLabel : "") : "Not signed in")
                 font.pixelSize: root.fs
                 elide: Text.ElideRight
             }
