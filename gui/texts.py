@@ -160,6 +160,15 @@ TEXTS: dict[str, str] = {
     "reduceHint": f"Prepare a Don't Pass reduction of {UNIT}, refunded when you roll",
     "newSessionHint": f"Start again with {POINTS} free fictional points",
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
+    # On a phone, relay addresses and file paths wait under an "Advanced" disclosure (issue 39);
+    # its button shows the one or the other mark for closed and open.
+    "advancedRelay": "Advanced: a relay by its address",
+    "advancedRelayHint": "Show or hide the relay address, Sign in and Sign up",
+    "advancedTranscript": "Advanced: where the transcript is",
+    "advancedTranscriptHint": "Show or hide the transcript file's place on this device",
+    "advancedClosed": "▾",
+    "advancedOpen": "▴",
+    "transcriptSaved": "Transcript saved on this device.",
 }
 
 ACTION_LABELS: dict[str, str] = {

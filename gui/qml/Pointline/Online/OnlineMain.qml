@@ -37,6 +37,8 @@ FocusScope {
     readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
     readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
+    // no text on a phone under 11 pt (logical pixels): each screen's small texts keep this floor
+    readonly property real minText: online.mobile ? 11 : 0
     // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
     readonly property real insetTop: Math.max(SafeArea.margins.top, online.insets.top || 0)
     readonly property real insetBottom: Math.max(SafeArea.margins.bottom, online.insets.bottom || 0)
@@ -154,10 +156,10 @@ FocusScope {
             Layout.fillWidth: true
             Layout.fillHeight: true
             currentIndex: Math.max(0, root.screens.indexOf(root.screen))
-            OnlineSignIn { id: signin; online: root.online; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
-            OnlineLobby { id: lobby; online: root.online; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
-            OnlineTable { id: table; online: root.online; objectName: "screenTable"; fs: root.fs; gap: root.gap }
-            OnlineResults { id: results; online: root.online; objectName: "screenResults"; fs: root.fs; gap: root.gap }
+            OnlineSignIn { id: signin; online: root.online; minText: root.minText; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
+            OnlineLobby { id: lobby; online: root.online; minText: root.minText; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
+            OnlineTable { id: table; online: root.online; minText: root.minText; objectName: "screenTable"; fs: root.fs; gap: root.gap }
+            OnlineResults { id: results; online: root.online; minText: root.minText; objectName: "screenResults"; fs: root.fs; gap: root.gap }
         }
 
         Text {
@@ -169,7 +171,7 @@ FocusScope {
                   + (root.keysText.length > 0 ? " · " + root.keysText : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
-            font.pixelSize: Math.max(10.5, root.fs * 0.7)
+            font.pixelSize: Math.max(10.5, root.minText, root.fs * 0.7)
             color: "#d5e6dc"
             Accessible.role: Accessible.StaticText
             Accessible.name: online.freeText + ". " + root.keysText

@@ -21,6 +21,9 @@ TableView {
     // the screen's four buttons take one row in portrait and on a phone held sideways
     extraColumns: portrait || shortLandscape ? 4 : 2
     function focusFirst() { screen.focusTable(); }
+    // the smallest text the online parts draw (a phone's 11 pt, OnlineMain.minText)
+    property real minText: 0
+    function px(share) { return Math.max(screen.minText, screen.fs * share); }
 
     readonly property int secondsLeft: online.countdown.secondsLeft
     readonly property bool hurry: secondsLeft > 0 && secondsLeft <= 10
@@ -65,7 +68,7 @@ TableView {
                 Layout.fillWidth: true
                 text: online.table.awaitedText
                 color: "#ffd98a"
-                font.pixelSize: screen.fs * 0.82
+                font.pixelSize: screen.px(0.82)
                 wrapMode: Text.WordWrap
                 maximumLineCount: 2
                 elide: Text.ElideRight
@@ -97,7 +100,7 @@ TableView {
                 id: seatsTitle
                 Layout.fillWidth: true
                 text: "Seats (" + online.table.seats.count + ")"
-                font.pixelSize: screen.fs * 0.9
+                font.pixelSize: screen.px(0.9)
                 font.bold: true
                 color: "#f2c14e"
                 elide: Text.ElideRight
@@ -121,6 +124,7 @@ TableView {
                     width: seatList.cellWidth - 4
                     height: seatList.cellHeight - 4
                     fs: screen.fs
+                    minText: screen.minText
                     row: model
                 }
             }
