@@ -129,6 +129,8 @@ FocusScope {
             columns: root.portrait ? 1 : 2
             rowSpacing: 2
             Heading {
+                // an upright phone at the table: the felt first, the title makes way for it
+                visible: !(online.mobile && root.portrait && root.atTable)
                 text: "Pointline Table · online"
                 font.pixelSize: root.fs * 1.35
             }

@@ -27,6 +27,7 @@ TableView {
 
     readonly property int secondsLeft: online.countdown.secondsLeft
     readonly property bool hurry: secondsLeft > 0 && secondsLeft <= 10
+    readonly property bool phoneUpright: online.mobile && screen.portrait
 
     controlsTop: Rectangle {
         objectName: "countdown"
@@ -44,11 +45,16 @@ TableView {
             anchors.margins: screen.gap * 0.5
             spacing: 2
             Text {
+                objectName: "countdownText"
                 Layout.fillWidth: true
+                // a phone: who is awaited on the same line (the felt keeps the height)
                 text: (screen.secondsLeft > 0 ? screen.secondsLeft + " s left for throw " : "Throw ") + online.table.nextThrow
+                      + (screen.phoneUpright && online.table.awaitedText.length > 0 ? " · " + online.table.awaitedText : "")
                 color: screen.hurry ? "#ff9a8a" : "#fdf6e3"
-                font.pixelSize: screen.fs
+                font.pixelSize: screen.phoneUpright ? screen.px(0.85) : screen.fs
                 font.bold: true
+                wrapMode: screen.phoneUpright ? Text.WordWrap : Text.NoWrap
+                maximumLineCount: 2
                 elide: Text.ElideRight
             }
             Rectangle {
@@ -65,6 +71,7 @@ TableView {
             }
             Text {
                 objectName: "awaited"
+                visible: !screen.phoneUpright
                 Layout.fillWidth: true
                 text: online.table.awaitedText
                 color: "#ffd98a"
