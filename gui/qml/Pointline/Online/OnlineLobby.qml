@@ -201,33 +201,7 @@ FocusScope {
                     onActivated: online.lobby.joinRoom(codeField.text)
                 }
             }
-            RowLayout {
-                visible: screen.inRoom
-                Layout.fillWidth: true
-                spacing: screen.gap
-                GameButton {
-                    id: startButton
-                    objectName: "btnStart"
-                    property string designRole: "main"  // under the thumb (layout check)
-                    Layout.fillWidth: true
-                    fs: screen.fs
-                    primary: true
-                    text: "Start (" + online.lobby.roster.count + " in)"
-                    hint: "Start the session; nobody can join after the start"
-                    enabled: online.lobby.canStart && !online.busy
-                    reason: online.lobby.startReason
-                    onActivated: screen.hosting ? online.host.start() : online.lobby.startRoom()
-                }
-                GameButton {
-                    id: leaveButton
-                    objectName: "btnLeaveRoom"
-                    Layout.fillWidth: true
-                    fs: screen.fs
-                    text: screen.hosting ? "Close the table" : "Leave room"
-                    hint: screen.hosting ? "Close your table: guests leave with you" : "Leave this room"
-                    onActivated: screen.hosting ? online.leave() : online.lobby.leaveRoom()
-                }
-            }
+            // leaving and signing out above: the main action, Start, is the lowest
             RowLayout {
                 Layout.fillWidth: true
                 spacing: screen.gap
@@ -253,6 +227,33 @@ FocusScope {
                     enabled: !online.busy
                     reason: "Waiting for the relay"
                     onActivated: online.leave()
+                }
+            }
+            RowLayout {
+                visible: screen.inRoom
+                Layout.fillWidth: true
+                spacing: screen.gap
+                GameButton {
+                    id: startButton
+                    objectName: "btnStart"
+                    property string designRole: "main"  // under the thumb (layout check)
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    primary: true
+                    text: "Start (" + online.lobby.roster.count + " in)"
+                    hint: "Start the session; nobody can join after the start"
+                    enabled: online.lobby.canStart && !online.busy
+                    reason: online.lobby.startReason
+                    onActivated: screen.hosting ? online.host.start() : online.lobby.startRoom()
+                }
+                GameButton {
+                    id: leaveButton
+                    objectName: "btnLeaveRoom"
+                    Layout.fillWidth: true
+                    fs: screen.fs
+                    text: screen.hosting ? "Close the table" : "Leave room"
+                    hint: screen.hosting ? "Close your table: guests leave with you" : "Leave this room"
+                    onActivated: screen.hosting ? online.leave() : online.lobby.leaveRoom()
                 }
             }
             Text {

@@ -95,6 +95,7 @@ FocusScope {
     onAnnouncementChanged: root.window.announce(announcement)
 
     readonly property bool atTable: screen === "table"
+    readonly property bool countdownUp: root.atTable && table.countdownUp
     Shortcut { sequence: "F1"; autoRepeat: false; enabled: root.onTop; onActivated: online.openHelp() }
     Shortcut { sequence: "Escape"; autoRepeat: false; enabled: root.onTop; onActivated: online.escape() }
     // Android Back: closes Help; at the table asks before leaving; in the lobby leaves the room
@@ -130,9 +131,20 @@ FocusScope {
             rowSpacing: 2
             Heading {
                 // an upright phone at the table: the felt first, the title makes way for it
-                visible: !(online.mobile && root.portrait && root.atTable)
+                visible: !(online.mobile && root.portrait && root.atTable) && !root.countdownUp
                 text: "Pointline Table · online"
                 font.pixelSize: root.fs * 1.35
+            }
+            Text {
+                // a small phone on its side, at the table: the countdown in the title's place
+                objectName: "headerCountdown"
+                visible: root.countdownUp
+                text: table.countdownLine
+                color: table.hurry ? "#ff9a8a" : "#fdf6e3"
+                font.pixelSize: root.fs * 1.1
+                font.bold: true
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
             }
             StatusLine {
                 id: liveRegion

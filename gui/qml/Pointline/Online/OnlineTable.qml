@@ -28,9 +28,14 @@ TableView {
     readonly property int secondsLeft: online.countdown.secondsLeft
     readonly property bool hurry: secondsLeft > 0 && secondsLeft <= 10
     readonly property bool phoneUpright: online.mobile && screen.portrait
+    // a small phone on its side: the countdown goes up into the screen's header (OnlineMain),
+    // where the title was, and the column keeps its height for the actions
+    readonly property bool countdownUp: online.mobile && screen.phoneCompact
+    readonly property string countdownLine: (screen.secondsLeft > 0 ? screen.secondsLeft + " s left for throw " : "Throw ") + online.table.nextThrow
 
     controlsTop: Rectangle {
         objectName: "countdown"
+        visible: !screen.countdownUp
         Layout.fillWidth: true
         implicitHeight: cdCol.implicitHeight + screen.gap
         radius: 8
@@ -48,7 +53,7 @@ TableView {
                 objectName: "countdownText"
                 Layout.fillWidth: true
                 // a phone: who is awaited on the same line (the felt keeps the height)
-                text: (screen.secondsLeft > 0 ? screen.secondsLeft + " s left for throw " : "Throw ") + online.table.nextThrow
+                text: screen.countdownLine
                       + (screen.phoneUpright && online.table.awaitedText.length > 0 ? " · " + online.table.awaitedText : "")
                 color: screen.hurry ? "#ff9a8a" : "#fdf6e3"
                 font.pixelSize: screen.phoneUpright ? screen.px(0.85) : screen.fs
