@@ -18,7 +18,7 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.betting import chip_actions, kernel_action, repeat_actions, why_now
 from pointline.gui.clock import Clock, QtClock
-from pointline.gui.device import fake_insets, is_mobile
+from pointline.gui.device import fake_insets, font_scale, is_mobile
 from pointline.gui.extras import Extras  # gui-extras: Stats, the guide, the close question
 from pointline.gui.history import draft_words, history_rows, reason_words, throw_words
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
@@ -73,6 +73,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     # whyNow: why each dimmed control is off now, one sentence a line (Help shows it: F1).
     insetsChanged = Signal()
     insets = Property(QVARIANT_MAP, lambda self: self._insets, notify=insetsChanged)
+    # the text size asked for (gui.device.font_scale), read when the bridge is made
+    fontScale = Property(float, lambda self: self._font_scale, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
 
     def set_insets(self, insets: dict[str, int]) -> None:
@@ -109,6 +111,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         )
         self._moment.stageChanged.connect(self._on_beat)
         self._insets = fake_insets()
+        self._font_scale = font_scale()
         self._extras = Extras(self)  # gui-extras: records finished sessions (gui/extras.py)
         self.publish(**TablePresenter.constants(TEXTS, self._mobile))
         self._announce(SOLO_WORDS["newSession"])

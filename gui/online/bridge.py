@@ -46,7 +46,7 @@ from PySide6.QtQml import QmlElement, QmlUncreatable
 
 from pointline.gui.bridge import WINDOW_MODES
 from pointline.gui.clock import Clock as BeatClock
-from pointline.gui.device import fake_insets, is_mobile
+from pointline.gui.device import fake_insets, font_scale, is_mobile
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.account import Account
 from pointline.gui.online.countdown import Clock, Countdown
@@ -171,6 +171,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._asking_leave = False
         self._mobile = is_mobile()
         self._insets = fake_insets()
+        self._font_scale = font_scale()
         self._on_leave = on_leave
         self._leaving = False
         self._help_html = help_html(self.timeouts)
@@ -541,6 +542,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
     insetsChanged = Signal()
     insets = Property(QVARIANT_MAP, lambda self: self._insets, notify=insetsChanged)
+    # the text size asked for (gui.device.font_scale), read when the bridge is made
+    fontScale = Property(float, lambda self: self._font_scale, constant=True)
     """Extra safe-area insets (tests fake a notch); QML adds Qt's own SafeArea margins."""
 
     def set_insets(self, insets: dict[str, int]) -> None:

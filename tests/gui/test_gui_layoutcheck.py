@@ -480,3 +480,31 @@ def test_the_checker_checks_every_window_mode(qapp, qtbot) -> None:
     assert seen == [("fullscreen", (400, 300), "elided")]
     window.close()
     del engine
+
+
+def test_the_text_size_asked_for_scales_the_table(qapp, qtbot, monkeypatch) -> None:
+    """POINTLINE_FONT_SCALE (what the layout check runs at) is read once per bridge, only within
+    gui.device.FONT_SCALES; the table's texts grow with it, a phone's 15 px floor included."""
+    from PySide6.QtQuick import QQuickItem
+
+    from pointline.gui.app import load
+    from pointline.gui.bridge import TableBridge
+    from pointline.gui.device import font_scale
+    from pointline.gui.tools.phone import profile_env
+
+    for raw, want in (("1.3", 1.3), ("", 1.0), ("big", 1.0), ("9", 1.0), ("0.5", 1.0)):
+        monkeypatch.setenv("POINTLINE_FONT_SCALE", raw)
+        assert font_scale() == want, raw
+    sizes: dict[str, float] = {}
+    for raw in ("1", "1.3"):
+        monkeypatch.setenv("POINTLINE_FONT_SCALE", raw)
+        with profile_env((844, 390)):  # a phone on its side
+            bridge = TableBridge()
+        assert bridge.fontScale == float(raw)
+        loaded = load(bridge, (844, 390))
+        qtbot.waitExposed(loaded.window, timeout=5000)
+        title = loaded.window.findChild(QQuickItem, "feltTitle")
+        sizes[raw] = float(title.property("font").pixelSize())
+        loaded.window.close()
+        loaded.engine.deleteLater()
+    assert sizes["1.3"] >= sizes["1"] * 1.25, sizes

@@ -23,7 +23,9 @@ Item {
     readonly property bool phoneCompact: phoneLandscape && width < 600
     // the secondary actions' text (smaller than the main action's)
     readonly property real sfs: phoneCompact ? Math.max(13, fs) : tfs
-    readonly property real tfs: phone ? Math.max(fs, 15) : fs
+    // the system's text size (the screen's bridge.fontScale) raises a phone's floor too
+    property real fontScale: 1
+    readonly property real tfs: phone ? Math.max(fs, 15 * fontScale) : fs
     property real gap: Math.max(6, fs * 0.5)
     property bool portrait: height > width
     property bool shortLandscape: false

@@ -35,7 +35,8 @@ FocusScope {
     }
     // the footer's key hints: in a few words when the window is as narrow as a phone
     readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
-    readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
+    // the system's text size (online.fontScale) scales every text of the screens
+    readonly property real fs: (online.fontScale || 1) * Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     // no text on a phone under 11 pt (logical pixels): each screen's small texts keep this floor
     readonly property real minText: online.mobile ? 11 : 0

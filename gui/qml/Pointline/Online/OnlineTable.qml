@@ -11,6 +11,7 @@ TableView {
     id: screen
     required property OnlineBridge online
     table: online.seatTable
+    fontScale: online.fontScale || 1
     namePrefix: "online"
     tableName: "Online table"
     historyTitle: "Your history"
