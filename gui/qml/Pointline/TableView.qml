@@ -20,9 +20,10 @@ Item {
     readonly property bool phoneLandscape: phone && !portrait
     // a small phone on its side (Android 640x360: 544 px between the bars): a narrower rail
     // and one column of actions, so the felt keeps half the screen
-    readonly property bool phoneCompact: phoneLandscape && width < 600
+    // (and a phone on its side at a larger text size: its actions need the column's width)
+    readonly property bool phoneCompact: phoneLandscape && (width < 600 || fontScale > 1.15)
     // the secondary actions' text (smaller than the main action's)
-    readonly property real sfs: phoneCompact ? Math.max(13, fs) : tfs
+    readonly property real sfs: phoneCompact ? Math.max(13 * fontScale, fs) : tfs
     // the system's text size (the screen's bridge.fontScale) raises a phone's floor too
     property real fontScale: 1
     readonly property real tfs: phone ? Math.max(fs, 15 * fontScale) : fs
@@ -60,7 +61,7 @@ Item {
     // the screen has side parts of its own (online: the seats)
     readonly property bool hasSide: view.side.length > 0
     // a phone's main action: the largest control
-    readonly property real mainHeight: view.phoneCompact ? 54 : Math.max(64, view.tfs * 4.2)
+    readonly property real mainHeight: view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
     readonly property bool playAgainOffered: typeof view.table.askNewSession === "function"
 
@@ -333,7 +334,7 @@ Item {
         ColumnLayout {
             id: controls
             Layout.fillWidth: view.portrait
-            Layout.preferredWidth: view.portrait ? -1 : view.phoneCompact ? 118 : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
+            Layout.preferredWidth: view.portrait ? -1 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
                 : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
@@ -390,7 +391,7 @@ Item {
                 Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
                 text: view.table.status
                 color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
-                font.pixelSize: view.phoneCompact ? 11 : view.tfs * 0.95
+                font.pixelSize: view.phoneCompact ? 11 * view.fontScale : view.tfs * 0.95
                 wrapMode: Text.WordWrap
                 maximumLineCount: lines
                 // A long status (a throw's result and the next round's words) shrinks a little

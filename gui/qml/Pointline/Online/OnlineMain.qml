@@ -162,7 +162,9 @@ FocusScope {
                     : (online.account.name.length > 0 ? "Signed in as <b>" + online.account.name + "</b>"
                        + (online.lobby.roomCode.length > 0 ? " · room <b>" + online.lobby.roomCode + "</b> · you are " + online.lobby.mySeatLabel : "") : "Not signed in")
                 font.pixelSize: root.fs
-                elide: Text.ElideRight
+                // upright the line wraps (a larger text size takes two lines), else it is cut
+                wrapMode: root.portrait ? Text.WordWrap : Text.NoWrap
+                elide: root.portrait ? Text.ElideNone : Text.ElideRight
             }
         }
 
