@@ -69,6 +69,8 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     """The person chose Play online: the online screens open in the one window (gui/app.py)."""
 
     # whyNow: why each dimmed control is off now, one sentence a line (Help shows it: F1).
+    # the text size asked for (gui.device.font_scale), the shell's, read once
+    fontScale = Property(float, lambda self: self.shell.font_scale, constant=True)
 
     def set_insets(self, insets: dict[str, int]) -> None:
         """Fake safe-area insets (the shell's: the layout check and the screenshots)."""

@@ -45,7 +45,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--check-layout",
         action="store_true",
-        help="render every scene offscreen at each --size (default: nine phone to 1440p "
+        help="render every scene offscreen at each --size (default: ten phone to 1440p "
         "sizes; a phone size as a phone: touch, its own safe-area insets, one window mode; "
         "the others in every window mode), print each one's design figures (felt share, main "
         "action, smallest text, lowest contrast) and list overlaps, cut text, small touch "

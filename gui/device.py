@@ -15,7 +15,15 @@ import sys
 
 from pointline.net.paths import MOBILE_PLATFORMS
 
-__all__ = ["MOBILE_PLATFORMS", "PHONE_INSETS", "fake_insets", "is_mobile", "phone_insets"]
+__all__ = [
+    "FONT_SCALES",
+    "MOBILE_PLATFORMS",
+    "PHONE_INSETS",
+    "fake_insets",
+    "font_scale",
+    "is_mobile",
+    "phone_insets",
+]
 
 PHONE_INSETS: dict[tuple[int, int], tuple[int, int, int, int]] = {
     # iPhone 12-15 (1 px = 1 pt): the notch and the home indicator; sideways the notch may be
@@ -41,6 +49,23 @@ def is_mobile() -> bool:
     if forced in ("0", "1"):
         return forced == "1"
     return sys.platform in MOBILE_PLATFORMS
+
+
+FONT_SCALES = (0.85, 2.0)
+"""The text sizes a system may ask for, as factors of the app's own (Android's and iOS's
+largest accessibility sizes are about 2x)."""
+
+
+def font_scale() -> float:
+    """The text size asked for, a factor of the app's own (1.0: as designed), from
+    POINTLINE_FONT_SCALE (e.g. ``1.3``: the layout check runs at it); 1.0 when unset, malformed
+    or outside ``FONT_SCALES``. The screens' base text sizes are multiplied by it."""
+    raw = os.environ.get("POINTLINE_FONT_SCALE", "")
+    try:
+        value = float(raw) if raw else 1.0
+    except ValueError:
+        return 1.0
+    return value if FONT_SCALES[0] <= value <= FONT_SCALES[1] else 1.0
 
 
 def fake_insets() -> dict[str, int]:

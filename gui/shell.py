@@ -21,7 +21,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 
-from pointline.gui.device import fake_insets, is_mobile
+from pointline.gui.device import fake_insets, font_scale, is_mobile
 from pointline.gui.seat_table import QVARIANT_MAP
 from pointline.gui.texts import SOLO_WORDS
 
@@ -67,6 +67,8 @@ class Shell(QObject):
         self._paused = False
         self.mobile = is_mobile()
         """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
+        self.font_scale = font_scale()
+        """The text size the system asks for (``gui.device.font_scale``), read once."""
 
     # ------------------------------------------------------------------ read from Python
     @property

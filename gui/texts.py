@@ -165,6 +165,15 @@ TEXTS: dict[str, str] = {
     "newSessionConfirmHint": f"End this session and start again with {POINTS} points",
     # The history as a list a screen reader walks (issue 40): its name says how long it is.
     "historyList": "History, {count} lines",
+    # On a phone, relay addresses and file paths wait under an "Advanced" disclosure (issue 39);
+    # its button shows the one or the other mark for closed and open.
+    "advancedRelay": "Advanced: a relay by its address",
+    "advancedRelayHint": "Show or hide the relay address, Sign in and Sign up",
+    "advancedTranscript": "Advanced: where the transcript is",
+    "advancedTranscriptHint": "Show or hide the transcript file's place on this device",
+    "advancedClosed": "▾",
+    "advancedOpen": "▴",
+    "transcriptSaved": "Transcript saved on this device.",
 }
 
 ACTION_LABELS: dict[str, str] = {

@@ -544,6 +544,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     startingPoints = Property(int, lambda self: STARTING_POINTS, constant=True)
     mobile = Property(bool, lambda self: self._mobile, constant=True)
     """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
+    # the text size asked for (gui.device.font_scale), the shell's, read once
+    fontScale = Property(float, lambda self: self.shell.font_scale, constant=True)
 
     def set_insets(self, insets: dict[str, int]) -> None:
         """Fake safe-area insets (the shell's: the layout check and the screenshots)."""

@@ -32,7 +32,8 @@ buttons of each mode; the size checked is the window's own size, whichever the m
 
 When a card (Help, a question, the pause card, Stats, the guide) is open, only the card is
 checked: the table behind it is inert. The last line reads ``layout: S scenes × Z sizes × M window
-modes, P problems``; the command exits 1 when P > 0.
+modes, P problems``; the command exits 1 when P > 0. With ``POINTLINE_FONT_SCALE`` (e.g. 1.3)
+every screen is checked at that text size (``gui.device.font_scale``), and the last line says so.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ SIZES: tuple[tuple[int, int], ...] = (
     (360, 640),
     (390, 844),
     (412, 915),
+    (640, 360),
     (844, 390),
     (915, 412),
     (1024, 768),
@@ -1045,8 +1047,12 @@ def summary(
         parts.append(
             f"{counted(len(sizes) - phones, 'desktop size')} × {counted(len(modes), 'window mode')}"
         )
+    from pointline.gui.device import font_scale
+
+    scale = font_scale()  # POINTLINE_FONT_SCALE: the system's text size the check runs at
+    at = "" if scale == 1.0 else f" at {scale:.0%} text"
     return (
-        f"layout: {counted(scenes, 'scene')} × ({' + '.join(parts)}), "
+        f"layout: {counted(scenes, 'scene')} × ({' + '.join(parts)}){at}, "
         f"{counted(problems, 'problem')}"
     )
 

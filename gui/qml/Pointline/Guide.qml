@@ -88,8 +88,8 @@ TablePopup {
             height: cardCol.implicitHeight + guideOverlay.gap * 2
             x: (layer.width - width) / 2
             y: !guideOverlay.target ? (layer.height - height) / 2
-               : below ? Math.min(layer.height - height - guideOverlay.gap, guideOverlay.ring.y + guideOverlay.ring.height + 14)
-               : Math.max(guideOverlay.gap, guideOverlay.ring.y - height - 14)
+               : below ? Math.min(layer.height - height - guideOverlay.gap - (bridge.insets.bottom || 0), guideOverlay.ring.y + guideOverlay.ring.height + 14)
+               : Math.max(guideOverlay.gap + (bridge.insets.top || 0), guideOverlay.ring.y - height - 14)
             radius: guideOverlay.fs * 0.6
             color: "#123d2b"
             border.color: "#f2c14e"

@@ -70,7 +70,7 @@ Rectangle {
         color: "#fdf6e3"
         // a narrow box (a refund badge beside it) shrinks the title before it would cut it
         fontSizeMode: Text.HorizontalFit
-        minimumPixelSize: Math.max(11, area.fs * 0.7)
+        minimumPixelSize: Math.max(11, area.fs * 0.55)  // 11 px at the least (a phone), at 130% text too
         elide: Text.ElideRight
     }
     Text {

@@ -19,7 +19,8 @@ FocusScope {
     readonly property bool phone: Math.min(width, height) < 500
     // A phone on its side with little height left inside the safe area: buttons in 3 columns.
     readonly property bool shortLandscape: !portrait && height - insetTop - insetBottom < 480
-    readonly property real fs: Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
+    // the system's text size (bridge.fontScale) scales every text of the screen
+    readonly property real fs: (bridge.fontScale || 1) * Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
     readonly property real insetTop: Math.max(SafeArea.margins.top, bridge.insets.top || 0)
@@ -142,6 +143,7 @@ FocusScope {
             Layout.fillHeight: true
             table: root.bridge
             fs: root.fs
+            fontScale: root.bridge.fontScale || 1
             gap: root.gap
             portrait: root.portrait
             statsOffered: true  // gui-extras: the record of past sessions

@@ -18,7 +18,15 @@ Item {
     // (a screen where nothing can be played, a replay, keeps its own layout)
     readonly property bool phone: view.table.mobile === true && view.actionsShown
     readonly property bool phoneLandscape: phone && !portrait
-    readonly property real tfs: phone ? Math.max(fs, 15) : fs
+    // a small phone on its side (Android 640x360: 544 px between the bars): a narrower rail
+    // and one column of actions, so the felt keeps half the screen
+    // (and a phone on its side at a larger text size: its actions need the column's width)
+    readonly property bool phoneCompact: phoneLandscape && (width < 600 || fontScale > 1.15)
+    // the secondary actions' text (smaller than the main action's)
+    readonly property real sfs: phoneCompact ? Math.max(13 * fontScale, fs) : tfs
+    // the system's text size (the screen's bridge.fontScale) raises a phone's floor too
+    property real fontScale: 1
+    readonly property real tfs: phone ? Math.max(fs, 15 * fontScale) : fs
     property real gap: Math.max(6, fs * 0.5)
     property bool portrait: height > width
     property bool shortLandscape: false
@@ -55,7 +63,7 @@ Item {
     // the screen has side parts of its own (online: the seats)
     readonly property bool hasSide: view.side.length > 0
     // a phone's main action: the largest control
-    readonly property real mainHeight: Math.max(64, view.tfs * 4.2)
+    readonly property real mainHeight: view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
     readonly property bool playAgainOffered: typeof view.table.askNewSession === "function"
 
@@ -108,7 +116,7 @@ Item {
             objectName: "rail"
             visible: view.phoneLandscape
             Layout.fillHeight: true
-            Layout.preferredWidth: Math.max(64, view.tfs * 4.4)
+            Layout.preferredWidth: view.phoneCompact ? 54 : Math.max(64, view.tfs * 4.4)
         }
 
         // ---------------- felt
@@ -206,7 +214,7 @@ Item {
                                 font.family: "DejaVu Serif"
                                 font.pixelSize: view.tfs * 1.2
                                 font.bold: true
-                                color: message ? "#ffe08a" : "#fdf6e3"
+                                color: message ? "#fff0b8" : "#fdf6e3"  // 4.6:1 at least on the felt
                                 wrapMode: Text.WordWrap
                                 maximumLineCount: 2
                                 fontSizeMode: Text.HorizontalFit
@@ -353,7 +361,7 @@ Item {
         ColumnLayout {
             id: controls
             Layout.fillWidth: view.portrait
-            Layout.preferredWidth: view.portrait ? -1 : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
+            Layout.preferredWidth: view.portrait ? -1 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
                 : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
@@ -379,13 +387,15 @@ Item {
                 rowSpacing: view.gap * 0.6
                 columnSpacing: view.gap * 0.6
                 GameButton {
-                    objectName: "btnHistory"; Layout.fillWidth: true; fs: Math.min(view.tfs, 13)
+                    objectName: "btnHistory"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
+                    leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: view.hasSide ? "Seats and history" : "History"
                     hint: "Every throw, contract and refund of this session"
                     onActivated: historyDrawer.open()
                 }
                 GameButton {
-                    objectName: "btnMenu"; Layout.fillWidth: true; fs: Math.min(view.tfs, 13)
+                    objectName: "btnMenu"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
+                    leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: "Menu"
                     hint: "Help, sound, playing online and a new session"
                     onActivated: menuCard.open()
@@ -405,11 +415,11 @@ Item {
                 objectName: view.named("liveText")
                 Layout.fillWidth: true
                 // Its lines are always reserved: a longer or shorter status never moves the buttons.
-                readonly property int lines: view.phone && view.portrait ? 2 : 3
+                readonly property int lines: view.phone && view.portrait ? 2 : view.phoneCompact ? 4 : 3
                 Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
                 text: view.table.status
                 color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
-                font.pixelSize: view.tfs * 0.95
+                font.pixelSize: view.phoneCompact ? 11 * view.fontScale : view.tfs * 0.95
                 wrapMode: Text.WordWrap
                 maximumLineCount: lines
                 // A long status (a throw's result and the next round's words) shrinks a little
@@ -420,7 +430,7 @@ Item {
                 verticalAlignment: Text.AlignVCenter
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
-                FontMetrics { id: fontMetrics; font.pixelSize: view.tfs * 0.95 }
+                FontMetrics { id: fontMetrics; font.pixelSize: liveText.font.pixelSize }
             }
 
             // The chips take their row at the come-out; the row keeps its place after it
@@ -499,13 +509,13 @@ Item {
                     anchors.left: parent.left
                     anchors.right: parent.right
                     // Four in a row on phones: the actions of a phase take one row there.
-                    columns: view.phoneLandscape ? 2 : view.portrait ? (view.phone ? 3 : 4) : view.shortLandscape ? 4 : 2
+                    columns: view.phoneCompact ? 1 : view.phoneLandscape ? 2 : view.portrait ? (view.phone ? 3 : 4) : view.shortLandscape ? 4 : 2
                     rowSpacing: view.gap * 0.6
                     columnSpacing: view.gap * 0.6
                     readonly property bool comeOut: !view.table.pointPhase
 
                     GameButton {
-                        objectName: "btnAllocate"; Layout.fillWidth: true; fs: view.tfs
+                        objectName: "btnAllocate"; Layout.fillWidth: true; fs: view.sfs
                         visible: buttons.comeOut
                         actionName: "allocate"; table: view.table; primary: true
                         text: (view.table.texts.allocate || "") + " " + view.table.chip
@@ -525,7 +535,7 @@ Item {
                         onActivated: view.table.act("confirm")
                     }
                     GameButton {
-                        objectName: "btnRepeat"; Layout.fillWidth: true; fs: view.tfs
+                        objectName: "btnRepeat"; Layout.fillWidth: true; fs: view.sfs
                         visible: buttons.comeOut
                         actionName: "repeat"; table: view.table
                         text: view.table.texts.repeat || ""
@@ -533,7 +543,7 @@ Item {
                         onActivated: view.table.repeatLastBet()
                     }
                     GameButton {
-                        objectName: "btnReduce"; Layout.fillWidth: true; fs: view.tfs
+                        objectName: "btnReduce"; Layout.fillWidth: true; fs: view.sfs
                         visible: !buttons.comeOut
                         actionName: "reduce"; table: view.table
                         text: view.table.texts.reduce || ""
@@ -541,7 +551,7 @@ Item {
                         onActivated: view.table.act("reduce")
                     }
                     GameButton {
-                        objectName: "btnRemove"; Layout.fillWidth: true; fs: view.tfs
+                        objectName: "btnRemove"; Layout.fillWidth: true; fs: view.sfs
                         visible: !buttons.comeOut
                         actionName: "remove"; table: view.table
                         text: "Remove Don't Pass"
@@ -560,7 +570,7 @@ Item {
                         onActivated: view.table.act("roll")
                     }
                     GameButton {
-                        objectName: "btnReset"; Layout.fillWidth: true; fs: view.tfs
+                        objectName: "btnReset"; Layout.fillWidth: true; fs: view.sfs
                         actionName: "reset"; table: view.table
                         text: "Reset"
                         hint: "Restore the draft to what was last sealed"

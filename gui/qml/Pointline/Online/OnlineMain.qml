@@ -24,8 +24,11 @@ FocusScope {
     }
     // the footer's key hints: in a few words when the window is as narrow as a phone
     readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
-    readonly property real fs: Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
+    // the system's text size (online.fontScale) scales every text of the screens
+    readonly property real fs: (online.fontScale || 1) * Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
+    // no text on a phone under 11 pt (logical pixels): each screen's small texts keep this floor
+    readonly property real minText: online.mobile ? 11 : 0
     // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
     readonly property real insetTop: Math.max(SafeArea.margins.top, online.insets.top || 0)
     readonly property real insetBottom: Math.max(SafeArea.margins.bottom, online.insets.bottom || 0)
@@ -89,6 +92,7 @@ FocusScope {
     onAnnouncementChanged: root.window.announce(announcement)
 
     readonly property bool atTable: screen === "table"
+    readonly property bool countdownUp: root.atTable && table.countdownUp
     Shortcut { sequence: "F1"; autoRepeat: false; enabled: root.onTop; onActivated: online.openHelp() }
     Shortcut { sequence: "Escape"; autoRepeat: false; enabled: root.onTop; onActivated: online.escape() }
     // Android Back: closes Help; at the table asks before leaving; in the lobby leaves the room
@@ -123,8 +127,21 @@ FocusScope {
             columns: root.portrait ? 1 : 2
             rowSpacing: 2
             Heading {
+                // an upright phone at the table: the felt first, the title makes way for it
+                visible: !(online.mobile && root.portrait && root.atTable) && !root.countdownUp
                 text: "Pointline Table · online"
                 font.pixelSize: root.fs * 1.35
+            }
+            Text {
+                // a small phone on its side, at the table: the countdown in the title's place
+                objectName: "headerCountdown"
+                visible: root.countdownUp
+                text: table.countdownLine
+                color: table.hurry ? "#ff9a8a" : "#fdf6e3"
+                font.pixelSize: root.fs * 1.1
+                font.bold: true
+                Accessible.role: Accessible.StaticText
+                Accessible.name: text
             }
             StatusLine {
                 id: liveRegion
@@ -141,7 +158,9 @@ FocusScope {
                     : (online.account.name.length > 0 ? "Signed in as <b>" + online.account.name + "</b>"
                        + (online.lobby.roomCode.length > 0 ? (online.host.hosting ? "" : " · room <b>" + online.lobby.roomCode + "</b>") + " · you are " + online.lobby.mySeatLabel : "") : "Not signed in")
                 font.pixelSize: root.fs
-                elide: Text.ElideRight
+                // upright the line wraps (a larger text size takes two lines), else it is cut
+                wrapMode: root.portrait ? Text.WordWrap : Text.NoWrap
+                elide: root.portrait ? Text.ElideNone : Text.ElideRight
             }
         }
 
@@ -150,10 +169,10 @@ FocusScope {
             Layout.fillWidth: true
             Layout.fillHeight: true
             currentIndex: Math.max(0, root.screens.indexOf(root.screen))
-            OnlineSignIn { id: signin; online: root.online; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
-            OnlineLobby { id: lobby; online: root.online; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
-            OnlineTable { id: table; online: root.online; objectName: "screenTable"; fs: root.fs; gap: root.gap }
-            OnlineResults { id: results; online: root.online; objectName: "screenResults"; fs: root.fs; gap: root.gap }
+            OnlineSignIn { id: signin; online: root.online; minText: root.minText; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
+            OnlineLobby { id: lobby; online: root.online; minText: root.minText; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
+            OnlineTable { id: table; online: root.online; minText: root.minText; objectName: "screenTable"; fs: root.fs; gap: root.gap }
+            OnlineResults { id: results; online: root.online; minText: root.minText; objectName: "screenResults"; fs: root.fs; gap: root.gap }
         }
 
         Text {
@@ -165,7 +184,7 @@ FocusScope {
                   + (root.keysText.length > 0 ? " · " + root.keysText : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
-            font.pixelSize: Math.max(10.5, root.fs * 0.7)
+            font.pixelSize: Math.max(10.5, root.minText, root.fs * 0.7)
             color: "#d5e6dc"
             Accessible.role: Accessible.StaticText
             Accessible.name: online.freeText + ". " + root.keysText

@@ -11,10 +11,16 @@ Item {
     required property OnlineBridge online
     property real fs: 14
     property real gap: 8
+    // the smallest text a screen may draw (a phone's 11 pt, OnlineMain.minText): a small
+    // text is its share of the base size, never under it
+    property real minText: 0
+    function px(share) { return Math.max(screen.minText, screen.fs * share); }
     readonly property bool portrait: height > width
     readonly property bool complete: online.results.outcome === "complete"
     readonly property bool anyThrow: online.seatTable.throws > 0
     function focusFirst() { lobbyButton.forceActiveFocus(); }
+    // the transcript file's path: on a phone under "Advanced" (the verdict is said without it)
+    readonly property bool pathShown: !online.mobile || transcriptAdvanced.open
 
     GridLayout {
         anchors.fill: parent
@@ -52,7 +58,7 @@ Item {
                 text: "No throw was made, so there is no balance chart: everyone keeps " + Number(online.startingPoints).toLocaleString(Qt.locale("en_US"), "f", 0) + " points."
                 wrapMode: Text.WordWrap
                 color: "#cfe3d6"
-                font.pixelSize: screen.fs * 0.9
+                font.pixelSize: screen.px(0.9)
                 Accessible.role: Accessible.StaticText
                 Accessible.name: text
             }
@@ -126,58 +132,87 @@ Item {
             Layout.fillHeight: !screen.portrait
             Layout.alignment: Qt.AlignTop
             spacing: screen.gap * 0.6
-            Text {
-                objectName: "receiptsText"
+            // what the session left (receipts, the notice, the transcript): its words scroll on a
+            // short phone, the buttons below stay in sight
+            Flickable {
+                objectName: "resultsWords"
                 Layout.fillWidth: true
-                visible: screen.complete
-                text: online.results.receiptsText.length > 0 ? online.results.receiptsText : "Exchanging signed receipts…"
-                wrapMode: Text.WordWrap
-                color: "#8fe3a7"
-                font.pixelSize: screen.fs * 0.95
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
-            }
-            Text {
-                objectName: "resultsHostedNote"
-                visible: text.length > 0
-                Layout.fillWidth: true
-                text: online.hostedNote
-                wrapMode: Text.WordWrap
-                font.pixelSize: screen.fs * 0.75
-                color: "#d5e6dc"
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
-            }
-            Rectangle {
-                objectName: "casualNotice"
-                Layout.fillWidth: true
-                implicitHeight: casual.implicitHeight + screen.gap
-                radius: 6
-                color: "#3a2a10"
-                border.color: "#f2c14e"
-                Text {
-                    id: casual
-                    anchors.fill: parent
-                    anchors.margins: screen.gap * 0.5
-                    text: online.casualNotice
-                    wrapMode: Text.WordWrap
-                    color: "#fdf6e3"
-                    font.pixelSize: screen.fs * 0.85
-                    Accessible.role: Accessible.StaticText
-                    Accessible.name: text
+                Layout.fillHeight: true
+                Layout.preferredHeight: sideWords.implicitHeight
+                Layout.maximumHeight: sideWords.implicitHeight
+                contentHeight: sideWords.implicitHeight
+                clip: true
+                boundsBehavior: Flickable.StopAtBounds
+                ScrollIndicator.vertical: ScrollIndicator { }
+                ColumnLayout {
+                    id: sideWords
+                    width: parent.width
+                    spacing: screen.gap * 0.6
+                    Text {
+                        objectName: "receiptsText"
+                        Layout.fillWidth: true
+                        visible: screen.complete
+                        text: online.results.receiptsText.length > 0 ? online.results.receiptsText : "Exchanging signed receipts…"
+                        wrapMode: Text.WordWrap
+                        color: "#8fe3a7"
+                        font.pixelSize: screen.px(0.95)
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
+                    Text {
+                        objectName: "resultsHostedNote"
+                        visible: text.length > 0
+                        Layout.fillWidth: true
+                        text: online.hostedNote
+                        wrapMode: Text.WordWrap
+                        font.pixelSize: screen.px(0.75)
+                        color: "#d5e6dc"
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
+                    Rectangle {
+                        objectName: "casualNotice"
+                        Layout.fillWidth: true
+                        implicitHeight: casual.implicitHeight + screen.gap
+                        radius: 6
+                        color: "#3a2a10"
+                        border.color: "#f2c14e"
+                        Text {
+                            id: casual
+                            anchors.fill: parent
+                            anchors.margins: screen.gap * 0.5
+                            text: online.casualNotice
+                            wrapMode: Text.WordWrap
+                            color: "#fdf6e3"
+                            font.pixelSize: screen.px(0.85)
+                            Accessible.role: Accessible.StaticText
+                            Accessible.name: text
+                        }
+                    }
+                    Text {
+                        objectName: "transcriptText"
+                        Layout.fillWidth: true
+                        text: online.results.transcriptPath.length > 0
+                              ? (screen.pathShown ? "Transcript saved: " + online.results.transcriptPath
+                                                  : online.seatTable.texts.transcriptSaved)
+                                + "\n" + online.results.verifyText
+                              : "Saving the transcript…"
+                        wrapMode: Text.WrapAtWordBoundaryOrAnywhere
+                        color: online.results.transcriptPath.length > 0 && !online.results.verifying && !online.results.verifyOk ? "#ff9a8a" : "#cfe3d6"
+                        font.pixelSize: screen.px(0.8)
+                        Accessible.role: Accessible.StaticText
+                        Accessible.name: text
+                    }
                 }
             }
-            Text {
-                objectName: "transcriptText"
-                Layout.fillWidth: true
-                text: online.results.transcriptPath.length > 0
-                      ? "Transcript saved: " + online.results.transcriptPath + "\n" + online.results.verifyText
-                      : "Saving the transcript…"
-                wrapMode: Text.WrapAtWordBoundaryOrAnywhere
-                color: online.results.transcriptPath.length > 0 && !online.results.verifying && !online.results.verifyOk ? "#ff9a8a" : "#cfe3d6"
-                font.pixelSize: screen.fs * 0.8
-                Accessible.role: Accessible.StaticText
-                Accessible.name: text
+            OnlineAdvanced {
+                id: transcriptAdvanced
+                objectName: "btnAdvancedTranscript"
+                visible: online.mobile && online.results.transcriptPath.length > 0
+                fs: screen.fs
+                texts: online.seatTable.texts
+                label: "advancedTranscript"
+                hintKey: "advancedTranscriptHint"
             }
             GameButton {
                 objectName: "btnWatchAgain"
@@ -191,6 +226,7 @@ Item {
             GameButton {
                 id: lobbyButton
                 objectName: "btnBackToLobby"
+                property string designRole: "main"  // under the thumb (layout check)
                 Layout.fillWidth: true
                 fs: screen.fs
                 primary: true

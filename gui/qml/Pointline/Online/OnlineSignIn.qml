@@ -10,11 +10,18 @@ FocusScope {
     required property OnlineBridge online
     property real fs: 14
     property real gap: 8
+    // the smallest text a screen may draw (a phone's 11 pt, OnlineMain.minText): a small
+    // text is its share of the base size, never under it
+    property real minText: 0
+    function px(share) { return Math.max(screen.minText, screen.fs * share); }
     // a phone held sideways: name and password side by side, so the buttons stay in sight
     // (and a desktop window): tables nearby on the left, a relay by its address on the right
     readonly property bool wide: width > height && width >= fs * 40
     readonly property string asking: online.trust.asking
     readonly property string nearbyAsking: online.nearby.asking
+    // a relay by its address: on a phone under "Advanced" (a table nearby comes first there),
+    // shown at once when its certificate question is asked
+    readonly property bool relayShown: !online.mobile || advanced.open || screen.asking !== ""
     Component.onCompleted: { online.host.refreshKeptName(); online.nearby.browse(); }
     // a trust question takes focus on its safe answer: a stray Enter never trusts anything
     function focusFirst() {
@@ -72,7 +79,7 @@ FocusScope {
                     text: "Play with friends in the same room: host a table, or tap one nearby. " + online.lobby.minPeople + " to " + online.lobby.maxSeats + " people share the same dice; nobody deals."
                     wrapMode: Text.WordWrap
                     color: "#e8f3ec"
-                    font.pixelSize: screen.fs * 0.9
+                    font.pixelSize: screen.px(0.9)
                 }
                 GridLayout {
                     Layout.fillWidth: true
@@ -110,7 +117,7 @@ FocusScope {
                     text: online.error
                     wrapMode: Text.WordWrap
                     color: "#ffb4a6"
-                    font.pixelSize: screen.fs * 0.95
+                    font.pixelSize: screen.px(0.95)
                     font.bold: true
                     Accessible.role: Accessible.AlertMessage
                     Accessible.name: text
@@ -148,7 +155,7 @@ FocusScope {
                     text: online.nearby.emptyText
                     wrapMode: Text.WordWrap
                     color: "#9fb8aa"
-                    font.pixelSize: screen.fs * 0.85
+                    font.pixelSize: screen.px(0.85)
                 }
                 Repeater {
                     objectName: "nearbyList"
@@ -179,7 +186,7 @@ FocusScope {
                             // only a kept sign-in can be forgotten; leaving never forgets it
                             objectName: "nearbyForget" + nearbyRow.index
                             visible: nearbyRow.kept
-                            fs: screen.fs * 0.85
+                            fs: screen.px(0.85)
                             text: online.nearby.forgetText
                             hint: online.nearby.forgetHint(nearbyRow.name)
                             enabled: !online.busy
@@ -222,7 +229,7 @@ FocusScope {
                             text: online.nearby.question
                             wrapMode: Text.WordWrap
                             color: "#fdf6e3"
-                            font.pixelSize: screen.fs * 0.9
+                            font.pixelSize: screen.px(0.9)
                             Accessible.role: Accessible.StaticText
                             Accessible.name: text
                         }
@@ -243,7 +250,7 @@ FocusScope {
                             text: "Type a name and password (an account on this table), then Join."
                             wrapMode: Text.WordWrap
                             color: "#d5e6dc"
-                            font.pixelSize: screen.fs * 0.8
+                            font.pixelSize: screen.px(0.8)
                         }
                         GridLayout {
                             Layout.fillWidth: true
@@ -277,6 +284,15 @@ FocusScope {
                             }
                         }
                     }
+                }
+                OnlineAdvanced {
+                    id: advanced
+                    objectName: "btnAdvancedRelay"
+                    visible: online.mobile && screen.nearbyAsking === "" && screen.asking === ""
+                    fs: screen.fs
+                    texts: online.seatTable.texts
+                    label: "advancedRelay"
+                    hintKey: "advancedRelayHint"
                 }
                 ColumnLayout {
                     // a relay by its address: hidden while a table nearby is chosen
@@ -317,7 +333,7 @@ FocusScope {
                                 text: online.trust.text
                                 wrapMode: Text.WordWrap
                                 color: "#fdf6e3"
-                                font.pixelSize: screen.fs * 0.9
+                                font.pixelSize: screen.px(0.9)
                                 Accessible.role: Accessible.StaticText
                                 Accessible.name: text
                             }
@@ -329,7 +345,7 @@ FocusScope {
                                 wrapMode: Text.WordWrap
                                 color: "#8fe3a7"
                                 font.family: "DejaVu Sans Mono"
-                                font.pixelSize: screen.fs * 0.95
+                                font.pixelSize: screen.px(0.95)
                                 Accessible.role: Accessible.StaticText
                                 Accessible.name: "Fingerprint " + text
                             }
@@ -362,12 +378,14 @@ FocusScope {
                     }
                     Heading {
                         Layout.fillWidth: true
+                        visible: !online.mobile
                         text: "Or a relay by its address"
                         font.pixelSize: screen.fs * 1.1
                     }
                     OnlineField {
                         id: urlField
                         objectName: "fieldRelay"
+                        visible: screen.relayShown
                         Layout.fillWidth: true
                         fs: screen.fs
                         label: "Relay address"
@@ -377,16 +395,17 @@ FocusScope {
                     }
                     Text {
                         objectName: "relayWarning"
-                        visible: text.length > 0
+                        visible: text.length > 0 && screen.relayShown
                         Layout.fillWidth: true
                         text: online.account.warningFor(urlField.text)
                         wrapMode: Text.WordWrap
                         color: "#ffd27a"
-                        font.pixelSize: screen.fs * 0.8
+                        font.pixelSize: screen.px(0.8)
                         Accessible.role: Accessible.StaticText
                         Accessible.name: text
                     }
                     RowLayout {
+                        visible: screen.relayShown
                         Layout.fillWidth: true
                         spacing: screen.gap
                         GameButton {
@@ -425,10 +444,11 @@ FocusScope {
                     Text {
                         Layout.fillWidth: true
                         objectName: "noRelayText"
+                        visible: screen.relayShown
                         text: online.account.noRelayText
                         wrapMode: Text.WordWrap
                         color: "#9fb8aa"
-                        font.pixelSize: screen.fs * 0.8
+                        font.pixelSize: screen.px(0.8)
                     }
                 }
             }

@@ -11,6 +11,7 @@ TableView {
     id: screen
     required property OnlineBridge online
     table: online.seatTable
+    fontScale: online.fontScale || 1
     namePrefix: "online"
     tableName: "Online table"
     historyTitle: "Your history"
@@ -21,12 +22,21 @@ TableView {
     // the screen's four buttons take one row in portrait and on a phone held sideways
     extraColumns: portrait || shortLandscape ? 4 : 2
     function focusFirst() { screen.focusTable(); }
+    // the smallest text the online parts draw (a phone's 11 pt, OnlineMain.minText)
+    property real minText: 0
+    function px(share) { return Math.max(screen.minText, screen.fs * share); }
 
     readonly property int secondsLeft: online.countdown.secondsLeft
     readonly property bool hurry: secondsLeft > 0 && secondsLeft <= 10
+    readonly property bool phoneUpright: online.mobile && screen.portrait
+    // a small phone on its side: the countdown goes up into the screen's header (OnlineMain),
+    // where the title was, and the column keeps its height for the actions
+    readonly property bool countdownUp: online.mobile && screen.phoneCompact
+    readonly property string countdownLine: (screen.secondsLeft > 0 ? screen.secondsLeft + " s left for throw " : "Throw ") + online.table.nextThrow
 
     controlsTop: Rectangle {
         objectName: "countdown"
+        visible: !screen.countdownUp
         Layout.fillWidth: true
         implicitHeight: cdCol.implicitHeight + screen.gap
         radius: 8
@@ -41,11 +51,16 @@ TableView {
             anchors.margins: screen.gap * 0.5
             spacing: 2
             Text {
+                objectName: "countdownText"
                 Layout.fillWidth: true
-                text: (screen.secondsLeft > 0 ? screen.secondsLeft + " s left for throw " : "Throw ") + online.table.nextThrow
+                // a phone: who is awaited on the same line (the felt keeps the height)
+                text: screen.countdownLine
+                      + (screen.phoneUpright && online.table.awaitedText.length > 0 ? " · " + online.table.awaitedText : "")
                 color: screen.hurry ? "#ff9a8a" : "#fdf6e3"
-                font.pixelSize: screen.fs
+                font.pixelSize: screen.phoneUpright ? screen.px(0.85) : screen.fs
                 font.bold: true
+                wrapMode: screen.phoneUpright ? Text.WordWrap : Text.NoWrap
+                maximumLineCount: 2
                 elide: Text.ElideRight
             }
             Rectangle {
@@ -62,10 +77,11 @@ TableView {
             }
             Text {
                 objectName: "awaited"
+                visible: !screen.phoneUpright
                 Layout.fillWidth: true
                 text: online.table.awaitedText
                 color: "#ffd98a"
-                font.pixelSize: screen.fs * 0.82
+                font.pixelSize: screen.px(0.82)
                 wrapMode: Text.WordWrap
                 maximumLineCount: 2
                 elide: Text.ElideRight
@@ -97,7 +113,7 @@ TableView {
                 id: seatsTitle
                 Layout.fillWidth: true
                 text: "Seats (" + online.table.seats.count + ")"
-                font.pixelSize: screen.fs * 0.9
+                font.pixelSize: screen.px(0.9)
                 font.bold: true
                 color: "#f2c14e"
                 elide: Text.ElideRight
@@ -121,6 +137,7 @@ TableView {
                     width: seatList.cellWidth - 4
                     height: seatList.cellHeight - 4
                     fs: screen.fs
+                    minText: screen.minText
                     row: model
                 }
             }
