@@ -85,15 +85,31 @@ def _print(line: str) -> None:
 class _Process:
     """The relay under test: started, read for its key, stopped, started again."""
 
-    def __init__(self, command: list[str], port: int, data: Path, log: Path) -> None:
+    def __init__(
+        self,
+        command: list[str],
+        port: int,
+        data: Path,
+        log: Path,
+        starts: asyncio.Semaphore | None = None,
+    ) -> None:
         self.args = relay_command(command, port, data)
         self.port = port
         self.log = log
+        self.starts = starts
+        """Shared by relays started side by side (the mutants): a start's deadline counts its
+        own start, not the queue of two dozen Pythons importing at once on two cores."""
         self.proc: asyncio.subprocess.Process | None = None
         self.drain: asyncio.Task[bytes] | None = None
 
     async def start(self) -> tuple[str, str | None]:
         """(its key, what is wrong with its start or None)."""
+        if self.starts is None:
+            return await self._start()
+        async with self.starts:
+            return await self._start()
+
+    async def _start(self) -> tuple[str, str | None]:
         with self.log.open("ab") as log:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.args,
@@ -138,10 +154,15 @@ class _Process:
 
 
 async def run_relay(
-    command: list[str], only: str | None, fail_fast: bool, say: Callable[[str], None] = _print
+    command: list[str],
+    only: str | None,
+    fail_fast: bool,
+    say: Callable[[str], None] = _print,
+    starts: asyncio.Semaphore | None = None,
 ) -> tuple[int, int]:
     """Start the relay ``command`` and run the relay cases against it: (passed, failed); one
-    line per case to ``say``. The cases that run alone come last, one at a time."""
+    line per case to ``say``. The cases that run alone come last, one at a time. ``starts``:
+    how many relays run side by side may be starting at once (None: no limit)."""
     cases = [c for c in RELAY_CASES if only is None or only in c.name]
     cases.sort(key=lambda c: c.alone)  # stable: the others first, in their order
     if not cases:
@@ -153,7 +174,7 @@ async def run_relay(
         sessions = any(c.name.startswith("relay.session.") for c in cases)
         if sessions:  # the reference peers' transcripts
             os.environ["POINTLINE_DATA_DIR"] = str(peers)
-        relay = _Process(command, port, Path(tmp) / "data", Path(tmp) / "relay.log")
+        relay = _Process(command, port, Path(tmp) / "data", Path(tmp) / "relay.log", starts)
         try:
             key, problem = await relay.start()
             if problem is not None:

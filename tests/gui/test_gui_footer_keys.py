@@ -34,7 +34,7 @@ def test_the_replays_footer_names_what_its_keys_do(qapp: Any, qtbot: Any, tmp_pa
     qtbot.waitUntil(lambda: window.isExposed() and window.isActive(), timeout=4 * WAIT_MS)
     try:
         said = _text(window, "replayKeys")
-        assert "Left/Right step" in said and "Space plays" in said and "Esc leaves" in said
+        assert "Left/Right step" in said and "Space plays" in said and "Esc pauses" in said
         step = bridge.value("step")
         QTest.keyClick(window, Qt.Key.Key_Right)
         qtbot.waitUntil(lambda: bridge.value("step") == step + 1, timeout=WAIT_MS)
@@ -44,8 +44,10 @@ def test_the_replays_footer_names_what_its_keys_do(qapp: Any, qtbot: Any, tmp_pa
         qtbot.waitUntil(lambda: bridge.value("playing"), timeout=WAIT_MS)
         QTest.keyClick(window, Qt.Key.Key_Space)
         qtbot.waitUntil(lambda: not bridge.value("playing"), timeout=WAIT_MS)
-        with qtbot.waitSignal(bridge.leaveRequested, timeout=WAIT_MS):
-            QTest.keyClick(window, Qt.Key.Key_Escape)  # leaves
+        QTest.keyClick(window, Qt.Key.Key_Escape)  # pauses, as the footer said
+        qtbot.waitUntil(lambda: bridge.value("paused"), timeout=WAIT_MS)
+        QTest.keyClick(window, Qt.Key.Key_Escape)  # resumes
+        qtbot.waitUntil(lambda: not bridge.value("paused"), timeout=WAIT_MS)
     finally:
         window.close()
         loaded.engine.deleteLater()

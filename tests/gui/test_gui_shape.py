@@ -28,7 +28,7 @@ QML_FILES = sorted((GUI / "qml").rglob("*.qml"))
 RULE_NUMBERS = {THROW_CAP, HANDS_PER_SESSION, HAND_LIMIT, UNIT, STARTING_POINTS, *CHIP_VALUES}
 LAYOUT = re.compile(
     r"^\s*[\w.]*(width|height|Width|Height|margins?|Margin|spacing|Spacing|radius|pixelSize|"
-    r"PixelSize|duration|opacity|interval|padding|Padding|size|Size|lineWidth|z)\s*:"
+    r"PixelSize|duration|opacity|interval|padding|Padding|size|Size|lineWidth|z|columns|rows|maximumLineCount)\s*:"
 )
 """A line that sets a size, a spacing or a duration: its numbers are layout, not rules."""
 NOT_RULES = {
