@@ -66,7 +66,7 @@ Rectangle {
         font.family: "DejaVu Serif"
         font.pixelSize: area.fs * (area.compact ? 1.1 : 1.35)
         font.bold: true
-        font.letterSpacing: area.compact ? 0.5 : 1.5
+        font.letterSpacing: area.compact || area.textWidth < area.fs * 12 ? 0.5 : 1.5  // narrow: tighter first
         color: "#fdf6e3"
         // a narrow box (a refund badge beside it) shrinks the title before it would cut it
         fontSizeMode: Text.HorizontalFit
@@ -178,7 +178,7 @@ Rectangle {
         anchors { right: chips.left; verticalCenter: parent.verticalCenter; rightMargin: area.fs * 0.6 }
         width: outcomeText.implicitWidth + area.fs * 1.2
         height: outcomeText.implicitHeight + area.fs * 0.4
-        radius: height / 2
+        radius: Math.min(height, width) / 2
         readonly property bool won: area.outcome.charAt(0) === "+"
         readonly property bool lost: area.outcome.charAt(0) === "\u2212"
         color: won ? "#e9f9ee" : lost ? "#3a0d0d" : "#fdf1cf"
@@ -186,10 +186,17 @@ Rectangle {
         border.color: won ? "#1e8a4c" : lost ? "#ff9a8a" : "#b8860b"
         Accessible.role: Accessible.StaticText
         Accessible.name: "Last throw: " + area.outcome
+        // a narrow line (a small phone on its side) stacks a two-word outcome ("refund" over
+        // "10") before the badge would cut the line's title and rule
+        TextMetrics { id: outcomeOneLine; font: outcomeText.font; text: area.outcome }
+        readonly property bool stacked: area.outcome.indexOf(" ") > 0
+            && area.width - chips.width - area.fs * 2 - outcomeOneLine.advanceWidth - area.fs * 1.8 < area.fs * 12
         Text {
             id: outcomeText
             anchors.centerIn: parent
-            text: area.outcome
+            text: outcomeBadge.stacked ? area.outcome.replace(" ", "\n") : area.outcome
+            horizontalAlignment: Text.AlignHCenter
+            lineHeight: 0.9
             font.pixelSize: area.fs * 1.25
             font.bold: true
             color: outcomeBadge.won ? "#0d5a2e" : outcomeBadge.lost ? "#ffe3de" : "#4a3500"

@@ -20,10 +20,6 @@ from pointline.gui.tools.phone import insets_of, is_phone
 from pointline.gui.tools.replay_scenes import REPLAY_SCENES, load_scene
 from tests.gui.support import WAIT_MS
 
-# 640x360 (an Android phone on its side, issue 39) is not the replay's yet: its felt, point
-# boxes and line areas do not fit there (engineer "replay" owns them); every other size is kept
-SIZES = tuple(size for size in SIZES if size != (640, 360))
-
 
 def test_every_replay_scene_is_clean_at_every_size(qapp: Any) -> None:
     lines: list[str] = []
