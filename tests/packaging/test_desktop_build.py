@@ -191,3 +191,46 @@ def test_the_icu_probe_sees_a_look_up_of_icu_data(tmp_path: Path, collate: bool)
         assert looked_up and "coll" in looked_up[0], smoke.problems
     else:
         assert smoke.problems == []
+
+
+SCREENSHOT_APP = """#!{python}
+import subprocess, sys
+args = sys.argv[1:]
+if {fault!r} and "--scene" in args:  # the planted fault: another screen drawn
+    args[args.index("--scene") + 1] = "guide"
+sys.exit(subprocess.run([sys.executable, "-m", "pointline.gui.cli", *args]).returncode)
+"""
+
+
+def test_the_smoke_test_draws_every_still_solo_scene() -> None:
+    from pointline.gui.tools.scenes import MOTION_SCENES, SCENES
+
+    drawn = build.smoke_scenes()
+    assert {scene for size, scene in drawn if size == "844x390"} == set(SCENES) - MOTION_SCENES
+    assert ("390x844", "point-reduction") in drawn
+
+
+@pytest.mark.parametrize("fault", [False, True])
+def test_the_smoke_screenshots_fail_a_build_that_draws_differently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: bool
+) -> None:
+    """A built app whose screen differs from the source app's is named; one that draws the
+    same passes (here a stand-in running the source app, one scene)."""
+    import shutil
+
+    if shutil.which("strace") is None:
+        if os.environ.get("CI"):
+            pytest.fail("needs the Debian package strace (the desktop build's smoke test too)")
+        pytest.skip("needs the Debian package strace")
+    app = tmp_path / "app"
+    app.write_text(SCREENSHOT_APP.format(python=sys.executable, fault=fault), encoding="utf-8")
+    app.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setattr(build, "smoke_scenes", lambda: [("844x390", "help")])
+    smoke = build.Smoke(app, work)
+    smoke.screenshots()
+    if fault:
+        assert smoke.problems == ["screenshot help-844x390.png differs from the source app's"]
+    else:
+        assert smoke.problems == []
