@@ -857,6 +857,8 @@ class Smoke:
         self.probe = workdir / "icu-probe"
         self.probe.mkdir()
         self.traces: list[Path] = []
+        self.source_app = [sys.executable, "-m", "pointline.gui.cli"]
+        """The same app from the source install, to compare with (full ICU data)."""
         self.env = {
             key: value
             for key, value in os.environ.items()
@@ -911,7 +913,7 @@ class Smoke:
         env = dict(self.env)
         env.pop("ICU_DATA")
         run = subprocess.run(
-            [sys.executable, "-m", "pointline.gui.cli", "buildcheck", *args],
+            [*self.source_app, "buildcheck", *args],
             env=env,
             capture_output=True,
             text=True,
@@ -943,7 +945,7 @@ class Smoke:
         env.pop("ICU_DATA")
         args[1] = str(twin)
         subprocess.run(
-            [sys.executable, "-m", "pointline.gui.cli", *args],
+            [*self.source_app, *args],
             env=env,
             capture_output=True,
             timeout=120,

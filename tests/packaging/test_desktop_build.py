@@ -194,11 +194,14 @@ def test_the_icu_probe_sees_a_look_up_of_icu_data(tmp_path: Path, collate: bool)
 
 
 SCREENSHOT_APP = """#!{python}
-import subprocess, sys
+import struct, sys
 args = sys.argv[1:]
-if {fault!r} and "--scene" in args:  # the planted fault: another screen drawn
-    args[args.index("--scene") + 1] = "guide"
-sys.exit(subprocess.run([sys.executable, "-m", "pointline.gui.cli", *args]).returncode)
+path = args[args.index("--screenshot") + 1]
+width, height = map(int, args[args.index("--size") + 1].split("x"))
+words = args[args.index("--scene") + 1] + {fault!r}  # the planted fault: a word drawn differently
+with open(path, "wb") as f:
+    f.write(b"\\x89PNG\\r\\n\\x1a\\n" + struct.pack(">I", 13) + b"IHDR")
+    f.write(struct.pack(">II", width, height) + words.encode())
 """
 
 
@@ -210,27 +213,34 @@ def test_the_smoke_test_draws_every_still_solo_scene() -> None:
     assert ("390x844", "point-reduction") in drawn
 
 
-@pytest.mark.parametrize("fault", [False, True])
+@pytest.mark.parametrize("fault", ["", " (no ICU data)"])
 def test_the_smoke_screenshots_fail_a_build_that_draws_differently(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
 ) -> None:
     """A built app whose screen differs from the source app's is named; one that draws the
-    same passes (here a stand-in running the source app, one scene)."""
+    same passes (stand-ins for both apps that write the scene's words into a PNG)."""
     import shutil
 
     if shutil.which("strace") is None:
         if os.environ.get("CI"):
             pytest.fail("needs the Debian package strace (the desktop build's smoke test too)")
         pytest.skip("needs the Debian package strace")
-    app = tmp_path / "app"
-    app.write_text(SCREENSHOT_APP.format(python=sys.executable, fault=fault), encoding="utf-8")
-    app.chmod(0o755)
+    built, source = tmp_path / "built", tmp_path / "source"
+    for app, planted in ((built, fault), (source, "")):
+        app.write_text(
+            SCREENSHOT_APP.format(python=sys.executable, fault=planted), encoding="utf-8"
+        )
+        app.chmod(0o755)
     work = tmp_path / "work"
     work.mkdir()
-    monkeypatch.setattr(build, "smoke_scenes", lambda: [("844x390", "help")])
-    smoke = build.Smoke(app, work)
+    monkeypatch.setattr(build, "smoke_scenes", lambda: [("844x390", "help"), ("390x844", "ended")])
+    smoke = build.Smoke(built, work)
+    smoke.source_app = [str(source)]
     smoke.screenshots()
     if fault:
-        assert smoke.problems == ["screenshot help-844x390.png differs from the source app's"]
+        assert smoke.problems == [
+            "screenshot help-844x390.png differs from the source app's",
+            "screenshot ended-390x844.png differs from the source app's",
+        ]
     else:
         assert smoke.problems == []
