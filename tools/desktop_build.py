@@ -1152,9 +1152,16 @@ class Smoke:
     def online(self) -> None:
         relay, url, cert = self.relay()
         try:
-            report = self.report(["online", url, "--ca", str(cert)])
+            shot, twin = self.workdir / "signin.png", self.workdir / "signin-source.png"
+            report = self.report(["online", url, "--ca", str(cert), "--shot", str(shot)])
             if report.get("ok"):
                 print(f"desktop: the online window signed up over {url} and made a room")
+            # its sign-in screen first, as the source app draws it (the online words)
+            self.source(["online", url, "--ca", str(cert), "--shot", str(twin), "--no-sign-up"])
+            if not (shot.is_file() and twin.is_file() and shot.read_bytes() == twin.read_bytes()):
+                self.problems.append("the online sign-in screen differs from the source app's")
+            else:
+                print("desktop: the online sign-in screen is byte-identical to the source app's")
             # the real --online start against the same relay: up until stopped. Its own
             # process group: SIGTERM reaches the app itself, not only strace
             log = self.workdir / "online-stderr.txt"
