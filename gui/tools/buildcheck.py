@@ -2,7 +2,8 @@
 imports it; ``tools/desktop_build.py build`` runs it, issue 42).
 
     pointline buildcheck sound                     # play the throw sound to its end
-    pointline buildcheck online URL [--ca FILE]    # the online window signs up on a relay
+    pointline buildcheck online URL [--ca FILE] [--shot F] [--no-sign-up]
+                                                   # the online window signs up on a relay
     pointline buildcheck host                      # host a table: its certificate, two guests
     pointline buildcheck picker FOLDER [--shot F]  # the replay's file dialog on FOLDER
 
@@ -97,20 +98,35 @@ def _run_online(body: Callable[[Any], Any]) -> dict[str, Any]:
             loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
 
 
-def online(url: str, ca: str | None) -> dict[str, Any]:
+def online(
+    url: str, ca: str | None, shot: str | None = None, sign_up: bool = True
+) -> dict[str, Any]:
     """The online window signs up on the relay at ``url`` (``wss://``: trusting ``ca``) and
-    reaches the lobby, as a player does after ``pointline --online --relay URL --ca FILE``."""
+    reaches the lobby, as a player does after ``pointline --online --relay URL --ca FILE``.
+    With ``shot`` the sign-in screen is saved first (the smoke test compares it with the source
+    app's: its words drawn with and without ICU's data); without ``sign_up`` it stops there."""
     from pointline.gui.online.bridge import OnlineBridge
+    from pointline.gui.tools.online_scenes import held_still
 
     async def body(load_online: Any) -> tuple[Any, dict[str, Any]]:
+        from PySide6.QtGui import QGuiApplication
+
+        QGuiApplication.styleHints().setCursorFlashTime(0)  # the caret shown, not blinking
         bridge: Any = OnlineBridge(url, ca=ca)
         loaded = load_online(bridge, (844, 390))
         loaded.window.show()
+        report: dict[str, Any] = {"url": url}
+        if shot:
+            await held_still(loaded.window)
+            report["shot"] = bool(loaded.window.grabWindow().save(shot))
+        if not sign_up:
+            loaded.window.close()
+            return bridge, {**report, "screen": bridge.screen, "room": False}
         bridge.account.signUp(url, "buildcheck", "buildcheck-password")
         await _until(lambda: bridge.screen == "lobby" and not bridge.busy, "in the lobby")
         bridge.lobby.createRoom()
         await _until(lambda: bridge.lobby.roomCode != "" and not bridge.busy, "a room")
-        report = {"screen": bridge.screen, "room": bool(bridge.lobby.roomCode), "url": url}
+        report.update(screen=bridge.screen, room=bool(bridge.lobby.roomCode))
         loaded.window.close()
         return bridge, report
 
@@ -224,6 +240,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     on = sub.add_parser("online", help="the online window signs up on a relay")
     on.add_argument("url")
     on.add_argument("--ca", help="trust this certificate (PEM) for a wss:// relay")
+    on.add_argument("--shot", help="save the sign-in screen as a PNG first")
+    on.add_argument("--no-sign-up", action="store_true", help="stop at the sign-in screen")
     sub.add_parser("host", help="host a table on loopback; two guests join it")
     pick = sub.add_parser("picker", help="the replay's file dialog on a folder")
     pick.add_argument("folder")
@@ -235,8 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             report = sound()
             ok = bool(report.get("ended"))
         elif args.check == "online":
-            report = online(args.url, args.ca)
-            ok = report["screen"] == "lobby" and bool(report["room"])
+            report = online(args.url, args.ca, args.shot, not args.no_sign_up)
+            if args.no_sign_up:
+                ok = report["screen"] == "signin" and bool(report.get("shot", True))
+            else:
+                ok = report["screen"] == "lobby" and bool(report["room"])
         elif args.check == "host":
             report = host()
             ok = bool(report["hosting"]) and report["seats"] == 3

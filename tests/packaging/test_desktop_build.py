@@ -191,3 +191,56 @@ def test_the_icu_probe_sees_a_look_up_of_icu_data(tmp_path: Path, collate: bool)
         assert looked_up and "coll" in looked_up[0], smoke.problems
     else:
         assert smoke.problems == []
+
+
+SCREENSHOT_APP = """#!{python}
+import struct, sys
+args = sys.argv[1:]
+path = args[args.index("--screenshot") + 1]
+width, height = map(int, args[args.index("--size") + 1].split("x"))
+words = args[args.index("--scene") + 1] + {fault!r}  # the planted fault: a word drawn differently
+with open(path, "wb") as f:
+    f.write(b"\\x89PNG\\r\\n\\x1a\\n" + struct.pack(">I", 13) + b"IHDR")
+    f.write(struct.pack(">II", width, height) + words.encode())
+"""
+
+
+def test_the_smoke_test_draws_every_still_solo_scene() -> None:
+    from pointline.gui.tools.scenes import MOTION_SCENES, SCENES
+
+    drawn = build.smoke_scenes()
+    assert {scene for size, scene in drawn if size == "844x390"} == set(SCENES) - MOTION_SCENES
+    assert ("390x844", "point-reduction") in drawn
+
+
+@pytest.mark.parametrize("fault", ["", " (no ICU data)"])
+def test_the_smoke_screenshots_fail_a_build_that_draws_differently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """A built app whose screen differs from the source app's is named; one that draws the
+    same passes (stand-ins for both apps that write the scene's words into a PNG)."""
+    import shutil
+
+    if shutil.which("strace") is None:
+        if os.environ.get("CI"):
+            pytest.fail("needs the Debian package strace (the desktop build's smoke test too)")
+        pytest.skip("needs the Debian package strace")
+    built, source = tmp_path / "built", tmp_path / "source"
+    for app, planted in ((built, fault), (source, "")):
+        app.write_text(
+            SCREENSHOT_APP.format(python=sys.executable, fault=planted), encoding="utf-8"
+        )
+        app.chmod(0o755)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setattr(build, "smoke_scenes", lambda: [("844x390", "help"), ("390x844", "ended")])
+    smoke = build.Smoke(built, work)
+    smoke.source_app = [str(source)]
+    smoke.screenshots()
+    if fault:
+        assert smoke.problems == [
+            "screenshot help-844x390.png differs from the source app's",
+            "screenshot ended-390x844.png differs from the source app's",
+        ]
+    else:
+        assert smoke.problems == []
