@@ -119,7 +119,7 @@ FocusScope {
                     objectName: "hostPanel"
                     visible: screen.hosting
                     Layout.fillWidth: true
-                    implicitHeight: hostCol.implicitHeight + screen.gap
+                    implicitHeight: hostCol.implicitHeight + screen.gap * 2
                     radius: 6
                     color: "#12402c"
                     activeFocusOnTab: visible || activeFocus  // as the join code's box: the resting place
@@ -130,7 +130,7 @@ FocusScope {
                     ColumnLayout {
                         id: hostCol
                         anchors.fill: parent
-                        anchors.margins: screen.gap * 0.5
+                        anchors.margins: screen.gap
                         spacing: 2
                         Text {
                             objectName: "hostShare"
