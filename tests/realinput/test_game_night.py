@@ -153,10 +153,12 @@ def tap(device: Device, app: RealApp, name: str, prefix: bool = False, timeout: 
 
 
 def text_of(app: RealApp, prefix: str) -> str | None:
-    """The name of the showing node whose name starts with ``prefix``."""
+    """The name of the showing node whose name starts with ``prefix`` (no-break spaces read as
+    spaces: the replay's seat lines keep "Pass 0" together with one)."""
     for node in app.nodes() or []:
-        if node["showing"] and (node["name"] or "").startswith(prefix):
-            return str(node["name"])
+        name = str(node["name"] or "").replace("\u00a0", " ")
+        if node["showing"] and name.startswith(prefix):
+            return name
     return None
 
 
