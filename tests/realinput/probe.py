@@ -25,6 +25,9 @@ from typing import Any
 
 import pyatspi  # type: ignore[import-not-found]
 
+CLICKABLE = ("push button", "toggle button", "radio button")
+"""The roles a test clicks: buttons, the chips (toggles) and the bet lines (radio buttons)."""
+
 
 def find_app(name: str) -> Any:
     for app in pyatspi.Registry.getDesktop(0):
@@ -44,7 +47,7 @@ def walk(node: Any, out: list[dict[str, Any]], shown_only: bool = False) -> None
     }
     if row["role"] == "push button" and not row["enabled"]:  # a dimmed button says why
         row["description"] = node.description
-    if row["role"] == "push button" and row["showing"]:  # where to click it (screen pixels)
+    if row["role"] in CLICKABLE and row["showing"]:  # where to click it (screen pixels)
         box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         row["center"] = [box.x + box.width // 2, box.y + box.height // 2]
         row["box"] = [box.x, box.y, box.width, box.height]
