@@ -58,6 +58,7 @@ GUIDE_STEPS: tuple[dict[str, str], ...] = (
     {
         "title": "The two lines",
         "text": "Pass and Don't Pass. Choose one with the arrow keys, or tap it.",
+        "phone": "Pass and Don't Pass. Tap one to choose it.",
         "target": "linePass",
     },
     {
@@ -65,12 +66,16 @@ GUIDE_STEPS: tuple[dict[str, str], ...] = (
         "text": f"Pick a chip ({', '.join(str(v) for v in CHIP_VALUES)}), then Allocate or a tap "
         f"on a line puts it there (Space does the same), up to {HAND_LIMIT} a hand over both "
         "lines.",
+        "phone": f"Pick a chip ({', '.join(str(v) for v in CHIP_VALUES)}), then tap a line or "
+        f"Allocate to put it there, up to {HAND_LIMIT} a hand over both lines.",
         "target": "btnAllocate",
     },
     {
         "title": "Confirm",
         "text": "Confirm seals your chips and throws the dice (Enter). With nothing on the "
         "lines it says Sit out: the dice still roll.",
+        "phone": "Confirm seals your chips and throws the dice. With nothing on the lines it "
+        "says Sit out: the dice still roll.",
         "target": "btnConfirm",
     },
     {
@@ -78,15 +83,22 @@ GUIDE_STEPS: tuple[dict[str, str], ...] = (
         "text": "When a point is ON, a Roll button appears and throws again (Enter or Space) "
         "until the point or a seven. Pass stays; Don't Pass may come down before "
         "each throw.",
+        "phone": "When a point is ON, Roll throws again until the point or a seven. Pass "
+        "stays; Don't Pass may come down before each throw.",
         "target": "",
     },
     {
         "title": "Help and Stats",
         "text": "Help has the rules, your Stats of past sessions and this guide again.",
+        "phone": "The menu has Help with the rules, your Stats of past sessions and this "
+        "guide again.",
         "target": "btnHelp",
+        "phoneTarget": "btnMenu",
     },
 )
-"""The guide's steps: a title, a sentence, and the objectName of the control it points at."""
+"""The guide's steps: a title, a sentence (``phone``: the same on a phone, in taps, where the
+desktop's speaks of keys), and the objectName of the control it points at (``phoneTarget``:
+on a phone, where that control sits in the menu)."""
 
 
 def _points(n: int) -> str:
@@ -380,6 +392,14 @@ class Extras(QObject):
     def _step(self) -> dict[str, str]:
         return GUIDE_STEPS[self._guide_step]
 
+    def _step_text(self, key: str = "text") -> str:
+        """The step's sentence (or target): in taps on a phone (issue 39), with keys on a
+        desktop."""
+        step = self._step()
+        phone = "phone" if key == "text" else "phoneTarget"
+        mobile = bool(getattr(self._bridge, "_mobile", False))
+        return step.get(phone, step[key]) if mobile else step[key]
+
     def _close_text(self) -> str:
         kept = (
             " What you played so far is kept in Stats, as ended without a result."
@@ -419,8 +439,8 @@ class Extras(QObject):
     guideStep = Property(int, lambda self: self._guide_step, notify=changed)
     guideSteps = Property(int, lambda self: len(GUIDE_STEPS), constant=True)
     guideTitle = Property(str, lambda self: self._step()["title"], notify=changed)
-    guideText = Property(str, lambda self: self._step()["text"], notify=changed)
-    guideTarget = Property(str, lambda self: self._step()["target"], notify=changed)
+    guideText = Property(str, lambda self: self._step_text(), notify=changed)
+    guideTarget = Property(str, lambda self: self._step_text("target"), notify=changed)
     closeAsked = Property(bool, lambda self: self._close_asked, notify=changed)
     closeText = Property(str, _close_text, notify=changed)
     closeHint = Property(str, lambda self: CLOSE_HINT, constant=True)
@@ -570,7 +590,7 @@ class Extras(QObject):
         """A new step is said once (the focus stays on Next, so a reader would not read it)."""
         step = self._step()
         words = guide_step_words(
-            self._guide_step + 1, len(GUIDE_STEPS), step["title"], step["text"]
+            self._guide_step + 1, len(GUIDE_STEPS), step["title"], self._step_text()
         )
         self._bridge.announced.emit(words)
 

@@ -4,6 +4,7 @@ submitting anything."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,29 @@ def test_the_guide_reopens_from_help(make_ui: Any) -> None:
     ui.key(Qt.Key.Key_Escape)
     ui.qtbot.waitUntil(lambda: not ui.item("guideOverlay").property("visible"), timeout=WAIT_MS)
     ui.qtbot.waitUntil(lambda: ui.focus_name() == "btnHelpGuide", timeout=WAIT_MS)
+
+
+def _steps(bridge: TableBridge) -> list[tuple[str, str]]:
+    """Each step's sentence and target, the guide walked from its start."""
+    extras = extras_of(bridge)
+    extras.openGuide()
+    seen = []
+    for _ in GUIDE_STEPS:
+        seen.append((extras.guideText, extras.guideTarget))
+        extras.nextGuide()
+    return seen
+
+
+def test_on_a_phone_the_guide_speaks_of_taps_and_points_at_the_menu(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: "the guide ... speaks of taps on a phone": no step there names a key, and the
+    last step points at the menu that holds Help (a phone's table has no Help button)."""
+    monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "1")
+    phone = _steps(_bridge(tmp_path))
+    keys = re.compile(r"\b(Enter|Space|Esc|arrow keys?|Tab)\b")
+    assert all(not keys.search(text) for text, _ in phone), phone
+    assert phone[-1][1] == "btnMenu" and "menu" in phone[-1][0], phone[-1]
+    monkeypatch.setenv("POINTLINE_FORCE_MOBILE", "0")
+    desktop = _steps(_bridge(tmp_path))
+    assert "arrow keys" in desktop[1][0] and desktop[-1][1] == "btnHelp", desktop
