@@ -17,8 +17,11 @@ Canvas {
     property int start: 0
     readonly property int rawLo: samples.length ? Math.min.apply(null, samples.concat([start])) : start
     readonly property int rawHi: samples.length ? Math.max.apply(null, samples.concat([start])) : start
-    readonly property int lo: rawHi - rawLo < 20 ? rawLo - 10 : rawLo
-    readonly property int hi: rawHi - rawLo < 20 ? rawHi + 10 : rawHi
+    // At least a tenth of the start each way (±100 around 1,000, issue 39): a session's swings
+    // read as swings, and one lost chip never looks like a cliff.
+    readonly property int reach: Math.round(start * 0.1)
+    readonly property int lo: Math.min(rawLo, start - reach)
+    readonly property int hi: Math.max(rawHi, start + reach)
     readonly property real pad: Math.max(6, fs * 1.4)
     readonly property real labelHeight: fs * 0.8 * 1.4
     // the left gutter holds the widest left label; the top strip the last value's label
