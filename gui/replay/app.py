@@ -65,6 +65,7 @@ def open_replay(
         "reduce_motion": _reduce_motion(),
         "mobile": is_mobile() if mobile is None else mobile,
         "sounds": sounds,
+        "shell": frame.property("shell"),  # one sound for the whole window (issue 38)
     }
     if session is not None or problem:
         bridge = ReplayBridge(session, problem=problem, **options)

@@ -162,12 +162,16 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
         mobile: bool = False,
         reduce_motion: bool = False,
         sounds: Any = None,
+        shell: Any = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._values: dict[str, Any] = dict(self.DEFAULTS)
         self._sounds = sounds
         """The app's ``gui.sound.Sounds`` (None: silent); a step forward plays the dice."""
+        self._shell = shell
+        """The window's shell (gui/shell.py) when the replay opens over a screen: M turns the
+        sound off for the whole app there, remembered, and the screen below hears of it."""
         self._session = session
         self._mobile = mobile
         self._resume_playing = False
@@ -405,6 +409,10 @@ class ReplayBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: decorat
     @Slot()
     def toggleMute(self) -> None:
         """M: sound off or on (the app's own Sounds: the same choice as at the table)."""
+        if self._shell is not None:
+            self._shell.toggle_mute()
+            self._put(muted=bool(self._shell.muted_now))
+            return
         if self._sounds is None:
             return
         self._sounds.muted = not self._sounds.muted

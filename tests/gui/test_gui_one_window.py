@@ -141,3 +141,23 @@ def test_closing_the_window_from_a_replay_asks_the_solo_question_first(make_ui: 
     ui.qtbot.waitUntil(lambda: ui.window.property("screen") == "solo", timeout=WAIT_MS)
     assert ui.window.isVisible() and extras.closeAsked
     ui.qtbot.waitUntil(lambda: ui.item("closeOverlay").property("opened"), timeout=WAIT_MS)
+
+
+def test_m_in_a_replay_mutes_the_whole_window_through_its_shell(make_ui: Any) -> None:
+    """Issue 38: one shell carries the sound. M in a replay opened from Stats turns the sound
+    off for the window (the solo table below shows it muted when it is back) and M again turns
+    it on; before, the replay flipped the sound behind the shell's back, so the table's
+    ``muted`` never changed."""
+    ui = make_ui()
+    extras = extras_of(ui.bridge)
+    extras._memory.append(_solo_record())
+    extras._reload()
+    was = bool(ui.bridge.property("muted"))
+    extras.watch(0)
+    (replay,) = extras.replays
+    ui.settle()
+    replay.toggleMute()
+    assert replay.value("muted") is (not was)
+    assert ui.bridge.shell.muted_now is (not was) and bool(ui.bridge.property("muted")) is (not was)
+    replay.toggleMute()
+    assert replay.value("muted") is was and bool(ui.bridge.property("muted")) is was
