@@ -190,7 +190,7 @@ Rectangle {
         // "10") before the badge would cut the line's title and rule
         TextMetrics { id: outcomeOneLine; font: outcomeText.font; text: area.outcome }
         readonly property bool stacked: area.outcome.indexOf(" ") > 0
-            && area.width - chips.width - area.fs * 2 - outcomeOneLine.advanceWidth - area.fs * 1.8 < area.fs * 12
+            && area.width - chips.width - area.fs * 2 - outcomeOneLine.advanceWidth - area.fs * 1.8 < area.fs * 10
         Text {
             id: outcomeText
             anchors.centerIn: parent

@@ -51,6 +51,9 @@ FocusScope {
         id: flick
         anchors.fill: parent
         contentHeight: form.implicitHeight + screen.gap * 2
+        // the form grows a layout pass after the question does (longer words wrap to more
+        // lines): scroll again once it has, or the answers stay below the screen's edge
+        onContentHeightChanged: if (screen.nearbyAsking !== "") Qt.callLater(screen.ensureVisible, nearbyBox)
         clip: true
         boundsBehavior: Flickable.StopAtBounds
         GridLayout {
