@@ -189,7 +189,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.host_config: Any = None
         """The hosted relay's ``RelayConfig`` (None: the relay's defaults; tests and the bench
         pass their own)."""
-        self._host = Host(link, self._lobby, self)
+        self._host = Host(link, self._lobby, self.shell.close_question, self)
         self._nearby = Nearby(link, self._lobby, self)
         self._nearby.relayChosen.connect(self._account.use_relay)
         if not discover:
@@ -518,8 +518,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     host = Property(QObject, lambda self: self._host, constant=True)
     """The table I host: Host a table, its words, who is in, Start (a ``Host``)."""
     extras = Property(QObject, lambda self: self._host, constant=True)
-    """The same ``Host``, under the name the shared ``CloseAsk`` card reads (closing the app
-    while guests sit at my table asks first)."""
+    """The same ``Host``, under the name the shared ``CloseAsk`` card reads the window's close
+    question on (``extras.closeQuestion``: closing while guests sit at my table asks first)."""
     nearby = Property(QObject, lambda self: self._nearby, constant=True)
     """The tables nearby and joining one (a ``Nearby``)."""
     hostedNote = Property(str, lambda self: self._hosted_note, notify=hostedNoteChanged)
@@ -563,8 +563,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     @Slot()
     def escape(self) -> None:
         """Escape closes Help (or the leave question); online nothing pauses."""
-        if self._host.closeAsked:
-            self._host.cancelClose()
+        if self.shell.close_question.asked:
+            self.shell.close_question.cancel()
         elif self.help_open:
             self.set_help(False)
         elif self._asking_leave:

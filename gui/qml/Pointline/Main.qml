@@ -404,5 +404,5 @@ FocusScope {
     // (hidden, not closed, while another screen covers this one: back, they are as they were)
     StatsView { id: statsCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.statsOpen }
     Guide { id: guideCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.guideOpen }
-    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.closeAsked }
+    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.closeQuestion.asked }
 }

@@ -22,8 +22,12 @@ FocusScope {
         enabled: !online.moment.reduceMotion
         NumberAnimation { duration: 550; easing.type: Easing.OutCubic }
     }
-    // the footer's key hints: in a few words when the window is as narrow as a phone
-    readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
+    // the footer's key hints: while the close question is open its keys, in solo's words (the
+    // question's: Esc keeps playing); else in a few words when the window is as narrow as a phone
+    readonly property Item focusedButton: root.window && root.window.activeFocusItem && root.window.activeFocusItem.tableControl === true ? root.window.activeFocusItem : null
+    readonly property string keysText: online.mobile ? ""
+        : closeCard.visible ? online.extras.closeQuestion.keys(focusedButton ? (focusedButton.Accessible.name || focusedButton.text) : "")
+        : width < 1100 ? online.keyHintsShort : online.keyHints
     // the system's text size (online.fontScale) scales every text of the screens
     readonly property real fs: (online.fontScale || 1) * Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
@@ -192,7 +196,7 @@ FocusScope {
     }
 
     // ------------------------------------------------------------ help (never pauses online)
-    CloseAsk { id: closeCard; bridge: root.online; fs: root.fs; gap: root.gap; visible: root.onTop && online.extras.closeAsked }
+    CloseAsk { id: closeCard; bridge: root.online; fs: root.fs; gap: root.gap; visible: root.onTop && online.extras.closeQuestion.asked }
 
     TablePopup {
         id: helpOverlay
