@@ -33,6 +33,9 @@ FocusScope {
     readonly property real gap: Math.max(6, fs * 0.5)
     // no text on a phone under 11 pt (logical pixels): each screen's small texts keep this floor
     readonly property real minText: online.mobile ? 11 : 0
+    // a share of the type size, never under minText: the one rule the four screens size their
+    // small texts by (each is handed it as its px)
+    function px(share) { return Math.max(root.minText, root.fs * share); }
     // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
     readonly property real insetTop: Math.max(SafeArea.margins.top, online.insets.top || 0)
     readonly property real insetBottom: Math.max(SafeArea.margins.bottom, online.insets.bottom || 0)
@@ -173,10 +176,10 @@ FocusScope {
             Layout.fillWidth: true
             Layout.fillHeight: true
             currentIndex: Math.max(0, root.screens.indexOf(root.screen))
-            OnlineSignIn { id: signin; online: root.online; minText: root.minText; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
-            OnlineLobby { id: lobby; online: root.online; minText: root.minText; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
-            OnlineTable { id: table; online: root.online; minText: root.minText; objectName: "screenTable"; fs: root.fs; gap: root.gap }
-            OnlineResults { id: results; online: root.online; minText: root.minText; objectName: "screenResults"; fs: root.fs; gap: root.gap }
+            OnlineSignIn { id: signin; online: root.online; px: root.px; minText: root.minText; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
+            OnlineLobby { id: lobby; online: root.online; px: root.px; minText: root.minText; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
+            OnlineTable { id: table; online: root.online; px: root.px; minText: root.minText; objectName: "screenTable"; fs: root.fs; gap: root.gap }
+            OnlineResults { id: results; online: root.online; px: root.px; minText: root.minText; objectName: "screenResults"; fs: root.fs; gap: root.gap }
         }
 
         Text {
