@@ -53,7 +53,6 @@ def test_the_host_is_asked_esc_keeps_the_table_and_close_tells_the_guest(
     host_and_guest: tuple[Device, Netns], tmp_path: Path
 ) -> None:
     host, guest_end = host_and_guest
-    hosting, _words = open_table(host)
     said = tmp_path / "guest.out"
 
     def told() -> list[str]:
@@ -68,6 +67,7 @@ def test_the_host_is_asked_esc_keeps_the_table_and_close_tells_the_guest(
             stderr=subprocess.STDOUT,
         )
     try:
+        hosting, _words = open_table(host)  # the guest looks for the table meanwhile
         wait_for("the guest seated", lambda: any(x.startswith("seated ") for x in told()), 40)
         wait_for("the guest in the host's room", lambda: text_of(hosting, "Roster: 2 of"))
 
