@@ -62,6 +62,9 @@ Item {
     readonly property bool motion: !table.reduceMotion
     // the screen has side parts of its own (online: the seats)
     readonly property bool hasSide: view.side.length > 0
+    // a phone's history drawer or menu is open: it keeps the keys (a click on the table under
+    // it, or the screen's focus policy, does not take them back)
+    readonly property bool sheetOpen: historyDrawer.visible || menuCard.visible
     // a phone's main action: the largest control
     readonly property real mainHeight: view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
@@ -666,6 +669,11 @@ Item {
         y: 0
         padding: view.gap
         background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        // the keys go to the open drawer, not to the table under it (Space placed a chip
+        // behind it); Escape and Android's Back close it (the window's shortcuts are blocked
+        // while a modal popup is open)
+        focus: true
+        Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: historyDrawer.opened; onActivated: historyDrawer.close() }
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -706,6 +714,8 @@ Item {
         y: 0
         padding: view.gap
         background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        focus: true  // as the drawer: the keys go to the open menu
+        Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: menuCard.opened; onActivated: menuCard.close() }
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             id: menuColumn
