@@ -9,6 +9,7 @@ Never the machine's session bus, never a system service. Android's window flag c
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import shutil
@@ -142,6 +143,18 @@ def test_the_backend_is_chosen_by_the_platform(tmp_path: Path) -> None:
         shutil.rmtree(runtime, ignore_errors=True)
     assert make_backend("r", "android").kind == "android"
     assert make_backend("r", "ios").kind == "none"
+
+
+def test_the_android_flag_does_nothing_where_qt_has_no_android_interface(
+    qapp: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Here (a desktop PySide6) the Android backend finds no QAndroidApplication: it says so at
+    debug level and raises nothing (on a phone it sets the flag on Android's main thread)."""
+    caplog.set_level(logging.DEBUG, logger="pointline.gui.awake")
+    backend = make_backend("r", "android")
+    asyncio.run(backend.hold())
+    asyncio.run(backend.release())
+    assert "no QAndroidApplication" in caplog.text
 
 
 def test_without_a_loop_or_a_bus_nothing_happens(
