@@ -189,10 +189,11 @@ class _ScreenSaverInhibit:
 
     async def _close(self) -> None:
         router, conn, self._router, self._conn = self._router, self._conn, None, None
-        with contextlib.suppress(Exception):
-            if router is not None:
+        if router is not None:  # its receiver stops (it raises what ended it, if anything)
+            with contextlib.suppress(Exception):
                 await router.__aexit__(None, None, None)
-            if conn is not None:
+        if conn is not None:
+            with contextlib.suppress(Exception):
                 await conn.close()
 
 

@@ -104,6 +104,7 @@ def session_bus(monkeypatch: pytest.MonkeyPatch) -> Iterator[Bus]:
     finally:
         daemon.terminate()
         daemon.wait(10)
+        daemon.stdout.close()
         shutil.rmtree(folder, ignore_errors=True)
 
 
