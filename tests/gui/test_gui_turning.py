@@ -111,6 +111,28 @@ def test_an_open_drawer_or_menu_keeps_the_keys_and_stays_open_across_a_turn(
     assert not ui.bridge.shell.is_paused and seen(ui)["draft"] == (10, 0)
 
 
+@pytest.mark.usefixtures("phone")
+@pytest.mark.parametrize(
+    ("card", "opener"), [("helpOverlay", "openHelp"), ("askOverlay", "askNewSession")]
+)
+def test_an_open_card_keeps_its_focus_across_a_turn(make_ui: Any, card: str, opener: str) -> None:
+    """Help (solo paused under it) and the new-session question over a draft: still open,
+    the focus still on the card's control, the draft kept, nothing cut."""
+    ui = make_ui(size=TURNS[0])
+    turn(ui, TURNS[0])
+    ui.bridge.selectLine("pass")
+    assert ui.bridge.act("allocate")
+    getattr(ui.bridge, opener)()
+    ui.qtbot.waitUntil(lambda: ui.item(card).property("opened"), timeout=WAIT_MS)
+    ui.qtbot.waitUntil(lambda: ui.focus_name().startswith("btn"), timeout=WAIT_MS)
+    before = seen(ui)
+    for size in TURNS[1:]:
+        insets = turn(ui, size)
+        assert ui.item(card).property("opened"), size
+        assert seen(ui) == before, size
+        assert cut(ui, insets) == [], size
+
+
 def test_the_layout_follows_the_window_never_the_screen() -> None:
     """A phone's rotation resizes the window (the tests above turn it so); no QML reads the
     Screen attached type (its orientation or size) and no Python asks a QScreen for its
@@ -198,5 +220,13 @@ async def test_an_online_draft_not_yet_committed_survives_turning_the_phone(
             assert online_seen(played) == before, size
         await ui.key(Qt.Key.Key_Escape)
         await until(lambda: ui.focus() == "tableArea", what="the keys back on the table")
+        assert online_seen(played)["draft"] == (0, 50) and played.sent == 0
+        # the leave question (Back at the table): asked across a turn, the focus on Stay
+        bridge.askLeave()
+        await until(lambda: ui.focus() == "btnStay", what="focus on Stay")
+        for size in (TURNS[1], TURNS[0]):
+            await online_turn(ui, size)
+            assert bridge.askingLeave and ui.focus() == "btnStay", size
+        bridge.cancelLeave()
         assert online_seen(played)["draft"] == (0, 50) and played.sent == 0
         assert not bridge.peer.is_finished  # the turns ended nothing
