@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAccessible
 
 from pointline.gui.device import phone_insets
 from pointline.gui.tools.layoutcheck import check_window
@@ -98,6 +99,10 @@ def test_an_open_drawer_or_menu_keeps_the_keys_and_stays_open_across_a_turn(
     ui.qtbot.waitUntil(lambda: ui.item(card).property("opened"), timeout=WAIT_MS)
     before = seen(ui)
     assert before["draft"] == (10, 0) and before["focus"] not in ("tableArea", "")
+    QAccessible.setActive(True)
+    sheet = QAccessible.queryAccessibleInterface(ui.window.activeFocusItem())
+    assert sheet.role() == QAccessible.Role.Dialog  # what a reader meets: a named dialog
+    assert sheet.text(QAccessible.Text.Name) == ("History" if card == "historyDrawer" else "Menu")
     ui.key(Qt.Key.Key_Space)  # the sheet has the keys: nothing placed behind it
     assert seen(ui) == before
     for size in TURNS[1:]:

@@ -390,6 +390,7 @@ Item {
                 rowSpacing: view.gap * 0.6
                 columnSpacing: view.gap * 0.6
                 GameButton {
+                    id: btnHistory
                     objectName: "btnHistory"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
                     leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: view.hasSide ? "Seats and history" : "History"
@@ -397,6 +398,7 @@ Item {
                     onActivated: historyDrawer.open()
                 }
                 GameButton {
+                    id: btnMenu
                     objectName: "btnMenu"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
                     leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: "Menu"
@@ -674,6 +676,8 @@ Item {
         // while a modal popup is open)
         focus: true
         Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: historyDrawer.opened; onActivated: historyDrawer.close() }
+        // the item that takes the focus is a dialog a reader names (as TablePopup's cards)
+        Component.onCompleted: view.nameSheet(historyDrawer, function() { return btnHistory.text; })
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -716,6 +720,7 @@ Item {
         background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
         focus: true  // as the drawer: the keys go to the open menu
         Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: menuCard.opened; onActivated: menuCard.close() }
+        Component.onCompleted: view.nameSheet(menuCard, function() { return btnMenu.text; })
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             id: menuColumn
@@ -732,6 +737,14 @@ Item {
                 onActivated: menuCard.close()
             }
         }
+    }
+
+    // A phone's sheet (the history drawer, the menu) as a reader meets it: a dialog named as
+    // the button that opened it.
+    function nameSheet(sheet, name) {
+        var dialog = sheet.contentItem.parent;
+        dialog.Accessible.role = Accessible.Dialog;
+        dialog.Accessible.name = Qt.binding(name);
     }
 
     // A tap on a line selects it; at the come-out it also places the selected chip there,
