@@ -95,7 +95,8 @@ Item {
             var it = view.lastControl;
             if (it && !it.enabled) {
                 view.lastControl = null;
-                if (!view.frozen) tableArea.forceActiveFocus();
+                // (an open sheet keeps the keys; it gives them to the table when it closes)
+                if (!view.frozen && !view.sheetOpen) tableArea.forceActiveFocus();
             }
         }
     }
