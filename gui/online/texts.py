@@ -25,6 +25,7 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "AWAKE_REASON",
     "CASUAL_NOTICE",
     "CERTIFICATE_CHANGED",
     "DEFAULT_RELAY",
@@ -98,6 +99,8 @@ CASUAL_NOTICE = (
 )
 
 FREE_POINTS = "Free fictional points · no money, no prizes"
+AWAKE_REASON = "Playing at an online table"
+"""What a desktop shows beside the app's name while the screen is kept on (gui/awake.py)."""
 
 NAME_ADVICE = "Use a name of 3 to 24 letters, digits, hyphens or underscores, with no spaces."
 

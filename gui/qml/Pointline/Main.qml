@@ -60,7 +60,7 @@ FocusScope {
     function tableTakesKeys() {
         table.lastControl = null;
         Qt.callLater(function() {
-            if (!root.onTop) return;
+            if (!root.onTop || table.sheetOpen) return;
             for (var card of [helpCard, pauseCard, askCard, statsCard, guideCard, closeCard])
                 if (card.visible) return;
             table.focusTable();

@@ -62,6 +62,9 @@ Item {
     readonly property bool motion: !table.reduceMotion
     // the screen has side parts of its own (online: the seats)
     readonly property bool hasSide: view.side.length > 0
+    // a phone's history drawer or menu is open: it keeps the keys (a click on the table under
+    // it, or the screen's focus policy, does not take them back)
+    readonly property bool sheetOpen: historyDrawer.visible || menuCard.visible
     // a phone's main action: the largest control
     readonly property real mainHeight: view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
@@ -92,7 +95,8 @@ Item {
             var it = view.lastControl;
             if (it && !it.enabled) {
                 view.lastControl = null;
-                if (!view.frozen) tableArea.forceActiveFocus();
+                // (an open sheet keeps the keys; it gives them to the table when it closes)
+                if (!view.frozen && !view.sheetOpen) tableArea.forceActiveFocus();
             }
         }
     }
@@ -387,6 +391,7 @@ Item {
                 rowSpacing: view.gap * 0.6
                 columnSpacing: view.gap * 0.6
                 GameButton {
+                    id: btnHistory
                     objectName: "btnHistory"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
                     leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: view.hasSide ? "Seats and history" : "History"
@@ -394,6 +399,7 @@ Item {
                     onActivated: historyDrawer.open()
                 }
                 GameButton {
+                    id: btnMenu
                     objectName: "btnMenu"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
                     leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: "Menu"
@@ -666,6 +672,13 @@ Item {
         y: 0
         padding: view.gap
         background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        // the keys go to the open drawer, not to the table under it (Space placed a chip
+        // behind it); Escape and Android's Back close it (the window's shortcuts are blocked
+        // while a modal popup is open)
+        focus: true
+        Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: historyDrawer.opened; onActivated: historyDrawer.close() }
+        // the item that takes the focus is a dialog a reader names (as TablePopup's cards)
+        Component.onCompleted: view.nameSheet(historyDrawer, function() { return btnHistory.text; })
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -706,6 +719,9 @@ Item {
         y: 0
         padding: view.gap
         background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        focus: true  // as the drawer: the keys go to the open menu
+        Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: menuCard.opened; onActivated: menuCard.close() }
+        Component.onCompleted: view.nameSheet(menuCard, function() { return btnMenu.text; })
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             id: menuColumn
@@ -722,6 +738,14 @@ Item {
                 onActivated: menuCard.close()
             }
         }
+    }
+
+    // A phone's sheet (the history drawer, the menu) as a reader meets it: a dialog named as
+    // the button that opened it.
+    function nameSheet(sheet, name) {
+        var dialog = sheet.contentItem.parent;
+        dialog.Accessible.role = Accessible.Dialog;
+        dialog.Accessible.name = Qt.binding(name);
     }
 
     // A tap on a line selects it; at the come-out it also places the selected chip there,

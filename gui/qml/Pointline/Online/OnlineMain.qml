@@ -90,7 +90,7 @@ FocusScope {
     // or rolls); elsewhere the screen's fields keep theirs.
     function pointerUsed(button) {
         Qt.callLater(function() {
-            if (root.onTop && root.atTable && !online.helpOpen && !online.askingLeave)
+            if (root.onTop && root.atTable && !online.helpOpen && !online.askingLeave && !table.sheetOpen)
                 table.tableArea.forceActiveFocus();
         });
     }
