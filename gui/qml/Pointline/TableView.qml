@@ -101,9 +101,27 @@ Item {
         }
     }
 
+    // While the table itself has the focus, its keys are plain keys (tableArea's Keys below), not
+    // Shortcuts: under a screen reader Qt's AT-SPI bridge holds each plain key until the reader
+    // has seen it (it may be the reader's own), while a Shortcut acts as its key arrives, so a
+    // Shortcut overtook the Space pressed before it (Space then Right put the chip on Don't
+    // Pass: tests/realinput/test_key_order.py). The screen's Shortcuts act when the focus is
+    // elsewhere (a chip, a button); the screen does what a key means (keyAction), in one place.
+    readonly property bool tableFocused: view.Window.activeFocusItem === tableArea
+    signal keyAction(string name)
+    readonly property var plainKeys: ({
+        [Qt.Key_Up]: "pass", [Qt.Key_Left]: "pass",
+        [Qt.Key_Down]: "dont_pass", [Qt.Key_Right]: "dont_pass",
+        [Qt.Key_Backspace]: "reset", [Qt.Key_Delete]: "reset",
+        [Qt.Key_M]: "mute", [Qt.Key_R]: "repeat"
+    })
+    function repeatKey() {
+        if (!view.frozen && view.table.comeOut)
+            view.table.repeatLastBet();
+    }
     Shortcut {
-        sequence: "R"; autoRepeat: false; enabled: !view.frozen && view.table.comeOut
-        onActivated: view.table.repeatLastBet()
+        sequence: "R"; autoRepeat: false; enabled: !view.tableFocused
+        onActivated: view.repeatKey()
     }
 
     GridLayout {
@@ -182,6 +200,12 @@ Item {
                         view.table.tableKey("space"); event.accepted = true;
                     } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                         view.table.tableKey("enter"); event.accepted = true;
+                    } else if (view.tableFocused && view.plainKeys[event.key] !== undefined
+                               && (event.modifiers & ~Qt.KeypadModifier) === Qt.NoModifier) {
+                        var name = view.plainKeys[event.key];
+                        if (name === "repeat") view.repeatKey();
+                        else view.keyAction(name);
+                        event.accepted = true;
                     }
                 }
                 Keys.onReleased: function(event) {

@@ -106,16 +106,27 @@ FocusScope {
     Shortcut { sequence: "Back"; autoRepeat: false; enabled: root.onTop; onActivated: online.back() }
     // M mutes at the table and on the results (elsewhere a name or a code may be typed)
     readonly property bool muteKey: root.onTop && (root.atTable || screen === "results")
-    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.muteKey; onActivated: online.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.table.reset() }
-    Shortcut {
-        sequences: ["Up", "Left"]; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
-        onActivated: { online.table.selectLine("pass"); table.tableArea.forceActiveFocus(); }
+    // M, Backspace/Delete and the arrows: Shortcuts while the focus is off the table, the
+    // table's own plain keys while it has the focus (TableView.keyAction: keys then act in the
+    // order pressed under a screen reader); what each does is decided here once.
+    readonly property bool tableKeys: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
+    function tableAction(name) {
+        if (name === "mute") {
+            if (root.muteKey) online.toggleMute();
+        } else if (root.tableKeys) {
+            if (name === "reset") {
+                online.table.reset();
+            } else {
+                online.table.selectLine(name);
+                table.tableArea.forceActiveFocus();
+            }
+        }
     }
-    Shortcut {
-        sequences: ["Down", "Right"]; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
-        onActivated: { online.table.selectLine("dont_pass"); table.tableArea.forceActiveFocus(); }
-    }
+    Connections { target: table; function onKeyAction(name) { root.tableAction(name); } }
+    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.muteKey && !table.tableFocused; onActivated: root.tableAction("mute") }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.tableKeys && !table.tableFocused; onActivated: root.tableAction("reset") }
+    Shortcut { sequences: ["Up", "Left"]; enabled: root.tableKeys && !table.tableFocused; onActivated: root.tableAction("pass") }
+    Shortcut { sequences: ["Down", "Right"]; enabled: root.tableKeys && !table.tableFocused; onActivated: root.tableAction("dont_pass") }
 
     ColumnLayout {
         objectName: "onlinePage"
