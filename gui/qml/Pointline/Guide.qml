@@ -16,6 +16,9 @@ TablePopup {
     // The whole window: the ring is drawn around a control of the table, the card beside it.
     width: Overlay.overlay.width
     height: Overlay.overlay.height
+    // (the whole window, bars included: the card keeps itself inside the safe area)
+    x: 0; y: 0
+    topMargin: 0; bottomMargin: 0; leftMargin: 0; rightMargin: 0
     padding: 0
     background: Item { }
 
