@@ -133,6 +133,10 @@ Rectangle {
         color: "#fdf6e3"
         wrapMode: Text.WordWrap
         maximumLineCount: Math.max(2, Math.min(3, room))
+        // still too long for its lines (a throw's outcome badge beside it, at a larger system
+        // text size): a little smaller, never under 12 px, rather than cut
+        fontSizeMode: Text.Fit
+        minimumPixelSize: 12
         Accessible.ignored: true  // the line's description says its rule
     }
     Text {
