@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 
 from pointline.gui.device import fake_insets, font_scale, is_mobile
+from pointline.gui.history import is_draft_words
 from pointline.gui.seat_table import QVARIANT_MAP
 from pointline.gui.texts import SOLO_WORDS
 
@@ -121,6 +122,12 @@ class Shell(QObject):
     @Slot()
     def cycleWindowMode(self) -> None:
         self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % len(WINDOW_MODES)])
+
+    @Slot(str, result=bool)
+    def replaceable(self, text: str) -> bool:
+        """Whether announced words may give way to newer words of their kind while they still
+        wait to be said (a draft: quick Space presses; Announcer.qml)."""
+        return is_draft_words(text)
 
     def toggle_mute(self) -> str:
         """Sound off or on for the whole app (remembered when the shell has settings); returns

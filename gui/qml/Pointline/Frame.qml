@@ -57,8 +57,9 @@ ApplicationWindow {
 
     // The one announcement call: Announcer.qml decides the channel (on Linux a Notification
     // that shows, which Orca 43 speaks; elsewhere Accessible.announce), one per change (issue 40).
+    // A draft still waiting there gives way to a newer draft (the shell knows a draft's words).
     function announce(text) {
-        announcer.say(text);
+        announcer.say(text, frame.shell ? frame.shell.replaceable(text) : false);
     }
     // A screen about to take the focus holds the words until it has (Announcer.hold).
     function holdWords() { announcer.hold(); }
