@@ -49,6 +49,9 @@ class Shell(QObject):
     mutedChanged = Signal()
     helpOpenChanged = Signal()
     pausedChanged = Signal()
+    wordsDropped = Signal()
+    """The words still waiting to be said are stale (``drop_waiting_words``; the frame's
+    announcer drops them)."""
 
     def __init__(
         self,
@@ -122,6 +125,11 @@ class Shell(QObject):
     @Slot()
     def cycleWindowMode(self) -> None:
         self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % len(WINDOW_MODES)])
+
+    def drop_waiting_words(self) -> None:
+        """Words still waiting to be said describe a screen the player has left at once (a
+        room that started before its words went out): they are not said (Announcer.drop)."""
+        self.wordsDropped.emit()
 
     @Slot(str, result=bool)
     def replaceable(self, text: str) -> bool:

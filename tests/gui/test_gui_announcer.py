@@ -88,6 +88,21 @@ def test_quick_drafts_give_way_to_the_newest_and_nothing_else_does(make_ui: Any)
     assert announcer.property("replaced") == replaced + 2
 
 
+def test_stale_waiting_words_are_dropped_and_later_ones_said(make_ui: Any) -> None:
+    ui = make_ui()
+    announcer = ui.item("announcer")
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))
+    said, dropped = announcer.property("said"), announcer.property("dropped")
+    ui.bridge.toggleMute()
+    ui.bridge.act("reset")  # refused: nothing to reset
+    ui.bridge.shell.drop_waiting_words()  # a screen left at once: both are stale
+    ui.bridge.toggleMute()
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))
+    assert announcer.property("dropped") == dropped + 2
+    assert announcer.property("said") == said + 1
+    assert announcer.property("last") == "Sound on."
+
+
 def test_the_replay_says_each_throw_on_left_and_right(qapp: Any, qtbot: Any, tmp_path: Any) -> None:
     """Issue 40: a replay stepped by Left and Right says each throw it lands on, once, in the
     words of its throw title, through the one announcer."""

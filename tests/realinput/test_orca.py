@@ -121,11 +121,14 @@ class Table:
         spoken, heard = since or self.mark()
         self.app.key(*keys)
         if until:
-            self.reader.wait_spoken(
-                f"Orca saying {until!r} after {keys}",
-                lambda s: any(u.startswith(NOTE + until) for u in s),
-                since=spoken,
-            )
+            try:
+                self.reader.wait_spoken(
+                    f"Orca saying {until!r} after {keys}",
+                    lambda s: any(u.startswith(NOTE + until) for u in s),
+                    since=spoken,
+                )
+            except AssertionError as error:
+                raise AssertionError(f"{error}\n{self.unsaid(until, heard)}") from None
         self.app.key("m")
         self.app.key("m")
         said = self.reader.wait_spoken(
@@ -153,6 +156,16 @@ class Table:
         notes = [u.removeprefix(NOTE) for u in before if u.startswith(NOTE)]
         assert notes == texts[:cut], (before, rows)
         return before
+
+    def unsaid(self, until: str, since: int) -> str:
+        """Why words starting with ``until`` were not spoken: whether the app put them out (the
+        listener heard a Notification show: then Orca dropped it, and its log says how) or not."""
+        rows = [str(r.get("text", "")) for r in self.listener.rows[since:]]
+        out = [t for t in rows if t.startswith(until)]
+        if not out:
+            return f"the app never put {until!r} out; the listener heard {rows}"
+        fate = "\n".join(self.reader.fate(out[0]))
+        return f"the app put {out[0]!r} out, Orca did not say it; its log:\n{fate}"
 
     def heard(self, since: int) -> list[dict[str, Any]] | None:
         """The listener's rows after the first ``since``, once they end with the markers."""

@@ -45,6 +45,7 @@ Item {
     // outcome, a balance, a refused key's reason are each said).
     property var pending: []  // [{ text, replaceable }], oldest first
     property int replaced: 0  // how many waiting words gave way to newer ones (for tests)
+    property int dropped: 0  // how many waiting words were dropped as stale (for tests)
     readonly property bool settling: settle.running || held.running || holding.running  // words wait
     Timer {
         id: settle
@@ -96,6 +97,11 @@ Item {
         announcer.pending = waiting;
         if (!settle.running)
             settle.start();
+    }
+    // The words still waiting are stale (a screen left at once: Shell.drop_waiting_words).
+    function drop() {
+        announcer.dropped += announcer.pending.length;
+        announcer.pending = [];
     }
     function flush() {
         if (held.running || holding.running)

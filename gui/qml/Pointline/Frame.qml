@@ -65,6 +65,10 @@ ApplicationWindow {
     function holdWords() { announcer.hold(); }
     function releaseWords() { announcer.release(); }
     Announcer { id: announcer }
+    Connections {
+        target: frame.shell
+        function onWordsDropped() { announcer.drop(); }  // stale words still waiting
+    }
 
     // The keyboard comes back to the window after any dialog (a native file dialog under X with
     // no window manager leaves X's focus on the root window): see gui/frame.py.
