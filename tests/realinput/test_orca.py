@@ -162,10 +162,25 @@ class Table:
         listener heard a Notification show: then Orca dropped it, and its log says how) or not."""
         rows = [str(r.get("text", "")) for r in self.listener.rows[since:]]
         out = [t for t in rows if t.startswith(until)]
+        starved = self.app_warnings()
         if not out:
-            return f"the app never put {until!r} out; the listener heard {rows}"
+            return f"the app never put {until!r} out; the listener heard {rows}{starved}"
         fate = "\n".join(self.reader.fate(out[0]))
-        return f"the app put {out[0]!r} out, Orca did not say it; its log:\n{fate}"
+        return f"the app put {out[0]!r} out, Orca did not say it; its log:\n{fate}{starved}"
+
+    def app_warnings(self) -> str:
+        """The app's own warnings, each once with its count (a loaded run once printed
+        "QSocketNotifier: Socket notifiers cannot be enabled or disabled from another thread"
+        and then "Invalid socket 31" two million times: its event loop spun, AT-SPI calls to
+        it timed out, and Orca dropped every event of it as from a "potentially-defunct
+        source", the "Throw 1:" words among them). Qt's AT-SPI key timeouts are left out."""
+        printed = (self.app.home / "app.log").read_text(errors="replace").splitlines()
+        counts: dict[str, int] = {}
+        for line in printed:
+            if "keyEventError" not in line:
+                counts[line[:160]] = counts.get(line[:160], 0) + 1
+        lines = [f"  {n} x {text}" for text, n in counts.items()]
+        return "\nthe app printed:\n" + "\n".join(lines[-12:]) if lines else ""
 
     def heard(self, since: int) -> list[dict[str, Any]] | None:
         """The listener's rows after the first ``since``, once they end with the markers."""
