@@ -41,8 +41,9 @@ Item {
     // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
     // the words go out once the app has settled, all of them, in the order they came; but a
     // replaceable change (a draft: quick Space presses) still waiting gives way to a newer one
-    // of its kind, said where the newer one came. Nothing else is ever dropped (a throw, an
-    // outcome, a balance, a refused key's reason are each said).
+    // of its kind, said where the newer one came. Nothing else is ever replaced (a throw, an
+    // outcome, a balance, a refused key's reason are each said); only words left stale by a
+    // screen the player has left at once are dropped, all of them (drop).
     property var pending: []  // [{ text, replaceable }], oldest first
     property int replaced: 0  // how many waiting words gave way to newer ones (for tests)
     property int dropped: 0  // how many waiting words were dropped as stale (for tests)
