@@ -85,6 +85,7 @@ from pointline.gui.online.table import OnlineTable
 from pointline.gui.online.texts import (
     AWAKE_REASON,
     CASUAL_NOTICE,
+    DEADLINE_WARNING,
     DEFAULT_RELAY,
     FREE_POINTS,
     HELP_KEYS,
@@ -93,6 +94,7 @@ from pointline.gui.online.texts import (
     KEY_HINTS,
     KEY_HINTS_SHORT,
     RELAY_LOST,
+    deadline_near,
     help_html,
     host_vanished,
     hosted_by,
@@ -176,7 +178,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self._leaving = False
         self._help_html = help_html(self.timeouts)
         self._trust = RelayTrust(self)
-        self._countdown = Countdown(clock or loop_time, self)
+        self._countdown = Countdown(clock or loop_time, self, warn_at=DEADLINE_WARNING)
+        self._countdown.nearing.connect(self._on_deadline_near)
         motion = reduce_motion_setting() if reduce_motion is None else reduce_motion
         self._moment = ResultMoment(self, reduce_motion=motion, clock=beats)
         self._events = Events(self)
@@ -375,13 +378,24 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.set_screen("results")
 
     def _on_event(self, event: Any) -> None:
-        """A relay event: every object that owns it hears it (``Events.route``)."""
+        """A relay event: every object that owns it hears it (``Events.route``); then, if one
+        other seat's commitment alone now holds the throw up, whose it is, once."""
         self._events.route(event)
         self.refresh_countdown()
+        awaited = self._table.awaited_words()
+        if awaited:
+            self.announce(awaited)
+
+    def _on_deadline_near(self, left: int) -> None:
+        """My deadline to choose is near and my choice is not in: said once (``Countdown``)."""
+        peer = self.peer
+        if self._screen == "table" and peer is not None and not peer.has_committed:
+            self.announce(deadline_near(left))
 
     # The window's own part of the events: the screen, the error line and what is said.
     def _on_roster(self, event: RosterChanged) -> None:
-        self.announce(f"{len(event.roster)} in room {event.code}")
+        # before the start, who joined or left (``Lobby.news``); else how many are in the room
+        self.announce(self._lobby.news or f"{len(event.roster)} in room {event.code}")
 
     def _on_started(self, event: SessionStarted) -> None:
         self.set_screen("table")

@@ -5,6 +5,10 @@ number changes. Its clock is injected (the app passes the event loop's ``time``,
 protocol's deadlines are kept in); tests pass a clock they move by hand and wait on the
 property, so no test sleeps for a second to pass. A ``QTimer`` re-reads the clock while a
 deadline is set; nothing else polls.
+
+``nearing`` is the one warning per deadline: emitted once, with the seconds shown, when they first
+come down to ``warn_at`` (never for a deadline that starts that near, nor while held), so a
+screen reader hears "5 seconds to choose" once, never a tick a second.
 """
 
 from __future__ import annotations
@@ -31,10 +35,15 @@ class Countdown(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreat
     """Seconds left to ``deadline`` on ``clock`` (0: none, or hidden while the result shows)."""
 
     secondsLeftChanged = Signal()
+    nearing = Signal(int)
+    """The deadline is ``warn_at`` seconds away or less (the seconds shown): once per deadline."""
 
-    def __init__(self, clock: Clock, parent: QObject | None = None) -> None:
+    def __init__(self, clock: Clock, parent: QObject | None = None, warn_at: int = 0) -> None:
         super().__init__(parent)
         self._clock = clock
+        self._warn_at = warn_at
+        self._warned = True
+        """Whether this deadline's warning is behind us (or it never gets one)."""
         self._deadline: float | None = None
         self._held = False
         self._left = 0
@@ -60,6 +69,8 @@ class Countdown(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreat
 
     def run_to(self, deadline: float | None) -> None:
         """Count down to ``deadline`` (a time on the clock), or stop when None."""
+        if deadline != self._deadline:  # a new deadline: warned of only if it starts far off
+            self._warned = deadline is None or deadline - self._clock() <= self._warn_at
         self._deadline = deadline
         if deadline is None:
             self._timer.stop()
@@ -79,5 +90,8 @@ class Countdown(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncreat
             return
         left = self._deadline - self._clock()
         self._set_left(max(0, math.ceil(left)))
+        if not self._warned and 0 < self._left <= self._warn_at:
+            self._warned = True
+            self.nearing.emit(self._left)
         if left <= 0:
             self._timer.stop()

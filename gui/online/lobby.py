@@ -22,7 +22,14 @@ from pointline.gui.online.from_net import (
 )
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.state import CREATOR_SEAT, ROSTER_KEYS, Link, Part, words_for
-from pointline.gui.online.texts import MAX_PEOPLE, MIN_PEOPLE, refusal, seat_label
+from pointline.gui.online.texts import (
+    MAX_PEOPLE,
+    MIN_PEOPLE,
+    joined,
+    left_room,
+    refusal,
+    seat_label,
+)
 from pointline.gui.seat_table import state_property
 from pointline.kernel import is_online_seat_count
 
@@ -46,6 +53,8 @@ class Lobby(Part):
         self.creator_name = ""
         self.entries: tuple[RosterEntry, ...] = ()
         self.seat = -1
+        self.news = ""
+        """Who joined or left with the last roster the relay sent ("" none: ``roster_news``)."""
         self._members = RowsModel(ROSTER_KEYS, self)
         events = shell.events  # the events this lobby owns: the room as the relay sends it
         events.subscribe(RosterChanged, self.on_roster)
@@ -76,8 +85,20 @@ class Lobby(Part):
         self.set_room("", "", (), -1)
 
     def on_roster(self, event: RosterChanged) -> None:
+        before = self.entries if event.code == self.code else ()
         seat = self.roster_seat(event.roster)  # seats close up when one leaves
         self.set_room(event.code, event.creator, event.roster, self.seat if seat is None else seat)
+        self.news = self.roster_news(before, event.roster)
+
+    def roster_news(self, before: tuple[RosterEntry, ...], now: tuple[RosterEntry, ...]) -> str:
+        """Who left and who joined the room I was already in, before the start, by the names
+        its list shows, each with the count after it ("" for a room I have just come into)."""
+        if self.shell.screen_name != "lobby" or self.roster_seat(before) is None:
+            return ""
+        was, keys, count = {e.session_key for e in before}, {e.session_key for e in now}, len(now)
+        words = [left_room(e.name, count) for e in before if e.session_key not in keys]
+        words += [joined(e.name, count) for e in now if e.session_key not in was]
+        return ". ".join(words) + "." if words else ""
 
     def on_started(self, event: SessionStarted) -> None:
         self.set_room(event.code, self.creator_name, event.roster, event.seat)

@@ -33,7 +33,7 @@ from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.models import RowsModel
 from pointline.gui.online.seat import OnlineSeat
 from pointline.gui.online.state import HELP_LIVE, SEAT_KEYS, SIT_OUT_ASK, Link, Part
-from pointline.gui.online.texts import people, seat_label
+from pointline.gui.online.texts import seat_label, waiting_for
 from pointline.gui.presenter import TABLE_ACTIONS, TablePresenter
 from pointline.gui.seat_table import state_property
 from pointline.gui.texts import SOLO_WORDS, TEXTS
@@ -88,6 +88,8 @@ class OnlineTable(Part):
         self.presenter = TablePresenter(table_hint, mobile=shell.on_mobile)
         """What the table screen shows (gui/presenter.py); actions go to the Peer."""
         self._announcement = ""
+        self._awaited_said: tuple[int, int] | None = None
+        """The throw and the seat whose awaited commitment was said last (``awaited_words``)."""
         self._greeting = ""
         """The session's first words, said with the table as it takes the focus (``greet``)."""
         self.after_moment = ""
@@ -155,6 +157,7 @@ class OnlineTable(Part):
     def start(self) -> None:
         """A session started: nothing committed, no ledger seen yet."""
         self._committed = False
+        self._awaited_said = None
         self.ledger_mark = 0
         self.presenter.outcomes = {}
 
@@ -318,9 +321,13 @@ class OnlineTable(Part):
             self.submitted.emit(name)
             self._committed = True
             self.presenter.notice = ""
-            self.shell.announce(
+            committed = (
                 f"Committed Pass {choice.pass_amount}, Don't Pass {choice.dont_pass_amount} "
-                "for this throw; waiting for the others."
+                "for this throw"
+            )
+            awaited = self.awaited_words()  # one seat left to choose: say whose, in one piece
+            self.shell.announce(
+                f"{committed}. {awaited}." if awaited else f"{committed}; waiting for the others."
             )
             return True
         for step in self._plan(name):
@@ -372,8 +379,29 @@ class OnlineTable(Part):
         if mine in waiting:  # "you" first: it is the one a person can act on
             names.remove("you")
             names.insert(0, "you")
-        step = "choose" if peer.state is Step.COMMIT else "reveal"
-        return f"Waiting for {people(names)} to {step}"
+        return waiting_for(names, "commit" if peer.state is Step.COMMIT else "reveal")
+
+    def awaited_words(self) -> str:
+        """Whose commitment alone holds the throw up, once it has become one other seat's (mine
+        is in): the seats' status line's words, to be said once per throw and seat ("" when
+        there is nothing new to say). My own turn is not said this way: the countdown's
+        warning is (``OnlineBridge``)."""
+        peer, mine = self.shell.peer, self._lobby.seat
+        if (
+            peer is None
+            or peer.is_finished
+            or peer.state is not Step.COMMIT
+            or self.shell.result_moment.running
+        ):
+            return ""
+        waiting = tuple(peer.awaiting)
+        if len(waiting) != 1 or waiting[0] == mine:
+            return ""
+        key = (peer.throw_index, waiting[0])
+        if key == self._awaited_said:
+            return ""
+        self._awaited_said = key
+        return waiting_for([self._lobby.seat_name(waiting[0])], "commit")
 
     def publish(self) -> None:
         """Publish my seat to the table view (the presenter's values), the seats and my own

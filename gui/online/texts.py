@@ -25,9 +25,11 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "AWAITED_STEPS",
     "AWAKE_REASON",
     "CASUAL_NOTICE",
     "CERTIFICATE_CHANGED",
+    "DEADLINE_WARNING",
     "DEFAULT_RELAY",
     "FIRST_VISIT",
     "FORGED",
@@ -51,6 +53,7 @@ __all__ = [
     "RELAY_LOST",
     "RELAY_NEARBY",
     "TRUSTED_NEW",
+    "deadline_near",
     "either",
     "forget_hint",
     "forgot_table",
@@ -58,6 +61,8 @@ __all__ = [
     "host_share",
     "host_vanished",
     "hosted_by",
+    "joined",
+    "left_room",
     "nearby_relay_label",
     "other_version",
     "password_advice",
@@ -70,6 +75,7 @@ __all__ = [
     "table_gone",
     "unreachable",
     "version_refusal",
+    "waiting_for",
     "who_is_in",
 ]
 
@@ -142,6 +148,35 @@ def people(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def joined(name: str, count: int) -> str:
+    """A seat came into the room before the start: 'mira joined (3 in the room)'."""
+    return f"{name} joined ({count} in the room)"
+
+
+def left_room(name: str, count: int) -> str:
+    """A seat left the room before the start: 'mira left (2 in the room)'."""
+    return f"{name} left ({count} in the room)"
+
+
+AWAITED_STEPS = {"commit": "choose", "reveal": "reveal"}
+"""What a seat is awaited to do, in the seats' status line ("Waiting for mira to choose")."""
+
+
+def waiting_for(names: list[str], step: str) -> str:
+    """The status line's words for whose message a throw waits: 'Waiting for mira to choose'."""
+    return f"Waiting for {people(names)} to {AWAITED_STEPS[step]}"
+
+
+DEADLINE_WARNING = 5
+"""Seconds before my deadline to choose that it is said once ("5 seconds to choose"); a deadline
+that starts nearer than this is never warned of (the countdown already shows it)."""
+
+
+def deadline_near(left: int) -> str:
+    """The one warning that my deadline to choose is near: '5 seconds to choose'."""
+    return f"{seconds(left)} to {AWAITED_STEPS['commit']}"
 
 
 def either(numbers: list[int]) -> str:

@@ -35,7 +35,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -44,15 +43,17 @@ from typing import Any
 
 import pytest
 
+from pointline.net.client import RelayClient
+from pointline.net.client._relay_client import steady_choice
 from tests.net.support import PASSWORD, relay
 from tests.realinput.driver import APP_NAME, SYSTEM_PYTHON, RealApp, require_packages, wait_for
 from tests.realinput.loop_thread import LoopThread
 from tests.realinput.screen_reader import ScreenReader, SpeakingX, missing_speech_packages
 
 LISTENER = Path(__file__).with_name("listener.py")
-ROOM_CODE = re.compile(r"room code: (\S+)")
-HOST = (sys.executable, "-m", "pointline.net.client")
-"""A headless seat (``pointline-client``)."""
+ROOM_CODE = re.compile(r"Room (\S+): you are Seat 1\. Share the code\.")
+GUEST = "mira"
+"""The headless seat's name."""
 NOTE = "notification "
 """How Orca 43 says a Notification that shows: its role, then its name."""
 MARKERS = ("Sound off.", "Sound on.")
@@ -119,7 +120,8 @@ class Table:
         ``since``, a ``mark`` taken before keys pressed outside, else since now)."""
         assert until or not HELD_KEYS & set(keys), f"{keys}: M could overtake them, say `until`"
         spoken, heard = since or self.mark()
-        self.app.key(*keys)
+        if keys:  # none: what another seat did since ``since`` (online)
+            self.app.key(*keys)
         if until:
             try:
                 self.reader.wait_spoken(
@@ -203,9 +205,9 @@ class Table:
             lambda: (b := self.app.showing("push button", "Roll")) is not None and not b["enabled"],
         )
 
-    def notes(self, *keys: str, until: str = "") -> list[str]:
+    def notes(self, *keys: str, until: str = "", since: tuple[int, int] | None = None) -> list[str]:
         """What Orca said of the Notifications after ``keys`` (``press``), in order."""
-        said = self.press(*keys, until=until)
+        said = self.press(*keys, until=until, since=since)
         return [u.removeprefix(NOTE) for u in said if u.startswith(NOTE)]
 
 
@@ -364,41 +366,42 @@ def relay_url(tmp_path: Path) -> Iterator[str]:
     loop.close()
 
 
+@dataclass
+class Guest:
+    """The other seat: a headless player (the client library ``pointline-client`` runs) on a
+    loop of its own, which the test tells when to join, commit and leave, so that the app's
+    words for each of those are heard one at a time."""
+
+    loop: LoopThread
+    client: RelayClient
+
+    def join(self, code: str) -> None:
+        self.loop.run(self.client.join_room(code))
+
+    def commit(self) -> None:
+        async def steady() -> None:
+            await self.client.wait_started(30)
+            peer = self.client.peer
+            assert peer is not None
+            self.client.commit(steady_choice(peer.table, peer.seat))
+
+        self.loop.run(steady())
+
+    def leave(self) -> None:
+        self.loop.run(self.client.leave())
+
+
 @pytest.fixture
-def host(relay_url: str, tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
-    """A headless ``pointline-client`` seat that opens a room for two and starts it; its join
-    code and the lines it printed so far. Its data folder is the test's own (the relay keys it
-    pins and its transcripts stay out of the home folder)."""
-    process = subprocess.Popen(
-        [*HOST, "--url", relay_url, "--name", "host1", "--signup", "--seats", "2", "--wait", "120"],
-        env=dict(
-            os.environ, POINTLINE_PASSWORD=PASSWORD, POINTLINE_DATA_DIR=str(tmp_path / "host")
-        ),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    lines: list[str] = []
-
-    def read() -> None:
-        assert process.stdout is not None
-        lines.extend(line.rstrip() for line in process.stdout)
-
-    threading.Thread(target=read, daemon=True).start()
+def guest(relay_url: str) -> Iterator[Guest]:
+    """A headless seat named ``mira``, signed up at the test's relay, not yet in a room."""
+    loop = LoopThread()
+    client = loop.run(RelayClient.connect(relay_url))
     try:
-        code = wait_for(
-            "the host's room code",
-            lambda: next((m[1] for line in lines if (m := ROOM_CODE.search(line))), None),
-        )
-        yield code, lines
+        loop.run(client.signup(GUEST, PASSWORD))
+        yield Guest(loop, client)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        loop.run(client.close())
+        loop.close()
 
 
 def come_out_words(throw: str, bet: int) -> str:
@@ -429,10 +432,10 @@ def tab_to(app: RealApp, name: str, most: int = 8) -> None:
     assert focused_name(app) == name, app.focused()
 
 
-def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, host) -> None:
-    """The online app under Orca joins a headless seat's room on a loopback relay by keys; the
-    sign-in, the draft, the commitment and the throw's results are each said once."""
-    code, host_lines = host
+def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, guest) -> None:
+    """The online app under Orca opens a room on a loopback relay by keys and a headless seat
+    joins it; the sign-in, the join, the draft, the commitment and whose commitment is awaited,
+    the throw's results and the other seat's departure are each said once."""
     with under_orca(tmp_path, args=("--online", "--relay", relay_url)) as online:
         app, reader = online.app, online.reader
         try:
@@ -451,8 +454,23 @@ def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, 
                 lambda s: NOTE + "Signed in as orca2. Create a room or join one by its code." in s,
                 spoken,
             )
-            tab_to(app, "Join code")
-            app.xdotool("type", "--delay", "20", code)
+            tab_to(app, "Create a room")
+            spoken = len(reader.spoken())
+            app.key("Return")
+            said = reader.wait_spoken(
+                "the room's code",
+                lambda s: any(ROOM_CODE.match(u.removeprefix(NOTE)) for u in s),
+                spoken,
+            )
+            code = next(m[1] for u in said if (m := ROOM_CODE.match(u.removeprefix(NOTE))))
+            # A seat joins: said once, by name, with the count (M is no key of the lobby's:
+            # the table's first M twice below ends this step too).
+            joined = NOTE + f"{GUEST} joined (2 in the room)."
+            since_join = len(reader.spoken())
+            guest.join(code)
+            reader.wait_spoken("the seat joining", lambda s: joined in s, since_join)
+            tab_to(app, "Start (2 in)")
+            spoken = len(reader.spoken())
             app.key("Return")
             # The session's first words come with a whole new screen. Orca 43 skips a
             # Notification's showing event while more than 50 events wait in its queue (a
@@ -466,7 +484,7 @@ def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, 
                 lambda: focused_name(app).startswith("Online table, hand 1 of 5"),
                 timeout=40,
             )
-            first = "The session started: 2 seats, you are Seat 2."
+            first = "The session started: 2 seats, you are Seat 1."
             reader.wait_spoken(
                 "the session's first words", lambda s: any(first in u for u in s), spoken
             )
@@ -475,22 +493,31 @@ def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, 
             said = reader.spoken()[spoken:]
             heard = [u for u in said if first in u]
             assert len(heard) == 1 and heard[0].startswith(first), said
+            assert reader.spoken()[since_join:].count(joined) == 1, reader.spoken()[since_join:]
             assert not [u for u in said if u.startswith(NOTE + "Come-out for hand 1")], said
             # Online, the table answers a key on its own loop: each step waits for its words.
             assert online.notes("space", until="Draft") == ["Draft: Pass 10, Don't Pass 0."]
-            notes = online.notes("Return", until="Throw 1:")
-            assert notes[0] == (
-                "Committed Pass 10, Don't Pass 0 for this throw; waiting for the others."
-            ), notes
-            assert notes[1] == come_out_words(notes[1], 10), notes
-            assert len(notes) == 3 and notes[2] in (
+            # My commitment in first: whose commitment the throw now waits for, in one piece.
+            assert online.notes("Return", until="Committed") == [
+                f"Committed Pass 10, Don't Pass 0 for this throw. Waiting for {GUEST} to choose."
+            ]
+            # The other seat commits: the throw and its results, and the awaited seat not again.
+            since = online.mark()
+            guest.commit()
+            notes = online.notes(until="Throw 1:", since=since)
+            assert notes[0] == come_out_words(notes[0], 10), notes
+            assert len(notes) == 2 and notes[1] in (
                 "Come-out for hand 2: allocate, then Confirm.",
                 "Point "
-                + notes[1].rsplit(" ", 1)[-1].rstrip(".")
+                + notes[0].rsplit(" ", 1)[-1].rstrip(".")
                 + ": prepare Don't Pass if you like, then Roll.",
             ), notes
+            # The other seat leaves mid-session: its departure and the ending, each once.
+            since = online.mark()
+            guest.leave()
+            notes = online.notes(until="No result", since=since)
+            assert notes.count(f"{GUEST} (Seat 2) left.") == 1, notes
+            assert len([n for n in notes if n.startswith("No result")]) == 1, notes
         except AssertionError as error:
             steps = "\n".join(f"{keys}: {said}" for keys, said in online.steps)
-            raise AssertionError(
-                f"{error}\nOrca spoke, step by step:\n{steps}\nthe host: {host_lines}"
-            ) from error
+            raise AssertionError(f"{error}\nOrca spoke, step by step:\n{steps}") from error
