@@ -252,3 +252,37 @@ def test_a_played_session_never_locks_input_longer_than_moment_ms(make_ui) -> No
             assert clock.advance()
         assert sum(clock.started[start:]) <= MOMENT_MS
         assert any(b.legal.values()) or b.isOver
+
+
+CARD_OVER_TEXT = """
+import QtQuick
+Window {
+    width: 600; height: 400; visible: true; color: "#203020"
+    Text { objectName: "under"; x: 10; y: 10; text: "DON'T PASS BAR"; color: "white" }
+    Rectangle {
+        objectName: "card"; x: 0; y: 0; width: 300; height: 60; color: "#0b2e20"
+        property string designRole: "%s"
+        Text { objectName: "callout"; x: 20; y: 8; text: "7 — seven out"; color: "#fff0b8" }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("role", ["cover", ""])
+def test_the_layout_check_reads_no_text_under_a_card_as_drawn_over(qapp, qtbot, role) -> None:
+    """A card drawn over the felt for a moment (the callout, the landed dice) covers what lies
+    under it; the same texts without it are text over text."""
+    import PySide6.QtQuick  # noqa: F401
+    from PySide6.QtCore import QByteArray, QUrl
+    from PySide6.QtQml import QQmlApplicationEngine
+
+    from pointline.gui.tools.layoutcheck import check_window
+
+    engine = QQmlApplicationEngine()
+    engine.loadData(QByteArray((CARD_OVER_TEXT % role).encode()), QUrl("card.qml"))
+    window = engine.rootObjects()[0]
+    qtbot.waitExposed(window, timeout=WAIT_MS)
+    over = [p for p in check_window(window) if p.kind == "text over text"]
+    assert (over == []) is (role == "cover")
+    window.close()
+    del engine
