@@ -359,6 +359,7 @@ Item {
                 anchors.fill: parent
                 table: view.table
                 diceName: view.named("dice")
+                calloutName: view.named("callout")
                 homeSize: diceHome.size
                 homeAt: Qt.point(tableArea.x + topRow.x + diceHome.x, tableArea.y + topRow.y + diceHome.y)
                 gap: view.gap

@@ -17,6 +17,7 @@ Item {
     property real fs: 14
     property bool frozen: false
     property string diceName: "dice"
+    property string calloutName: "callout"
     readonly property bool running: table.revealStage !== ""
     readonly property bool landed: table.callout.length > 0
     // the dice are in the middle of the felt (the moment, or the callout that stays after it)
@@ -49,7 +50,7 @@ Item {
 
     Rectangle {
         id: plaque
-        objectName: "callout"
+        objectName: stage.calloutName
         // a card over the felt while it shows: what lies under it is covered (the layout
         // check reads no text under it as drawn over)
         property string designRole: "cover"
@@ -67,7 +68,7 @@ Item {
         TextMetrics { id: oneLine; font: calloutText.font; text: calloutText.text }
         Text {
             id: calloutText
-            objectName: "calloutText"
+            objectName: stage.calloutName + "Text"
             anchors.centerIn: parent
             width: Math.min(Math.ceil(oneLine.advanceWidth) + 2, stage.room - stage.pad * 2)
             height: contentHeight
