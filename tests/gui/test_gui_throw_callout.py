@@ -286,3 +286,11 @@ def test_the_layout_check_reads_no_text_under_a_card_as_drawn_over(qapp, qtbot, 
     assert (over == []) is (role == "cover")
     window.close()
     del engine
+
+
+def test_the_spec_states_the_longest_lock_as_moment_ms() -> None:
+    """spec/ONLINE.md names the longest input lock by its constant, with its value now."""
+    from pathlib import Path
+
+    spec = (Path(__file__).parents[2] / "spec" / "ONLINE.md").read_text(encoding="utf-8")
+    assert f"at most `MOMENT_MS` ({MOMENT_MS / 1000:g} s)" in spec
