@@ -25,6 +25,7 @@ Item {
     // at least 64 px, and a fifth of the felt where there is room
     readonly property real starSize: Math.max(64, Math.min(112, width * 0.2, height * 0.26))
     readonly property real pad: Math.max(8, stage.fs * 0.6)
+    readonly property real calloutSize: Math.max(28, Math.min(40, fs * 2.2, height * 0.08))
     // left of the middle (still in its middle third): each line's outcome and chips (at its
     // right end) stay in sight beside the dice, and beside the callout where the felt is wide
     readonly property real centreX: width * 0.4
@@ -66,6 +67,12 @@ Item {
         border.width: 2
         Accessible.ignored: true
         TextMetrics { id: oneLine; font: calloutText.font; text: calloutText.text }
+        // the words at the callout's own size: a long one shrinks to about three lines
+        TextMetrics {
+            id: atBase
+            font.family: calloutText.font.family; font.bold: true; font.pixelSize: stage.calloutSize
+            text: calloutText.text
+        }
         Text {
             id: calloutText
             objectName: stage.calloutName + "Text"
@@ -75,14 +82,14 @@ Item {
             text: stage.table.callout
             font.family: "DejaVu Serif"
             font.bold: true
-            // large: 28 px at least (the goal is 24 pt), up to 40 on a big felt
-            font.pixelSize: Math.max(28, Math.min(40, stage.fs * 2.2, stage.height * 0.08))
+            // large: 28 px to 40 (a long callout on a small felt down to 24: the goal is 24 pt)
+            font.pixelSize: Math.max(24, Math.min(stage.calloutSize,
+                stage.calloutSize * 3 * (stage.room - stage.pad * 2) / Math.max(1, atBase.advanceWidth * 1.15)))
             color: "#fff0b8"  // about 13:1 on the card
             horizontalAlignment: Text.AlignHCenter
             // at word boundaries (a line's result is one word: no-break spaces), anywhere only
             // where even that is wider than the felt
             wrapMode: Text.Wrap
-            maximumLineCount: 3
             Accessible.ignored: true
         }
     }
