@@ -3,7 +3,8 @@
 ``Extras`` belongs to one ``TableBridge`` (``bridge.extras`` in QML). It watches the bridge's
 ``changed`` signal and records every finished session once in the ``StatsStore`` (see
 ``gui/stats.py``); it knows whether the guide has been seen (a small file in the data folder);
-and it asks before the window closes mid-session, since a closed session is never resumed.
+and it says when the window's close question (gui/close_question.py, the shell's) asks on the
+solo table: mid-session, since a closed session is never resumed.
 
 While one of its cards is open (``covering``) the bridge refuses every submission, as it does
 under Help; Escape and Android's Back close the card on top first.
@@ -24,6 +25,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
 from pointline.gui.betting import CHIP_VALUES
+from pointline.gui.close_question import Asking, CloseQuestion
 from pointline.gui.seat_table import QVARIANT_LIST
 from pointline.gui.session import Reveal
 from pointline.gui.stats import (
@@ -35,7 +37,7 @@ from pointline.gui.stats import (
     record_of,
     write_atomically,
 )
-from pointline.gui.texts import guide_step_words
+from pointline.gui.texts import CLOSE_WORDS, guide_step_words, solo_close_text
 from pointline.kernel import HAND_LIMIT, HANDS_PER_SESSION, STARTING_POINTS, Table
 from pointline.kernel.words import counted
 
@@ -44,9 +46,6 @@ __all__ = ["GUIDE_STEPS", "Extras", "extras_of"]
 GUIDE_FILE = "guide.json"
 STATS_OPEN = "Stats is open: close it to play."
 GUIDE_OPEN = "The guide is open: finish or skip it to play."
-CLOSE_ASKED = "Answer the close question first."
-CLOSE_HINT = "End this session and close; it is kept in Stats"
-"""What the close question's "Close the app" does on the solo table."""
 
 GUIDE_STEPS: tuple[dict[str, str], ...] = (
     {
@@ -243,8 +242,6 @@ class Extras(QObject):
     """Stats, the guide and the close question of one solo table (``bridge.extras``)."""
 
     changed = Signal()
-    closeApproved = Signal()
-    """The person chose to close mid-session (the session is recorded): close the window."""
 
     def __init__(self, bridge: Any, folder: Path | None = None) -> None:
         super().__init__(bridge)
@@ -262,8 +259,9 @@ class Extras(QObject):
         self._stats_open = False
         self._guide_open = False
         self._guide_step = 0
-        self._close_asked = False
-        self._close_approved = False
+        self._question: CloseQuestion = bridge.shell.close_question
+        self._question.set_asker("solo", self._close_asking)
+        self._question.changed.connect(self._changed)
         self.ask_before_closing = False
         """Ask before the window closes mid-session (the app turns it on in ``start``; tools
         and tests that close their windows do not ask)."""
@@ -381,8 +379,8 @@ class Extras(QObject):
     @property
     def covering(self) -> str:
         """Why nothing can be submitted while a card of ours is open ("" when none is)."""
-        if self._close_asked:
-            return CLOSE_ASKED
+        if self._question.asked:
+            return CLOSE_WORDS["covering"]
         if self._guide_open:
             return GUIDE_OPEN
         if self._stats_open:
@@ -399,17 +397,6 @@ class Extras(QObject):
         phone = "phone" if key == "text" else "phoneTarget"
         mobile = bool(getattr(self._bridge, "_mobile", False))
         return step.get(phone, step[key]) if mobile else step[key]
-
-    def _close_text(self) -> str:
-        kept = (
-            " What you played so far is kept in Stats, as ended without a result."
-            if self._bridge.table.throws > 0
-            else ""
-        )
-        return (
-            "Close Pointline Table? This session ends now: a closed session is never resumed "
-            f"when you come back.{kept} Keep playing goes back to the table."
-        )
 
     coveringText = Property(str, lambda self: self.covering, notify=changed)
 
@@ -441,9 +428,8 @@ class Extras(QObject):
     guideTitle = Property(str, lambda self: self._step()["title"], notify=changed)
     guideText = Property(str, lambda self: self._step_text(), notify=changed)
     guideTarget = Property(str, lambda self: self._step_text("target"), notify=changed)
-    closeAsked = Property(bool, lambda self: self._close_asked, notify=changed)
-    closeText = Property(str, _close_text, notify=changed)
-    closeHint = Property(str, lambda self: CLOSE_HINT, constant=True)
+    closeQuestion = Property(QObject, lambda self: self._question, constant=True)
+    """The window's close question (CloseAsk.qml shows it over the solo table)."""
 
     # ------------------------------------------------------------------ slots
     def _changed(self) -> None:
@@ -602,35 +588,18 @@ class Extras(QObject):
         self._remember_guide()
         self._changed()
 
-    @Slot(result=bool)
-    def askClose(self) -> bool:
-        """The window is closing: True (keep it open and ask) when a session is in play."""
-        if not self.ask_before_closing or self._close_asked or self._close_approved:
-            return False
-        if not self.in_play():
-            return False
-        self._close_asked = True
-        self._changed()
-        return True
-
-    @Slot()
-    def cancelClose(self) -> None:
-        self._close_asked = False
-        self._changed()
-
-    @Slot()
-    def confirmClose(self) -> None:
-        """Close after all: the session is recorded as left, then the window closes."""
-        self.record_if_in_play()
-        self._close_asked = False
-        self._close_approved = True
-        self._changed()
-        self.closeApproved.emit()
+    def _close_asking(self) -> Asking | None:
+        """The solo table's close question: asked while a session is in play (closing after
+        all records it as left, then the window closes)."""
+        if not self.ask_before_closing or not self.in_play():
+            return None
+        thrown = self._bridge.table.throws > 0
+        return Asking(solo_close_text(thrown), CLOSE_WORDS["soloHint"], self.record_if_in_play)
 
     def escape(self) -> bool:
         """Escape or Back: close our card on top (True), or leave it to the bridge (False)."""
-        if self._close_asked:
-            self.cancelClose()
+        if self._question.asked:
+            self._question.cancel()
         elif self._guide_open:
             self.skipGuide()
         elif self._stats_open:

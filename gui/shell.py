@@ -1,5 +1,6 @@
 """The window's shell, written once (issue 38): what the one window carries whatever screen is
-on top of it — the safe-area insets, the window mode, the sound, Help and the pause.
+on top of it — the safe-area insets, the window mode, the sound, Help, the pause and the close
+question (gui/close_question.py).
 
 ``Shell`` is one small QObject per window (the frame reads it as ``frame.shell``); each of its
 properties has its own notify signal, emitted only when the value changed. The screens (the solo
@@ -21,6 +22,7 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 
+from pointline.gui.close_question import CloseQuestion
 from pointline.gui.device import fake_insets, font_scale, is_mobile
 from pointline.gui.seat_table import QVARIANT_MAP
 from pointline.gui.texts import SOLO_WORDS
@@ -69,6 +71,9 @@ class Shell(QObject):
         """Android or iOS (or POINTLINE_FORCE_MOBILE=1): desktop-only controls are hidden."""
         self.font_scale = font_scale()
         """The text size the system asks for (``gui.device.font_scale``), read once."""
+        self.close_question = CloseQuestion(self)
+        """The window's one close question (gui/close_question.py): every screen asks through
+        it."""
 
     # ------------------------------------------------------------------ read from Python
     @property
@@ -99,6 +104,8 @@ class Shell(QObject):
     muted = Property(bool, lambda self: self.muted_now, notify=mutedChanged)
     helpOpen = Property(bool, lambda self: self._help, notify=helpOpenChanged)
     paused = Property(bool, lambda self: self._paused, notify=pausedChanged)
+    closeQuestion = Property(QObject, lambda self: self.close_question, constant=True)
+    """The close question (the frame asks it when the window closes)."""
 
     # ------------------------------------------------------------------ changing it
     def set_insets(self, insets: dict[str, int]) -> None:

@@ -25,16 +25,20 @@ from pointline.kernel import (
 __all__ = [
     "ACTION_LABELS",
     "CALLOUT_NAMES",
+    "CLOSE_WORDS",
     "HELP_HTML",
     "LINE_RULES",
     "PAYS",
     "SOLO_WORDS",
     "TEXTS",
+    "close_keys",
     "guide_step_words",
+    "hosted_close_text",
     "keys_hint",
     "line_rule",
     "moment_reason",
     "sit_out_ask",
+    "solo_close_text",
     "table_summary",
     "words_for_number",
 ]
@@ -282,3 +286,51 @@ TEXTS.update(
         for key in ("freeText", "historyEmpty", "handsResolved", "chartComplete", "chartEnded")
     }
 )
+
+
+# ---- the close question (gui/close_question.py): one question, one set of words ------------
+CLOSE_WORDS: dict[str, str] = {
+    "title": "Close Pointline Table?",
+    "keep": "Keep playing",
+    "keepKey": "Keep playing (Esc)",
+    "keepHint": "Cancel: the session goes on as it was",
+    "confirm": "Close the app",
+    "covering": "Answer the close question first.",
+    "soloHint": "End this session and close; it is kept in Stats",
+    "onlineHint": "Leave the table and close the app (a table you host closes with it)",
+    "guest": "You are at a table in a session. Closing the app leaves it: the session ends for "
+    "everyone without a result.",
+}
+"""The close question's words on every screen: its title, its two buttons ("keepKey" on a
+desktop, where Escape is the same as Keep playing), what Close does on the solo table and
+online, why nothing else can be pressed while it is asked, and the question a seat that does
+not host is asked while its session runs ("guest")."""
+
+
+def solo_close_text(thrown: bool) -> str:
+    """The question on the solo table (``thrown``: the session has a throw, so it is kept in
+    Stats)."""
+    kept = " What you played so far is kept in Stats, as ended without a result." if thrown else ""
+    return (
+        "Close Pointline Table? This session ends now: a closed session is never resumed "
+        f"when you come back.{kept} Keep playing goes back to the table."
+    )
+
+
+def hosted_close_text(seated: int, playing: bool = True) -> str:
+    """The question before the host closes the app (``seated`` counts the host too;
+    ``playing``: a session has started, else the guests wait in the room)."""
+    guests = max(0, seated - 1)
+    who = "1 guest is" if guests == 1 else f"{guests} guests are"
+    if not playing:  # issue 41, finding 6: no session has started, so none ends
+        return f"{who} in your room. Closing the app closes the table: they leave the room."
+    return (
+        f"{who} at your table. Closing the app closes the table: the session ends for "
+        "everyone without a result."
+    )
+
+
+def close_keys(button: str) -> str:
+    """The footer while the close question is open, on every screen: what Space, Enter and
+    Escape do there (``button``: the focused button's name, "" when none has the focus)."""
+    return TEXTS["keysClose"].replace("{button}", button or TEXTS["keysNoButton"])

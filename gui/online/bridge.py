@@ -44,6 +44,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, Qt, Signal, Slot
 from PySide6.QtQml import QmlElement, QmlUncreatable
 
+from pointline.gui.awake import KeepAwake
 from pointline.gui.clock import Clock as BeatClock
 from pointline.gui.moment import ResultMoment, reduce_motion_setting
 from pointline.gui.online.account import Account
@@ -82,6 +83,7 @@ from pointline.gui.online.state import (
 )
 from pointline.gui.online.table import OnlineTable
 from pointline.gui.online.texts import (
+    AWAKE_REASON,
     CASUAL_NOTICE,
     DEFAULT_RELAY,
     FREE_POINTS,
@@ -168,6 +170,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         link_shell(self, self.shell, self.SHELL)
         self._asking_leave = False
         self._mobile = self.shell.mobile
+        self._awake = KeepAwake(AWAKE_REASON, parent=self)
+        """The screen stays on while I sit at the table (gui/awake.py: ``set_screen``)."""
         self._on_leave = on_leave
         self._leaving = False
         self._help_html = help_html(self.timeouts)
@@ -189,7 +193,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         self.host_config: Any = None
         """The hosted relay's ``RelayConfig`` (None: the relay's defaults; tests and the bench
         pass their own)."""
-        self._host = Host(link, self._lobby, self)
+        self._host = Host(link, self._lobby, self.shell.close_question, self)
         self._nearby = Nearby(link, self._lobby, self)
         self._nearby.relayChosen.connect(self._account.use_relay)
         if not discover:
@@ -281,6 +285,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     def set_screen(self, screen: str) -> None:
         if screen == "signin":
             self._nearby.browse()  # the list is live again (it stops once seated)
+        self._awake.hold(screen == "table")  # from sit-down until the results or leaving
         if screen != self._screen:
             self._screen = screen
             self.screenChanged.emit()
@@ -342,6 +347,7 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     async def shutdown(self) -> None:
         """Close the connection (a departure if a session runs) and stop our tasks."""
         self._countdown.run_to(None)
+        await self._awake.close()  # the screen may sleep again, even mid-session (quitting)
         await self._host.close_table()
         await self._nearby.stop()
         client, self.client = self.client, None
@@ -518,8 +524,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     host = Property(QObject, lambda self: self._host, constant=True)
     """The table I host: Host a table, its words, who is in, Start (a ``Host``)."""
     extras = Property(QObject, lambda self: self._host, constant=True)
-    """The same ``Host``, under the name the shared ``CloseAsk`` card reads (closing the app
-    while guests sit at my table asks first)."""
+    """The same ``Host``, under the name the shared ``CloseAsk`` card reads the window's close
+    question on (``extras.closeQuestion``: closing while guests sit at my table asks first)."""
     nearby = Property(QObject, lambda self: self._nearby, constant=True)
     """The tables nearby and joining one (a ``Nearby``)."""
     hostedNote = Property(str, lambda self: self._hosted_note, notify=hostedNoteChanged)
@@ -563,8 +569,8 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
     @Slot()
     def escape(self) -> None:
         """Escape closes Help (or the leave question); online nothing pauses."""
-        if self._host.closeAsked:
-            self._host.cancelClose()
+        if self.shell.close_question.asked:
+            self.shell.close_question.cancel()
         elif self.help_open:
             self.set_help(False)
         elif self._asking_leave:

@@ -1,7 +1,8 @@
 """Host a table from the app: the relay in the app's own loop, the host in seat 1, the host screen.
 
 ``Host`` is ``OnlineBridge.host`` (and ``OnlineBridge.extras``, the name the shared ``CloseAsk``
-card reads: the host is asked before closing the app while players are seated). ``hostTable``
+card reads the window's close question on, gui/close_question.py: the online screens ask it
+while guests sit at my table, or while a session I sit in runs). ``hostTable``
 loads ``pointline.net.hosting`` only when the player taps Host (the app's start imports no
 relay code: tests/gui/test_gui_import_path.py), opens a ``HostedTable`` on the bridge's qasync
 loop and hands the host's own ``RelayClient`` to the bridge: from there the host is an online
@@ -24,20 +25,19 @@ from typing import Any
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
+from pointline.gui.close_question import Asking, CloseQuestion
 from pointline.gui.online.from_net import ClientError, NetError, data_dir
 from pointline.gui.online.lobby import Lobby
 from pointline.gui.online.state import Link, Part
 from pointline.gui.online.texts import (
-    CLOSE_HINT,
-    GUEST_CLOSE,
     HOST_ROSTER_WORDS,
     HOST_VOUCHES,
     NAME_HINT,
     host_share,
-    hosted_close_text,
     who_is_in,
 )
 from pointline.gui.seat_table import QVARIANT_LIST, state_property
+from pointline.gui.texts import CLOSE_WORDS, hosted_close_text
 
 __all__ = ["HOST_NAME_FILE", "NOT_IN_THIS_BUILD", "Host", "kept_host_name"]
 
@@ -65,14 +65,19 @@ class Host(Part):
     wordsChanged = Signal()
     playersChanged = Signal()
     keptNameChanged = Signal()
-    closeAskedChanged = Signal()
-    closeTextChanged = Signal()
-    closeApproved = Signal()
-    """The host chose to close the app with players seated: the window closes (``CloseAsk``)."""
 
-    def __init__(self, shell: Link, lobby: Lobby, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        shell: Link,
+        lobby: Lobby,
+        question: CloseQuestion,
+        parent: QObject | None = None,
+    ) -> None:
+        """``question``: the window's close question (its shell's), asked online here."""
         super().__init__(shell, parent)
         self._lobby = lobby
+        self._question = question
+        question.set_asker("online", self._close_asking)
         self.table: Any = None
         """The open ``net.hosting.HostedTable`` (None when not hosting)."""
         self.folder: Path | None = None
@@ -82,8 +87,6 @@ class Host(Part):
         """The address to host on (default: this device's first network address)."""
         self.announce = True
         """Announce the table nearby by mDNS (tests on loopback turn it off)."""
-        self._close_asked = False
-        self._close_approved = False
         self._closing: asyncio.Future[None] | None = None
         self.put(
             hosting=False,
@@ -91,8 +94,6 @@ class Host(Part):
             words="",
             players=[],
             keptName="",
-            closeAsked=False,
-            closeText="",
         )
 
     hosting = state_property(bool, "hosting", hostingChanged)
@@ -103,12 +104,10 @@ class Host(Part):
     """Who is in, in seat order (the host first)."""
     keptName = state_property(str, "keptName", keptNameChanged)
     """The host's name from an earlier game night ("": the first time, a name is typed)."""
-    closeAsked = state_property(bool, "closeAsked", closeAskedChanged)
-    closeText = state_property(str, "closeText", closeTextChanged)
+    closeQuestion = Property(QObject, lambda self: self._question, constant=True)
+    """The window's close question (CloseAsk.qml shows it over the online screens)."""
     vouches = Property(str, lambda self: HOST_VOUCHES, constant=True)
     nameHint = Property(str, lambda self: NAME_HINT, constant=True)
-    closeHint = Property(str, lambda self: CLOSE_HINT, constant=True)
-    """What the close question's "Close the app" does (CloseAsk reads it)."""
     shareText = Property(
         str, lambda self: host_share(self._values["tableName"]), notify=tableNameChanged
     )
@@ -135,8 +134,9 @@ class Host(Part):
             tableName="" if table is None else table.table_name,
             words="" if table is None else " ".join(table.words),
             players=players,
-            closeText=hosted_close_text(len(players), self.shell.session_running()),
         )
+        if table is not None:  # a guest came or went while the host is asked
+            self._question.reword("online", self._hosted_close_text())
 
     # ------------------------------------------------------------------ hosting
     @Slot(str)
@@ -246,31 +246,20 @@ class Host(Part):
             return 0
         return max(0, len(table.players) - 1)
 
-    @Slot(result=bool)
-    def askClose(self) -> bool:
-        """The window is closing: True (keep it open and ask) while guests sit at my table, or,
-        at a table I do not host, while its session runs (leaving ends it for everyone)."""
-        if self._close_approved or self._close_asked:
-            return False
-        guest = self.table is None and self.shell.session_running()
-        if self.seated_guests() == 0 and not guest:
-            return False
-        self._close_asked = True
-        self.publish()
-        self.put(closeAsked=True, **({"closeText": GUEST_CLOSE} if guest else {}))
-        self.shell.announce(self._values["closeText"])
-        return True
+    def _hosted_close_text(self) -> str:
+        table = self.table
+        seated = len(table.players) if table is not None and table.running is not None else 0
+        return hosted_close_text(seated, self.shell.session_running())
 
-    @Slot()
-    def cancelClose(self) -> None:
-        self._close_asked = False
-        self.put(closeAsked=False)
-
-    @Slot()
-    def confirmClose(self) -> None:
-        """Close after all: the window closes, and closing it closes the table (departure
-        first)."""
-        self._close_asked = False
-        self._close_approved = True
-        self.put(closeAsked=False)
-        self.closeApproved.emit()
+    def _close_asking(self) -> Asking | None:
+        """The online screens' close question: asked while guests sit at my table, or, at a
+        table I do not host, while its session runs (leaving ends it for everyone). Closing
+        after all closes the window, and closing it closes the table (departure first)."""
+        if self.seated_guests() > 0:
+            text = self._hosted_close_text()
+        elif self.table is None and self.shell.session_running():
+            text = CLOSE_WORDS["guest"]
+        else:
+            return None
+        self.shell.announce(text)
+        return Asking(text, CLOSE_WORDS["onlineHint"])

@@ -25,15 +25,14 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "AWAKE_REASON",
     "CASUAL_NOTICE",
     "CERTIFICATE_CHANGED",
-    "CLOSE_HINT",
     "DEFAULT_RELAY",
     "FIRST_VISIT",
     "FORGED",
     "FORGET_TABLE",
     "FREE_POINTS",
-    "GUEST_CLOSE",
     "HELP_KEYS",
     "HELP_TOUCH",
     "HOST_ROSTER_WORDS",
@@ -59,7 +58,6 @@ __all__ = [
     "host_share",
     "host_vanished",
     "hosted_by",
-    "hosted_close_text",
     "nearby_relay_label",
     "other_version",
     "password_advice",
@@ -101,6 +99,8 @@ CASUAL_NOTICE = (
 )
 
 FREE_POINTS = "Free fictional points · no money, no prizes"
+AWAKE_REASON = "Playing at an online table"
+"""What a desktop shows beside the app's name while the screen is kept on (gui/awake.py)."""
 
 NAME_ADVICE = "Use a name of 3 to 24 letters, digits, hyphens or underscores, with no spaces."
 
@@ -394,28 +394,6 @@ FORGED = (
     "This table does not show the certificate it announces: it was not joined and nothing "
     "was trusted."
 )
-
-
-def hosted_close_text(seated: int, playing: bool = True) -> str:
-    """The question before the host closes the app (``seated`` counts the host too;
-    ``playing``: a session has started, else the guests wait in the room)."""
-    guests = max(0, seated - 1)
-    who = "1 guest is" if guests == 1 else f"{guests} guests are"
-    if not playing:  # issue 41, finding 6: no session has started, so none ends
-        return f"{who} in your room. Closing the app closes the table: they leave the room."
-    return (
-        f"{who} at your table. Closing the app closes the table: the session ends for "
-        "everyone without a result."
-    )
-
-
-GUEST_CLOSE = (
-    "You are at a table in a session. Closing the app leaves it: the session ends for everyone "
-    "without a result."
-)
-"""The question before a seat that does not host closes the app while its session runs."""
-CLOSE_HINT = "Leave the table and close the app (a table you host closes with it)"
-"""What "Close the app" does online (the close question's button)."""
 
 
 def hosted_by(host: str, me_host: bool) -> str:

@@ -139,7 +139,7 @@ def test_closing_the_window_from_a_replay_asks_the_solo_question_first(make_ui: 
     assert ui.window.property("screen") == "replay"
     ui.window.close()  # refused: the replay leaves and the solo table asks
     ui.qtbot.waitUntil(lambda: ui.window.property("screen") == "solo", timeout=WAIT_MS)
-    assert ui.window.isVisible() and extras.closeAsked
+    assert ui.window.isVisible() and extras.closeQuestion.asked
     ui.qtbot.waitUntil(lambda: ui.item("closeOverlay").property("opened"), timeout=WAIT_MS)
 
 

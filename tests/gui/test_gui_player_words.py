@@ -78,7 +78,7 @@ def test_the_close_card_names_the_button_below_it(make_ui) -> None:
     ui.bridge.act("allocate")
     ui.bridge.act("confirm")
     ui.bridge.extras.ask_before_closing = True  # as the app's start turns it on
-    assert ui.bridge.extras.askClose()
+    assert ui.bridge.extras.closeQuestion.ask("solo")
     ui.qtbot.waitUntil(lambda: ui.window.findChild(QObject, "closeOverlay").property("opened"))
     shown = _shown_texts(ui.window)
     said = next(t for t in shown if t.startswith("Close Pointline Table?"))

@@ -62,8 +62,9 @@ def poll():
     seen["throws"] = bridge.table.throws
     shown[0].close()
     seen["kept_open"] = shown[0].isVisible()
-    seen["asked"] = extras.property("closeAsked")
-    extras.confirmClose()
+    question = extras.property("closeQuestion")
+    seen["asked"] = question.property("asked")
+    question.confirm()
 QTimer.singleShot(0, poll)
 code = run()
 print(json.dumps({"code": code, **seen}))

@@ -1,12 +1,10 @@
 """Tables nearby with real parts (issue 32): two network namespaces joined by a veth pair, real
 mDNS between them, a host process in one and a guest process in the other that is never handed
-the URL. Needs root and iproute2 (``ip netns``); under ``CI=true`` a test that cannot make its
-namespaces fails, elsewhere it skips saying why."""
+the URL. Needs root and iproute2 (``ip netns``): see tests/netns.py."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -15,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.netns import linked_namespaces
 
 REPO = Path(__file__).resolve().parents[2]
 TIMEOUT = 90
@@ -42,41 +42,10 @@ class Lan:
         )
 
 
-def _ip(*argv: str) -> None:
-    subprocess.run(["ip", *argv], check=True, capture_output=True, text=True, timeout=20)
-
-
 @pytest.fixture
 def lan() -> Iterator[Lan]:
-    tag = f"{os.getpid() % 100000}"
-    a, b = f"plh{tag}a", f"plh{tag}b"
-    octet = 10 + os.getpid() % 200
-    net = Lan(a, b, f"10.231.{octet}.1", f"10.231.{octet}.2")
-    try:
-        if shutil.which("ip") is None:
-            raise OSError("iproute2's ip is not installed")
-        _ip("netns", "add", a)
-        _ip("netns", "add", b)
-        _ip("link", "add", f"{a}v", "type", "veth", "peer", "name", f"{b}v")
-        _ip("link", "set", f"{a}v", "netns", a)
-        _ip("link", "set", f"{b}v", "netns", b)
-        for ns, dev, addr in ((a, f"{a}v", net.addr_a), (b, f"{b}v", net.addr_b)):
-            _ip("-n", ns, "addr", "add", f"{addr}/24", "dev", dev)
-            _ip("-n", ns, "link", "set", dev, "up")
-            _ip("-n", ns, "link", "set", "lo", "up")
-    except (OSError, subprocess.CalledProcessError) as exc:
-        for ns in (a, b):
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, check=False)
-        why = getattr(exc, "stderr", "") or str(exc)
-        message = f"cannot make network namespaces here: {why.strip()}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    try:
-        yield net
-    finally:
-        for ns in (a, b):  # deleting a namespace deletes its end of the pair, and so both
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, check=False)
+    with linked_namespaces("plh", 231) as (a, b):
+        yield Lan(a.name, b.name, a.address, b.address)
 
 
 def _finish(proc: subprocess.Popen[str], what: str, code: int = 0) -> str:

@@ -2,6 +2,10 @@
 ``WM_PROTOCOLS`` client message (the close button of a title bar). With no window manager under
 the test's Xvfb, and ``xdotool windowclose`` destroying the window instead of asking, this is
 how the app's close question is reached with a real X server. Xlib through ctypes: no package.
+
+A display inside a network namespace (tests/netns.py) is reached from inside it only (its
+socket is an abstract one, which each namespace has of its own): ``prefix`` runs the search, and
+the request (``python -m tests.realinput.close_window DISPLAY WINDOW``), there.
 """
 
 from __future__ import annotations
@@ -9,6 +13,8 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import subprocess
+import sys
+from pathlib import Path
 
 CLIENT_MESSAGE = 33  # X.h: ClientMessage
 
@@ -30,10 +36,11 @@ class _Event(ctypes.Union):
     _fields_ = [("xclient", _ClientMessage), ("pad", ctypes.c_long * 24)]
 
 
-def visible_windows(env: dict[str, str], name: str) -> list[int]:
-    """The visible X windows whose name contains ``name`` (``xdotool search``)."""
+def visible_windows(env: dict[str, str], name: str, prefix: tuple[str, ...] = ()) -> list[int]:
+    """The visible X windows whose name contains ``name`` (``xdotool search``; ``prefix``: the
+    command that runs it where the display is, e.g. ``ip netns exec NAME``)."""
     found = subprocess.run(
-        ["xdotool", "search", "--onlyvisible", "--name", name],
+        [*prefix, "xdotool", "search", "--onlyvisible", "--name", name],
         env=env,
         capture_output=True,
         text=True,
@@ -75,3 +82,17 @@ def ask_to_close(display: str, window: int) -> None:
         x11.XFlush(handle)
     finally:
         x11.XCloseDisplay(handle)
+
+
+def ask_to_close_from(prefix: tuple[str, ...], display: str, window: int) -> None:
+    """``ask_to_close`` run through ``prefix`` (where the display is), or here without one."""
+    if not prefix:
+        ask_to_close(display, window)
+        return
+    root = Path(__file__).resolve().parents[2]
+    command = [*prefix, sys.executable, "-m", "tests.realinput.close_window", display, str(window)]
+    subprocess.run(command, cwd=root, check=True, timeout=30)
+
+
+if __name__ == "__main__":
+    ask_to_close(sys.argv[1], int(sys.argv[2]))

@@ -5,9 +5,10 @@ window manager's close button asks it to). It is asked first (the session would 
 before, it closed at once); "Keep playing" keeps the session; "Close the app" closes it: the
 process exits cleanly and the session's transcript stays in the data folder.
 
-The host's own question (guests seated at the table it hosts) is tested in the one window
-offscreen (tests/gui/online/test_gui_close_ask.py): hosting from the real app would announce
-the table by mDNS onto this machine's network.
+The host's own question (guests seated at the table it hosts) is tested with the real app in
+tests/realinput/test_host_close.py, on a link of its own (hosting announces the table by mDNS:
+tests/netns.py keeps it off this machine's network), and in the one window offscreen
+(tests/gui/online/test_gui_close_ask.py).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.net.support import PASSWORD
-from tests.realinput.close_window import ask_to_close, visible_windows
+from tests.realinput.close_window import ask_to_close_from, visible_windows
 from tests.realinput.driver import APP_NAME, RealApp, wait_for
 from tests.realinput.test_orca import focused_name, host, relay_url, tab_to
 
@@ -26,8 +27,11 @@ QUESTION = "Close Pointline Table?"
 
 
 def close_window(app: RealApp) -> None:
-    windows = wait_for("the window", lambda: visible_windows(app.x.env(), APP_NAME) or None)
-    ask_to_close(app.x.display, windows[0])
+    """Ask the app's window to close, as a window manager does (on the app's own display, in
+    its network namespace when it has one)."""
+    prefix = app.x.prefix
+    windows = wait_for("the window", lambda: visible_windows(app.x.env(), APP_NAME, prefix) or None)
+    ask_to_close_from(prefix, app.x.display, windows[0])
 
 
 def asked(app: RealApp) -> Any:

@@ -21,8 +21,6 @@ Needs root and iproute2 for the namespaces as well as the real-input packages; u
 from __future__ import annotations
 
 import contextlib
-import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -35,6 +33,7 @@ import pytest
 
 from pointline.gui.online.texts import host_vanished
 from tests.net.support import PASSWORD
+from tests.netns import linked_namespaces
 from tests.realinput.driver import STATUS, RealApp, RealX, require_packages, wait_for
 
 HOST = "hostana"
@@ -67,53 +66,23 @@ class Device:
         return app
 
 
-def _ip(*argv: str) -> None:
-    subprocess.run(["ip", *argv], check=True, capture_output=True, text=True, timeout=20)
-
-
-def _cannot(message: str) -> None:
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture
 def lan(tmp_path: Path) -> Iterator[tuple[Device, Device]]:
-    """The host's device and the guest's, on one link (a veth pair between two namespaces)."""
+    """The host's device and the guest's, on one link (tests/netns.py)."""
     require_packages()
-    tag = f"{os.getpid() % 100000}"
-    a, b = f"plg{tag}a", f"plg{tag}b"
-    octet = 10 + os.getpid() % 200
-    host = Device(a, f"10.232.{octet}.1", tmp_path / "host")
-    guest = Device(b, f"10.232.{octet}.2", tmp_path / "guest")
-    try:
-        if shutil.which("ip") is None:
-            raise OSError("iproute2's ip is not installed")
-        _ip("netns", "add", a)
-        _ip("netns", "add", b)
-        _ip("link", "add", f"{a}v", "type", "veth", "peer", "name", f"{b}v")
-        for device, dev in ((host, f"{a}v"), (guest, f"{b}v")):
-            _ip("link", "set", dev, "netns", device.ns)
-            _ip("-n", device.ns, "addr", "add", f"{device.address}/24", "dev", dev)
-            _ip("-n", device.ns, "link", "set", dev, "up")
-            _ip("-n", device.ns, "link", "set", "lo", "up")
-    except (OSError, subprocess.CalledProcessError) as exc:
-        for ns in (a, b):
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, check=False)
-        why = getattr(exc, "stderr", "") or str(exc)
-        _cannot(f"cannot make network namespaces here: {why.strip()}")
-    try:
-        host.x = RealX(prefix=("ip", "netns", "exec", a))
-        guest.x = RealX(1280, 900, prefix=("ip", "netns", "exec", b))  # 390x844 fits
-        yield host, guest
-    finally:
-        for device in (host, guest):
-            for app in device.apps:
-                app.close()
-            if device.x is not None:
-                device.x.close()
-        for ns in (a, b):  # deleting a namespace deletes its end of the pair, and so both
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, check=False)
+    with linked_namespaces("plg", 232) as (a, b):
+        host = Device(a.name, a.address, tmp_path / "host")
+        guest = Device(b.name, b.address, tmp_path / "guest")
+        try:
+            host.x = RealX(prefix=a.prefix)
+            guest.x = RealX(1280, 900, prefix=b.prefix)  # 390x844 fits
+            yield host, guest
+        finally:
+            for device in (host, guest):
+                for app in device.apps:
+                    app.close()
+                if device.x is not None:
+                    device.x.close()
 
 
 @pytest.fixture

@@ -6,23 +6,22 @@ import QtQuick.Controls.Basic
 // out offline reload). Solo, Close records it in Stats as ended without a result; online it is
 // the host's question (guests seated) or a guest's (a session running). Cancel or Escape keeps
 // playing; "Close the app" closes the window, and the app. A session that is over, or
-// untouched, closes at once. Its words are the bridge's (bridge.extras: closeText, closeHint).
+// untouched, closes at once. The question is the window's one (gui/close_question.py, read as
+// bridge.extras.closeQuestion): its state, its words (gui/texts.py CLOSE_WORDS) and its answers.
 TablePopup {
-    required property var bridge  // the solo table's bridge (Main.qml passes it)
+    required property var bridge  // the screen's bridge (Main.qml, OnlineMain.qml pass it)
+    readonly property var question: bridge.extras.closeQuestion
     id: closeOverlay
     objectName: "closeOverlay"
     property real gap: 8
-    visible: bridge.extras.closeAsked
-    title: "Close Pointline Table?"
-    description: bridge.extras.closeText
+    visible: question.asked
+    title: question.words.title
+    description: question.text
     shade: "#d8061a10"
     width: Math.min(Overlay.overlay.width - gap * 2, fs * 30)
 
-    // the window asks (Frame.qml's onClosing): this card shows the question of its screen
-    Connections {
-        target: bridge.extras
-        function onCloseApproved() { closeOverlay.parent.Window.window.close(); }
-    }
+    // the window asks (Frame.qml's onClosing) and closes it once approved: this card shows the
+    // question on its screen
     onOpened: closeCancel.forceActiveFocus()
     onEscaped: bridge.escape()
     onMuteToggled: bridge.toggleMute()
@@ -37,7 +36,7 @@ TablePopup {
         Text {
             objectName: "closeText"
             Layout.fillWidth: true
-            text: bridge.extras.closeText
+            text: closeOverlay.question.text
             wrapMode: Text.WordWrap
             color: "#fdf6e3"
             font.pixelSize: closeOverlay.fs
@@ -52,9 +51,9 @@ TablePopup {
                 objectName: "btnCloseCancel"
                 Layout.fillWidth: true
                 fs: closeOverlay.fs
-                text: bridge.mobile ? "Keep playing" : "Keep playing (Esc)"
-                hint: "Cancel: the session goes on as it was"
-                onActivated: bridge.extras.cancelClose()
+                text: bridge.mobile ? closeOverlay.question.words.keep : closeOverlay.question.words.keepKey
+                hint: closeOverlay.question.words.keepHint
+                onActivated: closeOverlay.question.cancel()
             }
             GameButton {
                 id: closeConfirm
@@ -62,9 +61,9 @@ TablePopup {
                 Layout.fillWidth: true
                 fs: closeOverlay.fs
                 primary: true
-                text: "Close the app"
-                hint: bridge.extras.closeHint
-                onActivated: bridge.extras.confirmClose()
+                text: closeOverlay.question.words.confirm
+                hint: closeOverlay.question.hint
+                onActivated: closeOverlay.question.confirm()
             }
         }
     }

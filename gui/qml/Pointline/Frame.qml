@@ -37,19 +37,24 @@ ApplicationWindow {
     readonly property real insetLeft: Math.max(SafeArea.margins.left, fakeInsets.left || 0)
     readonly property real insetRight: Math.max(SafeArea.margins.right, fakeInsets.right || 0)
 
-    // The close question, in one place: the screen that counts (``asking``) asks first through
-    // its ``extras`` (solo: a session in play; online: guests at my table, or a session I sit
-    // in); a replay on top leaves so the question shows. Closing online after all leaves the
-    // table first (a departure, the host's table closed). CloseAsk.qml shows the question.
+    // The close question, one for the window (the shell's, gui/close_question.py): the screen
+    // that counts (``asking``) asks first (solo: a session in play; online: guests at my table,
+    // or a session I sit in); a replay on top leaves so the question shows. Closing online
+    // after all leaves the table first (a departure, the host's table closed). CloseAsk.qml
+    // shows the question; its Close the app approves, and the window closes.
     onClosing: function(close) {
-        var owner = frame.asking === "online" ? frame.online : frame.asking === "solo" ? frame.bridge : null;
-        if (!owner) return;
-        if (owner.extras.closeAsked || owner.extras.askClose()) {
+        var question = frame.shell ? frame.shell.closeQuestion : null;
+        if (!frame.asking || !question) return;
+        if (question.asked || question.ask(frame.asking)) {
             close.accepted = false;
             if (frame.replay) frame.replay.leave();
             return;
         }
-        if (owner === frame.online) frame.online.windowClosed();
+        if (frame.asking === "online") frame.online.windowClosed();
+    }
+    Connections {
+        target: frame.shell ? frame.shell.closeQuestion : null
+        function onApproved() { frame.close(); }
     }
 
     // Window modes follow the shell (the session and the focus are kept).

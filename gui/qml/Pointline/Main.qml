@@ -60,7 +60,7 @@ FocusScope {
     function tableTakesKeys() {
         table.lastControl = null;
         Qt.callLater(function() {
-            if (!root.onTop) return;
+            if (!root.onTop || table.sheetOpen) return;
             for (var card of [helpCard, pauseCard, askCard, statsCard, guideCard, closeCard])
                 if (card.visible) return;
             table.focusTable();
@@ -86,16 +86,26 @@ FocusScope {
     // Android's Back: closes Help or the question, else pauses or resumes (never quits mid-session).
     Shortcut { sequence: "Back"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.back() }
     Shortcut { sequence: "Escape"; autoRepeat: false; enabled: root.onTop; onActivated: root.escapeKey() }
-    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.onTop; onActivated: bridge.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.onTop && !root.blocked; onActivated: { bridge.act("reset"); table.focusTable(); } }
-    Shortcut {
-        sequences: ["Up", "Left"]; enabled: root.onTop && !root.blocked
-        onActivated: { bridge.selectLine("pass"); table.focusTable(); }
+    // M, Backspace/Delete and the arrows: Shortcuts while the focus is off the table, the
+    // table's own plain keys while it has the focus (TableView.keyAction: keys then act in the
+    // order pressed under a screen reader); what each does is decided here once.
+    function tableAction(name) {
+        if (!root.onTop)
+            return;
+        if (name === "mute") {
+            bridge.toggleMute();
+        } else if (!root.blocked) {
+            if (name === "reset") bridge.act("reset");
+            else bridge.selectLine(name);
+            table.focusTable();
+        }
     }
-    Shortcut {
-        sequences: ["Down", "Right"]; enabled: root.onTop && !root.blocked
-        onActivated: { bridge.selectLine("dont_pass"); table.focusTable(); }
-    }
+    Connections { target: table; function onKeyAction(name) { root.tableAction(name); } }
+    readonly property bool shortcutKeys: root.onTop && !table.tableFocused
+    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.shortcutKeys; onActivated: root.tableAction("mute") }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.shortcutKeys && !root.blocked; onActivated: root.tableAction("reset") }
+    Shortcut { sequences: ["Up", "Left"]; enabled: root.shortcutKeys && !root.blocked; onActivated: root.tableAction("pass") }
+    Shortcut { sequences: ["Down", "Right"]; enabled: root.shortcutKeys && !root.blocked; onActivated: root.tableAction("dont_pass") }
 
     ColumnLayout {
         id: page
@@ -404,5 +414,5 @@ FocusScope {
     // (hidden, not closed, while another screen covers this one: back, they are as they were)
     StatsView { id: statsCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.statsOpen }
     Guide { id: guideCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.guideOpen }
-    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.closeAsked }
+    CloseAsk { id: closeCard; bridge: root.bridge; fs: root.fs; gap: root.gap; visible: root.onTop && bridge.extras.closeQuestion.asked }
 }

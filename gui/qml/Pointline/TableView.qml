@@ -62,6 +62,9 @@ Item {
     readonly property bool motion: !table.reduceMotion
     // the screen has side parts of its own (online: the seats)
     readonly property bool hasSide: view.side.length > 0
+    // a phone's history drawer or menu is open: it keeps the keys (a click on the table under
+    // it, or the screen's focus policy, does not take them back)
+    readonly property bool sheetOpen: historyDrawer.visible || menuCard.visible
     // a phone's main action: the largest control
     readonly property real mainHeight: view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
@@ -92,14 +95,33 @@ Item {
             var it = view.lastControl;
             if (it && !it.enabled) {
                 view.lastControl = null;
-                if (!view.frozen) tableArea.forceActiveFocus();
+                // (an open sheet keeps the keys; it gives them to the table when it closes)
+                if (!view.frozen && !view.sheetOpen) tableArea.forceActiveFocus();
             }
         }
     }
 
+    // While the table itself has the focus, its keys are plain keys (tableArea's Keys below), not
+    // Shortcuts: under a screen reader Qt's AT-SPI bridge holds each plain key until the reader
+    // has seen it (it may be the reader's own), while a Shortcut acts as its key arrives, so a
+    // Shortcut overtook the Space pressed before it (Space then Right put the chip on Don't
+    // Pass: tests/realinput/test_key_order.py). The screen's Shortcuts act when the focus is
+    // elsewhere (a chip, a button); the screen does what a key means (keyAction), in one place.
+    readonly property bool tableFocused: view.Window.activeFocusItem === tableArea
+    signal keyAction(string name)
+    readonly property var plainKeys: ({
+        [Qt.Key_Up]: "pass", [Qt.Key_Left]: "pass",
+        [Qt.Key_Down]: "dont_pass", [Qt.Key_Right]: "dont_pass",
+        [Qt.Key_Backspace]: "reset", [Qt.Key_Delete]: "reset",
+        [Qt.Key_M]: "mute", [Qt.Key_R]: "repeat"
+    })
+    function repeatKey() {
+        if (!view.frozen && view.table.comeOut)
+            view.table.repeatLastBet();
+    }
     Shortcut {
-        sequence: "R"; autoRepeat: false; enabled: !view.frozen && view.table.comeOut
-        onActivated: view.table.repeatLastBet()
+        sequence: "R"; autoRepeat: false; enabled: !view.tableFocused
+        onActivated: view.repeatKey()
     }
 
     GridLayout {
@@ -187,6 +209,12 @@ Item {
                         view.table.tableKey("space"); event.accepted = true;
                     } else if (event.key === Qt.Key_Return || event.key === Qt.Key_Enter) {
                         view.table.tableKey("enter"); event.accepted = true;
+                    } else if (view.tableFocused && view.plainKeys[event.key] !== undefined
+                               && (event.modifiers & ~Qt.KeypadModifier) === Qt.NoModifier) {
+                        var name = view.plainKeys[event.key];
+                        if (name === "repeat") view.repeatKey();
+                        else view.keyAction(name);
+                        event.accepted = true;
                     }
                 }
                 Keys.onReleased: function(event) {
@@ -407,6 +435,7 @@ Item {
                 rowSpacing: view.gap * 0.6
                 columnSpacing: view.gap * 0.6
                 GameButton {
+                    id: btnHistory
                     objectName: "btnHistory"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
                     leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: view.hasSide ? "Seats and history" : "History"
@@ -414,6 +443,7 @@ Item {
                     onActivated: historyDrawer.open()
                 }
                 GameButton {
+                    id: btnMenu
                     objectName: "btnMenu"; Layout.fillWidth: true; fs: Math.min(view.tfs, view.phoneCompact ? 11 : 13)
                     leftPadding: view.phoneCompact ? 2 : 4; rightPadding: leftPadding
                     text: "Menu"
@@ -686,6 +716,13 @@ Item {
         y: 0
         padding: view.gap
         background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        // the keys go to the open drawer, not to the table under it (Space placed a chip
+        // behind it); Escape and Android's Back close it (the window's shortcuts are blocked
+        // while a modal popup is open)
+        focus: true
+        Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: historyDrawer.opened; onActivated: historyDrawer.close() }
+        // the item that takes the focus is a dialog a reader names (as TablePopup's cards)
+        Component.onCompleted: view.nameSheet(historyDrawer, function() { return btnHistory.text; })
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             anchors.fill: parent
@@ -726,6 +763,9 @@ Item {
         y: 0
         padding: view.gap
         background: Rectangle { color: "#0b2e20"; border.color: "#2f5a45"; radius: 8 }
+        focus: true  // as the drawer: the keys go to the open menu
+        Shortcut { sequences: ["Escape", "Back"]; autoRepeat: false; enabled: menuCard.opened; onActivated: menuCard.close() }
+        Component.onCompleted: view.nameSheet(menuCard, function() { return btnMenu.text; })
         onClosed: Qt.callLater(view.restoreFocus)
         ColumnLayout {
             id: menuColumn
@@ -748,6 +788,14 @@ Item {
     function skipMoment() {
         if (typeof view.table.skipMoment === "function") view.table.skipMoment();
         tableArea.forceActiveFocus();
+    }
+
+    // A phone's sheet (the history drawer, the menu) as a reader meets it: a dialog named as
+    // the button that opened it.
+    function nameSheet(sheet, name) {
+        var dialog = sheet.contentItem.parent;
+        dialog.Accessible.role = Accessible.Dialog;
+        dialog.Accessible.name = Qt.binding(name);
     }
 
     // A tap on a line selects it; at the come-out it also places the selected chip there,

@@ -1,6 +1,8 @@
 """The close question inside the one window (issue 41: "The close question fits the state and
 'Close the app' closes it"): the host of a table, its online screens over the solo table, closes
-the window with a guest seated; each answer does what it says."""
+the window with a guest seated; the footer says what Escape does there, in solo's words, and
+each answer does what it says. The window has one close question, the solo table's and the
+online screens' alike (the shell's)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from PySide6.QtTest import QTest
 
 from pointline.gui.app import attach_online, load
 from pointline.gui.bridge import TableBridge
+from pointline.gui.texts import TEXTS
 from pointline.gui.tools.scenes import counter_nonces
 from tests.gui.online.test_gui_online_hosted import guest_bridge, host_a_table, join_nearby
 from tests.gui.online_support import FAST, Window, on_qt_loop, until
@@ -60,16 +63,33 @@ async def test_the_hosts_close_question_in_the_one_window(qapp: Any, tmp_path: P
         await join_nearby(guest, bridge.host.table, "guesty")
         await until(lambda: len(bridge.host.players) == 2, what="the guest seated")
         frame = loaded.window
+        question = bridge.host.closeQuestion
+        assert question is solo.extras.closeQuestion  # one question for the window
+        footer = in_screen(frame, "onlineScreen", "onlineFooter")
+        assert "Esc" not in footer.property("text")  # online, Escape names nothing until asked
+        await host.activate()  # the keyboard's window (the footer follows its focus)
         frame.close()  # asked: the online screen's question, not the solo table's
-        assert frame.isVisible() and bridge.host.closeAsked
+        assert frame.isVisible() and question.asked
         card = in_screen(frame, "onlineScreen", "closeOverlay")
         await until(lambda: card.property("opened"), what="the question shown")
         assert not in_screen(frame, "soloScreen", "closeOverlay").property("visible")
         asked = in_screen(frame, "onlineScreen", "closeText").property("text")
         assert "1 guest is in your room" in asked
-        await click(host, in_screen(frame, "onlineScreen", "btnCloseCancel"))  # Keep playing
-        await until(lambda: not bridge.host.closeAsked, what="the question answered")
+        # the footer says what the keys do on the question, in the solo table's words
+        keep = in_screen(frame, "onlineScreen", "btnCloseCancel")
+        await until(lambda: keep.property("activeFocus"), what="the focus on Keep playing")
+        said = TEXTS["keysClose"].replace("{button}", keep.property("text"))
+        await until(lambda: said in footer.property("text"), what=f"the footer to say {said}")
+        assert "Esc keeps playing" in said
+        await host.key(Qt.Key.Key_Escape)  # keeps playing, as the footer said
+        await until(lambda: not question.asked, what="the question answered")
         assert frame.isVisible() and frame.property("screen") == "online"
+        assert bridge.host.table is not None and len(bridge.host.players) == 2
+        await until(lambda: said not in footer.property("text"), what="the footer as before")
+        frame.close()
+        await until(lambda: card.property("opened"), what="asked again")
+        await click(host, keep)  # Keep playing
+        await until(lambda: not question.asked, what="the question answered by a click")
         assert bridge.host.table is not None and len(bridge.host.players) == 2
         frame.close()
         await until(lambda: card.property("opened"), what="asked again")

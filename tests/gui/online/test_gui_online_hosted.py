@@ -205,7 +205,7 @@ async def test_the_host_is_asked_before_closing_with_guests_seated(tmp_path: Pat
     try:
         await host_a_table(host, "hoster")
         host.window.close()  # nobody seated but me: no question
-        assert not host.bridge.host.closeAsked
+        assert not host.bridge.host.closeQuestion.asked
     finally:
         await host.bridge.shutdown()
     host = Window(host_bridge(tmp_path / "host"), (1280, 720))
@@ -214,7 +214,7 @@ async def test_the_host_is_asked_before_closing_with_guests_seated(tmp_path: Pat
         await join_nearby(guest, host.bridge.host.table, "guesty")
         await until(lambda: len(host.bridge.host.players) == 2, what="the guest seated")
         host.window.close()
-        assert host.window.isVisible() and host.bridge.host.closeAsked
+        assert host.window.isVisible() and host.bridge.host.closeQuestion.asked
         # issue 41, finding 6: in the room no session has started, so none "ends for everyone"
         asked = host.item("closeText").property("text")
         assert "1 guest is in your room" in asked and "session" not in asked

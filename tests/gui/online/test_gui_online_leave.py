@@ -105,8 +105,8 @@ async def test_closing_the_online_window_mid_session_is_a_departure_then_solo(
         await solo.other.wait_started(5.0)
         await until(lambda: solo.loaded.bridge.screen == "table", what="the table")
         solo.loaded.window.close()  # asked first: leaving ends the session for everyone
-        asking = solo.loaded.bridge.extras
-        assert asking.closeAsked and solo.loaded.window.isVisible()
-        asking.confirmClose()  # Close the app
+        asking = solo.loaded.bridge.extras.closeQuestion
+        assert asking.asked and solo.loaded.window.isVisible()
+        asking.confirm()  # Close the app
         assert await ended_event(solo.other) == SessionEnded(EndReason.DEPARTURE, 0)
         await until(lambda: solo.left == [True], what="on_leave")

@@ -14,7 +14,7 @@ FocusScope {
     // the smallest text a screen may draw (a phone's 11 pt, OnlineMain.minText): a small
     // text is its share of the base size, never under it
     property real minText: 0
-    function px(share) { return Math.max(screen.minText, screen.fs * share); }
+    required property var px  // OnlineMain.px: a share of the type size, never under minText
     readonly property bool portrait: height > width
     readonly property bool inRoom: online.lobby.roomCode.length > 0
     // In a room, focus rests on the join code: never on Leave room, which a stray Enter would

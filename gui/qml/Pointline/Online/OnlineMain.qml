@@ -22,13 +22,20 @@ FocusScope {
         enabled: !online.moment.reduceMotion
         NumberAnimation { duration: 550; easing.type: Easing.OutCubic }
     }
-    // the footer's key hints: in a few words when the window is as narrow as a phone
-    readonly property string keysText: width < 1100 ? online.keyHintsShort : online.keyHints
+    // the footer's key hints: while the close question is open its keys, in solo's words (the
+    // question's: Esc keeps playing); else in a few words when the window is as narrow as a phone
+    readonly property Item focusedButton: root.window && root.window.activeFocusItem && root.window.activeFocusItem.tableControl === true ? root.window.activeFocusItem : null
+    readonly property string keysText: online.mobile ? ""
+        : closeCard.visible ? online.extras.closeQuestion.keys(focusedButton ? (focusedButton.Accessible.name || focusedButton.text) : "")
+        : width < 1100 ? online.keyHintsShort : online.keyHints
     // the system's text size (online.fontScale) scales every text of the screens
     readonly property real fs: (online.fontScale || 1) * Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
     readonly property real gap: Math.max(6, fs * 0.5)
     // no text on a phone under 11 pt (logical pixels): each screen's small texts keep this floor
     readonly property real minText: online.mobile ? 11 : 0
+    // a share of the type size, never under minText: the one rule the four screens size their
+    // small texts by (each is handed it as its px)
+    function px(share) { return Math.max(root.minText, root.fs * share); }
     // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
     readonly property real insetTop: Math.max(SafeArea.margins.top, online.insets.top || 0)
     readonly property real insetBottom: Math.max(SafeArea.margins.bottom, online.insets.bottom || 0)
@@ -83,7 +90,7 @@ FocusScope {
     // or rolls); elsewhere the screen's fields keep theirs.
     function pointerUsed(button) {
         Qt.callLater(function() {
-            if (root.onTop && root.atTable && !online.helpOpen && !online.askingLeave)
+            if (root.onTop && root.atTable && !online.helpOpen && !online.askingLeave && !table.sheetOpen)
                 table.tableArea.forceActiveFocus();
         });
     }
@@ -99,16 +106,27 @@ FocusScope {
     Shortcut { sequence: "Back"; autoRepeat: false; enabled: root.onTop; onActivated: online.back() }
     // M mutes at the table and on the results (elsewhere a name or a code may be typed)
     readonly property bool muteKey: root.onTop && (root.atTable || screen === "results")
-    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.muteKey; onActivated: online.toggleMute() }
-    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave; onActivated: online.table.reset() }
-    Shortcut {
-        sequences: ["Up", "Left"]; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
-        onActivated: { online.table.selectLine("pass"); table.tableArea.forceActiveFocus(); }
+    // M, Backspace/Delete and the arrows: Shortcuts while the focus is off the table, the
+    // table's own plain keys while it has the focus (TableView.keyAction: keys then act in the
+    // order pressed under a screen reader); what each does is decided here once.
+    readonly property bool tableKeys: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
+    function tableAction(name) {
+        if (name === "mute") {
+            if (root.muteKey) online.toggleMute();
+        } else if (root.tableKeys) {
+            if (name === "reset") {
+                online.table.reset();
+            } else {
+                online.table.selectLine(name);
+                table.tableArea.forceActiveFocus();
+            }
+        }
     }
-    Shortcut {
-        sequences: ["Down", "Right"]; enabled: root.onTop && root.atTable && !online.helpOpen && !online.askingLeave
-        onActivated: { online.table.selectLine("dont_pass"); table.tableArea.forceActiveFocus(); }
-    }
+    Connections { target: table; function onKeyAction(name) { root.tableAction(name); } }
+    Shortcut { sequence: "M"; autoRepeat: false; enabled: root.muteKey && !table.tableFocused; onActivated: root.tableAction("mute") }
+    Shortcut { sequences: ["Backspace", "Delete"]; autoRepeat: false; enabled: root.tableKeys && !table.tableFocused; onActivated: root.tableAction("reset") }
+    Shortcut { sequences: ["Up", "Left"]; enabled: root.tableKeys && !table.tableFocused; onActivated: root.tableAction("pass") }
+    Shortcut { sequences: ["Down", "Right"]; enabled: root.tableKeys && !table.tableFocused; onActivated: root.tableAction("dont_pass") }
 
     ColumnLayout {
         objectName: "onlinePage"
@@ -169,10 +187,10 @@ FocusScope {
             Layout.fillWidth: true
             Layout.fillHeight: true
             currentIndex: Math.max(0, root.screens.indexOf(root.screen))
-            OnlineSignIn { id: signin; online: root.online; minText: root.minText; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
-            OnlineLobby { id: lobby; online: root.online; minText: root.minText; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
-            OnlineTable { id: table; online: root.online; minText: root.minText; objectName: "screenTable"; fs: root.fs; gap: root.gap }
-            OnlineResults { id: results; online: root.online; minText: root.minText; objectName: "screenResults"; fs: root.fs; gap: root.gap }
+            OnlineSignIn { id: signin; online: root.online; px: root.px; minText: root.minText; objectName: "screenSignIn"; fs: root.fs; gap: root.gap }
+            OnlineLobby { id: lobby; online: root.online; px: root.px; minText: root.minText; objectName: "screenLobby"; fs: root.fs; gap: root.gap }
+            OnlineTable { id: table; online: root.online; px: root.px; minText: root.minText; objectName: "screenTable"; fs: root.fs; gap: root.gap }
+            OnlineResults { id: results; online: root.online; px: root.px; minText: root.minText; objectName: "screenResults"; fs: root.fs; gap: root.gap }
         }
 
         Text {
@@ -192,7 +210,7 @@ FocusScope {
     }
 
     // ------------------------------------------------------------ help (never pauses online)
-    CloseAsk { id: closeCard; bridge: root.online; fs: root.fs; gap: root.gap; visible: root.onTop && online.extras.closeAsked }
+    CloseAsk { id: closeCard; bridge: root.online; fs: root.fs; gap: root.gap; visible: root.onTop && online.extras.closeQuestion.asked }
 
     TablePopup {
         id: helpOverlay

@@ -14,7 +14,7 @@ Item {
     // the smallest text a screen may draw (a phone's 11 pt, OnlineMain.minText): a small
     // text is its share of the base size, never under it
     property real minText: 0
-    function px(share) { return Math.max(screen.minText, screen.fs * share); }
+    required property var px  // OnlineMain.px: a share of the type size, never under minText
     readonly property bool portrait: height > width
     readonly property bool complete: online.results.outcome === "complete"
     readonly property bool anyThrow: online.seatTable.throws > 0

@@ -13,7 +13,7 @@ FocusScope {
     // the smallest text a screen may draw (a phone's 11 pt, OnlineMain.minText): a small
     // text is its share of the base size, never under it
     property real minText: 0
-    function px(share) { return Math.max(screen.minText, screen.fs * share); }
+    required property var px  // OnlineMain.px: a share of the type size, never under minText
     // a phone held sideways: name and password side by side, so the buttons stay in sight
     // (and a desktop window): tables nearby on the left, a relay by its address on the right
     readonly property bool wide: width > height && width >= fs * 40

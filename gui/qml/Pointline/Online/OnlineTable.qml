@@ -24,7 +24,7 @@ TableView {
     function focusFirst() { screen.focusTable(); }
     // the smallest text the online parts draw (a phone's 11 pt, OnlineMain.minText)
     property real minText: 0
-    function px(share) { return Math.max(screen.minText, screen.fs * share); }
+    required property var px  // OnlineMain.px: a share of the type size, never under minText
 
     readonly property int secondsLeft: online.countdown.secondsLeft
     readonly property bool hurry: secondsLeft > 0 && secondsLeft <= 10
