@@ -200,7 +200,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         """Submit kernel actions (all were checked first); reveal a throw if one came."""
         # The pre-throw table is shown while a throw is revealed: copied only when one can come.
         before = self.table.copy() if throws else self.table
-        self._moment.dismiss()  # the callout left by the last throw goes with the next action
+        self._moment.drop_callout()  # the last throw's callout goes with the next action
         entries: tuple[Entry, ...] = ()
         try:
             for action in actions:

@@ -110,10 +110,11 @@ class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         Reduce motion the while after a throw (``CALLOUT_MS``, input free)."""
         return self._stage in ("outcome", "count") or self._lingering
 
-    def _set_lingering(self, on: bool) -> None:
+    def _set_lingering(self, on: bool, notify: bool = True) -> None:
         if on != self._lingering:
             self._lingering = on
-            self.stageChanged.emit()
+            if notify:
+                self.stageChanged.emit()
 
     @property
     def reduce_motion(self) -> bool:
@@ -190,6 +191,14 @@ class ResultMoment(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
         if self._lingering:
             self._clock.stop()
             self._set_lingering(False)
+
+    def drop_callout(self) -> None:
+        """``dismiss`` for an owner that publishes its table right after (an action): no
+        ``stageChanged``, so a key's action publishes once (a slow press could pass for a
+        held key: gui/keys.py)."""
+        if self._lingering:
+            self._clock.stop()
+            self._set_lingering(False, notify=False)
 
     def pause(self) -> None:
         """Freeze the current beat where it is (``resume`` lets it run out)."""

@@ -387,7 +387,7 @@ class OnlineTable(Part):
         """A control of the table view: the named action on my draft (or my commitment)."""
         if name not in SEAT_ACTIONS:
             raise ValueError(f"an action is one of {SEAT_ACTIONS}, not {name!r}")
-        self.shell.result_moment.dismiss()  # the last throw's callout goes with the next action
+        self.shell.result_moment.drop_callout()  # the last callout goes with the next action
         done = self._submit(name)
         self.publish()
         return done
