@@ -26,7 +26,7 @@ from pointline.gui.seat_table import SeatTable, declare
 from pointline.gui.session import SEAT, NonceSource, SoloSession, fresh_nonce
 from pointline.gui.shell import WINDOW_MODES, Shell, link_shell, shell_face
 from pointline.gui.sound import Sounds
-from pointline.gui.texts import SOLO_WORDS, TEXTS, keys_hint, sit_out_ask
+from pointline.gui.texts import SOLO_WORDS, TEXTS, keys_hint, moment_reason, sit_out_ask
 from pointline.kernel import (
     Abort,
     Action,
@@ -135,7 +135,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         if self._extras.covering:  # gui-extras: Stats, the guide or the close question is open
             return self._extras.covering
         if self._moment.beat:
-            return SOLO_WORDS["revealing"]
+            return moment_reason(self._moment.landed)
         if self._asking:
             return SOLO_WORDS["asking"]
         if self.shell.help_open:
@@ -165,6 +165,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
                 stage=self._moment.beat,
                 blocked=self._blocked(),
                 reduce_motion=self._moment.reduce_motion,
+                landed=self._moment.landed,
                 announcement=self._announcement,
                 status=asked or self._said,
                 held=SOLO_WORDS["pausedShort"]
@@ -199,6 +200,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         """Submit kernel actions (all were checked first); reveal a throw if one came."""
         # The pre-throw table is shown while a throw is revealed: copied only when one can come.
         before = self.table.copy() if throws else self.table
+        self._moment.drop_callout()  # the last throw's callout goes with the next action
         entries: tuple[Entry, ...] = ()
         try:
             for action in actions:
@@ -291,7 +293,13 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         """A throw: reveal it (dice, outcomes, balance, then history), or show it at once."""
         said = throw_words(self.table, SEAT, entries)
         settles = self.presenter.start_throw(
-            before, said.dice, entries, say=said.announcement, status=said.status, felt=said.felt
+            before,
+            said.dice,
+            entries,
+            say=said.announcement,
+            status=said.status,
+            felt=said.felt,
+            callout=said.callout,
         )
         self._play("dice")
         self.rolled.emit()
@@ -304,12 +312,10 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         beat = self.presenter.beat(self._moment.beat)
         if beat.sound:
             self._play(beat.sound)
+        if self.presenter.notice.endswith((SOLO_WORDS["revealing"], SOLO_WORDS["landed"])):
+            self.presenter.notice = ""  # a refusal said at an earlier beat is stale now
         if beat.say:  # the pay-out: the live table shows, the result is announced
             self._announce(beat.say, beat.status)
-        elif self._moment.beat in ("", "rolling") and self.presenter.notice.endswith(
-            SOLO_WORDS["revealing"]
-        ):
-            self.presenter.notice = ""  # a refusal said while the dice rolled is stale now
         self._sync()
 
     def _freeze_if_blocked(self) -> None:
@@ -330,6 +336,12 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     @Slot()
     def finishReveal(self) -> None:
         """Skip to the end of the current result moment (every remaining beat shows at once)."""
+        self._moment.finish()
+
+    @Slot()
+    def skipMoment(self) -> None:
+        """A tap on the felt during a throw's result: it shows at once (the callout goes);
+        nothing is submitted."""
         self._moment.finish()
 
     # ------------------------------------------------------------------ solo slots

@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pointline.gui.betting import repeat_actions
+from pointline.gui.texts import CALLOUT_NAMES
 from pointline.kernel import (
     ENDING_WORDS,
     STARTING_POINTS,
+    ActionKind,
     ContractChanged,
     Contracted,
     EndReason,
@@ -21,6 +23,7 @@ from pointline.kernel import (
     Table,
     ThrowSeen,
     Voided,
+    row_for,
 )
 
 __all__ = [
@@ -29,6 +32,7 @@ __all__ = [
     "MINUS",
     "OUTCOME_WORDS",
     "ThrowWords",
+    "callout_words",
     "chart_samples",
     "draft_words",
     "end_reason",
@@ -190,6 +194,32 @@ def line_outcomes(entries: tuple[Entry, ...]) -> dict[str, str]:
     return {line: " · ".join(words) for line, words in out.items()}
 
 
+def callout_words(seen: ThrowSeen) -> str:
+    """The callout over the felt once the dice land: the total and what it did, from the
+    kernel's row for this throw ("7 — seven out, Don't Pass wins", "11 — Pass wins", "12 — craps,
+    Pass loses, Don't Pass pushes", "Point is 4"): its name (``texts.CALLOUT_NAMES``), then the
+    lines that won (every line's outcome when none won)."""
+    row = row_for(seen.phase, ActionKind.THROW, seen.total, seen.point)
+    name = CALLOUT_NAMES[row.when].format(total=seen.total, point=seen.point)
+    settled = [
+        (line, outcome)
+        for line, outcome in (
+            (Line.PASS, row.pass_outcome),
+            (Line.DONT_PASS, row.dont_pass_outcome),
+        )
+        if outcome is not None
+    ]
+    said = [pair for pair in settled if pair[1] is Outcome.WIN] or settled
+    # no-break spaces: a line's result never wraps inside itself on the felt ("Don't / Pass")
+    decided = ", ".join(
+        f"{LINE_NAMES[line]} {OUTCOME_WORDS[outcome]}".replace(" ", "\u00a0")
+        for line, outcome in said
+    )
+    if not decided:
+        return name
+    return f"{name}, {decided}" if "—" in name else f"{name} — {decided}"
+
+
 @dataclass(frozen=True)
 class ThrowWords:
     """What is said about one throw: to screen readers, in the status line, on the felt."""
@@ -199,6 +229,8 @@ class ThrowWords:
     status: str
     felt: str
     outcomes: list[Outcome]
+    callout: str = ""
+    """The callout over the felt once the dice land (``callout_words``)."""
 
 
 def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWords:
@@ -207,6 +239,7 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
     short: list[str] = []
     outcomes: list[Outcome] = []
     dice = (0, 0)
+    callout = ""
     # The dice first (what a listener waits for), then a refund this roll sealed, the results.
     refunded = [e for e in entries if isinstance(e, Refunded)]
     entries = tuple(e for e in entries if not isinstance(e, Refunded))
@@ -215,6 +248,7 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
     for entry in entries:
         if isinstance(entry, ThrowSeen):
             dice = (entry.die1, entry.die2)
+            callout = callout_words(entry)
             words.append(f"Rolled {entry.die1} and {entry.die2}, total {entry.total}")
             short.append(f"Rolled {entry.total}")
         elif isinstance(entry, Settled):
@@ -239,7 +273,7 @@ def throw_words(table: Table, seat: int, entries: tuple[Entry, ...]) -> ThrowWor
         words.append(f"Session complete: final points {table.balance(seat):,}")
     elif table.phase is Phase.ENDED:
         words.append("Session ended without a result")
-    return ThrowWords(dice, ". ".join(words) + ".", ", ".join(short) + ".", felt, outcomes)
+    return ThrowWords(dice, ". ".join(words) + ".", ", ".join(short) + ".", felt, outcomes, callout)
 
 
 def result_text(table: Table, seat: int) -> str:

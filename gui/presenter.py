@@ -32,7 +32,7 @@ from pointline.gui.history import (
     result_text,
 )
 from pointline.gui.seat_view import SeatView, seat_view
-from pointline.gui.texts import ACTION_LABELS
+from pointline.gui.texts import ACTION_LABELS, SOLO_WORDS
 from pointline.kernel import (
     HANDS_PER_SESSION,
     POINT_NUMBERS,
@@ -81,6 +81,7 @@ PROPERTIES: dict[str, tuple[type, Any]] = {
     "rollSerial": (int, 0),
     "revealStage": (str, ""),
     "feltMessage": (str, ""),
+    "callout": (str, ""),
     "announcement": (str, ""),
     "notice": (str, ""),
     "status": (str, ""),
@@ -115,7 +116,9 @@ notify signal per row; ``TablePresenter.values`` and ``constants`` give a value 
 can); ``lineOutcomes``: each line's outcome after a throw ("+20", "−10", "push", "refund 10");
 ``lineFlights``: the chips each outcome slides (``history.line_flights``); ``rollSerial``: one
 more per throw; ``revealStage``: the result moment's beat ("" idle, "rolling", "outcome",
-"count"); ``announcement``: what screen readers hear; ``notice``: a reason shown on demand;
+"count"); ``callout``: the total and what it did, large over the felt once the dice land ("" before
+they land and once the moment is over); ``announcement``: what screen readers hear; ``notice``: a
+reason shown on demand;
 ``status``: the status line; ``confirmLabel``: "Confirm" or "Sit out"; ``chart``: balance
 samples; ``texts``: labels built from the kernel's constants; ``comeOut`` and ``pointPhase``:
 the phase as QML uses it (it compares no phase); ``lineRefunds``: what a prepared reduction
@@ -165,6 +168,7 @@ class _Throw:
     say: str = ""
     status: str = ""
     felt: str = ""
+    callout: str = ""
 
 
 class TablePresenter:
@@ -260,9 +264,10 @@ class TablePresenter:
         say: str,
         status: str = "",
         felt: str = "",
+        callout: str = "",
     ) -> bool:
-        """A throw was revealed: ``before`` shows until its pay-out. Returns whether a line
-        settled (the moment then has an outcome beat)."""
+        """A throw was revealed: ``before`` shows until its pay-out; ``callout`` shows once the
+        dice land. Returns whether a line settled (the moment then has an outcome beat)."""
         entries = tuple(entries)
         self.dice = dice
         self.serial += 1
@@ -276,6 +281,7 @@ class TablePresenter:
             say,
             status,
             felt,
+            callout,
         )
         return bool(self._throw.outcomes)
 
@@ -348,13 +354,18 @@ class TablePresenter:
         status: str = "",
         held: str = "",
         view: SeatView | None = None,
+        landed: bool = False,
     ) -> dict[str, Any]:
         """Every ``SeatTable`` property but the constants: ``live`` is the table as it is now
         (the peer's reconstruction online), ``acting`` the one the seat's actions go to (None:
         nowhere), ``stage`` the result moment's beat, ``blocked`` why every action is refused
         now, ``status`` the status line when no notice takes it, ``held`` a state that takes it
         before the notice (solo's pause), ``view`` the kernel's part when it is not the seat view
-        of the table shown (a replay's step shows the contracts its throw decided)."""
+        of the table shown (a replay's step shows the contracts its throw decided), ``landed``
+        the result moment's dice have landed (``ResultMoment.landed``): the callout shows.
+
+        While the dice roll the status line says so; once they land, until the pay-out says
+        the result, it says what the callout says (never "rolling" over landed dice)."""
         shown = self.shown(live)
         revealing = self.before is not None
         reasons = {n: self.reason(acting, seat, n, blocked) for n in TABLE_ACTIONS}
@@ -364,6 +375,11 @@ class TablePresenter:
         mine = ends and shown is not None and 0 <= seat < shown.seat_count
         asks = self.sits_out(shown if revealing else acting, seat) and not reasons["confirm"]
         quiet = stage or acting is None or seat < 0
+        callout = self._throw.callout if landed else ""
+        if stage == "rolling":
+            status = SOLO_WORDS["rolling"]
+        elif stage == "outcome" and callout:
+            status = callout
         return {
             **view.values(),
             "selectedLine": str(self.line.value),
@@ -380,6 +396,7 @@ class TablePresenter:
             "rollSerial": self.serial,
             "revealStage": stage,
             "feltMessage": self.felt_message,
+            "callout": callout,
             "announcement": announcement,
             "notice": self.notice,
             "status": held or self.notice or status,

@@ -19,10 +19,12 @@ from pointline.kernel import (
     ActionKind,
     Outcome,
     Phase,
+    When,
 )
 
 __all__ = [
     "ACTION_LABELS",
+    "CALLOUT_NAMES",
     "CLOSE_WORDS",
     "HELP_HTML",
     "LINE_RULES",
@@ -34,6 +36,7 @@ __all__ = [
     "hosted_close_text",
     "keys_hint",
     "line_rule",
+    "moment_reason",
     "sit_out_ask",
     "solo_close_text",
     "table_summary",
@@ -106,7 +109,7 @@ HELP_HTML = (
     "its meaning (Confirm, Roll, the question asked); a click, Escape or a table key gives the "
     "keys back to the table; the footer says what Enter and Space do now.<br>"
     "<b>Touch:</b> pick a chip, tap a line to place it; tap or point at a dimmed button to hear "
-    "why it is off.<br>"
+    "why it is off; a tap on the felt shows a throw's result at once (it places nothing).<br>"
     "<b>Screen readers:</b> each change is spoken once, in the status line's words: the bet as "
     "you build it, each throw's dice and total, the point, each line's result and amount, "
     "refunds, the balance after each hand, pause and sound. A key for a dimmed button says why "
@@ -197,6 +200,7 @@ SOLO_WORDS: dict[str, str] = {
     "newSession": f"New session: {POINTS} free fictional points. Place chips, then confirm.",
     "revealing": "The dice are rolling: wait for the result.",
     "rolling": "The dice are rolling…",
+    "landed": "The result is showing: tap the felt to go on.",
     "asking": "Answer the new-session question first.",
     "help": "Help is open: close it to play.",
     "paused": "Paused: press Escape or Resume to continue.",
@@ -214,6 +218,25 @@ SOLO_WORDS: dict[str, str] = {
     "freeText": "Free fictional points, no prizes",
 }
 """Solo sentences QML and the bridge show (QML keeps no literal of its own)."""
+
+
+CALLOUT_NAMES: dict[When, str] = {
+    When.NATURAL: "{total}",
+    When.CRAPS: "{total} — craps",
+    When.TWELVE: "{total} — craps",
+    When.POINT_NUMBER: "Point is {total}",
+    When.POINT_MADE: "{total} — point made",
+    When.SEVEN_OUT: "{total} — seven out",
+    When.NO_DECISION: "{total} — no decision, point {point} stays",
+}
+"""The callout over the felt once the dice land, by the kernel's row for the throw
+(``kernel.rules.When``): its name for the total; ``gui.history.callout_words`` adds what the
+row decided for the lines ("7 — seven out, Don't Pass wins", "Point is 4")."""
+
+
+def moment_reason(landed: bool) -> str:
+    """Why nothing can be played while a throw's result shows (its dice rolling, then landed)."""
+    return SOLO_WORDS["landed" if landed else "revealing"]
 
 
 def guide_step_words(step: int, steps: int, title: str, text: str) -> str:

@@ -38,6 +38,8 @@ class SeatOwner(Protocol):
 
     def seat_explain(self, action: str) -> None: ...
 
+    def seat_skip(self) -> None: ...
+
 
 @QmlElement
 @QmlUncreatable("The online bridge owns it.")
@@ -71,6 +73,11 @@ class OnlineSeat(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decorat
     @Slot(str)
     def explain(self, action: str) -> None:
         self._owner.seat_explain(action)
+
+    @Slot()
+    def skipMoment(self) -> None:
+        """A tap on the felt during a throw's result: it shows at once (never a submission)."""
+        self._owner.seat_skip()
 
     @Slot(str)
     def selectLine(self, name: str) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 
 from pointline.gui.betting import chip_actions, kernel_action, repeat_actions
-from pointline.gui.history import draft_words, history_rows, settlement_words
+from pointline.gui.history import callout_words, draft_words, history_rows, settlement_words
 from pointline.gui.online.from_net import (
     ClientError,
     NetError,
@@ -36,7 +36,7 @@ from pointline.gui.online.state import HELP_LIVE, SEAT_KEYS, SIT_OUT_ASK, Link, 
 from pointline.gui.online.texts import seat_label, waiting_for
 from pointline.gui.presenter import TABLE_ACTIONS, TablePresenter
 from pointline.gui.seat_table import state_property
-from pointline.gui.texts import SOLO_WORDS, TEXTS
+from pointline.gui.texts import TEXTS, moment_reason
 from pointline.kernel import (
     Action,
     Line,
@@ -45,6 +45,7 @@ from pointline.kernel import (
     Refunded,
     Settled,
     Table,
+    ThrowSeen,
     current_choice,
 )
 
@@ -237,8 +238,14 @@ class OnlineTable(Part):
             words.append(f"Point is {table.point}")
         before = before.copy() if before is not None else None
         self.fresh_draft()
+        # the throw as my ledger saw it (its phase and point before it; ``event`` has them after)
+        seen = next((e for e in entries if isinstance(e, ThrowSeen)), None)
         settles = self.presenter.start_throw(
-            before, (event.die1, event.die2), entries, say=". ".join(words) + "."
+            before,
+            (event.die1, event.die2),
+            entries,
+            say=". ".join(words) + ".",
+            callout="" if seen is None else callout_words(seen),
         )
         self.shell.play("dice")
         self.seat_table.rolled.emit()
@@ -269,7 +276,7 @@ class OnlineTable(Part):
         if peer is None or self._draft is None:
             return "The session has not started."
         if shell.result_moment.running:
-            return SOLO_WORDS["revealing"]  # the same words as on the solo table
+            return moment_reason(shell.result_moment.landed)  # the words of the solo table
         if peer.is_finished or peer.state in (Step.COMPLETE, Step.ENDED):
             return "The session is over."
         if self._committed or peer.has_committed:
@@ -414,6 +421,7 @@ class OnlineTable(Part):
             stage=moment.beat,
             blocked=self._blocked(),
             reduce_motion=moment.reduce_motion,
+            landed=moment.landed,
             announcement=self._announcement,
             status=self._greeting or self._announcement,
         )
@@ -433,6 +441,7 @@ class OnlineTable(Part):
         """A control of the table view: the named action on my draft (or my commitment)."""
         if name not in SEAT_ACTIONS:
             raise ValueError(f"an action is one of {SEAT_ACTIONS}, not {name!r}")
+        self.shell.result_moment.drop_callout()  # the last callout goes with the next action
         done = self._submit(name)
         self.publish()
         return done
@@ -448,6 +457,10 @@ class OnlineTable(Part):
             return False
         self.presenter.line = Line(line)
         return self.seat_act("allocate")
+
+    def seat_skip(self) -> None:
+        """A tap on the felt during a throw's result: it shows at once; nothing is submitted."""
+        self.shell.result_moment.finish()
 
     def seat_select_line(self, line: str) -> None:
         self.presenter.line = Line(line)

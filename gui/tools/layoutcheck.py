@@ -16,7 +16,8 @@ the item tree of the window is then read and the rendered image sampled. One lin
 - ``contrast``: text whose colour against the background drawn behind it is under 4.5:1
   (3:1 for large text: 24 px, or 18.66 px bold), disabled controls excepted as WCAG does;
 - ``text over text``: two texts whose drawn lines overlap (a chart's labels, a message over a
-  line's rule), rows of one scrolling list excepted;
+  line's rule), rows of one scrolling list excepted, and texts under a card drawn over them
+  for a moment (``designRole`` "cover": a throw's landed dice and its callout);
 - ``moved``: a control that moves when the status line grows from one line to three
   (``moved_controls``; buttons must not move under the pointer);
 - ``line over text``: a drawn line (an item's ``drawnLine``: x, y pairs in its own
@@ -218,6 +219,15 @@ def _effectively_shown(tree: _Tree, item: Any) -> bool:
     for a in tree.ancestors(item):
         opacity *= a.opacity()
     return opacity > 0.05
+
+
+def _covered(tree: _Tree, item: Any, covers: list[Any]) -> bool:
+    """Whether ``item`` lies under one of ``covers`` (and is not part of it)."""
+    rect = _drawn_rect(item)
+    return any(
+        c is not item and c not in tree.ancestors(item) and overlap(rect, _scene_rect(c)) > 0
+        for c in covers
+    )
 
 
 def _in_flight(tree: _Tree, item: Any) -> bool:
@@ -550,12 +560,16 @@ def measure_window(
     # dice in flight (an item whose ``flying`` is true) are motion: what they pass over is
     # not read for contrast while they do
     flying = [_scene_rect(i) for i in shown if i.property("flying") is True]
+    # a card drawn over the felt for a moment (``designRole`` "cover": a throw's landed dice and
+    # its callout) covers what lies under it: those texts are not read as drawn over
+    covers = [i for i in shown if i.property(DESIGN_ROLE) == "cover"]
     written = [
         i
         for i in shown
         if i.inherits("QQuickText")
         and isinstance(i.property("text"), str)
         and i.property("text").strip()
+        and not _covered(tree, i, covers)
     ]
     problems.extend(_texts_over_texts(tree, written))
     problems.extend(_lines_over_texts(tree, shown, written))
@@ -605,8 +619,8 @@ def measure_window(
         rect = intersection(rect, win)
         if rect[2] < 2 or rect[3] < 2:
             continue  # scrolled out of sight
-        if any(overlap(rect, f) > 0 for f in flying):
-            continue  # under the dice in flight
+        if any(overlap(rect, f) > 0 for f in flying) or _covered(tree, item, covers):
+            continue  # under the dice in flight, or under a card drawn over it
         colour = item.property("color")
         fg = (colour.red(), colour.green(), colour.blue())
         background = _background(image, rect, fg)

@@ -1,7 +1,9 @@
 import QtQuick
 
-// The two dice: on each throw they travel across the felt from its lower left, bounce and land
-// in their place (instant with Reduce motion). ``flight`` runs from 0 (thrown) to 1 (landed).
+// The two dice (ThrowStage.qml places them): on each throw they travel across the felt from its
+// lower left, tumble and land in the middle of it (``staged``), instantly with Reduce motion.
+// ``flight`` runs from 0 (thrown) to 1 (landed). Back in their place in the header they hold
+// still.
 Row {
     id: dice
     property var table: null
@@ -9,6 +11,9 @@ Row {
     property real travel: 300
     property real drop: 200
     property bool frozen: false
+    property bool staged: false
+    // landed in the middle of the felt, they cover what is under them for the moment
+    property string designRole: staged && !flying ? "cover" : ""
     property real flight: 1
     readonly property bool rolling: table.revealStage === "rolling"
     readonly property bool flying: flight < 1
@@ -16,9 +21,10 @@ Row {
     property int f1: 1
     property int f2: 1
     property bool live: false
-    z: 5
     Component.onCompleted: live = true
     onSerialChanged: if (live && serial > 0 && !table.reduceMotion) throwAnimation.restart()
+    // a moment skipped mid-flight: the dice are where they land, at once
+    onStagedChanged: if (!staged) { throwAnimation.stop(); flight = 1; }
     NumberAnimation {
         id: throwAnimation
         objectName: "throwAnimation"

@@ -159,6 +159,15 @@ Item {
                 GradientStop { position: 1.0; color: "#0e5233" }
             }
 
+            // A tap anywhere on the felt during a throw's result shows it at once (and takes
+            // the callout away after it); it never submits (a line's own tap does the same then).
+            MouseArea {
+                id: skipArea
+                objectName: view.named("skipArea")
+                anchors.fill: parent
+                readonly property bool armed: view.table.revealStage !== "" || view.table.callout !== ""
+                acceptedButtons: armed ? Qt.LeftButton : Qt.NoButton
+                onClicked: view.skipMoment()
             FocusScope {
                 id: tableArea
                 objectName: "tableArea"
@@ -221,7 +230,6 @@ Item {
                         id: topRow
                         Layout.fillWidth: true
                         spacing: view.gap
-                        z: 2  // the dice fly over the lines
                         Puck {
                             id: puck
                             objectName: view.named("puck")
@@ -284,16 +292,15 @@ Item {
                                 }
                             }
                         }
-                        DiceThrow {
-                            id: dice
-                            objectName: view.named("dice")
-                            table: view.table
-                            // a phone: the dice at least 64 px (the throw is the star)
-                            size: view.phone ? Math.max(64, puck.size * 0.92) : puck.size * 0.92
-                            spacing: view.gap
-                            travel: felt.width * 0.6
-                            drop: Math.max(0, passArea.height + dpArea.height) * 0.6
-                            frozen: view.frozen
+                        // The dice's place between throws (ThrowStage draws them: in the middle
+                        // of the felt during a throw's result, here otherwise).
+                        Item {
+                            id: diceHome
+                            objectName: view.named("diceHome")
+                            // a phone: the dice at least 64 px
+                            readonly property real size: view.phone ? Math.max(64, puck.size * 0.92) : puck.size * 0.92
+                            Layout.preferredWidth: size * 2 + view.gap
+                            Layout.preferredHeight: size
                         }
                     }
 
@@ -373,6 +380,19 @@ Item {
                         }
                     }
                 }
+            }
+            }
+            ThrowStage {
+                id: throwStage
+                anchors.fill: parent
+                table: view.table
+                diceName: view.named("dice")
+                calloutName: view.named("callout")
+                homeSize: diceHome.size
+                homeAt: Qt.point(tableArea.x + topRow.x + diceHome.x, tableArea.y + topRow.y + diceHome.y)
+                gap: view.gap
+                fs: view.tfs
+                frozen: view.frozen
             }
             ChipFlights {
                 objectName: "chipFlights"
@@ -764,6 +784,12 @@ Item {
         }
     }
 
+    // The throw's result shows at once (a tap on the felt); a replay has no moment to skip.
+    function skipMoment() {
+        if (typeof view.table.skipMoment === "function") view.table.skipMoment();
+        tableArea.forceActiveFocus();
+    }
+
     // A phone's sheet (the history drawer, the menu) as a reader meets it: a dialog named as
     // the button that opened it.
     function nameSheet(sheet, name) {
@@ -775,6 +801,7 @@ Item {
     // A tap on a line selects it; at the come-out it also places the selected chip there,
     // later it says why the line takes no chip now (a reason on demand).
     function tapLine(line) {
+        if (view.table.revealStage !== "") { view.skipMoment(); return; }  // never a submission
         if (view.table.comeOut) view.table.placeChip(line);
         else { view.table.selectLine(line); view.table.explain("allocate"); }
         tableArea.forceActiveFocus();
