@@ -13,15 +13,65 @@ tests/netns.py keeps it off this machine's network), and in the one window offsc
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.net.support import PASSWORD
 from tests.realinput.close_window import ask_to_close_from, visible_windows
 from tests.realinput.driver import APP_NAME, RealApp, wait_for
-from tests.realinput.test_orca import focused_name, host, relay_url, tab_to
+from tests.realinput.test_orca import focused_name, relay_url, tab_to
 
-__all__ = ["host", "relay_url"]  # the fixtures this module uses (defined in test_orca)
+__all__ = ["relay_url"]  # the fixture this module uses (defined in test_orca)
+
+HOST = (sys.executable, "-m", "pointline.net.client")
+"""A headless seat (``pointline-client``)."""
+ROOM_CODE = re.compile(r"room code: (\S+)")
+
+
+@pytest.fixture
+def host(relay_url: str, tmp_path: Path) -> Iterator[tuple[str, list[str]]]:
+    """A headless ``pointline-client`` seat that opens a room for two and starts it; its join
+    code and the lines it printed so far. Its data folder is the test's own (the relay keys it
+    pins and its transcripts stay out of the home folder)."""
+    process = subprocess.Popen(
+        [*HOST, "--url", relay_url, "--name", "host1", "--signup", "--seats", "2", "--wait", "120"],
+        env=dict(
+            os.environ, POINTLINE_PASSWORD=PASSWORD, POINTLINE_DATA_DIR=str(tmp_path / "host")
+        ),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    lines: list[str] = []
+
+    def read() -> None:
+        assert process.stdout is not None
+        lines.extend(line.rstrip() for line in process.stdout)
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        code = wait_for(
+            "the host's room code",
+            lambda: next((m[1] for line in lines if (m := ROOM_CODE.search(line))), None),
+        )
+        yield code, lines
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
 
 QUESTION = "Close Pointline Table?"
 
