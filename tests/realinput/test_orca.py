@@ -353,6 +353,8 @@ def test_orca_speaks_a_solo_hand_once(table: Table) -> None:
     except AssertionError as error:  # every step's words so far, for the one who reads the log
         steps = "\n".join(f"{keys}: {said}" for keys, said in table.steps)
         raise AssertionError(f"{error}\nOrca spoke, step by step:\n{steps}") from error
+    # The whole hand as Orca spoke it (shown by `pytest -rP`).
+    print("Orca spoke, step by step:", *(f"{k}: {s}" for k, s in table.steps), sep="\n")
 
 
 @pytest.fixture
@@ -521,3 +523,4 @@ def test_orca_speaks_an_online_throw_and_its_results(tmp_path: Path, relay_url, 
         except AssertionError as error:
             steps = "\n".join(f"{keys}: {said}" for keys, said in online.steps)
             raise AssertionError(f"{error}\nOrca spoke, step by step:\n{steps}") from error
+        print("Orca spoke, step by step:", *(f"{k}: {s}" for k, s in online.steps), sep="\n")
