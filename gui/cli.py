@@ -23,6 +23,21 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+def _font_scale(text: str) -> float:
+    from pointline.gui.device import FONT_SCALES
+
+    low, high = FONT_SCALES
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            f"the text size is a factor from {low} to {high}, e.g. 1.3, not {text!r}"
+        )
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     from pointline.gui.online.texts import DEFAULT_RELAY
 
@@ -52,6 +67,13 @@ def parser() -> argparse.ArgumentParser:
         "targets, low contrast, lines through labels, uneven sibling boxes, line boxes that "
         "jump and, on a phone, what lies under a bar, text under 11 pt, a felt under half "
         "the screen sideways and a main action out of the thumb's reach",
+    )
+    p.add_argument(
+        "--font-scale",
+        type=_font_scale,
+        metavar="FACTOR",
+        help="with --check-layout: check every screen at this system text size (1.3: a "
+        "phone's text at 130%%; default: the system's own)",
     )
     p.add_argument(
         "--scene",
@@ -161,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.check_layout:
         from pointline.gui.tools.layoutcheck import main as check_layout
 
-        return check_layout(args.size or [])
+        return check_layout(args.size or [], args.font_scale)
     size = args.size[-1] if args.size else (1280, 720)
     scene = DEFAULT_SCENE if args.scene is None else args.scene
     if args.screenshot or args.scene is not None:

@@ -16,13 +16,17 @@ import sys
 from pointline.net.paths import MOBILE_PLATFORMS
 
 __all__ = [
+    "DESKTOP_TEXT_PT",
     "FONT_SCALES",
     "MOBILE_PLATFORMS",
     "PHONE_INSETS",
+    "PLATFORM_TEXT_SIZE",
     "fake_insets",
     "font_scale",
     "is_mobile",
     "phone_insets",
+    "platform_font_scale",
+    "text_scale",
 ]
 
 PHONE_INSETS: dict[tuple[int, int], tuple[int, int, int, int]] = {
@@ -55,17 +59,82 @@ FONT_SCALES = (0.85, 2.0)
 """The text sizes a system may ask for, as factors of the app's own (Android's and iOS's
 largest accessibility sizes are about 2x)."""
 
+PLATFORM_TEXT_SIZE: dict[str, tuple[str, float]] = {
+    # Qt's Android theme sets the application font from the system's text style, in pixels
+    # (logical: dp): the body text's 14 sp, which Android has already multiplied by the
+    # user's font size (Settings > Display > Font size: 0.85 to 1.3, up to 2.0 on Android 14)
+    "android": ("px", 14.0),
+    # Qt's iOS theme takes the application font from Dynamic Type's body style: 17 pt at the
+    # default size ("Large"), up to 23 pt at the largest, more with the accessibility sizes
+    "ios": ("pt", 17.0),
+    # a desktop: the desktop's own user-interface font at its own default size
+    "windows": ("pt", 9.0),
+    "cocoa": ("pt", 13.0),
+}
+"""Per Qt platform (``QGuiApplication.platformName()``): the unit and the size of the
+application font at the system's default text size. The font Qt hands the app, relative to
+this, is the text size the system asks for."""
+
+DESKTOP_TEXT_PT: dict[str, float] = {"GNOME": 11.0, "KDE": 10.0}
+"""A Linux desktop's default user-interface font (points) by ``XDG_CURRENT_DESKTOP``; any
+other (or none, as under Xvfb) has Qt's own default, 9 pt."""
+QT_DEFAULT_PT = 9.0
+UNSCALED_PLATFORMS = frozenset({"offscreen", "minimal"})
+"""Platforms with no system text size (offscreen rendering: the checks and screenshots)."""
+
+
+def text_scale(size: float, base: float) -> float:
+    """The factor a font of ``size`` is of ``base`` (same unit), to 0.05, within
+    ``FONT_SCALES``; 1.0 when either is not a size."""
+    if not (size > 0 and base > 0):
+        return 1.0
+    value = round(size / base * 20) / 20
+    return min(max(value, FONT_SCALES[0]), FONT_SCALES[1])
+
+
+def platform_font_scale(platform: str | None = None) -> float:
+    """The text size the platform asks for: the application font Qt took from the system
+    (``PLATFORM_TEXT_SIZE``) relative to the platform's default; 1.0 before the application
+    exists, offscreen, or where the platform gives no size. ``platform``: read the font as
+    that Qt platform gives it (tests; default: the one running)."""
+    from PySide6.QtGui import QGuiApplication
+
+    app = QGuiApplication.instance()
+    if not isinstance(app, QGuiApplication):
+        return 1.0
+    name = platform or QGuiApplication.platformName()
+    if name in UNSCALED_PLATFORMS:
+        return 1.0
+    font = QGuiApplication.font()
+    unit, base = PLATFORM_TEXT_SIZE.get(name, ("pt", _desktop_pt()))
+    size = float(font.pixelSize()) if unit == "px" else font.pointSizeF()
+    if unit == "px" and size <= 0:  # a point size after all: at 1 px = 1 pt (dp)
+        size = font.pointSizeF()
+    return text_scale(size, base)
+
+
+def _desktop_pt() -> float:
+    desktop = os.environ.get("XDG_CURRENT_DESKTOP", "").upper()
+    for name, size in DESKTOP_TEXT_PT.items():
+        if name in desktop.split(":"):
+            return size
+    return QT_DEFAULT_PT
+
 
 def font_scale() -> float:
-    """The text size asked for, a factor of the app's own (1.0: as designed), from
-    POINTLINE_FONT_SCALE (e.g. ``1.3``: the layout check runs at it); 1.0 when unset, malformed
-    or outside ``FONT_SCALES``. The screens' base text sizes are multiplied by it."""
+    """The text size asked for, a factor of the app's own (1.0: as designed): the platform's
+    (``platform_font_scale``: the font Qt hands the app on Android, iOS and a desktop), unless
+    POINTLINE_FONT_SCALE says otherwise (e.g. ``1.3``: the layout check runs at it; a value
+    malformed or outside ``FONT_SCALES`` is ignored). The screens' base text sizes are
+    multiplied by it."""
     raw = os.environ.get("POINTLINE_FONT_SCALE", "")
     try:
-        value = float(raw) if raw else 1.0
+        value = float(raw) if raw else None
     except ValueError:
-        return 1.0
-    return value if FONT_SCALES[0] <= value <= FONT_SCALES[1] else 1.0
+        value = None
+    if value is not None and FONT_SCALES[0] <= value <= FONT_SCALES[1]:
+        return value
+    return platform_font_scale()
 
 
 def fake_insets() -> dict[str, int]:

@@ -27,6 +27,7 @@ from pointline.kernel import (
 )
 
 __all__ = [
+    "DRAFT_HEADS",
     "LINE_NAMES",
     "MINUS",
     "OUTCOME_WORDS",
@@ -37,6 +38,7 @@ __all__ = [
     "end_reason",
     "entry_text",
     "history_rows",
+    "is_draft_words",
     "line_flights",
     "line_outcomes",
     "reason_words",
@@ -135,18 +137,29 @@ def chart_samples(entries: Iterable[Entry]) -> list[int]:
     return samples
 
 
+DRAFT_HEADS = ("Draft: ", "Prepared: ", "Nothing prepared: ")
+"""How the draft's words (``draft_words``) begin, at come-out and at the point."""
+
+
 def draft_words(table: Table, seat: int) -> str:
     """What the status line says after a change to the seat's draft (no throw yet)."""
     d, c = table.draft(seat), table.contracts(seat)
+    come_out, prepared, nothing = DRAFT_HEADS
     if table.phase is Phase.POINT and d.dont_pass_amount < c.dont_pass_amount:
         back = c.dont_pass_amount - d.dont_pass_amount
         return (
-            f"Prepared: Don't Pass {c.dont_pass_amount} → {d.dont_pass_amount}; "
+            f"{prepared}Don't Pass {c.dont_pass_amount} → {d.dont_pass_amount}; "
             f"{back} comes back as a refund when you roll"
         )
     if table.phase is Phase.POINT:
-        return "Nothing prepared: Roll keeps your contracts as they are"
-    return f"Draft: Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}"
+        return f"{nothing}Roll keeps your contracts as they are"
+    return f"{come_out}Pass {d.pass_amount}, Don't Pass {d.dont_pass_amount}"
+
+
+def is_draft_words(text: str) -> bool:
+    """Whether ``text`` is the words of a draft (``draft_words``): a newer draft may replace one
+    a screen reader has not been given yet (Announcer.qml; issue 40: quick Space presses)."""
+    return text.startswith(DRAFT_HEADS)
 
 
 def line_flights(entries: tuple[Entry, ...]) -> dict[str, int]:

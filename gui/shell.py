@@ -24,6 +24,7 @@ from PySide6.QtCore import Property, QObject, QSettings, Signal, Slot
 
 from pointline.gui.close_question import CloseQuestion
 from pointline.gui.device import fake_insets, font_scale, is_mobile
+from pointline.gui.history import is_draft_words
 from pointline.gui.seat_table import QVARIANT_MAP
 from pointline.gui.texts import SOLO_WORDS
 
@@ -50,6 +51,9 @@ class Shell(QObject):
     mutedChanged = Signal()
     helpOpenChanged = Signal()
     pausedChanged = Signal()
+    wordsDropped = Signal()
+    """The words still waiting to be said are stale (``drop_waiting_words``; the frame's
+    announcer drops them)."""
 
     def __init__(
         self,
@@ -128,6 +132,17 @@ class Shell(QObject):
     @Slot()
     def cycleWindowMode(self) -> None:
         self.setWindowMode(WINDOW_MODES[(WINDOW_MODES.index(self._mode) + 1) % len(WINDOW_MODES)])
+
+    def drop_waiting_words(self) -> None:
+        """Words still waiting to be said describe a screen the player has left at once (a
+        room that started before its words went out): they are not said (Announcer.drop)."""
+        self.wordsDropped.emit()
+
+    @Slot(str, result=bool)
+    def replaceable(self, text: str) -> bool:
+        """Whether announced words may give way to newer words of their kind while they still
+        wait to be said (a draft: quick Space presses; Announcer.qml)."""
+        return is_draft_words(text)
 
     def toggle_mute(self) -> str:
         """Sound off or on for the whole app (remembered when the shell has settings); returns

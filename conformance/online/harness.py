@@ -140,7 +140,9 @@ CASES = (
     Case("fault.deadline", 3, {0: "silent", 2: "silent"}, ("deadline", 0), FOREIGN, False),
     # the accusation is not proven: the session ends naming the accuser, the accused is kept
     Case("fault.false_blame", 3, {2: "false_blame"}, ("bad_signature", 2), 2, False),
-    Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False),
+    # a departure, not a deadline: no round may reach one on a loaded machine (at load 8 the
+    # client missed the 3 s confirm deadline of round 2 once and its round line differed)
+    Case("fault.departure", 3, {2: "leave"}, ("departure", 2), None, False, timeouts=RELAXED),
     # the client under test leaves: its own file reads as its departure (OK), not a lost relay
     Case("self.leave", 2, {}, ("departure", 1), FOREIGN, False, leave_at=2),
     # each `rejected` code (ONLINE.md §8): the ending it gives, proven, this seat reporting;

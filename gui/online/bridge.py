@@ -385,7 +385,10 @@ class OnlineBridge(QObject):  # type: ignore[operator]  # PySide6 stubs: QmlUncr
 
     def _on_started(self, event: SessionStarted) -> None:
         self.set_screen("table")
-        self.announce(
+        # the lobby's words still waiting ("Room ...: share the code") are stale now
+        self.shell.drop_waiting_words()
+        # said with the table as it takes the focus (OnlineTable.greet), not as a Notification
+        self._table.greet(
             f"The session started: {len(event.roster)} seats, you are {seat_label(event.seat)}. "
             f"Allocate, then confirm within {seconds(self.timeouts.confirm)}."
         )

@@ -89,6 +89,8 @@ class OnlineTable(Part):
         self.presenter = TablePresenter(table_hint, mobile=shell.on_mobile)
         """What the table screen shows (gui/presenter.py); actions go to the Peer."""
         self._announcement = ""
+        self._greeting = ""
+        """The session's first words, said with the table as it takes the focus (``greet``)."""
         self.after_moment = ""
         """The screen to show when the moment ends (the last throw completed the session)."""
         self.seat_table = OnlineSeat(self, self)
@@ -135,8 +137,12 @@ class OnlineTable(Part):
 
     def on_round(self, _event: RoundOpened) -> None:
         """A round opened: a fresh draft; its words are said now, or at the pay-out of the
-        throw whose result is still showing."""
+        throw whose result is still showing. The first round's are not: the session's first
+        words, still waiting for the table's focus, say it (allocate, then confirm), and the
+        table's name says the hand and the phase (``greet``)."""
         self.fresh_draft()
+        if self._greeting:
+            return
         if self.shell.result_moment.running:
             self.add_words(self.round_words())
         else:
@@ -155,6 +161,7 @@ class OnlineTable(Part):
 
     def clear_session(self) -> None:
         """Back to the lobby: nothing of the last session stays on the felt."""
+        self._greeting = ""
         self.presenter.clear()
         self.after_moment = ""
         self._draft = None
@@ -188,11 +195,28 @@ class OnlineTable(Part):
         self._announcement = text
         self.publish()
 
+    def greet(self, text: str) -> None:
+        """The session's first words: on the status line, and said with the table when it takes
+        the focus, as the first words of its description (the keys follow them), never as a
+        Notification. They come with a whole new screen, and Orca 43 skips every Notification
+        it meets in that flood of events (more than 50 queued) and prunes the queued ones at the
+        table's focus event; the focus event itself it always presents, reading the table's
+        name and description then (issue 40). The table's description holds still while it has
+        the focus (TableView's tableArea), so they are said once; the seat's first action drops
+        them (``_acted``), and the description is the keys alone once the focus leaves."""
+        self._greeting = text
+        self.publish()
+
+    def _acted(self) -> None:
+        """The seat acted at the table: the session's first words were heard with it."""
+        self._greeting = ""
+
     # ------------------------------------------------------------------ the result moment
     def on_thrown(self, event: Thrown) -> None:
         """A throw was revealed: its result moment shows it beat by beat (gui/moment)."""
         table, seat = self.view, self._lobby.seat
         assert table is not None
+        self._greeting = ""  # a throw came: the session's first words are behind us
         before = self._draft if self._draft is not None else self.shown
         words = [f"Throw {event.throw}: {event.die1} and {event.die2}, total {event.total}"]
         entries = table.ledger_since(seat, self.ledger_mark)
@@ -273,6 +297,7 @@ class OnlineTable(Part):
         return [kernel_action(seat, name)]
 
     def _submit(self, name: str) -> bool:
+        self._acted()
         why = self.reason(name)
         if why:
             self.presenter.notice = why
@@ -361,19 +386,20 @@ class OnlineTable(Part):
         """Publish my seat to the table view (the presenter's values), the seats and my own
         properties (each property and each row notifies only when it changed)."""
         moment, ledger = self.shell.result_moment, self.ledger()
-        self.seat_table.present(
-            self.presenter.values(
-                self.view,
-                self._lobby.seat,
-                acting=self._draft,
-                stage=moment.beat,
-                blocked=self._blocked(),
-                reduce_motion=moment.reduce_motion,
-                landed=moment.landed,
-                announcement=self._announcement,
-                status=self._announcement,
-            )
+        values = self.presenter.values(
+            self.view,
+            self._lobby.seat,
+            acting=self._draft,
+            stage=moment.beat,
+            blocked=self._blocked(),
+            reduce_motion=moment.reduce_motion,
+            landed=moment.landed,
+            announcement=self._announcement,
+            status=self._greeting or self._announcement,
         )
+        if self._greeting:  # said with the table as it takes the focus (``greet``)
+            values["keysHint"] = f"{self._greeting} {values['keysHint']}"
+        self.seat_table.present(values)
         self.seat_table.set_history([] if ledger is None else history_rows(ledger))
         self._seats.set_rows(self._seat_rows())
         self.put(

@@ -33,8 +33,9 @@ buttons of each mode; the size checked is the window's own size, whichever the m
 
 When a card (Help, a question, the pause card, Stats, the guide) is open, only the card is
 checked: the table behind it is inert. The last line reads ``layout: S scenes × Z sizes × M window
-modes, P problems``; the command exits 1 when P > 0. With ``POINTLINE_FONT_SCALE`` (e.g. 1.3)
-every screen is checked at that text size (``gui.device.font_scale``), and the last line says so.
+modes, P problems``; the command exits 1 when P > 0. With ``--font-scale 1.3`` (or
+``POINTLINE_FONT_SCALE``) every screen is checked at that system text size
+(``gui.device.font_scale``: a phone's "Font size" or Dynamic Type), and the last line says so.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from pointline.gui.device import FONT_SCALES
 from pointline.gui.layoutmath import contrast_ratio, crosses, inside, intersection, overlap
 from pointline.gui.tools.phone import (
     NO_INSETS,
@@ -1000,11 +1002,38 @@ def run_check(
     modes: Sequence[str] | None = None,
     replay_scenes: Sequence[str] = (),
     phone_mode: bool = True,
+    font_scale: float | None = None,
 ) -> int:
     """Check the scenes at the sizes: a phone's size in phone mode (``gui.tools.phone``: touch,
     its own insets, one window mode; ``phone_mode=False``: as a desktop window), the others in
     the window modes (all three unless ``modes``); print each check's design figures, one line
-    per problem and a summary; P."""
+    per problem and a summary; P. ``font_scale``: the system's text size every screen is
+    checked at (``gui.device.FONT_SCALES``; None: POINTLINE_FONT_SCALE's, else the platform's)."""
+    if font_scale is None:
+        return _run_check(sizes, solo_scenes, online_scenes, out, modes, replay_scenes, phone_mode)
+    low, high = FONT_SCALES
+    if not low <= font_scale <= high:
+        raise ValueError(f"a text size from {low:.0%} to {high:.0%}, not {font_scale:.0%}")
+    previous = os.environ.get("POINTLINE_FONT_SCALE")
+    os.environ["POINTLINE_FONT_SCALE"] = repr(font_scale)  # each bridge reads it when made
+    try:
+        return _run_check(sizes, solo_scenes, online_scenes, out, modes, replay_scenes, phone_mode)
+    finally:
+        if previous is None:
+            os.environ.pop("POINTLINE_FONT_SCALE", None)
+        else:
+            os.environ["POINTLINE_FONT_SCALE"] = previous
+
+
+def _run_check(
+    sizes: Sequence[tuple[int, int]],
+    solo_scenes: Sequence[str] | None,
+    online_scenes: Sequence[str] | None,
+    out: Callable[[str], None],
+    modes: Sequence[str] | None,
+    replay_scenes: Sequence[str],
+    phone_mode: bool,
+) -> int:
     from pointline.gui.windows import prepare_environment
 
     prepare_environment(offscreen=True)
@@ -1071,7 +1100,8 @@ def summary(
     )
 
 
-def main(sizes: Sequence[tuple[int, int]]) -> int:
+def main(sizes: Sequence[tuple[int, int]], font_scale: float | None = None) -> int:
     from pointline.gui.tools.replay_scenes import REPLAY_SCENES
 
-    return 1 if run_check(sizes or SIZES, replay_scenes=REPLAY_SCENES) else 0
+    problems = run_check(sizes or SIZES, replay_scenes=REPLAY_SCENES, font_scale=font_scale)
+    return 1 if problems else 0

@@ -3,7 +3,8 @@
 On Linux each change becomes its own item of role Notification, named with the words, that
 shows (what Orca 43 speaks; tests/realinput/test_orca.py hears it): one item per change, in
 order, the earlier ones hidden, at most ``keep`` kept; a change said while others are pending
-waits for them (the words go out together once the app has settled).
+waits for them (the words go out together once the app has settled). A draft still waiting gives
+way to a newer draft (quick Space presses); nothing else is replaced.
 """
 
 from __future__ import annotations
@@ -55,6 +56,51 @@ def test_old_notifications_go(make_ui: Any) -> None:
     notices = _notices(announcer)
     assert notices[-1] == ("Sound on.", True)  # an even number of toggles: sound on again
     assert [name for name, _ in notices[-4:]] == ["Sound off.", "Sound on."] * 2
+
+
+def test_quick_drafts_give_way_to_the_newest_and_nothing_else_does(make_ui: Any) -> None:
+    ui = make_ui()
+    announcer = ui.item("announcer")
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))
+    said, replaced = announcer.property("said"), announcer.property("replaced")
+    # Three quick Spaces, a refused key between them, M twice: all said in one flush, and of the
+    # drafts only the last one (where it came), every other change in its order.
+    ui.bridge.tableKey("space")
+    ui.bridge.keyReleased()
+    ui.bridge.act("roll")  # refused at the come-out: its reason is said, never replaced
+    ui.bridge.tableKey("space")
+    ui.bridge.keyReleased()
+    ui.bridge.toggleMute()
+    ui.bridge.tableKey("space")
+    ui.bridge.keyReleased()
+    ui.bridge.toggleMute()
+    assert announcer.property("settling")  # all of them still wait
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))
+    assert announcer.property("replaced") == replaced + 2
+    assert announcer.property("said") == said + 4
+    names = [name for name, _ in _notices(announcer)[-4:]]
+    assert names[1:] == ["Sound off.", "Draft: Pass 30, Don't Pass 0", "Sound on."], names
+    assert names[0] == ui.bridge.reason("roll"), names
+    # A draft already said is never taken back: the next one is said after it.
+    ui.bridge.tableKey("space")
+    ui.qtbot.waitUntil(lambda: announcer.property("said") == said + 5)
+    assert announcer.property("last") == "Draft: Pass 40, Don't Pass 0"
+    assert announcer.property("replaced") == replaced + 2
+
+
+def test_stale_waiting_words_are_dropped_and_later_ones_said(make_ui: Any) -> None:
+    ui = make_ui()
+    announcer = ui.item("announcer")
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))
+    said, dropped = announcer.property("said"), announcer.property("dropped")
+    ui.bridge.toggleMute()
+    ui.bridge.act("reset")  # refused: nothing to reset
+    ui.bridge.shell.drop_waiting_words()  # a screen left at once: both are stale
+    ui.bridge.toggleMute()
+    ui.qtbot.waitUntil(lambda: not announcer.property("settling"))
+    assert announcer.property("dropped") == dropped + 2
+    assert announcer.property("said") == said + 1
+    assert announcer.property("last") == "Sound on."
 
 
 def test_the_replay_says_each_throw_on_left_and_right(qapp: Any, qtbot: Any, tmp_path: Any) -> None:

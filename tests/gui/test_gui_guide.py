@@ -91,21 +91,9 @@ def test_each_step_points_at_its_control_and_done_closes(make_ui: Any) -> None:
     for n, step in enumerate(GUIDE_STEPS):
         ui.qtbot.waitUntil(lambda n=n: extras.property("guideStep") == n, timeout=WAIT_MS)
         assert ui.item("guideText").property("text") == step["text"]
-        if step["target"]:
-            target = ui.item(step["target"])
-            top_left = target.mapToScene(QPointF(0, 0))
-
-            def around(t: Any = target, p: QPointF = top_left) -> bool:
-                r = ring.mapToScene(QPointF(0, 0))
-                return (
-                    ring.isVisible()
-                    and r.x() <= p.x()
-                    and r.y() <= p.y()
-                    and r.x() + ring.width() >= p.x() + t.width()
-                    and r.y() + ring.height() >= p.y() + t.height()
-                )
-
-            ui.qtbot.waitUntil(around, timeout=WAIT_MS)
+        for name in step["target"].split():  # the ring goes around every one
+            target = ui.item(name)
+            ui.qtbot.waitUntil(lambda t=target: _inside(_rect(t), _rect(ring)), timeout=WAIT_MS)
         for _ in range(3):  # Tab stays inside the guide
             ui.key(Qt.Key.Key_Tab)
             assert ui.focus_name() in ("btnGuideSkip", "btnGuideBack", "btnGuideNext")
@@ -145,6 +133,49 @@ def _steps(bridge: TableBridge) -> list[tuple[str, str]]:
         seen.append((extras.guideText, extras.guideTarget))
         extras.nextGuide()
     return seen
+
+
+def _rect(item: Any) -> tuple[float, float, float, float]:
+    p = item.mapToScene(QPointF(0, 0))
+    return (p.x(), p.y(), float(item.width()), float(item.height()))
+
+
+def _inside(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return (
+        b[0] <= a[0] and b[1] <= a[1] and a[0] + a[2] <= b[0] + b[2] and a[1] + a[3] <= b[1] + b[3]
+    )
+
+
+def _apart(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+
+
+@pytest.mark.parametrize("size", [(844, 390), (390, 844), (1280, 720)])
+def test_the_guide_card_never_covers_what_its_step_explains(
+    make_ui: Any, size: tuple[int, int]
+) -> None:
+    """Issue 39: "the guide never covers what it explains": at each step the card lies clear of
+    every control the ring goes around (the two lines together), a phone in phone mode (its
+    insets: the card stays in the safe area too), a desktop as one."""
+    from pointline.gui.tools.phone import insets_of, profile_env, safe_rect
+
+    with profile_env(size):
+        ui = make_ui(size=size, label=b"guide-apart")
+    extras = _open(ui)
+    ring, card = ui.item("guideRing"), ui.item("guideCard")
+    safe = safe_rect(size, insets_of(size))
+    for n in range(len(GUIDE_STEPS)):
+        ui.qtbot.waitUntil(lambda n=n: extras.property("guideStep") == n, timeout=WAIT_MS)
+        names = str(extras.property("guideTarget")).split()
+        if "two lines" in str(extras.property("guideTitle")):  # it explains both: it rings both
+            assert {"linePass", "lineDontPass"} <= set(names), names
+        for name in names:
+            target = ui.item(name)
+            ui.qtbot.waitUntil(lambda t=target: _inside(_rect(t), _rect(ring)), timeout=WAIT_MS)
+            assert _apart(_rect(card), _rect(target)), (n, name, _rect(card), _rect(target))
+        assert _inside(_rect(card), safe), (n, _rect(card), safe)
+        ui.click("btnGuideNext")
+    assert ui.bridge.submissions == 0
 
 
 def test_on_a_phone_the_guide_speaks_of_taps_and_points_at_the_menu(

@@ -508,3 +508,63 @@ def test_the_text_size_asked_for_scales_the_table(qapp, qtbot, monkeypatch) -> N
         loaded.window.close()
         loaded.engine.deleteLater()
     assert sizes["1.3"] >= sizes["1"] * 1.25, sizes
+
+
+TEXT_130 = 1.3
+"""The larger system text size the phones are checked at (Android's "Font size" largest
+step, iOS's Dynamic Type a step or two up)."""
+SCENES_130 = ("come-out-draft", "point-reduction", "result-moment")
+"""The scenes where a larger text size once cut or crowded something: the chip rail sideways
+(come-out), a refund badge beside a line's title and a throw's outcome badge (upright)."""
+
+
+@pytest.mark.timeout(300)
+def test_the_phones_are_clean_at_130_percent_text(qapp) -> None:
+    """Issue 39: the app follows the system's text size and still lays out at 130%: the
+    phone sizes both ways, in phone mode with their insets (``--font-scale 1.3``)."""
+    lines: list[str] = []
+    sizes = [(844, 390), (390, 844)]
+    problems = run_check(sizes, SCENES_130, online_scenes=(), out=lines.append, font_scale=TEXT_130)
+    assert problems == 0, "\n".join(lines)
+    assert lines[-1] == (
+        f"layout: {len(SCENES_130)} scenes × (2 phone sizes in phone mode) at 130% text, 0 problems"
+    )
+    with pytest.raises(ValueError):
+        run_check(sizes, SCENES_130, online_scenes=(), out=lines.append, font_scale=3.0)
+
+
+@pytest.mark.timeout(300)
+def test_the_130_percent_pass_catches_a_title_cut_only_at_130_percent(
+    qapp, tmp_path, monkeypatch
+) -> None:
+    """A planted fault: a line's title given two thirds of its text column (as before issue 39's
+    fix) fits at 100% and is cut at 130% beside a refund badge; only the 130% pass says so."""
+    import shutil
+
+    import pointline.gui.windows as windows
+
+    qml = tmp_path / "qml"
+    shutil.copytree(windows.QML_DIR, qml)
+    area = qml / "Pointline" / "LineArea.qml"
+    source = area.read_text(encoding="utf-8")
+    planted = {  # the amounts always beside the title, the title in two thirds of the rest
+        "readonly property bool amountsBeside: compact && amountsWords.length > 0 && "
+        "titleRoomBeside >= titleLeast.advanceWidth + 2": "readonly property bool "
+        "amountsBeside: compact && amountsWords.length > 0",
+        "width: area.amountsBeside ? Math.min(implicitWidth, area.titleRoomBeside)": "width: "
+        "area.amountsBeside ? Math.min(implicitWidth, area.textWidth * 0.66)",
+    }
+    for good, bad in planted.items():
+        assert good in source, good
+        source = source.replace(good, bad)
+    area.write_text(source, encoding="utf-8")
+    monkeypatch.setattr(windows, "QML_DIR", qml)
+    found: dict[float, list[str]] = {}
+    for scale in (1.0, TEXT_130):
+        lines: list[str] = []
+        run_check([(390, 844)], ("point-reduction",), (), lines.append, font_scale=scale)
+        found[scale] = [line for line in lines if ": design: " not in line][:-1]
+    assert found[1.0] == [], found[1.0]
+    assert found[TEXT_130] == [
+        'point-reduction 390x844 phone: elided: QQuickText "DON\'T PASS BAR": the text is cut short'
+    ], found[TEXT_130]

@@ -354,9 +354,13 @@ def _cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def test_a_reader_that_stalls_one_send_past_the_timeout_is_cut(tmp_path: Path) -> None:
+def test_a_reader_that_stalls_one_send_past_the_timeout_is_cut(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """The outbox is a queue and a task doing ``await ws.send`` per connection: a send that
-    waits longer than ``send_timeout`` cuts that reader, and its seat is announced at once."""
+    waits longer than ``send_timeout`` cuts that reader, and its seat is announced at once.
+    The reason is read from the relay's log (the cut connection may already be gone from
+    its table when the departure arrives: under load, 1 run in CI)."""
 
     async def go() -> None:
         cfg = relay_config(outbox_frames=100_000, send_timeout=0.5, message_burst=5000.0)
@@ -389,8 +393,9 @@ def test_a_reader_that_stalls_one_send_past_the_timeout_is_cut(tmp_path: Path) -
                     if doc["op"] == "departed":
                         departed = doc
             assert departed == {"op": "departed", "seat": 1, "name": "sleeper"}
-            cut = [c.sender.cut for c in relay.relay.connections.values() if c.sender.cut]
-            assert cut and "waited more than 0.5 s" in cut[0]
+            said = [r.getMessage() for r in caplog.records if r.name == "pointline.relay"]
+            cut = "stopped reading (one frame waited more than 0.5 s)"
+            assert any(cut in m for m in said), said
             sleeper.transport.abort()
             await talker.close()
 

@@ -236,6 +236,24 @@ class ScreenReader:
                 marks.append(said)
         return marks
 
+    def fate(self, text: str, most: int = 12) -> list[str]:
+        """What Orca's debug log says it did with the events that carry ``text`` (a
+        Notification that showed, a name that changed): each line naming it, and the flood,
+        pruning and ignoring lines right after (why a change went unsaid: a timeout's message)."""
+        lines = self.debug_text().splitlines()
+        out: list[str] = []
+        why = ("flood", "Pruning", "Ignoring", "defunct", "Not processing", "DELUGE")
+        queued = dequeued = 0
+        for i, line in enumerate(lines):
+            if text in line and ("EVENT MANAGER" in line or "SPEECH OUTPUT" in line):
+                queued, dequeued = queued or i, dequeued or ("Dequeued" in line) * i
+                out.append(line[:200])
+                out.extend(f"  {n[:160]}" for n in lines[i + 1 : i + 6] if any(w in n for w in why))
+        if queued and not dequeued:  # pruned from the queue before its turn (a flood)
+            pruned = next((n for n in lines[queued:] if "events pruned" in n), "")
+            out.append(f"never dequeued; next pruning: {pruned[:160]}")
+        return out[-most:]
+
     def wait_spoken(
         self, what: str, check: Callable[[list[str]], bool], since: int = 0, timeout: float = 30
     ) -> list[str]:

@@ -39,8 +39,14 @@ Item {
     // Said a moment after the burst of changes that came with it (a throw's buttons, lines and
     // history; a whole new screen online): Orca 43 drops a Notification that waits behind more
     // than 50 events (its "flood"), and prunes one queued before a focus change in a flood. So
-    // the words go out once the app has settled, all of them, in the order they came.
-    property var pending: []
+    // the words go out once the app has settled, all of them, in the order they came; but a
+    // replaceable change (a draft: quick Space presses) still waiting gives way to a newer one
+    // of its kind, said where the newer one came. Nothing else is ever replaced (a throw, an
+    // outcome, a balance, a refused key's reason are each said); only words left stale by a
+    // screen the player has left at once are dropped, all of them (drop).
+    property var pending: []  // [{ text, replaceable }], oldest first
+    property int replaced: 0  // how many waiting words gave way to newer ones (for tests)
+    property int dropped: 0  // how many waiting words were dropped as stale (for tests)
     readonly property bool settling: settle.running || held.running || holding.running  // words wait
     Timer {
         id: settle
@@ -77,20 +83,34 @@ Item {
         holding.stop();
         held.restart();
     }
-    function say(text) {
+    // say(text, replaceable): `replaceable` words still waiting give way to newer replaceable
+    // words (the frame decides which: Frame.announce).
+    function say(text, replaceable) {
         if (!text)
             return;
-        announcer.pending.push(text);
+        var waiting = announcer.pending;
+        if (replaceable) {
+            var kept = waiting.filter(function(p) { return !p.replaceable; });
+            announcer.replaced += waiting.length - kept.length;
+            waiting = kept;
+        }
+        waiting.push({ text: text, replaceable: !!replaceable });
+        announcer.pending = waiting;
         if (!settle.running)
             settle.start();
+    }
+    // The words still waiting are stale (a screen left at once: Shell.drop_waiting_words).
+    function drop() {
+        announcer.dropped += announcer.pending.length;
+        announcer.pending = [];
     }
     function flush() {
         if (held.running || holding.running)
             return;  // the held timer flushes when the focus has kept still long enough
-        var texts = announcer.pending;
+        var waiting = announcer.pending;
         announcer.pending = [];
-        for (var i = 0; i < texts.length; ++i)
-            announcer.speak(texts[i]);
+        for (var i = 0; i < waiting.length; ++i)
+            announcer.speak(waiting[i].text);
     }
     function speak(text) {
         announcer.last = text;

@@ -28,6 +28,9 @@ GridLayout {
         objectName: "chip" + value
         Layout.fillWidth: true
         fs: selector.fs
+        // the rail (a phone on its side) stacks the three under the drawer and the menu: each
+        // keeps the 48 px a thumb needs, not more, at a larger system text size too
+        implicitHeight: selector.vertical ? 48 : Math.max(48, fs * 2.9)
         text: value
         primary: selector.table.chip === value
         hint: "Use " + value + " chips"

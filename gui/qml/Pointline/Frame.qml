@@ -62,13 +62,18 @@ ApplicationWindow {
 
     // The one announcement call: Announcer.qml decides the channel (on Linux a Notification
     // that shows, which Orca 43 speaks; elsewhere Accessible.announce), one per change (issue 40).
+    // A draft still waiting there gives way to a newer draft (the shell knows a draft's words).
     function announce(text) {
-        announcer.say(text);
+        announcer.say(text, frame.shell ? frame.shell.replaceable(text) : false);
     }
     // A screen about to take the focus holds the words until it has (Announcer.hold).
     function holdWords() { announcer.hold(); }
     function releaseWords() { announcer.release(); }
     Announcer { id: announcer }
+    Connections {
+        target: frame.shell
+        function onWordsDropped() { announcer.drop(); }  // stale words still waiting
+    }
 
     // The keyboard comes back to the window after any dialog (a native file dialog under X with
     // no window manager leaves X's focus on the root window): see gui/frame.py.

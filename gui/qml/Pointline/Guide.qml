@@ -16,10 +16,14 @@ TablePopup {
     // The whole window: the ring is drawn around a control of the table, the card beside it.
     width: Overlay.overlay.width
     height: Overlay.overlay.height
+    // (the whole window, bars included: the card keeps itself inside the safe area)
+    x: 0; y: 0
+    topMargin: 0; bottomMargin: 0; leftMargin: 0; rightMargin: 0
     padding: 0
     background: Item { }
 
-    // The control this step points at, found by its objectName in the window.
+    // The controls this step points at (its target: objectNames, space-separated), found in
+    // the window; the ring goes around them all.
     function find(item, name) {
         if (!item || !name) return null;
         if (item.objectName === name && item.visible) return item;
@@ -33,11 +37,18 @@ TablePopup {
     property Item target: null
     property rect ring: Qt.rect(0, 0, 0, 0)
     function locate() {
-        target = visible ? find(Overlay.overlay.Window.contentItem, bridge.extras.guideTarget) : null;
-        if (target) {
-            var p = target.mapToItem(layer, 0, 0);
-            ring = Qt.rect(p.x, p.y, target.width, target.height);
+        var names = visible ? bridge.extras.guideTarget.split(" ").filter(function(n) { return n.length > 0; }) : [];
+        var root = Overlay.overlay.Window.contentItem, first = null;
+        var x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+        for (var i = 0; i < names.length; i++) {
+            var it = find(root, names[i]);
+            if (!it) continue;
+            var p = it.mapToItem(layer, 0, 0);
+            if (!first) { first = it; x0 = p.x; y0 = p.y; x1 = p.x + it.width; y1 = p.y + it.height; }
+            else { x0 = Math.min(x0, p.x); y0 = Math.min(y0, p.y); x1 = Math.max(x1, p.x + it.width); y1 = Math.max(y1, p.y + it.height); }
         }
+        target = first;
+        if (first) ring = Qt.rect(x0, y0, x1 - x0, y1 - y0);
     }
     // The table lays itself out after the guide opens (and on resize): follow the target.
     Timer { interval: 200; repeat: true; running: guideOverlay.visible; onTriggered: guideOverlay.locate() }
@@ -79,17 +90,66 @@ TablePopup {
             Accessible.ignored: true
         }
 
+        // Where the card fits without covering what the step explains: below or above the
+        // ring (the side away from it first), else beside it (a phone on its side: the two
+        // lines fill the felt's height), else where it covers least.
+        QtObject {
+            id: place
+            readonly property real gap: 14  // the ring's own width and a little air
+            readonly property real safeTop: guideOverlay.gap + (bridge.insets.top || 0)
+            readonly property real safeBottom: layer.height - guideOverlay.gap - (bridge.insets.bottom || 0)
+            readonly property real safeLeft: guideOverlay.gap + (bridge.insets.left || 0)
+            readonly property real safeRight: layer.width - guideOverlay.gap - (bridge.insets.right || 0)
+            readonly property rect r: guideOverlay.ring
+            readonly property real wide: Math.min(safeRight - safeLeft, guideOverlay.fs * 30)
+            readonly property real below: safeBottom - (r.y + r.height + gap)
+            readonly property real above: r.y - gap - safeTop
+            readonly property real toRight: safeRight - (r.x + r.width + gap)
+            readonly property real toLeft: r.x - gap - safeLeft
+            // the card's height at its usual width (measured apart: the card's own height
+            // follows the width its place gives it)
+            readonly property real height0: probeTitle.height + probeText.height + cardCol.spacing * 2
+                + guideNext.implicitHeight + guideOverlay.gap * 2
+            readonly property bool lowFirst: r.y + r.height / 2 < layer.height / 2
+            readonly property string where: !guideOverlay.target ? "centre"
+                : lowFirst && below >= height0 ? "below"
+                : above >= height0 ? "above"
+                : below >= height0 ? "below"
+                : Math.max(toRight, toLeft) >= guideOverlay.fs * 11 ? (toRight >= toLeft ? "right" : "left")
+                : lowFirst ? "below" : "above"
+        }
+        Text {
+            id: probeTitle
+            visible: false
+            width: place.wide - guideOverlay.gap * 2
+            text: guideTitle.text
+            font: guideTitle.font
+            wrapMode: Text.WordWrap
+        }
+        Text {
+            id: probeText
+            visible: false
+            width: place.wide - guideOverlay.gap * 2
+            text: guideText.text
+            font: guideText.font
+            wrapMode: Text.WordWrap
+        }
         Rectangle {
             id: card
             objectName: "guideCard"
-            // Away from the ring: below it when it is in the upper half, else above it.
-            readonly property bool below: !guideOverlay.target || guideOverlay.ring.y + guideOverlay.ring.height / 2 < layer.height / 2
-            width: Math.min(layer.width - guideOverlay.gap * 2, guideOverlay.fs * 30)
+            readonly property bool beside: place.where === "right" || place.where === "left"
+            // beside the ring: as wide as the room there; the buttons one above the other
+            // when three in a row would be narrower than a thumb
+            readonly property bool narrow: width < guideOverlay.fs * 20
+            width: beside ? Math.min(place.wide, place.where === "right" ? place.toRight : place.toLeft) : place.wide
             height: cardCol.implicitHeight + guideOverlay.gap * 2
-            x: (layer.width - width) / 2
-            y: !guideOverlay.target ? (layer.height - height) / 2
-               : below ? Math.min(layer.height - height - guideOverlay.gap - (bridge.insets.bottom || 0), guideOverlay.ring.y + guideOverlay.ring.height + 14)
-               : Math.max(guideOverlay.gap + (bridge.insets.top || 0), guideOverlay.ring.y - height - 14)
+            x: place.where === "right" ? place.r.x + place.r.width + place.gap
+               : place.where === "left" ? place.r.x - place.gap - width
+               : place.safeLeft + (place.safeRight - place.safeLeft - width) / 2
+            y: place.where === "centre" ? (layer.height - height) / 2
+               : beside ? Math.max(place.safeTop, Math.min(place.safeBottom - height, place.r.y + place.r.height / 2 - height / 2))
+               : place.where === "below" ? Math.min(place.safeBottom - height, place.r.y + place.r.height + place.gap)
+               : Math.max(place.safeTop, place.r.y - height - place.gap)
             radius: guideOverlay.fs * 0.6
             color: "#123d2b"
             border.color: "#f2c14e"
@@ -105,6 +165,7 @@ TablePopup {
                 anchors.margins: guideOverlay.gap
                 spacing: guideOverlay.gap * 0.6
                 Heading {
+                    id: guideTitle
                     objectName: "guideTitle"
                     Layout.fillWidth: true
                     text: bridge.extras.guideTitle + "  ·  " + (bridge.extras.guideStep + 1) + " of " + bridge.extras.guideSteps
@@ -112,6 +173,7 @@ TablePopup {
                     wrapMode: Text.WordWrap
                 }
                 Text {
+                    id: guideText
                     objectName: "guideText"
                     Layout.fillWidth: true
                     text: bridge.extras.guideText
@@ -121,9 +183,11 @@ TablePopup {
                     Accessible.role: Accessible.StaticText
                     Accessible.name: text
                 }
-                RowLayout {
+                GridLayout {
                     Layout.fillWidth: true
-                    spacing: guideOverlay.gap
+                    columns: card.narrow ? 1 : 3
+                    rowSpacing: guideOverlay.gap * 0.6
+                    columnSpacing: guideOverlay.gap
                     GameButton {
                         id: guideSkip
                         objectName: "btnGuideSkip"

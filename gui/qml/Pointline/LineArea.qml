@@ -58,10 +58,36 @@ Rectangle {
     }
     readonly property bool compact: height < fs * 5.2
     readonly property real textWidth: width - chips.width - (outcome.length > 0 ? outcomeBadge.width + fs * 0.6 : 0) - fs * 2
+    // The title is never cut: compact, the amounts sit beside it while the title still fits
+    // there at its smallest size, else they go under it (a refund badge and a larger system
+    // text size leave a narrow box); with no amounts beside it the title takes the whole width.
+    TextMetrics { id: titleFull; font: label.font; text: area.title }
+    TextMetrics {
+        id: titleLeast
+        font.family: label.font.family; font.bold: true; font.letterSpacing: 0.5
+        font.pixelSize: label.minimumPixelSize
+        text: area.title
+    }
+    TextMetrics { id: amountsOneLine; font.pixelSize: amounts.font.pixelSize; text: area.amountsWords }
+    readonly property real titleRoomBeside: textWidth - amountsOneLine.advanceWidth - fs * 0.6
+    readonly property bool amountsBeside: compact && amountsWords.length > 0 && titleRoomBeside >= titleLeast.advanceWidth + 2
+    readonly property string amountsWords:
+        // compact with the throw's outcome beside it: the badge and the chip say it all
+        compact && outcome.length > 0 && textWidth - Math.min(titleFull.advanceWidth, textWidth * 0.66) < fs * 6 ? ""
+        : pointPhase
+        ? (reducing
+           // compact: the badge beside the chips says the refund ("10 back")
+           ? (compact ? contractAmount + " → " + draftAmount
+                      : "Contract " + contractAmount + " → " + draftAmount + " · refund " + refund + (textWidth > fs * 22 ? " when you roll" : ""))
+           : "Contract " + contractAmount)
+        // a sealed contract is said once (a throw in flight: "Contract 30", no "Draft 30")
+        : contractAmount > 0 && draftAmount === contractAmount ? "Contract " + contractAmount
+        : (contractAmount > 0 ? "Contract " + contractAmount + " · " : "") + "Draft " + draftAmount
     Text {
         id: label
         anchors { left: parent.left; top: parent.top; leftMargin: area.fs * 0.8; topMargin: area.fs * (area.compact ? 0.2 : 0.4) }
-        width: area.compact ? Math.min(implicitWidth, area.textWidth * 0.66) : area.textWidth
+        width: area.amountsBeside ? Math.min(implicitWidth, area.titleRoomBeside)
+             : area.compact ? Math.min(implicitWidth, area.textWidth) : area.textWidth
         text: area.title
         font.family: "DejaVu Serif"
         font.pixelSize: area.fs * (area.compact ? 1.1 : 1.35)
@@ -76,10 +102,10 @@ Rectangle {
     Text {
         id: amounts
         objectName: "amounts_" + area.line
-        anchors.left: area.compact ? label.right : label.left
-        anchors.leftMargin: area.compact ? area.fs * 0.6 : 0
-        y: area.compact ? label.y + label.baselineOffset - baselineOffset : label.y + label.height + 2
-        width: area.compact ? area.textWidth - label.width - area.fs * 0.6 : label.width
+        anchors.left: area.amountsBeside ? label.right : label.left
+        anchors.leftMargin: area.amountsBeside ? area.fs * 0.6 : 0
+        y: area.amountsBeside ? label.y + label.baselineOffset - baselineOffset : label.y + label.height + 2
+        width: area.amountsBeside ? area.textWidth - label.width - area.fs * 0.6 : area.textWidth
         font.pixelSize: area.fs * 0.9
         color: "#e8f3ec"
         // one line in both boxes (what follows it, the rule, starts at the same height)
@@ -87,37 +113,34 @@ Rectangle {
         fontSizeMode: Text.HorizontalFit
         minimumPixelSize: Math.max(11, area.fs * 0.6)
         elide: Text.ElideRight
-        // compact with the throw's outcome beside it: the badge and the chip say it all
-        text: area.compact && area.outcome.length > 0 && area.textWidth - label.width < area.fs * 6 ? ""
-              : area.pointPhase
-              ? (area.reducing
-                 // compact: the badge beside the chips says the refund ("10 back")
-                 ? (area.compact ? area.contractAmount + " → " + area.draftAmount
-                                 : "Contract " + area.contractAmount + " → " + area.draftAmount + " · refund " + area.refund + (area.textWidth > area.fs * 22 ? " when you roll" : ""))
-                 : "Contract " + area.contractAmount)
-              // a sealed contract is said once (a throw in flight: "Contract 30", no "Draft 30")
-              : area.contractAmount > 0 && area.draftAmount === area.contractAmount ? "Contract " + area.contractAmount
-              : (area.contractAmount > 0 ? "Contract " + area.contractAmount + " · " : "") + "Draft " + area.draftAmount
+        visible: text.length > 0
+        text: area.amountsWords
     }
     Text {
         id: ruleText
         objectName: "rule_" + area.line
-        anchors { left: label.left; top: area.compact ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 4 }
+        anchors { left: label.left; top: area.amountsBeside || !amounts.visible ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 4 }
         width: area.textWidth
         // shown where two lines of it fit (so both boxes decide alike): at least 12 pt, on
         // the line's own colour (over 4.5:1)
-        height: Math.ceil(ruleMetrics.lineSpacing * 2)
+        // (a narrow box at a larger system text size: a third line where the box has room)
+        readonly property int room: Math.floor((area.height - 2 - y) / ruleMetrics.lineSpacing)
+        height: Math.ceil(ruleMetrics.lineSpacing * maximumLineCount)
         visible: !(area.reasonShown && area.reason.length > 0) && y + height <= area.height - 2
         FontMetrics { id: ruleMetrics; font: ruleText.font }
         text: area.rule
         font.pixelSize: Math.max(12, area.fs * 0.85)
         color: "#fdf6e3"
         wrapMode: Text.WordWrap
-        maximumLineCount: 2
+        maximumLineCount: Math.max(2, Math.min(3, room))
+        // still too long for its lines (a throw's outcome badge beside it, at a larger system
+        // text size): a little smaller, never under 12 px, rather than cut
+        fontSizeMode: Text.Fit
+        minimumPixelSize: 12
         Accessible.ignored: true  // the line's description says its rule
     }
     Text {
-        anchors { left: label.left; top: area.compact ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 2; bottom: parent.bottom; bottomMargin: 2 }
+        anchors { left: label.left; top: area.amountsBeside || !amounts.visible ? label.bottom : amounts.bottom; topMargin: area.compact ? 0 : 2; bottom: parent.bottom; bottomMargin: 2 }
         width: area.textWidth
         visible: area.reasonShown && area.reason.length > 0
         text: area.reason
