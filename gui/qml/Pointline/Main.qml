@@ -210,7 +210,8 @@ FocusScope {
                   + (bridge.windowMode === "fullscreen" && !bridge.mobile ? " · the Window button leaves full screen" : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
-            maximumLineCount: root.portrait ? 3 : 2
+            // (a small phone at a larger text size: its short touch hints take fewer lines)
+            maximumLineCount: table.tight ? (root.portrait ? 2 : 1) : root.portrait ? 3 : 2
             // Its lines are always kept: a footer that grows or shrinks with the phase, the
             // focus or the window mode never moves the felt.
             Layout.preferredHeight: Math.ceil(footerMetrics.lineSpacing * maximumLineCount) + 1
