@@ -30,7 +30,9 @@ Item {
     // the secondary actions' text (smaller than the main action's)
     // the felt's least height on a phone upright: its header row and both lines at a thumb's
     // 48 px (the status, the chips and the actions give way first)
-    readonly property real linesMinimum: (felt.border.width + view.gap * 0.6) * 2 + topRow.implicitHeight + view.gap * 0.8 * 2 + 2 * 48
+    // (after a session: the result's words, its chart and the Stats button instead)
+    readonly property real linesMinimum: (felt.border.width + view.gap * 0.6) * 2 + topRow.implicitHeight + view.gap * 0.8
+        + (view.table.isOver ? resultView.implicitHeight : view.gap * 0.8 + 2 * 48)
     readonly property real sfs: phoneCompact || tight ? Math.max(13 * fontScale, fs) : tfs
     // the system's text size (the screen's bridge.fontScale) raises a phone's floor too
     property real fontScale: 1
@@ -74,7 +76,7 @@ Item {
     // it, or the screen's focus policy, does not take them back)
     readonly property bool sheetOpen: historyDrawer.visible || menuCard.visible
     // a phone's main action: the largest control
-    readonly property real mainHeight: view.tight ? (view.portrait ? 64 : 56) : view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
+    readonly property real mainHeight: view.tight ? 56 : view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
     readonly property bool playAgainOffered: typeof view.table.askNewSession === "function"
 
@@ -146,7 +148,7 @@ Item {
             objectName: "rail"
             visible: view.phoneLandscape
             Layout.fillHeight: true
-            Layout.preferredWidth: view.tight ? 48 : view.phoneCompact ? 54 : Math.max(64, view.tfs * 4.4)
+            Layout.preferredWidth: view.phoneCompact ? 54 : Math.max(64, view.tfs * 4.4)
         }
 
         // ---------------- felt
@@ -322,7 +324,7 @@ Item {
                         Layout.fillHeight: true
                         title: "PASS LINE"
                         line: "pass"
-                        fs: view.tfs
+                        fs: view.tight ? view.sfs : view.tfs
                         tone: "#c0392b"
                         table: view.table
                         reasonShown: false
@@ -337,7 +339,7 @@ Item {
                         Layout.fillHeight: true
                         title: "DON'T PASS BAR"
                         line: "dont_pass"
-                        fs: view.tfs
+                        fs: view.tight ? view.sfs : view.tfs
                         tone: "#2c3e50"
                         table: view.table
                         reasonShown: false
@@ -419,7 +421,7 @@ Item {
         ColumnLayout {
             id: controls
             Layout.fillWidth: view.portrait
-            Layout.preferredWidth: view.portrait ? -1 : view.tight ? 112 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
+            Layout.preferredWidth: view.portrait ? -1 : view.tight ? 108 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
                 : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
@@ -475,7 +477,7 @@ Item {
                 objectName: view.named("liveText")
                 Layout.fillWidth: true
                 // Its lines are always reserved: a longer or shorter status never moves the buttons.
-                readonly property int lines: view.phone && view.portrait || view.tight ? 2 : view.phoneCompact ? 4 : 3
+                readonly property int lines: view.phone && view.portrait ? 2 : view.phoneCompact ? 4 : 3
                 Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
                 text: view.table.status
                 color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
