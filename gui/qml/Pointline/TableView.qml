@@ -76,7 +76,7 @@ Item {
     // it, or the screen's focus policy, does not take them back)
     readonly property bool sheetOpen: historyDrawer.visible || menuCard.visible
     // a phone's main action: the largest control
-    readonly property real mainHeight: view.tight ? 56 : view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
+    readonly property real mainHeight: view.tight ? 52 : view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
     readonly property bool playAgainOffered: typeof view.table.askNewSession === "function"
 
@@ -163,7 +163,7 @@ Item {
             Layout.verticalStretchFactor: 3
             Layout.horizontalStretchFactor: 3
             radius: view.tfs * 1.2
-            border.width: Math.max(5, view.tfs * 0.5)
+            border.width: view.tight ? 6 : Math.max(5, view.tfs * 0.5)
             border.color: "#5a3a1e"
             gradient: Gradient {
                 GradientStop { position: 0.0; color: "#1c7a4d" }
@@ -259,7 +259,7 @@ Item {
                                 readonly property bool message: view.table.feltMessage.length > 0 && !view.table.isOver
                                 text: message ? view.table.feltMessage : view.table.feltTitle
                                 font.family: "DejaVu Serif"
-                                font.pixelSize: view.tfs * (view.tight ? 1 : 1.2)
+                                font.pixelSize: view.tight ? view.sfs : view.tfs * 1.2
                                 font.bold: true
                                 color: message ? "#fff0b8" : "#fdf6e3"  // 4.6:1 at least on the felt
                                 wrapMode: Text.WordWrap
@@ -286,7 +286,7 @@ Item {
                                         objectName: "pointBox" + modelData
                                         Layout.fillWidth: true
                                         Layout.maximumWidth: view.tfs * 3.2
-                                        Layout.preferredHeight: Math.max(18, view.tfs * (view.tight ? 1.2 : 1.5))
+                                        Layout.preferredHeight: Math.max(18, view.tight ? view.sfs * 1.2 : view.tfs * 1.5)
                                         radius: 3
                                         color: on ? "#fdfdfd" : "transparent"
                                         border.color: "#e8e2cf"
@@ -358,7 +358,7 @@ Item {
                         Text {
                             Layout.fillWidth: true
                             text: view.table.endTitle
-                            font.pixelSize: view.tfs * 1.3
+                            font.pixelSize: view.tight ? view.sfs * 1.1 : view.tfs * 1.3
                             font.bold: true
                             color: "#fff0c2"
                             wrapMode: Text.WordWrap
@@ -368,7 +368,7 @@ Item {
                         Text {
                             Layout.fillWidth: true
                             text: view.table.endNote
-                            font.pixelSize: view.tfs * 0.9
+                            font.pixelSize: view.tight ? Math.max(12, view.sfs * 0.8) : view.tfs * 0.9
                             color: "#fdf6e3"
                             wrapMode: Text.WordWrap
                         }
@@ -379,13 +379,13 @@ Item {
                             Layout.minimumHeight: 40
                             samples: view.table.chart
                             start: view.table.startingPoints
-                            fs: view.tfs
+                            fs: view.tight ? view.sfs : view.tfs
                         }
                         GameButton {
                             objectName: "btnStats"
                             visible: view.statsOffered
                             Layout.fillWidth: true
-                            fs: view.tfs
+                            fs: view.tight ? view.sfs : view.tfs
                             text: "Stats: all your sessions"
                             hint: "Your finished sessions and their balance charts"
                             onActivated: view.statsRequested()
@@ -421,7 +421,7 @@ Item {
         ColumnLayout {
             id: controls
             Layout.fillWidth: view.portrait
-            Layout.preferredWidth: view.portrait ? -1 : view.tight ? 108 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
+            Layout.preferredWidth: view.portrait ? -1 : view.tight ? 122 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
                 : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
@@ -477,7 +477,7 @@ Item {
                 objectName: view.named("liveText")
                 Layout.fillWidth: true
                 // Its lines are always reserved: a longer or shorter status never moves the buttons.
-                readonly property int lines: view.phone && view.portrait ? 2 : view.phoneCompact ? 4 : 3
+                readonly property int lines: view.phone && view.portrait ? 2 : view.tight ? 5 : view.phoneCompact ? 4 : 3
                 Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
                 text: view.table.status
                 color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
