@@ -32,7 +32,7 @@ Item {
     // 48 px (the status, the chips and the actions give way first)
     // (after a session: the result's words, its chart and the Stats button instead)
     readonly property real linesMinimum: (felt.border.width + view.gap * 0.6) * 2 + topRow.implicitHeight + view.gap * 0.8
-        + (view.table.isOver ? resultView.implicitHeight : view.gap * 0.8 + 2 * 48)
+        + (view.table && view.table.isOver ? resultView.implicitHeight : view.gap * 0.8 + 2 * 48)
     readonly property real sfs: phoneCompact || tight ? Math.max(13 * fontScale, fs) : tfs
     // the system's text size (the screen's bridge.fontScale) raises a phone's floor too
     property real fontScale: 1

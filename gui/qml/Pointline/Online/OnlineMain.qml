@@ -179,8 +179,9 @@ FocusScope {
                        + (online.lobby.roomCode.length > 0 ? (online.host.hosting ? "" : " · room <b>" + online.lobby.roomCode + "</b>") + " · you are " + online.lobby.mySeatLabel : "") : "Not signed in")
                 font.pixelSize: root.fs
                 // upright the line wraps (a larger text size takes two lines), else it is cut
-                wrapMode: root.portrait ? Text.WordWrap : Text.NoWrap
-                elide: root.portrait ? Text.ElideNone : Text.ElideRight
+                // (a small phone at a larger text size wraps it on its side too)
+                wrapMode: root.portrait || root.small ? Text.WordWrap : Text.NoWrap
+                elide: root.portrait || root.small ? Text.ElideNone : Text.ElideRight
             }
         }
 
