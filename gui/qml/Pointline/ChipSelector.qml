@@ -12,7 +12,7 @@ GridLayout {
     // the word "Chip" before the chips (a short rail leaves it out: the chips say their values)
     property bool labelShown: true
     columns: vertical ? 1 : 4
-    rowSpacing: vertical ? 4 : fs * 0.4
+    rowSpacing: vertical && !labelShown ? 4 : fs * 0.4
     columnSpacing: fs * 0.4
     Accessible.role: Accessible.Grouping
     Accessible.name: "Chip value"
