@@ -521,13 +521,15 @@ SCENES_130 = ("come-out-draft", "point-reduction", "result-moment")
 @pytest.mark.timeout(300)
 def test_the_phones_are_clean_at_130_percent_text(qapp) -> None:
     """Issue 39: the app follows the system's text size and still lays out at 130%: the
-    phone sizes both ways, in phone mode with their insets (``--font-scale 1.3``)."""
+    phone sizes both ways, in phone mode with their insets (``--font-scale 1.3``): the iPhone and
+    the small Android phone (360x640 and 640x360, where the content once overflowed the safe
+    area, the lines were 33 px tall and the point boxes overlapped beside the dice)."""
     lines: list[str] = []
-    sizes = [(844, 390), (390, 844)]
+    sizes = [(844, 390), (390, 844), (360, 640), (640, 360)]
     problems = run_check(sizes, SCENES_130, online_scenes=(), out=lines.append, font_scale=TEXT_130)
     assert problems == 0, "\n".join(lines)
     assert lines[-1] == (
-        f"layout: {len(SCENES_130)} scenes × (2 phone sizes in phone mode) at 130% text, 0 problems"
+        f"layout: {len(SCENES_130)} scenes × (4 phone sizes in phone mode) at 130% text, 0 problems"
     )
     with pytest.raises(ValueError):
         run_check(sizes, SCENES_130, online_scenes=(), out=lines.append, font_scale=3.0)

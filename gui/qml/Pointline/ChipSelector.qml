@@ -9,13 +9,16 @@ GridLayout {
     property var table: null
     property real fs: 13
     property bool vertical: false
+    // the word "Chip" before the chips (a short rail leaves it out: the chips say their values)
+    property bool labelShown: true
     columns: vertical ? 1 : 4
-    rowSpacing: fs * 0.4
+    rowSpacing: vertical && !labelShown ? 4 : fs * 0.4
     columnSpacing: fs * 0.4
     Accessible.role: Accessible.Grouping
     Accessible.name: "Chip value"
     Text {
         Layout.alignment: Qt.AlignHCenter
+        visible: selector.labelShown
         text: "Chip"
         font.pixelSize: selector.fs * 0.9
         color: "#e8f3ec"

@@ -21,7 +21,9 @@ FocusScope {
     readonly property bool shortLandscape: !portrait && height - insetTop - insetBottom < 480
     // the system's text size (bridge.fontScale) scales every text of the screen
     readonly property real fs: (bridge.fontScale || 1) * Math.max(12, Math.min(34, Math.min(width / 70, height / 30)))
-    readonly property real gap: Math.max(6, fs * 0.5)
+    // (a small phone at a larger text size: the least gaps, the room goes to the lines)
+    readonly property bool small: bridge.mobile && (bridge.fontScale || 1) > 1.15 && Math.max(width, height) < 700
+    readonly property real gap: small ? 6 : Math.max(6, fs * 0.5)
     // Safe-area insets (notch, home indicator, Android edge-to-edge), or faked ones in tests.
     readonly property real insetTop: Math.max(SafeArea.margins.top, bridge.insets.top || 0)
     readonly property real insetBottom: Math.max(SafeArea.margins.bottom, bridge.insets.bottom || 0)
@@ -210,7 +212,8 @@ FocusScope {
                   + (bridge.windowMode === "fullscreen" && !bridge.mobile ? " · the Window button leaves full screen" : "")
             textFormat: Text.StyledText
             wrapMode: Text.WordWrap
-            maximumLineCount: root.portrait ? 3 : 2
+            // (a small phone at a larger text size: its short touch hints take fewer lines)
+            maximumLineCount: root.small ? (root.portrait ? 2 : 1) : root.portrait ? 3 : 2
             // Its lines are always kept: a footer that grows or shrinks with the phase, the
             // focus or the window mode never moves the felt.
             Layout.preferredHeight: Math.ceil(footerMetrics.lineSpacing * maximumLineCount) + 1

@@ -22,8 +22,18 @@ Item {
     // and one column of actions, so the felt keeps half the screen
     // (and a phone on its side at a larger text size: its actions need the column's width)
     readonly property bool phoneCompact: phoneLandscape && (width < 600 || fontScale > 1.15)
+    // a small phone at a larger text size (360x640 or 640x360 at 130%, issue 39): the header
+    // row, the status and the main action take less room, the idle dice shrink (they grow to
+    // 64 px and more during a throw, in the middle of the felt) and the two lines keep their
+    // tap height first
+    readonly property bool tight: phone && fontScale > 1.15 && (portrait ? height < 560 : width < 600)
     // the secondary actions' text (smaller than the main action's)
-    readonly property real sfs: phoneCompact ? Math.max(13 * fontScale, fs) : tfs
+    // the felt's least height on a phone upright: its header row and both lines at a thumb's
+    // 48 px (the status, the chips and the actions give way first)
+    // (after a session: the result's words, its chart and the Stats button instead)
+    readonly property real linesMinimum: (felt.border.width + view.gap * 0.6) * 2 + topRow.implicitHeight + view.gap * 0.8
+        + (view.table && view.table.isOver ? resultView.implicitHeight : view.gap * 0.8 + 2 * 48)
+    readonly property real sfs: phoneCompact || tight ? Math.max(13 * fontScale, fs) : tfs
     // the system's text size (the screen's bridge.fontScale) raises a phone's floor too
     property real fontScale: 1
     readonly property real tfs: phone ? Math.max(fs, 15 * fontScale) : fs
@@ -66,7 +76,7 @@ Item {
     // it, or the screen's focus policy, does not take them back)
     readonly property bool sheetOpen: historyDrawer.visible || menuCard.visible
     // a phone's main action: the largest control
-    readonly property real mainHeight: view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
+    readonly property real mainHeight: view.tight ? 52 : view.phoneCompact ? 54 * view.fontScale : Math.max(64, view.tfs * 4.2)
     // after a session, the main action starts the next (as the screen's New session does)
     readonly property bool playAgainOffered: typeof view.table.askNewSession === "function"
 
@@ -148,11 +158,12 @@ Item {
             property string designRole: "felt"
             Layout.fillWidth: true
             Layout.fillHeight: true
-            Layout.minimumHeight: view.portrait ? (view.phone ? Math.max(150, view.tfs * 10) : Math.max(200, view.tfs * 16)) : 0
+            // (a phone upright: the header row and both lines at their tap height at least)
+            Layout.minimumHeight: view.portrait ? (view.phone ? Math.max(150, view.linesMinimum) : Math.max(200, view.tfs * 16)) : 0
             Layout.verticalStretchFactor: 3
             Layout.horizontalStretchFactor: 3
             radius: view.tfs * 1.2
-            border.width: Math.max(5, view.tfs * 0.5)
+            border.width: view.tight ? 6 : Math.max(5, view.tfs * 0.5)
             border.color: "#5a3a1e"
             gradient: Gradient {
                 GradientStop { position: 0.0; color: "#1c7a4d" }
@@ -233,7 +244,7 @@ Item {
                         Puck {
                             id: puck
                             objectName: view.named("puck")
-                            size: Math.max(44, view.tfs * 3.2)
+                            size: view.tight ? 48 : Math.max(44, view.tfs * 3.2)
                             point: view.table.point
                         }
                         ColumnLayout {
@@ -248,7 +259,7 @@ Item {
                                 readonly property bool message: view.table.feltMessage.length > 0 && !view.table.isOver
                                 text: message ? view.table.feltMessage : view.table.feltTitle
                                 font.family: "DejaVu Serif"
-                                font.pixelSize: view.tfs * 1.2
+                                font.pixelSize: view.tight ? view.sfs : view.tfs * 1.2
                                 font.bold: true
                                 color: message ? "#fff0b8" : "#fdf6e3"  // 4.6:1 at least on the felt
                                 wrapMode: Text.WordWrap
@@ -275,7 +286,7 @@ Item {
                                         objectName: "pointBox" + modelData
                                         Layout.fillWidth: true
                                         Layout.maximumWidth: view.tfs * 3.2
-                                        Layout.preferredHeight: Math.max(18, view.tfs * 1.5)
+                                        Layout.preferredHeight: Math.max(18, view.tight ? view.sfs * 1.2 : view.tfs * 1.5)
                                         radius: 3
                                         color: on ? "#fdfdfd" : "transparent"
                                         border.color: "#e8e2cf"
@@ -284,7 +295,7 @@ Item {
                                         Text {
                                             anchors.centerIn: parent
                                             text: parent.modelData
-                                            font.pixelSize: view.tfs * 0.95
+                                            font.pixelSize: view.tfs * (view.tight ? 0.8 : 0.95)
                                             font.bold: true
                                             color: parent.on ? "#8b1a1a" : "#fdf6e3"
                                         }
@@ -298,7 +309,8 @@ Item {
                             id: diceHome
                             objectName: view.named("diceHome")
                             // a phone: the dice at least 64 px
-                            readonly property real size: view.phone ? Math.max(64, puck.size * 0.92) : puck.size * 0.92
+                            // (a small phone at a larger text size: smaller, so the point boxes fit)
+                            readonly property real size: view.tight ? 36 : view.phone ? Math.max(64, puck.size * 0.92) : puck.size * 0.92
                             Layout.preferredWidth: size * 2 + view.gap
                             Layout.preferredHeight: size
                         }
@@ -312,7 +324,7 @@ Item {
                         Layout.fillHeight: true
                         title: "PASS LINE"
                         line: "pass"
-                        fs: view.tfs
+                        fs: view.tight ? view.sfs : view.tfs
                         tone: "#c0392b"
                         table: view.table
                         reasonShown: false
@@ -327,7 +339,7 @@ Item {
                         Layout.fillHeight: true
                         title: "DON'T PASS BAR"
                         line: "dont_pass"
-                        fs: view.tfs
+                        fs: view.tight ? view.sfs : view.tfs
                         tone: "#2c3e50"
                         table: view.table
                         reasonShown: false
@@ -346,7 +358,7 @@ Item {
                         Text {
                             Layout.fillWidth: true
                             text: view.table.endTitle
-                            font.pixelSize: view.tfs * 1.3
+                            font.pixelSize: view.tight ? view.sfs * 1.1 : view.tfs * 1.3
                             font.bold: true
                             color: "#fff0c2"
                             wrapMode: Text.WordWrap
@@ -356,7 +368,7 @@ Item {
                         Text {
                             Layout.fillWidth: true
                             text: view.table.endNote
-                            font.pixelSize: view.tfs * 0.9
+                            font.pixelSize: view.tight ? Math.max(12, view.sfs * 0.8) : view.tfs * 0.9
                             color: "#fdf6e3"
                             wrapMode: Text.WordWrap
                         }
@@ -367,13 +379,13 @@ Item {
                             Layout.minimumHeight: 40
                             samples: view.table.chart
                             start: view.table.startingPoints
-                            fs: view.tfs
+                            fs: view.tight ? view.sfs : view.tfs
                         }
                         GameButton {
                             objectName: "btnStats"
                             visible: view.statsOffered
                             Layout.fillWidth: true
-                            fs: view.tfs
+                            fs: view.tight ? view.sfs : view.tfs
                             text: "Stats: all your sessions"
                             hint: "Your finished sessions and their balance charts"
                             onActivated: view.statsRequested()
@@ -409,7 +421,7 @@ Item {
         ColumnLayout {
             id: controls
             Layout.fillWidth: view.portrait
-            Layout.preferredWidth: view.portrait ? -1 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
+            Layout.preferredWidth: view.portrait ? -1 : view.tight ? 122 : view.phoneCompact ? 118 * view.fontScale : view.phoneLandscape ? Math.max(190, view.tfs * 12.6)
                 : view.shortLandscape ? Math.max(300, view.tfs * 22) : Math.max(236, view.tfs * 15)
             Layout.fillHeight: !view.portrait
             spacing: view.gap * 0.6
@@ -465,11 +477,11 @@ Item {
                 objectName: view.named("liveText")
                 Layout.fillWidth: true
                 // Its lines are always reserved: a longer or shorter status never moves the buttons.
-                readonly property int lines: view.phone && view.portrait ? 2 : view.phoneCompact ? 4 : 3
+                readonly property int lines: view.phone && view.portrait ? 2 : view.tight ? 5 : view.phoneCompact ? 4 : 3
                 Layout.preferredHeight: Math.ceil(fontMetrics.lineSpacing * lines) + 2
                 text: view.table.status
                 color: view.table.notice.length > 0 ? "#ffd98a" : "#e8f3ec"
-                font.pixelSize: view.phoneCompact ? 11 * view.fontScale : view.tfs * 0.95
+                font.pixelSize: view.tight ? 11 * (view.portrait ? view.fontScale : 1) : view.phoneCompact ? 11 * view.fontScale : view.tfs * 0.95
                 wrapMode: Text.WordWrap
                 maximumLineCount: lines
                 // A long status (a throw's result and the next round's words) shrinks a little
@@ -500,6 +512,8 @@ Item {
                     anchors.bottom: view.phoneLandscape ? parent.bottom : undefined
                     anchors.top: view.phoneLandscape ? undefined : parent.top
                     vertical: view.phoneLandscape
+                    // (the rail of a small phone at a larger text size: the chips alone)
+                    labelShown: !(view.tight && view.phoneLandscape)
                     visible: view.table.comeOut && view.actionsShown
                     table: view.table
                     fs: view.tfs

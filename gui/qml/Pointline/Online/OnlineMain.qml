@@ -30,7 +30,9 @@ FocusScope {
         : width < 1100 ? online.keyHintsShort : online.keyHints
     // the system's text size (online.fontScale) scales every text of the screens
     readonly property real fs: (online.fontScale || 1) * Math.max(12, Math.min(24, Math.min(width / 70, height / 30)))
-    readonly property real gap: Math.max(6, fs * 0.5)
+    // (a small phone at a larger text size: the least gaps, the room goes to the table's lines)
+    readonly property bool small: online.mobile && (online.fontScale || 1) > 1.15 && Math.max(width, height) < 700
+    readonly property real gap: small ? 6 : Math.max(6, fs * 0.5)
     // no text on a phone under 11 pt (logical pixels): each screen's small texts keep this floor
     readonly property real minText: online.mobile ? 11 : 0
     // a share of the type size, never under minText: the one rule the four screens size their
@@ -177,8 +179,9 @@ FocusScope {
                        + (online.lobby.roomCode.length > 0 ? (online.host.hosting ? "" : " · room <b>" + online.lobby.roomCode + "</b>") + " · you are " + online.lobby.mySeatLabel : "") : "Not signed in")
                 font.pixelSize: root.fs
                 // upright the line wraps (a larger text size takes two lines), else it is cut
-                wrapMode: root.portrait ? Text.WordWrap : Text.NoWrap
-                elide: root.portrait ? Text.ElideNone : Text.ElideRight
+                // (a small phone at a larger text size wraps it on its side too)
+                wrapMode: root.portrait || root.small ? Text.WordWrap : Text.NoWrap
+                elide: root.portrait || root.small ? Text.ElideNone : Text.ElideRight
             }
         }
 
