@@ -64,6 +64,38 @@ def test_the_checker_catches_planted_problems(qapp, qtbot) -> None:
     del engine
 
 
+SCROLLING = b"""
+import QtQuick
+import QtQuick.Controls.Basic
+Window {
+    width: 400; height: 300; visible: true; color: "#ffffff"
+    Flickable {
+        objectName: "form"; x: 0; y: 0; width: 400; height: 300; clip: true
+        contentHeight: 500
+        Button { objectName: "below"; x: 10; y: 400; width: 200; height: 56; text: "Join" }
+    }
+    Flickable {
+        objectName: "stuck"; x: 0; y: 250; width: 400; height: 100; clip: true
+        contentHeight: 100
+        Button { objectName: "cut"; x: 220; y: 20; width: 150; height: 56; text: "Stuck" }
+    }
+}
+"""
+
+
+def test_a_control_in_a_page_that_scrolls_is_not_cut_one_that_cannot_scroll_is(qapp, qtbot) -> None:
+    """A form taller than its page (a small phone at a large text size) scrolls its controls
+    into sight: not a problem. A page that cannot scroll, or runs off the window, excuses
+    nothing."""
+    engine, window = _load(SCROLLING)
+    qtbot.waitExposed(window, timeout=3000)
+    found = {(p.kind, p.where.split(" ")[0]) for p in check_window(window)}
+    assert not any(where == "below" for _, where in found), found
+    assert ("clipped", "cut") in found
+    window.close()
+    del engine
+
+
 CARDS = b"""
 import QtQuick
 import QtQuick.Controls.Basic
