@@ -17,17 +17,17 @@ installed (a source checkout, the tests, pip installs) it does nothing: qasync i
 
 The app's loop comes from :func:`event_loop`: qasync's ``QEventLoop`` kept to the thread that
 made it. qasync watches each socket with a ``QSocketNotifier``, a QObject that only its own
-thread may enable or disable. Called from another thread (a worker's ``remove_reader``, or a
-garbage collection that a worker thread happens to run finalizing a loop left unclosed:
-``BaseEventLoop.__del__`` closes it there), Qt prints "QSocketNotifier: Socket notifiers
-cannot be enabled or disabled from another thread", marks the notifier off but leaves it
-registered with the GUI thread's dispatcher; the socket is then closed, and that dispatcher
-finds the closed socket on every pass ("QSocketNotifier: Invalid socket N"), for ever: the
-loop spins, nothing else runs, and a screen reader takes the app for dead. So every call that
-touches a notifier or a Qt timer (adding and removing readers and writers, scheduling,
-closing) is handed to the loop's own thread when it comes from another, and logged once with
-its stack. :func:`watch_socket_notifiers` turns Qt's first such warning into one log line with
-every thread's Python stack, and the flood after it into counted lines.
+thread may enable or disable. Called from another thread (say a worker's ``remove_reader``, or
+a ``close`` there), Qt prints "QSocketNotifier: Socket notifiers cannot be enabled or disabled
+from another thread", marks the notifier off but leaves it registered with the GUI thread's
+dispatcher; the socket is then closed, and that dispatcher finds the closed socket on every
+pass ("QSocketNotifier: Invalid socket N"), for ever: the loop spins, nothing else runs, and a
+screen reader takes the app for dead (as in one Orca run, where QtMultimedia's audio thread did
+it: ``gui/sound.py`` plays one sound at a time since). So every call that touches a notifier or
+a Qt timer (adding and removing readers and writers, scheduling, closing) is handed to the
+loop's own thread when it comes from another, and logged once with its stack.
+:func:`watch_socket_notifiers` turns Qt's first such warning into one log line with every
+thread's Python stack, and the flood after it into counted lines.
 """
 
 from __future__ import annotations
@@ -141,8 +141,8 @@ def _loop_class() -> type[Any]:
             return super()._add_callback(handle, delay)
 
         def close(self) -> None:
-            # also reached from BaseEventLoop.__del__, on whichever thread collects garbage:
-            # the hand-off keeps the loop alive until its own thread has closed it
+            # from another thread (BaseEventLoop.__del__ too): the hand-off keeps the loop
+            # alive until its own thread has closed it
             if not self.is_closed() and elsewhere(self, "close"):
                 self.call_soon_threadsafe(self.close)
                 return

@@ -1,13 +1,13 @@
 """The app's asyncio loop (qasync inside Qt) keeps its socket notifiers to its own thread.
 
 A ``QSocketNotifier`` may be enabled or disabled only on its own thread. Removing a reader from
-another thread, or a loop left unclosed that a worker thread's garbage collection finalizes
-(``BaseEventLoop.__del__`` closes it there), made Qt print "QSocketNotifier: Socket notifiers
-cannot be enabled or disabled from another thread" and leave the notifier registered; once its
-socket closed, the GUI thread's dispatcher found it invalid on every pass ("Invalid socket N",
-two million times in one Orca run) and the app stopped answering. Each case runs in a fresh
-interpreter: on qasync's plain loop it crashes, spins or never runs the call there, not in the
-test process.
+another thread made Qt print "QSocketNotifier: Socket notifiers cannot be enabled or disabled
+from another thread" and leave the notifier registered; once its
+socket closed, the GUI thread's dispatcher found it invalid on every pass ("Invalid socket N")
+and the app stopped answering: the spin of one Orca run, whose notifier was QtMultimedia's
+(tests/gui/test_gui_sound_overlap.py); these pin the same for the loop's own notifiers. Each
+case runs in a fresh interpreter: on qasync's plain loop it crashes, spins or never runs the
+call there, not in the test process.
 """
 
 from __future__ import annotations
