@@ -100,9 +100,10 @@ def run(
     QTimer.singleShot(300, bridge.sounds.preload)
     import asyncio
 
-    import qasync
+    from pointline.gui._qasync_core import event_loop, watch_socket_notifiers
 
-    loop = qasync.QEventLoop(app)
+    watch_socket_notifiers()  # a notifier touched off its thread: one line, every stack
+    loop = event_loop(app)  # qasync's loop, its notifiers and timers kept to this thread
     asyncio.set_event_loop(loop)
     closing = asyncio.Event()
     tasks: list[asyncio.Task[Any]] = []

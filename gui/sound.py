@@ -133,6 +133,15 @@ class Sounds:
         effect = (self._effects or {}).get(name)
         if effect is None:
             return False
+        # One sound at a time: the one playing (this one too) stops first. Qt 6.11's
+        # QSoundEffect on PulseAudio, started while another (or itself) still plays, now and
+        # then disables a socket notifier from its audio thread; Qt warns "QSocketNotifier:
+        # Socket notifiers cannot be enabled or disabled from another thread", the notifier
+        # stays registered with the GUI thread's loop after its socket closes, and that loop
+        # spins on "Invalid socket N" for ever (the app stops answering; an Orca run once).
+        for other in (self._effects or {}).values():
+            if other.isPlaying():
+                other.stop()
         effect.play()
         return True
 

@@ -98,7 +98,6 @@ def run_online(
     """Run the online app until its window closes (at ``size`` if given); the session (if
     any) ends as a departure."""
     prepare_environment()
-    import qasync
 
     from pointline.gui.online.bridge import OnlineBridge
 
@@ -108,7 +107,10 @@ def run_online(
     from pointline.gui.stop_signals import quit_on_stop_signals
 
     stops = quit_on_stop_signals(app)  # SIGTERM, SIGHUP: as closing the window (a leave)
-    loop = qasync.QEventLoop(app)
+    from pointline.gui._qasync_core import event_loop, watch_socket_notifiers
+
+    watch_socket_notifiers()  # a notifier touched off its thread: one line, every stack
+    loop = event_loop(app)  # qasync's loop, its notifiers and timers kept to this thread
     asyncio.set_event_loop(loop)
     bridge = OnlineBridge(url, sounds=_sounds(), ca=ca, discover=True)
     loaded = load_online(bridge, size)
