@@ -17,19 +17,14 @@ on it (``AtSpiAdaptor::updateEventListeners``). Without one nothing is held, and
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.realinput.driver import APP_NAME, SYSTEM_PYTHON, RealApp, RealX, wait_for
-
-LISTENER = Path(__file__).with_name("listener.py")
+from tests.realinput.driver import RealApp, RealX, wait_for
+from tests.realinput.test_orca import Listener
 
 DRAFT = re.compile(r"Draft: Pass (\d+), Don't Pass (\d+)")
 
@@ -54,30 +49,9 @@ def placed(app: RealApp, total: int) -> tuple[int, int]:
 @pytest.fixture
 def reader(real_x: RealX) -> Iterator[list[dict[str, Any]]]:
     """``listener.py`` on the test's bus, listening before the app starts; what it heard."""
-    env = {k: v for k, v in real_x.env().items() if k != "PYTHONPATH"}
-    process = subprocess.Popen(
-        [SYSTEM_PYTHON, str(LISTENER), APP_NAME],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    rows: list[dict[str, Any]] = []
-
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            rows.append(json.loads(line))
-
-    threading.Thread(target=read, daemon=True).start()
-    wait_for("the listener", lambda: {"ready": True} in rows, timeout=60)
-    yield rows
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+    listener = Listener.start(real_x.env())
+    yield listener.rows
+    listener.close()
 
 
 def test_a_plain_key_then_a_shortcut_act_in_the_order_pressed(

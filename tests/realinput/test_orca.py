@@ -13,12 +13,13 @@ holds them until Resume), and the test waits for them there.
 
 Nothing twice: after each step M is pressed twice ("Sound off.", "Sound on.": speech the test
 knows), so everything the step caused has been spoken before those two, and nothing the step
-said appears twice. M is a Shortcut, and Qt matches a Shortcut as its key arrives, while a plain
-key (Space, Enter on the table) first waits in Qt's AT-SPI bridge for the reader's verdict
+said appears twice. A plain key first waits in Qt's AT-SPI bridge for the reader's verdict
 (``NotifyListenersSync``: the reader may consume its own keys; up to the bridge's 100 ms timeout,
-longer on a loaded machine). So an M pressed right after a Space can be handled before it (main's
-CI once heard "Sound off." before the third quick Space's draft): a step with a plain key waits
-for its words before the first M (``HELD_KEYS``).
+longer on a loaded machine), while a Shortcut is matched as its key arrives. While the table has
+the focus all its keys are plain keys, M too, so they act in order (test_key_order.py; main's CI
+once heard "Sound off." before the third quick Space's draft, when M was a Shortcut there); a
+step with Space or Enter still waits for its words before the first M (``HELD_KEYS``), so a
+failure names the step whose words never came.
 
 One channel: an AT-SPI listener in another process (``listener.py``) hears each change go out
 exactly once, as a Notification that shows, and never also as an ``object:announcement`` (which
@@ -59,9 +60,8 @@ NOTE = "notification "
 MARKERS = ("Sound off.", "Sound on.")
 """What M said twice says: the end of each step in the log."""
 HELD_KEYS = frozenset({"space", "Return"})
-"""Keys the app takes only once Qt's AT-SPI bridge has the reader's verdict on them (plain key
-presses on the table; M, Escape, F1 and BackSpace are Shortcuts, taken at once): a step that
-presses one waits for its words (``until``) before M, which would otherwise overtake it."""
+"""Keys whose words a step waits for (``until``) before M: the keys that play (Escape and F1
+are Shortcuts, taken at once, as their words are)."""
 
 
 @dataclass
@@ -75,6 +75,22 @@ class Listener:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             self.rows.append(json.loads(line))
+
+    @classmethod
+    def start(cls, env: dict[str, str]) -> Listener:
+        """``listener.py`` on the bus of ``env``, once it listens."""
+        env = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+        process = subprocess.Popen(
+            [SYSTEM_PYTHON, str(LISTENER), APP_NAME],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        listener = cls(process)
+        threading.Thread(target=listener.read, daemon=True).start()
+        wait_for("the listener", lambda: {"ready": True} in listener.rows, timeout=60)
+        return listener
 
     def close(self) -> None:
         self.process.terminate()
@@ -246,17 +262,7 @@ def under_orca(tmp_path: Path, **app: Any) -> Iterator[Table]:
     try:
         x = SpeakingX(reader.pulse_server)
         reader.start(x)
-        env = {k: v for k, v in x.env().items() if k != "PYTHONPATH"}
-        process = subprocess.Popen(
-            [SYSTEM_PYTHON, str(LISTENER), APP_NAME],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        listener = Listener(process)
-        threading.Thread(target=listener.read, daemon=True).start()
-        wait_for("the listener", lambda: {"ready": True} in listener.rows, timeout=60)
+        listener = Listener.start(x.env())
         started = RealApp(x, tmp_path / "app", **app)
         yield Table(started, reader, listener)
         # The app's own output has no Qt warning of an Accessible on what is not an Item (a
