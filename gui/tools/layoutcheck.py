@@ -516,7 +516,7 @@ def _scrolls_into_sight(tree: Any, item: Any, safe: tuple[float, float, float, f
         return False
     tall = float(page.property("contentHeight")) > page.height() + 0.5
     wide = float(page.property("contentWidth")) > page.width() + 0.5
-    return tall or wide
+    return bool(tall or wide)
 
 
 def check_window(
