@@ -45,7 +45,8 @@ BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Config
 """
 
 needs_dbus = pytest.mark.skipif(
-    shutil.which("dbus-daemon") is None, reason="needs dbus-daemon (Debian package dbus)"
+    shutil.which("dbus-daemon") is None and os.environ.get("CI") != "true",
+    reason="needs dbus-daemon (Debian package dbus); under CI=true it fails instead",
 )
 
 
