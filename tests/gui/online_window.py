@@ -35,13 +35,15 @@ def named(window: Any, name: str) -> Any:
 class Window:
     """The online window over ``bridge``, driven by keys and clicks from loop callbacks."""
 
+    _released = 0.0
+    """When this window's last key was released (time.monotonic; set by ``key``)."""
+
     def __init__(self, bridge: OnlineBridge, size: tuple[int, int]) -> None:
         self.loaded = load_online(bridge, size)
         self.window = self.loaded.window
         self.bridge = bridge
         self.window.show()
         self.window.requestActivate()
-        self._released = 0.0  # when the last key was released (time.monotonic)
         _made.append(self)  # delete_windows deletes the engine while the bridge is alive
 
     @classmethod
