@@ -334,14 +334,9 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
         self._moment.hold()
 
     @Slot()
-    def finishReveal(self) -> None:
-        """Skip to the end of the current result moment (every remaining beat shows at once)."""
-        self._moment.finish()
-
-    @Slot()
     def skipMoment(self) -> None:
-        """A tap on the felt during a throw's result: it shows at once (the callout goes);
-        nothing is submitted."""
+        """Skip to the end of the current result moment: every remaining beat shows at once and
+        the callout goes (a tap on the felt, a new session, a scene); nothing is submitted."""
         self._moment.finish()
 
     # ------------------------------------------------------------------ solo slots
@@ -427,7 +422,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
     @Slot()
     def playOnline(self) -> None:
         """Leave for online play: a session in progress pauses and waits for the return."""
-        self.finishReveal()
+        self.skipMoment()
         t = self.table
         paused = self.shell.is_paused or (not t.is_over and bool(t.throws or t.draft(SEAT).total))
         self._set_blockers(paused=paused, help_open=False, asking=False)
@@ -475,7 +470,7 @@ class TableBridge(SeatTable):  # type: ignore[operator]  # PySide6 stubs: decora
 
     def end_without_result(self, reason: EndReason) -> None:
         """End the session without a result (the 'ended' scene uses it)."""
-        self.finishReveal()
+        self.skipMoment()
         self.table.push(Abort(reason, None))
         self._announce(f"Session ended without a result: {reason_words(reason)}.")
         self._sync()

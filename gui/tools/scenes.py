@@ -57,7 +57,7 @@ def prepare(bridge: TableBridge, scene: str) -> None:
     of the result moment itself)."""
     _play(bridge, scene)
     if scene not in MOTION_SCENES:
-        bridge.finishReveal()
+        bridge.skipMoment()
 
 
 def pose(window: Any, bridge: TableBridge, scene: str) -> None:
@@ -83,10 +83,10 @@ def _play(bridge: TableBridge, scene: str) -> None:
         # Hand 1 played to its end, then hand 2 bet in two moves: a 50 chip, a 10 chip.
         draft(bridge, 30, 20)
         bridge.act("confirm")
-        bridge.finishReveal()
+        bridge.skipMoment()
         while bridge.table.hand == 1:
             bridge.act("roll")
-            bridge.finishReveal()
+            bridge.skipMoment()
         bridge.selectChip(50)
         bridge.placeChip("pass")
         bridge.selectChip(10)
@@ -113,7 +113,7 @@ def _play(bridge: TableBridge, scene: str) -> None:
                 bridge.act("confirm")
             if bridge.hold_outcome():
                 return
-            bridge.finishReveal()
+            bridge.skipMoment()
         raise RuntimeError("no settling throw in 300 throws")
     elif scene == "help":
         draft(bridge, 20, 10)

@@ -111,7 +111,7 @@ def test_the_solo_table_shows_only_what_the_presenter_made(
     bridge.selectChip(50)
     bridge.placeChip("dont_pass")
     bridge.act("confirm")
-    bridge.finishReveal()
+    bridge.skipMoment()
     bridge.explain("roll" if bridge.table.phase is Phase.COME_OUT else "confirm")
     _from_presenter(bridge, presented[id(bridge.presenter)], TEXTS)
     assert bridge.value("chip") == 50 and bridge.value("rollSerial") == 1

@@ -44,7 +44,7 @@ while table.hands_resolved == 0 and pressed < 300:
     else:
         assert bridge.act("roll")
     pressed += 1
-    bridge.finishReveal()
+    bridge.skipMoment()
     app.processEvents()
 extras_of(bridge).record_if_in_play()
 print(json.dumps({

@@ -37,7 +37,7 @@ def test_a_settled_chip_slides_back_to_the_balance(make_ui) -> None:
             pass
         if b.revealStage == "count":
             break
-        b.finishReveal()
+        b.skipMoment()
     assert b.revealStage == "count" and b.lineOutcomes
     ui.qtbot.waitUntil(lambda: any(f.isVisible() for f in flyers), timeout=WAIT_MS)
     # Each chip carries what its line returns (or loses), as the bridge decided it.
